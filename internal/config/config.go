@@ -1,0 +1,287 @@
+// Package config loads clawbridge's configuration: built-in defaults, then the
+// YAML file, then CLAWBRIDGE_* environment variables, then flags (applied by
+// the caller). Every field has a working default so zero-config runs.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is the whole configuration.
+type Config struct {
+	Workspace []string `yaml:"workspace"` // workspace roots; the first is the default
+	DataDir   string   `yaml:"data_dir"`
+	LogFile   string   `yaml:"log_file"` // empty: stderr
+	LogLevel  string   `yaml:"log_level"`
+
+	HTTP     HTTP     `yaml:"http"`
+	Confirm  string   `yaml:"confirm"` // elicit | token | auto | deny
+	Limits   Limits   `yaml:"limits"`
+	Network  Network  `yaml:"network"`
+	Exposure Exposure `yaml:"exposure"`
+	Shell    Shell    `yaml:"shell"`
+	System   System   `yaml:"system"`
+
+	// Tools holds the sections of tools that own their config, by tool name.
+	// A tool decodes its own section with Section.
+	Tools map[string]yaml.Node `yaml:"tools"`
+
+	// Path is the file this config was read from, if any.
+	Path string `yaml:"-"`
+}
+
+// HTTP configures the HTTP transports.
+type HTTP struct {
+	Addr           string        `yaml:"addr"`
+	Token          string        `yaml:"token"`
+	AllowedOrigins []string      `yaml:"allowed_origins"`
+	AllowedHosts   []string      `yaml:"allowed_hosts"`
+	MaxBodyBytes   int64         `yaml:"max_body_bytes"`
+	SessionIdleTTL time.Duration `yaml:"session_idle_ttl"`
+}
+
+// Limits configures the call pipeline.
+type Limits struct {
+	ConcurrentCalls int           `yaml:"concurrent_calls"` // per session
+	ResultChars     int           `yaml:"result_chars"`     // text the model sees
+	LoopRepeats     int           `yaml:"loop_repeats"`     // identical calls in a row before refusing
+	FastTimeout     time.Duration `yaml:"fast_timeout"`
+	NormalTimeout   time.Duration `yaml:"normal_timeout"`
+	SlowTimeout     time.Duration `yaml:"slow_timeout"`
+}
+
+// Network configures the outbound guard.
+type Network struct {
+	// AllowHosts lists host names, IPs or CIDRs that may be reached even
+	// though they are private or loopback (fixture servers, a LAN service).
+	AllowHosts []string `yaml:"allow_hosts"`
+}
+
+// Exposure configures progressive tool exposure.
+type Exposure struct {
+	Mode              string   `yaml:"mode"` // auto | tiered | full | search
+	RecommendedAt     float64  `yaml:"recommended_at"`
+	ExtendedAt        float64  `yaml:"extended_at"`
+	Core              []string `yaml:"core"`
+	FailuresToUpgrade int      `yaml:"failures_to_upgrade"`
+}
+
+// Shell configures the shell tool.
+type Shell struct {
+	ReadOnlyPrograms []string      `yaml:"read_only_programs"`
+	AllowShell       bool          `yaml:"allow_shell"` // allow `sh -c` command lines
+	Timeout          time.Duration `yaml:"timeout"`
+	MaxOutputBytes   int           `yaml:"max_output_bytes"`
+	PassEnv          []string      `yaml:"pass_env"` // extra variables kept in the scrubbed environment
+}
+
+// System configures the system tool.
+type System struct {
+	Services []Service `yaml:"services"`
+	LogFiles []LogFile `yaml:"log_files"`
+}
+
+// Service is an HTTP health check.
+type Service struct {
+	Name string `yaml:"name"`
+	URL  string `yaml:"url"`
+}
+
+// LogFile is a log file the system tool may tail.
+type LogFile struct {
+	Name string `yaml:"name"`
+	Path string `yaml:"path"`
+}
+
+// Default returns the built-in configuration.
+func Default() *Config {
+	home, _ := os.UserHomeDir()
+	return &Config{
+		Workspace: []string{filepath.Join(home, "clawbridge-workspace")},
+		DataDir:   filepath.Join(xdg("XDG_DATA_HOME", filepath.Join(home, ".local", "share")), "clawbridge"),
+		LogLevel:  "info",
+		HTTP: HTTP{
+			Addr:           "127.0.0.1:8765",
+			MaxBodyBytes:   4 << 20,
+			SessionIdleTTL: 30 * time.Minute,
+		},
+		Confirm: "elicit",
+		Limits: Limits{
+			ConcurrentCalls: 3,
+			ResultChars:     20000,
+			LoopRepeats:     3,
+			FastTimeout:     30 * time.Second,
+			NormalTimeout:   2 * time.Minute,
+			SlowTimeout:     10 * time.Minute,
+		},
+		Exposure: Exposure{
+			Mode:              "auto",
+			RecommendedAt:     0.8,
+			ExtendedAt:        0.5,
+			Core:              []string{"file", "shell", "search", "web_fetch"},
+			FailuresToUpgrade: 2,
+		},
+		Shell: Shell{
+			ReadOnlyPrograms: []string{"ls", "cat", "head", "tail", "wc", "pwd", "date", "whoami", "uname", "echo", "grep", "find", "stat", "du", "df", "file", "sha256sum", "md5sum", "sort", "uniq", "diff", "tree", "which", "env", "printenv", "id", "hostname", "uptime", "free", "ps"},
+			Timeout:          60 * time.Second,
+			MaxOutputBytes:   64 << 10,
+		},
+	}
+}
+
+func xdg(env, def string) string {
+	if v := os.Getenv(env); v != "" {
+		return v
+	}
+	return def
+}
+
+// DefaultPath is the XDG location of the config file.
+func DefaultPath() string {
+	home, _ := os.UserHomeDir()
+	return filepath.Join(xdg("XDG_CONFIG_HOME", filepath.Join(home, ".config")), "clawbridge", "config.yaml")
+}
+
+// Load reads defaults, then the file at path (or the default path, or
+// CLAWBRIDGE_CONFIG) if it exists, then the environment.
+func Load(path string) (*Config, error) {
+	c := Default()
+	explicit := path != ""
+	if path == "" {
+		path = os.Getenv("CLAWBRIDGE_CONFIG")
+		explicit = path != ""
+	}
+	if path == "" {
+		path = DefaultPath()
+	}
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if err := yaml.Unmarshal(data, c); err != nil {
+			return nil, fmt.Errorf("config %s: %w", path, err)
+		}
+		c.Path = path
+	case errors.Is(err, os.ErrNotExist) && !explicit:
+	default:
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if err := c.applyEnv(os.Getenv); err != nil {
+		return nil, err
+	}
+	c.expand()
+	return c, c.Validate()
+}
+
+// applyEnv applies CLAWBRIDGE_* overrides.
+func (c *Config) applyEnv(get func(string) string) error {
+	str := func(name string, dst *string) {
+		if v := get(name); v != "" {
+			*dst = v
+		}
+	}
+	list := func(name string, dst *[]string) {
+		if v := get(name); v != "" {
+			*dst = splitList(v)
+		}
+	}
+	list("CLAWBRIDGE_WORKSPACE", &c.Workspace)
+	str("CLAWBRIDGE_DATA_DIR", &c.DataDir)
+	str("CLAWBRIDGE_LOG_FILE", &c.LogFile)
+	str("CLAWBRIDGE_LOG_LEVEL", &c.LogLevel)
+	str("CLAWBRIDGE_HTTP_ADDR", &c.HTTP.Addr)
+	str("CLAWBRIDGE_TOKEN", &c.HTTP.Token)
+	list("CLAWBRIDGE_ALLOWED_ORIGINS", &c.HTTP.AllowedOrigins)
+	str("CLAWBRIDGE_CONFIRM", &c.Confirm)
+	str("CLAWBRIDGE_EXPOSURE", &c.Exposure.Mode)
+	if v := get("CLAWBRIDGE_ALLOW_HOSTS"); v != "" {
+		c.Network.AllowHosts = append(c.Network.AllowHosts, splitList(v)...)
+	}
+	if v := get("CLAWBRIDGE_ALLOW_SHELL"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("CLAWBRIDGE_ALLOW_SHELL: %w", err)
+		}
+		c.Shell.AllowShell = b
+	}
+	return nil
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == os.PathListSeparator }) {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (c *Config) expand() {
+	for i, w := range c.Workspace {
+		c.Workspace[i] = expandHome(w)
+	}
+	c.DataDir = expandHome(c.DataDir)
+	c.LogFile = expandHome(c.LogFile)
+}
+
+func expandHome(p string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		home, _ := os.UserHomeDir()
+		return filepath.Join(home, strings.TrimPrefix(p, "~"))
+	}
+	return p
+}
+
+// Validate checks values that would otherwise fail late.
+func (c *Config) Validate() error {
+	switch c.Confirm {
+	case "elicit", "token", "auto", "deny":
+	default:
+		return fmt.Errorf("config: confirm must be elicit, token, auto or deny, not %q", c.Confirm)
+	}
+	switch c.Exposure.Mode {
+	case "auto", "tiered", "full", "search":
+	default:
+		return fmt.Errorf("config: exposure.mode must be auto, tiered, full or search, not %q", c.Exposure.Mode)
+	}
+	if len(c.Workspace) == 0 {
+		return errors.New("config: at least one workspace root is required")
+	}
+	if c.Exposure.ExtendedAt > c.Exposure.RecommendedAt {
+		return errors.New("config: exposure.extended_at must not exceed exposure.recommended_at")
+	}
+	return nil
+}
+
+// Section decodes the config section of one tool into v; v keeps its
+// defaults when the section is absent.
+func (c *Config) Section(tool string, v any) error {
+	node, ok := c.Tools[tool]
+	if !ok {
+		return nil
+	}
+	if err := node.Decode(v); err != nil {
+		return fmt.Errorf("config tools.%s: %w", tool, err)
+	}
+	return nil
+}
+
+// Timeout maps a timeout class name to its duration.
+func (c *Config) Timeout(class string) time.Duration {
+	switch class {
+	case "fast":
+		return c.Limits.FastTimeout
+	case "slow":
+		return c.Limits.SlowTimeout
+	default:
+		return c.Limits.NormalTimeout
+	}
+}

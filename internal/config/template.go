@@ -1,0 +1,98 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Template is the commented default config that `clawbridge config init`
+// writes. Keep it in step with Default.
+const Template = `# clawbridge configuration. Every value shown is the default; delete what you
+# do not change. Environment variables CLAWBRIDGE_* override this file, and
+# command-line flags override both.
+
+# Workspace roots: every file a tool reads or writes must be inside one.
+# The first root is the default; outputs land in <root>/outputs/.
+workspace:
+  - ~/clawbridge-workspace
+
+# Data dir: the SQLite store (confirmation tokens, traces, calendars...).
+data_dir: ~/.local/share/clawbridge
+
+# Logs go to stderr unless a file is named. stdout carries only JSON-RPC.
+log_file: ""
+log_level: info
+
+http:
+  addr: 127.0.0.1:8765
+  # A bearer token is required to bind a non-loopback address (or set CLAWBRIDGE_TOKEN).
+  token: ""
+  # Extra browser origins and Host names accepted (DNS-rebinding guard).
+  allowed_origins: []
+  allowed_hosts: []
+  max_body_bytes: 4194304
+  session_idle_ttl: 30m
+
+# Confirmation for high actions: elicit (ask the user through the client,
+# falling back to token), token (preview + confirm token), auto, deny.
+confirm: elicit
+
+limits:
+  concurrent_calls: 3    # in flight per session
+  result_chars: 20000    # text the model sees; the full result stays a resource
+  loop_repeats: 3        # identical calls in a row before the loop guard refuses
+  fast_timeout: 30s
+  normal_timeout: 2m
+  slow_timeout: 10m
+
+network:
+  # Hosts, IPs or CIDRs reachable although private or loopback
+  # (CLAWBRIDGE_ALLOW_HOSTS adds to this list).
+  allow_hosts: []
+
+exposure:
+  mode: auto             # auto | tiered | full | search
+  recommended_at: 0.8    # confidence for the recommended tier
+  extended_at: 0.5       # confidence for the extended tier
+  core: [file, shell, search, web_fetch]
+  failures_to_upgrade: 2
+
+shell:
+  # Programs that run at the read level without confirmation.
+  read_only_programs: [ls, cat, head, tail, wc, pwd, date, whoami, uname, echo, grep, find, stat, du, df, file, sha256sum, md5sum, sort, uniq, diff, tree, which, env, printenv, id, hostname, uptime, free, ps]
+  allow_shell: false     # allow "sh -c" command lines
+  timeout: 60s
+  max_output_bytes: 65536
+  pass_env: []
+
+system:
+  services: []           # - {name: api, url: http://127.0.0.1:8080/healthz}
+  log_files: []          # - {name: app, path: /var/log/app.log}
+
+# Per-tool sections, by tool name.
+tools: {}
+`
+
+// WriteTemplate writes the commented default config to path, refusing to
+// overwrite an existing file.
+func WriteTemplate(path string) error {
+	if path == "" {
+		path = DefaultPath()
+	}
+	if _, err := os.Stat(path); err == nil {
+		return fmt.Errorf("%s already exists; remove it first or edit it", path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(Template); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

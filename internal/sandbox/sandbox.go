@@ -1,0 +1,187 @@
+// Package sandbox confines tool file access to the workspace roots. Every
+// path is resolved with symlinks evaluated, so a link that points outside a
+// root is refused just like "../".
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ErrOutside is returned for paths that leave the workspace.
+var ErrOutside = errors.New("path is outside the workspace")
+
+// Sandbox holds the workspace roots.
+type Sandbox struct {
+	mu    sync.RWMutex
+	roots []string // absolute, symlinks evaluated
+}
+
+// New creates the roots that do not exist yet and returns a sandbox over them.
+func New(roots []string) (*Sandbox, error) {
+	s := &Sandbox{}
+	if err := s.SetRoots(roots); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// SetRoots replaces the roots (for example with the client's MCP roots).
+func (s *Sandbox) SetRoots(roots []string) error {
+	if len(roots) == 0 {
+		return errors.New("sandbox: no workspace roots")
+	}
+	var clean []string
+	for _, r := range roots {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return fmt.Errorf("sandbox: root %s: %w", r, err)
+		}
+		if err := os.MkdirAll(abs, 0o755); err != nil {
+			return fmt.Errorf("sandbox: create root %s: %w", abs, err)
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			return fmt.Errorf("sandbox: root %s: %w", abs, err)
+		}
+		clean = append(clean, real)
+	}
+	s.mu.Lock()
+	s.roots = clean
+	s.mu.Unlock()
+	return nil
+}
+
+// Roots returns the roots; the first is the default.
+func (s *Sandbox) Roots() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return append([]string(nil), s.roots...)
+}
+
+// Root is the default root.
+func (s *Sandbox) Root() string { return s.Roots()[0] }
+
+// Resolve maps a user path (relative to the default root, or absolute inside
+// a root) to an absolute real path inside the workspace. The path need not
+// exist; its deepest existing ancestor is resolved through symlinks and the
+// rest appended, so a later create cannot escape either.
+func (s *Sandbox) Resolve(p string) (string, error) {
+	if strings.ContainsRune(p, 0) {
+		return "", fmt.Errorf("%w: path contains a NUL byte", ErrOutside)
+	}
+	roots := s.Roots()
+	if p == "" || p == "." {
+		return roots[0], nil
+	}
+	var abs string
+	if filepath.IsAbs(p) {
+		abs = filepath.Clean(p)
+	} else {
+		abs = filepath.Join(roots[0], p)
+	}
+	real, err := evalExisting(abs)
+	if err != nil {
+		return "", err
+	}
+	for _, r := range roots {
+		if within(r, real) {
+			return real, nil
+		}
+	}
+	return "", fmt.Errorf("%w: %s (workspace roots: %s)", ErrOutside, p, strings.Join(roots, ", "))
+}
+
+// evalExisting resolves symlinks in the longest existing prefix of abs.
+func evalExisting(abs string) (string, error) {
+	rest := ""
+	cur := abs
+	for {
+		real, err := filepath.EvalSymlinks(cur)
+		if err == nil {
+			if rest == "" {
+				return real, nil
+			}
+			return filepath.Join(real, rest), nil
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			// A dangling symlink: resolve its target by hand so that a link
+			// to a not-yet-existing file outside is still caught.
+			return "", err
+		}
+		if fi, lerr := os.Lstat(cur); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+			target, rerr := os.Readlink(cur)
+			if rerr != nil {
+				return "", rerr
+			}
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(filepath.Dir(cur), target)
+			}
+			resolved, rerr := evalExisting(filepath.Clean(target))
+			if rerr != nil {
+				return "", rerr
+			}
+			if rest == "" {
+				return resolved, nil
+			}
+			return filepath.Join(resolved, rest), nil
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+func within(root, p string) bool {
+	if p == root {
+		return true
+	}
+	return strings.HasPrefix(p, root+string(filepath.Separator))
+}
+
+// Rel shows an absolute workspace path relative to its root, for results.
+func (s *Sandbox) Rel(abs string) string {
+	for _, r := range s.Roots() {
+		if within(r, abs) {
+			rel, err := filepath.Rel(r, abs)
+			if err == nil {
+				return rel
+			}
+		}
+	}
+	return abs
+}
+
+// Output returns where a produced file goes: the given path resolved in the
+// workspace, or <root>/outputs/<defaultName> when none is given. Parent
+// directories are created.
+func (s *Sandbox) Output(p, defaultName string) (string, error) {
+	if p == "" {
+		p = filepath.Join("outputs", defaultName)
+	}
+	abs, err := s.Resolve(p)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return "", err
+	}
+	return abs, nil
+}
+
+// TrashDir is where deleted files go, inside the default root.
+func (s *Sandbox) TrashDir() string { return filepath.Join(s.Root(), ".trash") }
+
+// IsTrash reports whether abs is inside the trash.
+func (s *Sandbox) IsTrash(abs string) bool { return within(s.TrashDir(), abs) }
+
+// Stamp is a sortable timestamp for unique output and trash names.
+func Stamp() string { return time.Now().UTC().Format("20060102T150405.000000000") }

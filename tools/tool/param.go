@@ -1,0 +1,169 @@
+package tool
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Type is a JSON Schema type.
+type Type string
+
+const (
+	String  Type = "string"
+	Integer Type = "integer"
+	Number  Type = "number"
+	Boolean Type = "boolean"
+	Array   Type = "array"
+	Object  Type = "object"
+)
+
+// Param describes one input parameter. Names are snake_case and follow the
+// project convention: one input file `path`, several `paths`, an output file
+// `output`, a URL `url`, free text `text`, a search string `query`, a window
+// `offset`/`limit`.
+type Param struct {
+	Name        string
+	Type        Type
+	Description string
+	Required    bool     // required for the action that lists it
+	Enum        []string // allowed values for strings
+	Default     any
+	Min, Max    *float64
+	Items       *Param  // element schema of an array
+	Properties  []Param // known fields of an object (others allowed)
+}
+
+// Ptr returns a pointer to v, for Min and Max.
+func Ptr(v float64) *float64 { return &v }
+
+func (p Param) validate() error {
+	if !nameRE.MatchString(p.Name) {
+		return fmt.Errorf("parameter %q must be snake_case", p.Name)
+	}
+	if p.Description == "" {
+		return fmt.Errorf("parameter %q needs a description", p.Name)
+	}
+	switch p.Type {
+	case String, Integer, Number, Boolean, Object:
+	case Array:
+		if p.Items == nil {
+			return fmt.Errorf("array parameter %q needs Items", p.Name)
+		}
+	default:
+		return fmt.Errorf("parameter %q: unknown type %q", p.Name, p.Type)
+	}
+	return nil
+}
+
+// Schema renders the parameter as a JSON Schema object.
+func (p Param) Schema() map[string]any {
+	s := map[string]any{"type": string(p.Type)}
+	if p.Description != "" {
+		s["description"] = p.Description
+	}
+	if len(p.Enum) > 0 {
+		s["enum"] = p.Enum
+	}
+	if p.Default != nil {
+		s["default"] = p.Default
+	}
+	if p.Min != nil {
+		s["minimum"] = *p.Min
+	}
+	if p.Max != nil {
+		s["maximum"] = *p.Max
+	}
+	if p.Items != nil {
+		s["items"] = p.Items.Schema()
+	}
+	if len(p.Properties) > 0 {
+		props := map[string]any{}
+		var req []string
+		for _, q := range p.Properties {
+			props[q.Name] = q.Schema()
+			if q.Required {
+				req = append(req, q.Name)
+			}
+		}
+		s["properties"] = props
+		if len(req) > 0 {
+			s["required"] = req
+		}
+	}
+	return s
+}
+
+// mergedParams unions the parameters of all actions by name. A parameter used
+// by several actions must have the same type everywhere.
+func (t *Tool) mergedParams() ([]mergedParam, error) {
+	idx := map[string]int{}
+	var out []mergedParam
+	for _, a := range t.Actions {
+		for _, p := range a.Params {
+			i, ok := idx[p.Name]
+			if !ok {
+				idx[p.Name] = len(out)
+				out = append(out, mergedParam{Param: p})
+				i = len(out) - 1
+			} else if out[i].Type != p.Type {
+				return nil, fmt.Errorf("tool %q: parameter %q has type %s in one action and %s in another", t.Name, p.Name, out[i].Type, p.Type)
+			}
+			out[i].actions = append(out[i].actions, a.Name)
+			if p.Required {
+				out[i].requiredBy = append(out[i].requiredBy, a.Name)
+			}
+		}
+	}
+	return out, nil
+}
+
+type mergedParam struct {
+	Param
+	actions    []string
+	requiredBy []string
+}
+
+// InputSchema builds the published JSON Schema: one flat object, a required
+// `action` enum for multi-action tools (no top-level oneOf/anyOf, which
+// several clients reject), and per-parameter notes on which actions use it.
+func (t *Tool) InputSchema() map[string]any {
+	params, _ := t.mergedParams()
+	props := map[string]any{}
+	var required []string
+	if t.MultiAction() {
+		var lines []string
+		for _, a := range t.Actions {
+			lines = append(lines, a.Name+": "+a.Description)
+		}
+		props["action"] = map[string]any{
+			"type":        "string",
+			"enum":        t.ActionNames(),
+			"description": "Operation to run. " + strings.Join(lines, "; "),
+		}
+		required = append(required, "action")
+	}
+	for _, p := range params {
+		s := p.Schema()
+		if t.MultiAction() && len(p.actions) < len(t.Actions) {
+			note := "Used by: " + strings.Join(p.actions, ", ")
+			if len(p.requiredBy) > 0 {
+				note += "; required by: " + strings.Join(p.requiredBy, ", ")
+			}
+			s["description"] = p.Description + " (" + note + ")"
+		} else if t.MultiAction() && len(p.requiredBy) > 0 && len(p.requiredBy) < len(t.Actions) {
+			s["description"] = p.Description + " (required by: " + strings.Join(p.requiredBy, ", ") + ")"
+		}
+		props[p.Name] = s
+		if !t.MultiAction() && p.Required {
+			required = append(required, p.Name)
+		}
+		if t.MultiAction() && len(p.requiredBy) == len(t.Actions) {
+			required = append(required, p.Name)
+		}
+	}
+	out := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		out["required"] = required
+	}
+	return out
+}

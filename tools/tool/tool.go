@@ -1,0 +1,199 @@
+// Package tool is the contract every clawbridge tool meets. A tool is a plain
+// value: its name, description, actions with per-action permission levels and
+// timeout classes, and a handler. It knows nothing of MCP or sessions; the
+// server adapts it.
+package tool
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"time"
+)
+
+// Level is the permission level of an action.
+type Level string
+
+const (
+	Read  Level = "read"  // no side effects
+	Write Level = "write" // changes files or local state inside the workspace or data dir
+	High  Level = "high"  // side effects outside this machine or arbitrary execution
+)
+
+func (l Level) rank() int {
+	switch l {
+	case Read:
+		return 0
+	case Write:
+		return 1
+	default:
+		return 2
+	}
+}
+
+// TimeoutClass names how long an action may run; the server maps classes to
+// durations from config.
+type TimeoutClass string
+
+const (
+	Fast   TimeoutClass = "fast"   // local lookups: default 30s
+	Normal TimeoutClass = "normal" // network and file work: default 2m
+	Slow   TimeoutClass = "slow"   // rendering, conversion, indexing: default 10m
+)
+
+// DefaultTimeout is the duration of a class when config does not say.
+func (c TimeoutClass) DefaultTimeout() time.Duration {
+	switch c {
+	case Fast:
+		return 30 * time.Second
+	case Slow:
+		return 10 * time.Minute
+	default:
+		return 2 * time.Minute
+	}
+}
+
+// Action is one operation of a tool.
+type Action struct {
+	Name        string // empty for a single-action tool
+	Description string
+	Level       Level
+	Timeout     TimeoutClass
+	Params      []Param // parameters this action takes; Required is per action
+	// Idempotent marks a read that may be retried once on a transient error.
+	Idempotent bool
+}
+
+// Handler runs one validated call.
+type Handler func(ctx context.Context, call *Call) (*Result, error)
+
+// Tool is one published tool.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	Actions     []Action
+	Handler     Handler
+	// OpenWorld marks tools that reach outside this machine (network, mail).
+	OpenWorld bool
+	// Programs lists external programs the tool uses, mapped to the Debian
+	// package that provides each; `clawbridge doctor` checks them.
+	Programs map[string]string
+	// Examples are typical requests, used by the router's lexical ranker.
+	Examples []string
+}
+
+var nameRE = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+
+// Validate checks the contract every tool meets.
+func (t *Tool) Validate() error {
+	if !nameRE.MatchString(t.Name) {
+		return fmt.Errorf("tool %q: name must be snake_case", t.Name)
+	}
+	if t.Description == "" || t.Title == "" {
+		return fmt.Errorf("tool %q: title and description are required", t.Name)
+	}
+	if t.Handler == nil {
+		return fmt.Errorf("tool %q: no handler", t.Name)
+	}
+	if len(t.Actions) == 0 {
+		return fmt.Errorf("tool %q: no actions", t.Name)
+	}
+	seen := map[string]bool{}
+	for _, a := range t.Actions {
+		if len(t.Actions) > 1 && !nameRE.MatchString(a.Name) {
+			return fmt.Errorf("tool %q: action %q must be snake_case", t.Name, a.Name)
+		}
+		if seen[a.Name] {
+			return fmt.Errorf("tool %q: duplicate action %q", t.Name, a.Name)
+		}
+		seen[a.Name] = true
+		if a.Level != Read && a.Level != Write && a.Level != High {
+			return fmt.Errorf("tool %q action %q: level must be read, write or high", t.Name, a.Name)
+		}
+		if a.Timeout != Fast && a.Timeout != Normal && a.Timeout != Slow {
+			return fmt.Errorf("tool %q action %q: timeout class must be fast, normal or slow", t.Name, a.Name)
+		}
+		for _, p := range a.Params {
+			if err := p.validate(); err != nil {
+				return fmt.Errorf("tool %q action %q: %w", t.Name, a.Name, err)
+			}
+			if p.Name == "action" {
+				return fmt.Errorf("tool %q action %q: parameter name 'action' is reserved", t.Name, a.Name)
+			}
+		}
+	}
+	if _, err := t.mergedParams(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MultiAction reports whether the tool takes an `action` parameter.
+func (t *Tool) MultiAction() bool { return len(t.Actions) > 1 }
+
+// ActionNames lists the actions in order.
+func (t *Tool) ActionNames() []string {
+	out := make([]string, 0, len(t.Actions))
+	for _, a := range t.Actions {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+// Action finds an action by name; a single-action tool answers any name with
+// its only action.
+func (t *Tool) Action(name string) (*Action, bool) {
+	if !t.MultiAction() {
+		return &t.Actions[0], true
+	}
+	for i := range t.Actions {
+		if t.Actions[i].Name == name {
+			return &t.Actions[i], true
+		}
+	}
+	return nil, false
+}
+
+// MaxLevel is the most dangerous level among the actions.
+func (t *Tool) MaxLevel() Level {
+	max := Read
+	for _, a := range t.Actions {
+		if a.Level.rank() > max.rank() {
+			max = a.Level
+		}
+	}
+	return max
+}
+
+// Annotations are the four MCP behaviour hints, derived from the levels so
+// that they can never disagree with what the tool does.
+type Annotations struct {
+	ReadOnly    bool
+	Destructive bool
+	Idempotent  bool
+	OpenWorld   bool
+}
+
+// Annotations derives the hints from the most dangerous action.
+func (t *Tool) Annotations() Annotations {
+	max := t.MaxLevel()
+	return Annotations{
+		ReadOnly:    max == Read,
+		Destructive: max == High,
+		Idempotent:  max == Read,
+		OpenWorld:   t.OpenWorld || max == High,
+	}
+}
+
+// LevelOf is the level of one call's action.
+func (t *Tool) LevelOf(action string) Level {
+	if a, ok := t.Action(action); ok {
+		return a.Level
+	}
+	return t.MaxLevel()
+}
+
+// EnumValues is a helper for parameters whose values are fixed.
+func EnumValues(values ...string) []string { return slices.Clone(values) }
