@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -20,9 +21,27 @@ type Deps struct {
 	Store   *store.Store
 	Guard   *netguard.Guard
 	Log     zerolog.Logger
+	// PDF renders HTML to PDF; nil when no browser is configured.
+	PDF PDFRenderer
 }
 
 // HTTPClient returns an HTTP client that passes the outbound guard.
 func (d *Deps) HTTPClient(timeout time.Duration) *http.Client {
 	return d.Guard.Client(timeout)
+}
+
+// PDFRenderer turns HTML into PDF with a real browser engine, so CJK text,
+// tables and code blocks print properly. The browser manager implements it;
+// document tools take it from Deps.
+type PDFRenderer interface {
+	HTMLToPDF(ctx context.Context, html []byte, opts PDFOptions) ([]byte, error)
+}
+
+// PDFOptions are print settings.
+type PDFOptions struct {
+	PageSize  string // "A4" (default), "Letter", "A3", "A5", "Legal"
+	Landscape bool
+	MarginMM  float64 // all four margins; default 15
+	// HeaderFooter prints page numbers in the footer.
+	HeaderFooter bool
 }
