@@ -82,6 +82,10 @@ type Tool struct {
 	Programs map[string]string
 	// Examples are typical requests, used by the router's lexical ranker.
 	Examples []string
+	// CallLevel, when set, decides the level of one call from its arguments
+	// (the shell runs read-only programs at Read); it may only lower the
+	// action's declared level, never raise it past High.
+	CallLevel func(c *Call) Level
 }
 
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
@@ -187,12 +191,18 @@ func (t *Tool) Annotations() Annotations {
 	}
 }
 
-// LevelOf is the level of one call's action.
-func (t *Tool) LevelOf(action string) Level {
-	if a, ok := t.Action(action); ok {
-		return a.Level
+// LevelOf is the level of one prepared call.
+func (t *Tool) LevelOf(c *Call) Level {
+	declared := t.MaxLevel()
+	if a, ok := t.Action(c.Action); ok {
+		declared = a.Level
 	}
-	return t.MaxLevel()
+	if t.CallLevel != nil {
+		if l := t.CallLevel(c); l.rank() < declared.rank() {
+			return l
+		}
+	}
+	return declared
 }
 
 // EnumValues is a helper for parameters whose values are fixed.

@@ -1,0 +1,39 @@
+# clawbridge — `make run` and `make test` do all set-up on a fresh Debian machine.
+GO      ?= go
+BIN     := bin/clawbridge
+ADDR    ?= 127.0.0.1:8765
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
+.PHONY: all deps build run test bench vet clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+	@$(GO) mod download
+
+build:
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) .
+
+run: deps build
+	@echo
+	@echo "Connect a client:"
+	@echo "  Claude Desktop / Cursor / VS Code (stdio): $(BIN) install claude-desktop|cursor|vscode"
+	@echo "  Remote or HTTP clients: streamable HTTP at http://$(ADDR)/mcp, SSE at http://$(ADDR)/sse"
+	@echo
+	$(BIN) serve --http $(ADDR)
+
+vet:
+	$(GO) vet ./...
+
+# Tests need the external programs (CLAWBRIDGE_REQUIRE_PROGRAMS=1 turns a
+# missing one into a failure instead of a skip) and a PostgreSQL server.
+test: deps vet
+	@eval "$$(scripts/start-postgres.sh)" && \
+	CLAWBRIDGE_REQUIRE_PROGRAMS=1 $(GO) test -race -timeout 30m ./...
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchmem ./exposure/ ./server/ ./browser/
+
+clean:
+	rm -rf bin

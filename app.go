@@ -1,0 +1,75 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/rs/zerolog"
+
+	"clawbridge/internal/config"
+	"clawbridge/internal/logging"
+	"clawbridge/internal/netguard"
+	"clawbridge/internal/sandbox"
+	"clawbridge/internal/store"
+	"clawbridge/server"
+	"clawbridge/tools"
+	"clawbridge/tools/tool"
+)
+
+// app is the assembled program: config, shared services, registry, server.
+type app struct {
+	cfg    *config.Config
+	log    zerolog.Logger
+	deps   *tool.Deps
+	srv    *server.Server
+	closer []io.Closer
+}
+
+func (a *app) Close() {
+	for i := len(a.closer) - 1; i >= 0; i-- {
+		a.closer[i].Close()
+	}
+}
+
+// newApp builds everything from the config file; apply lets flags override
+// config values before anything is created.
+func newApp(configPath string, apply func(*config.Config)) (*app, error) {
+	cfg, err := config.Load(configPath)
+	if err != nil {
+		return nil, err
+	}
+	if apply != nil {
+		apply(cfg)
+		if err := cfg.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	log, lc, err := logging.New(cfg.LogFile, cfg.LogLevel)
+	if err != nil {
+		return nil, fmt.Errorf("log file: %w", err)
+	}
+	a := &app{cfg: cfg, log: log, closer: []io.Closer{lc}}
+	sb, err := sandbox.New(cfg.Workspace)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	st, err := store.Open(cfg.DataDir)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.closer = append(a.closer, st)
+	guard, err := netguard.New(cfg.Network.AllowHosts)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.deps = &tool.Deps{Config: cfg, Sandbox: sb, Store: st, Guard: guard, Log: log}
+	a.srv, err = server.New(server.Options{Config: cfg, Deps: a.deps, Tools: tools.All(a.deps), Log: log, Version: version})
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Installs the Debian packages clawbridge's tools and tests use, when missing.
+# Idempotent and quiet when everything is present. Needs root (or sudo).
+set -eu
+
+# program -> Debian package
+need() {
+	command -v "$1" >/dev/null 2>&1 || missing="$missing $2"
+}
+missing=""
+need chromium chromium
+need Xvfb xvfb
+need pdftotext poppler-utils
+need pdfinfo poppler-utils
+need soffice libreoffice-writer-nogui
+need psql postgresql
+need convert imagemagick
+need xauth xauth
+[ -d /usr/lib/postgresql ] || missing="$missing postgresql"
+[ -n "$(ls /usr/share/fonts/truetype/wqy 2>/dev/null)" ] || missing="$missing fonts-wqy-zenhei"
+[ -n "$(ls /usr/share/fonts/opentype/noto/NotoSansCJK* 2>/dev/null)" ] || missing="$missing fonts-noto-cjk"
+# Impress and Calc are separate packages; their presence shows as filters.
+[ -n "$(ls /usr/lib/libreoffice/program/libsdlo.so 2>/dev/null)" ] || missing="$missing libreoffice-impress-nogui"
+[ -n "$(ls /usr/lib/libreoffice/program/libsclo.so 2>/dev/null)" ] || missing="$missing libreoffice-calc-nogui"
+
+if [ -z "$missing" ]; then
+	exit 0
+fi
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+pkgs=$(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')
+echo "install-deps: installing $pkgs" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >&2
+$sudo apt-get install -y -qq --no-install-recommends $pkgs >&2

@@ -1,0 +1,119 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"mime"
+	"path/filepath"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"clawbridge/tools/tool"
+)
+
+// confirmParam is added to the schema of tools with high actions: the token
+// policy's second call carries it.
+const confirmParam = "confirm_token"
+
+// mcpTool adapts a registry entry to the MCP tool it is published as.
+func mcpTool(t *tool.Tool) mcp.Tool {
+	schema := t.InputSchema()
+	if t.MaxLevel() == tool.High {
+		props := schema["properties"].(map[string]any)
+		props[confirmParam] = map[string]any{
+			"type":        "string",
+			"description": "Confirmation token from a previous preview of this exact call; only needed when the server asks for confirmation.",
+		}
+	}
+	raw, _ := json.Marshal(schema)
+	a := t.Annotations()
+	return mcp.Tool{
+		Name:           t.Name,
+		Title:          t.Title,
+		Description:    t.Description,
+		RawInputSchema: raw,
+		Annotations: mcp.ToolAnnotation{
+			Title:           t.Title,
+			ReadOnlyHint:    &a.ReadOnly,
+			DestructiveHint: &a.Destructive,
+			IdempotentHint:  &a.Idempotent,
+			OpenWorldHint:   &a.OpenWorld,
+		},
+	}
+}
+
+// shape turns a tool result into an MCP result: structured content, a
+// compact text form capped at limit characters (the full text is kept as a
+// resource and the model is told where), resource links for files and inline
+// images.
+func (s *Server) shape(traceID string, r *tool.Result, limit int) *mcp.CallToolResult {
+	out := &mcp.CallToolResult{}
+	var text strings.Builder
+	if r.Summary != "" {
+		text.WriteString(r.Summary)
+	}
+	if r.Data != nil {
+		data, err := json.Marshal(r.Data)
+		if err == nil {
+			if text.Len() > 0 {
+				text.WriteString("\n")
+			}
+			text.Write(data)
+			var obj map[string]any
+			if json.Unmarshal(data, &obj) == nil {
+				out.StructuredContent = obj
+			} else {
+				out.StructuredContent = map[string]any{"result": json.RawMessage(data)}
+			}
+		}
+	}
+	body := text.String()
+	if len([]rune(body)) > limit {
+		uri := s.results.keep(traceID, body)
+		body = cutRunes(body, limit) + fmt.Sprintf("\n…[truncated: %d characters in all; the full result is the resource %s]", len([]rune(body)), uri)
+		out.StructuredContent = map[string]any{"truncated": true, "full_result": uri, "summary": r.Summary}
+	}
+	if body == "" {
+		body = "done"
+	}
+	out.Content = append(out.Content, mcp.NewTextContent(body))
+	for _, f := range r.Files {
+		m := f.MIME
+		if m == "" {
+			m = mime.TypeByExtension(filepath.Ext(f.Path))
+		}
+		desc := fmt.Sprintf("%s (%d bytes)", s.deps.Sandbox.Rel(f.Path), f.Size)
+		out.Content = append(out.Content, mcp.NewResourceLink("file://"+f.Path, filepath.Base(f.Path), desc, m))
+	}
+	for _, img := range r.Images {
+		if len(img.Data) > maxInlineImage {
+			continue
+		}
+		out.Content = append(out.Content, mcp.NewImageContent(encodeBase64(img.Data), img.MIME))
+	}
+	return out
+}
+
+const maxInlineImage = 2 << 20
+
+func cutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n])
+}
+
+// errorResult is how every failure reaches the model: an isError result with
+// the code, the message and a hint, never a JSON-RPC error.
+func errorResult(traceID string, e *tool.Error) *mcp.CallToolResult {
+	text := e.Code + ": " + e.Message
+	if e.Hint != "" {
+		text += "\nhint: " + e.Hint
+	}
+	res := mcp.NewToolResultError(text)
+	sc := map[string]any{"error": e, "trace_id": traceID}
+	res.StructuredContent = sc
+	return res
+}

@@ -1,0 +1,48 @@
+package server
+
+import (
+	"encoding/json"
+	"time"
+
+	"clawbridge/internal/logging"
+	"clawbridge/tools/tool"
+)
+
+func redactArgs(args map[string]any) map[string]any {
+	clean := make(map[string]any, len(args))
+	for k, v := range args {
+		if k == confirmParam {
+			continue
+		}
+		clean[k] = v
+	}
+	return logging.Redact(clean).(map[string]any)
+}
+
+// audit writes one JSON line per call through zerolog and keeps a trace row
+// in the store. Arguments are redacted: secret-named fields and credentials
+// inside values never reach the log.
+func (s *Server) audit(traceID string, sess *session, name, action string, args map[string]any, status string, failure *tool.Error, d time.Duration) {
+	red := redactArgs(args)
+	ev := s.log.Info().Str("kind", "audit").Str("trace_id", traceID).Str("session", sess.key).
+		Str("client", sess.client).Str("tool", name).Str("action", action).
+		Interface("args", red).Str("status", status).Dur("duration", d)
+	if failure != nil {
+		ev = ev.Str("error_code", failure.Code).Str("error", logging.RedactString(failure.Message))
+	}
+	ev.Msg("call")
+	b, _ := json.Marshal(red)
+	code := ""
+	if failure != nil {
+		code = failure.Code
+	}
+	_, err := s.deps.Store.DB().Exec(`INSERT INTO traces(trace_id, at, session, client, tool, action, args, status, error_code, duration_ms) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+		traceID, time.Now().UTC().Format(time.RFC3339Nano), sess.key, sess.client, name, action, string(b), status, code, d.Milliseconds())
+	if err != nil {
+		s.log.Warn().Err(err).Msg("trace not stored")
+	}
+}
+
+const tracesDDL = `CREATE TABLE IF NOT EXISTS traces (
+	trace_id TEXT PRIMARY KEY, at TEXT NOT NULL, session TEXT, client TEXT, tool TEXT,
+	action TEXT, args TEXT, status TEXT, error_code TEXT, duration_ms INTEGER)`

@@ -1,0 +1,153 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"clawbridge/internal/store"
+	"clawbridge/tools/tool"
+)
+
+// confirmer implements confirmation of high actions. Tokens are bound to the
+// session, the tool and a hash of the exact arguments, expire, and are spent
+// on use inside a transaction so a token runs its call once.
+type confirmer struct {
+	st     *store.Store
+	policy string
+	ttl    time.Duration
+}
+
+func newConfirmer(st *store.Store, policy string) (*confirmer, error) {
+	err := st.Migrate("confirm",
+		`CREATE TABLE IF NOT EXISTS confirm_tokens (
+			token TEXT PRIMARY KEY, session TEXT NOT NULL, tool TEXT NOT NULL,
+			args_hash TEXT NOT NULL, expires_at INTEGER NOT NULL)`)
+	return &confirmer{st: st, policy: policy, ttl: 5 * time.Minute}, err
+}
+
+func argsHash(toolName string, args map[string]any) string {
+	b, _ := json.Marshal(args) // map keys are sorted: stable
+	h := sha256.Sum256(append([]byte(toolName+"\x00"), b...))
+	return hex.EncodeToString(h[:])
+}
+
+// issue stores a new token for this call.
+func (c *confirmer) issue(ctx context.Context, session, toolName string, args map[string]any) (string, time.Time, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", time.Time{}, err
+	}
+	tok := "cfm_" + hex.EncodeToString(b[:])
+	exp := time.Now().Add(c.ttl)
+	err := c.st.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`DELETE FROM confirm_tokens WHERE expires_at < ?`, time.Now().Unix()); err != nil {
+			return err
+		}
+		_, err := tx.Exec(`INSERT INTO confirm_tokens(token, session, tool, args_hash, expires_at) VALUES (?,?,?,?,?)`,
+			tok, session, toolName, argsHash(toolName, args), exp.Unix())
+		return err
+	})
+	return tok, exp, err
+}
+
+var errBadToken = errors.New("confirmation token is unknown, expired, already used, or was issued for other arguments")
+
+// spend checks and consumes a token.
+func (c *confirmer) spend(ctx context.Context, tok, session, toolName string, args map[string]any) error {
+	return c.st.Tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.Exec(`DELETE FROM confirm_tokens WHERE token = ? AND session = ? AND tool = ? AND args_hash = ? AND expires_at >= ?`,
+			tok, session, toolName, argsHash(toolName, args), time.Now().Unix())
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return errBadToken
+		}
+		return nil
+	})
+}
+
+// confirm decides whether a high call may run. It returns nil to run, or a
+// result to send instead (a preview with a token, or a refusal).
+func (s *Server) confirm(ctx context.Context, sess *session, t *tool.Tool, c *tool.Call, args map[string]any, token string) *mcp.CallToolResult {
+	policy := s.confirmer.policy
+	switch policy {
+	case "auto":
+		return nil
+	case "deny":
+		return errorResult(c.Session, tool.Errorf(tool.CodeDenied, "ask the operator to change the confirm policy (config `confirm`) if this action should be allowed",
+			"%s is a high-risk action and the server's confirmation policy is 'deny'", describeCall(t, c)))
+	}
+	if token != "" {
+		if err := s.confirmer.spend(ctx, token, sess.key, t.Name, args); err != nil {
+			return errorResult("", tool.Errorf(tool.CodeConfirm, "call again without confirm_token to get a fresh preview and token", "%v", err))
+		}
+		return nil
+	}
+	if policy == "elicit" && sess.canElicit(ctx) {
+		res, err := s.mcp.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
+			Message: "clawbridge wants to run a high-risk action:\n" + describeCall(t, c) + "\nAllow it to run once?",
+			RequestedSchema: map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"confirm": map[string]any{"type": "boolean", "title": "Run it", "description": "Allow this action to run once"},
+				},
+				"required": []string{"confirm"},
+			},
+		}})
+		if err == nil {
+			if res.Action == mcp.ElicitationResponseActionAccept {
+				if m, ok := res.Content.(map[string]any); ok && m["confirm"] == true {
+					return nil
+				}
+			}
+			return errorResult("", tool.Errorf(tool.CodeDenied, "the user declined; do not retry unless the user asks", "the user did not confirm %s", describeCall(t, c)))
+		}
+		s.log.Warn().Err(err).Str("session", sess.key).Msg("elicitation failed; falling back to a confirmation token")
+	}
+	tok, exp, err := s.confirmer.issue(ctx, sess.key, t.Name, args)
+	if err != nil {
+		return errorResult("", tool.Errorf(tool.CodeFailed, "", "could not issue a confirmation token: %v", err))
+	}
+	preview := map[string]any{
+		"confirmation_required": true,
+		"action":                describeCall(t, c),
+		"confirm_token":         tok,
+		"expires_at":            exp.UTC().Format(time.RFC3339),
+		"how":                   "Show the user what will run. If they agree, call the same tool again with exactly the same arguments plus confirm_token.",
+	}
+	r := mcp.NewToolResultStructured(preview, fmt.Sprintf("Confirmation required before running %s.\nIf the user agrees, call %s again with the same arguments plus \"confirm_token\": %q (valid until %s, once).",
+		describeCall(t, c), t.Name, tok, exp.UTC().Format(time.RFC3339)))
+	return r
+}
+
+func describeCall(t *tool.Tool, c *tool.Call) string {
+	args, _ := json.Marshal(redactArgs(c.Args))
+	if c.Action != "" {
+		return fmt.Sprintf("%s.%s %s", t.Name, c.Action, args)
+	}
+	return fmt.Sprintf("%s %s", t.Name, args)
+}
+
+// canElicit reports whether the client declared the elicitation capability.
+func (s *session) canElicit(ctx context.Context) bool {
+	if mcpserver.IsModernRequest(ctx) {
+		return false // stateless requests cannot be asked back in this server
+	}
+	cs := mcpserver.ClientSessionFromContext(ctx)
+	ci, ok := cs.(mcpserver.SessionWithClientInfo)
+	if !ok {
+		return false
+	}
+	return ci.GetClientCapabilities().Elicitation != nil
+}

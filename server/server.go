@@ -1,0 +1,131 @@
+// Package server is everything that speaks MCP: it adapts the tool registry
+// to an mcp-go server, runs the call pipeline, keeps per-session state and
+// exposure views, and serves stdio, SSE and streamable HTTP. It is the only
+// package that imports mcp-go's server.
+package server
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+	"github.com/rs/zerolog"
+
+	"clawbridge/internal/config"
+	"clawbridge/tools/tool"
+)
+
+// Options configure a Server.
+type Options struct {
+	Config  *config.Config
+	Deps    *tool.Deps
+	Tools   []tool.Tool
+	Log     zerolog.Logger
+	Version string
+}
+
+// Server is a clawbridge MCP server.
+type Server struct {
+	cfg       *config.Config
+	deps      *tool.Deps
+	log       zerolog.Logger
+	mcp       *mcpserver.MCPServer
+	order     []*tool.Tool
+	tools     map[string]*tool.Tool
+	sessions  *sessions
+	confirmer *confirmer
+	results   *resultStore
+
+	breakersMu sync.Mutex
+	breakers   map[string]*circuit
+}
+
+// New builds the server from the registry.
+func New(o Options) (*Server, error) {
+	s := &Server{
+		cfg:      o.Config,
+		deps:     o.Deps,
+		log:      o.Log,
+		tools:    map[string]*tool.Tool{},
+		results:  newResultStore(64),
+		breakers: map[string]*circuit{},
+	}
+	limit := max(o.Config.Limits.ConcurrentCalls, 1)
+	s.sessions = &sessions{m: map[string]*session{}, new: func(key, client string) *session {
+		return s.newSession(key, client, limit)
+	}}
+	if err := o.Deps.Store.Migrate("traces", tracesDDL); err != nil {
+		return nil, err
+	}
+	c, err := newConfirmer(o.Deps.Store, o.Config.Confirm)
+	if err != nil {
+		return nil, err
+	}
+	s.confirmer = c
+
+	hooks := &mcpserver.Hooks{}
+	hooks.AddAfterListTools(s.filterList)
+	hooks.AddOnUnregisterSession(func(ctx context.Context, cs mcpserver.ClientSession) {
+		s.sessions.drop(cs.SessionID())
+	})
+	s.mcp = mcpserver.NewMCPServer("clawbridge", o.Version,
+		mcpserver.WithToolCapabilities(true),
+		mcpserver.WithResourceCapabilities(false, false),
+		mcpserver.WithPromptCapabilities(false),
+		mcpserver.WithLogging(),
+		mcpserver.WithElicitation(),
+		mcpserver.WithInstructions(instructions),
+		mcpserver.WithHooks(hooks),
+		mcpserver.WithRecovery(),
+	)
+	for i := range o.Tools {
+		t := &o.Tools[i]
+		if err := t.Validate(); err != nil {
+			return nil, err
+		}
+		if _, dup := s.tools[t.Name]; dup {
+			return nil, fmt.Errorf("tool %q registered twice", t.Name)
+		}
+		s.tools[t.Name] = t
+		s.order = append(s.order, t)
+		s.mcp.AddTool(mcpTool(t), s.handle)
+	}
+	s.addMeta()
+	s.addResources()
+	s.addPrompts()
+	return s, nil
+}
+
+// MCP returns the underlying mcp-go server.
+func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }
+
+// Tools lists the registered tools in registry order.
+func (s *Server) Tools() []*tool.Tool { return s.order }
+
+// Call runs one tool locally through the same pipeline as a client's call
+// (the CLI's `call` command).
+func (s *Server) Call(ctx context.Context, name string, args map[string]any) *mcp.CallToolResult {
+	sess := s.sessions.get("local", "cli")
+	return s.run(ctx, sess, name, args, func(float64, float64, string) {})
+}
+
+// sweepLoop forgets idle stateless principals.
+func (s *Server) sweepLoop(ctx context.Context) {
+	ttl := s.cfg.HTTP.SessionIdleTTL
+	if ttl <= 0 {
+		return
+	}
+	t := time.NewTicker(ttl / 2)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			s.sessions.sweep(ttl)
+		}
+	}
+}
