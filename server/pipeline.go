@@ -22,6 +22,7 @@ import (
 func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	key, client, _ := sessionKey(ctx)
 	sess := s.sessions.get(key, client)
+	s.adoptRoots(ctx, sess)
 	return s.run(ctx, sess, req.Params.Name, req.GetArguments(), progressFunc(ctx, s.mcp, req)), nil
 }
 

@@ -93,6 +93,7 @@ func New(o Options) (*Server, error) {
 		s.order = append(s.order, t)
 		s.mcp.AddTool(mcpTool(t), s.handle)
 	}
+	s.mcp.AddNotificationHandler("notifications/roots/list_changed", s.rootsChanged)
 	s.addMeta()
 	s.addResources()
 	s.addPrompts()

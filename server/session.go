@@ -21,6 +21,8 @@ type session struct {
 	lastCall string // hash of the last call's tool and arguments
 	repeats  int
 	seen     time.Time
+
+	rootsChecked bool // the client's MCP roots were asked for
 }
 
 // sessions maps session keys to state. Keys: the MCP session id for

@@ -1,0 +1,59 @@
+// Package shell is the `shell` tool: run one command as an argv list (no
+// shell interpretation) in the workspace, with a timeout, output caps and a
+// scrubbed environment. A command line for a real shell (`sh -c`) is accepted
+// only when the config enables it.
+package shell
+
+import (
+	"clawbridge/tools/tool"
+)
+
+// Name is the catalog name of the tool.
+const Name = "shell"
+
+// New builds the shell tool.
+func New(d *tool.Deps) tool.Tool {
+	r := &runner{d: d}
+	return tool.Tool{
+		Name:  Name,
+		Title: "Run a command",
+		Description: "Run one program in the workspace and get its exit code, stdout and stderr; a non-zero exit code is a normal result. " +
+			"Give the command as an argv list (e.g. [\"git\", \"status\"]): no shell is involved, so quotes, pipes, `;`, `$()` and globs reach the program as plain arguments. " +
+			"It runs with a timeout, capped output and a scrubbed environment without secrets. " +
+			"Read-only programs (ls, cat, grep, wc...) on workspace files run without confirmation; anything else asks the user first.",
+		Actions: []tool.Action{{
+			Description: "Run one command",
+			Level:       tool.High, // CallLevel lowers it to Read for read-only programs
+			// The effective limit is the tool's own timeout (shell.timeout, default
+			// 60s, or timeout_seconds); the class is only the outer bound, so it
+			// must not be shorter than any timeout the config may set.
+			Timeout: tool.Slow,
+			Params: []tool.Param{
+				{Name: "argv", Type: tool.Array, Items: &tool.Param{Name: "arg", Type: tool.String, Description: "One argument"},
+					Description: "The program and its arguments, e.g. [\"ls\", \"-la\", \"src\"]. The program is looked up on PATH; " +
+						"no shell: `;`, `|`, `&&`, `$(...)`, `*` and quotes reach the program literally. Required unless `shell` is used."},
+				{Name: "shell", Type: tool.String,
+					Description: "A command line run with `sh -c` (pipes, redirections, globs). Only when the server config sets shell.allow_shell; use argv otherwise."},
+				{Name: "cwd", Type: tool.String, Description: "Working directory inside the workspace (relative to the workspace root or absolute inside it); default the workspace root."},
+				{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(3600),
+					Description: "Kill the command (and everything it started) after this many seconds; capped by the server's shell.timeout (default 60)."},
+				{Name: "stdin", Type: tool.String, Description: "Text written to the program's standard input; default none."},
+			},
+		}},
+		Handler: r.handle,
+		CallLevel: func(c *tool.Call) tool.Level {
+			return CallLevel(d.Config, c.Args)
+		},
+		Programs: map[string]string{"sh": "dash"},
+		Examples: []string{
+			"run git status in the workspace",
+			"list the files in the src folder with ls -la",
+			"count the lines of main.go with wc -l",
+			"run make test and show me the errors",
+			"运行 git log 查看最近的提交",
+			"在工作目录执行 ls 命令",
+			"用 grep 搜索所有包含 TODO 的文件",
+			"执行 python3 脚本并查看输出",
+		},
+	}
+}

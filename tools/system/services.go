@@ -1,0 +1,159 @@
+package system
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"clawbridge/internal/config"
+	"clawbridge/internal/logging"
+	"clawbridge/internal/netguard"
+	"clawbridge/tools/tool"
+)
+
+type serviceResult struct {
+	Name       string `json:"name"`
+	URL        string `json:"url"`
+	Up         bool   `json:"up"` // answered with a 2xx or 3xx status
+	HTTPStatus int    `json:"http_status,omitempty"`
+	LatencyMS  int64  `json:"latency_ms"`
+	Error      string `json:"error,omitempty"`
+	Body       string `json:"body,omitempty"` // start of the answer, redacted
+}
+
+type servicesData struct {
+	Up       int             `json:"up"`
+	Down     int             `json:"down"`
+	Services []serviceResult `json:"services"`
+}
+
+const (
+	maxHealthBody  = 64 << 10 // read at most this much of an answer
+	showHealthBody = 300      // and show this much of it
+)
+
+func (s *sys) serviceStatus(ctx context.Context, args tool.Args) (*tool.Result, error) {
+	services := s.d.Config.System.Services
+	if len(services) == 0 {
+		return nil, tool.Errorf(tool.CodeNotFound,
+			"add entries under system.services in the clawbridge config file, e.g. `- {name: api, url: http://127.0.0.1:8080/healthz}`, and restart",
+			"no services are configured for health checks")
+	}
+	if name := args.String("name"); name != "" {
+		var pick []config.Service
+		for _, svc := range services {
+			if svc.Name == name {
+				pick = append(pick, svc)
+			}
+		}
+		if len(pick) == 0 {
+			return nil, tool.Invalid("name", fmt.Sprintf("unknown service %q", name), "configured services: "+serviceNames(services))
+		}
+		services = pick
+	}
+	timeout := time.Duration(args.Int("timeout_seconds", 5)) * time.Second
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	client, err := s.serviceClient(services, timeout)
+	if err != nil {
+		return nil, fmt.Errorf("service_status: guard: %w", err)
+	}
+
+	out := servicesData{Services: make([]serviceResult, len(services))}
+	var wg sync.WaitGroup
+	for i, svc := range services {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out.Services[i] = check(ctx, client, svc)
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	var down []string
+	for _, r := range out.Services {
+		if r.Up {
+			out.Up++
+		} else {
+			out.Down++
+			down = append(down, r.Name)
+		}
+	}
+	summary := fmt.Sprintf("%d of %d services healthy", out.Up, len(out.Services))
+	if len(down) > 0 {
+		summary += "; down: " + strings.Join(down, ", ")
+	}
+	return &tool.Result{Summary: summary, Data: out}, nil
+}
+
+// serviceClient is the HTTP client for health checks. Services are usually
+// on loopback or the LAN, which the shared guard (d.Guard) refuses unless
+// allow-listed. The administrator named these URLs in the config, so their
+// hosts are trusted: this client's guard allows exactly those hosts plus the
+// configured network.allow_hosts, and still refuses every other private,
+// loopback or link-local address, on the first request and on redirects.
+// The model cannot add a URL: it only picks a configured name.
+func (s *sys) serviceClient(services []config.Service, timeout time.Duration) (*http.Client, error) {
+	allow := append([]string(nil), s.d.Config.Network.AllowHosts...)
+	for _, svc := range services {
+		if u, err := url.Parse(svc.URL); err == nil && u.Hostname() != "" {
+			allow = append(allow, u.Hostname())
+		}
+	}
+	g, err := netguard.New(allow)
+	if err != nil {
+		return nil, err
+	}
+	return g.Client(timeout), nil
+}
+
+func check(ctx context.Context, client *http.Client, svc config.Service) serviceResult {
+	r := serviceResult{Name: svc.Name, URL: logging.RedactString(svc.URL)}
+	fail := func(err error) serviceResult {
+		r.Error = logging.RedactString(err.Error())
+		return r
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, svc.URL, nil)
+	if err != nil {
+		return fail(fmt.Errorf("bad URL in config: %w", err))
+	}
+	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+		return fail(fmt.Errorf("bad URL in config: only http and https are supported, not %q", req.URL.Scheme))
+	}
+	req.Header.Set("User-Agent", "clawbridge-health/1")
+	start := time.Now()
+	resp, err := client.Do(req)
+	r.LatencyMS = time.Since(start).Milliseconds()
+	if err != nil {
+		return fail(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxHealthBody))
+	r.HTTPStatus = resp.StatusCode
+	r.Up = resp.StatusCode >= 200 && resp.StatusCode < 400
+	b := strings.TrimSpace(strings.ToValidUTF8(string(body), "\uFFFD"))
+	if len(b) > showHealthBody {
+		b = strings.ToValidUTF8(b[:showHealthBody], "") + "…"
+	}
+	r.Body = logging.RedactString(b)
+	if !r.Up {
+		r.Error = "HTTP " + resp.Status
+	}
+	return r
+}
+
+func serviceNames(services []config.Service) string {
+	names := make([]string, 0, len(services))
+	for _, s := range services {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,100 @@
+// Package system is the `system` tool: read-only views of the machine the
+// server runs on (hardware and OS, processes, listening ports, environment)
+// and of what the config names (HTTP health checks, log files).
+package system
+
+import (
+	"context"
+
+	"clawbridge/tools/tool"
+)
+
+// Name is the catalog name of the tool.
+const Name = "system"
+
+type sys struct {
+	d *tool.Deps
+}
+
+// New builds the system tool.
+func New(d *tool.Deps) tool.Tool {
+	s := &sys{d: d}
+	// processes and log_tail share `limit`; the merged schema shows one
+	// description, so it names both defaults.
+	limit := tool.Param{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(5000),
+		Description: "How many processes to list (processes: default 15, at most 500) or lines to return (log_tail: default 100, at most 5000)."}
+	name := tool.Param{Name: "name", Type: tool.String,
+		Description: "A name from the server config: the service to check (service_status; default all) or the log file to read (log_tail)."}
+	nameRequired := name
+	nameRequired.Required = true
+	return tool.Tool{
+		Name:  Name,
+		Title: "System information",
+		Description: "Inspect the machine the server runs on: OS, CPU, memory, disks and uptime (info), the top processes by CPU or memory (processes), " +
+			"listening TCP/UDP ports with their programs (ports), and the server's environment with secrets redacted (env). " +
+			"Also checks the HTTP health of the services named in the server config (service_status) and shows the last lines of its configured log files (log_tail). " +
+			"Read-only; returns structured data.",
+		Actions: []tool.Action{
+			{Name: "info", Description: "OS, kernel, hostname, CPU model/cores/usage, memory, disks with usage, uptime, Go runtime",
+				Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
+			{Name: "processes", Description: "top processes by CPU or memory with pid, name, user, cpu%, rss",
+				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
+				Params: []tool.Param{
+					{Name: "sort_by", Type: tool.String, Enum: []string{"cpu", "memory"}, Default: "cpu", Description: "Order by CPU use over a short sample (cpu) or by resident memory (memory)."},
+					limit,
+				}},
+			{Name: "ports", Description: "listening TCP and UDP sockets with the owning pid and program where visible",
+				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
+				Params: []tool.Param{
+					{Name: "protocol", Type: tool.String, Enum: []string{"all", "tcp", "udp"}, Default: "all", Description: "Which sockets to list."},
+				}},
+			{Name: "env", Description: "the server's environment variables, secret names and values redacted",
+				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
+				Params: []tool.Param{
+					{Name: "query", Type: tool.String, Description: "Only variables whose name contains this text (case-insensitive)."},
+				}},
+			{Name: "service_status", Description: "HTTP health checks of the services named in config",
+				Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
+				Params: []tool.Param{
+					name,
+					{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(60), Default: 5, Description: "Per-service request timeout in seconds."},
+				}},
+			{Name: "log_tail", Description: "last lines of a log file named in config",
+				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
+				Params: []tool.Param{
+					nameRequired,
+					limit,
+				}},
+		},
+		Handler: s.handle,
+		Examples: []string{
+			"how much memory and disk space is free on this machine",
+			"which processes use the most CPU",
+			"what is listening on port 8080",
+			"is the api service healthy",
+			"show the last 50 lines of the app log",
+			"查看系统信息：CPU、内存和磁盘使用情况",
+			"哪个进程占用内存最多",
+			"查看服务器上监听的端口",
+			"检查服务健康状态并查看最近的日志",
+		},
+	}
+}
+
+func (s *sys) handle(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	switch call.Action {
+	case "info":
+		return s.info(ctx)
+	case "processes":
+		return s.processes(ctx, call.Args)
+	case "ports":
+		return s.ports(ctx, call.Args)
+	case "env":
+		return s.env(call.Args)
+	case "service_status":
+		return s.serviceStatus(ctx, call.Args)
+	case "log_tail":
+		return s.logTail(call.Args)
+	}
+	return nil, tool.Invalid("action", "unknown action "+call.Action, "")
+}
