@@ -4,10 +4,17 @@
 package tools
 
 import (
+	"clawbridge/tools/file"
+	"clawbridge/tools/shell"
+	"clawbridge/tools/system"
 	"clawbridge/tools/tool"
 )
 
 // All returns the registry in publication order.
 func All(d *tool.Deps) []tool.Tool {
-	return []tool.Tool{}
+	return []tool.Tool{
+		file.New(d),
+		shell.New(d),
+		system.New(d),
+	}
 }

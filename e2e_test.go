@@ -1,0 +1,461 @@
+package main
+
+// Protocol tests: build the real binary and drive it with mcp-go's client
+// over stdio, SSE and streamable HTTP, in the session era (2025-06-18,
+// 2025-11-25) and the stateless one (2026-07-28).
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+var binPath string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "clawbridge-e2e")
+	if err != nil {
+		panic(err)
+	}
+	binPath = filepath.Join(dir, "clawbridge")
+	out, err := exec.Command("go", "build", "-race", "-o", binPath, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "build failed: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// env is an isolated environment for one server process.
+type env struct {
+	workspace string
+	vars      []string
+}
+
+func newEnv(t *testing.T, extra ...string) *env {
+	t.Helper()
+	dir := t.TempDir()
+	e := &env{workspace: filepath.Join(dir, "ws")}
+	e.vars = append(os.Environ(),
+		"CLAWBRIDGE_CONFIG="+filepath.Join(dir, "none.yaml"),
+		"CLAWBRIDGE_WORKSPACE="+e.workspace,
+		"CLAWBRIDGE_DATA_DIR="+filepath.Join(dir, "data"),
+		"CLAWBRIDGE_LOG_LEVEL=debug",
+		"HOME="+dir,
+	)
+	os.WriteFile(filepath.Join(dir, "none.yaml"), []byte("{}\n"), 0o600)
+	e.vars = append(e.vars, extra...)
+	return e
+}
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func stdioClient(t *testing.T, e *env, version string, opts ...client.ClientOption) *client.Client {
+	t.Helper()
+	tr := transport.NewStdio(binPath, e.vars, "serve")
+	c := client.NewClient(tr, opts...)
+	if err := c.Start(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	initialize(t, c, version)
+	return c
+}
+
+func initialize(t *testing.T, c *client.Client, version string) *mcp.InitializeResult {
+	t.Helper()
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = version
+	req.Params.ClientInfo = mcp.Implementation{Name: "e2e-test", Version: "1"}
+	res, err := c.Initialize(ctxT(t), req)
+	if err != nil {
+		t.Fatalf("initialize %s: %v", version, err)
+	}
+	return res
+}
+
+// httpServer starts `serve --http` on a free port and returns its base URL.
+func httpServer(t *testing.T, e *env, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(binPath, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	cmd.Env = e.vars
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	re := regexp.MustCompile(`on http://([0-9.:]+)`)
+	sc := bufio.NewScanner(stderr)
+	deadline := time.After(30 * time.Second)
+	found := make(chan string, 1)
+	go func() {
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+		}
+	}()
+	select {
+	case addr := <-found:
+		return "http://" + addr
+	case <-deadline:
+		t.Fatal("server did not start")
+	}
+	return ""
+}
+
+func callTool(t *testing.T, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctxT(t), req)
+	if err != nil {
+		t.Fatalf("call %s: protocol error %v (tool failures must be isError results)", name, err)
+	}
+	return res
+}
+
+func text(r *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func toolNames(t *testing.T, c *client.Client) []string {
+	t.Helper()
+	res, err := c.ListTools(ctxT(t), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range res.Tools {
+		names = append(names, tl.Name)
+	}
+	return names
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// exercise runs the same user journey on any connected client.
+func exercise(t *testing.T, c *client.Client, workspace string) {
+	names := toolNames(t, c)
+	for _, want := range []string{"file", "shell", "system"} {
+		if !has(names, want) {
+			t.Fatalf("tools/list lacks %s: %v", want, names)
+		}
+	}
+	r := callTool(t, c, "file", map[string]any{"action": "write", "path": "notes/hello.txt", "text": "你好, clawbridge\n", "overwrite": true})
+	if r.IsError {
+		t.Fatalf("file write: %s", text(r))
+	}
+	got, err := os.ReadFile(filepath.Join(workspace, "notes", "hello.txt"))
+	if err != nil || string(got) != "你好, clawbridge\n" {
+		t.Fatalf("file on disk = %q, %v", got, err)
+	}
+	r = callTool(t, c, "file", map[string]any{"action": "read", "path": "notes/hello.txt"})
+	if r.IsError || !strings.Contains(text(r), "你好, clawbridge") {
+		t.Fatalf("file read: %s", text(r))
+	}
+	// Bad input: an isError result naming the field, not a protocol error.
+	r = callTool(t, c, "file", map[string]any{"action": "explode"})
+	if !r.IsError || !strings.Contains(text(r), "action") {
+		t.Fatalf("bad action should be an isError result naming the field: %s", text(r))
+	}
+	r = callTool(t, c, "file", map[string]any{"action": "read", "path": "../../etc/passwd"})
+	if !r.IsError {
+		t.Fatalf("path escape must fail: %s", text(r))
+	}
+	r = callTool(t, c, "shell", map[string]any{"argv": []any{"echo", "a;b", "$(whoami)"}})
+	if r.IsError || !strings.Contains(text(r), "a;b $(whoami)") {
+		t.Fatalf("shell echo: %s", text(r))
+	}
+	r = callTool(t, c, "system", map[string]any{"action": "info"})
+	if r.IsError || r.StructuredContent == nil {
+		t.Fatalf("system info: %s", text(r))
+	}
+}
+
+func TestStdioLegacyVersions(t *testing.T) {
+	for _, v := range []string{"2025-06-18", "2025-11-25"} {
+		t.Run(v, func(t *testing.T) {
+			e := newEnv(t)
+			c := stdioClient(t, e, v)
+			exercise(t, c, e.workspace)
+		})
+	}
+}
+
+func TestStreamableHTTPBothEras(t *testing.T) {
+	e := newEnv(t)
+	base := httpServer(t, e)
+	for _, v := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+		t.Run(v, func(t *testing.T) {
+			c, err := client.NewStreamableHttpClient(base+"/mcp", transport.WithHTTPHeaders(map[string]string{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if err := c.Start(ctxT(t)); err != nil {
+				t.Fatal(err)
+			}
+			initialize(t, c, v)
+			exercise(t, c, e.workspace)
+		})
+	}
+}
+
+func TestSSE(t *testing.T) {
+	e := newEnv(t)
+	base := httpServer(t, e)
+	c, err := client.NewSSEMCPClient(base + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Start(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	initialize(t, c, "2025-06-18")
+	exercise(t, c, e.workspace)
+}
+
+// A high shell command under the token policy: preview with a token, then
+// the same call with the token runs once; the token cannot be reused.
+func TestConfirmTokenFlow(t *testing.T) {
+	e := newEnv(t, "CLAWBRIDGE_CONFIRM=token")
+	c := stdioClient(t, e, "2025-06-18")
+	os.MkdirAll(e.workspace, 0o755)
+	victim := filepath.Join(e.workspace, "victim.txt")
+	os.WriteFile(victim, []byte("x"), 0o600)
+	args := map[string]any{"argv": []any{"rm", "victim.txt"}}
+	r := callTool(t, c, "shell", args)
+	if r.IsError {
+		t.Fatalf("preview should not be an error: %s", text(r))
+	}
+	sc, _ := r.StructuredContent.(map[string]any)
+	tok, _ := sc["confirm_token"].(string)
+	if tok == "" {
+		t.Fatalf("no confirm_token in preview: %s", text(r))
+	}
+	if _, err := os.Stat(victim); err != nil {
+		t.Fatal("the preview ran the command")
+	}
+	// A token for other arguments is refused.
+	r = callTool(t, c, "shell", map[string]any{"argv": []any{"rm", "other.txt"}, "confirm_token": tok})
+	if !r.IsError {
+		t.Fatalf("token for other arguments accepted: %s", text(r))
+	}
+	args["confirm_token"] = tok
+	r = callTool(t, c, "shell", args)
+	if r.IsError {
+		t.Fatalf("confirmed call failed: %s", text(r))
+	}
+	if _, err := os.Stat(victim); !os.IsNotExist(err) {
+		t.Fatal("confirmed rm did not run")
+	}
+	r = callTool(t, c, "shell", args)
+	if !r.IsError {
+		t.Fatal("a spent token was accepted twice")
+	}
+}
+
+// Elicit policy with a client that answers: accept runs, decline refuses.
+func TestConfirmElicit(t *testing.T) {
+	e := newEnv(t, "CLAWBRIDGE_CONFIRM=elicit")
+	base := httpServer(t, e)
+	for _, answer := range []bool{false, true} {
+		h := elicitAnswer(answer)
+		c, err := client.NewStreamableHttpClient(base+"/mcp", transport.WithContinuousListening())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c = client.NewClient(c.GetTransport(), client.WithElicitationHandler(h))
+		if err := c.Start(ctxT(t)); err != nil {
+			t.Fatal(err)
+		}
+		initialize(t, c, "2025-11-25")
+		os.MkdirAll(e.workspace, 0o755)
+		f := filepath.Join(e.workspace, "elicit.txt")
+		os.WriteFile(f, []byte("x"), 0o600)
+		r := callTool(t, c, "shell", map[string]any{"argv": []any{"rm", "elicit.txt"}})
+		_, statErr := os.Stat(f)
+		if answer && (r.IsError || !os.IsNotExist(statErr)) {
+			t.Fatalf("accepted elicitation did not run: %s", text(r))
+		}
+		if !answer && (!r.IsError || statErr != nil) {
+			t.Fatalf("declined elicitation ran or did not say so: %s", text(r))
+		}
+		c.Close()
+	}
+}
+
+type elicitAnswer bool
+
+func (a elicitAnswer) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	if !a {
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
+	}
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"confirm": true}}}, nil
+}
+
+// Under stdio, every byte on stdout is JSON-RPC, even with debug logging.
+func TestStdoutPurity(t *testing.T) {
+	e := newEnv(t)
+	cmd := exec.Command(binPath, "serve")
+	cmd.Env = e.vars
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	msgs := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"system","arguments":{"action":"info"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"file","arguments":{"action":"nope"}}}`,
+	}
+	for _, m := range msgs {
+		io.WriteString(in, m+"\n")
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 8<<20)
+	got := map[float64]bool{}
+	for len(got) < 4 && sc.Scan() {
+		var msg map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+			t.Fatalf("non-JSON on stdout: %q", sc.Text())
+		}
+		if msg["jsonrpc"] != "2.0" {
+			t.Fatalf("not JSON-RPC: %q", sc.Text())
+		}
+		if id, ok := msg["id"].(float64); ok {
+			got[id] = true
+			if msg["error"] != nil {
+				t.Fatalf("request %v got a JSON-RPC error: %s", id, sc.Text())
+			}
+		}
+	}
+	if len(got) < 4 {
+		t.Fatalf("only %d responses", len(got))
+	}
+}
+
+func TestHTTPSecurity(t *testing.T) {
+	t.Run("non-loopback needs a token", func(t *testing.T) {
+		e := newEnv(t)
+		cmd := exec.Command(binPath, "serve", "--http", "0.0.0.0:0")
+		cmd.Env = e.vars
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "token") {
+			t.Fatalf("binding 0.0.0.0 without a token should fail: %v %s", err, out)
+		}
+	})
+	e := newEnv(t)
+	base := httpServer(t, e, "--token", "s3cret-token")
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	post := func(headers map[string]string, body string) int {
+		req, _ := http.NewRequest("POST", base+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range headers {
+			if k == "Host" {
+				req.Host = v
+				continue
+			}
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	auth := map[string]string{"Authorization": "Bearer s3cret-token"}
+	cases := []struct {
+		name    string
+		headers map[string]string
+		body    string
+		want    int
+	}{
+		{"no token", nil, init, 401},
+		{"wrong token", map[string]string{"Authorization": "Bearer nope"}, init, 401},
+		{"good token", auth, init, 200},
+		{"foreign origin", map[string]string{"Authorization": auth["Authorization"], "Origin": "https://evil.example"}, init, 403},
+		{"loopback origin", map[string]string{"Authorization": auth["Authorization"], "Origin": "http://localhost:3000"}, init, 200},
+		{"rebinding host", map[string]string{"Authorization": auth["Authorization"], "Host": "evil.example"}, init, 403},
+		{"oversized body", auth, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 5<<20) + `"}}`, 413},
+	}
+	for _, c := range cases {
+		if got := post(c.headers, c.body); got != c.want {
+			t.Errorf("%s: status %d, want %d", c.name, got, c.want)
+		}
+	}
+	resp, err := http.Get(base + "/healthz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("healthz: %v %v", resp, err)
+	}
+	resp.Body.Close()
+}
+
+// A stdio client that offers MCP roots gets its roots as the workspace.
+func TestStdioAdoptsClientRoots(t *testing.T) {
+	e := newEnv(t)
+	root := t.TempDir()
+	c := stdioClient(t, e, "2025-11-25", client.WithRootsHandler(rootsOf{root}))
+	r := callTool(t, c, "file", map[string]any{"action": "write", "path": "from-roots.txt", "text": "rooted"})
+	if r.IsError {
+		t.Fatalf("write: %s", text(r))
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "from-roots.txt")); err != nil || string(b) != "rooted" {
+		t.Fatalf("file did not land in the client's root: %v", err)
+	}
+}
+
+type rootsOf []string
+
+func (r rootsOf) ListRoots(ctx context.Context, req mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	res := &mcp.ListRootsResult{}
+	for _, p := range r {
+		res.Roots = append(res.Roots, mcp.Root{URI: "file://" + p, Name: filepath.Base(p)})
+	}
+	return res, nil
+}

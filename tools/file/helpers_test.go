@@ -1,0 +1,123 @@
+package file
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"clawbridge/tools/tool"
+	"clawbridge/tools/tooltest"
+)
+
+type fixture struct {
+	t    *testing.T
+	tl   tool.Tool
+	d    *tool.Deps
+	root string
+}
+
+// newFixture builds the tool over a real tooltest workspace; cfgYAML, when
+// given, becomes the tools.file config section.
+func newFixture(t *testing.T, cfgYAML string) *fixture {
+	t.Helper()
+	d := tooltest.Deps(t)
+	if cfgYAML != "" {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(cfgYAML), &n); err != nil {
+			t.Fatal(err)
+		}
+		if d.Config.Tools == nil {
+			d.Config.Tools = map[string]yaml.Node{}
+		}
+		d.Config.Tools["file"] = *n.Content[0]
+	}
+	tl := New(d)
+	if err := tl.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{t: t, tl: tl, d: d, root: d.Sandbox.Root()}
+}
+
+// ok runs a call that must succeed and returns its data as a JSON map.
+func (f *fixture) ok(args map[string]any) map[string]any {
+	f.t.Helper()
+	r, err := tooltest.Run(f.t, f.tl, args)
+	if err != nil {
+		f.t.Fatalf("%v: unexpected error: %v", args, err)
+	}
+	return asMap(f.t, r.Data)
+}
+
+// fail runs a call that must fail with a tool error of the given code.
+func (f *fixture) fail(code string, args map[string]any) *tool.Error {
+	f.t.Helper()
+	r, err := tooltest.Run(f.t, f.tl, args)
+	if err == nil {
+		f.t.Fatalf("%v: expected a %s error, got success: %v", args, code, r.Summary)
+	}
+	te, ok := tool.AsError(err)
+	if !ok {
+		f.t.Fatalf("%v: expected a tool error, got %T %v", args, err, err)
+	}
+	if code != "" && te.Code != code {
+		f.t.Fatalf("%v: code %s (%v), want %s", args, te.Code, te, code)
+	}
+	return te
+}
+
+func (f *fixture) path(rel string) string { return filepath.Join(f.root, filepath.FromSlash(rel)) }
+
+func (f *fixture) put(rel string, data string) string {
+	f.t.Helper()
+	p := f.path(rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+	return p
+}
+
+func (f *fixture) content(rel string) string {
+	f.t.Helper()
+	b, err := os.ReadFile(f.path(rel))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return string(b)
+}
+
+func asMap(t *testing.T, v any) map[string]any {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func list(m map[string]any, key string) []map[string]any {
+	raw, _ := m[key].([]any)
+	out := make([]map[string]any, 0, len(raw))
+	for _, x := range raw {
+		if mm, ok := x.(map[string]any); ok {
+			out = append(out, mm)
+		}
+	}
+	return out
+}
+
+func noFile(t *testing.T, p string) {
+	t.Helper()
+	if _, err := os.Lstat(p); err == nil {
+		t.Fatalf("%s exists but must not", p)
+	}
+}

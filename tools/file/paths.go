@@ -1,0 +1,209 @@
+package file
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"clawbridge/internal/sandbox"
+	"clawbridge/tools/tool"
+)
+
+// resolve maps a user path to a real absolute path inside the workspace,
+// following symlinks (a link that leads outside is refused by the sandbox).
+func (ft *fileTool) resolve(field, p string) (string, error) {
+	abs, err := ft.sb.Resolve(p)
+	if err != nil {
+		return "", ft.pathErr(field, p, err)
+	}
+	return abs, nil
+}
+
+// resolveLink resolves everything but the last element, so that delete, move
+// and stat act on a symlink itself rather than on what it points to. The
+// parent is still resolved through the sandbox, so the result is inside.
+func (ft *fileTool) resolveLink(field, p string) (string, error) {
+	clean := filepath.Clean(p)
+	base := filepath.Base(clean)
+	if p == "" || base == "." || base == ".." || base == string(filepath.Separator) {
+		return ft.resolve(field, p)
+	}
+	parent, err := ft.sb.Resolve(filepath.Dir(clean))
+	if err != nil {
+		return "", ft.pathErr(field, p, err)
+	}
+	return filepath.Join(parent, base), nil
+}
+
+func (ft *fileTool) pathErr(field, p string, err error) error {
+	if errors.Is(err, sandbox.ErrOutside) {
+		return &tool.Error{Code: tool.CodeDenied, Field: field,
+			Message: fmt.Sprintf("%s is outside the workspace", p),
+			Hint:    "use a path relative to the workspace root " + ft.sb.Root() + " (symlinks that lead outside are refused too)"}
+	}
+	return &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("cannot resolve %s: %v", p, err)}
+}
+
+// isRoot reports whether abs is one of the workspace roots.
+func (ft *fileTool) isRoot(abs string) bool {
+	for _, r := range ft.sb.Roots() {
+		if r == abs {
+			return true
+		}
+	}
+	return false
+}
+
+// notInTrash refuses destinations inside the trash: its layout is the tool's
+// bookkeeping and must only change through delete and restore.
+func (ft *fileTool) notInTrash(field, abs string) error {
+	if ft.sb.IsTrash(abs) {
+		return &tool.Error{Code: tool.CodeDenied, Field: field, Message: "the trash can only be changed by delete and restore",
+			Hint: "choose a destination outside " + ft.rel(ft.sb.TrashDir())}
+	}
+	return nil
+}
+
+func (ft *fileTool) rel(abs string) string { return filepath.ToSlash(ft.sb.Rel(abs)) }
+
+func notFound(field, p string) error {
+	return &tool.Error{Code: tool.CodeNotFound, Field: field, Message: fmt.Sprintf("%s does not exist", p),
+		Hint: "check the name with action=list or action=find"}
+}
+
+// statErr turns an os error on a user path into a tool error.
+func statErr(field, p string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return notFound(field, p)
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return &tool.Error{Code: tool.CodeDenied, Field: field, Message: fmt.Sprintf("%s: permission denied", p)}
+	}
+	return fmt.Errorf("stat %s: %w", p, err)
+}
+
+func exists(abs string) bool {
+	_, err := os.Lstat(abs)
+	return err == nil
+}
+
+func typeOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "dir"
+	case m&fs.ModeSymlink != 0:
+		return "symlink"
+	case m.IsRegular():
+		return "file"
+	default:
+		return "other"
+	}
+}
+
+func mtime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// ctxReader stops a long copy when the call is cancelled.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// within reports whether p is root or below it.
+func within(root, p string) bool {
+	return p == root || strings.HasPrefix(p, root+string(filepath.Separator))
+}
+
+// skipDirs are not descended into by find, grep and tree.
+var skipDirs = map[string]bool{".git": true, "node_modules": true}
+
+// copyFile copies one regular file with its permission bits.
+func copyFile(ctx context.Context, src, dst string, perm fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, ctxReader{ctx, in}); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// copyTree copies src (a file or directory) to dst, which must not exist.
+// keepLinks recreates symlinks as links (used for the trash, where fidelity
+// matters); otherwise they are skipped and listed, so a copy never reads
+// through a link. Devices, sockets and pipes are always skipped.
+func copyTree(ctx context.Context, src, dst string, keepLinks bool, onFile func()) (skipped []string, err error) {
+	err = filepath.WalkDir(src, func(p string, e fs.DirEntry, werr error) error {
+		if werr != nil {
+			return werr
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		info, err := e.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case info.IsDir():
+			return os.Mkdir(target, info.Mode().Perm()|0o700)
+		case info.Mode().IsRegular():
+			if onFile != nil {
+				onFile()
+			}
+			return copyFile(ctx, p, target, info.Mode().Perm())
+		case info.Mode()&fs.ModeSymlink != 0 && keepLinks:
+			link, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(link, target)
+		default:
+			skipped = append(skipped, rel)
+			return nil
+		}
+	})
+	return skipped, err
+}
+
+// moveAny renames src to dst, falling back to copy-and-remove across
+// filesystems (workspace roots may live on different devices).
+func moveAny(ctx context.Context, src, dst string) error {
+	err := os.Rename(src, dst)
+	if err == nil {
+		return nil
+	}
+	var le *os.LinkError
+	if !errors.As(err, &le) || !isCrossDevice(le.Err) {
+		return err
+	}
+	if _, err := copyTree(ctx, src, dst, true, nil); err != nil {
+		os.RemoveAll(dst)
+		return fmt.Errorf("copy across devices: %w", err)
+	}
+	return os.RemoveAll(src)
+}

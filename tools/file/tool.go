@@ -1,0 +1,193 @@
+// Package file is the `file` tool: reading, writing and managing files inside
+// the workspace roots. Every path goes through the sandbox, writes are atomic,
+// deletes and overwritten files go to the workspace trash (never removed for
+// real), and unzip refuses path escapes and zip bombs.
+package file
+
+import (
+	"context"
+	"fmt"
+
+	"clawbridge/internal/sandbox"
+	"clawbridge/tools/tool"
+)
+
+// settings is the tool's own config section (`tools: file:` in the YAML).
+type settings struct {
+	// MaxReadBytes caps the text one read returns.
+	MaxReadBytes int `yaml:"max_read_bytes"`
+	// MaxUnzipBytes caps the total uncompressed size of an archive.
+	MaxUnzipBytes int64 `yaml:"max_unzip_bytes"`
+	// MaxUnzipEntries caps the number of entries of an archive.
+	MaxUnzipEntries int `yaml:"max_unzip_entries"`
+	// MaxUnzipRatio caps uncompressed/compressed size, per entry and overall,
+	// for entries or archives larger than 1 MiB (small files may compress
+	// extremely well without being dangerous).
+	MaxUnzipRatio float64 `yaml:"max_unzip_ratio"`
+	// MaxGrepFileBytes: grep skips larger files.
+	MaxGrepFileBytes int64 `yaml:"max_grep_file_bytes"`
+	// MaxWalkEntries bounds how many entries find, grep and tree visit.
+	MaxWalkEntries int `yaml:"max_walk_entries"`
+}
+
+func defaultSettings() settings {
+	return settings{
+		MaxReadBytes:     256 << 10,
+		MaxUnzipBytes:    1 << 30,
+		MaxUnzipEntries:  10000,
+		MaxUnzipRatio:    200,
+		MaxGrepFileBytes: 16 << 20,
+		MaxWalkEntries:   200000,
+	}
+}
+
+// sane replaces non-positive values with the defaults.
+func (s settings) sane() settings {
+	d := defaultSettings()
+	if s.MaxReadBytes <= 0 {
+		s.MaxReadBytes = d.MaxReadBytes
+	}
+	if s.MaxUnzipBytes <= 0 {
+		s.MaxUnzipBytes = d.MaxUnzipBytes
+	}
+	if s.MaxUnzipEntries <= 0 {
+		s.MaxUnzipEntries = d.MaxUnzipEntries
+	}
+	if s.MaxUnzipRatio <= 0 {
+		s.MaxUnzipRatio = d.MaxUnzipRatio
+	}
+	if s.MaxGrepFileBytes <= 0 {
+		s.MaxGrepFileBytes = d.MaxGrepFileBytes
+	}
+	if s.MaxWalkEntries <= 0 {
+		s.MaxWalkEntries = d.MaxWalkEntries
+	}
+	return s
+}
+
+type fileTool struct {
+	d   *tool.Deps
+	sb  *sandbox.Sandbox
+	cfg settings
+}
+
+type actionFunc func(ctx context.Context, c *tool.Call) (*tool.Result, error)
+
+// New builds the file tool. A malformed config section is logged and the
+// defaults are used, so a typo cannot take the core tool away.
+func New(d *tool.Deps) tool.Tool {
+	ft := &fileTool{d: d, sb: d.Sandbox, cfg: defaultSettings()}
+	if d.Config != nil {
+		s := defaultSettings()
+		if err := d.Config.Section("file", &s); err != nil {
+			d.Log.Warn().Err(err).Msg("file: bad config section, using defaults")
+		} else {
+			ft.cfg = s.sane()
+		}
+	}
+	handlers := map[string]actionFunc{
+		"read": ft.read, "write": ft.write, "append": ft.appendText,
+		"list": ft.list, "tree": ft.tree, "find": ft.find, "grep": ft.grep,
+		"stat": ft.stat, "mkdir": ft.mkdir, "move": ft.move, "copy": ft.copy,
+		"delete": ft.delete, "restore": ft.restore, "zip": ft.zip, "unzip": ft.unzip,
+		"hash": ft.hash,
+	}
+	return tool.Tool{
+		Name:  "file",
+		Title: "Workspace files",
+		Description: "Read, write and manage files inside the workspace: read text (UTF-8, GB18030/GBK and UTF-16 detected), " +
+			"write atomically, append, list, tree, find by glob, grep by regex, stat, mkdir, move, copy, hash, zip and unzip. " +
+			"delete moves to the workspace trash and restore brings it back, so nothing is lost. " +
+			"Paths are relative to the workspace root (or absolute inside it); results give workspace-relative paths and structured data.",
+		Actions: actions(),
+		Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+			h, ok := handlers[c.Action]
+			if !ok {
+				return nil, tool.Invalid("action", fmt.Sprintf("unknown action %q", c.Action), "see the action enum")
+			}
+			return h(ctx, c)
+		},
+		Examples: []string{
+			"read the file notes/todo.md",
+			"list the files in the reports folder",
+			"find all markdown files under docs",
+			"search the project for TODO comments",
+			"zip the output folder into results.zip",
+			"读取 data/说明.txt 的内容",
+			"把 旧文件.docx 删除到回收站",
+			"解压 archive.zip 到 extracted 目录",
+		},
+	}
+}
+
+// Parameters shared by several actions; descriptions are generic because the
+// published schema shows one description per parameter name.
+var (
+	pPath = tool.Param{Name: "path", Type: tool.String,
+		Description: "File or directory, relative to the workspace root or absolute inside it (default: the workspace root for list, tree, find, grep)."}
+	pPaths = tool.Param{Name: "paths", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String, Description: "a workspace path"},
+		Description: "Files or directories to put in the archive."}
+	pOutput = tool.Param{Name: "output", Type: tool.String,
+		Description: "Destination path. move/copy: the new path, or an existing directory to put the item into; zip: the archive (default outputs/NAME.zip); unzip: the directory to extract into (default: beside the archive, named after it); restore: where to put the item instead of its original path."}
+	pText      = tool.Param{Name: "text", Type: tool.String, Description: "Text to write or append."}
+	pOverwrite = tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false,
+		Description: "Replace an existing destination; the replaced content goes to the trash first."}
+	pEncoding = tool.Param{Name: "encoding", Type: tool.String, Default: "auto",
+		Enum:        tool.EnumValues("auto", "utf-8", "gb18030", "gbk", "utf-16le", "utf-16be", "latin1"),
+		Description: "Text encoding. read: auto detects UTF-8, GB18030/GBK and UTF-16 with BOM; write/append: auto keeps an existing file's encoding, else UTF-8."}
+	pOffset = tool.Param{Name: "offset", Type: tool.Integer, Min: tool.Ptr(0), Default: 0,
+		Description: "Items to skip: lines for read, entries for list."}
+	pLimit = tool.Param{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10000),
+		Description: "Maximum items returned: lines for read (default 2000), entries for list/tree (default 500), results for find (default 200) and matches for grep (default 100)."}
+	pDepth = tool.Param{Name: "depth", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10), Default: 3,
+		Description: "How many directory levels tree shows."}
+	pPattern = tool.Param{Name: "pattern", Type: tool.String,
+		Description: "Glob relative to path: * and ? within a name, ** across directories, {a,b} alternatives. A pattern without / matches names at any depth (e.g. *.md)."}
+	pQuery = tool.Param{Name: "query", Type: tool.String,
+		Description: "Regular expression (RE2 syntax) searched line by line."}
+	pIgnoreCase = tool.Param{Name: "ignore_case", Type: tool.Boolean, Default: false,
+		Description: "Match case-insensitively."}
+	pID = tool.Param{Name: "id", Type: tool.String,
+		Description: "Trash id returned by delete (or by write/move/copy/unzip when they replaced something)."}
+	pAlgorithm = tool.Param{Name: "algorithm", Type: tool.String, Default: "sha256",
+		Enum: tool.EnumValues("sha256", "sha1", "md5", "sha512"), Description: "Hash algorithm."}
+)
+
+func req(p tool.Param) tool.Param { p.Required = true; return p }
+
+func actions() []tool.Action {
+	return []tool.Action{
+		{Name: "read", Description: "text of a file, a window of lines (offset/limit); reports the encoding; refuses binary files",
+			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath), pOffset, pLimit, pEncoding}},
+		{Name: "write", Description: "write text to a file atomically, creating parent directories; needs overwrite=true to replace an existing file",
+			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pOverwrite, pEncoding}},
+		{Name: "append", Description: "append text to a file (created if missing)",
+			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pEncoding}},
+		{Name: "list", Description: "entries of one directory with type, size and modification time",
+			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pOffset, pLimit}},
+		{Name: "tree", Description: "directory tree to a depth",
+			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pDepth, pLimit}},
+		{Name: "find", Description: "files and directories whose path matches a glob",
+			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pPattern), pLimit}},
+		{Name: "grep", Description: "lines matching a regex in a file or in the files under a directory (optionally filtered by a glob pattern), with line numbers; binaries skipped",
+			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pQuery), pPattern, pIgnoreCase, pLimit}},
+		{Name: "stat", Description: "type, size, times, permissions, MIME type and text encoding of a path",
+			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath)}},
+		{Name: "mkdir", Description: "create a directory and its parents",
+			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath)}},
+		{Name: "move", Description: "move or rename a file or directory",
+			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
+		{Name: "copy", Description: "copy a file or a directory tree",
+			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
+		{Name: "delete", Description: "move a file or directory to the workspace trash; returns a trash id for restore",
+			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath)}},
+		{Name: "restore", Description: "bring an item back from the trash by id or by its original path; never overwrites; with neither, lists the trash",
+			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{pID, pPath, pOutput}},
+		{Name: "zip", Description: "pack files and directories into a zip archive",
+			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPaths), pOutput, pOverwrite}},
+		{Name: "unzip", Description: "extract a zip archive; refuses entries escaping the destination, symlinks and zip bombs",
+			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPath), pOutput, pOverwrite}},
+		{Name: "hash", Description: "checksum of a file (sha256 default, sha1, md5, sha512)",
+			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{req(pPath), pAlgorithm}},
+	}
+}
