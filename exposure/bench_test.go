@@ -1,0 +1,54 @@
+package exposure
+
+import "testing"
+
+var benchQueries = map[string]string{
+	"zh":    "把今天的天气和几张图片组装成一份文档，再发邮件给张经理",
+	"en":    "remove duplicate rows from customers.csv, plot revenue by month and email the chart",
+	"vague": "嗯...那个...帮我弄一下那个",
+}
+
+func BenchmarkDetect(b *testing.B) {
+	d := defaultDetector()
+	for _, lang := range []string{"zh", "en", "vague"} {
+		q := benchQueries[lang]
+		b.Run(lang, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = d.Detect(q)
+			}
+		})
+	}
+}
+
+func BenchmarkDetectSeed(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = DetectSeed(benchQueries["zh"])
+	}
+}
+
+func BenchmarkRoute(b *testing.B) {
+	r, err := NewRouter(Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = r.Route(benchQueries["zh"])
+	}
+}
+
+// BenchmarkView measures a session's tools/list answer: the cached view.
+func BenchmarkView(b *testing.B) {
+	r, err := NewRouter(Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := r.NewSession(ModeTiered)
+	s.Route("合并这三个PDF")
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = s.View()
+	}
+}

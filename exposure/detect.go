@@ -1,0 +1,548 @@
+package exposure
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Detection is what Detect finds in one request.
+type Detection struct {
+	// Intents are the detected intents, strongest first; empty for a vague
+	// request.
+	Intents []string `json:"intents"`
+	// Primary is Intents[0], or "".
+	Primary string `json:"primary_intent"`
+	// Confidence in [0,1]: how sure the detector is that the view built from
+	// Intents holds what the request needs. 0 for vague or empty text.
+	Confidence float64 `json:"confidence"`
+	// Scores is each intent's evidence strength in [0,1] (intents with no
+	// evidence are absent).
+	Scores map[string]float64 `json:"scores,omitempty"`
+	// Matched lists the keywords matched per intent (the lexical ranker's
+	// pick shows as "~lexical:tool").
+	Matched map[string][]string `json:"matched,omitempty"`
+	// Tools are the tools the words point at, strongest first.
+	Tools []string `json:"tools,omitempty"`
+	// Lang is "zh" when the request is mainly Chinese, else "en".
+	Lang string `json:"lang"`
+
+	// lexRank is the lexical ranker's order of the tools it scored, used
+	// to widen the extended tier; toolEv is the evidence of each of Tools.
+	lexRank []string
+	toolEv  []float64
+}
+
+// keyword is one compiled keyword.
+type keyword struct {
+	text   string
+	parts  []int32 // pattern ids, all must be present
+	intent int32
+	tool   int32 // -1 when the group names no tool
+	weight float64
+	strong bool
+}
+
+// Detector holds the compiled tables. It is immutable and safe for
+// concurrent use.
+type Detector struct {
+	t        *Tables
+	norm     *normalizer
+	m        *acMatcher
+	kws      []keyword
+	byPat    [][]int32 // pattern -> keywords using it
+	exclPats [][]int32 // intent -> exclusion patterns
+	intents  []string
+	tools    []string
+	toolIdx  map[string]int32
+	toolInt  []int32   // tool -> its first intent
+	toolInts [][]int32 // tool -> all its intents
+	lex      *bm25
+	pool     sync.Pool
+
+	// Tuning: evidence a secondary intent needs (absolute, and relative to
+	// the top intent unless it has a strong phrase of its own), and the
+	// lexical ranker's contribution: (score-lexMin)*lexScale, at most lexCap
+	// (below one strong phrase, so lexical evidence alone never reaches the
+	// recommended tier).
+	secondaryRatio float64
+	minSecondary   float64
+	lexMin         float64
+	lexScale       float64
+	lexCap         float64
+}
+
+type scratch struct {
+	norm    []byte
+	occ     []occurrence
+	alive   []bool
+	seen    []uint32
+	gen     uint32
+	iscore  []float64
+	tscore  []float64
+	lex     []float64
+	strong  []bool
+	order   []int32
+	dead    [][2]int32
+	lexText []byte
+	idx     []int32
+	lexTool int32 // tool credited by the lexical ranker, or -1
+	lexInt  int32 // intent credited with it
+}
+
+// NewDetector compiles tables.
+func NewDetector(t *Tables) (*Detector, error) {
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	d := &Detector{t: t, norm: &normalizer{t2s: t.T2S}, toolIdx: map[string]int32{},
+		secondaryRatio: 0.5, minSecondary: 2, lexMin: 4, lexScale: 0.5, lexCap: 3}
+	for i, ti := range t.Catalog {
+		d.tools = append(d.tools, ti.Name)
+		d.toolIdx[ti.Name] = int32(i)
+	}
+	intentIdx := map[string]int32{}
+	for i, in := range t.Intents {
+		d.intents = append(d.intents, in.Name)
+		intentIdx[in.Name] = int32(i)
+	}
+	d.toolInt = make([]int32, len(d.tools))
+	d.toolInts = make([][]int32, len(d.tools))
+	for i, ti := range t.Catalog {
+		d.toolInt[i] = -1
+		for _, in := range ti.Intents {
+			d.toolInts[i] = append(d.toolInts[i], intentIdx[in])
+		}
+		if len(ti.Intents) > 0 {
+			d.toolInt[i] = intentIdx[ti.Intents[0]]
+		}
+	}
+	var pats []pattern
+	patIdx := map[pattern]int32{}
+	addPat := func(s string) int32 {
+		p := splitPattern(d.norm.normal(strings.TrimSpace(s)))
+		if id, ok := patIdx[p]; ok {
+			return id
+		}
+		id := int32(len(pats))
+		pats = append(pats, p)
+		patIdx[p] = id
+		return id
+	}
+	for ii, in := range t.Intents {
+		for _, g := range in.Groups {
+			tool := int32(-1)
+			if g.Tool != "" {
+				tool = d.toolIdx[g.Tool]
+			}
+			add := func(list []string, w float64, strong bool) {
+				for _, kw := range list {
+					k := keyword{text: kw, intent: int32(ii), tool: tool, weight: w, strong: strong}
+					for _, part := range strings.Split(kw, "+") {
+						if strings.TrimSpace(part) == "" {
+							continue
+						}
+						k.parts = append(k.parts, addPat(part))
+					}
+					d.kws = append(d.kws, k)
+				}
+			}
+			add(g.Strong, t.Weights.Strong, true)
+			add(g.Medium, t.Weights.Medium, false)
+			add(g.Weak, t.Weights.Weak, false)
+		}
+	}
+	d.exclPats = make([][]int32, len(d.intents))
+	for ii, in := range d.intents { // intent order: pattern ids are stable
+		for _, w := range t.Exclusions[in] {
+			d.exclPats[ii] = append(d.exclPats[ii], addPat(w))
+		}
+	}
+	var err error
+	if d.m, err = newMatcher(pats); err != nil {
+		return nil, fmt.Errorf("exposure: keywords: %w", err)
+	}
+	d.byPat = make([][]int32, len(pats))
+	for ki, k := range d.kws {
+		for _, p := range k.parts {
+			if !slices.Contains(d.byPat[p], int32(ki)) {
+				d.byPat[p] = append(d.byPat[p], int32(ki))
+			}
+		}
+	}
+	docs := make([]string, len(t.Catalog))
+	for i, ti := range t.Catalog {
+		docs[i] = ti.Name + " " + strings.ReplaceAll(ti.Name, "_", " ") + " " + ti.Description + " " + strings.Join(ti.Examples, " . ")
+	}
+	d.lex = newBM25(d.norm, docs, t.StopWords.English, t.StopWords.Chinese)
+	d.pool.New = func() any {
+		return &scratch{
+			seen:   make([]uint32, len(d.kws)),
+			iscore: make([]float64, len(d.intents)),
+			strong: make([]bool, len(d.intents)),
+			tscore: make([]float64, len(d.tools)),
+			lex:    make([]float64, len(d.tools)),
+			order:  make([]int32, 0, len(d.intents)),
+		}
+	}
+	return d, nil
+}
+
+var (
+	defDetOnce sync.Once
+	defDet     *Detector
+	defDetErr  error
+)
+
+func defaultDetector() *Detector {
+	defDetOnce.Do(func() { defDet, defDetErr = NewDetector(sharedDefaultTables()) })
+	return defDet
+}
+
+// Detect runs the default detector (embedded tables).
+func Detect(text string) Detection {
+	d := defaultDetector()
+	if d == nil {
+		return Detection{Lang: Language(text)}
+	}
+	return d.Detect(text)
+}
+
+// strength maps evidence to [0,1]: one strong phrase (4) gives 0.8, a medium
+// word 0.67, a weak word 0.5.
+func strength(e float64) float64 {
+	if e <= 0 {
+		return 0
+	}
+	return e / (e + 1)
+}
+
+// MaxDetectBytes bounds the text Detect reads: a request longer than this
+// (a pasted document) is judged by its first MaxDetectBytes bytes, keeping
+// detection cost bounded.
+const MaxDetectBytes = 4096
+
+// Detect finds the intents of one request.
+func (d *Detector) Detect(text string) Detection {
+	if len(text) > MaxDetectBytes {
+		cut := MaxDetectBytes
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut]
+	}
+	det := Detection{Lang: Language(text)}
+	s := d.pool.Get().(*scratch)
+	defer d.pool.Put(s)
+	d.evidence(s, text)
+	d.rankLexical(s, &det)
+
+	// Order intents by evidence.
+	s.order = s.order[:0]
+	for i, e := range s.iscore {
+		if e > 0 {
+			s.order = append(s.order, int32(i))
+		}
+	}
+	if len(s.order) == 0 {
+		return det
+	}
+	slices.SortStableFunc(s.order, func(a, b int32) int { return cmp.Compare(s.iscore[b], s.iscore[a]) })
+	top := s.iscore[s.order[0]]
+	det.Scores = make(map[string]float64, len(s.order))
+	for _, i := range s.order {
+		det.Scores[d.intents[i]] = round3(strength(s.iscore[i]))
+		e := s.iscore[i]
+		// A secondary intent needs evidence near the top one, or a
+		// specific phrase of its own ("天气" next to "组装成文档").
+		if i == s.order[0] || (len(det.Intents) < 3 && e >= d.minSecondary && (e >= d.secondaryRatio*top || s.strong[i])) {
+			det.Intents = append(det.Intents, d.intents[i])
+		}
+	}
+	det.Primary = det.Intents[0]
+	det.Confidence = round3(strength(top))
+
+	// Matched keywords, per selected intent and others with evidence.
+	s.gen++
+	for oi := range s.occ {
+		if !s.alive[oi] {
+			continue
+		}
+		for _, ki := range d.byPat[s.occ[oi].pat] {
+			if s.seen[ki] == s.gen {
+				continue
+			}
+			s.seen[ki] = s.gen
+			k := &d.kws[ki]
+			if !d.allPresent(s, k) || s.iscore[k.intent] == 0 {
+				continue
+			}
+			if det.Matched == nil {
+				det.Matched = map[string][]string{}
+			}
+			name := d.intents[k.intent]
+			det.Matched[name] = append(det.Matched[name], k.text)
+		}
+	}
+	if s.lexTool >= 0 && s.iscore[s.lexInt] > 0 {
+		if det.Matched == nil {
+			det.Matched = map[string][]string{}
+		}
+		name := d.intents[s.lexInt]
+		det.Matched[name] = append(det.Matched[name], "~lexical:"+d.tools[s.lexTool])
+	}
+	// Tools the evidence points at, strongest first.
+	idx := s.idx[:0]
+	for t, e := range s.tscore {
+		if e > 0 {
+			idx = append(idx, int32(t))
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(s.tscore[b], s.tscore[a]) })
+	det.Tools = make([]string, len(idx))
+	det.toolEv = make([]float64, len(idx))
+	for i, t := range idx {
+		det.Tools[i] = d.tools[t]
+		det.toolEv[i] = s.tscore[t]
+	}
+	s.idx = idx
+	return det
+}
+
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+// allPresent reports whether every part of k has a live occurrence.
+func (d *Detector) allPresent(s *scratch, k *keyword) bool {
+	for _, p := range k.parts {
+		found := false
+		for oi := range s.occ {
+			if s.alive[oi] && s.occ[oi].pat == p {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// evidence fills s.iscore (per intent) and s.tscore (per tool).
+func (d *Detector) evidence(s *scratch, text string) {
+	s.norm = d.norm.appendNormal(s.norm[:0], text)
+	s.occ = d.m.scan(s.norm, s.occ[:0])
+	s.dead = deadSpans(s.norm, s.dead[:0])
+	// A match inside a longer match is not evidence of its own: "数据库"
+	// is a database, not "数据". Nor are words inside a URL or a file's
+	// base name ("report_final.docx" is a .docx, not a report).
+	s.alive = s.alive[:0]
+	for i, o := range s.occ {
+		alive := true
+		for _, sp := range s.dead {
+			if o.start >= sp[0] && o.end <= sp[1] {
+				alive = false
+				break
+			}
+		}
+		for j, p := range s.occ {
+			if !alive {
+				break
+			}
+			if i != j && p.start <= o.start && p.end >= o.end && p.end-p.start > o.end-o.start {
+				alive = false
+				break
+			}
+		}
+		s.alive = append(s.alive, alive)
+	}
+	clear(s.iscore)
+	clear(s.tscore)
+	clear(s.strong)
+	s.gen++
+	for oi := range s.occ {
+		if !s.alive[oi] {
+			continue
+		}
+		for _, ki := range d.byPat[s.occ[oi].pat] {
+			if s.seen[ki] == s.gen {
+				continue
+			}
+			s.seen[ki] = s.gen
+			k := &d.kws[ki]
+			if !d.allPresent(s, k) {
+				continue
+			}
+			s.iscore[k.intent] += k.weight
+			if k.strong {
+				s.strong[k.intent] = true
+			}
+			if k.tool >= 0 {
+				s.tscore[k.tool] += k.weight
+			}
+		}
+	}
+	// Exclusions: an intent seen only through generic words is dropped when
+	// a word that points elsewhere occurs.
+	for ii, pats := range d.exclPats {
+		if s.iscore[ii] == 0 || s.strong[ii] {
+			continue
+		}
+		for _, p := range pats {
+			if d.patPresent(s, p) {
+				s.iscore[ii] = 0
+				for t, in := range d.toolInt {
+					if in == int32(ii) {
+						s.tscore[t] = 0
+					}
+				}
+				break
+			}
+		}
+	}
+	// Lexical ranker: its best tool adds bounded evidence, enough for the
+	// extended tier on its own, never more than one strong phrase.
+	clear(s.lex)
+	s.lexTool, s.lexInt = -1, -1
+	s.lexText = append(s.lexText[:0], s.norm...)
+	for _, sp := range s.dead {
+		for k := sp[0]; k < sp[1]; k++ {
+			s.lexText[k] = ' '
+		}
+	}
+	if d.lex.score(s.lexText, s.lex) > 0 {
+		best := -1
+		for t, v := range s.lex {
+			if best < 0 || v > s.lex[best] {
+				best = t
+			}
+		}
+		if best >= 0 && s.lex[best] > d.lexMin {
+			add := min(d.lexCap, d.lexScale*(s.lex[best]-d.lexMin))
+			// Credit the tool's intent that the keywords already favour.
+			in := d.toolInt[best]
+			for _, c := range d.toolInts[best] {
+				if s.iscore[c] > s.iscore[in] {
+					in = c
+				}
+			}
+			if in >= 0 {
+				s.iscore[in] += add
+				s.lexTool, s.lexInt = int32(best), in
+			}
+			s.tscore[best] += add
+		}
+	}
+}
+
+func (d *Detector) patPresent(s *scratch, p int32) bool {
+	for oi := range s.occ {
+		if s.occ[oi].pat == p {
+			return true
+		}
+	}
+	return false
+}
+
+// Lexical returns the lexical ranker's scores per catalog tool for text, for
+// diagnostics and for widening the extended tier.
+func (d *Detector) Lexical(text string) map[string]float64 {
+	scores := make([]float64, len(d.tools))
+	d.lex.score(d.norm.appendNormal(nil, text), scores)
+	out := map[string]float64{}
+	for i, v := range scores {
+		if v > 0 {
+			out[d.tools[i]] = v
+		}
+	}
+	return out
+}
+
+// deadSpans appends the spans of text whose words are not topic words: a
+// URL after its scheme, and a file name's base name (the part before a
+// final ".ext" whose extension holds a letter).
+func deadSpans(text []byte, dst [][2]int32) [][2]int32 {
+	isTok := func(b byte) bool {
+		return isWordByte(b) || b == '_' || b == '-' || b == '.' || b == '/' || b == ':' || b == '?' || b == '=' || b == '&' || b == '%' || b == '#' || b == '~'
+	}
+	i := 0
+	for i < len(text) {
+		if !isTok(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isTok(text[j]) {
+			j++
+		}
+		tok := text[i:j]
+		switch {
+		case hasPrefix(tok, "https://"):
+			dst = append(dst, [2]int32{int32(i + 8), int32(j)})
+		case hasPrefix(tok, "http://"):
+			dst = append(dst, [2]int32{int32(i + 7), int32(j)})
+		case hasPrefix(tok, "www."):
+			dst = append(dst, [2]int32{int32(i), int32(j)})
+		default:
+			// trailing sentence punctuation is not part of a name
+			end := len(tok)
+			for end > 0 && (tok[end-1] == '.' || tok[end-1] == ':' || tok[end-1] == '?') {
+				end--
+			}
+			dot := -1
+			for k := end - 1; k > 0; k-- {
+				if tok[k] == '.' {
+					dot = k
+					break
+				}
+			}
+			if dot > 0 && end-dot-1 >= 1 && end-dot-1 <= 5 && hasLetter(tok[dot+1:end]) && hasLetter(tok[:dot]) {
+				dst = append(dst, [2]int32{int32(i), int32(i + dot)})
+			}
+		}
+		i = j
+	}
+	return dst
+}
+
+func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
+
+func hasLetter(b []byte) bool {
+	for _, c := range b {
+		if 'a' <= c && c <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// rankLexical stores the lexically best tools (at most 12) in det.lexRank.
+func (d *Detector) rankLexical(s *scratch, det *Detection) {
+	n := 0
+	for _, v := range s.lex {
+		if v > 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	idx := s.idx[:0]
+	for t, v := range s.lex {
+		if v > 0 {
+			idx = append(idx, int32(t))
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(s.lex[b], s.lex[a]) })
+	idx = idx[:min(len(idx), 12)]
+	rank := make([]string, len(idx))
+	for i, t := range idx {
+		rank[i] = d.tools[t]
+	}
+	s.idx = idx
+	det.lexRank = rank
+}

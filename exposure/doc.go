@@ -1,0 +1,83 @@
+// Package exposure is clawbridge's routing engine: it decides which of the
+// 38 catalog tools a session sees, and how they are tagged. It knows tool
+// names and metadata only; it never imports server or tools/*.
+//
+// # Tables
+//
+// The routing data is embedded (data/*.json, data/t2s.txt, data/guidance.md):
+// the catalog (name, intents, one-line description, example requests in
+// English and Chinese), INTENT_CATEGORIES (17 intents; keyword groups of
+// strong/medium/weak phrases, each group optionally pointing at one tool),
+// exclusion lists, INTENT_TOOL_MAPPING, INTENT_PRIORITY_MAP
+// (recommended/alternative), tool dependencies, related intents (for the
+// extended tier), the core set (default file, shell, search, web_fetch),
+// the client table for mode auto, and the guidance text per intent family.
+//
+//	t := exposure.DefaultTables()          // a private copy
+//	err := t.OverrideJSON(configBytes)      // or t.Override(&exposure.Tables{...})
+//	err = t.Validate()                     // unknown tools/intents, unreachable tools
+//
+// # Detection
+//
+//	d := exposure.Detect("合并这三个PDF")   // default tables
+//	d.Intents, d.Primary, d.Confidence, d.Scores, d.Matched, d.Tools, d.Lang
+//
+// Text is normalised (lower case, full-width ASCII, traditional to
+// simplified Chinese), scanned once with an Aho-Corasick automaton, and
+// scored: a strong phrase counts 4, a medium word 2, a weak word 1; a match
+// inside a longer match, inside a URL or inside a file's base name does not
+// count; "a+b" keywords need every part. A BM25 ranker over English words
+// and Chinese character bigrams of each tool's description and examples adds
+// bounded evidence for text the keywords miss. Confidence = e/(e+1) of the
+// top intent's evidence e, so one strong phrase reaches 0.8; vague text
+// ("帮个忙", "help") has none and gets confidence 0. Secondary intents are
+// kept when their evidence is at least half the top one's or includes a
+// strong phrase (at most three). DetectSeed is the seed's algorithm, kept as
+// the reference.
+//
+// # Routing and views
+//
+//	r, err := exposure.NewRouter(exposure.Config{
+//		RecommendedAt: cfg.RecommendedAt, ExtendedAt: cfg.ExtendedAt, // 0.8, 0.5
+//		Core: cfg.Core, Registered: registryNames, FailuresToUpgrade: 2,
+//	})
+//	dec := r.Route(text) // Decision{Tier, Intents, Primary, Confidence, Lang, Tools []ViewTool}
+//	offered := r.Offered(dec.Tools, dec.Tier) // only registered tools
+//	desc := exposure.Tag(tool.Description, v.Tag, dec.Lang) // "[推荐] ..." copy
+//
+// Tiers: confidence >= RecommendedAt -> recommended (the tools the words
+// point at, tagged recommended; the rest of the primary intent's tools,
+// tagged alternative; dependencies; core; capped at 12), >= ExtendedAt ->
+// extended (widened to 20 with related intents' tools and the lexical
+// ranker's next best), else full (all). Routing is computed over the
+// catalog; Offered keeps the registered tools.
+//
+// # Sessions
+//
+//	s := r.NewSession(exposure.ModeForClient(clientInfo.Name, cfg.Mode))
+//	dec, changed := s.Route(request)      // find_tools, task prompt
+//	changed = s.CallStarted(tool)         // unlisted tool: runs, gets pinned
+//	changed = s.CallFinished(tool, ok)    // 2 consecutive failures widen the tier
+//	view := s.View()                      // []ViewTool incl. find_tools (and call_tool in search mode)
+//	st := s.State()                       // for clawbridge://session/exposure and logs
+//
+// changed=true means: send notifications/tools/list_changed to that session.
+// Modes: tiered (initial view = full tier), full (all tools, tagged), search
+// (core + find_tools + call_tool, constant), auto (ModeForClient: clients
+// that act on list_changed get tiered; Claude Desktop, Cursor and Codex get
+// search; unknown clients get tiered).
+//
+// # Guidance
+//
+// Guidance(intents) returns the decision trees of the intents' families
+// (English and Chinese) for the task prompt; Families() and FamilyGuide(name)
+// serve one guide prompt per family.
+//
+// # CLI support
+//
+// RouteJSONL reads {"id","q"} lines and writes {id, q, intents,
+// primary_intent, confidence, tier, tools, recommended, tokens}, the format
+// shared/eval/score_routing.py scores. EstimateTokens is a documented cl100k
+// approximation; pass a real counter as RouteJSONL's tokens argument when the
+// server can render the actual tools/list payload.
+package exposure

@@ -1,0 +1,195 @@
+package exposure
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// pattern is one literal searched in normalised text.
+type pattern struct {
+	text       string
+	prefix     bool // "word*": an ASCII word that may continue
+	asciiStart bool // needs a word boundary before it
+	asciiEnd   bool // needs a word boundary (or an inflection) after it
+}
+
+// occurrence is one match of a pattern in a text.
+type occurrence struct {
+	pat        int32
+	start, end int32
+}
+
+// acMatcher is an Aho-Corasick automaton over bytes. Transitions live in one
+// map keyed by node<<8|byte, so matching allocates nothing.
+type acMatcher struct {
+	pats []pattern
+	next map[uint32]int32 // build time only
+	fail []int32
+	out  [][]int32 // patterns ending at a node, fail chain included
+	// Compiled transitions: a dense table for the root, sorted edge lists
+	// for the other nodes.
+	root      [256]int32
+	edgeStart []int32 // per node, into edgeByte/edgeNext; edgeStart[n+1] ends it
+	edgeByte  []byte
+	edgeNext  []int32
+}
+
+// step returns the child of node for b, or -1.
+func (m *acMatcher) step(node int32, b byte) int32 {
+	if node == 0 {
+		return m.root[b]
+	}
+	lo, hi := m.edgeStart[node], m.edgeStart[node+1]
+	for i := lo; i < hi; i++ {
+		if eb := m.edgeByte[i]; eb == b {
+			return m.edgeNext[i]
+		} else if eb > b {
+			break
+		}
+	}
+	return -1
+}
+
+func (m *acMatcher) compile() {
+	n := len(m.fail)
+	children := make([][]uint32, n) // byte<<24 | child
+	for key, child := range m.next {
+		node, b := key>>8, key&0xff
+		children[node] = append(children[node], b<<24|uint32(child))
+	}
+	for i := range m.root {
+		m.root[i] = -1
+	}
+	m.edgeStart = make([]int32, n+1)
+	for node := 0; node < n; node++ {
+		m.edgeStart[node] = int32(len(m.edgeByte))
+		slices.Sort(children[node])
+		for _, c := range children[node] {
+			b, child := byte(c>>24), int32(c&0xffffff)
+			if node == 0 {
+				m.root[b] = child
+			}
+			m.edgeByte = append(m.edgeByte, b)
+			m.edgeNext = append(m.edgeNext, child)
+		}
+	}
+	m.edgeStart[n] = int32(len(m.edgeByte))
+	m.next = nil
+}
+
+func splitPattern(kw string) pattern {
+	p := pattern{text: kw}
+	if strings.HasSuffix(kw, "*") && len(kw) > 1 {
+		p.text = kw[:len(kw)-1]
+		p.prefix = true
+	}
+	if p.text != "" {
+		p.asciiStart = isWordByte(p.text[0])
+		p.asciiEnd = isWordByte(p.text[len(p.text)-1])
+	}
+	return p
+}
+
+func newMatcher(pats []pattern) (*acMatcher, error) {
+	m := &acMatcher{pats: pats, next: map[uint32]int32{}, fail: []int32{0}, out: [][]int32{nil}}
+	for i, p := range pats {
+		if p.text == "" {
+			return nil, fmt.Errorf("empty keyword")
+		}
+		node := int32(0)
+		for j := 0; j < len(p.text); j++ {
+			key := uint32(node)<<8 | uint32(p.text[j])
+			nx, ok := m.next[key]
+			if !ok {
+				nx = int32(len(m.fail))
+				m.fail = append(m.fail, 0)
+				m.out = append(m.out, nil)
+				m.next[key] = nx
+			}
+			node = nx
+		}
+		m.out[node] = append(m.out[node], int32(i))
+	}
+	// Breadth-first fail links. Children of a node are found by scanning all
+	// 256 bytes: build time only.
+	queue := []int32{}
+	for b := 0; b < 256; b++ {
+		if nx, ok := m.next[uint32(b)]; ok {
+			queue = append(queue, nx)
+		}
+	}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for b := 0; b < 256; b++ {
+			v, ok := m.next[uint32(u)<<8|uint32(b)]
+			if !ok {
+				continue
+			}
+			f := m.fail[u]
+			for {
+				if nx, ok := m.next[uint32(f)<<8|uint32(b)]; ok && nx != v {
+					m.fail[v] = nx
+					break
+				}
+				if f == 0 {
+					m.fail[v] = 0
+					break
+				}
+				f = m.fail[f]
+			}
+			m.out[v] = append(m.out[v], m.out[m.fail[v]]...)
+			queue = append(queue, v)
+		}
+	}
+	m.compile()
+	return m, nil
+}
+
+// scan appends every boundary-respecting occurrence in text to occ.
+func (m *acMatcher) scan(text []byte, occ []occurrence) []occurrence {
+	node := int32(0)
+	for i := 0; i < len(text); i++ {
+		b := text[i]
+		for {
+			if nx := m.step(node, b); nx >= 0 {
+				node = nx
+				break
+			}
+			if node == 0 {
+				break
+			}
+			node = m.fail[node]
+		}
+		for _, pi := range m.out[node] {
+			p := &m.pats[pi]
+			end := i + 1
+			start := end - len(p.text)
+			if p.asciiStart && start > 0 && isWordByte(text[start-1]) {
+				continue
+			}
+			if p.asciiEnd && !p.prefix && end < len(text) && isWordByte(text[end]) {
+				if !inflection(text[end:]) {
+					continue
+				}
+			}
+			occ = append(occ, occurrence{pat: pi, start: int32(start), end: int32(end)})
+		}
+	}
+	return occ
+}
+
+// inflection reports whether rest starts with an English ending that keeps
+// the word the same (plural, past, progressive) and then a word boundary.
+func inflection(rest []byte) bool {
+	n := 0
+	for n < len(rest) && isWordByte(rest[n]) {
+		n++
+	}
+	switch string(rest[:n]) {
+	case "s", "es", "ed", "d", "ing":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,363 @@
+package exposure
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Tier is the size class of a view.
+type Tier string
+
+const (
+	TierRecommended Tier = "recommended" // core + the intents' tools + dependencies (about 10)
+	TierExtended    Tier = "extended"    // the recommended view widened to about 20
+	TierFull        Tier = "full"        // every tool
+)
+
+// Tags carried by tools in a view.
+const (
+	TagRecommended = "recommended"
+	TagAlternative = "alternative"
+	TagCore        = "core"
+)
+
+// Meta tools that are not part of the 38: find_tools is always listed,
+// call_tool only in search mode.
+const (
+	FindTools = "find_tools"
+	CallTool  = "call_tool"
+)
+
+// ViewTool is one tool of a view with its tag ("" for none).
+type ViewTool struct {
+	Name string `json:"name"`
+	Tag  string `json:"tag,omitempty"`
+}
+
+// Decision is the routing of one request.
+type Decision struct {
+	Tier       Tier     `json:"tier"`
+	Intents    []string `json:"intents"`
+	Primary    string   `json:"primary_intent"`
+	Confidence float64  `json:"confidence"`
+	Lang       string   `json:"lang"`
+	// Tools is the view over the catalog, in view order: recommended,
+	// alternatives, dependencies, core, then the rest for wider tiers.
+	Tools     []ViewTool `json:"tools"`
+	Detection Detection  `json:"detection"`
+}
+
+// Names returns the tool names of the decision's view, in order.
+func (d Decision) Names() []string { return names(d.Tools) }
+
+// Recommended returns the names tagged recommended.
+func (d Decision) Recommended() []string {
+	var out []string
+	for _, t := range d.Tools {
+		if t.Tag == TagRecommended {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
+func names(v []ViewTool) []string {
+	out := make([]string, len(v))
+	for i, t := range v {
+		out[i] = t.Name
+	}
+	return out
+}
+
+// Config configures a Router. Zero values take the defaults.
+type Config struct {
+	RecommendedAt     float64  // confidence for the recommended tier (default 0.8)
+	ExtendedAt        float64  // confidence for the extended tier (default 0.5)
+	Core              []string // always in the view (default: the tables' core set)
+	Registered        []string // tools the server has; nil means every catalog tool
+	FailuresToUpgrade int      // consecutive failures that widen a session's tier (default 2)
+	RecommendedMax    int      // cap of the recommended view (default 12)
+	ExtendedSize      int      // size of the extended view (default 20)
+	Tables            *Tables  // nil: the embedded tables
+}
+
+// Router turns requests into decisions and views. Safe for concurrent use.
+type Router struct {
+	cfg        Config
+	t          *Tables
+	det        *Detector
+	registered map[string]bool
+	extra      []string // registered tools that are not in the catalog
+	catalog    map[string]bool
+}
+
+// NewRouter builds a router. Core names must be catalog tools.
+func NewRouter(cfg Config) (*Router, error) {
+	if cfg.RecommendedAt == 0 {
+		cfg.RecommendedAt = 0.8
+	}
+	if cfg.ExtendedAt == 0 {
+		cfg.ExtendedAt = 0.5
+	}
+	if cfg.ExtendedAt > cfg.RecommendedAt {
+		return nil, fmt.Errorf("exposure: extended_at %.2f above recommended_at %.2f", cfg.ExtendedAt, cfg.RecommendedAt)
+	}
+	if cfg.FailuresToUpgrade <= 0 {
+		cfg.FailuresToUpgrade = 2
+	}
+	if cfg.RecommendedMax <= 0 {
+		cfg.RecommendedMax = 12
+	}
+	if cfg.ExtendedSize <= 0 {
+		cfg.ExtendedSize = 20
+	}
+	r := &Router{cfg: cfg, t: cfg.Tables, catalog: map[string]bool{}}
+	var err error
+	if r.t == nil {
+		r.t = sharedDefaultTables()
+		r.det = defaultDetector()
+		if r.det == nil {
+			return nil, fmt.Errorf("exposure: embedded tables: %v", defDetErr)
+		}
+	} else if r.det, err = NewDetector(r.t); err != nil {
+		return nil, err
+	}
+	for _, ti := range r.t.Catalog {
+		r.catalog[ti.Name] = true
+	}
+	if len(r.cfg.Core) == 0 {
+		r.cfg.Core = r.t.Core
+	}
+	for _, c := range r.cfg.Core {
+		if !r.catalog[c] {
+			return nil, fmt.Errorf("exposure: core tool %q is not in the catalog", c)
+		}
+	}
+	if cfg.Registered != nil {
+		r.registered = map[string]bool{}
+		for _, n := range cfg.Registered {
+			r.registered[n] = true
+			if !r.catalog[n] && n != FindTools && n != CallTool {
+				r.extra = append(r.extra, n)
+			}
+		}
+	}
+	return r, nil
+}
+
+// Tables returns the router's tables (read only).
+func (r *Router) Tables() *Tables { return r.t }
+
+// Detector returns the router's detector.
+func (r *Router) Detector() *Detector { return r.det }
+
+// Config returns the effective configuration.
+func (r *Router) Config() Config { return r.cfg }
+
+// IsRegistered reports whether the server has the tool.
+func (r *Router) IsRegistered(name string) bool {
+	if r.registered == nil {
+		return r.catalog[name]
+	}
+	return r.registered[name]
+}
+
+// TierFor maps a confidence to a tier.
+func (r *Router) TierFor(confidence float64) Tier {
+	switch {
+	case confidence >= r.cfg.RecommendedAt:
+		return TierRecommended
+	case confidence >= r.cfg.ExtendedAt:
+		return TierExtended
+	}
+	return TierFull
+}
+
+// Route detects and decides.
+func (r *Router) Route(text string) Decision { return r.Decide(r.det.Detect(text)) }
+
+// Decide turns a detection into a decision.
+func (r *Router) Decide(det Detection) Decision {
+	tier := r.TierFor(det.Confidence)
+	if len(det.Intents) == 0 {
+		tier = TierFull
+	}
+	return Decision{Tier: tier, Intents: det.Intents, Primary: det.Primary, Confidence: det.Confidence,
+		Lang: det.Lang, Tools: r.ViewAt(tier, det), Detection: det}
+}
+
+// viewBuilder collects an ordered, tagged view without duplicates.
+type viewBuilder struct {
+	rec, alt, dep, core, rest []string
+	in                        map[string]bool
+}
+
+func (b *viewBuilder) add(list *[]string, n string) bool {
+	if b.in[n] {
+		return false
+	}
+	b.in[n] = true
+	*list = append(*list, n)
+	return true
+}
+
+func (b *viewBuilder) size() int { return len(b.in) }
+
+// ViewAt builds the catalog view of a tier for a detection: recommended
+// tools first, then alternatives, dependencies, core, and for wider tiers
+// the rest (related intents' tools and the lexical ranker's picks for
+// extended, every catalog tool for full).
+func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
+	b := &viewBuilder{in: map[string]bool{}}
+	core := r.cfg.Core
+	// Recommended: per intent, the tools its words point at, else the
+	// intent's recommended list.
+	var alts []string
+	for k, in := range det.Intents {
+		p := r.t.Priority[in]
+		universe := slices.Concat(p.Recommended, p.Alternative, r.t.IntentTools[in])
+		var hinted []string
+		for _, t := range det.Tools {
+			if slices.Contains(universe, t) && !slices.Contains(hinted, t) {
+				hinted = append(hinted, t)
+			}
+		}
+		if len(hinted) == 0 {
+			hinted = p.Recommended
+		}
+		for _, t := range hinted {
+			b.add(&b.rec, t)
+		}
+		// Alternatives: the rest of the primary intent's tools. Secondary
+		// intents add only what their words point at, keeping the view
+		// small; the extended tier brings the rest.
+		if k == 0 {
+			alts = append(alts, slices.Concat(p.Recommended, p.Alternative, r.t.IntentTools[in])...)
+		}
+	}
+	for _, t := range slices.Clone(b.rec) {
+		for _, d := range r.t.Dependencies[t] {
+			b.add(&b.dep, d)
+		}
+	}
+	// Tools named by a medium or strong word of an intent that was not
+	// selected ("PDF" in a request about a contract) come next: cheap recall.
+	var named []string
+	for i, t := range det.Tools {
+		if i < len(det.toolEv) && det.toolEv[i] >= r.t.Weights.Medium {
+			named = append(named, t)
+		}
+	}
+	alts = append(named, alts...)
+	limit := r.cfg.RecommendedMax - len(core)
+	for _, c := range core {
+		if b.in[c] {
+			limit++
+		}
+	}
+	for _, t := range alts {
+		if tier == TierRecommended && b.size() >= limit {
+			break
+		}
+		b.add(&b.alt, t)
+	}
+	for _, c := range core {
+		b.add(&b.core, c)
+	}
+	switch tier {
+	case TierExtended:
+		var wider []string
+		for _, in := range det.Intents {
+			for _, rel := range r.t.Related[in] {
+				wider = append(wider, r.t.Priority[rel].Recommended...)
+			}
+		}
+		wider = append(wider, det.lexRank...)
+		for _, in := range det.Intents {
+			wider = append(wider, r.t.Priority[in].Alternative...)
+		}
+		for _, t := range wider {
+			if b.size() >= r.cfg.ExtendedSize {
+				break
+			}
+			b.add(&b.rest, t)
+		}
+	case TierFull:
+		for _, ti := range r.t.Catalog {
+			b.add(&b.rest, ti.Name)
+		}
+	}
+	out := make([]ViewTool, 0, b.size())
+	coreSet := func(n string) bool { return slices.Contains(core, n) }
+	for _, n := range b.rec {
+		out = append(out, ViewTool{n, TagRecommended})
+	}
+	for _, n := range b.alt {
+		out = append(out, ViewTool{n, TagAlternative})
+	}
+	for _, n := range b.dep {
+		out = append(out, ViewTool{n, TagAlternative})
+	}
+	for _, n := range b.core {
+		out = append(out, ViewTool{n, TagCore})
+	}
+	for _, n := range b.rest {
+		tag := ""
+		if coreSet(n) {
+			tag = TagCore
+		}
+		out = append(out, ViewTool{n, tag})
+	}
+	return out
+}
+
+// Offered keeps the registered tools of a catalog view, in order, and in the
+// full tier appends registered tools that are not in the catalog.
+func (r *Router) Offered(view []ViewTool, tier Tier) []ViewTool {
+	out := make([]ViewTool, 0, len(view)+len(r.extra))
+	for _, v := range view {
+		if r.IsRegistered(v.Name) {
+			out = append(out, v)
+		}
+	}
+	if tier == TierFull {
+		for _, n := range r.extra {
+			out = append(out, ViewTool{Name: n})
+		}
+	}
+	return out
+}
+
+// Tag returns a copy of description with the tag's label in front:
+// "[recommended] ..." or, for lang "zh", "[推荐] ...". An empty or unknown
+// tag returns description unchanged.
+func Tag(description, tag, lang string) string {
+	label := tagLabel(tag, lang)
+	if label == "" {
+		return description
+	}
+	return label + " " + description
+}
+
+func tagLabel(tag, lang string) string {
+	zh := strings.HasPrefix(lang, "zh")
+	switch tag {
+	case TagRecommended:
+		if zh {
+			return "[推荐]"
+		}
+		return "[recommended]"
+	case TagAlternative:
+		if zh {
+			return "[备选]"
+		}
+		return "[alternative]"
+	case TagCore:
+		if zh {
+			return "[核心]"
+		}
+		return "[core]"
+	}
+	return ""
+}

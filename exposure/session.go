@@ -1,0 +1,269 @@
+package exposure
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Exposure modes.
+const (
+	ModeTiered = "tiered" // views follow routing; the initial view is the full tier
+	ModeFull   = "full"   // every tool, tagged by the last routing
+	ModeSearch = "search" // core + find_tools + call_tool: a constant view
+	ModeAuto   = "auto"   // chosen per client by ModeForClient
+)
+
+// Transition is one change of a session's view.
+type Transition struct {
+	Time   time.Time `json:"time"`
+	From   Tier      `json:"from"`
+	To     Tier      `json:"to"`
+	Reason string    `json:"reason"`
+}
+
+// SessionState is a snapshot of a session, for logs and the
+// clawbridge://session/exposure resource.
+type SessionState struct {
+	Mode       string       `json:"mode"`
+	Tier       Tier         `json:"tier"`
+	Intents    []string     `json:"intents"`
+	Primary    string       `json:"primary_intent"`
+	Confidence float64      `json:"confidence"`
+	Lang       string       `json:"lang"`
+	Pinned     []string     `json:"pinned"`
+	Failures   int          `json:"consecutive_failures"`
+	View       []ViewTool   `json:"view"`
+	History    []Transition `json:"history"`
+}
+
+// maxHistory bounds a session's kept transitions.
+const maxHistory = 100
+
+// Session is the exposure state of one client session. Safe for concurrent
+// use. Methods that report changed=true mean the view changed and the
+// session should get notifications/tools/list_changed.
+type Session struct {
+	mu       sync.Mutex
+	r        *Router
+	mode     string
+	tier     Tier
+	det      Detection
+	pinned   []string
+	failures int
+	history  []Transition
+	view     []ViewTool // cached current view
+	// Now is the clock (tests replace it).
+	Now func() time.Time
+}
+
+// NewSession starts a session in mode (tiered, full or search; auto and
+// unknown modes act as tiered: resolve auto with ModeForClient first). The
+// initial view of a tiered session is the full tier.
+func (r *Router) NewSession(mode string) *Session {
+	switch mode {
+	case ModeTiered, ModeFull, ModeSearch:
+	default:
+		mode = ModeTiered
+	}
+	s := &Session{r: r, mode: mode, tier: TierFull, Now: time.Now}
+	s.view = s.build()
+	return s
+}
+
+// Mode returns the session's mode.
+func (s *Session) Mode() string { return s.mode }
+
+// build computes the view for the current state (lock held).
+func (s *Session) build() []ViewTool {
+	var v []ViewTool
+	switch s.mode {
+	case ModeSearch:
+		for _, c := range s.r.cfg.Core {
+			if s.r.IsRegistered(c) {
+				v = append(v, ViewTool{Name: c, Tag: TagCore})
+			}
+		}
+		return append(v, ViewTool{Name: FindTools}, ViewTool{Name: CallTool})
+	case ModeFull:
+		v = s.r.Offered(s.r.ViewAt(TierFull, s.det), TierFull)
+	default:
+		v = s.r.Offered(s.r.ViewAt(s.tier, s.det), s.tier)
+		for _, p := range s.pinned {
+			if !slices.ContainsFunc(v, func(x ViewTool) bool { return x.Name == p }) {
+				v = append(v, ViewTool{Name: p})
+			}
+		}
+	}
+	return append(v, ViewTool{Name: FindTools})
+}
+
+// refresh rebuilds the view and reports whether it changed (lock held).
+func (s *Session) refresh() bool {
+	nv := s.build()
+	changed := !slices.Equal(nv, s.view)
+	s.view = nv
+	return changed
+}
+
+func (s *Session) record(from, to Tier, reason string) {
+	s.history = append(s.history, Transition{Time: s.Now(), From: from, To: to, Reason: reason})
+	if len(s.history) > maxHistory {
+		s.history = slices.Delete(s.history, 0, len(s.history)-maxHistory)
+	}
+}
+
+// Route routes a request (find_tools, the task prompt) and sets the tier
+// from the decision. In search mode the view stays constant.
+func (s *Session) Route(request string) (Decision, bool) {
+	d := s.r.Route(request)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	from := s.tier
+	s.det = d.Detection
+	s.failures = 0
+	if s.mode == ModeTiered {
+		s.tier = d.Tier
+	}
+	changed := s.refresh()
+	intents := "none"
+	if len(d.Intents) > 0 {
+		intents = strings.Join(d.Intents, ",")
+	}
+	s.record(from, s.tier, fmt.Sprintf("routed %q: intents %s, confidence %.2f", clip(request, 80), intents, d.Confidence))
+	return d, changed
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// CallStarted accounts for a call about to run. A registered tool outside
+// the current view still runs (guide, not restrict) and is pinned into the
+// view: changed=true.
+func (s *Session) CallStarted(tool string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mode != ModeTiered || !s.r.IsRegistered(tool) {
+		return false
+	}
+	if slices.ContainsFunc(s.view, func(v ViewTool) bool { return v.Name == tool }) {
+		return false
+	}
+	s.pinned = append(s.pinned, tool)
+	s.record(s.tier, s.tier, fmt.Sprintf("pinned %s: called outside the view", tool))
+	return s.refresh()
+}
+
+// CallFinished accounts for a finished call: ok=false for a tool error or
+// a refusal by a guard. FailuresToUpgrade consecutive failures widen the
+// tier (recommended -> extended -> full): changed=true. A success resets the
+// count.
+func (s *Session) CallFinished(tool string, ok bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ok {
+		s.failures = 0
+		return false
+	}
+	s.failures++
+	if s.failures < s.r.cfg.FailuresToUpgrade || s.mode != ModeTiered || s.tier == TierFull {
+		return false
+	}
+	from := s.tier
+	if s.tier == TierRecommended {
+		s.tier = TierExtended
+	} else {
+		s.tier = TierFull
+	}
+	s.record(from, s.tier, fmt.Sprintf("%d consecutive failed calls (last: %s)", s.failures, tool))
+	s.failures = 0
+	return s.refresh()
+}
+
+// View returns the current view: registered tools in order with their tags,
+// pinned tools, and the meta tools (find_tools; call_tool in search mode).
+func (s *Session) View() []ViewTool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.view)
+}
+
+// Lang returns the language of the last routed request ("en" before any).
+func (s *Session) Lang() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.det.Lang == "" {
+		return "en"
+	}
+	return s.det.Lang
+}
+
+// State returns a snapshot.
+func (s *Session) State() SessionState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lang := s.det.Lang
+	if lang == "" {
+		lang = "en"
+	}
+	return SessionState{Mode: s.mode, Tier: s.tier, Intents: slices.Clone(s.det.Intents), Primary: s.det.Primary,
+		Confidence: s.det.Confidence, Lang: lang, Pinned: slices.Clone(s.pinned), Failures: s.failures,
+		View: slices.Clone(s.view), History: slices.Clone(s.history)}
+}
+
+// ModeForClient picks the exposure mode for a client. A configured mode of
+// tiered, full or search wins. For auto (or empty), the client table
+// decides: clients known to act on notifications/tools/list_changed (Claude
+// Code, VS Code, Cline) get tiered; clients treated as never re-reading the
+// list (Claude Desktop, Cursor, Codex) get search, whose view (core +
+// find_tools + call_tool) is constant, so it works without a re-read while
+// keeping the context small (full would work too, but costs the whole list
+// on every turn). Unknown clients get tiered: its initial view is the full
+// tier, so a client that ignores list_changed still sees every tool.
+func ModeForClient(clientName, configured string) string {
+	return sharedDefaultTables().ModeForClient(clientName, configured)
+}
+
+// ModeForClient is the package function over these tables' client list.
+func (t *Tables) ModeForClient(clientName, configured string) string {
+	switch configured {
+	case ModeTiered, ModeFull, ModeSearch:
+		return configured
+	}
+	key := clientKey(clientName)
+	if key != "" {
+		for _, c := range t.Clients {
+			if strings.Contains(key, clientKey(c.Match)) {
+				if c.Mode != "" {
+					return c.Mode
+				}
+				if c.ListChanged {
+					return ModeTiered
+				}
+				return ModeSearch
+			}
+		}
+	}
+	return ModeTiered
+}
+
+// clientKey lower-cases a client name and drops spaces, dashes, dots and
+// underscores: "Visual Studio Code" -> "visualstudiocode".
+func clientKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch r {
+		case ' ', '-', '_', '.', '/':
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

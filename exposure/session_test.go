@@ -1,0 +1,240 @@
+package exposure
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+)
+
+func viewNames(v []ViewTool) []string { return names(v) }
+
+func TestSessionTiered(t *testing.T) {
+	r, err := NewRouter(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.NewSession(ModeTiered)
+	// The initial view of a tiered session is the full tier (+ find_tools).
+	if st := s.State(); st.Tier != TierFull || len(st.View) != len(catalogNames)+1 {
+		t.Fatalf("initial state %+v", st)
+	}
+	if v := s.View(); v[len(v)-1].Name != FindTools {
+		t.Fatalf("find_tools not listed: %v", viewNames(v))
+	}
+
+	d, changed := s.Route("合并这三个PDF")
+	if !changed || d.Tier != TierRecommended {
+		t.Fatalf("route: changed %v decision %+v", changed, d)
+	}
+	v := s.View()
+	if v[0] != (ViewTool{"pdf_tool", TagRecommended}) || len(v) > 13 {
+		t.Fatalf("recommended view %+v", v)
+	}
+	if s.Lang() != "zh" {
+		t.Fatalf("lang %s", s.Lang())
+	}
+	if got := Tag("PDF operations.", v[0].Tag, s.Lang()); got != "[推荐] PDF operations." {
+		t.Fatalf("tagged %q", got)
+	}
+
+	// A success resets the failure count: fail, succeed, fail -> no upgrade.
+	if s.CallFinished("pdf_tool", false) || s.CallFinished("pdf_tool", true) || s.CallFinished("pdf_tool", false) {
+		t.Fatal("upgrade without two consecutive failures")
+	}
+	// Second consecutive failure: recommended -> extended.
+	if !s.CallFinished("pdf_tool", false) {
+		t.Fatal("two failures did not widen the view")
+	}
+	if st := s.State(); st.Tier != TierExtended || len(st.View) < 15 || st.Failures != 0 {
+		t.Fatalf("after upgrade: tier %s, %d tools, failures %d", st.Tier, len(st.View), st.Failures)
+	}
+	// Two more: extended -> full; then nothing wider.
+	s.CallFinished("pdf_tool", false)
+	if !s.CallFinished("pdf_tool", false) || s.State().Tier != TierFull {
+		t.Fatal("extended did not widen to full")
+	}
+	s.CallFinished("x", false)
+	if s.CallFinished("x", false) {
+		t.Fatal("full widened further")
+	}
+
+	// Route again, then call a tool outside the view: it runs and is pinned.
+	s.Route("合并这三个PDF")
+	if slices.Contains(viewNames(s.View()), "weather") {
+		t.Fatal("weather unexpectedly in the PDF view")
+	}
+	if !s.CallStarted("weather") {
+		t.Fatal("calling an unlisted tool did not change the view")
+	}
+	if !slices.Contains(viewNames(s.View()), "weather") || s.CallStarted("weather") {
+		t.Fatal("weather not pinned, or pinned twice")
+	}
+	st := s.State()
+	if !slices.Equal(st.Pinned, []string{"weather"}) {
+		t.Fatalf("pinned %v", st.Pinned)
+	}
+	// Pins survive a new routing.
+	s.Route("做个思维导图")
+	if !slices.Contains(viewNames(s.View()), "weather") {
+		t.Fatal("pin lost on re-route")
+	}
+	// History has reasons for every transition.
+	h := s.State().History
+	if len(h) < 6 {
+		t.Fatalf("history %+v", h)
+	}
+	for _, tr := range h {
+		if tr.Reason == "" || tr.Time.IsZero() {
+			t.Fatalf("transition without reason or time: %+v", tr)
+		}
+	}
+	// A vague request goes back to the full tier.
+	if d, _ := s.Route("帮个忙"); d.Tier != TierFull || s.State().Tier != TierFull {
+		t.Fatal("vague request did not give the full tier")
+	}
+}
+
+func TestSessionModes(t *testing.T) {
+	r, err := NewRouter(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// search: core + find_tools + call_tool, constant.
+	s := r.NewSession(ModeSearch)
+	want := []string{"file", "shell", "search", "web_fetch", FindTools, CallTool}
+	if got := viewNames(s.View()); !slices.Equal(got, want) {
+		t.Fatalf("search view %v", got)
+	}
+	if _, changed := s.Route("合并这三个PDF"); changed || !slices.Equal(viewNames(s.View()), want) {
+		t.Fatal("search view changed on route")
+	}
+	if s.CallStarted("pdf_tool") || s.CallFinished("pdf_tool", false) || s.CallFinished("pdf_tool", false) {
+		t.Fatal("search view changed on calls")
+	}
+
+	// full: every tool, tagged by the routing.
+	s = r.NewSession(ModeFull)
+	if _, changed := s.Route("合并这三个PDF"); !changed {
+		t.Fatal("tags did not change in full mode")
+	}
+	v := s.View()
+	if len(v) != len(catalogNames)+1 || v[0] != (ViewTool{"pdf_tool", TagRecommended}) {
+		t.Fatalf("full view %v", v[:3])
+	}
+	s.CallFinished("pdf_tool", false)
+	if s.CallFinished("pdf_tool", false) || s.CallStarted("weather") {
+		t.Fatal("full mode view changed on calls")
+	}
+}
+
+func TestSessionConcurrent(t *testing.T) {
+	r, err := NewRouter(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.NewSession(ModeTiered)
+	other := r.NewSession(ModeTiered)
+	other.Route("明天北京天气怎么样")
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range 20 {
+				switch (i + j) % 4 {
+				case 0:
+					s.Route(fmt.Sprintf("合并第%d个PDF", j))
+				case 1:
+					s.CallStarted(catalogNames[j%len(catalogNames)])
+				case 2:
+					s.CallFinished("pdf_tool", j%3 == 0)
+				default:
+					_ = s.View()
+					_ = s.State()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	// Sessions keep separate views.
+	if ov := other.View(); ov[0].Name != "weather" {
+		t.Fatalf("other session's view changed: %v", viewNames(ov))
+	}
+}
+
+func TestModeForClient(t *testing.T) {
+	for _, c := range []struct{ client, configured, want string }{
+		{"claude-code", "auto", ModeTiered},
+		{"Claude Code", "", ModeTiered},
+		{"Visual Studio Code", "auto", ModeTiered},
+		{"vscode", "auto", ModeTiered},
+		{"Cline", "auto", ModeTiered},
+		{"claude-ai", "auto", ModeSearch}, // Claude Desktop's clientInfo name
+		{"Claude Desktop", "auto", ModeSearch},
+		{"cursor-vscode", "auto", ModeSearch}, // Cursor, not VS Code
+		{"Cursor", "auto", ModeSearch},
+		{"codex-mcp-client", "auto", ModeSearch},
+		{"some-new-client", "auto", ModeTiered},
+		{"", "auto", ModeTiered},
+		{"claude-ai", "full", ModeFull},
+		{"claude-code", "search", ModeSearch},
+		{"cursor", "tiered", ModeTiered},
+	} {
+		if got := ModeForClient(c.client, c.configured); got != c.want {
+			t.Errorf("ModeForClient(%q, %q) = %s, want %s", c.client, c.configured, got, c.want)
+		}
+	}
+}
+
+func TestGuidance(t *testing.T) {
+	fams := Families()
+	covered := map[string]bool{}
+	for _, f := range fams {
+		if f.Name == "" || f.Title == "" || FamilyGuide(f.Name) == "" {
+			t.Errorf("family %+v lacks a name, title or guide", f)
+		}
+		for _, in := range f.Intents {
+			if covered[in] {
+				t.Errorf("intent %s in two families", in)
+			}
+			covered[in] = true
+		}
+	}
+	for _, in := range IntentNames {
+		if !covered[in] {
+			t.Errorf("intent %s has no family", in)
+		}
+	}
+	g := Guidance([]string{"document_processing", "data_analysis", "document_assembly"})
+	for _, want := range []string{"pdf_tool", "ppt_generator", "data_visualization", "选择决策树"} {
+		if !contains(g, want) {
+			t.Errorf("guidance lacks %q", want)
+		}
+	}
+	if n := countOf(g, "## "); n != 2 {
+		t.Errorf("guidance has %d sections, want 2 (documents, data)", n)
+	}
+	if all := Guidance(nil); countOf(all, "## ") != len(fams) {
+		t.Error("vague guidance should hold every family")
+	}
+	// Every catalog tool appears in some guide.
+	all := Guidance(nil)
+	for _, n := range catalogNames {
+		if !contains(all, n) {
+			t.Errorf("no guide mentions %s", n)
+		}
+	}
+}
+
+func contains(s, sub string) bool { return countOf(s, sub) > 0 }
+
+func countOf(s, sub string) int {
+	n := 0
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,394 @@
+package exposure
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+)
+
+//go:embed data/catalog.json data/intents.json data/routing.json data/t2s.txt data/guidance.md
+var dataFS embed.FS
+
+// IntentNames are the 17 intents of the routing matrix, in table order.
+var IntentNames = []string{
+	"browser_automation", "file_operation", "document_assembly", "mcp_task", "system_admin",
+	"daily_assistant", "knowledge", "life_management", "email_task", "multimedia",
+	"document_processing", "data_analysis", "creative_content", "professional_docs",
+	"development", "education", "research",
+}
+
+// ToolInfo is one catalog tool as the router knows it.
+type ToolInfo struct {
+	Name        string   `json:"name" yaml:"name"`
+	Intents     []string `json:"intents" yaml:"intents"`
+	Description string   `json:"description" yaml:"description"`
+	Examples    []string `json:"examples" yaml:"examples"`
+}
+
+// KeywordGroup is a set of keywords of one intent, optionally pointing at
+// one tool of it. See data/intents.json for the keyword syntax.
+type KeywordGroup struct {
+	Tool   string   `json:"tool,omitempty" yaml:"tool,omitempty"`
+	Strong []string `json:"strong,omitempty" yaml:"strong,omitempty"`
+	Medium []string `json:"medium,omitempty" yaml:"medium,omitempty"`
+	Weak   []string `json:"weak,omitempty" yaml:"weak,omitempty"`
+}
+
+// Intent is one row of INTENT_CATEGORIES.
+type Intent struct {
+	Name   string         `json:"name" yaml:"name"`
+	Groups []KeywordGroup `json:"groups" yaml:"groups"`
+}
+
+// Weights are the scores of the three keyword strengths.
+type Weights struct {
+	Strong float64 `json:"strong" yaml:"strong"`
+	Medium float64 `json:"medium" yaml:"medium"`
+	Weak   float64 `json:"weak" yaml:"weak"`
+}
+
+// Priority is one row of INTENT_PRIORITY_MAP.
+type Priority struct {
+	Recommended []string `json:"recommended" yaml:"recommended"`
+	Alternative []string `json:"alternative" yaml:"alternative"`
+}
+
+// StopWords are ignored by the lexical ranker.
+type StopWords struct {
+	English []string `json:"english" yaml:"english"`
+	Chinese string   `json:"chinese" yaml:"chinese"` // stop characters
+}
+
+// ClientRule maps a client name to the mode used under mode auto.
+type ClientRule struct {
+	Match       string `json:"match" yaml:"match"` // substring of the normalised client name
+	Name        string `json:"name" yaml:"name"`
+	ListChanged bool   `json:"list_changed" yaml:"list_changed"`
+	Mode        string `json:"mode" yaml:"mode"`
+}
+
+// Tables are all routing data. DefaultTables returns the embedded set; a
+// config may override parts of it with Override.
+type Tables struct {
+	Catalog      []ToolInfo          `json:"catalog" yaml:"catalog"`
+	Intents      []Intent            `json:"intents" yaml:"intents"`
+	Weights      Weights             `json:"weights" yaml:"weights"`
+	Exclusions   map[string][]string `json:"exclusions" yaml:"exclusions"`
+	StopWords    StopWords           `json:"stop_words" yaml:"stop_words"`
+	Core         []string            `json:"core" yaml:"core"`
+	IntentTools  map[string][]string `json:"intent_tools" yaml:"intent_tools"`
+	Priority     map[string]Priority `json:"priority" yaml:"priority"`
+	Dependencies map[string][]string `json:"dependencies" yaml:"dependencies"`
+	Related      map[string][]string `json:"related" yaml:"related"`
+	Clients      []ClientRule        `json:"clients" yaml:"clients"`
+	Families     []Family            `json:"families" yaml:"families"`
+	Guides       map[string]string   `json:"guides" yaml:"guides"` // family name -> guidance text
+	T2S          map[rune]rune       `json:"-" yaml:"-"`
+}
+
+var (
+	defaultOnce   sync.Once
+	defaultTables *Tables
+	defaultErr    error
+)
+
+// DefaultTables returns a fresh copy of the embedded tables.
+func DefaultTables() *Tables {
+	defaultOnce.Do(func() { defaultTables, defaultErr = loadEmbedded() })
+	if defaultErr != nil {
+		// The embedded data is checked by tests; reaching this is a build defect.
+		return &Tables{}
+	}
+	return defaultTables.Clone()
+}
+
+func loadEmbedded() (*Tables, error) {
+	t := &Tables{}
+	read := func(name string) ([]byte, error) { return dataFS.ReadFile("data/" + name) }
+	b, err := read("catalog.json")
+	if err != nil {
+		return nil, err
+	}
+	if err := strictJSON(b, &t.Catalog); err != nil {
+		return nil, fmt.Errorf("catalog.json: %w", err)
+	}
+	var in struct {
+		Doc        string              `json:"_doc"`
+		Weights    Weights             `json:"weights"`
+		Intents    []Intent            `json:"intents"`
+		Exclusions map[string][]string `json:"exclusions"`
+		StopWords  struct {
+			Doc string `json:"_doc"`
+			StopWords
+		} `json:"stop_words"`
+	}
+	if b, err = read("intents.json"); err != nil {
+		return nil, err
+	}
+	if err := strictJSON(b, &in); err != nil {
+		return nil, fmt.Errorf("intents.json: %w", err)
+	}
+	delete(in.Exclusions, "_doc")
+	t.Weights, t.Intents, t.Exclusions, t.StopWords = in.Weights, in.Intents, in.Exclusions, in.StopWords.StopWords
+	var rt struct {
+		Doc          string              `json:"_doc"`
+		Core         []string            `json:"core"`
+		IntentTools  map[string][]string `json:"intent_tools"`
+		Priority     map[string]Priority `json:"priority"`
+		Dependencies map[string][]string `json:"dependencies"`
+		Related      map[string][]string `json:"related"`
+		Clients      []ClientRule        `json:"clients"`
+	}
+	if b, err = read("routing.json"); err != nil {
+		return nil, err
+	}
+	if err := strictJSON(b, &rt); err != nil {
+		return nil, fmt.Errorf("routing.json: %w", err)
+	}
+	t.Core, t.IntentTools, t.Priority, t.Dependencies, t.Related, t.Clients =
+		rt.Core, rt.IntentTools, rt.Priority, rt.Dependencies, rt.Related, rt.Clients
+	if b, err = read("t2s.txt"); err != nil {
+		return nil, err
+	}
+	if t.T2S, err = parseT2S(b); err != nil {
+		return nil, err
+	}
+	if b, err = read("guidance.md"); err != nil {
+		return nil, err
+	}
+	if t.Families, t.Guides, err = parseGuidance(b); err != nil {
+		return nil, err
+	}
+	return t, t.Validate()
+}
+
+func strictJSON(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// Clone returns a deep copy.
+func (t *Tables) Clone() *Tables {
+	b, err := json.Marshal(t)
+	c := &Tables{}
+	if err == nil {
+		err = json.Unmarshal(b, c)
+	}
+	if err != nil {
+		return &Tables{}
+	}
+	c.T2S = maps.Clone(t.T2S)
+	return c
+}
+
+// Override replaces parts of t with the entries present in o: non-empty
+// lists and weights replace, map entries replace per key (an intent's
+// keyword groups, one tool's catalog entry, one intent's priority, ...).
+// The result is validated.
+func (t *Tables) Override(o *Tables) error {
+	if o == nil {
+		return nil
+	}
+	for _, ti := range o.Catalog {
+		if i := slices.IndexFunc(t.Catalog, func(x ToolInfo) bool { return x.Name == ti.Name }); i >= 0 {
+			t.Catalog[i] = ti
+		} else {
+			t.Catalog = append(t.Catalog, ti)
+		}
+	}
+	for _, in := range o.Intents {
+		if i := slices.IndexFunc(t.Intents, func(x Intent) bool { return x.Name == in.Name }); i >= 0 {
+			t.Intents[i] = in
+		} else {
+			t.Intents = append(t.Intents, in)
+		}
+	}
+	if o.Weights != (Weights{}) {
+		t.Weights = o.Weights
+	}
+	if len(o.StopWords.English) > 0 {
+		t.StopWords.English = o.StopWords.English
+	}
+	if o.StopWords.Chinese != "" {
+		t.StopWords.Chinese = o.StopWords.Chinese
+	}
+	if len(o.Core) > 0 {
+		t.Core = slices.Clone(o.Core)
+	}
+	if len(o.Clients) > 0 {
+		t.Clients = slices.Clone(o.Clients)
+	}
+	mergeMap(&t.Exclusions, o.Exclusions)
+	mergeMap(&t.IntentTools, o.IntentTools)
+	mergeMap(&t.Priority, o.Priority)
+	mergeMap(&t.Dependencies, o.Dependencies)
+	mergeMap(&t.Related, o.Related)
+	mergeMap(&t.Guides, o.Guides)
+	if len(o.Families) > 0 {
+		t.Families = slices.Clone(o.Families)
+	}
+	return t.Validate()
+}
+
+func mergeMap[V any](dst *map[string]V, src map[string]V) {
+	if len(src) == 0 {
+		return
+	}
+	if *dst == nil {
+		*dst = map[string]V{}
+	}
+	maps.Copy(*dst, src)
+}
+
+// OverrideJSON applies a JSON document shaped like Tables (any subset of its
+// keys) with Override.
+func (t *Tables) OverrideJSON(b []byte) error {
+	o := &Tables{}
+	if err := strictJSON(b, o); err != nil {
+		return fmt.Errorf("exposure tables override: %w", err)
+	}
+	return t.Override(o)
+}
+
+// Validate checks that every table names only catalog tools and known
+// intents, and that every catalog tool is reachable from some intent.
+func (t *Tables) Validate() error {
+	tools := map[string]bool{}
+	for _, ti := range t.Catalog {
+		if ti.Name == "" || tools[ti.Name] {
+			return fmt.Errorf("catalog: empty or duplicate tool name %q", ti.Name)
+		}
+		tools[ti.Name] = true
+	}
+	intents := map[string]bool{}
+	for _, in := range t.Intents {
+		if in.Name == "" || intents[in.Name] {
+			return fmt.Errorf("intents: empty or duplicate intent %q", in.Name)
+		}
+		intents[in.Name] = true
+	}
+	var errs []string
+	tool := func(where, name string) {
+		if !tools[name] {
+			errs = append(errs, fmt.Sprintf("%s names %q, which is not a catalog tool", where, name))
+		}
+	}
+	intent := func(where, name string) {
+		if !intents[name] {
+			errs = append(errs, fmt.Sprintf("%s names %q, which is not an intent", where, name))
+		}
+	}
+	for _, ti := range t.Catalog {
+		for _, in := range ti.Intents {
+			intent("catalog "+ti.Name, in)
+		}
+	}
+	for _, in := range t.Intents {
+		for _, g := range in.Groups {
+			if g.Tool != "" {
+				tool("intent "+in.Name, g.Tool)
+			}
+			seen := map[string]bool{}
+			for _, kw := range slices.Concat(g.Strong, g.Medium, g.Weak) {
+				if strings.TrimSpace(kw) == "" || strings.Trim(kw, "+*") == "" {
+					errs = append(errs, fmt.Sprintf("intent %s: empty keyword", in.Name))
+				}
+				if seen[kw] {
+					errs = append(errs, fmt.Sprintf("intent %s group %s: keyword %q listed twice", in.Name, g.Tool, kw))
+				}
+				seen[kw] = true
+			}
+		}
+	}
+	for _, n := range t.Core {
+		tool("core", n)
+	}
+	reach := map[string]bool{}
+	for in, list := range t.IntentTools {
+		intent("intent_tools", in)
+		for _, n := range list {
+			tool("intent_tools "+in, n)
+			reach[n] = true
+		}
+	}
+	for in, p := range t.Priority {
+		intent("priority", in)
+		for _, n := range slices.Concat(p.Recommended, p.Alternative) {
+			tool("priority "+in, n)
+			reach[n] = true
+		}
+	}
+	for n, deps := range t.Dependencies {
+		tool("dependencies", n)
+		for _, d := range deps {
+			tool("dependencies "+n, d)
+		}
+	}
+	for in, rel := range t.Related {
+		intent("related", in)
+		for _, r := range rel {
+			intent("related "+in, r)
+		}
+	}
+	for in := range t.Exclusions {
+		intent("exclusions", in)
+	}
+	for _, f := range t.Families {
+		for _, in := range f.Intents {
+			intent("family "+f.Name, in)
+		}
+	}
+	for _, ti := range t.Catalog {
+		if !reach[ti.Name] {
+			errs = append(errs, fmt.Sprintf("catalog tool %q is reachable from no intent", ti.Name))
+		}
+	}
+	for _, in := range t.Intents {
+		if _, ok := t.Priority[in.Name]; !ok {
+			errs = append(errs, fmt.Sprintf("intent %q has no priority row", in.Name))
+		}
+	}
+	if t.Weights.Strong <= 0 || t.Weights.Medium <= 0 || t.Weights.Weak <= 0 {
+		errs = append(errs, "weights must be positive")
+	}
+	if len(errs) > 0 {
+		slices.Sort(errs)
+		return fmt.Errorf("exposure tables: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// ToolNames returns the catalog names in catalog order.
+func (t *Tables) ToolNames() []string {
+	out := make([]string, len(t.Catalog))
+	for i, ti := range t.Catalog {
+		out[i] = ti.Name
+	}
+	return out
+}
+
+// sharedDefaultTables returns the embedded tables without copying; callers
+// must not modify them.
+func sharedDefaultTables() *Tables {
+	defaultOnce.Do(func() { defaultTables, defaultErr = loadEmbedded() })
+	if defaultErr != nil {
+		return &Tables{}
+	}
+	return defaultTables
+}
+
+// Tool returns the catalog entry of a tool.
+func (t *Tables) Tool(name string) (ToolInfo, bool) {
+	for _, ti := range t.Catalog {
+		if ti.Name == name {
+			return ti, true
+		}
+	}
+	return ToolInfo{}, false
+}
