@@ -6,6 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"clawbridge/browser"
 	"clawbridge/internal/config"
 	"clawbridge/internal/logging"
 	"clawbridge/internal/netguard"
@@ -65,11 +66,27 @@ func newApp(configPath string, apply func(*config.Config)) (*app, error) {
 		a.Close()
 		return nil, err
 	}
-	a.deps = &tool.Deps{Config: cfg, Sandbox: sb, Store: st, Guard: guard, Log: log}
-	a.srv, err = server.New(server.Options{Config: cfg, Deps: a.deps, Tools: tools.All(a.deps), Log: log, Version: version})
+	bc, err := browser.FromConfig(cfg)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	bm := browser.New(bc, guard, log) // launches Chromium lazily, on first use
+	a.closer = append(a.closer, closerFunc(bm.Close))
+	a.deps = &tool.Deps{Config: cfg, Sandbox: sb, Store: st, Guard: guard, Log: log, Browser: bm, PDF: bm}
+	registry, err := tools.All(a.deps)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.srv, err = server.New(server.Options{Config: cfg, Deps: a.deps, Tools: registry, Log: log, Version: version})
 	if err != nil {
 		a.Close()
 		return nil, err
 	}
 	return a, nil
 }
+
+type closerFunc func()
+
+func (f closerFunc) Close() error { f(); return nil }

@@ -72,14 +72,17 @@ func ctxT(t *testing.T) context.Context {
 
 func stdioClient(t *testing.T, e *env, version string, opts ...client.ClientOption) *client.Client {
 	t.Helper()
-	tr := transport.NewStdio(binPath, e.vars, "serve")
-	c := client.NewClient(tr, opts...)
+	c := client.NewClient(newStdioTransport(e), opts...)
 	if err := c.Start(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
 	initialize(t, c, version)
 	return c
+}
+
+func newStdioTransport(e *env) *transport.Stdio {
+	return transport.NewStdio(binPath, e.vars, "serve")
 }
 
 func initialize(t *testing.T, c *client.Client, version string) *mcp.InitializeResult {

@@ -2,18 +2,272 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"clawbridge/exposure"
+	"clawbridge/internal/config"
+	"clawbridge/tools/tool"
 )
 
+// Per-session views. Every tool is registered once, globally, so that every
+// tool stays callable in every session (mcp-go's tool filter would also
+// block calls, and its stdio session has no per-session tools). The view a
+// session sees is applied to the tools/list result in an after-hook: the
+// session's exposure state picks, orders and tags the tools. The tagged
+// descriptions are copies; the registry is never mutated.
+
+func newRouter(cfg config.Exposure, registered []string) (*exposure.Router, error) {
+	return exposure.NewRouter(exposure.Config{
+		RecommendedAt:     cfg.RecommendedAt,
+		ExtendedAt:        cfg.ExtendedAt,
+		Core:              cfg.Core,
+		Registered:        append(registered, exposure.FindTools, exposure.CallTool),
+		FailuresToUpgrade: cfg.FailuresToUpgrade,
+	})
+}
+
 func (s *Server) newSession(key, client string, limit int) *session {
-	return &session{key: key, client: client, sem: make(chan struct{}, limit)}
+	mode := exposure.ModeForClient(client, s.cfg.Exposure.Mode)
+	if key == "" {
+		// Anonymous stateless (2026-07-28) requests share no state and
+		// cannot be notified: they get the full tagged list plus find_tools.
+		mode = exposure.ModeFull
+	}
+	return &session{key: key, client: client, sem: make(chan struct{}, limit), exp: s.router.NewSession(mode)}
 }
 
+// filterList replaces the global tool list with the caller's view.
 func (s *Server) filterList(ctx context.Context, id any, req *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
+	if res == nil {
+		return
+	}
+	key, client, _ := sessionKey(ctx)
+	sess := s.sessions.get(key, client)
+	byName := make(map[string]mcp.Tool, len(res.Tools))
+	for _, t := range res.Tools {
+		byName[t.Name] = t
+	}
+	res.Tools = s.viewTools(sess.exp.View(), sess.exp.Lang(), byName)
 }
 
-func (s *Server) beforeCall(sess *session, name string)        {}
-func (s *Server) afterCall(sess *session, name string, ok bool) {}
-func (s *Server) addMeta()                                      {}
-func (s *Server) addPrompts()                                   {}
+// viewTools renders a view as MCP tools with tagged description copies.
+func (s *Server) viewTools(view []exposure.ViewTool, lang string, byName map[string]mcp.Tool) []mcp.Tool {
+	out := make([]mcp.Tool, 0, len(view))
+	for _, v := range view {
+		t, ok := byName[v.Name]
+		if !ok {
+			continue
+		}
+		t.Description = exposure.Tag(t.Description, v.Tag, lang)
+		out = append(out, t)
+	}
+	return out
+}
+
+// beforeCall pins a tool called from outside the session's view.
+func (s *Server) beforeCall(sess *session, name string) {
+	if sess.exp.CallStarted(name) {
+		s.viewChanged(sess)
+	}
+}
+
+// afterCall counts failures; two in a row widen the view.
+func (s *Server) afterCall(sess *session, name string, ok bool) {
+	if _, known := s.tools[name]; !known && ok {
+		return
+	}
+	if sess.exp.CallFinished(name, ok) {
+		s.viewChanged(sess)
+	}
+}
+
+// viewChanged logs the transition and tells that session only.
+func (s *Server) viewChanged(sess *session) {
+	st := sess.exp.State()
+	ev := s.log.Info().Str("kind", "exposure").Str("session", sess.key).Str("tier", string(st.Tier)).Int("tools", len(st.View))
+	if n := len(st.History); n > 0 {
+		ev = ev.Str("reason", st.History[n-1].Reason)
+	}
+	ev.Msg("view changed")
+	if sess.key == "" || strings.HasPrefix(sess.key, "principal:") || sess.key == "local" {
+		return // stateless callers re-list on every request; nothing to notify
+	}
+	if err := s.mcp.SendNotificationToSpecificClient(sess.key, mcp.MethodNotificationToolsListChanged, nil); err != nil {
+		s.log.Debug().Err(err).Str("session", sess.key).Msg("list_changed not delivered")
+	}
+}
+
+// addMeta registers find_tools (always listed) and call_tool (listed in
+// search mode; callable always).
+func (s *Server) addMeta() {
+	find := mcp.NewTool(exposure.FindTools,
+		mcp.WithTitleAnnotation("Find tools"),
+		mcp.WithDescription("Find the right tools for a request. Describe what the user wants in their own words (any language); "+
+			"returns the best tools with one-line descriptions, narrows your tool list to them and notifies the client. "+
+			"Set include_schemas to get each tool's input schema too (for clients that do not re-read the tool list). Every tool stays callable."),
+		mcp.WithString("request", mcp.Required(), mcp.Description("The user's request or the task at hand, e.g. \"合并这三个PDF\" or \"chart sales by month\"")),
+		mcp.WithBoolean("include_schemas", mcp.Description("Also return each chosen tool's full input schema (default false)")),
+		mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(false), mcp.WithOpenWorldHintAnnotation(false),
+	)
+	s.mcp.AddTool(find, s.findTools)
+	call := mcp.NewTool(exposure.CallTool,
+		mcp.WithTitleAnnotation("Call a tool by name"),
+		mcp.WithDescription("Run any clawbridge tool by name with its arguments. Use find_tools first (with include_schemas) to learn the tool's name and input schema."),
+		mcp.WithString("name", mcp.Required(), mcp.Description("The tool's name, as find_tools returned it")),
+		mcp.WithObject("arguments", mcp.Description("The tool's arguments, matching its input schema")),
+		mcp.WithReadOnlyHintAnnotation(false), mcp.WithDestructiveHintAnnotation(true),
+		mcp.WithIdempotentHintAnnotation(false), mcp.WithOpenWorldHintAnnotation(true),
+	)
+	s.mcp.AddTool(call, s.callTool)
+}
+
+type foundTool struct {
+	Name        string          `json:"name"`
+	Tag         string          `json:"tag,omitempty"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema,omitempty"`
+}
+
+func (s *Server) findTools(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	key, client, _ := sessionKey(ctx)
+	sess := s.sessions.get(key, client)
+	request := req.GetString("request", "")
+	if strings.TrimSpace(request) == "" {
+		return errorResult("", tool.Invalid("request", "missing required field 'request'", "describe the user's task in a sentence")), nil
+	}
+	dec, changed := sess.exp.Route(request)
+	if changed {
+		s.viewChanged(sess)
+	}
+	withSchemas := req.GetBool("include_schemas", false)
+	var found []foundTool
+	for _, v := range dec.Tools {
+		t, ok := s.tools[v.Name]
+		if !ok {
+			continue
+		}
+		f := foundTool{Name: t.Name, Tag: v.Tag, Description: firstSentence(t.Description)}
+		if withSchemas {
+			f.InputSchema = mcpTool(t).RawInputSchema
+		}
+		found = append(found, f)
+		if len(found) == 12 && dec.Tier != exposure.TierRecommended {
+			break // wide tiers: the best dozen is enough to choose from
+		}
+	}
+	out := map[string]any{
+		"tier": dec.Tier, "intents": dec.Intents, "confidence": dec.Confidence, "tools": found,
+		"note": "Your tool list now shows these tools. Any tool stays callable by name.",
+	}
+	if sess.exp.Mode() == exposure.ModeSearch {
+		out["note"] = "Call these tools through call_tool(name, arguments)."
+	}
+	var lines []string
+	for _, f := range found {
+		tag := ""
+		if f.Tag != "" {
+			tag = " [" + f.Tag + "]"
+		}
+		lines = append(lines, "- "+f.Name+tag+": "+f.Description)
+	}
+	text := fmt.Sprintf("tier %s, confidence %.2f, intents %s\n%s", dec.Tier, dec.Confidence, strings.Join(dec.Intents, ", "), strings.Join(lines, "\n"))
+	if withSchemas {
+		b, _ := json.Marshal(out)
+		text = string(b)
+	}
+	return mcp.NewToolResultStructured(out, text), nil
+}
+
+func (s *Server) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	key, client, _ := sessionKey(ctx)
+	sess := s.sessions.get(key, client)
+	name := req.GetString("name", "")
+	if _, ok := s.tools[name]; !ok {
+		return errorResult("", tool.Errorf(tool.CodeNotFound, "call find_tools to see the tool names", "unknown tool %q", name)), nil
+	}
+	args, _ := req.GetArguments()["arguments"].(map[string]any)
+	return s.run(ctx, sess, name, args, progressFunc(ctx, s.mcp, req)), nil
+}
+
+func firstSentence(s string) string {
+	for i, r := range s {
+		if (r == '.' || r == '。') && i > 20 {
+			return s[:i+len(string(r))]
+		}
+	}
+	return s
+}
+
+// addPrompts registers `task` (routes a request, like find_tools, and
+// returns guidance for it) and one guide prompt per intent family.
+func (s *Server) addPrompts() {
+	s.mcp.AddPrompt(mcp.NewPrompt("task",
+		mcp.WithPromptDescription("Route a request to the right tools and get guidance for doing it well"),
+		mcp.WithArgument("request", mcp.RequiredArgument(), mcp.ArgumentDescription("What the user wants, in their words")),
+	), func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		key, client, _ := sessionKey(ctx)
+		sess := s.sessions.get(key, client)
+		request := req.Params.Arguments["request"]
+		if strings.TrimSpace(request) == "" {
+			return nil, fmt.Errorf("the task prompt needs a request argument")
+		}
+		dec, changed := sess.exp.Route(request)
+		if changed {
+			s.viewChanged(sess)
+		}
+		var names []string
+		for _, v := range dec.Tools {
+			if _, ok := s.tools[v.Name]; ok && v.Tag == exposure.TagRecommended {
+				names = append(names, v.Name)
+			}
+		}
+		text := fmt.Sprintf("Request: %s\nRecommended tools: %s\n\n%s", request, strings.Join(names, ", "), exposure.Guidance(dec.Intents))
+		return mcp.NewGetPromptResult("Guidance for: "+request, []mcp.PromptMessage{
+			mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(text)),
+		}), nil
+	})
+	for _, f := range exposure.Families() {
+		f := f
+		s.mcp.AddPrompt(mcp.NewPrompt("guide_"+f.Name,
+			mcp.WithPromptDescription("How to choose tools for "+f.Title)),
+			func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				return mcp.NewGetPromptResult(f.Title, []mcp.PromptMessage{
+					mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(exposure.FamilyGuide(f.Name))),
+				}), nil
+			})
+	}
+}
+
+// exposureResource shows the caller's current view and its history.
+func (s *Server) exposureResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	key, client, _ := sessionKey(ctx)
+	return jsonResource(req.Params.URI, s.sessions.get(key, client).exp.State())
+}
+
+// Router is the server's routing engine.
+func (s *Server) Router() *exposure.Router { return s.router }
+
+// ViewTokens estimates the tokens of the tools/list payload of a view: the
+// real JSON of registered tools, the catalog estimate for the others.
+func (s *Server) ViewTokens(names []string) int {
+	total := 0
+	var missing []string
+	for _, n := range names {
+		t, ok := s.tools[n]
+		if !ok {
+			missing = append(missing, n)
+			continue
+		}
+		b, _ := json.Marshal(mcpTool(t))
+		total += exposure.EstimateTokens(string(b))
+	}
+	if len(missing) > 0 {
+		total += s.router.EstimateViewTokens(missing)
+	}
+	return total
+}

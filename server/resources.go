@@ -21,6 +21,9 @@ func (s *Server) addResources() {
 			key, _, _ := sessionKey(ctx)
 			return jsonResource(req.Params.URI, s.traces(ctx, key))
 		})
+	s.mcp.AddResource(mcp.NewResource("clawbridge://session/exposure", "session exposure",
+		mcp.WithResourceDescription("This session's tool view: mode, tier, intents, confidence, pinned tools and the history of changes with reasons"),
+		mcp.WithMIMEType("application/json")), s.exposureResource)
 	s.mcp.AddResourceTemplate(mcp.NewResourceTemplate("clawbridge://results/{id}", "full results",
 		mcp.WithTemplateDescription("Full text of a tool result that was cut for the model"),
 		mcp.WithTemplateMIMEType("text/plain")), s.readResult)

@@ -14,6 +14,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
+	"clawbridge/exposure"
 	"clawbridge/internal/config"
 	"clawbridge/tools/tool"
 )
@@ -38,6 +39,7 @@ type Server struct {
 	sessions  *sessions
 	confirmer *confirmer
 	results   *resultStore
+	router    *exposure.Router
 
 	breakersMu sync.Mutex
 	breakers   map[string]*circuit
@@ -70,6 +72,9 @@ func New(o Options) (*Server, error) {
 	hooks.AddAfterListTools(s.filterList)
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs mcpserver.ClientSession) {
 		s.sessions.drop(cs.SessionID())
+		if o.Deps.Browser != nil {
+			o.Deps.Browser.CloseSession(cs.SessionID()) // its cookies and tabs go with it
+		}
 	})
 	s.mcp = mcpserver.NewMCPServer("clawbridge", o.Version,
 		mcpserver.WithToolCapabilities(true),
@@ -92,6 +97,13 @@ func New(o Options) (*Server, error) {
 		s.tools[t.Name] = t
 		s.order = append(s.order, t)
 		s.mcp.AddTool(mcpTool(t), s.handle)
+	}
+	var names []string
+	for _, t := range s.order {
+		names = append(names, t.Name)
+	}
+	if s.router, err = newRouter(o.Config.Exposure, names); err != nil {
+		return nil, err
 	}
 	s.mcp.AddNotificationHandler("notifications/roots/list_changed", s.rootsChanged)
 	s.addMeta()

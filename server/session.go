@@ -8,6 +8,8 @@ import (
 	"time"
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"clawbridge/exposure"
 )
 
 // session is clawbridge's state for one client session: the concurrency
@@ -16,6 +18,7 @@ type session struct {
 	key    string
 	client string
 	sem    chan struct{}
+	exp    *exposure.Session
 
 	mu       sync.Mutex
 	lastCall string // hash of the last call's tool and arguments

@@ -4,17 +4,46 @@
 package tools
 
 import (
+	"fmt"
+
+	browsertool "clawbridge/tools/browser"
+	"clawbridge/tools/browseruse"
 	"clawbridge/tools/file"
+	"clawbridge/tools/screen"
 	"clawbridge/tools/shell"
 	"clawbridge/tools/system"
 	"clawbridge/tools/tool"
+	"clawbridge/tools/webfetch"
 )
 
-// All returns the registry in publication order.
-func All(d *tool.Deps) []tool.Tool {
-	return []tool.Tool{
-		file.New(d),
-		shell.New(d),
-		system.New(d),
+// constructor builds one tool; an error means its embedded data is broken.
+type constructor func(*tool.Deps) (tool.Tool, error)
+
+// plain adapts a constructor that cannot fail.
+func plain(f func(*tool.Deps) tool.Tool) constructor {
+	return func(d *tool.Deps) (tool.Tool, error) { return f(d), nil }
+}
+
+// registry is the publication order: the catalog's.
+var registry = []constructor{
+	plain(browsertool.New),
+	plain(browseruse.New),
+	webfetch.New,
+	plain(file.New),
+	plain(shell.New),
+	plain(screen.New),
+	plain(system.New),
+}
+
+// All builds every tool in registry order.
+func All(d *tool.Deps) ([]tool.Tool, error) {
+	out := make([]tool.Tool, 0, len(registry))
+	for i, c := range registry {
+		t, err := c(d)
+		if err != nil {
+			return nil, fmt.Errorf("registry entry %d (%s): %w", i, t.Name, err)
+		}
+		out = append(out, t)
 	}
+	return out, nil
 }

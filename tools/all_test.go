@@ -18,7 +18,10 @@ var snake = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 
 // The contract every registered tool meets.
 func TestRegistryContract(t *testing.T) {
-	all := tools.All(tooltest.Deps(t))
+	all, err := tools.All(tooltest.Deps(t))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(all) == 0 {
 		t.Fatal("empty registry")
 	}
@@ -98,7 +101,11 @@ type snapshot struct {
 func TestToolSnapshots(t *testing.T) {
 	dir := filepath.Join("..", "fixtures", "toolsnaps")
 	update := os.Getenv("UPDATE_TOOLSNAPS") == "1"
-	for _, tl := range tools.All(tooltest.Deps(t)) {
+	all, err := tools.All(tooltest.Deps(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range all {
 		a := tl.Annotations()
 		levels := map[string]any{}
 		for _, ac := range tl.Actions {

@@ -3,6 +3,8 @@ package tool
 import (
 	"errors"
 	"fmt"
+
+	"clawbridge/browser"
 )
 
 // Result is what a successful call returns.
@@ -79,11 +81,17 @@ func Missing(program, debianPackage string) *Error {
 	}
 }
 
-// AsError returns the tool error inside err, if any.
+// AsError returns the tool error inside err, if any. The browser library
+// has its own error type (it cannot import this package); it carries the
+// same fields and is converted here.
 func AsError(err error) (*Error, bool) {
 	var te *Error
 	if errors.As(err, &te) {
 		return te, true
+	}
+	var be *browser.Error
+	if errors.As(err, &be) {
+		return &Error{Code: be.Code, Message: be.Message, Hint: be.Hint, Field: be.Field}, true
 	}
 	return nil, false
 }

@@ -1,0 +1,246 @@
+package browsertool
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"clawbridge/browser"
+	"clawbridge/fixtures/site"
+	"clawbridge/internal/netguard"
+	"clawbridge/tools/tool"
+	"clawbridge/tools/tooltest"
+)
+
+var (
+	mgr    *browser.Manager
+	dlDir  string
+	hasBin bool
+)
+
+func TestMain(m *testing.M) {
+	g, _ := netguard.New([]string{"127.0.0.1"})
+	cfg := browser.DefaultConfig()
+	cfg.IdleTimeout = 0
+	dlDir, _ = os.MkdirTemp("", "cb-downloads-")
+	cfg.DownloadDir = dlDir
+	mgr = browser.New(cfg, g, zerolog.New(os.Stderr).Level(zerolog.WarnLevel))
+	_, err := mgr.BrowserPath()
+	hasBin = err == nil
+	code := m.Run()
+	mgr.Close()
+	os.RemoveAll(dlDir)
+	os.Exit(code)
+}
+
+func deps(t *testing.T) *tool.Deps {
+	t.Helper()
+	if !hasBin {
+		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+			t.Fatal("chromium is required")
+		}
+		t.Skip("chromium not installed")
+	}
+	d := tooltest.Deps(t, "127.0.0.1")
+	d.Browser = mgr
+	return d
+}
+
+// call runs one action in a session, as the server would.
+func call(t *testing.T, tl tool.Tool, session string, args map[string]any) (*tool.Result, error) {
+	t.Helper()
+	c, err := tl.Prepare(args)
+	if err != nil {
+		return nil, err
+	}
+	c.Session = session
+	return tl.Handler(t.Context(), c)
+}
+
+func must(t *testing.T, tl tool.Tool, session string, args map[string]any) map[string]any {
+	t.Helper()
+	res, err := call(t, tl, session, args)
+	if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return res.Data.(map[string]any)
+}
+
+func refFor(t *testing.T, snap string, parts ...string) string {
+	t.Helper()
+	for _, l := range strings.Split(snap, "\n") {
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(l, p)
+		}
+		if i := strings.Index(l, "[ref="); ok && i >= 0 {
+			return l[i+5 : i+strings.IndexByte(l[i:], ']')]
+		}
+	}
+	t.Fatalf("no ref for %v in:\n%s", parts, snap)
+	return ""
+}
+
+func TestToolContract(t *testing.T) {
+	tl := New(&tool.Deps{})
+	if err := tl.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if LevelOf("evaluate") != tool.High || LevelOf("snapshot") != tool.Read || LevelOf("click") != tool.Write {
+		t.Error("levels")
+	}
+	// No browser configured: a clear unavailable error.
+	_, err := call(t, tl, "", map[string]any{"action": "navigate", "url": "https://example.com"})
+	if e, ok := tool.AsError(err); !ok || e.Code != tool.CodeUnavailable || !strings.Contains(e.Hint, "apt-get install chromium") {
+		t.Fatalf("no browser: %v", err)
+	}
+	// A configured path that does not exist names the package too.
+	cfg := browser.DefaultConfig()
+	cfg.Path = "/nonexistent/chromium"
+	d := &tool.Deps{Browser: browser.New(cfg, nil, zerolog.Nop())}
+	_, err = call(t, New(d), "", map[string]any{"action": "snapshot"})
+	if e, ok := tool.AsError(err); !ok || e.Code != tool.CodeUnavailable || !strings.Contains(e.Hint, "apt-get install chromium") {
+		t.Fatalf("bad path: %v", err)
+	}
+}
+
+func TestFlowThroughHandler(t *testing.T) {
+	d := deps(t)
+	srv := site.Start(t)
+	tl := New(d)
+	const sess = "flow"
+	defer mgr.CloseSession(sess)
+
+	must(t, tl, sess, map[string]any{"action": "navigate", "url": srv.At("/form.html")})
+	snap := must(t, tl, sess, map[string]any{"action": "snapshot"})["snapshot"].(string)
+	must(t, tl, sess, map[string]any{"action": "click", "ref": refFor(t, snap, `textbox "Full name"`)})
+	must(t, tl, sess, map[string]any{"action": "type", "ref": refFor(t, snap, `textbox "Full name"`), "text": "Grace Hopper"})
+	must(t, tl, sess, map[string]any{"action": "select", "ref": refFor(t, snap, `combobox "Country"`), "values": []any{"us"}})
+	must(t, tl, sess, map[string]any{"action": "type", "selector": "#email", "text": "grace@example.org", "submit": true})
+	must(t, tl, sess, map[string]any{"action": "wait_for", "text": "Thank you"})
+	after := must(t, tl, sess, map[string]any{"action": "snapshot"})
+	if !strings.Contains(after["snapshot"].(string), "name=Grace Hopper") || after["title"] != "Thank you" {
+		t.Fatalf("after submit: %v", after)
+	}
+	// stale ref from the form page
+	_, err := call(t, tl, sess, map[string]any{"action": "click", "ref": refFor(t, snap, `button "Send"`)})
+	if e, ok := tool.AsError(err); !ok || e.Code != tool.CodeNotFound || !strings.Contains(e.Message, "stale") {
+		t.Fatalf("stale: %v", err)
+	}
+	// missing element argument
+	_, err = call(t, tl, sess, map[string]any{"action": "click"})
+	if e, ok := tool.AsError(err); !ok || e.Field != "ref" {
+		t.Fatalf("no target: %v", err)
+	}
+	// back to the form
+	if got := must(t, tl, sess, map[string]any{"action": "back"}); got["title"] != "Sign up" {
+		t.Errorf("back: %v", got)
+	}
+	// evaluate is off by default
+	_, err = call(t, tl, sess, map[string]any{"action": "evaluate", "script": "document.title"})
+	if e, ok := tool.AsError(err); !ok || e.Code != tool.CodeDenied {
+		t.Fatalf("evaluate: %v", err)
+	}
+}
+
+func TestTabsScreenshotPDFDownload(t *testing.T) {
+	d := deps(t)
+	srv := site.Start(t)
+	tl := New(d)
+	const sess = "media"
+	defer mgr.CloseSession(sess)
+	must(t, tl, sess, map[string]any{"action": "navigate", "url": srv.At("/table.html")})
+	nt := must(t, tl, sess, map[string]any{"action": "tabs", "mode": "new", "url": srv.At("/dialog.html")})
+	tabs := must(t, tl, sess, map[string]any{"action": "tabs"})["tabs"].([]browser.PageInfo)
+	if len(tabs) != 2 || tabs[1].Tab != nt["tab"] || !tabs[1].Active {
+		t.Fatalf("tabs: %+v", tabs)
+	}
+	must(t, tl, sess, map[string]any{"action": "tabs", "mode": "select", "tab": tabs[0].Tab})
+
+	res, err := call(t, tl, sess, map[string]any{"action": "screenshot", "save": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Images) != 1 || len(res.Files) != 1 {
+		t.Fatalf("screenshot result: %+v", res)
+	}
+	img, err := png.DecodeConfig(bytes.NewReader(res.Images[0].Data))
+	if err != nil || img.Width != 1280 || img.Height != 800 {
+		t.Fatalf("png %+v %v", img, err)
+	}
+	if fi, err := os.Stat(res.Files[0].Path); err != nil || fi.Size() != int64(len(res.Images[0].Data)) {
+		t.Fatalf("saved screenshot: %v", err)
+	}
+
+	res, err = call(t, tl, sess, map[string]any{"action": "pdf", "output": "page.pdf", "page_size": "Letter"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := exec.LookPath("pdfinfo"); err == nil {
+		out, err := exec.Command(p, res.Files[0].Path).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "Pages:") || !strings.Contains(string(out), "612 x 792") {
+			t.Fatalf("pdfinfo: %v\n%s", err, out)
+		}
+	}
+	if !strings.HasPrefix(res.Files[0].Path, d.Sandbox.Root()) {
+		t.Errorf("pdf outside workspace: %s", res.Files[0].Path)
+	}
+	// the same output again is refused without overwrite
+	_, err = call(t, tl, sess, map[string]any{"action": "pdf", "output": "page.pdf"})
+	if e, ok := tool.AsError(err); !ok || e.Code != tool.CodeExists {
+		t.Fatalf("overwrite: %v", err)
+	}
+
+	// download lands in the download dir and is reported
+	must(t, tl, sess, map[string]any{"action": "navigate", "url": srv.At("/download.html")})
+	var downloads any
+	for i := 0; i < 2 && downloads == nil; i++ {
+		data := must(t, tl, sess, map[string]any{"action": "click", "selector": "#dl"})
+		downloads = data["downloads"]
+		if downloads == nil {
+			time.Sleep(500 * time.Millisecond)
+			downloads = must(t, tl, sess, map[string]any{"action": "tabs"})["downloads"]
+		}
+	}
+	if downloads == nil {
+		t.Fatal("no download reported")
+	}
+	got, err := os.ReadFile(filepath.Join(dlDir, "report.txt"))
+	if err != nil || string(got) != "downloaded content\n" {
+		t.Fatalf("download file: %v %q", err, got)
+	}
+
+	closed := must(t, tl, sess, map[string]any{"action": "tabs", "mode": "close", "tab": nt["tab"]})
+	if len(closed["tabs"].([]browser.PageInfo)) != 1 {
+		t.Fatalf("close: %v", closed)
+	}
+}
+
+func TestSessionsAndGuard(t *testing.T) {
+	d := deps(t)
+	srv := site.Start(t)
+	tl := New(d)
+	defer mgr.CloseSession("s1")
+	defer mgr.CloseSession("s2")
+	must(t, tl, "s1", map[string]any{"action": "navigate", "url": srv.At("/cookie?set=one")})
+	must(t, tl, "s2", map[string]any{"action": "navigate", "url": srv.At("/cookie")})
+	snap := must(t, tl, "s2", map[string]any{"action": "snapshot"})["snapshot"].(string)
+	if !strings.Contains(snap, "cookie=(none)") {
+		t.Fatalf("session 2 sees session 1's cookie:\n%s", snap)
+	}
+	_, err := call(t, tl, "s1", map[string]any{"action": "navigate", "url": srv.At("/redirect-private")})
+	if e, ok := tool.AsError(err); !ok || e.Code != tool.CodeDenied {
+		t.Fatalf("private redirect: %v", err)
+	}
+	_, err = call(t, tl, "s1", map[string]any{"action": "navigate", "url": "http://192.168.1.1/"})
+	if e, ok := tool.AsError(err); !ok || e.Code != tool.CodeDenied {
+		t.Fatalf("private: %v", err)
+	}
+}

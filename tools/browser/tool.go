@@ -1,0 +1,116 @@
+// Package browsertool is the `browser` tool: a real headless Chromium driven
+// step by step (navigate, snapshot with element refs, click, type, tabs,
+// waits, screenshots, PDF). Each MCP session gets its own isolated browser
+// context from the shared browser.Manager.
+package browsertool
+
+import (
+	"context"
+
+	"clawbridge/browser"
+	"clawbridge/tools/tool"
+)
+
+// Parameters shared by several actions.
+var (
+	pRef      = tool.Param{Name: "ref", Type: tool.String, Description: "Element ref from the latest snapshot, e.g. e12 (preferred over selector)."}
+	pSelector = tool.Param{Name: "selector", Type: tool.String, Description: "CSS selector of the element, when no ref is at hand."}
+	pURL      = tool.Param{Name: "url", Type: tool.String, Description: "Absolute http(s) URL.", Required: true}
+)
+
+// Actions of the browser tool, in the order clients see them.
+func actions() []tool.Action {
+	return []tool.Action{
+		{Name: "navigate", Description: "Open a URL in the current tab (opens a tab if none).", Level: tool.Write, Timeout: tool.Normal,
+			Params: []tool.Param{pURL}},
+		{Name: "back", Description: "Go back in the current tab's history.", Level: tool.Write, Timeout: tool.Normal},
+		{Name: "forward", Description: "Go forward in the current tab's history.", Level: tool.Write, Timeout: tool.Normal},
+		{Name: "reload", Description: "Reload the current tab.", Level: tool.Write, Timeout: tool.Normal},
+		{Name: "snapshot", Description: "The page as a compact accessibility outline; interactive elements carry refs for later actions. Paged: offset/limit in characters.", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
+			Params: []tool.Param{
+				{Name: "offset", Type: tool.Integer, Description: "Character offset to start from (next_offset of the previous window).", Min: tool.Ptr(0)},
+				{Name: "limit", Type: tool.Integer, Description: "Maximum characters to return (default from config, 12000).", Min: tool.Ptr(500), Max: tool.Ptr(100000)},
+				{Name: "diff", Type: tool.Boolean, Description: "Only lines new or changed since this tab's previous snapshot (with their ancestors as context)."},
+			}},
+		{Name: "click", Description: "Click an element; waits for a navigation the click starts.", Level: tool.Write, Timeout: tool.Normal,
+			Params: []tool.Param{pRef, pSelector,
+				{Name: "double", Type: tool.Boolean, Description: "Double-click."},
+				{Name: "button", Type: tool.String, Description: "Mouse button.", Enum: []string{"left", "right", "middle"}}}},
+		{Name: "type", Description: "Type text into an input, textarea or editable element (replaces its content unless append is set).", Level: tool.Write, Timeout: tool.Normal,
+			Params: []tool.Param{pRef, pSelector,
+				{Name: "text", Type: tool.String, Description: "Text to type.", Required: true},
+				{Name: "submit", Type: tool.Boolean, Description: "Press Enter afterwards."},
+				{Name: "append", Type: tool.Boolean, Description: "Keep the existing content and add to it."}}},
+		{Name: "press", Description: "Press a key or combination (Enter, Tab, Escape, ArrowDown, Control+a), on an element when given.", Level: tool.Write, Timeout: tool.Normal,
+			Params: []tool.Param{{Name: "key", Type: tool.String, Description: "Key name or combination, e.g. Enter or Control+a.", Required: true}, pRef, pSelector}},
+		{Name: "select", Description: "Choose options of a <select> by value or visible text.", Level: tool.Write, Timeout: tool.Normal,
+			Params: []tool.Param{pRef, pSelector,
+				{Name: "values", Type: tool.Array, Items: &tool.Param{Name: "value", Type: tool.String, Description: "Option value or text."}, Description: "Options to select.", Required: true}}},
+		{Name: "hover", Description: "Move the mouse over an element.", Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{pRef, pSelector}},
+		{Name: "scroll", Description: "Scroll an element into view, or the page by dx/dy pixels, or to the top or bottom.", Level: tool.Write, Timeout: tool.Normal,
+			Params: []tool.Param{pRef, pSelector,
+				{Name: "dx", Type: tool.Number, Description: "Horizontal pixels."},
+				{Name: "dy", Type: tool.Number, Description: "Vertical pixels (default: most of a screen down)."},
+				{Name: "to", Type: tool.String, Description: "Scroll to the top or bottom of the page.", Enum: []string{"top", "bottom"}}}},
+		{Name: "wait_for", Description: "Wait until text appears, text disappears, a selector is visible, or a number of seconds.", Level: tool.Read, Timeout: tool.Normal,
+			Params: []tool.Param{
+				{Name: "text", Type: tool.String, Description: "Text to wait for."},
+				{Name: "text_gone", Type: tool.String, Description: "Text to wait to disappear."},
+				{Name: "selector", Type: tool.String, Description: "CSS selector to wait to be visible."},
+				{Name: "seconds", Type: tool.Number, Description: "Fixed pause in seconds.", Min: tool.Ptr(0), Max: tool.Ptr(60)},
+				{Name: "timeout", Type: tool.Number, Description: "Give up after this many seconds (default 10).", Min: tool.Ptr(0.1), Max: tool.Ptr(120)}}},
+		{Name: "screenshot", Description: "PNG of the viewport, the full page or one element, returned as an image; saved as a file when output or save is given.", Level: tool.Read, Timeout: tool.Normal,
+			Params: []tool.Param{pRef, pSelector,
+				{Name: "full_page", Type: tool.Boolean, Description: "Capture the whole scrollable page."},
+				{Name: "save", Type: tool.Boolean, Description: "Also save it under outputs/."},
+				{Name: "output", Type: tool.String, Description: "Workspace path of the PNG file to write."},
+				{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing file at output."}}},
+		{Name: "pdf", Description: "Print the current page to a PDF file in the workspace.", Level: tool.Write, Timeout: tool.Slow,
+			Params: []tool.Param{
+				{Name: "output", Type: tool.String, Description: "Workspace path of the PDF (default outputs/page-<time>.pdf)."},
+				{Name: "page_size", Type: tool.String, Description: "Paper size.", Enum: browser.PageSizes()},
+				{Name: "landscape", Type: tool.Boolean, Description: "Landscape orientation."},
+				{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing file at output."}}},
+		{Name: "tabs", Description: "List, open, select or close tabs of this session.", Level: tool.Write, Timeout: tool.Normal,
+			Params: []tool.Param{
+				{Name: "mode", Type: tool.String, Description: "What to do with tabs (default list).", Enum: []string{"list", "new", "select", "close"}},
+				{Name: "tab", Type: tool.String, Description: "Tab id (t1, t2...) for select and close; close defaults to the current tab."},
+				{Name: "url", Type: tool.String, Description: "URL to open in the new tab."}}},
+		{Name: "console", Description: "Recent console messages and uncaught errors of the current tab.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
+			Params: []tool.Param{{Name: "limit", Type: tool.Integer, Description: "Most recent messages to return (default 50).", Min: tool.Ptr(1), Max: tool.Ptr(200)}}},
+		{Name: "evaluate", Description: "Run JavaScript in the page (an expression or a function; with ref/selector the element is `this`). Disabled unless the config enables it.", Level: tool.High, Timeout: tool.Normal,
+			Params: []tool.Param{{Name: "script", Type: tool.String, Description: "JavaScript expression or function source.", Required: true}, pRef, pSelector}},
+	}
+}
+
+// New builds the browser tool. d.Browser may be nil: every call then says
+// that no browser is available.
+func New(d *tool.Deps) tool.Tool {
+	r := &Runner{d: d}
+	return tool.Tool{
+		Name:  "browser",
+		Title: "Web browser (Chromium)",
+		Description: "Drive a real headless Chromium step by step: navigate, take a snapshot (a compact accessibility outline where " +
+			"interactive elements carry refs like e12), then click, type, select, press keys or wait by ref or CSS selector. " +
+			"Also tabs, screenshots (returned as images), printing to PDF and the console. Each session has its own isolated " +
+			"browser profile; snapshots are paged (offset/limit) and can show only what changed (diff).",
+		Actions:   actions(),
+		Handler:   r.Handle,
+		OpenWorld: true,
+		Programs:  map[string]string{"chromium": "chromium"},
+		Examples: []string{
+			"open https://example.com and click the login button",
+			"fill in the search box on this page and press Enter",
+			"take a screenshot of the current page",
+			"save this web page as a PDF",
+			"打开这个网页并截图",
+			"在网页上填写表单并提交",
+			"用浏览器打开新标签页访问这个网址",
+		},
+	}
+}
+
+// Handle runs one call of the browser tool.
+func (r *Runner) Handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	return r.Do(ctx, c.Session, c.Action, c.Args)
+}

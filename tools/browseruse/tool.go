@@ -1,0 +1,245 @@
+// Package browseruse is the `browser_use` tool: several browser steps in one
+// call (run), structured extraction of a page (extract) and form filling
+// (fill_form), on the same per-session browser context as `browser`.
+package browseruse
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"clawbridge/browser"
+	browsertool "clawbridge/tools/browser"
+	"clawbridge/tools/tool"
+)
+
+type runner struct {
+	d  *tool.Deps
+	br *browsertool.Runner
+}
+
+// New builds the browser_use tool.
+func New(d *tool.Deps) tool.Tool {
+	r := &runner{d: d, br: browsertool.NewRunner(d)}
+	return tool.Tool{
+		Name:  "browser_use",
+		Title: "Browser task runner",
+		Description: "Do several browser steps in one call, extract structured data from a page, or fill a form. " +
+			"run takes an ordered list of steps in the browser tool's vocabulary (navigate, click, type, select, press, wait_for, snapshot...), " +
+			"stops at the first failure and reports every step plus a final snapshot. extract returns title, headings, links, tables as rows, " +
+			"forms with their fields and metadata; fill_form fills fields by label or name and can submit.",
+		Actions: []tool.Action{
+			{Name: "run", Description: "Run browser steps in order; stop at the first failure.", Level: tool.Write, Timeout: tool.Slow,
+				Params: []tool.Param{
+					{Name: "steps", Type: tool.Array, Required: true, Description: "Ordered steps; each is an object with `action` (a browser action except evaluate) and that action's fields, e.g. {\"action\":\"click\",\"ref\":\"e5\"}.",
+						Items: &tool.Param{Name: "step", Type: tool.Object, Description: "One browser step.",
+							Properties: []tool.Param{{Name: "action", Type: tool.String, Description: "Browser action name.", Required: true}}}},
+					{Name: "snapshot_limit", Type: tool.Integer, Description: "Characters of the final snapshot (default 6000; 0 for none).", Min: tool.Ptr(0), Max: tool.Ptr(50000)},
+				}},
+			{Name: "extract", Description: "Structured content of a URL or the current page.", Level: tool.Write, Timeout: tool.Normal,
+				Params: []tool.Param{
+					{Name: "url", Type: tool.String, Description: "URL to open first; empty: the current page."},
+					{Name: "max_text", Type: tool.Integer, Description: "Also return up to this many characters of visible text (default 0).", Min: tool.Ptr(0), Max: tool.Ptr(200000)},
+					{Name: "max_links", Type: tool.Integer, Description: "Links to return (default 200).", Min: tool.Ptr(0), Max: tool.Ptr(2000)},
+				}},
+			{Name: "fill_form", Description: "Fill form fields by label, name or id, then optionally submit.", Level: tool.Write, Timeout: tool.Normal,
+				Params: []tool.Param{
+					{Name: "fields", Type: tool.Object, Required: true, Description: "Map of field label (or name or id) to value; checkboxes take true/false, radios and selects the option text or value."},
+					{Name: "submit", Type: tool.Boolean, Description: "Submit the form afterwards."},
+					{Name: "url", Type: tool.String, Description: "URL to open first; empty: the current page."},
+				}},
+		},
+		Handler:   r.handle,
+		OpenWorld: true,
+		Programs:  map[string]string{"chromium": "chromium"},
+		Examples: []string{
+			"log in to the site, open the reports page and download the latest report",
+			"extract all tables and links from this web page",
+			"fill the registration form with my name and email and submit it",
+			"scrape the product list from this page",
+			"提取这个网页上的表格数据",
+			"帮我在网站上填写并提交这个表单",
+		},
+	}
+}
+
+func (r *runner) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	switch c.Action {
+	case "run":
+		return r.run(ctx, c)
+	case "extract":
+		return r.extract(ctx, c)
+	case "fill_form":
+		return r.fill(ctx, c)
+	}
+	return nil, tool.Invalid("action", "unknown action "+c.Action, "one of: run, extract, fill_form")
+}
+
+func (r *runner) session(key string) (*browser.Session, error) {
+	if r.d.Browser == nil {
+		return nil, tool.Errorf(tool.CodeUnavailable, "install Chromium (apt-get install chromium) and restart clawbridge", "no browser is configured on this server")
+	}
+	if _, err := r.d.Browser.BrowserPath(); err != nil {
+		return nil, browsertool.Err(err)
+	}
+	return r.d.Browser.Session(key), nil
+}
+
+// StepOutcome is what one step did.
+type StepOutcome struct {
+	Index   int    `json:"index"`
+	Action  string `json:"action"`
+	OK      bool   `json:"ok"`
+	Summary string `json:"summary,omitempty"`
+	Error   string `json:"error,omitempty"`
+	Data    any    `json:"data,omitempty"`
+}
+
+func (r *runner) run(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	var steps []map[string]any
+	if err := c.Args.Decode("steps", &steps); err != nil {
+		return nil, err
+	}
+	if len(steps) == 0 {
+		return nil, tool.Invalid("steps", "give at least one step", `e.g. [{"action":"navigate","url":"https://example.com"},{"action":"snapshot"}]`)
+	}
+	if len(steps) > 50 {
+		return nil, tool.Invalid("steps", fmt.Sprintf("%d steps; at most 50 per call", len(steps)), "split the task into several calls")
+	}
+	// Validate every step before running any: a typo in step 5 should not
+	// leave steps 1-4 half done.
+	bt := browsertool.New(r.d)
+	prepared := make([]*tool.Call, len(steps))
+	for i, st := range steps {
+		name, _ := st["action"].(string)
+		if name == "evaluate" {
+			return nil, tool.Invalid("steps", fmt.Sprintf("step %d: evaluate is not allowed inside run", i+1), "use the browser tool's evaluate action, which asks for confirmation")
+		}
+		call, err := bt.Prepare(st)
+		if err != nil {
+			if te, ok := tool.AsError(err); ok {
+				return nil, &tool.Error{Code: te.Code, Field: "steps", Message: fmt.Sprintf("step %d: %s", i+1, te.Message), Hint: te.Hint}
+			}
+			return nil, err
+		}
+		prepared[i] = call
+	}
+	var outcomes []StepOutcome
+	var images []tool.Image
+	var files []tool.File
+	failed := -1
+	for i, call := range prepared {
+		if ctx.Err() != nil {
+			break
+		}
+		c.Progress(float64(i), float64(len(prepared)), "step "+call.Action)
+		res, err := r.br.Do(ctx, c.Session, call.Action, call.Args)
+		o := StepOutcome{Index: i + 1, Action: call.Action, OK: err == nil}
+		if err != nil {
+			o.Error = err.Error()
+			outcomes = append(outcomes, o)
+			failed = i
+			break
+		}
+		o.Summary = res.Summary
+		if call.Action == "snapshot" || call.Action == "tabs" || call.Action == "console" {
+			o.Data = res.Data
+		}
+		images = append(images, res.Images...)
+		files = append(files, res.Files...)
+		outcomes = append(outcomes, o)
+	}
+	data := map[string]any{"steps": outcomes, "completed": len(outcomes) - boolInt(failed >= 0), "total": len(prepared)}
+	if limit := c.Args.Int("snapshot_limit", 6000); limit > 0 {
+		if s, err := r.session(c.Session); err == nil {
+			if snap, err := s.Snapshot(ctx, browser.SnapshotOptions{Limit: max(limit, 500)}); err == nil {
+				data["final"] = map[string]any{"url": snap.URL, "title": snap.Title, "snapshot": snap.Text,
+					"truncated": snap.Truncated, "next_offset": snap.NextOffset}
+			}
+		}
+	}
+	sum := fmt.Sprintf("Ran %d of %d steps.", len(outcomes)-boolInt(failed >= 0), len(prepared))
+	if failed >= 0 {
+		sum = fmt.Sprintf("Step %d (%s) failed after %d succeeded: %s", failed+1, prepared[failed].Action, failed, outcomes[failed].Error)
+		data["failed_step"] = failed + 1
+	}
+	return &tool.Result{Summary: sum, Data: data, Images: images, Files: files}, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (r *runner) extract(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	s, err := r.session(c.Session)
+	if err != nil {
+		return nil, err
+	}
+	ex, err := s.Extract(ctx, c.Args.String("url"), browser.ExtractOptions{MaxText: c.Args.Int("max_text", 0), MaxLinks: c.Args.Int("max_links", 200)})
+	ev := s.TakeEvents()
+	if err != nil {
+		return nil, browsertool.Err(err)
+	}
+	sum := fmt.Sprintf("Extracted %q: %d headings, %d links, %d tables, %d forms.", ex.Title, len(ex.Headings), len(ex.Links), len(ex.Tables), len(ex.Forms))
+	if ev.Notice != "" {
+		sum = ev.Notice + " " + sum
+	}
+	return &tool.Result{Summary: sum, Data: ex}, nil
+}
+
+func (r *runner) fill(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	s, err := r.session(c.Session)
+	if err != nil {
+		return nil, err
+	}
+	raw := c.Args.Object("fields")
+	if len(raw) == 0 {
+		return nil, tool.Invalid("fields", "give at least one field", `e.g. {"Email": "me@example.org"}`)
+	}
+	fields := map[string]string{}
+	for k, v := range raw {
+		switch x := v.(type) {
+		case string:
+			fields[k] = x
+		case bool:
+			fields[k] = fmt.Sprint(x)
+		case float64:
+			fields[k] = strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%f", x), "0"), ".")
+		default:
+			return nil, tool.Invalid("fields", fmt.Sprintf("field %q: value must be a string, number or boolean", k), "")
+		}
+	}
+	if u := c.Args.String("url"); u != "" {
+		if _, err := s.Navigate(ctx, u); err != nil {
+			return nil, browsertool.Err(err)
+		}
+	}
+	results, submitted, page, err := s.FillForm(ctx, fields, c.Args.Bool("submit", false))
+	s.TakeEvents()
+	if err != nil {
+		return nil, browsertool.Err(err)
+	}
+	var bad []string
+	for _, fr := range results {
+		if !fr.OK {
+			bad = append(bad, fmt.Sprintf("%s (%s)", fr.Field, fr.Error))
+		}
+	}
+	data := map[string]any{"fields": results, "url": page.URL, "title": page.Title}
+	if submitted != "" {
+		data["submitted"] = submitted
+	}
+	if len(bad) > 0 {
+		return nil, &tool.Error{Code: tool.CodeNotFound, Field: "fields",
+			Message: fmt.Sprintf("could not fill %d of %d fields: %s", len(bad), len(results), strings.Join(bad, "; ")),
+			Hint:    "use the labels or names listed by browser_use extract; the form was not submitted"}
+	}
+	sum := fmt.Sprintf("Filled %d fields.", len(results))
+	if submitted == "ok" {
+		sum += fmt.Sprintf(" Submitted; now at %q.", page.Title)
+	}
+	return &tool.Result{Summary: sum, Data: data}, nil
+}

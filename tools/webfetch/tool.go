@@ -1,0 +1,108 @@
+// Package webfetch is the `web_fetch` tool: fetch a URL over plain HTTP,
+// decode its charset (GBK/GB18030 included), extract the main content with
+// readability and return it as Markdown, falling back to the browser when a
+// page builds its content with scripts. robots.txt is respected and each
+// host gets at most one request per interval.
+package webfetch
+
+import (
+	"context"
+	"time"
+
+	"clawbridge/tools/tool"
+)
+
+// Config is the `tools.web_fetch` section.
+type Config struct {
+	UserAgent string `yaml:"user_agent"`
+	// RobotsAgent is the product token matched against robots.txt groups.
+	RobotsAgent string `yaml:"robots_agent"`
+	// MinInterval between two requests to the same host (default 1s).
+	MinInterval time.Duration `yaml:"min_interval"`
+	Timeout     time.Duration `yaml:"timeout"`
+	MaxBytes    int64         `yaml:"max_bytes"`
+	// ThinChars: below this many characters of extracted text the page is
+	// rendered with the browser and extracted again.
+	ThinChars int `yaml:"thin_chars"`
+	// RobotsTTL is how long a host's robots.txt is cached.
+	RobotsTTL time.Duration `yaml:"robots_ttl"`
+	// IgnoreRobots disables robots.txt checks (for private deployments).
+	IgnoreRobots bool `yaml:"ignore_robots"`
+}
+
+// DefaultConfig is the zero-config setup.
+func DefaultConfig() Config {
+	return Config{
+		UserAgent:   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 clawbridge-web-fetch/1.0",
+		RobotsAgent: "clawbridge",
+		MinInterval: time.Second,
+		Timeout:     30 * time.Second,
+		MaxBytes:    8 << 20,
+		ThinChars:   200,
+		RobotsTTL:   time.Hour,
+	}
+}
+
+// New builds the web_fetch tool. The robots cache and rate limiter live as
+// long as the tool value.
+func New(d *tool.Deps) (tool.Tool, error) {
+	cfg := DefaultConfig()
+	if d.Config != nil {
+		if err := d.Config.Section("web_fetch", &cfg); err != nil {
+			return tool.Tool{}, err
+		}
+	}
+	def := DefaultConfig()
+	if cfg.MinInterval < 0 {
+		cfg.MinInterval = 0
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = def.Timeout
+	}
+	if cfg.MaxBytes <= 0 {
+		cfg.MaxBytes = def.MaxBytes
+	}
+	if cfg.ThinChars <= 0 {
+		cfg.ThinChars = def.ThinChars
+	}
+	if cfg.RobotsTTL <= 0 {
+		cfg.RobotsTTL = def.RobotsTTL
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = def.UserAgent
+	}
+	if cfg.RobotsAgent == "" {
+		cfg.RobotsAgent = def.RobotsAgent
+	}
+	f := newFetcher(d, cfg)
+	return tool.Tool{
+		Name:  "web_fetch",
+		Title: "Fetch a web page as Markdown",
+		Description: "Fetch a URL and return its main content as clean Markdown, with title, final URL after redirects, " +
+			"byte counts and a truncated flag (cut at max_chars on a paragraph boundary). Handles any charset including GBK. " +
+			"Pages that build their content with JavaScript are rendered in a headless browser automatically. Respects robots.txt.",
+		Actions: []tool.Action{{
+			Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
+			Params: []tool.Param{
+				{Name: "url", Type: tool.String, Description: "Absolute http(s) URL.", Required: true},
+				{Name: "max_chars", Type: tool.Integer, Description: "Maximum characters of Markdown to return (default 20000).", Min: tool.Ptr(200), Max: tool.Ptr(500000)},
+				{Name: "full_page", Type: tool.Boolean, Description: "Convert the whole page instead of only the main content."},
+				{Name: "render", Type: tool.Boolean, Description: "Always render with the browser (for script-built pages)."},
+			},
+		}},
+		Handler:   f.handle,
+		OpenWorld: true,
+		Programs:  map[string]string{"chromium": "chromium"},
+		Examples: []string{
+			"read this article and summarize it: https://example.com/post",
+			"fetch the content of this URL",
+			"get the text of this web page as markdown",
+			"抓取这个网页的正文内容",
+			"读取这个链接里的文章",
+		},
+	}, nil
+}
+
+func (f *fetcher) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	return f.fetch(ctx, c.Args.String("url"), c.Args.Int("max_chars", 20000), c.Args.Bool("full_page", false), c.Args.Bool("render", false))
+}
