@@ -237,6 +237,9 @@ func TestStreamableHTTPBothEras(t *testing.T) {
 				t.Fatal(err)
 			}
 			initialize(t, c, v)
+			if c.ProtocolVersion() != v {
+				t.Fatalf("negotiated %s, want %s", c.ProtocolVersion(), v)
+			}
 			exercise(t, c, e.workspace)
 		})
 	}

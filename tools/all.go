@@ -8,7 +8,14 @@ import (
 
 	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/browseruse"
+	"clawbridge/tools/contract"
+	"clawbridge/tools/convert"
+	"clawbridge/tools/docgen"
 	"clawbridge/tools/file"
+	"clawbridge/tools/mindmap"
+	"clawbridge/tools/pdf"
+	"clawbridge/tools/pptgen"
+	"clawbridge/tools/resume"
 	"clawbridge/tools/screen"
 	"clawbridge/tools/shell"
 	"clawbridge/tools/system"
@@ -33,6 +40,13 @@ var registry = []constructor{
 	plain(shell.New),
 	plain(screen.New),
 	plain(system.New),
+	plain(pdf.New),
+	plain(convert.New),
+	plain(pptgen.New),
+	plain(docgen.New),
+	contract.New,
+	resume.New,
+	plain(mindmap.New),
 }
 
 // All builds every tool in registry order.

@@ -1,0 +1,242 @@
+package main
+
+// Progressive exposure as a client sees it, over every transport.
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// listChanged counts notifications/tools/list_changed on a client.
+func listChanged(c *client.Client) chan struct{} {
+	ch := make(chan struct{}, 16)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == mcp.MethodNotificationToolsListChanged {
+			ch <- struct{}{}
+		}
+	})
+	return ch
+}
+
+func waitChanged(t *testing.T, ch chan struct{}, why string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(15 * time.Second):
+		t.Fatalf("no notifications/tools/list_changed after %s", why)
+	}
+}
+
+func listTools(t *testing.T, c *client.Client) map[string]mcp.Tool {
+	t.Helper()
+	res, err := c.ListTools(ctxT(t), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]mcp.Tool{}
+	for _, tl := range res.Tools {
+		out[tl.Name] = tl
+	}
+	return out
+}
+
+func exposureState(t *testing.T, c *client.Client) map[string]any {
+	t.Helper()
+	req := mcp.ReadResourceRequest{}
+	req.Params.URI = "clawbridge://session/exposure"
+	res, err := c.ReadResource(ctxT(t), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st map[string]any
+	json.Unmarshal([]byte(res.Contents[0].(mcp.TextResourceContents).Text), &st)
+	return st
+}
+
+// journey: full list → find_tools → list_changed → recommended view with
+// pdf_tool tagged → an unlisted tool runs and is pinned → two failures
+// widen the view.
+func journey(t *testing.T, c *client.Client) {
+	changed := listChanged(c)
+	full := listTools(t, c)
+	if _, ok := full["find_tools"]; !ok || len(full) < 10 {
+		t.Fatalf("initial view should be the full tier with find_tools, got %d tools", len(full))
+	}
+	r := callTool(t, c, "find_tools", map[string]any{"request": "合并这三个PDF"})
+	if r.IsError || !strings.Contains(text(r), "pdf_tool") {
+		t.Fatalf("find_tools: %s", text(r))
+	}
+	waitChanged(t, changed, "find_tools")
+	view := listTools(t, c)
+	pdf, ok := view["pdf_tool"]
+	if !ok || !strings.HasPrefix(pdf.Description, "[推荐]") {
+		t.Fatalf("pdf_tool missing or not tagged [推荐]: %q", pdf.Description)
+	}
+	for _, core := range []string{"file", "shell", "find_tools"} {
+		if _, ok := view[core]; !ok {
+			t.Errorf("core tool %s missing from the recommended view", core)
+		}
+	}
+	if len(view) >= len(full) || len(view) > 14 {
+		t.Fatalf("recommended view has %d tools (full %d)", len(view), len(full))
+	}
+	if exposureState(t, c)["tier"] != "recommended" {
+		t.Fatalf("tier %v", exposureState(t, c)["tier"])
+	}
+	if _, listed := view["system"]; listed {
+		t.Fatal("system should not be in a PDF view")
+	}
+	// Guide, not restrict: an unlisted tool runs and is pinned.
+	r = callTool(t, c, "system", map[string]any{"action": "info"})
+	if r.IsError {
+		t.Fatalf("unlisted tool refused: %s", text(r))
+	}
+	waitChanged(t, changed, "calling an unlisted tool")
+	if _, ok := listTools(t, c)["system"]; !ok {
+		t.Fatal("called tool was not pinned into the view")
+	}
+	// Two failures in a row widen the view.
+	for i := 0; i < 2; i++ {
+		if r := callTool(t, c, "file", map[string]any{"action": "read", "path": "does-not-exist.txt"}); !r.IsError {
+			t.Fatal("expected a failure")
+		}
+	}
+	waitChanged(t, changed, "two failed calls")
+	st := exposureState(t, c)
+	if st["tier"] != "extended" {
+		t.Fatalf("after two failures tier = %v", st["tier"])
+	}
+	if hist, _ := st["history"].([]any); len(hist) < 3 {
+		t.Fatalf("history should record each transition with a reason: %v", st["history"])
+	}
+}
+
+func TestExposureStdio(t *testing.T) {
+	e := newEnv(t, "CLAWBRIDGE_EXPOSURE=tiered")
+	journey(t, stdioClient(t, e, "2025-11-25"))
+}
+
+func TestExposureStreamableHTTP(t *testing.T) {
+	e := newEnv(t, "CLAWBRIDGE_EXPOSURE=tiered")
+	base := httpServer(t, e)
+	a := httpClient(t, base, "2025-06-18")
+	journey(t, a)
+	// A second session keeps its own, full, view.
+	b := httpClient(t, base, "2025-06-18")
+	if n := len(listTools(t, b)); n <= len(listTools(t, a)) {
+		t.Fatalf("second session's view (%d) should be the full tier, wider than the first's", n)
+	}
+}
+
+func TestExposureSSE(t *testing.T) {
+	e := newEnv(t, "CLAWBRIDGE_EXPOSURE=tiered")
+	base := httpServer(t, e)
+	c, err := client.NewSSEMCPClient(base + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Start(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	initialize(t, c, "2025-06-18")
+	journey(t, c)
+}
+
+// search mode: only core and meta tools are listed; call_tool runs any tool.
+func TestExposureSearchMode(t *testing.T) {
+	e := newEnv(t, "CLAWBRIDGE_EXPOSURE=search")
+	c := stdioClient(t, e, "2025-06-18")
+	names := listTools(t, c)
+	for n := range names {
+		if n != "find_tools" && n != "call_tool" && n != "file" && n != "shell" && n != "search" && n != "web_fetch" {
+			t.Errorf("search mode lists %s", n)
+		}
+	}
+	if _, ok := names["call_tool"]; !ok {
+		t.Fatal("call_tool not listed in search mode")
+	}
+	r := callTool(t, c, "call_tool", map[string]any{"name": "system", "arguments": map[string]any{"action": "info"}})
+	if r.IsError || r.StructuredContent == nil {
+		t.Fatalf("call_tool system: %s", text(r))
+	}
+	r = callTool(t, c, "find_tools", map[string]any{"request": "merge these PDFs", "include_schemas": true})
+	if r.IsError || !strings.Contains(text(r), "input_schema") {
+		t.Fatalf("find_tools with schemas: %s", text(r))
+	}
+}
+
+// Auto mode picks per client: Claude Desktop (never re-reads the list) gets
+// search; an unknown client gets tiered, whose first view is the full list.
+func TestExposureAutoMode(t *testing.T) {
+	e := newEnv(t)
+	tr := newStdioTransport(e)
+	c := client.NewClient(tr)
+	if err := c.Start(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = "2025-06-18"
+	req.Params.ClientInfo = mcp.Implementation{Name: "claude-ai", Version: "0.9"}
+	if _, err := c.Initialize(ctxT(t), req); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := listTools(t, c)["call_tool"]; !ok {
+		t.Fatal("Claude Desktop should get the search view")
+	}
+	other := stdioClient(t, newEnv(t), "2025-06-18")
+	if n := len(listTools(t, other)); n < 10 {
+		t.Fatalf("an unknown client should start with the full list, got %d", n)
+	}
+}
+
+// Stateless 2026-07-28 requests without a principal get the full tagged
+// list plus find_tools; find_tools still routes.
+func TestExposureStateless(t *testing.T) {
+	e := newEnv(t, "CLAWBRIDGE_EXPOSURE=tiered")
+	base := httpServer(t, e)
+	c := httpClient(t, base, "2026-07-28")
+	if c.ProtocolVersion() != "2026-07-28" {
+		t.Fatalf("negotiated %s", c.ProtocolVersion())
+	}
+	names := listTools(t, c)
+	if _, ok := names["find_tools"]; !ok || len(names) < 10 {
+		t.Fatalf("stateless list should be full with find_tools: %d", len(names))
+	}
+	r := callTool(t, c, "find_tools", map[string]any{"request": "做一个介绍新产品的PPT"})
+	if r.IsError || !strings.Contains(text(r), "ppt_generator") {
+		t.Fatalf("find_tools: %s", text(r))
+	}
+	if len(listTools(t, c)) != len(names) {
+		t.Fatal("an anonymous stateless caller must keep the full list")
+	}
+}
+
+func httpClient(t *testing.T, base, version string) *client.Client {
+	t.Helper()
+	// Continuous listening (the GET stream) is how session-era clients
+	// receive notifications sent outside a request, as list_changed may be;
+	// it rules out the stateless era, which has no such stream.
+	var opts []transport.StreamableHTTPCOption
+	if version != "2026-07-28" {
+		opts = append(opts, transport.WithContinuousListening())
+	}
+	c, err := client.NewStreamableHttpClient(base+"/mcp", opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Start(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	initialize(t, c, version)
+	return c
+}
+

@@ -1,0 +1,77 @@
+package cjkfont
+
+import (
+	"image/color"
+	"os"
+	"strings"
+	"testing"
+)
+
+func open(t *testing.T) *Font {
+	t.Helper()
+	f, err := Open("")
+	if err != nil {
+		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+			t.Fatalf("a CJK font is required (fonts-noto-cjk): %v", err)
+		}
+		t.Skipf("no CJK font: %v", err)
+	}
+	return f
+}
+
+func TestOpenAndDraw(t *testing.T) {
+	f := open(t)
+	fc, err := f.NewFace(20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fc.Close()
+	if _, adv, ok := fc.GlyphBounds('中'); !ok || adv == 0 {
+		t.Fatalf("font %s has no glyph for 中", f.Path)
+	}
+	img, err := TextImage(f, "机密 Secret", 40, color.Black, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dark := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if _, _, _, a := img.At(x, y).RGBA(); a > 0x8000 {
+				dark++
+			}
+		}
+	}
+	if dark < 200 || b.Dx() < 100 {
+		t.Fatalf("text image %v with %d inked pixels", b, dark)
+	}
+	if _, err := Open("/nonexistent/font.ttf"); err == nil {
+		t.Fatal("missing override accepted")
+	}
+}
+
+func TestWrap(t *testing.T) {
+	f := open(t)
+	fc, _ := f.NewFace(14)
+	defer fc.Close()
+	for _, s := range []string{
+		"a rather long English label that must wrap onto several lines",
+		"这是一个很长的中文标签，需要在任意两个汉字之间换行才能放得下",
+		"Supercalifragilisticexpialidocious-antidisestablishmentarianism",
+		"混合 mixed 文本 with words",
+	} {
+		lines := Wrap(fc, s, 120)
+		if len(lines) < 2 {
+			t.Fatalf("%q not wrapped: %q", s, lines)
+		}
+		for _, l := range lines {
+			if Measure(fc, l) > 120 {
+				t.Fatalf("line %q is %v px wide", l, Measure(fc, l))
+			}
+		}
+		joined := strings.ReplaceAll(strings.Join(lines, ""), " ", "")
+		if joined != strings.ReplaceAll(s, " ", "") {
+			t.Fatalf("text lost: %q vs %q", joined, s)
+		}
+	}
+}

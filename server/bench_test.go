@@ -1,0 +1,98 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+	"github.com/rs/zerolog"
+
+	"clawbridge/exposure"
+	"clawbridge/tools"
+	"clawbridge/tools/tooltest"
+)
+
+// benchSession is a minimal initialized client session.
+type benchSession struct {
+	id string
+	ch chan mcp.JSONRPCNotification
+}
+
+func (b *benchSession) Initialize()                                         {}
+func (b *benchSession) Initialized() bool                                   { return true }
+func (b *benchSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return b.ch }
+func (b *benchSession) SessionID() string                                   { return b.id }
+
+func benchServer(b *testing.B) *Server {
+	d := tooltest.Deps(b)
+	d.Config.Exposure.Mode = "tiered"
+	reg, err := tools.All(d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(Options{Config: d.Config, Deps: d, Tools: reg, Log: zerolog.Nop(), Version: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+var listMsg = json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+
+// BenchmarkListTools compares tools/list with a per-session view (routed to
+// a PDF task) against a static list of the same registered tools.
+func BenchmarkListTools(b *testing.B) {
+	s := benchServer(b)
+	sess := &benchSession{id: "bench", ch: make(chan mcp.JSONRPCNotification, 1024)}
+	ctx := s.mcp.WithContext(context.Background(), sess)
+	s.sessions.get("bench", "bench").exp.Route("合并这三个PDF")
+	b.Run("session_view", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.mcp.HandleMessage(ctx, listMsg)
+		}
+	})
+	static := mcpserver.NewMCPServer("static", "1", mcpserver.WithToolCapabilities(true))
+	for _, t := range s.order {
+		static.AddTool(mcpTool(t), s.handle)
+	}
+	sctx := static.WithContext(context.Background(), sess)
+	b.Run("static_list", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			static.HandleMessage(sctx, listMsg)
+		}
+	})
+}
+
+// BenchmarkTierTokens reports the tools/list payload of each tier, in
+// estimated cl100k tokens, for the same registry.
+func BenchmarkTierTokens(b *testing.B) {
+	s := benchServer(b)
+	byName := map[string]mcp.Tool{}
+	for _, t := range s.order {
+		byName[t.Name] = mcpTool(t)
+	}
+	payload := func(view []exposure.ViewTool) int {
+		raw, _ := json.Marshal(mcp.ListToolsResult{Tools: s.viewTools(view, "zh", byName)})
+		return exposure.EstimateTokens(string(raw))
+	}
+	dec := s.router.Route("合并这三个PDF")
+	tiers := map[string][]exposure.ViewTool{
+		"full":        s.router.Offered(s.router.ViewAt(exposure.TierFull, dec.Detection), exposure.TierFull),
+		"extended":    s.router.Offered(s.router.ViewAt(exposure.TierExtended, dec.Detection), exposure.TierExtended),
+		"recommended": s.router.Offered(s.router.ViewAt(exposure.TierRecommended, dec.Detection), exposure.TierRecommended),
+	}
+	for name, view := range tiers {
+		b.Run(name, func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				n = payload(view)
+			}
+			b.ReportMetric(float64(n), "tokens")
+			b.ReportMetric(float64(len(view)), "tools")
+		})
+	}
+}

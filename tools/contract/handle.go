@@ -1,0 +1,191 @@
+package contract
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"clawbridge/internal/docx"
+	"clawbridge/internal/office"
+	"clawbridge/tools/docout"
+	"clawbridge/tools/tool"
+)
+
+func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	switch c.Action {
+	case "list_templates":
+		return g.list(c)
+	case "generate":
+		return g.generate(ctx, c)
+	}
+	return nil, tool.Invalid("action", fmt.Sprintf("unknown action %q", c.Action), "one of: list_templates, generate")
+}
+
+func (g *generator) list(c *tool.Call) (*tool.Result, error) {
+	lang := c.Args.StringOr("language", "en")
+	var out []map[string]any
+	for _, id := range TypeIDs {
+		if want := c.Args.String("contract_type"); want != "" && want != id {
+			continue
+		}
+		t := g.templates[id]
+		var fields []map[string]any
+		for _, f := range t.Fields {
+			m := map[string]any{"name": f.Name, "label": f.label(lang), "type": f.Type, "required": f.Required}
+			if f.Default != nil {
+				m["default"] = f.Default.in(lang)
+			}
+			if f.Min != nil {
+				m["min"] = *f.Min
+			}
+			if f.Max != nil {
+				m["max"] = *f.Max
+			}
+			fields = append(fields, m)
+		}
+		var clauses []string
+		for _, cl := range t.clauses(lang) {
+			clauses = append(clauses, cl.ID)
+		}
+		out = append(out, map[string]any{"contract_type": id, "title": t.Title.in(lang), "title_zh": t.Title.ZH, "title_en": t.Title.EN,
+			"description": t.Description.in(lang), "fields": fields, "clauses": clauses})
+	}
+	return &tool.Result{Summary: fmt.Sprintf("%d contract templates.", len(out)), Data: map[string]any{"templates": out, "notice": notice(lang)}}, nil
+}
+
+func (g *generator) generate(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	a := c.Args
+	t := g.templates[a.String("contract_type")]
+	fields := a.Object("fields")
+	lang := a.String("language")
+	if lang == "" {
+		lang = "en"
+		for _, v := range fields {
+			if s, ok := v.(string); ok && hasHan(s) {
+				lang = "zh"
+				break
+			}
+		}
+	}
+	omit := map[string]bool{}
+	valid := map[string]bool{}
+	for _, cl := range t.clauses(lang) {
+		valid[cl.ID] = true
+	}
+	for _, id := range a.Strings("omit_clauses") {
+		if !valid[id] {
+			var ids []string
+			for _, cl := range t.clauses(lang) {
+				ids = append(ids, cl.ID)
+			}
+			return nil, tool.Invalid("omit_clauses", fmt.Sprintf("%s has no clause %q", t.ID, id), "clause ids: "+strings.Join(ids, ", "))
+		}
+		omit[id] = true
+	}
+	f, err := validate(t, lang, fields)
+	if err != nil {
+		return nil, err
+	}
+	format := a.StringOr("format", "docx")
+	if format == "pdf" {
+		if err := docout.CheckSoffice(office.WriterPackage); err != nil {
+			return nil, err
+		}
+	}
+	clauses, err := render(t, f, omit, a.Strings("extra_clauses"))
+	if err != nil {
+		return nil, fmt.Errorf("contract: %w", err)
+	}
+	md := markdown(t, f, clauses)
+	base := docout.Slug(t.ID+"-"+f.text["party_b_name"], t.ID)
+	out, err := docout.Target(g.d.Sandbox, a.String("output"), base, "."+format, a.Bool("overwrite", false))
+	if err != nil {
+		return nil, err
+	}
+	var file tool.File
+	switch format {
+	case "md":
+		file, err = docout.Save(out, []byte(md))
+	default:
+		var data []byte
+		data, err = contractDocx(t, f, md)
+		if err != nil {
+			return nil, fmt.Errorf("contract: %w", err)
+		}
+		if format == "docx" {
+			file, err = docout.Save(out, data)
+			break
+		}
+		c.Progress(1, 2, "printing PDF with LibreOffice")
+		tmp, terr := os.MkdirTemp("", "contract-")
+		if terr != nil {
+			return nil, fmt.Errorf("contract: %w", terr)
+		}
+		defer os.RemoveAll(tmp)
+		src := filepath.Join(tmp, "contract.docx")
+		if err := os.WriteFile(src, data, 0o600); err != nil {
+			return nil, fmt.Errorf("contract: %w", err)
+		}
+		file, err = docout.PDFCopy(ctx, src, out, office.WriterPackage)
+	}
+	if err != nil {
+		return nil, err
+	}
+	used := make([]map[string]string, len(clauses))
+	for i, cl := range clauses {
+		used[i] = map[string]string{"id": cl.ID, "title": cl.Title}
+	}
+	amounts := map[string]any{}
+	for k, v := range f.amounts {
+		m := map[string]any{"value": v.StringFixed(2), "formatted": FormatAmount(v)}
+		if lang == "zh" {
+			m["chinese_capital"] = ChineseCapital(v)
+		}
+		amounts[k] = m
+	}
+	dates := map[string]string{}
+	for k, v := range f.dates {
+		dates[k] = v.Format("2006-01-02")
+	}
+	return &tool.Result{
+		Summary: fmt.Sprintf("Wrote %s (%s, %d clauses). %s", g.d.Sandbox.Rel(out), t.Title.in(lang), len(clauses), notice(lang)),
+		Data: map[string]any{
+			"path": g.d.Sandbox.Rel(out), "contract_type": t.ID, "title": t.Title.in(lang), "language": lang, "format": format,
+			"clauses": used, "amounts": amounts, "dates": dates, "notice": notice(lang), "not_legal_advice": true,
+		},
+		Files: []tool.File{file},
+	}, nil
+}
+
+// contractDocx lays the contract out in Word: the title centred, articles
+// as headings, a small footer with page numbers and the notice.
+func contractDocx(t *templateDef, f *filled, md string) ([]byte, error) {
+	blocks, err := docx.ParseMarkdown([]byte(md), nil)
+	if err != nil {
+		return nil, err
+	}
+	if h, ok := blocks[0].(docx.Heading); ok {
+		blocks[0] = docx.Paragraph{Style: "Title", Runs: h.Runs}
+	}
+	opts := docx.Options{Title: t.Title.in(f.lang), PageNumbers: true, Language: "en-US"}
+	if f.lang == "zh" {
+		opts.Language = "zh-CN"
+		opts.EastAsiaFont = "SimSun"
+		opts.Footer = "本合同仅供参考，不构成法律意见"
+	} else {
+		opts.Footer = "Template for reference only; not legal advice"
+	}
+	return docx.Write(blocks, opts)
+}
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,57 @@
+// Package contract is the contract_generator tool: contracts from built-in
+// templates (house lease, labour, sale of goods, services, NDA) in Chinese
+// and English, with required fields checked, amounts also in Chinese
+// capital numerals, and output as .docx, PDF or Markdown.
+package contract
+
+import (
+	"clawbridge/internal/office"
+	"clawbridge/tools/tool"
+)
+
+type generator struct {
+	d         *tool.Deps
+	templates map[string]*templateDef
+}
+
+// New builds the contract_generator tool.
+func New(d *tool.Deps) (tool.Tool, error) {
+	ts, err := loadTemplates()
+	if err != nil {
+		return tool.Tool{}, err
+	}
+	g := &generator{d: d, templates: ts}
+	typ := tool.Param{Name: "contract_type", Type: tool.String, Description: "Template: house_lease (房屋租赁), labour (劳动合同), sale (买卖合同), services (服务合同), nda (保密协议).", Enum: TypeIDs}
+	lang := tool.Param{Name: "language", Type: tool.String, Description: "Contract language: zh (Chinese) or en (English); default: zh when any field value is Chinese, else en.", Enum: []string{"zh", "en"}}
+	return tool.Tool{
+		Name:  "contract_generator",
+		Title: "Contract generator",
+		Description: "Generates a contract from built-in templates — house lease, labour/employment, sale of goods, services, NDA — in Chinese or English. " +
+			"Required fields (parties, amounts, dates, term) are checked with precise errors; Chinese contracts also write amounts in capital numerals (壹万贰仟元整). Output is .docx, PDF or Markdown. " +
+			"Call list_templates first to see each template's fields. Returns the file, the clauses used and a reminder that the result is not legal advice.",
+		Actions: []tool.Action{
+			{Name: "list_templates", Description: "List the templates with their fields (name, label, type, required).", Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
+				Params: []tool.Param{{Name: "contract_type", Type: tool.String, Description: "Show only this template.", Enum: TypeIDs}, lang}},
+			{Name: "generate", Description: "Fill a template and write the contract.", Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{
+				func() tool.Param { p := typ; p.Required = true; return p }(),
+				{Name: "fields", Type: tool.Object, Required: true, Description: "Field values by name (see list_templates): party_a_name, party_b_name, amounts as numbers or strings like \"12000\", dates as YYYY-MM-DD, terms as whole numbers."},
+				lang,
+				{Name: "format", Type: tool.String, Description: "Output format.", Enum: []string{"docx", "pdf", "md"}, Default: "docx"},
+				{Name: "omit_clauses", Type: tool.Array, Description: "Clause ids to leave out (ids are listed in the result).", Items: &tool.Param{Name: "id", Type: tool.String, Description: "A clause id."}},
+				{Name: "extra_clauses", Type: tool.Array, Description: "Additional terms, each added as its own article before the final one.", Items: &tool.Param{Name: "text", Type: tool.String, Description: "A clause text."}},
+				{Name: "output", Type: tool.String, Description: "Output path in the workspace (default outputs/<type>-<party>.<format>)."},
+				{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output file.", Default: false},
+			}},
+		},
+		Handler:  g.handle,
+		Programs: map[string]string{office.Program: office.WriterPackage},
+		Examples: []string{
+			"Draft a residential lease agreement between John and Mary for 3500 a month",
+			"Generate an NDA with Acme Corp as a PDF",
+			"Write an employment contract for a software engineer",
+			"帮我生成一份房屋租赁合同",
+			"生成劳动合同，月薪一万二",
+			"起草一份买卖合同并导出PDF",
+		},
+	}, nil
+}

@@ -1,0 +1,151 @@
+package convert
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/rs/zerolog"
+
+	"clawbridge/browser"
+	"clawbridge/tools/tool"
+	"clawbridge/tools/tooltest"
+)
+
+// requireProgram skips when an external program is missing, unless CI asks
+// for every program (CLAWBRIDGE_REQUIRE_PROGRAMS=1).
+func requireProgram(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+			t.Fatalf("%s is required (CLAWBRIDGE_REQUIRE_PROGRAMS=1) but not installed", name)
+		}
+		t.Skipf("%s not installed", name)
+	}
+	return p
+}
+
+var (
+	mgrOnce sync.Once
+	mgr     *browser.Manager
+)
+
+// renderer returns the shared Chromium PDF renderer for the package's tests.
+func renderer(t testing.TB) tool.PDFRenderer {
+	t.Helper()
+	if _, err := exec.LookPath("chromium"); err != nil {
+		if _, err2 := exec.LookPath("chromium-browser"); err2 != nil {
+			requireProgram(t, "chromium")
+		}
+	}
+	mgrOnce.Do(func() {
+		cfg := browser.DefaultConfig()
+		cfg.IdleTimeout = 0
+		mgr = browser.New(cfg, nil, zerolog.New(os.Stderr).Level(zerolog.WarnLevel))
+	})
+	return mgr
+}
+
+func TestMain(m *testing.M) {
+	api.DisableConfigDir()
+	code := m.Run()
+	if mgr != nil {
+		mgr.Close()
+	}
+	os.Exit(code)
+}
+
+type env struct {
+	t    *testing.T
+	d    *tool.Deps
+	tool tool.Tool
+	root string
+}
+
+func newEnv(t *testing.T, withPDF bool) *env {
+	t.Helper()
+	d := tooltest.Deps(t)
+	if withPDF {
+		d.PDF = renderer(t)
+	}
+	return &env{t: t, d: d, tool: New(d), root: d.Sandbox.Root()}
+}
+
+func (e *env) put(rel string, data []byte) string {
+	e.t.Helper()
+	abs := filepath.Join(e.root, rel)
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(abs, data, 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	return rel
+}
+
+func (e *env) run(args map[string]any) *tool.Result {
+	e.t.Helper()
+	args["action"] = "convert"
+	res, err := tooltest.Run(e.t, e.tool, args)
+	if err != nil {
+		e.t.Fatalf("convert %v -> %v: %v", args["path"], args["to"], err)
+	}
+	return res
+}
+
+func (e *env) fail(args map[string]any, code string) *tool.Error {
+	e.t.Helper()
+	args["action"] = "convert"
+	_, err := tooltest.Run(e.t, e.tool, args)
+	te, ok := tool.AsError(err)
+	if !ok {
+		e.t.Fatalf("%v: expected tool error %s, got %v", args, code, err)
+	}
+	if te.Code != code {
+		e.t.Fatalf("%v: code %s (%s), want %s", args, te.Code, te.Message, code)
+	}
+	return te
+}
+
+func read(t testing.TB, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// checkPDF validates a PDF with pdfcpu and returns poppler's page count and
+// text.
+func checkPDF(t testing.TB, abs string) (int, string) {
+	t.Helper()
+	requireProgram(t, "pdfinfo")
+	conf := model.NewDefaultConfiguration()
+	conf.Offline = true
+	if err := api.Validate(bytes.NewReader(read(t, abs)), conf); err != nil {
+		t.Fatalf("pdfcpu validation of %s: %v", abs, err)
+	}
+	out, err := exec.Command("pdfinfo", abs).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdfinfo: %v %s", err, out)
+	}
+	m := regexp.MustCompile(`(?m)^Pages:\s+(\d+)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("pdfinfo: %s", out)
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	txt, err := exec.Command("pdftotext", "-enc", "UTF-8", abs, "-").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdftotext: %v %s", err, txt)
+	}
+	return n, string(txt)
+}

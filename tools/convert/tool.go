@@ -1,0 +1,201 @@
+// Package convert is format_converter: document, table and image format
+// conversions. Markdown is rendered with goldmark (GFM, highlighted code);
+// PDFs from Markdown and HTML are printed by Chromium (tool.PDFRenderer) so
+// Chinese text, tables and code come out right; Word and PowerPoint files go
+// to PDF through LibreOffice; tables keep their types across csv, xlsx and
+// json (excelize); images convert between png, jpeg, gif, bmp and tiff.
+package convert
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"clawbridge/tools/tool"
+)
+
+// Section is the tool's config section (tools: format_converter: ...).
+type Section struct {
+	// MaxMB caps input files.
+	MaxMB int `yaml:"max_mb"`
+}
+
+type converter struct {
+	d   *tool.Deps
+	cfg Section
+}
+
+// kinds by file extension.
+var extKind = map[string]string{
+	".md": "md", ".markdown": "md", ".mdown": "md", ".txt": "md",
+	".html": "html", ".htm": "html", ".xhtml": "html",
+	".docx": "docx", ".pptx": "pptx",
+	".doc": "office", ".odt": "office", ".rtf": "office", ".ppt": "office", ".odp": "office", ".xls": "office", ".ods": "office",
+	".xlsx": "xlsx", ".csv": "csv", ".json": "json",
+	".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".gif": "gif", ".bmp": "bmp", ".tif": "tiff", ".tiff": "tiff", ".webp": "webp",
+}
+
+// outExt is the file extension of each target.
+var outExt = map[string]string{
+	"html": ".html", "pdf": ".pdf", "docx": ".docx", "md": ".md", "txt": ".txt",
+	"xlsx": ".xlsx", "csv": ".csv", "json": ".json",
+	"png": ".png", "jpeg": ".jpg", "gif": ".gif", "bmp": ".bmp", "tiff": ".tiff",
+}
+
+var outMIME = map[string]string{
+	"html": "text/html; charset=utf-8", "pdf": "application/pdf",
+	"docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+	"md":   "text/markdown; charset=utf-8", "txt": "text/plain; charset=utf-8",
+	"xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+	"csv":  "text/csv; charset=utf-8", "json": "application/json",
+	"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "bmp": "image/bmp", "tiff": "image/tiff",
+}
+
+// convFunc converts one source to the target format, returning the bytes
+// and facts for the result.
+type convFunc func(ctx context.Context, c *tool.Call, src *source, to string) ([]byte, map[string]any, error)
+
+// routes lists every supported conversion.
+func (cv *converter) routes() map[string]map[string]convFunc {
+	img := map[string]convFunc{}
+	for _, f := range []string{"png", "jpeg", "gif", "bmp", "tiff"} {
+		img[f] = cv.image
+	}
+	return map[string]map[string]convFunc{
+		"md":     {"html": cv.mdToHTML, "pdf": cv.mdToPDF, "docx": cv.mdToDOCX, "txt": cv.mdToText},
+		"html":   {"md": cv.htmlToMD, "pdf": cv.htmlToPDF, "docx": cv.htmlToDOCX, "txt": cv.htmlToText},
+		"docx":   {"md": cv.docxToMD, "txt": cv.docxToText, "html": cv.docxToHTML, "pdf": cv.officeToPDF},
+		"pptx":   {"pdf": cv.officeToPDF, "txt": cv.pptxToText, "md": cv.pptxToMD},
+		"office": {"pdf": cv.officeToPDF},
+		"csv":    {"xlsx": cv.table, "json": cv.table},
+		"xlsx":   {"csv": cv.table, "json": cv.table, "pdf": cv.officeToPDF},
+		"json":   {"csv": cv.table, "xlsx": cv.table},
+		"png":    img, "jpeg": img, "gif": img, "bmp": img, "tiff": img, "webp": img,
+	}
+}
+
+// New builds format_converter.
+func New(d *tool.Deps) tool.Tool {
+	cv := &converter{d: d, cfg: Section{MaxMB: 100}}
+	if d.Config != nil {
+		_ = d.Config.Section("format_converter", &cv.cfg)
+	}
+	if cv.cfg.MaxMB <= 0 {
+		cv.cfg.MaxMB = 100
+	}
+	targets := []string{"html", "pdf", "docx", "md", "txt", "xlsx", "csv", "json", "png", "jpeg", "gif", "bmp", "tiff"}
+	froms := []string{"md", "html", "docx", "pptx", "office", "csv", "xlsx", "json", "png", "jpeg", "gif", "bmp", "tiff", "webp"}
+	return tool.Tool{
+		Name:  "format_converter",
+		Title: "Format converter",
+		Description: "Converts files between formats: Markdown to HTML, PDF or Word (.docx); HTML to Markdown, PDF or docx; " +
+			"Word to Markdown or text; Word, PowerPoint and Excel to PDF (LibreOffice); csv, xlsx and json into each other with " +
+			"numbers and dates kept as such; images between png, jpeg, gif, bmp and tiff. PDFs are printed by Chromium so Chinese " +
+			"text, tables and code render properly. Use pdf_tool to edit existing PDFs and doc_generator/ppt_generator to write new documents.",
+		Actions: []tool.Action{
+			{Name: "convert", Description: "convert path (or inline text) to the format in 'to'", Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{
+				{Name: "path", Type: tool.String, Description: "Input file in the workspace; its extension gives the source format."},
+				{Name: "text", Type: tool.String, Description: "Inline Markdown or HTML to convert instead of a file (set 'from', default md)."},
+				{Name: "from", Type: tool.String, Enum: froms, Description: "Source format when the extension is missing or misleading (office = doc/odt/rtf/ppt/xls...)."},
+				{Name: "to", Type: tool.String, Required: true, Enum: targets, Description: "Target format."},
+				{Name: "output", Type: tool.String, Description: "Output file (default: outputs/<input name>.<ext>)."},
+				{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace an existing output file."},
+				{Name: "title", Type: tool.String, Description: "Document title for html, pdf and docx (default: first heading or file name)."},
+				{Name: "page_size", Type: tool.String, Enum: []string{"A4", "Letter", "A3", "A5", "Legal"}, Default: "A4", Description: "PDF and docx page size."},
+				{Name: "landscape", Type: tool.Boolean, Default: false, Description: "Landscape pages for PDF and docx."},
+				{Name: "margin_mm", Type: tool.Number, Min: tool.Ptr(0), Max: tool.Ptr(60), Description: "Page margins in mm for PDF and docx (default 15 for PDF, 25.4 for docx)."},
+				{Name: "page_numbers", Type: tool.Boolean, Default: false, Description: "Page numbers in the footer (PDF and docx)."},
+				{Name: "sheet", Type: tool.String, Description: "Worksheet to read from an xlsx (default: the first)."},
+				{Name: "quality", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Default: 90, Description: "JPEG quality."},
+			}},
+			{Name: "formats", Description: "list the supported conversions", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
+		},
+		Handler: cv.handle,
+		Programs: map[string]string{
+			"soffice":  "libreoffice-writer-nogui",
+			"chromium": "chromium",
+		},
+		Examples: []string{
+			"convert README.md to PDF",
+			"turn this Word document into Markdown",
+			"convert the docx report to pdf",
+			"convert data.csv to an Excel file",
+			"export the xlsx sheet as JSON",
+			"convert photo.png to jpg",
+			"把这个markdown转成pdf",
+			"docx转pdf",
+			"把Excel表格转成csv",
+		},
+	}
+}
+
+func (cv *converter) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	if c.Action == "formats" {
+		return cv.formats(), nil
+	}
+	to := c.Args.String("to")
+	src, err := cv.load(c)
+	if err != nil {
+		return nil, err
+	}
+	r := cv.routes()
+	fn, ok := r[src.kind][to]
+	if !ok {
+		if src.kind == to {
+			return nil, tool.Invalid("to", fmt.Sprintf("the input is already %s", to), "")
+		}
+		return nil, tool.Invalid("to", fmt.Sprintf("cannot convert %s to %s", src.kind, to), fmt.Sprintf("%s converts to: %s", src.kind, strings.Join(keys(r[src.kind]), ", ")))
+	}
+	out, err := cv.outputPath(c, src, to)
+	if err != nil {
+		return nil, err
+	}
+	data, facts, err := fn(ctx, c, src, to)
+	if err != nil {
+		return nil, err
+	}
+	f, err := writeOut(out, outMIME[to], data)
+	if err != nil {
+		return nil, err
+	}
+	if facts == nil {
+		facts = map[string]any{}
+	}
+	facts["output"] = cv.d.Sandbox.Rel(out)
+	facts["from"], facts["to"] = src.kind, to
+	facts["bytes"] = len(data)
+	name := src.name
+	if name == "" {
+		name = "text"
+	}
+	return &tool.Result{
+		Summary: fmt.Sprintf("converted %s (%s) to %s: %s", name, src.kind, to, cv.d.Sandbox.Rel(out)),
+		Data:    facts,
+		Files:   []tool.File{f},
+	}, nil
+}
+
+func (cv *converter) formats() *tool.Result {
+	r := cv.routes()
+	table := map[string][]string{}
+	var lines []string
+	for _, from := range keys(r) {
+		table[from] = keys(r[from])
+		lines = append(lines, from+" -> "+strings.Join(table[from], ", "))
+	}
+	return &tool.Result{Summary: "supported conversions: " + strings.Join(lines, "; "), Data: map[string]any{"conversions": table}}
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// kindOf maps a path's extension to a source kind.
+func kindOf(path string) string { return extKind[strings.ToLower(filepath.Ext(path))] }

@@ -1,0 +1,229 @@
+package docgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"clawbridge/internal/docx"
+	"clawbridge/internal/office"
+	"clawbridge/internal/sandbox"
+	"clawbridge/tools/docout"
+	"clawbridge/tools/tool"
+)
+
+const maxImage = 50 << 20
+
+func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	a := c.Args
+	n := 0
+	for _, k := range []string{"text", "path", "blocks"} {
+		if a.Has(k) {
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, tool.Invalid("text", "give exactly one of text (Markdown), path (a Markdown file) or blocks", "for example text: \"# Title\\n\\nBody\"")
+	}
+	opts := docx.Options{
+		Title: a.String("title"), Author: a.String("author"),
+		Header: a.String("header"), Footer: a.String("footer"),
+		PageNumbers: a.Bool("page_numbers", true), TOC: a.Bool("toc", false),
+		PageSize: a.StringOr("page_size", "A4"), Landscape: a.Bool("landscape", false),
+		Font: a.String("font"), EastAsiaFont: a.String("east_asia_font"),
+	}
+	wantPDF := a.Bool("pdf", false)
+	if wantPDF {
+		if err := docout.CheckSoffice(office.WriterPackage); err != nil {
+			return nil, err
+		}
+	}
+
+	var blocks []docx.Block
+	var sample string
+	switch {
+	case a.Has("blocks"):
+		var raw []rawBlock
+		if err := a.Decode("blocks", &raw); err != nil {
+			return nil, err
+		}
+		if len(raw) == 0 {
+			return nil, tool.Invalid("blocks", "blocks is empty", "give at least one block, e.g. {\"type\":\"paragraph\",\"text\":\"Hello\"}")
+		}
+		var err error
+		blocks, sample, err = g.fromBlocks(raw)
+		if err != nil {
+			return nil, err
+		}
+	default:
+		md := []byte(a.String("text"))
+		base := g.d.Sandbox.Root()
+		if a.Has("path") {
+			p, err := g.d.Sandbox.Resolve(a.String("path"))
+			if err != nil {
+				return nil, tool.Invalid("path", err.Error(), "use a path inside the workspace")
+			}
+			md, err = os.ReadFile(p)
+			if err != nil {
+				return nil, tool.Errorf(tool.CodeNotFound, "check the path with the file tool", "cannot read %s: %v", a.String("path"), err)
+			}
+			base = filepath.Dir(p)
+		}
+		if strings.TrimSpace(string(md)) == "" {
+			return nil, tool.Invalid("text", "the Markdown is empty", "give the document content")
+		}
+		sample = string(md)
+		var err error
+		blocks, err = docx.ParseMarkdown(md, g.imageLoader(base))
+		if err != nil {
+			return nil, imageErr("text", err)
+		}
+	}
+	if opts.Title != "" {
+		blocks = append([]docx.Block{docx.Paragraph{Style: "Title", Runs: docx.Text(opts.Title)}}, blocks...)
+		if opts.TOC && !hasTOC(blocks) {
+			// The contents go after the title, not above it.
+			blocks = append([]docx.Block{blocks[0], docx.TOC{}}, blocks[1:]...)
+		}
+	}
+	lang := a.StringOr("language", "auto")
+	if lang == "auto" {
+		lang = "en-US"
+		if cjkShare(opts.Title+sample) > 0.2 {
+			lang = "zh-CN"
+		}
+	}
+	opts.Language = lang
+
+	data, err := docx.Write(blocks, opts)
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeFailed, "", "writing the document failed: %v", err)
+	}
+	out, err := docout.Target(g.d.Sandbox, a.String("output"), docout.Slug(opts.Title, "document"), ".docx", a.Bool("overwrite", false))
+	if err != nil {
+		return nil, err
+	}
+	var pdfPath string
+	if wantPDF {
+		if pdfPath, err = docout.Sibling(g.d.Sandbox, out, ".pdf", a.Bool("overwrite", false)); err != nil {
+			return nil, err
+		}
+	}
+	f, err := docout.Save(out, data)
+	if err != nil {
+		return nil, err
+	}
+	files := []tool.File{f}
+	if wantPDF {
+		c.Progress(1, 2, "printing PDF with LibreOffice")
+		pf, err := docout.PDFCopy(ctx, out, pdfPath, office.WriterPackage)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, pf)
+	}
+	st := stats(blocks)
+	summary := fmt.Sprintf("Wrote %s (%d headings, %d tables, %d images)", g.d.Sandbox.Rel(out), st["headings"], st["tables"], st["images"])
+	if wantPDF {
+		summary += " and a PDF copy"
+	}
+	return &tool.Result{
+		Summary: summary + ".",
+		Data: map[string]any{
+			"path": g.d.Sandbox.Rel(out), "files": docout.Files(g.d.Sandbox, files),
+			"headings": st["headings"], "tables": st["tables"], "images": st["images"], "lists": st["lists"],
+			"page_breaks": st["page_breaks"], "toc": st["toc"] > 0, "language": lang,
+		},
+		Files: files,
+	}, nil
+}
+
+// imageLoader reads images from the workspace, relative to base. Remote
+// images are refused: the tool does not fetch from the network.
+func (g *generator) imageLoader(base string) func(string) ([]byte, error) {
+	return func(src string) ([]byte, error) {
+		if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "data:") {
+			return nil, fmt.Errorf("remote and data: images are not fetched; save the image into the workspace first and use its path")
+		}
+		p := src
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(base, p)
+		}
+		abs, err := g.d.Sandbox.Resolve(p)
+		if err != nil {
+			return nil, err
+		}
+		fi, err := os.Stat(abs)
+		if err != nil {
+			return nil, fmt.Errorf("not found in the workspace")
+		}
+		if fi.Size() > maxImage {
+			return nil, fmt.Errorf("image is larger than 50 MB")
+		}
+		return os.ReadFile(abs)
+	}
+}
+
+func imageErr(field string, err error) error {
+	msg := err.Error()
+	if errors.Is(err, sandbox.ErrOutside) {
+		return tool.Invalid(field, msg, "images must be files inside the workspace")
+	}
+	if strings.Contains(msg, "image") {
+		return tool.Invalid(field, msg, "images must be PNG, JPEG, GIF, BMP, TIFF or WebP files inside the workspace")
+	}
+	return tool.Errorf(tool.CodeFailed, "", "%s", msg)
+}
+
+func stats(blocks []docx.Block) map[string]int {
+	st := map[string]int{}
+	for _, b := range blocks {
+		switch v := b.(type) {
+		case docx.Heading:
+			st["headings"]++
+		case docx.Table:
+			st["tables"]++
+		case docx.Image:
+			st["images"]++
+		case docx.List:
+			st["lists"]++
+		case docx.PageBreak:
+			st["page_breaks"]++
+		case docx.TOC:
+			st["toc"]++
+		case docx.Quote:
+			for k, n := range stats(v.Blocks) {
+				st[k] += n
+			}
+		}
+	}
+	return st
+}
+
+func cjkShare(s string) float64 {
+	var cjk, letters int
+	for _, r := range s {
+		if r >= 0x4E00 && r <= 0x9FFF {
+			cjk++
+			letters++
+		} else if r > ' ' && r < 0x7F && (r|0x20 >= 'a' && r|0x20 <= 'z') {
+			letters++
+		}
+	}
+	if letters == 0 {
+		return 0
+	}
+	return float64(cjk) / float64(letters)
+}
+
+func hasTOC(blocks []docx.Block) bool {
+	for _, b := range blocks {
+		if _, ok := b.(docx.TOC); ok {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,70 @@
+// Package docgen is the doc_generator tool: a Word document (.docx) from
+// Markdown or from structured blocks, with an optional PDF copy printed by
+// LibreOffice.
+package docgen
+
+import (
+	"clawbridge/internal/office"
+	"clawbridge/tools/tool"
+)
+
+type generator struct{ d *tool.Deps }
+
+// New builds the doc_generator tool.
+func New(d *tool.Deps) tool.Tool {
+	g := &generator{d: d}
+	blockItem := &tool.Param{Name: "block", Type: tool.Object, Description: "One block.", Properties: []tool.Param{
+		{Name: "type", Type: tool.String, Required: true, Description: "Block type.", Enum: blockTypes},
+		{Name: "text", Type: tool.String, Description: "Text of a heading, paragraph, quote or code block; inline Markdown (**bold**, *italic*, [link](url), `code`) is honoured."},
+		{Name: "level", Type: tool.Integer, Description: "Heading level 1-6 (heading) or depth of the table of contents (toc).", Min: tool.Ptr(1), Max: tool.Ptr(6)},
+		{Name: "items", Type: tool.Array, Description: "List entries (bullets, numbered); start an entry with two spaces per level to nest it under the one before.", Items: &tool.Param{Name: "item", Type: tool.String, Description: "An entry."}},
+		{Name: "header", Type: tool.Array, Description: "Table header cells.", Items: &tool.Param{Name: "cell", Type: tool.String, Description: "A cell."}},
+		{Name: "rows", Type: tool.Array, Description: "Table rows, each an array of cell strings.", Items: &tool.Param{Name: "row", Type: tool.Array, Description: "A row.", Items: &tool.Param{Name: "cell", Type: tool.String, Description: "A cell."}}},
+		{Name: "path", Type: tool.String, Description: "Image file in the workspace (image)."},
+		{Name: "caption", Type: tool.String, Description: "Image caption."},
+		{Name: "width_mm", Type: tool.Number, Description: "Image width in millimetres (default: natural size, at most the page width)."},
+		{Name: "align", Type: tool.String, Description: "Paragraph alignment.", Enum: []string{"left", "center", "right", "justify"}},
+	}}
+	params := []tool.Param{
+		{Name: "text", Type: tool.String, Description: "The document as Markdown (headings, **bold**, *italic*, links, lists, GFM tables, images as workspace paths, [TOC] for a table of contents, <!-- pagebreak --> for a page break). Give text, path or blocks."},
+		{Name: "path", Type: tool.String, Description: "A Markdown file in the workspace to convert; image paths in it are relative to its folder."},
+		{Name: "blocks", Type: tool.Array, Description: "Structured content instead of Markdown: an ordered array of blocks (heading, paragraph, bullets, numbered, table, image, page_break, toc, code, quote).", Items: blockItem},
+		{Name: "output", Type: tool.String, Description: "Output .docx path in the workspace (default outputs/<title>.docx)."},
+		{Name: "title", Type: tool.String, Description: "Document title: written as a title line at the top and as the file's title property."},
+		{Name: "author", Type: tool.String, Description: "Author property."},
+		{Name: "header", Type: tool.String, Description: "Running header text on every page."},
+		{Name: "footer", Type: tool.String, Description: "Running footer text on every page."},
+		{Name: "page_numbers", Type: tool.Boolean, Description: "Page N of M in the footer.", Default: true},
+		{Name: "toc", Type: tool.Boolean, Description: "Insert a table of contents after the title (Word refreshes page numbers on open).", Default: false},
+		{Name: "page_size", Type: tool.String, Description: "Paper size.", Enum: []string{"A4", "Letter", "A3", "A5", "Legal"}, Default: "A4"},
+		{Name: "landscape", Type: tool.Boolean, Description: "Landscape pages.", Default: false},
+		{Name: "font", Type: tool.String, Description: "Latin font (default Calibri)."},
+		{Name: "east_asia_font", Type: tool.String, Description: "Chinese/Japanese/Korean font (default Microsoft YaHei; SimSun is another common choice)."},
+		{Name: "language", Type: tool.String, Description: "Main language, e.g. en-US or zh-CN (Chinese page-number wording, TOC title).", Default: "auto"},
+		{Name: "pdf", Type: tool.Boolean, Description: "Also write a PDF copy beside the .docx (printed by LibreOffice).", Default: false},
+		{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output file.", Default: false},
+	}
+	return tool.Tool{
+		Name:  "doc_generator",
+		Title: "Word document generator",
+		Description: "Creates a Word .docx document from Markdown or from structured blocks: real heading styles, bold/italic/links, bullet and numbered lists, tables with a header row, images from the workspace scaled to the page, page breaks, header/footer with page numbers, table of contents, Chinese text. " +
+			"Use it to assemble a report or document from content (text, tables, charts and images other tools produced); for slides use ppt_generator, for converting existing files use format_converter. " +
+			"Returns the .docx path (and a PDF copy when pdf is true) with counts of headings, tables and images.",
+		Actions: []tool.Action{{
+			Description: "Write a .docx from text, path or blocks.",
+			Level:       tool.Write, Timeout: tool.Slow, Params: params,
+		}},
+		Handler:  g.handle,
+		Programs: map[string]string{office.Program: office.WriterPackage},
+		Examples: []string{
+			"Generate a Word document from this Markdown report",
+			"Put the weather summary and the chart image into a docx",
+			"Create a report.docx with a table of contents and page numbers",
+			"帮我生成一份Word文档，包含标题、表格和图片",
+			"把这些内容整理成docx报告",
+			"制作文档并导出PDF",
+		},
+	}
+}
+
+var blockTypes = []string{"heading", "paragraph", "bullets", "numbered", "table", "image", "page_break", "toc", "code", "quote"}

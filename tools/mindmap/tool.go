@@ -1,0 +1,283 @@
+// Package mindmap is mind_map: a Markdown outline or JSON tree laid out as a
+// tidy tree by our own code and rendered to SVG and PNG (Chinese labels
+// through a system CJK font), plus Mermaid mindmap, OPML and FreeMind .mm
+// exports.
+package mindmap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"clawbridge/internal/atomicfile"
+	"clawbridge/internal/cjkfont"
+	"clawbridge/tools/tool"
+)
+
+// Section is the tool's config section (tools: mind_map: ...).
+type Section struct {
+	// Font is a TTF/TTC/OTF file with CJK glyphs (default: found on the system).
+	Font string `yaml:"font"`
+	// MaxNodes caps the size of a map.
+	MaxNodes int `yaml:"max_nodes"`
+}
+
+type mindMap struct {
+	d   *tool.Deps
+	cfg Section
+}
+
+var allFormats = []string{"svg", "png", "mermaid", "opml", "mm", "md"}
+
+// New builds mind_map.
+func New(d *tool.Deps) tool.Tool {
+	m := &mindMap{d: d, cfg: Section{MaxNodes: 2000}}
+	if d.Config != nil {
+		_ = d.Config.Section("mind_map", &m.cfg)
+	}
+	if m.cfg.MaxNodes <= 0 {
+		m.cfg.MaxNodes = 2000
+	}
+	return tool.Tool{
+		Name:  "mind_map",
+		Title: "Mind map",
+		Description: "Draws a mind map from a Markdown outline (headings and nested lists) or a JSON tree " +
+			"({\"label\": ..., \"children\": [...]}) and saves it as SVG and PNG (Chinese labels supported, long labels wrapped), " +
+			"plus Mermaid mindmap, OPML, FreeMind .mm and Markdown exports. Use it for 思维导图/脑图 requests and to visualise " +
+			"an outline; returns the files, node count, image size and the Mermaid text.",
+		Actions: []tool.Action{{
+			Description: "render a mind map",
+			Level:       tool.Write,
+			Timeout:     tool.Normal,
+			Params: []tool.Param{
+				{Name: "text", Type: tool.String, Description: "Markdown outline: '# Root', '## Branch', '- item' lines (indent to nest). Give text, tree or path."},
+				{Name: "tree", Type: tool.Object, Description: `JSON tree: {"label": "Root", "children": [{"label": "A", "children": [...]}, ...]} (text/name/title/topic also accepted for label).`},
+				{Name: "path", Type: tool.String, Description: "A workspace file holding the outline (.md, .txt) or tree (.json)."},
+				{Name: "title", Type: tool.String, Description: "Root label when the outline has several top-level topics (default: the single top topic)."},
+				{Name: "formats", Type: tool.Array, Items: &tool.Param{Name: "format", Type: tool.String, Enum: allFormats, Description: "an output format"},
+					Description: "Files to produce: svg, png, mermaid (.mmd), opml, mm (FreeMind), md. Default: svg, png, mermaid."},
+				{Name: "output", Type: tool.String, Description: "Output path; its extension is replaced per format (default: outputs/<title>.<ext>)."},
+				{Name: "layout", Type: tool.String, Enum: []string{"auto", "right", "both"}, Default: "auto", Description: "right: branches grow to the right; both: balanced on both sides; auto: both when the root has 4+ branches."},
+				{Name: "label_width", Type: tool.Number, Min: tool.Ptr(80), Max: tool.Ptr(600), Default: 200.0, Description: "Maximum label width in pixels before wrapping."},
+				{Name: "scale", Type: tool.Number, Min: tool.Ptr(1), Max: tool.Ptr(4), Default: 2.0, Description: "PNG pixel density (2 = sharp on high-DPI screens); lowered for very large maps."},
+				{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing output files."},
+			},
+		}},
+		Handler: m.handle,
+		Examples: []string{
+			"make a mind map of this outline",
+			"draw a mind map of the project plan as PNG",
+			"turn these notes into a mermaid mindmap",
+			"做个思维导图",
+			"把这个大纲画成脑图",
+			"生成一张关于机器学习的思维导图，导出 FreeMind",
+		},
+	}
+}
+
+func (m *mindMap) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	root, err := m.input(c)
+	if err != nil {
+		return nil, err
+	}
+	n := root.Count()
+	if n > m.cfg.MaxNodes {
+		return nil, tool.Errorf(tool.CodeTooLarge, "split the map into several maps or raise tools.mind_map.max_nodes", "the map has %d nodes, above the limit of %d", n, m.cfg.MaxNodes)
+	}
+	if d := root.Depth(); d > 64 {
+		return nil, tool.Invalid("text", fmt.Sprintf("the outline is %d levels deep; a mind map of more than 64 levels cannot be drawn legibly", d), "flatten the outline")
+	}
+	formats := c.Args.Strings("formats")
+	if len(formats) == 0 {
+		formats = []string{"svg", "png", "mermaid"}
+	}
+	want := map[string]bool{}
+	for _, f := range formats {
+		want[f] = true
+	}
+
+	// The font drives both the layout's text metrics and the PNG. Without
+	// one the SVG is still made (estimated metrics); PNG needs it.
+	font, fontErr := cjkfont.Open(m.cfg.Font)
+	if fontErr != nil && want["png"] {
+		if errors.Is(fontErr, cjkfont.ErrNoFont) {
+			return nil, tool.Missing("a CJK font", "fonts-noto-cjk")
+		}
+		return nil, tool.Errorf(tool.CodeUnavailable, "set tools.mind_map.font to a TTF/TTC/OTF file with Chinese glyphs", "font: %v", fontErr)
+	}
+	l := Compute(root, Options{Mode: c.Args.StringOr("layout", "auto"), LabelWidth: c.Args.Float("label_width", 200)}, font)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	base, err := m.basePath(c, root.Label)
+	if err != nil {
+		return nil, err
+	}
+	type product struct {
+		ext, mime string
+		data      func() ([]byte, error)
+	}
+	var pngW, pngH int
+	var pngData []byte
+	products := map[string]product{
+		"svg":     {".svg", "image/svg+xml", func() ([]byte, error) { return SVG(l, root.Label), nil }},
+		"mermaid": {".mmd", "text/vnd.mermaid", func() ([]byte, error) { return []byte(Mermaid(root)), nil }},
+		"opml":    {".opml", "text/x-opml", func() ([]byte, error) { return OPML(root, time.Now()) }},
+		"mm":      {".mm", "application/x-freemind", func() ([]byte, error) { return FreeMind(root, l) }},
+		"md":      {".md", "text/markdown", func() ([]byte, error) { return []byte(Outline(root)), nil }},
+		"png": {".png", "image/png", func() ([]byte, error) {
+			var err error
+			pngData, pngW, pngH, err = PNG(l, font, PNGScale(l, c.Args.Float("scale", 2)))
+			return pngData, err
+		}},
+	}
+	// Check every target first so nothing is half-written on a refusal.
+	var targets []string
+	for _, f := range allFormats {
+		if !want[f] {
+			continue
+		}
+		abs := base + products[f].ext
+		if _, err := os.Stat(abs); err == nil && !c.Args.Bool("overwrite", false) {
+			return nil, &tool.Error{Code: tool.CodeExists, Field: "output", Message: "file already exists: " + m.d.Sandbox.Rel(abs), Hint: "choose another output or set overwrite=true"}
+		}
+		targets = append(targets, f)
+	}
+	res := &tool.Result{}
+	files := map[string]string{}
+	for i, f := range targets {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p := products[f]
+		data, err := p.data()
+		if err != nil {
+			return nil, fmt.Errorf("mind_map: %s: %w", f, err)
+		}
+		abs := base + p.ext
+		if err := atomicfile.WriteFile(abs, data, 0o644); err != nil {
+			return nil, fmt.Errorf("mind_map: write %s: %w", abs, err)
+		}
+		res.Files = append(res.Files, tool.File{Path: abs, MIME: p.mime, Size: int64(len(data))})
+		files[f] = m.d.Sandbox.Rel(abs)
+		c.Progress(float64(i+1), float64(len(targets)), f)
+	}
+	data := map[string]any{
+		"title": root.Label, "nodes": n, "depth": root.Depth(), "branches": len(root.Children),
+		"layout_width": l.Width, "layout_height": l.Height, "files": files,
+	}
+	if pngData != nil {
+		data["png_width"], data["png_height"] = pngW, pngH
+		if len(pngData) <= 400<<10 {
+			res.Images = append(res.Images, tool.Image{MIME: "image/png", Data: pngData})
+		}
+	}
+	if mm := Mermaid(root); len(mm) <= 4000 {
+		data["mermaid"] = mm
+	}
+	if fontErr != nil {
+		data["warning"] = "no CJK font found; SVG text widths are estimated (install fonts-noto-cjk)"
+	} else {
+		data["font"] = font.Path
+	}
+	res.Data = data
+	res.Summary = fmt.Sprintf("mind map %q with %d nodes saved as %s", root.Label, n, strings.Join(targets, ", "))
+	return res, nil
+}
+
+// input reads the tree from text, tree or path (exactly one).
+func (m *mindMap) input(c *tool.Call) (*Node, error) {
+	given := 0
+	for _, k := range []string{"text", "tree", "path"} {
+		if c.Args.Has(k) {
+			given++
+		}
+	}
+	if given != 1 {
+		return nil, tool.Invalid("text", "give exactly one of text (Markdown outline), tree (JSON object) or path (file)", "e.g. text: \"# Plan\\n## Goals\\n- ship\"")
+	}
+	title := strings.TrimSpace(c.Args.String("title"))
+	var root *Node
+	var err error
+	field := "text"
+	switch {
+	case c.Args.Has("text"):
+		root, err = ParseMarkdown(c.Args.String("text"), title)
+	case c.Args.Has("tree"):
+		field = "tree"
+		root, err = FromValue(c.Args.Object("tree"), title)
+	default:
+		field = "path"
+		abs, rerr := m.d.Sandbox.Resolve(c.Args.String("path"))
+		if rerr != nil {
+			return nil, tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "path: %v", rerr)
+		}
+		raw, rerr := os.ReadFile(abs)
+		if rerr != nil {
+			if errors.Is(rerr, os.ErrNotExist) {
+				return nil, &tool.Error{Code: tool.CodeNotFound, Field: "path", Message: "file not found: " + c.Args.String("path")}
+			}
+			return nil, fmt.Errorf("mind_map: read %s: %w", abs, rerr)
+		}
+		if len(raw) > 4<<20 {
+			return nil, tool.Errorf(tool.CodeTooLarge, "", "%s is larger than 4 MB", c.Args.String("path"))
+		}
+		if strings.EqualFold(filepath.Ext(abs), ".json") {
+			root, err = ParseJSON(raw, title)
+		} else {
+			root, err = ParseMarkdown(string(raw), title)
+		}
+	}
+	if err != nil {
+		return nil, tool.Invalid(field, err.Error(), "")
+	}
+	return root, nil
+}
+
+var unsafeName = regexp.MustCompile(`[\\/:*?"<>|\x00-\x1f]+`)
+
+// basePath is the output path without extension.
+func (m *mindMap) basePath(c *tool.Call, title string) (string, error) {
+	out := c.Args.String("output")
+	if out == "" {
+		name := strings.TrimSpace(unsafeName.ReplaceAllString(title, "_"))
+		if r := []rune(name); len(r) > 40 {
+			name = string(r[:40])
+		}
+		if name == "" {
+			name = "mindmap"
+		}
+		abs, err := m.d.Sandbox.Output("", name+"_mindmap")
+		if err != nil {
+			return "", tool.Errorf(tool.CodeDenied, "", "output: %v", err)
+		}
+		if !c.Args.Bool("overwrite", false) {
+			// A free base name for every extension.
+			orig := abs
+			for i := 2; anyExists(abs); i++ {
+				abs = fmt.Sprintf("%s-%d", orig, i)
+			}
+		}
+		return abs, nil
+	}
+	abs, err := m.d.Sandbox.Output(out, "")
+	if err != nil {
+		return "", tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "output: %v", err)
+	}
+	return strings.TrimSuffix(abs, filepath.Ext(abs)), nil
+}
+
+func anyExists(base string) bool {
+	for _, ext := range []string{".svg", ".png", ".mmd", ".opml", ".mm", ".md"} {
+		if _, err := os.Stat(base + ext); err == nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,227 @@
+package pdf
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+
+	"clawbridge/tools/tool"
+	"clawbridge/tools/tooltest"
+)
+
+// requireProgram skips when an external program is missing, unless CI asks
+// for every program (CLAWBRIDGE_REQUIRE_PROGRAMS=1).
+func requireProgram(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+			t.Fatalf("%s is required (CLAWBRIDGE_REQUIRE_PROGRAMS=1) but not installed", name)
+		}
+		t.Skipf("%s not installed", name)
+	}
+	return p
+}
+
+type env struct {
+	t    *testing.T
+	d    *tool.Deps
+	tool tool.Tool
+	root string
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	d := tooltest.Deps(t)
+	return &env{t: t, d: d, tool: New(d), root: d.Sandbox.Root()}
+}
+
+// put writes data into the workspace and returns the relative path.
+func (e *env) put(rel string, data []byte) string {
+	e.t.Helper()
+	abs := filepath.Join(e.root, rel)
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(abs, data, 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	return rel
+}
+
+// with returns the env bound to a subtest.
+func (e *env) with(t *testing.T) *env { c := *e; c.t = t; return &c }
+
+func (e *env) abs(rel string) string { return filepath.Join(e.root, rel) }
+
+func (e *env) run(args map[string]any) *tool.Result {
+	e.t.Helper()
+	res, err := tooltest.Run(e.t, e.tool, args)
+	if err != nil {
+		e.t.Fatalf("%v: %v", args["action"], err)
+	}
+	return res
+}
+
+// fail runs a call that must fail with a tool error of the given code.
+func (e *env) fail(args map[string]any, code string) *tool.Error {
+	e.t.Helper()
+	_, err := tooltest.Run(e.t, e.tool, args)
+	if err == nil {
+		e.t.Fatalf("%v: expected error %s, got success", args["action"], code)
+	}
+	te, ok := tool.AsError(err)
+	if !ok {
+		e.t.Fatalf("%v: expected a tool error, got %v", args["action"], err)
+	}
+	if code != "" && te.Code != code {
+		e.t.Fatalf("%v: error code %s (%s), want %s", args["action"], te.Code, te.Message, code)
+	}
+	return te
+}
+
+func fixture(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "pdf", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// checkPDF asserts that a produced PDF validates with pdfcpu and that both
+// pdfcpu and poppler's pdfinfo report the expected page count.
+func checkPDF(t testing.TB, abs string, pages int, password string) {
+	t.Helper()
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := api.Validate(bytes.NewReader(data), conf(password)); err != nil {
+		t.Fatalf("%s: pdfcpu validation: %v", abs, err)
+	}
+	n, err := api.PageCount(bytes.NewReader(data), conf(password))
+	if err != nil || n != pages {
+		t.Fatalf("%s: pdfcpu page count %d (%v), want %d", abs, n, err, pages)
+	}
+	if got := pdfinfoPages(t, abs, password); got != pages {
+		t.Fatalf("%s: pdfinfo pages %d, want %d", abs, got, pages)
+	}
+}
+
+var pagesRE = regexp.MustCompile(`(?m)^Pages:\s+(\d+)`)
+
+func pdfinfoPages(t testing.TB, abs, password string) int {
+	t.Helper()
+	if _, err := exec.LookPath("pdfinfo"); err != nil {
+		requireProgram(t, "pdfinfo")
+	}
+	args := []string{abs}
+	if password != "" {
+		args = []string{"-upw", password, abs}
+	}
+	out, err := exec.Command("pdfinfo", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdfinfo %s: %v: %s", abs, err, out)
+	}
+	m := pagesRE.FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("pdfinfo: no page count in %s", out)
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	return n
+}
+
+func pdftotext(t testing.TB, abs string) string {
+	t.Helper()
+	requireProgram(t, "pdftotext")
+	out, err := exec.Command("pdftotext", "-enc", "UTF-8", abs, "-").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdftotext: %v: %s", err, out)
+	}
+	return string(out)
+}
+
+func pngBytes(t testing.TB, w, h int, c color.Color) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if (x/10+y/10)%2 == 0 {
+				img.Set(x, y, c)
+			} else {
+				img.Set(x, y, color.White)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// manyPages builds a PDF of 3*copies pages by merging the Chinese fixture.
+func manyPages(t testing.TB, copies int) []byte {
+	t.Helper()
+	src := fixture(t, "chinese.pdf")
+	var rss []io.ReadSeeker
+	for i := 0; i < copies; i++ {
+		rss = append(rss, bytes.NewReader(src))
+	}
+	var buf bytes.Buffer
+	if err := api.MergeRaw(rss, &buf, false, conf("")); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// formJSON describes a one-page form for pdfcpu's create API.
+const formJSON = `{
+ "paper": "A4P", "origin": "LowerLeft",
+ "fonts": {"input": {"name": "Helvetica", "size": 12}, "label": {"name": "Helvetica", "size": 10}},
+ "pages": {"1": {"content": {
+   "textfield": [{"id": "name", "value": "", "pos": [150, 700], "width": 200, "font": {"name": "$input"},
+                  "label": {"value": "Name:", "width": 60, "gap": 10, "pos": "left", "font": {"name": "$label"}}}],
+   "checkbox": [{"id": "agree", "value": false, "pos": [150, 650], "width": 12,
+                  "label": {"value": "Agree:", "width": 60, "gap": 10, "pos": "left", "font": {"name": "$label"}}}],
+   "combobox": [{"id": "country", "value": "France", "options": ["China", "France", "Germany"], "pos": [150, 600], "width": 120, "font": {"name": "$input"},
+                  "label": {"value": "Country:", "width": 60, "gap": 10, "pos": "left", "font": {"name": "$label"}}}]
+ }}}
+}`
+
+func formPDF(t testing.TB) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := api.Create(nil, strings.NewReader(formJSON), &buf, conf("")); err != nil {
+		t.Fatalf("create form: %v", err)
+	}
+	return buf.Bytes()
+}
+
+func execOut(name string, args ...string) (string, error) {
+	out, err := exec.Command(name, args...).CombinedOutput()
+	return string(out), err
+}
+
+func toJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func toString(v any) string {
+	s, _ := v.(string)
+	return s
+}

@@ -1,0 +1,264 @@
+package pdf
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+
+	"clawbridge/internal/atomicfile"
+	"clawbridge/internal/sandbox"
+	"clawbridge/tools/tool"
+)
+
+// conf returns a fresh pdfcpu configuration: built-in defaults (no config
+// directory), offline (no certificate revocation lookups), relaxed
+// validation, and the password for encrypted inputs.
+func conf(password string) *model.Configuration {
+	configure()
+	c := model.NewDefaultConfiguration()
+	c.Offline = true
+	c.ValidationMode = model.ValidationRelaxed
+	c.UserPW = password
+	c.OwnerPW = password
+	return c
+}
+
+// input is one PDF read into memory (pdfcpu parses from an io.ReadSeeker).
+type input struct {
+	abs  string
+	data []byte
+}
+
+func (in *input) reader() io.ReadSeeker { return bytes.NewReader(in.data) }
+
+// readInput resolves and reads a workspace file, refusing what is too big.
+func (p *pdfTool) readInput(field, path string) (*input, error) {
+	if path == "" {
+		return nil, tool.Invalid(field, "missing "+field, "give a workspace path to a PDF")
+	}
+	abs, err := p.d.Sandbox.Resolve(path)
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%s: %v", field, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, &tool.Error{Code: tool.CodeNotFound, Field: field, Message: fmt.Sprintf("%s: file not found: %s", field, path), Hint: "check the path (relative paths start at the workspace root)"}
+		}
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if fi.IsDir() {
+		return nil, tool.Invalid(field, path+" is a directory", "give a file")
+	}
+	if max := int64(p.cfg.MaxMB) << 20; fi.Size() > max {
+		return nil, tool.Errorf(tool.CodeTooLarge, "split the file with another program or raise tools.pdf_tool.max_mb", "%s is %d MB, above the %d MB limit", path, fi.Size()>>20, p.cfg.MaxMB)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return &input{abs: abs, data: data}, nil
+}
+
+// readPDF reads a PDF input and checks that pdfcpu can open it (with the
+// password when encrypted), returning its page count.
+func (p *pdfTool) readPDF(field, path, password string) (*input, int, error) {
+	in, err := p.readInput(field, path)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !bytes.HasPrefix(bytes.TrimLeft(in.data[:min(len(in.data), 1024)], "\x00\t\r\n "), []byte("%PDF-")) && !bytes.Contains(in.data[:min(len(in.data), 1024)], []byte("%PDF-")) {
+		return nil, 0, &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("%s is not a PDF (no %%PDF- header)", path), Hint: "give a PDF file; use format_converter to turn other documents into PDF"}
+	}
+	// Parse (and decrypt) without full validation: the operation itself
+	// validates, and validating twice doubled the cost of a merge.
+	ctx, err := api.ReadContext(in.reader(), conf(password))
+	if err == nil {
+		err = ctx.EnsurePageCount()
+	}
+	if err != nil {
+		return nil, 0, pdfErr(field, path, password, err)
+	}
+	n := ctx.PageCount
+	if n > p.cfg.MaxPages {
+		return nil, 0, tool.Errorf(tool.CodeTooLarge, "raise tools.pdf_tool.max_pages if this is expected", "%s has %d pages, above the %d page limit", path, n, p.cfg.MaxPages)
+	}
+	return in, n, nil
+}
+
+// pdfErr turns a pdfcpu read error into a tool error the model can act on.
+func pdfErr(field, path, password string, err error) error {
+	msg := err.Error()
+	switch {
+	case errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(msg, "correct password"):
+		if password == "" {
+			return &tool.Error{Code: tool.CodeDenied, Field: "password", Message: fmt.Sprintf("%s is encrypted and needs a password", path), Hint: "pass the user or owner password in 'password'"}
+		}
+		return &tool.Error{Code: tool.CodeDenied, Field: "password", Message: fmt.Sprintf("wrong password for %s", path), Hint: "check the password"}
+	case errors.Is(err, pdfcpu.ErrEmptyInput):
+		return &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("%s is empty", path)}
+	case errors.Is(err, pdfcpu.ErrUnsupportedEncryptionFeature):
+		return &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("%s uses an encryption feature pdfcpu does not support: %v", path, err)}
+	}
+	return &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("%s could not be read as a PDF: %v", path, err), Hint: "the file may be damaged or not a PDF; action validate gives details"}
+}
+
+// opErr reports a failed pdfcpu operation on a readable input: usually bad
+// options (page selection, description), so it is a tool error.
+func opErr(action string, err error) error {
+	if te, ok := tool.AsError(err); ok {
+		return te
+	}
+	if errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "password") {
+		return &tool.Error{Code: tool.CodeDenied, Field: "password", Message: action + ": wrong or missing password", Hint: "pass the owner password in 'password'"}
+	}
+	return tool.Errorf(tool.CodeFailed, "check the arguments (page selection, options) and try again", "%s failed: %v", action, err)
+}
+
+// selection parses a pdfcpu page selection; empty means all pages.
+func selection(s string) ([]string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, nil
+	}
+	sel, err := api.ParsePageSelection(s)
+	if err != nil {
+		return nil, tool.Invalid("pages", fmt.Sprintf("bad page selection %q: %v", s, err), `examples: "1-3,5", "even", "odd", "5-", "!2", "l"`)
+	}
+	return sel, nil
+}
+
+// selectedPages expands a selection against a page count, in order.
+func selectedPages(s string, pageCount int) ([]int, error) {
+	sel, err := selection(s)
+	if err != nil {
+		return nil, err
+	}
+	set, err := api.PagesForPageSelection(pageCount, sel, true, false)
+	if err != nil {
+		return nil, tool.Invalid("pages", fmt.Sprintf("bad page selection %q: %v", s, err), "")
+	}
+	var out []int
+	for i := 1; i <= pageCount; i++ {
+		if set[i] {
+			out = append(out, i)
+		}
+	}
+	if len(out) == 0 {
+		return nil, tool.Invalid("pages", fmt.Sprintf("page selection %q matches no page (the file has %d pages)", s, pageCount), "")
+	}
+	return out, nil
+}
+
+// outputPath decides where a produced file goes. An explicit path that
+// exists (or is an input) is refused unless overwrite; a default name is
+// made unique instead.
+func (p *pdfTool) outputPath(c *tool.Call, field, defaultName string, inputs ...string) (string, error) {
+	given := c.Args.String(field)
+	abs, err := p.d.Sandbox.Output(given, defaultName)
+	if err != nil {
+		return "", tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%s: %v", field, err)
+	}
+	overwrite := c.Args.Bool("overwrite", false)
+	if given == "" && !overwrite {
+		return uniquePath(abs), nil
+	}
+	if fi, err := os.Stat(abs); err == nil {
+		if fi.IsDir() {
+			return "", tool.Invalid(field, given+" is a directory", "give a file name")
+		}
+		if !overwrite {
+			for _, in := range inputs {
+				if in == abs {
+					return "", &tool.Error{Code: tool.CodeExists, Field: field, Message: "output would overwrite the input " + given, Hint: "choose another output path or set overwrite=true"}
+				}
+			}
+			return "", &tool.Error{Code: tool.CodeExists, Field: field, Message: "output file already exists: " + given, Hint: "choose another output path or set overwrite=true"}
+		}
+	}
+	return abs, nil
+}
+
+// outputDir decides the directory for multi-file outputs.
+func (p *pdfTool) outputDir(c *tool.Call, defaultName string) (string, error) {
+	given := c.Args.String("output_dir")
+	var abs string
+	var err error
+	if given == "" {
+		abs, err = p.d.Sandbox.Resolve(filepath.Join("outputs", defaultName))
+		if err == nil && !c.Args.Bool("overwrite", false) {
+			abs = uniquePath(abs)
+		}
+	} else {
+		abs, err = p.d.Sandbox.Resolve(given)
+	}
+	if err != nil {
+		return "", tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "output_dir: %v", err)
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return "", fmt.Errorf("create %s: %w", abs, err)
+	}
+	return abs, nil
+}
+
+// placeIn returns dir/name, refusing to replace an existing file unless
+// overwrite.
+func placeIn(c *tool.Call, dir, name string) (string, error) {
+	abs := filepath.Join(dir, name)
+	if _, err := os.Stat(abs); err == nil && !c.Args.Bool("overwrite", false) {
+		return "", &tool.Error{Code: tool.CodeExists, Field: "output_dir", Message: "file already exists: " + abs, Hint: "choose another output_dir or set overwrite=true"}
+	}
+	return abs, nil
+}
+
+// uniquePath appends -2, -3... before the extension until the name is free.
+func uniquePath(abs string) string {
+	if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) {
+		return abs
+	}
+	ext := filepath.Ext(abs)
+	base := strings.TrimSuffix(abs, ext)
+	for i := 2; ; i++ {
+		cand := fmt.Sprintf("%s-%d%s", base, i, ext)
+		if _, err := os.Stat(cand); errors.Is(err, os.ErrNotExist) {
+			return cand
+		}
+	}
+}
+
+// stem is the input's file name without extension, for default outputs.
+func stem(path string) string {
+	b := filepath.Base(path)
+	return strings.TrimSuffix(b, filepath.Ext(b))
+}
+
+// writePDF runs fill into a buffer and writes the result atomically, so a
+// failed operation leaves nothing behind.
+func writePDF(abs string, fill func(w io.Writer) error) (tool.File, error) {
+	var buf bytes.Buffer
+	if err := fill(&buf); err != nil {
+		return tool.File{}, err
+	}
+	if err := atomicfile.WriteFile(abs, buf.Bytes(), 0o644); err != nil {
+		return tool.File{}, fmt.Errorf("write %s: %w", abs, err)
+	}
+	return tool.File{Path: abs, MIME: "application/pdf", Size: int64(buf.Len())}, nil
+}
+
+// writeFile writes bytes atomically and describes the file.
+func writeFile(abs, mime string, data []byte) (tool.File, error) {
+	if err := atomicfile.WriteFile(abs, data, 0o644); err != nil {
+		return tool.File{}, fmt.Errorf("write %s: %w", abs, err)
+	}
+	return tool.File{Path: abs, MIME: mime, Size: int64(len(data))}, nil
+}
+
+func rel(sb *sandbox.Sandbox, abs string) string { return sb.Rel(abs) }

@@ -1,0 +1,374 @@
+package pdf
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+
+	"clawbridge/tools/tool"
+)
+
+func (p *pdfTool) info(_ context.Context, c *tool.Call) (*tool.Result, error) {
+	pw := c.Args.String("password")
+	in, _, err := p.readPDF("path", c.Args.String("path"), pw)
+	if err != nil {
+		return nil, err
+	}
+	info, err := api.PDFInfo(in.reader(), rel(p.d.Sandbox, in.abs), nil, false, conf(pw))
+	if err != nil {
+		return nil, pdfErr("path", c.Args.String("path"), pw, err)
+	}
+	// Distinct page sizes in page order (PDFInfo fills them only for a
+	// page selection).
+	dims, err := api.PageDims(in.reader(), conf(pw))
+	if err != nil {
+		return nil, pdfErr("path", c.Args.String("path"), pw, err)
+	}
+	sizes := []map[string]float64{}
+	seen := map[[2]float64]bool{}
+	for _, d := range dims {
+		k := [2]float64{round1(d.Width), round1(d.Height)}
+		if !seen[k] {
+			seen[k] = true
+			sizes = append(sizes, map[string]float64{"width_pt": k[0], "height_pt": k[1]})
+		}
+	}
+	data := map[string]any{
+		"path":        rel(p.d.Sandbox, in.abs),
+		"size_bytes":  len(in.data),
+		"version":     info.Version,
+		"page_count":  info.PageCount,
+		"page_sizes":  sizes,
+		"title":       info.Title,
+		"author":      info.Author,
+		"subject":     info.Subject,
+		"creator":     info.Creator,
+		"producer":    info.Producer,
+		"created":     info.CreationDate,
+		"modified":    info.ModificationDate,
+		"keywords":    info.Keywords,
+		"encrypted":   info.Encrypted,
+		"has_form":    info.Form,
+		"watermarked": info.Watermarked,
+		"signatures":  info.Signatures,
+		"tagged":      info.Tagged,
+		"linearized":  info.Linearized,
+		"bookmarks":   info.Outlines,
+		"attachments": len(info.Attachments),
+		"permissions": permissionNames(info.Permissions, info.Encrypted),
+		"properties":  info.Properties,
+	}
+	return &tool.Result{Summary: fmt.Sprintf("%s: %d pages, PDF %s", rel(p.d.Sandbox, in.abs), info.PageCount, info.Version), Data: data}, nil
+}
+
+func round1(f float64) float64 { return float64(int(f*10+0.5)) / 10 }
+
+func (p *pdfTool) pageCount(_ context.Context, c *tool.Call) (*tool.Result, error) {
+	in, n, err := p.readPDF("path", c.Args.String("path"), c.Args.String("password"))
+	if err != nil {
+		return nil, err
+	}
+	return &tool.Result{Summary: fmt.Sprintf("%s has %d pages", rel(p.d.Sandbox, in.abs), n),
+		Data: map[string]any{"path": rel(p.d.Sandbox, in.abs), "page_count": n}}, nil
+}
+
+func (p *pdfTool) merge(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	paths := c.Args.Strings("paths")
+	if len(paths) < 2 {
+		return nil, tool.Invalid("paths", "merge needs at least two PDFs in 'paths'", "")
+	}
+	ins := make([]*input, len(paths))
+	var rss []io.ReadSeeker
+	var abss []string
+	for i, path := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		in, err := p.readInput(fmt.Sprintf("paths[%d]", i), path)
+		if err != nil {
+			return nil, err
+		}
+		ins[i] = in
+		rss = append(rss, in.reader())
+		abss = append(abss, in.abs)
+		c.Progress(float64(i+1), float64(len(paths)+1), "read "+path)
+	}
+	out, err := p.outputPath(c, "output", stem(paths[0])+"_merged.pdf", abss...)
+	if err != nil {
+		return nil, err
+	}
+	// Inputs are parsed once, by the merge itself (a separate check of
+	// every file doubled the time); only on failure is each one examined
+	// to name the culprit.
+	f, err := writePDF(out, func(w io.Writer) error { return api.MergeRaw(rss, w, false, conf("")) })
+	if err != nil {
+		for i, path := range paths {
+			if _, _, perr := p.readPDF(fmt.Sprintf("paths[%d]", i), path, ""); perr != nil {
+				return nil, perr
+			}
+		}
+		return nil, opErr("merge", err)
+	}
+	total := 0
+	if mctx, err := api.ReadContext(bytes.NewReader(readBack(out)), conf("")); err == nil && mctx.EnsurePageCount() == nil {
+		total = mctx.PageCount
+	}
+	c.Progress(float64(len(paths)+1), float64(len(paths)+1), "merged")
+	return &tool.Result{
+		Summary: fmt.Sprintf("merged %d PDFs (%d pages) into %s", len(paths), total, rel(p.d.Sandbox, out)),
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "page_count": total, "inputs": len(paths)},
+		Files:   []tool.File{f},
+	}, nil
+}
+
+func readBack(path string) []byte {
+	b, _ := os.ReadFile(path)
+	return b
+}
+
+func (p *pdfTool) split(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	pw := c.Args.String("password")
+	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	if err != nil {
+		return nil, err
+	}
+	// Ranges [from, thru] of the output files.
+	type span struct{ from, thru int }
+	var spans []span
+	if c.Args.Has("split_at") {
+		var at []int
+		if err := c.Args.Decode("split_at", &at); err != nil {
+			return nil, err
+		}
+		prev := 1
+		for _, a := range at {
+			if a <= prev || a > n {
+				return nil, tool.Invalid("split_at", fmt.Sprintf("split_at must be increasing page numbers between 2 and %d, got %v", n, at), "e.g. [4, 10] splits before pages 4 and 10")
+			}
+			spans = append(spans, span{prev, a - 1})
+			prev = a
+		}
+		spans = append(spans, span{prev, n})
+	} else {
+		size := c.Args.Int("span", 1)
+		if size < 1 {
+			return nil, tool.Invalid("span", "span must be at least 1", "")
+		}
+		for from := 1; from <= n; from += size {
+			spans = append(spans, span{from, min(from+size-1, n)})
+		}
+	}
+	if len(spans) < 2 {
+		return nil, tool.Invalid("span", fmt.Sprintf("the file has %d pages: this split would produce a single file", n), "use a smaller span or split_at")
+	}
+	dir, err := p.outputDir(c, stem(in.abs)+"_split")
+	if err != nil {
+		return nil, err
+	}
+	name := func(s span) string {
+		if s.from == s.thru {
+			return fmt.Sprintf("%s_%d.pdf", stem(in.abs), s.from)
+		}
+		return fmt.Sprintf("%s_%d-%d.pdf", stem(in.abs), s.from, s.thru)
+	}
+	outs := make([]string, len(spans))
+	for i, s := range spans {
+		if outs[i], err = placeIn(c, dir, name(s)); err != nil {
+			return nil, err
+		}
+	}
+	var files []tool.File
+	var parts []map[string]any
+	size := c.Args.Int("span", 1)
+	if !c.Args.Has("split_at") {
+		// SplitRaw parses the file once for all spans.
+		ps, err := api.SplitRaw(in.reader(), size, conf(pw))
+		if err != nil {
+			return nil, opErr("split", err)
+		}
+		if len(ps) != len(spans) {
+			return nil, fmt.Errorf("split: pdfcpu returned %d parts, expected %d", len(ps), len(spans))
+		}
+		for i, s := range ps {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			data, err := io.ReadAll(s.Reader)
+			if err != nil {
+				return nil, fmt.Errorf("split: part %d: %w", i+1, err)
+			}
+			f, err := writeFile(outs[i], "application/pdf", data)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, f)
+			parts = append(parts, map[string]any{"output": rel(p.d.Sandbox, outs[i]), "from": s.From, "thru": s.Thru})
+			c.Progress(float64(i+1), float64(len(ps)), "")
+		}
+	} else {
+		for i, s := range spans {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			sel := []string{strconv.Itoa(s.from) + "-" + strconv.Itoa(s.thru)}
+			f, err := writePDF(outs[i], func(w io.Writer) error { return api.Collect(in.reader(), w, sel, conf(pw)) })
+			if err != nil {
+				return nil, opErr("split", err)
+			}
+			files = append(files, f)
+			parts = append(parts, map[string]any{"output": rel(p.d.Sandbox, outs[i]), "from": s.from, "thru": s.thru})
+			c.Progress(float64(i+1), float64(len(spans)), "")
+		}
+	}
+	return &tool.Result{
+		Summary: fmt.Sprintf("split %s (%d pages) into %d files in %s", rel(p.d.Sandbox, in.abs), n, len(files), rel(p.d.Sandbox, dir)),
+		Data:    map[string]any{"output_dir": rel(p.d.Sandbox, dir), "parts": parts},
+		Files:   files,
+	}, nil
+}
+
+func (p *pdfTool) extractPages(_ context.Context, c *tool.Call) (*tool.Result, error) {
+	pw := c.Args.String("password")
+	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	if err != nil {
+		return nil, err
+	}
+	sel, err := selection(c.Args.String("pages"))
+	if err != nil {
+		return nil, err
+	}
+	pages, err := api.PagesForPageCollection(n, sel)
+	if err != nil || len(pages) == 0 {
+		return nil, tool.Invalid("pages", fmt.Sprintf("page selection %q does not match pages of this %d-page file", c.Args.String("pages"), n), `examples: "1-3,5", "even", "5-"`)
+	}
+	out, err := p.outputPath(c, "output", stem(in.abs)+"_pages.pdf", in.abs)
+	if err != nil {
+		return nil, err
+	}
+	f, err := writePDF(out, func(w io.Writer) error { return api.Collect(in.reader(), w, sel, conf(pw)) })
+	if err != nil {
+		return nil, opErr("extract_pages", err)
+	}
+	return &tool.Result{
+		Summary: fmt.Sprintf("extracted %d pages of %s into %s", len(pages), rel(p.d.Sandbox, in.abs), rel(p.d.Sandbox, out)),
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "pages": pages, "page_count": len(pages)},
+		Files:   []tool.File{f},
+	}, nil
+}
+
+func (p *pdfTool) removePages(_ context.Context, c *tool.Call) (*tool.Result, error) {
+	pw := c.Args.String("password")
+	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := selectedPages(c.Args.String("pages"), n)
+	if err != nil {
+		return nil, err
+	}
+	if len(pages) >= n {
+		return nil, tool.Invalid("pages", "the selection covers every page; a PDF needs at least one page", "select fewer pages")
+	}
+	sel, _ := selection(c.Args.String("pages"))
+	out, err := p.outputPath(c, "output", stem(in.abs)+"_removed.pdf", in.abs)
+	if err != nil {
+		return nil, err
+	}
+	f, err := writePDF(out, func(w io.Writer) error { return api.RemovePages(in.reader(), w, sel, conf(pw)) })
+	if err != nil {
+		return nil, opErr("remove_pages", err)
+	}
+	return &tool.Result{
+		Summary: fmt.Sprintf("removed %d pages; %s has %d pages", len(pages), rel(p.d.Sandbox, out), n-len(pages)),
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "removed": pages, "page_count": n - len(pages)},
+		Files:   []tool.File{f},
+	}, nil
+}
+
+func (p *pdfTool) rotate(_ context.Context, c *tool.Call) (*tool.Result, error) {
+	rot := c.Args.Int("rotation", 0)
+	switch rot {
+	case 90, 180, 270, -90, -180, -270:
+	default:
+		return nil, tool.Invalid("rotation", fmt.Sprintf("rotation must be 90, 180 or 270 (or negative), got %d", rot), "")
+	}
+	pw := c.Args.String("password")
+	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := selectedPages(c.Args.String("pages"), n)
+	if err != nil {
+		return nil, err
+	}
+	sel, _ := selection(c.Args.String("pages"))
+	out, err := p.outputPath(c, "output", stem(in.abs)+"_rotated.pdf", in.abs)
+	if err != nil {
+		return nil, err
+	}
+	f, err := writePDF(out, func(w io.Writer) error { return api.Rotate(in.reader(), w, rot, sel, conf(pw)) })
+	if err != nil {
+		return nil, opErr("rotate", err)
+	}
+	return &tool.Result{
+		Summary: fmt.Sprintf("rotated %d pages by %d° into %s", len(pages), rot, rel(p.d.Sandbox, out)),
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "rotated": pages, "rotation": rot, "page_count": n},
+		Files:   []tool.File{f},
+	}, nil
+}
+
+func (p *pdfTool) optimize(_ context.Context, c *tool.Call) (*tool.Result, error) {
+	pw := c.Args.String("password")
+	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.outputPath(c, "output", stem(in.abs)+"_optimized.pdf", in.abs)
+	if err != nil {
+		return nil, err
+	}
+	f, err := writePDF(out, func(w io.Writer) error { return api.Optimize(in.reader(), w, conf(pw)) })
+	if err != nil {
+		return nil, opErr("optimize", err)
+	}
+	saved := int64(len(in.data)) - f.Size
+	return &tool.Result{
+		Summary: fmt.Sprintf("optimized %s: %d -> %d bytes", rel(p.d.Sandbox, in.abs), len(in.data), f.Size),
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "before_bytes": len(in.data), "after_bytes": f.Size, "saved_bytes": saved, "page_count": n},
+		Files:   []tool.File{f},
+	}, nil
+}
+
+func (p *pdfTool) validate(_ context.Context, c *tool.Call) (*tool.Result, error) {
+	pw := c.Args.String("password")
+	in, err := p.readInput("path", c.Args.String("path"))
+	if err != nil {
+		return nil, err
+	}
+	cf := conf(pw)
+	mode := "relaxed"
+	if c.Args.Bool("strict", false) {
+		cf.ValidationMode = model.ValidationStrict
+		mode = "strict"
+	}
+	if !bytes.Contains(in.data[:min(len(in.data), 1024)], []byte("%PDF-")) {
+		return &tool.Result{Summary: "not a PDF: no %PDF- header",
+			Data: map[string]any{"path": rel(p.d.Sandbox, in.abs), "valid": false, "mode": mode, "error": "no %PDF- header"}}, nil
+	}
+	if err := api.Validate(in.reader(), cf); err != nil {
+		if te, ok := pdfErr("path", c.Args.String("path"), pw, err).(*tool.Error); ok && te.Code == tool.CodeDenied {
+			return nil, te
+		}
+		return &tool.Result{Summary: "the PDF is not valid: " + err.Error(),
+			Data: map[string]any{"path": rel(p.d.Sandbox, in.abs), "valid": false, "mode": mode, "error": err.Error()}}, nil
+	}
+	n, _ := api.PageCount(in.reader(), conf(pw))
+	return &tool.Result{Summary: fmt.Sprintf("%s is a valid PDF (%s validation, %d pages)", rel(p.d.Sandbox, in.abs), mode, n),
+		Data: map[string]any{"path": rel(p.d.Sandbox, in.abs), "valid": true, "mode": mode, "page_count": n}}, nil
+}

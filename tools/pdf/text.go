@@ -1,0 +1,113 @@
+package pdf
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+
+	"clawbridge/tools/tool"
+)
+
+// extractText runs poppler's pdftotext once over the page range and splits
+// its output at form feeds, one per page.
+func (p *pdfTool) extractText(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	bin, err := exec.LookPath("pdftotext")
+	if err != nil {
+		return nil, tool.Missing("pdftotext", "poppler-utils")
+	}
+	pw := c.Args.String("password")
+	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := selectedPages(c.Args.String("pages"), n)
+	if err != nil {
+		return nil, err
+	}
+	first, last := pages[0], pages[len(pages)-1]
+	args := []string{"-enc", "UTF-8", "-f", strconv.Itoa(first), "-l", strconv.Itoa(last)}
+	if c.Args.Bool("layout", false) {
+		args = append(args, "-layout")
+	}
+	if pw != "" {
+		args = append(args, "-opw", pw, "-upw", pw)
+	}
+	args = append(args, in.abs, "-")
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return nil, tool.Errorf(tool.CodeFailed, "check the file with action validate", "pdftotext failed: %s", strings.TrimSpace(stderr.String()))
+		}
+		return nil, fmt.Errorf("extract_text: run pdftotext: %w", err)
+	}
+	chunks := strings.Split(stdout.String(), "\f")
+	want := map[int]bool{}
+	for _, pg := range pages {
+		want[pg] = true
+	}
+	var out []PageText
+	var full strings.Builder
+	empty := 0
+	// Cap what goes back inline; the whole text can go to 'output'.
+	const inlineCap = 200_000
+	inline, truncated := 0, 0
+	for i, chunk := range chunks {
+		pg := first + i
+		if pg > last || !want[pg] {
+			continue
+		}
+		t := strings.TrimRight(chunk, " \n")
+		if strings.TrimSpace(t) == "" {
+			empty++
+		}
+		fmt.Fprintf(&full, "%s\n\f", t)
+		n := len([]rune(t))
+		if truncated > 0 || (inline+n > inlineCap && len(out) > 0) {
+			truncated++
+			continue
+		}
+		inline += n
+		out = append(out, PageText{Page: pg, Text: t, Chars: n})
+	}
+	data := map[string]any{"path": rel(p.d.Sandbox, in.abs), "page_count": n, "pages": out}
+	summary := fmt.Sprintf("text of %d pages of %s", len(out), rel(p.d.Sandbox, in.abs))
+	if empty > 0 {
+		data["pages_without_text"] = empty
+		summary += fmt.Sprintf("; %d pages have no text layer (scanned? use the ocr tool)", empty)
+	}
+	if truncated > 0 {
+		data["pages_omitted"] = truncated
+		summary += fmt.Sprintf("; %d more pages omitted (over %d characters): ask for fewer pages or give 'output' to save all text", truncated, inlineCap)
+	}
+	res := &tool.Result{Summary: summary, Data: data}
+	if c.Args.String("output") != "" {
+		abs, err := p.outputPath(c, "output", stem(in.abs)+".txt", in.abs)
+		if err != nil {
+			return nil, err
+		}
+		f, err := writeFile(abs, "text/plain; charset=utf-8", []byte(full.String()))
+		if err != nil {
+			return nil, err
+		}
+		data["output"] = rel(p.d.Sandbox, abs)
+		res.Files = append(res.Files, f)
+	}
+	return res, nil
+}
+
+// PageText is the text of one page.
+type PageText struct {
+	Page  int    `json:"page"`
+	Text  string `json:"text"`
+	Chars int    `json:"chars"`
+}

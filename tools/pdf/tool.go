@@ -1,0 +1,129 @@
+// Package pdf is pdf_tool: page operations, encryption, stamps, forms, images
+// and text on existing PDF files, built on pdfcpu (pure Go) with poppler's
+// pdftotext for text extraction (pdfcpu has no text extractor).
+package pdf
+
+import (
+	"context"
+	"sync"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+
+	"clawbridge/tools/tool"
+)
+
+// Section is the tool's config section (tools: pdf_tool: ...).
+type Section struct {
+	// MaxMB caps the size of an input PDF; larger files are refused.
+	MaxMB int `yaml:"max_mb"`
+	// MaxPages caps the pages of an input PDF for page-wise work.
+	MaxPages int `yaml:"max_pages"`
+	// Font is a TTF/TTC used to draw non-Latin watermark text (default: a
+	// CJK font found on the system).
+	Font string `yaml:"font"`
+}
+
+var configOnce sync.Once
+
+// configure turns off pdfcpu's config directory once per process: no
+// ~/.config/pdfcpu is written and the built-in defaults are used.
+func configure() { configOnce.Do(api.DisableConfigDir) }
+
+type pdfTool struct {
+	d   *tool.Deps
+	cfg Section
+}
+
+// New builds pdf_tool.
+func New(d *tool.Deps) tool.Tool {
+	configure()
+	p := &pdfTool{d: d, cfg: Section{MaxMB: 300, MaxPages: 5000}}
+	if d.Config != nil {
+		_ = d.Config.Section("pdf_tool", &p.cfg)
+	}
+	if p.cfg.MaxMB <= 0 {
+		p.cfg.MaxMB = 300
+	}
+	if p.cfg.MaxPages <= 0 {
+		p.cfg.MaxPages = 5000
+	}
+	return tool.Tool{
+		Name:  "pdf_tool",
+		Title: "PDF tool",
+		Description: "Works on existing PDF files: info and page count, merge, split, extract/remove/rotate pages, " +
+			"encrypt (AES-256) and decrypt, permissions, text or image watermarks and stamps, optimize, validate, " +
+			"images to PDF, extract images, list and fill form fields, and extract text per page (Chinese included). " +
+			"Use it for any operation on a PDF that already exists; use format_converter to turn other formats into PDF. " +
+			"Returns structured data and the produced files; inputs are never overwritten unless overwrite is true.",
+		Actions:  p.actions(),
+		Handler:  p.handle,
+		Programs: map[string]string{"pdftotext": "poppler-utils"},
+		Examples: []string{
+			"merge these three PDFs into one",
+			"split report.pdf into single pages",
+			"encrypt contract.pdf with a password",
+			"add a CONFIDENTIAL watermark to every page",
+			"extract the text of pages 2-5 of paper.pdf",
+			"合并这三个PDF文件",
+			"拆分pdf，每10页一个文件",
+			"给PDF加密并禁止复制",
+			"提取PDF里的文字",
+		},
+	}
+}
+
+func (p *pdfTool) handle(ctx context.Context, c *tool.Call) (res *tool.Result, err error) {
+	// pdfcpu is defensive since v0.12, but a malformed file must never take
+	// the server down: turn a stray panic into a tool error.
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, tool.Errorf(tool.CodeInvalid, "check that the file is a valid PDF; try action validate", "%s: the PDF could not be processed: %v", c.Action, r)
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	switch c.Action {
+	case "info":
+		return p.info(ctx, c)
+	case "page_count":
+		return p.pageCount(ctx, c)
+	case "merge":
+		return p.merge(ctx, c)
+	case "split":
+		return p.split(ctx, c)
+	case "extract_pages":
+		return p.extractPages(ctx, c)
+	case "remove_pages":
+		return p.removePages(ctx, c)
+	case "rotate":
+		return p.rotate(ctx, c)
+	case "encrypt":
+		return p.encrypt(ctx, c)
+	case "decrypt":
+		return p.decrypt(ctx, c)
+	case "permissions":
+		return p.permissions(ctx, c)
+	case "set_permissions":
+		return p.setPermissions(ctx, c)
+	case "watermark":
+		return p.watermark(ctx, c, false)
+	case "stamp":
+		return p.watermark(ctx, c, true)
+	case "optimize":
+		return p.optimize(ctx, c)
+	case "validate":
+		return p.validate(ctx, c)
+	case "images_to_pdf":
+		return p.imagesToPDF(ctx, c)
+	case "extract_images":
+		return p.extractImages(ctx, c)
+	case "list_form_fields":
+		return p.listFormFields(ctx, c)
+	case "fill_form":
+		return p.fillForm(ctx, c)
+	case "extract_text":
+		return p.extractText(ctx, c)
+	}
+	return nil, tool.Invalid("action", "unknown action "+c.Action, "")
+}

@@ -1,0 +1,281 @@
+package pptgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"clawbridge/internal/office"
+	"clawbridge/internal/pptx"
+	"clawbridge/internal/sandbox"
+	"clawbridge/tools/docout"
+	"clawbridge/tools/tool"
+)
+
+const (
+	maxImage   = 50 << 20
+	maxSlides  = 300
+	maxRows    = 18
+	maxBullets = 16
+)
+
+type rawSlide struct {
+	Layout     string     `json:"layout"`
+	Title      string     `json:"title"`
+	Subtitle   string     `json:"subtitle"`
+	Bullets    []string   `json:"bullets"`
+	LeftTitle  string     `json:"left_title"`
+	RightTitle string     `json:"right_title"`
+	Left       []string   `json:"left"`
+	Right      []string   `json:"right"`
+	Image      string     `json:"image"`
+	Caption    string     `json:"caption"`
+	Header     []string   `json:"header"`
+	Rows       [][]string `json:"rows"`
+	Notes      string     `json:"notes"`
+}
+
+func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	a := c.Args
+	n := 0
+	for _, k := range []string{"text", "path", "slides"} {
+		if a.Has(k) {
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, tool.Invalid("text", "give exactly one of text (a Markdown outline), path (an outline file) or slides", "for example text: \"# My talk\\n\\n## Agenda\\n- one\\n- two\"")
+	}
+	color := a.StringOr("theme_color", "1F4E79")
+	if !pptx.ValidColor(color) {
+		return nil, tool.Invalid("theme_color", fmt.Sprintf("theme_color %q is not a hex colour", color), "use six hex digits RRGGBB, e.g. 1F4E79")
+	}
+	wantPDF := a.Bool("pdf", false)
+	if wantPDF {
+		if err := docout.CheckSoffice(office.ImpressPackage); err != nil {
+			return nil, err
+		}
+	}
+	var slides []pptx.Slide
+	if a.Has("slides") {
+		var raw []rawSlide
+		if err := a.Decode("slides", &raw); err != nil {
+			return nil, err
+		}
+		var err error
+		if slides, err = g.fromJSON(raw); err != nil {
+			return nil, err
+		}
+	} else {
+		md := []byte(a.String("text"))
+		base := g.d.Sandbox.Root()
+		field := "text"
+		if a.Has("path") {
+			field = "path"
+			p, err := g.d.Sandbox.Resolve(a.String("path"))
+			if err != nil {
+				return nil, tool.Invalid("path", err.Error(), "use a path inside the workspace")
+			}
+			if md, err = os.ReadFile(p); err != nil {
+				return nil, tool.Errorf(tool.CodeNotFound, "check the path with the file tool", "cannot read %s: %v", a.String("path"), err)
+			}
+			base = filepath.Dir(p)
+		}
+		var err error
+		slides, err = pptx.FromMarkdown(md, g.loader(base))
+		if err != nil {
+			return nil, tool.Invalid(field, err.Error(), "images must be PNG, JPEG, GIF, BMP, TIFF or WebP files inside the workspace")
+		}
+		if len(slides) == 0 {
+			return nil, tool.Invalid(field, "the outline has no slides", "start slides with '# Title' and '## Slide title' headings")
+		}
+	}
+	title := a.String("title")
+	if title != "" && (len(slides) == 0 || slides[0].Kind != pptx.KindTitle) {
+		slides = append([]pptx.Slide{{Kind: pptx.KindTitle, Title: title, Subtitle: a.String("subtitle")}}, slides...)
+	}
+	if title == "" && len(slides) > 0 {
+		title = slides[0].Title
+	}
+	if err := check(slides); err != nil {
+		return nil, err
+	}
+	data, err := pptx.Write(pptx.Deck{
+		Title: title, Author: a.String("author"), Ratio: a.StringOr("aspect", "16:9"), Slides: slides,
+		Theme: pptx.Theme{Color: color, Font: a.String("font"), EastAsiaFont: a.String("east_asia_font")},
+	})
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeFailed, "", "writing the deck failed: %v", err)
+	}
+	out, err := docout.Target(g.d.Sandbox, a.String("output"), docout.Slug(title, "presentation"), ".pptx", a.Bool("overwrite", false))
+	if err != nil {
+		return nil, err
+	}
+	var pdfPath string
+	if wantPDF {
+		if pdfPath, err = docout.Sibling(g.d.Sandbox, out, ".pdf", a.Bool("overwrite", false)); err != nil {
+			return nil, err
+		}
+	}
+	f, err := docout.Save(out, data)
+	if err != nil {
+		return nil, err
+	}
+	files := []tool.File{f}
+	if wantPDF {
+		c.Progress(1, 2, "printing the deck with LibreOffice")
+		pf, err := docout.PDFCopy(ctx, out, pdfPath, office.ImpressPackage)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, pf)
+	}
+	kinds := make([]string, len(slides))
+	notes := 0
+	for i, s := range slides {
+		kinds[i] = s.Kind
+		if strings.TrimSpace(s.Notes) != "" {
+			notes++
+		}
+	}
+	summary := fmt.Sprintf("Wrote %s with %d slides", g.d.Sandbox.Rel(out), len(slides))
+	if wantPDF {
+		summary += " and a PDF copy"
+	}
+	return &tool.Result{
+		Summary: summary + ".",
+		Data: map[string]any{
+			"path": g.d.Sandbox.Rel(out), "files": docout.Files(g.d.Sandbox, files),
+			"slides": len(slides), "kinds": kinds, "slides_with_notes": notes, "aspect": a.StringOr("aspect", "16:9"),
+		},
+		Files: files,
+	}, nil
+}
+
+func bullets(lines []string) []pptx.Bullet {
+	var out []pptx.Bullet
+	for _, l := range lines {
+		lvl := 0
+		if strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "\t") {
+			lvl = 1
+		}
+		t := strings.TrimSpace(l)
+		t = strings.TrimPrefix(strings.TrimPrefix(t, "- "), "* ")
+		if t != "" {
+			out = append(out, pptx.Bullet{Text: t, Level: lvl})
+		}
+	}
+	return out
+}
+
+func (g *generator) fromJSON(raw []rawSlide) ([]pptx.Slide, error) {
+	if len(raw) == 0 {
+		return nil, tool.Invalid("slides", "slides is empty", "give at least one slide, e.g. {\"title\":\"Agenda\",\"bullets\":[\"one\"]}")
+	}
+	load := g.loader(g.d.Sandbox.Root())
+	var out []pptx.Slide
+	for i, r := range raw {
+		field := fmt.Sprintf("slides[%d]", i)
+		kind := r.Layout
+		if kind == "" {
+			switch {
+			case r.Image != "":
+				kind = pptx.KindImage
+			case len(r.Header) > 0 || len(r.Rows) > 0:
+				kind = pptx.KindTable
+			case len(r.Left) > 0 || len(r.Right) > 0:
+				kind = pptx.KindTwoColumn
+			default:
+				kind = pptx.KindBullets
+			}
+		}
+		s := pptx.Slide{Kind: kind, Title: r.Title, Subtitle: r.Subtitle, Bullets: bullets(r.Bullets),
+			LeftTitle: r.LeftTitle, RightTitle: r.RightTitle, Left: bullets(r.Left), Right: bullets(r.Right),
+			Caption: r.Caption, Header: r.Header, Rows: r.Rows, Notes: r.Notes}
+		bad := func(msg string) error {
+			return tool.Invalid("slides", fmt.Sprintf("%s (%s): %s", field, kind, msg), "see the slide fields in the schema")
+		}
+		switch kind {
+		case pptx.KindTitle, pptx.KindSection, pptx.KindClosing:
+			if r.Title == "" {
+				return nil, bad("needs a title")
+			}
+		case pptx.KindBullets:
+			if r.Title == "" && len(s.Bullets) == 0 {
+				return nil, bad("needs a title or bullets")
+			}
+		case pptx.KindTwoColumn:
+			if len(s.Left) == 0 && len(s.Right) == 0 {
+				return nil, bad("needs left or right bullets")
+			}
+		case pptx.KindImage:
+			if r.Image == "" {
+				return nil, bad("needs image, a workspace file path")
+			}
+			data, err := load(r.Image)
+			if err != nil {
+				return nil, bad(fmt.Sprintf("image %q: %v", r.Image, err))
+			}
+			s.Image = data
+		case pptx.KindTable:
+			if len(r.Header) == 0 && len(r.Rows) == 0 {
+				return nil, bad("needs header or rows")
+			}
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// check refuses slides that cannot be laid out legibly.
+func check(slides []pptx.Slide) error {
+	if len(slides) > maxSlides {
+		return tool.Invalid("slides", fmt.Sprintf("%d slides; at most %d in one deck", len(slides), maxSlides), "split the deck")
+	}
+	for i, s := range slides {
+		if len(s.Rows) > maxRows {
+			return tool.Invalid("slides", fmt.Sprintf("slide %d (%q): the table has %d rows; at most %d fit on a slide", i+1, s.Title, len(s.Rows), maxRows), "split the table over several slides")
+		}
+		for _, col := range [][]pptx.Bullet{s.Bullets, s.Left, s.Right} {
+			if len(col) > maxBullets {
+				return tool.Invalid("slides", fmt.Sprintf("slide %d (%q) has %d bullets; at most %d fit", i+1, s.Title, len(col), maxBullets), "split the content over several slides")
+			}
+		}
+		if s.Kind == pptx.KindImage {
+			if _, _, _, _, err := docxNormalize(s.Image); err != nil {
+				return tool.Invalid("slides", fmt.Sprintf("slide %d (%q): %v", i+1, s.Title, err), "use a PNG, JPEG, GIF, BMP, TIFF or WebP image")
+			}
+		}
+	}
+	return nil
+}
+
+func (g *generator) loader(base string) func(string) ([]byte, error) {
+	return func(src string) ([]byte, error) {
+		if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "data:") {
+			return nil, errors.New("remote and data: images are not fetched; save the image into the workspace first and use its path")
+		}
+		p := src
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(base, p)
+		}
+		abs, err := g.d.Sandbox.Resolve(p)
+		if err != nil {
+			if errors.Is(err, sandbox.ErrOutside) {
+				return nil, fmt.Errorf("outside the workspace")
+			}
+			return nil, err
+		}
+		fi, err := os.Stat(abs)
+		if err != nil {
+			return nil, errors.New("not found in the workspace")
+		}
+		if fi.Size() > maxImage {
+			return nil, errors.New("image is larger than 50 MB")
+		}
+		return os.ReadFile(abs)
+	}
+}

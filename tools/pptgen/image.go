@@ -1,0 +1,5 @@
+package pptgen
+
+import "clawbridge/internal/docx"
+
+var docxNormalize = docx.NormalizeImage

@@ -1,0 +1,274 @@
+package resume
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"clawbridge/internal/office"
+	"clawbridge/tools/docout"
+	"clawbridge/tools/tool"
+)
+
+const maxInput = 5 << 20
+
+func (b *builder) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	a := c.Args
+	n := 0
+	for _, k := range []string{"resume", "path", "fields"} {
+		if a.Has(k) {
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, tool.Invalid("resume", "give exactly one of resume (JSON Resume), path (a resume.json file) or fields (simple form)", "for example fields: {\"name\":\"Li Lei\",\"title\":\"Engineer\",\"experience\":[...]}")
+	}
+	var doc any
+	field := "resume"
+	switch {
+	case a.Has("resume"):
+		doc = a.Object("resume")
+	case a.Has("path"):
+		field = "path"
+		p, err := b.d.Sandbox.Resolve(a.String("path"))
+		if err != nil {
+			return nil, tool.Invalid("path", err.Error(), "use a path inside the workspace")
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, tool.Errorf(tool.CodeNotFound, "check the path with the file tool", "cannot read %s: %v", a.String("path"), err)
+		}
+		if fi.Size() > maxInput {
+			return nil, tool.Errorf(tool.CodeTooLarge, "a résumé file is a few kilobytes", "%s is larger than 5 MB", a.String("path"))
+		}
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return nil, tool.Errorf(tool.CodeNotFound, "", "cannot read %s: %v", a.String("path"), err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&doc); err != nil {
+			return nil, tool.Invalid("path", fmt.Sprintf("%s is not valid JSON: %v", a.String("path"), err), "give a JSON Resume file")
+		}
+	default:
+		field = "fields"
+		var s Simple
+		if err := a.Decode("fields", &s); err != nil {
+			return nil, err
+		}
+		doc = s.ToJSONResume()
+	}
+	if err := b.schema.Validate(normalize(doc)); err != nil {
+		return nil, tool.Invalid(field, "the résumé does not match the JSON Resume schema: "+joinProblems(schemaProblems(err)), "fix the fields named (JSON pointer paths) and call again")
+	}
+	raw, _ := json.Marshal(doc)
+	var r Resume
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, tool.Invalid(field, fmt.Sprintf("cannot read the résumé: %v", err), "")
+	}
+	if strings.TrimSpace(r.Basics.Name) == "" {
+		return nil, tool.Invalid(field, "the résumé has no name (basics.name / fields.name)", "add the person's name")
+	}
+
+	formats := a.Strings("formats")
+	if len(formats) == 0 {
+		formats = []string{"docx", "txt"}
+	}
+	slices.Sort(formats)
+	formats = slices.Compact(formats)
+	theme := a.StringOr("theme", "modern")
+	lang := a.String("language")
+	if lang == "" {
+		lang = "en"
+		if cjkShare(stringValues(doc)) > 0.3 {
+			lang = "zh"
+		}
+	}
+	pdfVia := ""
+	if slices.Contains(formats, "pdf") {
+		switch {
+		case b.d.PDF != nil:
+			pdfVia = "chromium"
+		case office.Available():
+			pdfVia = "libreoffice"
+		default:
+			return nil, tool.Missing("chromium", "chromium")
+		}
+	}
+	d := layout(&r, lang)
+
+	// Choose every path first so a conflict changes nothing.
+	base := docout.Slug("resume-"+r.Basics.Name, "resume")
+	out := a.String("output")
+	if out != "" {
+		if e := filepath.Ext(out); slices.Contains(Formats, strings.TrimPrefix(strings.ToLower(e), ".")) {
+			out = strings.TrimSuffix(out, e)
+		}
+	}
+	paths := map[string]string{}
+	for _, f := range formats {
+		o := ""
+		if out != "" {
+			o = out + "." + f
+		}
+		p, err := docout.Target(b.d.Sandbox, o, base, "."+f, a.Bool("overwrite", false))
+		if err != nil {
+			return nil, err
+		}
+		paths[f] = p
+	}
+	// Default names share one stem: if any got a time stamp, use it for all.
+	if out == "" {
+		stem := ""
+		for _, f := range formats {
+			s := strings.TrimSuffix(paths[f], "."+f)
+			if len(s) > len(stem) {
+				stem = s
+			}
+		}
+		for _, f := range formats {
+			paths[f] = stem + "." + f
+		}
+	}
+
+	var files []tool.File
+	var docxData []byte
+	for i, f := range formats {
+		c.Progress(float64(i), float64(len(formats)), "writing "+f)
+		var data []byte
+		var err error
+		switch f {
+		case "md":
+			data = []byte(renderMarkdown(d))
+		case "txt":
+			data = []byte(renderText(d))
+		case "html":
+			data, err = renderHTML(d, theme)
+		case "docx":
+			docxData, err = renderDocx(d, theme)
+			data = docxData
+		case "pdf":
+			data, err = b.pdf(ctx, d, theme, pdfVia, a.StringOr("page_size", "A4"))
+		}
+		if err != nil {
+			var te *tool.Error
+			if errors.As(err, &te) {
+				return nil, err
+			}
+			return nil, tool.Errorf(tool.CodeFailed, "try again or choose another format", "writing %s failed: %v", f, err)
+		}
+		file, err := docout.Save(paths[f], data)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, file)
+	}
+	var sections []string
+	for _, s := range d.Sections {
+		sections = append(sections, s.Title)
+	}
+	data := map[string]any{
+		"files": docout.Files(b.d.Sandbox, files), "formats": formats, "theme": theme, "language": lang,
+		"name": r.Basics.Name, "sections": sections, "jobs": len(r.Work), "schema": "JSON Resume 1.3.1",
+	}
+	if pdfVia != "" {
+		data["pdf_renderer"] = pdfVia
+	}
+	return &tool.Result{
+		Summary: fmt.Sprintf("Wrote the résumé of %s as %s.", r.Basics.Name, strings.Join(formats, ", ")),
+		Data:    data,
+		Files:   files,
+	}, nil
+}
+
+func (b *builder) pdf(ctx context.Context, d doc, theme, via, pageSize string) ([]byte, error) {
+	if via == "chromium" {
+		html, err := renderHTML(d, theme)
+		if err != nil {
+			return nil, err
+		}
+		if pageSize == "Letter" {
+			html = bytes.Replace(html, []byte("@page{size:A4;"), []byte("@page{size:Letter;"), 1)
+		}
+		return b.d.PDF.HTMLToPDF(ctx, html, tool.PDFOptions{PageSize: pageSize, MarginMM: 14})
+	}
+	dx, err := renderDocx(d, theme)
+	if err != nil {
+		return nil, err
+	}
+	pdf, err := office.ToPDFBytes(ctx, "resume.docx", dx)
+	if errors.Is(err, office.ErrNoSoffice) {
+		return nil, tool.Missing(office.Program, office.WriterPackage)
+	}
+	return pdf, err
+}
+
+// normalize turns json.Number into float64 so the schema validator sees
+// plain JSON values whatever the source.
+func normalize(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = normalize(e)
+		}
+		return m
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = normalize(e)
+		}
+		return out
+	case []string:
+		return toAny(x)
+	case json.Number:
+		f, _ := x.Float64()
+		return f
+	}
+	return v
+}
+
+func cjkShare(s string) float64 {
+	var cjk, letters int
+	for _, r := range s {
+		if r >= 0x4E00 && r <= 0x9FFF {
+			cjk++
+			letters++
+		} else if r|0x20 >= 'a' && r|0x20 <= 'z' {
+			letters++
+		}
+	}
+	if letters == 0 {
+		return 0
+	}
+	return float64(cjk) / float64(letters)
+}
+
+// stringValues joins the string values of a JSON document (not its keys).
+func stringValues(v any) string {
+	var b strings.Builder
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			b.WriteString(x)
+			b.WriteByte(' ')
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return b.String()
+}

@@ -1,0 +1,61 @@
+// Package resume is the resume_builder tool: a résumé from JSON Resume data
+// (validated against the published schema, embedded) or from simple fields,
+// as .docx, PDF (an HTML theme printed by Chromium), HTML, Markdown and a
+// plain-text version for applicant tracking systems.
+package resume
+
+import (
+	"clawbridge/internal/office"
+	"clawbridge/tools/tool"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+type builder struct {
+	d      *tool.Deps
+	schema *jsonschema.Schema
+}
+
+// Formats the tool writes.
+var Formats = []string{"docx", "pdf", "html", "md", "txt"}
+
+// New builds the resume_builder tool.
+func New(d *tool.Deps) (tool.Tool, error) {
+	sch, err := compileSchema()
+	if err != nil {
+		return tool.Tool{}, err
+	}
+	b := &builder{d: d, schema: sch}
+	params := []tool.Param{
+		{Name: "resume", Type: tool.Object, Description: "The résumé as a JSON Resume document (jsonresume.org/schema: basics{name,label,email,phone,url,summary,location,profiles}, work[], education[], skills[], projects[], languages[], certificates[], awards[]...). Give resume, path or fields."},
+		{Name: "path", Type: tool.String, Description: "A JSON Resume file (resume.json) in the workspace."},
+		{Name: "fields", Type: tool.Object, Description: "Simple form instead of JSON Resume: name, title, email, phone, website, location, summary, experience[{company,position,start,end,summary,highlights[]}], education[{school,degree,field,start,end}], skills[], languages[], projects[{name,description,highlights[]}], certificates[]."},
+		{Name: "formats", Type: tool.Array, Description: "Files to write (default docx and txt). txt is the plain applicant-tracking-system version.", Items: &tool.Param{Name: "format", Type: tool.String, Description: "A format.", Enum: Formats}},
+		{Name: "theme", Type: tool.String, Description: "Look of the HTML, PDF and Word versions.", Enum: Themes, Default: "modern"},
+		{Name: "language", Type: tool.String, Description: "Language of the section headings; default: zh when the résumé is mostly Chinese, else en.", Enum: []string{"en", "zh"}},
+		{Name: "page_size", Type: tool.String, Description: "PDF paper size.", Enum: []string{"A4", "Letter"}, Default: "A4"},
+		{Name: "output", Type: tool.String, Description: "Output path without extension in the workspace (default outputs/resume-<name>); each format adds its own extension."},
+		{Name: "overwrite", Type: tool.Boolean, Description: "Replace existing output files.", Default: false},
+	}
+	return tool.Tool{
+		Name:  "resume_builder",
+		Title: "Résumé builder",
+		Description: "Builds a résumé/CV from JSON Resume data (checked against the JSON Resume schema) or from simple fields (name, experience, education, skills). " +
+			"Writes any of docx, pdf, html, md and a plain-text version for applicant tracking systems, in a classic, modern or compact theme; Chinese résumés work. " +
+			"Returns the files and the sections included; schema errors name the exact field (e.g. /basics/email).",
+		Actions: []tool.Action{{
+			Description: "Write the résumé in the requested formats.",
+			Level:       tool.Write, Timeout: tool.Slow, Params: params,
+		}},
+		Handler:  b.handle,
+		Programs: map[string]string{"chromium": "chromium", office.Program: office.WriterPackage},
+		Examples: []string{
+			"Build my resume from this resume.json as PDF and Word",
+			"Create a CV for a senior backend engineer with these jobs",
+			"Make an ATS-friendly plain text version of my résumé",
+			"帮我制作一份个人简历",
+			"生成求职简历，导出PDF",
+			"用现代模板生成简历Word版",
+		},
+	}, nil
+}
