@@ -29,7 +29,8 @@ vet:
 # Tests need the external programs (CLAWBRIDGE_REQUIRE_PROGRAMS=1 turns a
 # missing one into a failure instead of a skip) and a PostgreSQL server.
 test: deps vet
-	@eval "$$(scripts/start-postgres.sh)" && \
+	@pg=$$(scripts/start-postgres.sh) || { echo "make test: PostgreSQL did not start" >&2; exit 1; }; \
+	eval "$$pg" && \
 	CLAWBRIDGE_REQUIRE_PROGRAMS=1 $(GO) test -race -timeout 30m ./...
 
 bench: deps

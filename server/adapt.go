@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"mime"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -56,15 +57,23 @@ func (s *Server) shape(traceID string, r *tool.Result, limit int) *mcp.CallToolR
 	if r.Data != nil {
 		data, err := json.Marshal(r.Data)
 		if err == nil {
-			if text.Len() > 0 {
-				text.WriteString("\n")
-			}
-			text.Write(data)
 			var obj map[string]any
 			if json.Unmarshal(data, &obj) == nil {
 				out.StructuredContent = obj
+				data, blocks := textForm(obj)
+				if text.Len() > 0 {
+					text.WriteString("\n")
+				}
+				text.Write(data)
+				for _, b := range blocks {
+					text.WriteString("\n\n--- " + b.name + " ---\n" + b.text)
+				}
 			} else {
 				out.StructuredContent = map[string]any{"result": json.RawMessage(data)}
+				if text.Len() > 0 {
+					text.WriteString("\n")
+				}
+				text.Write(data)
 			}
 		}
 	}
@@ -96,6 +105,28 @@ func (s *Server) shape(traceID string, r *tool.Result, limit int) *mcp.CallToolR
 }
 
 const maxInlineImage = 2 << 20
+
+type textBlock struct{ name, text string }
+
+// textForm renders structured data for the model's text channel. Long
+// multi-line strings (a page snapshot, a file's text, a command's output)
+// read badly as escaped JSON, so they are moved out of the JSON and shown
+// verbatim below it; structuredContent keeps the object as it is.
+func textForm(obj map[string]any) ([]byte, []textBlock) {
+	var blocks []textBlock
+	compact := make(map[string]any, len(obj))
+	for k, v := range obj {
+		if s, ok := v.(string); ok && len(s) > 200 && strings.Contains(s, "\n") {
+			blocks = append(blocks, textBlock{k, s})
+			compact[k] = "(shown below)"
+			continue
+		}
+		compact[k] = v
+	}
+	sort.Slice(blocks, func(i, j int) bool { return blocks[i].name < blocks[j].name })
+	b, _ := json.Marshal(compact)
+	return b, blocks
+}
 
 func cutRunes(s string, n int) string {
 	r := []rune(s)

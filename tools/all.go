@@ -10,8 +10,12 @@ import (
 	"clawbridge/tools/browseruse"
 	"clawbridge/tools/contract"
 	"clawbridge/tools/convert"
+	"clawbridge/tools/dataproc"
+	"clawbridge/tools/dataviz"
+	"clawbridge/tools/dbquery"
 	"clawbridge/tools/docgen"
 	"clawbridge/tools/file"
+	"clawbridge/tools/finreport"
 	"clawbridge/tools/mindmap"
 	"clawbridge/tools/pdf"
 	"clawbridge/tools/pptgen"
@@ -47,6 +51,10 @@ var registry = []constructor{
 	contract.New,
 	resume.New,
 	plain(mindmap.New),
+	plain(dataproc.New),
+	plain(dataviz.New),
+	plain(finreport.New),
+	plain(dbquery.New),
 }
 
 // All builds every tool in registry order.

@@ -1,0 +1,324 @@
+package dataproc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"clawbridge/internal/sandbox"
+	"clawbridge/tools/dataproc/table"
+	"clawbridge/tools/dbquery/sqlcheck"
+	"clawbridge/tools/tool"
+)
+
+// toolErr turns reader and engine errors into tool errors the model can act on.
+func toolErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var te *table.Error
+	if errors.As(err, &te) {
+		return &tool.Error{Code: te.Code, Message: te.Message, Hint: te.Hint}
+	}
+	if errors.Is(err, sandbox.ErrOutside) {
+		return tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%v", err)
+	}
+	if _, ok := tool.AsError(err); ok {
+		return err
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return tool.Errorf(tool.CodeTimeout, "filter the data first or use a smaller file", "stopped: %v", err)
+	}
+	return err
+}
+
+// input resolves one workspace input path.
+func (p *processor) input(path string) (string, error) {
+	if path == "" {
+		return "", tool.Invalid("path", "path is required", "give the file to read, e.g. data/sales.xlsx")
+	}
+	abs, err := p.d.Sandbox.Resolve(path)
+	if err != nil {
+		return "", toolErr(err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return "", tool.Errorf(tool.CodeNotFound, "check the path (relative paths start at the workspace root)", "file not found: %s", path)
+	}
+	return abs, nil
+}
+
+func (p *processor) readOptions(c *tool.Call, sheet string) table.Options {
+	o := table.Options{Sheet: sheet, Limits: p.limits, HeaderRow: c.Args.Int("header_row", 0)}
+	if c.Args.Has("header") {
+		h := c.Args.Bool("header", true)
+		o.Header = &h
+	}
+	return o
+}
+
+// open opens the `path` argument (or the spec "file#sheet").
+func (p *processor) open(c *tool.Call, spec string) (*table.Reader, error) {
+	path, sheet := splitSpec(spec)
+	if sheet == "" {
+		sheet = c.Args.String("sheet")
+	}
+	abs, err := p.input(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := table.Open(abs, p.readOptions(c, sheet))
+	if err != nil {
+		return nil, toolErr(err)
+	}
+	return r, nil
+}
+
+// splitSpec splits "file.xlsx#Sheet 2" into the file and the sheet.
+func splitSpec(spec string) (string, string) {
+	if i := strings.LastIndexByte(spec, '#'); i > 0 {
+		if _, err := table.FormatOf(spec[:i]); err == nil {
+			return spec[:i], spec[i+1:]
+		}
+	}
+	return spec, ""
+}
+
+// load loads each spec into one table of a fresh engine.
+func (p *processor) load(ctx context.Context, c *tool.Call, specs []string) (*table.DB, error) {
+	return p.loadKeep(ctx, c, specs, nil)
+}
+
+// loadKeep is load with a column filter (given the reader of each spec).
+func (p *processor) loadKeep(ctx context.Context, c *tool.Call, specs []string, keep func(r *table.Reader) []bool) (*table.DB, error) {
+	if len(specs) == 0 {
+		return nil, tool.Invalid("paths", "no input files", "give paths: [\"data/sales.xlsx\"]")
+	}
+	db, err := table.NewDB(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i, spec := range specs {
+		r, err := p.open(c, spec)
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		name := strings.TrimSuffix(filepath.Base(r.Path), filepath.Ext(r.Path))
+		if _, sheet := splitSpec(spec); sheet != "" {
+			name += "_" + sheet
+		}
+		var k []bool
+		if keep != nil {
+			k = keep(r)
+		}
+		_, err = db.LoadColumns(ctx, name, r, k, func(n int) {
+			c.Progress(float64(i), float64(len(specs)), fmt.Sprintf("loaded %d rows of %s", n, filepath.Base(r.Path)))
+		})
+		r.Close()
+		if err != nil {
+			db.Close()
+			return nil, toolErr(err)
+		}
+	}
+	// The engine only answers queries from here on.
+	if _, err := db.SQL.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// specs returns the inputs of a call: paths, else path.
+func specs(c *tool.Call) []string {
+	if ps := c.Args.Strings("paths"); len(ps) > 0 {
+		return ps
+	}
+	if p := c.Args.String("path"); p != "" {
+		return []string{p}
+	}
+	return nil
+}
+
+// checkSQL admits one read-only statement for the engine.
+func checkSQL(q string) (string, error) {
+	st, err := sqlcheck.Check(q, sqlcheck.SQLite, sqlcheck.Options{NoExplain: true})
+	if err != nil {
+		return "", tool.Invalid("sql", "query refused: "+err.Error(), "write one SELECT (or WITH ... SELECT) over the loaded tables")
+	}
+	return st.SQL, nil
+}
+
+// page is a window of query results.
+type page struct {
+	Columns   []string `json:"columns"`
+	Rows      [][]any  `json:"rows"`
+	RowCount  int      `json:"row_count"`
+	Offset    int      `json:"offset,omitempty"`
+	Truncated bool     `json:"truncated,omitempty"`
+}
+
+// run executes q and keeps the rows of the requested window, counting all.
+func run(ctx context.Context, db *table.DB, q string, args []any, offset, limit int) (*page, error) {
+	pg := &page{Offset: offset, Rows: [][]any{}}
+	n := 0
+	cols, err := db.Rows(ctx, q, args, func(row []any) error {
+		if n >= offset && len(pg.Rows) < limit {
+			pg.Rows = append(pg.Rows, row)
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, toolErr(err)
+		}
+		return nil, tool.Invalid("sql", "query failed: "+err.Error(), "check table and column names against the tables listed in the result of a previous call")
+	}
+	pg.Columns, pg.RowCount = cols, n
+	pg.Truncated = offset+len(pg.Rows) < n
+	return pg, nil
+}
+
+// column finds a table column by its sanitised name or original header.
+func column(t *table.TableInfo, name string) (*table.ColumnInfo, error) {
+	n := strings.TrimSpace(name)
+	for i := range t.Columns {
+		if strings.EqualFold(t.Columns[i].Name, n) {
+			return &t.Columns[i], nil
+		}
+	}
+	for i := range t.Columns {
+		if t.Columns[i].Original != "" && strings.EqualFold(strings.TrimSpace(t.Columns[i].Original), n) {
+			return &t.Columns[i], nil
+		}
+	}
+	s := table.SanitizeIdent(n)
+	for i := range t.Columns {
+		if s != "" && strings.EqualFold(t.Columns[i].Name, s) {
+			return &t.Columns[i], nil
+		}
+	}
+	var names []string
+	for _, c := range t.Columns {
+		names = append(names, c.Name)
+	}
+	return nil, tool.Invalid("column", fmt.Sprintf("column %q not found in %s", name, t.Source), "columns: "+strings.Join(names, ", "))
+}
+
+// readerInfo describes a reader's columns as a table, to resolve names
+// before loading.
+func readerInfo(r *table.Reader) *table.TableInfo {
+	t := &table.TableInfo{Source: filepath.Base(r.Path)}
+	for i, n := range r.Names {
+		ci := table.ColumnInfo{Name: n}
+		if r.Header[i] != n {
+			ci.Original = r.Header[i]
+		}
+		t.Columns = append(t.Columns, ci)
+	}
+	return t
+}
+
+// neededColumns marks the columns a group or pivot call refers to; names
+// that do not resolve are kept out here and reported after loading.
+func neededColumns(c *tool.Call) func(r *table.Reader) []bool {
+	if c.Action != "group" && c.Action != "pivot" {
+		return nil
+	}
+	return func(r *table.Reader) []bool {
+		t := readerInfo(r)
+		keep := make([]bool, len(r.Names))
+		mark := func(name string) {
+			name, _, _ = strings.Cut(name, ":")
+			if col, err := column(t, name); err == nil {
+				for i := range t.Columns {
+					if t.Columns[i].Name == col.Name {
+						keep[i] = true
+					}
+				}
+			}
+		}
+		names := append(c.Args.Strings("group_by"), c.Args.Strings("index")...)
+		names = append(names, c.Args.String("pivot_column"), c.Args.String("values"))
+		for _, o := range c.Args.Strings("order_by") {
+			f := strings.Fields(strings.TrimPrefix(o, "-"))
+			if len(f) > 0 {
+				names = append(names, strings.Join(f[:max(1, len(f)-1)], " "), f[0])
+			}
+		}
+		for _, key := range []string{"where", "aggregations"} {
+			var items []struct {
+				Column string `json:"column"`
+			}
+			if c.Args.Has(key) && c.Args.Decode(key, &items) == nil {
+				for _, it := range items {
+					names = append(names, it.Column)
+				}
+			}
+		}
+		for _, n := range names {
+			if n != "" {
+				mark(n)
+			}
+		}
+		return keep
+	}
+}
+
+// output resolves the output path: never an input, never an existing file
+// unless overwrite is set.
+func (p *processor) output(c *tool.Call, defaultName string, inputs ...string) (string, string, error) {
+	format := c.Args.String("format")
+	out := c.Args.String("output")
+	if format == "" {
+		if out != "" {
+			format = table.FormatFromPath(out)
+		} else {
+			format = "xlsx"
+		}
+	}
+	if out == "" {
+		defaultName = strings.TrimSuffix(defaultName, filepath.Ext(defaultName)) + "." + format
+	} else if table.FormatFromPath(out) != format || filepath.Ext(out) == "" {
+		// The file's extension always matches its content.
+		out = strings.TrimSuffix(out, filepath.Ext(out)) + "." + format
+	}
+	abs, err := p.d.Sandbox.Output(out, defaultName)
+	if err != nil {
+		return "", "", toolErr(err)
+	}
+	for _, in := range inputs {
+		if in == abs {
+			return "", "", tool.Invalid("output", "output is the input file", "give a different output path; inputs are never overwritten")
+		}
+	}
+	if _, err := os.Stat(abs); err == nil && !c.Args.Bool("overwrite", false) {
+		return "", "", tool.Errorf(tool.CodeExists, "give another output path or set overwrite: true", "%s already exists", p.d.Sandbox.Rel(abs))
+	}
+	return abs, format, nil
+}
+
+func fileOf(path string) tool.File {
+	st, _ := os.Stat(path)
+	mt := mime.TypeByExtension(filepath.Ext(path))
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".xlsx":
+		mt = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+	case ".csv":
+		mt = "text/csv"
+	case ".json":
+		mt = "application/json"
+	}
+	var size int64
+	if st != nil {
+		size = st.Size()
+	}
+	return tool.File{Path: path, MIME: mt, Size: size}
+}
+
+func isEOF(err error) bool { return errors.Is(err, io.EOF) }

@@ -1,0 +1,5 @@
+//go:build race
+
+package dataproc
+
+const raceOn = true

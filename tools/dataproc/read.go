@@ -1,0 +1,226 @@
+package dataproc
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"clawbridge/tools/dataproc/table"
+	"clawbridge/tools/tool"
+)
+
+func (p *processor) sheets(_ context.Context, c *tool.Call) (*tool.Result, error) {
+	abs, err := p.input(c.Args.String("path"))
+	if err != nil {
+		return nil, err
+	}
+	if !table.IsSpreadsheet(abs) {
+		return &tool.Result{Summary: filepath.Base(abs) + " is not a workbook; it is one table", Data: map[string]any{"sheets": []table.SheetInfo{{Name: "", Index: 1, Visible: true}}}}, nil
+	}
+	list, err := table.ListSheets(abs, p.limits)
+	if err != nil {
+		return nil, toolErr(err)
+	}
+	return &tool.Result{Summary: fmt.Sprintf("%s has %d sheets", filepath.Base(abs), len(list)), Data: map[string]any{"sheets": list}}, nil
+}
+
+// selectCols maps the `columns` argument to reader column indexes.
+func selectCols(r *table.Reader, names []string) ([]int, error) {
+	if len(names) == 0 {
+		idx := make([]int, len(r.Names))
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx, nil
+	}
+	t := readerInfo(r)
+	var idx []int
+	for _, n := range names {
+		col, err := column(t, n)
+		if err != nil {
+			return nil, err
+		}
+		for i := range t.Columns {
+			if &t.Columns[i] == col {
+				idx = append(idx, i)
+			}
+		}
+	}
+	return idx, nil
+}
+
+func (p *processor) read(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	r, err := p.open(c, c.Args.String("path"))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	idx, err := selectCols(r, c.Args.Strings("columns"))
+	if err != nil {
+		return nil, err
+	}
+	offset, limit := c.Args.Int("offset", 0), c.Args.Int("limit", 50)
+	rows := [][]any{}
+	rowNums := []int{}
+	kinds := make([]map[table.Kind]int, len(idx))
+	for i := range kinds {
+		kinds[i] = map[table.Kind]int{}
+	}
+	n, more := 0, false
+	for {
+		cells, num, err := r.Next()
+		if isEOF(err) {
+			break
+		}
+		if err != nil {
+			return nil, toolErr(err)
+		}
+		if n >= offset+limit {
+			more = true
+			break
+		}
+		if n >= offset {
+			row := make([]any, len(idx))
+			for j, i := range idx {
+				k, _ := table.Classify(cells[i])
+				kinds[j][k]++
+				row[j] = table.SQLValue(cells[i])
+			}
+			rows = append(rows, row)
+			rowNums = append(rowNums, num)
+		}
+		n++
+		if n%5000 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, toolErr(err)
+			}
+		}
+	}
+	cols := make([]map[string]any, len(idx))
+	for j, i := range idx {
+		m := map[string]any{"name": r.Names[i], "type": kindOf(kinds[j])}
+		if r.Header[i] != r.Names[i] {
+			m["original"] = r.Header[i]
+		}
+		cols[j] = m
+	}
+	data := map[string]any{
+		"file": filepath.Base(r.Path), "columns": cols, "rows": rows, "row_numbers": rowNums,
+		"offset": offset, "has_more": more,
+	}
+	if r.Sheet != "" {
+		data["sheet"] = r.Sheet
+		data["sheets"] = r.Sheets
+	}
+	if r.HasHeader {
+		data["header_row"] = r.HeaderRow
+	}
+	if r.Encoding != "" && r.Format == "csv" {
+		data["encoding"] = r.Encoding
+	}
+	if !more {
+		data["total_rows"] = n
+	}
+	if len(r.Notes) > 0 {
+		data["notes"] = r.Notes
+	}
+	sum := fmt.Sprintf("rows %d-%d of %s", offset+1, offset+len(rows), filepath.Base(r.Path))
+	if more {
+		sum += " (more follow: raise offset)"
+	} else {
+		sum += fmt.Sprintf(" (%d rows in total)", n)
+	}
+	return &tool.Result{Summary: sum, Data: data}, nil
+}
+
+func kindOf(c map[table.Kind]int) table.Kind { return table.DecideKind(c) }
+
+func (p *processor) describe(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	r, err := p.open(c, c.Args.String("path"))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	idx, err := selectCols(r, c.Args.Strings("columns"))
+	if err != nil {
+		return nil, err
+	}
+	d := table.NewDescriber(r)
+	n := 0
+	for {
+		cells, num, err := r.Next()
+		if isEOF(err) {
+			break
+		}
+		if err != nil {
+			return nil, toolErr(err)
+		}
+		d.Add(cells, num)
+		n++
+		if n%20000 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, toolErr(err)
+			}
+			c.Progress(float64(n), 0, fmt.Sprintf("%d rows read", n))
+		}
+	}
+	all := d.Result()
+	stats := make([]table.ColumnStats, 0, len(idx))
+	for _, i := range idx {
+		stats = append(stats, all[i])
+	}
+	data := map[string]any{"file": filepath.Base(r.Path), "rows": n, "columns": stats}
+	if r.Sheet != "" {
+		data["sheet"] = r.Sheet
+		data["sheets"] = r.Sheets
+	}
+	if r.HasHeader {
+		data["header_row"] = r.HeaderRow
+	}
+	if len(r.Notes) > 0 {
+		data["notes"] = r.Notes
+	}
+	return &tool.Result{Summary: fmt.Sprintf("%d rows x %d columns described in %s", n, len(stats), filepath.Base(r.Path)), Data: data}, nil
+}
+
+func (p *processor) query(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	q, err := checkSQL(c.Args.String("sql"))
+	if err != nil {
+		return nil, err
+	}
+	db, err := p.load(ctx, c, specs(c))
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	pg, err := run(ctx, db, q, nil, c.Args.Int("offset", 0), c.Args.Int("limit", 100))
+	if err != nil {
+		return nil, withTables(err, db)
+	}
+	return &tool.Result{
+		Summary: fmt.Sprintf("query returned %d rows", pg.RowCount),
+		Data:    map[string]any{"tables": db.Tables, "sql": q, "result": pg},
+	}, nil
+}
+
+// withTables adds the loaded tables to a query error's hint, so the model
+// can fix names.
+func withTables(err error, db *table.DB) error {
+	te, ok := tool.AsError(err)
+	if !ok {
+		return err
+	}
+	hint := "tables:"
+	for _, t := range db.Tables {
+		hint += " " + t.Name + "("
+		for i, col := range t.Columns {
+			if i > 0 {
+				hint += ", "
+			}
+			hint += col.Name
+		}
+		hint += ")"
+	}
+	te.Hint = hint
+	return te
+}

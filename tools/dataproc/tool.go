@@ -1,0 +1,86 @@
+// Package dataproc is the data_processor tool: xlsx, csv and json files
+// read as streams (excelize's row iterator), described, and queried through
+// one embedded SQLite engine; results exported with excelize's stream writer.
+package dataproc
+
+import (
+	"context"
+
+	"clawbridge/tools/dataproc/table"
+	"clawbridge/tools/tool"
+)
+
+// Config is the tools.data_processor section.
+type Config struct {
+	MaxFileMB  int64 `yaml:"max_file_mb"`  // largest input file (default 512)
+	MaxUnzipMB int64 `yaml:"max_unzip_mb"` // largest uncompressed workbook (default 2048)
+	MaxRows    int   `yaml:"max_rows"`     // data rows per table (default 5,000,000)
+}
+
+type processor struct {
+	d      *tool.Deps
+	limits table.Limits
+}
+
+// New builds data_processor.
+func New(d *tool.Deps) tool.Tool {
+	p := &processor{d: d, limits: table.DefaultLimits}
+	var cfg Config
+	if d.Config != nil {
+		if err := d.Config.Section("data_processor", &cfg); err != nil {
+			d.Log.Warn().Err(err).Msg("data_processor: config section ignored")
+		}
+	}
+	if cfg.MaxFileMB > 0 {
+		p.limits.MaxFileBytes = cfg.MaxFileMB << 20
+	}
+	if cfg.MaxUnzipMB > 0 {
+		p.limits.MaxUnzipBytes = cfg.MaxUnzipMB << 20
+	}
+	if cfg.MaxRows > 0 {
+		p.limits.MaxRows = cfg.MaxRows
+	}
+	return tool.Tool{
+		Name:  "data_processor",
+		Title: "Data processor (Excel, CSV, JSON)",
+		Description: "Analyses spreadsheet and table files (xlsx, csv, tsv, json): list sheets, read rows page by page, " +
+			"describe every column (type, missing values, min/max/mean/median, top values), run SQL SELECT over the files as tables, " +
+			"filter, sort, group and aggregate, pivot, join two files, clean (trim, dedupe, fill) and export to xlsx/csv/json. " +
+			"Use it whenever the user wants numbers or answers from a data file rather than its raw text; pair it with data_visualization for charts. " +
+			"Returns rows as columns + arrays, the inferred column types and the exact SQL that ran.",
+		Actions: actions(),
+		Handler: p.handle,
+		Examples: []string{
+			"Analyse the sales trend in sales_data.xlsx",
+			"What are the total sales per region in orders.csv?",
+			"Describe the columns of this Excel file",
+			"Join customers.xlsx and orders.csv on customer_id",
+			"分析一下这个 sales_data.xlsx 文件的销售趋势",
+			"按地区汇总销售额，做个数据透视表",
+			"把这个表格去重、清洗后导出成 Excel",
+			"统计每个月的订单数量",
+		},
+	}
+}
+
+func (p *processor) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	switch c.Action {
+	case "sheets":
+		return p.sheets(ctx, c)
+	case "read":
+		return p.read(ctx, c)
+	case "describe":
+		return p.describe(ctx, c)
+	case "query":
+		return p.query(ctx, c)
+	case "filter", "sort", "group", "pivot":
+		return p.transform(ctx, c)
+	case "join":
+		return p.join(ctx, c)
+	case "clean":
+		return p.clean(ctx, c)
+	case "export":
+		return p.export(ctx, c)
+	}
+	return nil, tool.Invalid("action", "unknown action "+c.Action, "")
+}

@@ -1,0 +1,300 @@
+package dataproc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"path/filepath"
+	"strings"
+
+	"clawbridge/tools/dataproc/table"
+	"clawbridge/tools/tool"
+)
+
+func stem(p string) string { return strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)) }
+
+func (p *processor) clean(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	r, err := p.open(c, c.Args.String("path"))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	in := r.Path
+	out, format, err := p.output(c, stem(in)+"_clean", in)
+	if err != nil {
+		return nil, err
+	}
+	dedupe, dropEmpty, normalize := c.Args.Bool("dedupe", true), c.Args.Bool("drop_empty", true), c.Args.Bool("normalize", true)
+	// Fill rules by column index.
+	fill := map[int]string{}
+	tinfo := &table.TableInfo{Source: filepath.Base(in)}
+	for i, n := range r.Names {
+		ci := table.ColumnInfo{Name: n}
+		if r.Header[i] != n {
+			ci.Original = r.Header[i]
+		}
+		tinfo.Columns = append(tinfo.Columns, ci)
+	}
+	for name, v := range c.Args.Object("fill") {
+		col, err := column(tinfo, name)
+		if err != nil {
+			return nil, err
+		}
+		for i := range tinfo.Columns {
+			if tinfo.Columns[i].Name == col.Name {
+				fill[i] = table.Text(sqlArg(v))
+				if s, ok := v.(string); ok {
+					fill[i] = s
+				}
+			}
+		}
+	}
+	// Empty columns need a first pass.
+	keep := make([]bool, len(r.Names))
+	for i := range keep {
+		keep[i] = true
+	}
+	if dropEmpty {
+		r2, err := p.open(c, c.Args.String("path"))
+		if err != nil {
+			return nil, err
+		}
+		seen := make([]bool, len(r.Names))
+		for {
+			cells, _, err := r2.Next()
+			if isEOF(err) {
+				break
+			}
+			if err != nil {
+				r2.Close()
+				return nil, toolErr(err)
+			}
+			for i, s := range cells {
+				if s != "" {
+					seen[i] = true
+				}
+			}
+		}
+		r2.Close()
+		for i := range keep {
+			_, filled := fill[i]
+			keep[i] = seen[i] || filled
+		}
+	}
+	var header []string
+	var dropped []string
+	for i, k := range keep {
+		if k {
+			header = append(header, r.Header[i])
+		} else {
+			dropped = append(dropped, r.Header[i])
+		}
+	}
+	w, err := table.NewWriter(out, format, r.Sheet, header)
+	if err != nil {
+		return nil, err
+	}
+	prev := make([]string, len(r.Names))
+	seenRows := map[[2]uint64]bool{}
+	rowsIn, rowsOut, dups, filled := 0, 0, 0, 0
+	vals := make([]any, 0, len(header))
+	for {
+		cells, _, err := r.Next()
+		if isEOF(err) {
+			break
+		}
+		if err != nil {
+			w.Abort()
+			return nil, toolErr(err)
+		}
+		rowsIn++
+		for i, s := range cells {
+			if s == "" {
+				if f, ok := fill[i]; ok {
+					switch f {
+					case "previous":
+						cells[i] = prev[i]
+					case "zero":
+						cells[i] = "0"
+					default:
+						cells[i] = f
+					}
+					if cells[i] != "" {
+						filled++
+					}
+				}
+			}
+			prev[i] = cells[i]
+		}
+		if dedupe {
+			h1, h2 := fnv.New64a(), fnv.New64()
+			for _, s := range cells {
+				h1.Write([]byte(s))
+				h1.Write([]byte{0x1f})
+				h2.Write([]byte(s))
+				h2.Write([]byte{0x1f})
+			}
+			key := [2]uint64{h1.Sum64(), h2.Sum64()}
+			if seenRows[key] {
+				dups++
+				continue
+			}
+			seenRows[key] = true
+		}
+		vals = vals[:0]
+		for i, s := range cells {
+			if !keep[i] {
+				continue
+			}
+			if normalize {
+				vals = append(vals, table.SQLValue(s))
+			} else if s == "" {
+				vals = append(vals, nil)
+			} else {
+				vals = append(vals, s)
+			}
+		}
+		if err := w.Row(vals); err != nil {
+			w.Abort()
+			return nil, toolErr(err)
+		}
+		rowsOut++
+		if rowsIn%20000 == 0 {
+			if err := ctx.Err(); err != nil {
+				w.Abort()
+				return nil, toolErr(err)
+			}
+			c.Progress(float64(rowsIn), 0, fmt.Sprintf("%d rows cleaned", rowsIn))
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("clean: write %s: %w", filepath.Base(out), err)
+	}
+	data := map[string]any{
+		"output": p.d.Sandbox.Rel(out), "rows_in": rowsIn, "rows_out": rowsOut, "duplicates_removed": dups,
+		"cells_filled": filled, "columns_dropped": dropped, "columns": header,
+		"trimmed": "leading and trailing spaces removed from every cell; empty rows dropped",
+	}
+	if len(r.Notes) > 0 {
+		data["notes"] = r.Notes
+	}
+	return &tool.Result{
+		Summary: fmt.Sprintf("cleaned %s: %d rows in, %d out (%d duplicates), saved %s", filepath.Base(in), rowsIn, rowsOut, dups, p.d.Sandbox.Rel(out)),
+		Data:    data,
+		Files:   []tool.File{fileOf(out)},
+	}, nil
+}
+
+func (p *processor) export(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	q := c.Args.String("sql")
+	ins := specs(c)
+	if len(ins) == 0 {
+		return nil, tool.Invalid("path", "export needs path (a file to convert) or paths + sql (a query to save)", "")
+	}
+	var inputs []string
+	for _, s := range ins {
+		f, _ := splitSpec(s)
+		abs, err := p.input(f)
+		if err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, abs)
+	}
+	name := stem(inputs[0])
+	if q != "" {
+		name += "_query"
+	}
+	out, format, err := p.output(c, name, inputs...)
+	if err != nil {
+		return nil, err
+	}
+	var header []string
+	var w table.Writer
+	n := 0
+	write := func(row []any) error {
+		n++
+		if n%20000 == 0 {
+			c.Progress(float64(n), 0, fmt.Sprintf("%d rows written", n))
+		}
+		return w.Row(row)
+	}
+	if q != "" {
+		stmt, err := checkSQL(q)
+		if err != nil {
+			return nil, err
+		}
+		db, err := p.load(ctx, c, ins)
+		if err != nil {
+			return nil, err
+		}
+		defer db.Close()
+		_, err = db.RowsWithHeader(ctx, stmt, nil, func(cols []string) error {
+			header = cols
+			var err error
+			w, err = table.NewWriter(out, format, "Result", header)
+			return err
+		}, write)
+		if err != nil {
+			if w != nil {
+				w.Abort()
+			}
+			var te *table.Error
+			if _, ok := tool.AsError(err); ok || errors.As(err, &te) {
+				return nil, toolErr(err)
+			}
+			return nil, withTables(tool.Invalid("sql", "query failed: "+err.Error(), ""), db)
+		}
+		if w == nil {
+			return nil, tool.Invalid("sql", "the query returned no columns", "")
+		}
+	} else {
+		r, err := p.open(c, ins[0])
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		idx, err := selectCols(r, c.Args.Strings("columns"))
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range idx {
+			header = append(header, r.Header[i])
+		}
+		if w, err = table.NewWriter(out, format, r.Sheet, header); err != nil {
+			return nil, err
+		}
+		row := make([]any, len(idx))
+		for {
+			cells, _, err := r.Next()
+			if isEOF(err) {
+				break
+			}
+			if err != nil {
+				w.Abort()
+				return nil, toolErr(err)
+			}
+			for j, i := range idx {
+				row[j] = table.SQLValue(cells[i])
+			}
+			if err := write(row); err != nil {
+				w.Abort()
+				return nil, toolErr(err)
+			}
+			if n%20000 == 0 {
+				if err := ctx.Err(); err != nil {
+					w.Abort()
+					return nil, toolErr(err)
+				}
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("export: write %s: %w", filepath.Base(out), err)
+	}
+	return &tool.Result{
+		Summary: fmt.Sprintf("exported %d rows to %s", n, p.d.Sandbox.Rel(out)),
+		Data:    map[string]any{"output": p.d.Sandbox.Rel(out), "format": format, "rows": n, "columns": header},
+		Files:   []tool.File{fileOf(out)},
+	}, nil
+}

@@ -1,0 +1,450 @@
+// Package dataviz is the data_visualization tool: bar, line, area, pie,
+// scatter, histogram and heatmap charts drawn by a small renderer (x/image
+// vector rasteriser + a real CJK font) as PNG and SVG, native Excel charts
+// through excelize, and self-contained offline HTML dashboards.
+package dataviz
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
+
+	"clawbridge/internal/atomicfile"
+	"clawbridge/tools/dataproc/table"
+	"clawbridge/tools/tool"
+)
+
+// Config is the tools.data_visualization section.
+type Config struct {
+	// Font is a TTF/OTF/TTC file used for all text; default: the first of
+	// the Debian CJK fonts found (fonts-wqy-zenhei, fonts-noto-cjk).
+	Font string `yaml:"font"`
+}
+
+type viz struct {
+	d   *tool.Deps
+	cfg Config
+}
+
+// New builds data_visualization.
+func New(d *tool.Deps) tool.Tool {
+	v := &viz{d: d}
+	if d.Config != nil {
+		if err := d.Config.Section("data_visualization", &v.cfg); err != nil {
+			d.Log.Warn().Err(err).Msg("data_visualization: config section ignored")
+		}
+	}
+	one := chartParams()
+	out := []tool.Param{
+		{Name: "output", Type: tool.String, Description: "Output path in the workspace (default outputs/<title>.png/.svg, .xlsx or .html)."},
+		{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing output files."},
+	}
+	chart := append(append([]tool.Param{}, one...), tool.Param{Name: "format", Type: tool.String, Enum: []string{"both", "png", "svg"}, Description: "Files to write (default both PNG and SVG)."})
+	chart = append(chart, out...)
+	excel := append(append([]tool.Param{}, one...), out...)
+	dash := []tool.Param{
+		{Name: "title", Type: tool.String, Description: "Dashboard title."},
+		{Name: "charts", Type: tool.Array, Required: true, Description: "Charts to place on the dashboard, each an object with the same fields as the chart action (type, title, data or path + x + y, ...).",
+			Items: &tool.Param{Name: "item", Type: tool.Object, Description: "one chart", Properties: []tool.Param{{Name: "type", Type: tool.String, Required: true, Description: "chart type", Enum: chartTypes}}}},
+	}
+	dash = append(dash, out...)
+	return tool.Tool{
+		Name:  "data_visualization",
+		Title: "Charts and dashboards",
+		Description: "Draws charts — bar (grouped or stacked), line, area, pie/donut, scatter, histogram, heatmap — from inline data or from a data file plus column names, " +
+			"with titles, axis labels, legends and number formatting; Chinese text is rendered with a real CJK font. " +
+			"Writes PNG and SVG (the PNG also comes back inline), a native Excel chart in an .xlsx, or a self-contained offline HTML dashboard of several charts. " +
+			"Use it whenever the user asks for a chart or a visual; use data_processor first when the numbers still need computing.",
+		Actions: []tool.Action{
+			{Name: "chart", Description: "one chart as PNG and/or SVG", Level: tool.Write, Timeout: tool.Normal, Params: chart},
+			{Name: "excel_chart", Description: "an .xlsx with the data and a native Excel chart of it", Level: tool.Write, Timeout: tool.Normal, Params: excel},
+			{Name: "dashboard", Description: "a single offline HTML page with several charts (inline SVG, no network)", Level: tool.Write, Timeout: tool.Slow, Params: dash},
+		},
+		Handler: v.handle,
+		Examples: []string{
+			"Make a bar chart of sales by region",
+			"Plot monthly revenue as a line chart from sales.xlsx",
+			"Draw a pie chart of the market share",
+			"Create a dashboard with the sales trend and the product mix",
+			"做个柱状图",
+			"把销售数据画成折线图",
+			"生成一个饼图展示各产品占比",
+			"用这些数据做一个可视化仪表盘",
+		},
+	}
+}
+
+func chartParams() []tool.Param {
+	return []tool.Param{
+		{Name: "type", Type: tool.String, Required: true, Enum: chartTypes, Description: "Chart type."},
+		{Name: "title", Type: tool.String, Description: "Chart title (Chinese is fine)."},
+		{Name: "x_label", Type: tool.String, Description: "X axis title."},
+		{Name: "y_label", Type: tool.String, Description: "Y axis title."},
+		{Name: "data", Type: tool.Object, Description: `Inline data: {"labels": ["1月","2月"], "series": [{"name": "销售额", "values": [120, 150]}]}; scatter series add "x": [...]; histogram: {"values": [...]}; heatmap: {"labels": [...], "y_labels": [...], "matrix": [[...], ...]}.`},
+		{Name: "path", Type: tool.String, Description: "Data file (xlsx, csv, json) instead of inline data; name the columns with x and y."},
+		{Name: "sheet", Type: tool.String, Description: "Worksheet of an xlsx file."},
+		{Name: "x", Type: tool.String, Description: "Category (or x) column of the file."},
+		{Name: "y", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String, Description: "column"}, Description: "Value column(s) of the file: one series each (a heatmap takes its row column here)."},
+		{Name: "value", Type: tool.String, Description: "Heatmap cell value column (with x and y)."},
+		{Name: "agg", Type: tool.String, Enum: []string{"sum", "avg", "min", "max", "count", "none"}, Description: "How rows with the same x combine (default sum; none plots rows as they are)."},
+		{Name: "stacked", Type: tool.Boolean, Description: "Stack bar or area series."},
+		{Name: "donut", Type: tool.Boolean, Description: "Draw a pie as a donut."},
+		{Name: "bins", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Histogram bins (default by Sturges' rule)."},
+		{Name: "width", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(4000), Description: "Width in pixels (default 900)."},
+		{Name: "height", Type: tool.Integer, Min: tool.Ptr(150), Max: tool.Ptr(4000), Description: "Height in pixels (default 540)."},
+		{Name: "value_format", Type: tool.String, Enum: []string{"auto", "integer", "percent", "thousands", "wan"}, Description: "Number labels: auto, integer, percent (0.25 -> 25%), thousands (1.2K/3.4M), wan (1.2万/3.4亿)."},
+		{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100000), Description: "Most categories or points read from a file (default 10000)."},
+	}
+}
+
+func (v *viz) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	switch c.Action {
+	case "chart":
+		return v.chart(ctx, c)
+	case "excel_chart":
+		return v.excelChart(ctx, c)
+	case "dashboard":
+		return v.dashboard(ctx, c)
+	}
+	return nil, tool.Invalid("action", "unknown action "+c.Action, "")
+}
+
+func argsOf(m map[string]any) (*chartArgs, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	var a chartArgs
+	if err := json.Unmarshal(b, &a); err != nil {
+		return nil, tool.Invalid("data", "bad chart arguments: "+err.Error(), "")
+	}
+	return &a, nil
+}
+
+var latinFont *Font
+
+// fontFor returns a font that has every glyph of text.
+func (v *viz) fontFor(text string) (*Font, error) {
+	f, err := loadFont(v.cfg.Font)
+	if err == nil {
+		if miss := f.Missing(text); len(miss) > 0 {
+			return nil, tool.Errorf(tool.CodeUnavailable, "install a font that covers them (apt-get install "+fontPackage+") or set tools.data_visualization.font",
+				"the font %s has no glyphs for %q", filepath.Base(f.Path), string(miss[:min(len(miss), 10)]))
+		}
+		return f, nil
+	}
+	if v.cfg.Font != "" {
+		return nil, tool.Errorf(tool.CodeUnavailable, "fix tools.data_visualization.font", "cannot load the configured font %s: %v", v.cfg.Font, err)
+	}
+	// No CJK font on this machine: Latin text still works with Go's font.
+	if latinFont == nil {
+		gf, err := opentype.Parse(goregular.TTF)
+		if err != nil {
+			return nil, err
+		}
+		latinFont = &Font{Path: "goregular", Name: "Go", f: gf, faces: map[float64]fontFace{}}
+	}
+	if miss := latinFont.Missing(text); len(miss) > 0 {
+		return nil, tool.Missing("a CJK font (for "+string(miss[:min(len(miss), 5)])+")", fontPackage)
+	}
+	return latinFont, nil
+}
+
+func (v *viz) outPath(c *tool.Call, title, ext string) (string, error) {
+	name := table.SanitizeIdent(title)
+	if name == "" {
+		name = "chart"
+	}
+	name += "_" + time.Now().UTC().Format("20060102_150405")
+	out := c.Args.String("output")
+	if out != "" {
+		out = strings.TrimSuffix(out, filepath.Ext(out)) + ext
+	}
+	abs, err := v.d.Sandbox.Output(out, name+ext)
+	if err != nil {
+		return "", tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%v", err)
+	}
+	if _, err := os.Stat(abs); err == nil && !c.Args.Bool("overwrite", false) {
+		return "", tool.Errorf(tool.CodeExists, "give another output path or set overwrite: true", "%s already exists", v.d.Sandbox.Rel(abs))
+	}
+	return abs, nil
+}
+
+func fileOf(p, mime string) tool.File {
+	var size int64
+	if st, err := os.Stat(p); err == nil {
+		size = st.Size()
+	}
+	return tool.File{Path: p, MIME: mime, Size: size}
+}
+
+func (v *viz) draw(ctx context.Context, a *chartArgs) (*Spec, *canvas, error) {
+	s, err := v.buildSpec(ctx, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := v.fontFor(s.allText())
+	if err != nil {
+		return nil, nil, err
+	}
+	cv, err := render(s, f)
+	if err != nil {
+		return nil, nil, tool.Invalid("data", err.Error(), "")
+	}
+	return s, cv, nil
+}
+
+func (v *viz) chart(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	a, err := argsOf(c.Args)
+	if err != nil {
+		return nil, err
+	}
+	s, cv, err := v.draw(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	format := c.Args.StringOr("format", "both")
+	res := &tool.Result{}
+	var outs []string
+	if format != "svg" {
+		p, err := v.outPath(c, s.Title, ".png")
+		if err != nil {
+			return nil, err
+		}
+		img, err := cv.PNG()
+		if err != nil {
+			return nil, fmt.Errorf("chart: encode png: %w", err)
+		}
+		if err := atomicfile.WriteFile(p, img, 0o644); err != nil {
+			return nil, fmt.Errorf("chart: write %s: %w", filepath.Base(p), err)
+		}
+		res.Files = append(res.Files, fileOf(p, "image/png"))
+		if len(img) <= 1<<20 {
+			res.Images = append(res.Images, tool.Image{MIME: "image/png", Data: img})
+		}
+		outs = append(outs, v.d.Sandbox.Rel(p))
+	}
+	if format != "png" {
+		p, err := v.outPath(c, s.Title, ".svg")
+		if err != nil {
+			return nil, err
+		}
+		if err := atomicfile.WriteFile(p, cv.SVG(), 0o644); err != nil {
+			return nil, fmt.Errorf("chart: write %s: %w", filepath.Base(p), err)
+		}
+		res.Files = append(res.Files, fileOf(p, "image/svg+xml"))
+		outs = append(outs, v.d.Sandbox.Rel(p))
+	}
+	res.Summary = fmt.Sprintf("%s chart %q (%dx%d) saved to %s", s.Type, s.Title, s.Width, s.Height, strings.Join(outs, " and "))
+	res.Data = map[string]any{"type": s.Type, "title": s.Title, "width": s.Width, "height": s.Height, "outputs": outs, "font": filepath.Base(cv.font.Path),
+		"categories": len(s.Labels), "series": seriesNames(s)}
+	return res, nil
+}
+
+func seriesNames(s *Spec) []string {
+	var out []string
+	for _, se := range s.Series {
+		out = append(out, se.Name)
+	}
+	return out
+}
+
+func (v *viz) excelChart(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	a, err := argsOf(c.Args)
+	if err != nil {
+		return nil, err
+	}
+	s, err := v.buildSpec(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	if s.Type == "heatmap" {
+		return nil, tool.Invalid("type", "Excel has no native heatmap chart", "use the chart action for a heatmap image")
+	}
+	if s.Type == "histogram" {
+		edges, counts := histogramBins(s.Series[0].Values, s.Bins)
+		s.Labels = nil
+		for i := range counts {
+			s.Labels = append(s.Labels, formatNum(edges[i], "")+"–"+formatNum(edges[i+1], ""))
+		}
+		s.Series = []Series{{Name: "count", Values: counts}}
+	}
+	f := excelize.NewFile()
+	defer f.Close()
+	sheet := "Data"
+	f.SetSheetName("Sheet1", sheet)
+	var rows [][]any
+	if s.Type == "scatter" {
+		se := s.Series[0]
+		rows = append(rows, []any{orStr(s.XLabel, "x"), se.Name})
+		for i := range se.X {
+			rows = append(rows, []any{se.X[i], se.Values[i]})
+		}
+		s.Series = s.Series[:1]
+	} else {
+		head := []any{orStr(s.XLabel, "category")}
+		for _, se := range s.Series {
+			head = append(head, se.Name)
+		}
+		rows = append(rows, head)
+		for i, l := range s.Labels {
+			r := []any{l}
+			for _, se := range s.Series {
+				r = append(r, nanNil(se.Values[i]))
+			}
+			rows = append(rows, r)
+		}
+	}
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow(sheet, cell, &r); err != nil {
+			return nil, err
+		}
+	}
+	n := len(rows)
+	types := map[string]excelize.ChartType{"bar": excelize.Col, "line": excelize.Line, "area": excelize.Area, "pie": excelize.Pie, "scatter": excelize.Scatter, "histogram": excelize.Col}
+	ct := types[s.Type]
+	if s.Stacked && s.Type == "bar" {
+		ct = excelize.ColStacked
+	}
+	if s.Stacked && s.Type == "area" {
+		ct = excelize.AreaStacked
+	}
+	if s.Donut && s.Type == "pie" {
+		ct = excelize.Doughnut
+	}
+	var series []excelize.ChartSeries
+	for i := range s.Series {
+		col, _ := excelize.ColumnNumberToName(i + 2)
+		series = append(series, excelize.ChartSeries{
+			Name:       fmt.Sprintf("%s!$%s$1", sheet, col),
+			Categories: fmt.Sprintf("%s!$A$2:$A$%d", sheet, n),
+			Values:     fmt.Sprintf("%s!$%s$2:$%s$%d", sheet, col, col, n),
+			Marker:     excelize.ChartMarker{Symbol: "none"},
+		})
+		if s.Type == "scatter" {
+			series[i].Marker = excelize.ChartMarker{Symbol: "circle", Size: 5}
+			series[i].Line = excelize.LineOptions{Type: excelize.LineNone}
+		}
+	}
+	ch := &excelize.Chart{Type: ct, Series: series, Format: excelize.GraphicOptions{OffsetX: 10, OffsetY: 10},
+		Dimension: excelize.ChartDimension{Width: uint(min(s.Width, 1200)), Height: uint(min(s.Height, 800))},
+		Legend:    excelize.ChartLegend{Position: "bottom"}}
+	if s.Title != "" {
+		ch.Title = excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: s.Title}}}
+	}
+	if s.XLabel != "" {
+		ch.XAxis.Title = excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: s.XLabel}}}
+	}
+	if s.YLabel != "" {
+		ch.YAxis.Title = excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: s.YLabel}}}
+	}
+	anchor, _ := excelize.CoordinatesToCellName(len(rows[0])+2, 2)
+	if err := f.AddChart(sheet, anchor, ch); err != nil {
+		return nil, tool.Invalid("data", "excel chart: "+err.Error(), "")
+	}
+	p, err := v.outPath(c, s.Title, ".xlsx")
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := f.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	return &tool.Result{
+		Summary: fmt.Sprintf("Excel %s chart %q with %d data rows saved to %s", s.Type, s.Title, n-1, v.d.Sandbox.Rel(p)),
+		Data:    map[string]any{"output": v.d.Sandbox.Rel(p), "sheet": sheet, "rows": n - 1, "series": seriesNames(s)},
+		Files:   []tool.File{fileOf(p, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")},
+	}, nil
+}
+
+func orStr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func nanNil(f float64) any {
+	if f != f {
+		return nil
+	}
+	return f
+}
+
+func (v *viz) dashboard(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	var specs []map[string]any
+	if err := c.Args.Decode("charts", &specs); err != nil {
+		return nil, err
+	}
+	if len(specs) == 0 || len(specs) > 24 {
+		return nil, tool.Invalid("charts", "a dashboard takes 1 to 24 charts", "")
+	}
+	title := c.Args.StringOr("title", "Dashboard")
+	var b strings.Builder
+	fmt.Fprintf(&b, `<!DOCTYPE html>
+<html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>%s</title>
+<style>
+body{margin:0;background:#f5f6f8;font-family:"WenQuanYi Zen Hei","Noto Sans CJK SC","Microsoft YaHei","PingFang SC",sans-serif;color:#333}
+header{padding:20px 28px;background:#fff;border-bottom:1px solid #e3e3e3}
+h1{margin:0;font-size:22px}
+.meta{color:#888;font-size:13px;margin-top:4px}
+main{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:18px;padding:18px 28px}
+figure{margin:0;background:#fff;border:1px solid #e3e3e3;border-radius:8px;padding:10px}
+figure svg{width:100%%;height:auto;display:block}
+</style></head><body>
+<header><h1>%s</h1><div class="meta">%d charts · %s</div></header>
+<main>
+`, html.EscapeString(title), html.EscapeString(title), len(specs), time.Now().Format("2006-01-02 15:04"))
+	var titles []string
+	for i, m := range specs {
+		a, err := argsOf(m)
+		if err != nil {
+			return nil, err
+		}
+		if a.Width == 0 {
+			a.Width = 760
+		}
+		if a.Height == 0 {
+			a.Height = 440
+		}
+		_, cv, err := v.draw(ctx, a)
+		if err != nil {
+			if te, ok := tool.AsError(err); ok {
+				te.Message = fmt.Sprintf("charts[%d]: %s", i, te.Message)
+				return nil, te
+			}
+			return nil, err
+		}
+		fmt.Fprintf(&b, "<figure>\n%s</figure>\n", cv.SVG())
+		titles = append(titles, a.Title)
+		c.Progress(float64(i+1), float64(len(specs)), "chart "+a.Title)
+	}
+	b.WriteString("</main>\n</body></html>\n")
+	p, err := v.outPath(c, title, ".html")
+	if err != nil {
+		return nil, err
+	}
+	if err := atomicfile.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		return nil, err
+	}
+	return &tool.Result{
+		Summary: fmt.Sprintf("dashboard %q with %d charts saved to %s (opens offline in any browser)", title, len(specs), v.d.Sandbox.Rel(p)),
+		Data:    map[string]any{"output": v.d.Sandbox.Rel(p), "charts": titles},
+		Files:   []tool.File{fileOf(p, "text/html")},
+	}, nil
+}

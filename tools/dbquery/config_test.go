@@ -1,0 +1,44 @@
+package dbquery
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"clawbridge/tools/tooltest"
+)
+
+// The connections come from the tools.db_query section of the config file.
+func TestConfigSection(t *testing.T) {
+	path := sqliteDB(t)
+	d := tooltest.Deps(t)
+	var doc struct {
+		Tools map[string]yaml.Node `yaml:"tools"`
+	}
+	src := "tools:\n  db_query:\n    max_rows: 1\n    connections:\n      - name: shop\n        driver: sqlite\n        dsn: " + path + "\n        sensitive_tables: [secrets]\n      - name: remote\n        driver: postgres\n        dsn: postgres://reader:hunter2-secret@db.example:5432/sales\n"
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	d.Config.Tools = doc.Tools
+	tl := New(d)
+	res, err := tooltest.Run(t, tl, map[string]any{"action": "connections"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res)
+	if strings.Contains(string(b), "hunter2") || !strings.Contains(string(b), "postgres db.example:5432/sales as reader") {
+		t.Fatalf("connections = %s", b)
+	}
+	res, err = tooltest.Run(t, tl, map[string]any{"action": "query", "connection": "shop", "sql": "SELECT id FROM customers ORDER BY id"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Data.(map[string]any)["result"].(*resultSet); r.RowCount != 1 || !r.Truncated {
+		t.Fatalf("max_rows from config not applied: %+v", r)
+	}
+	if _, err := tooltest.Run(t, tl, map[string]any{"action": "query", "sql": "SELECT 1"}); err == nil || !strings.Contains(err.Error(), "name one") {
+		t.Fatalf("ambiguous connection: %v", err)
+	}
+}

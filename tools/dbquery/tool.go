@@ -1,0 +1,174 @@
+// Package dbquery is the db_query tool: read-only SQL against databases
+// named in config (SQLite files, PostgreSQL, MySQL). Read-only holds in
+// depth: one statement admitted by a tokenizer-based check (sqlcheck), run
+// inside a read-only transaction with a statement timeout, on a connection
+// that is itself read-only where the database allows it (SQLite mode=ro and
+// query_only, PostgreSQL default_transaction_read_only), with row and
+// column caps. DSN secrets never reach results or logs.
+package dbquery
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"clawbridge/tools/tool"
+)
+
+// Connection is one configured database.
+type Connection struct {
+	Name            string   `yaml:"name"`
+	Driver          string   `yaml:"driver"` // sqlite, postgres, mysql
+	DSN             string   `yaml:"dsn"`
+	SensitiveTables []string `yaml:"sensitive_tables"`
+	MaxRows         int      `yaml:"max_rows"`
+}
+
+// Config is the tools.db_query section.
+type Config struct {
+	Connections    []Connection `yaml:"connections"`
+	MaxRows        int          `yaml:"max_rows"`        // default 200
+	MaxColumns     int          `yaml:"max_columns"`     // default 50
+	TimeoutSeconds int          `yaml:"timeout_seconds"` // statement timeout, default 15
+	MaxCellChars   int          `yaml:"max_cell_chars"`  // long text is cut, default 2000
+}
+
+type dbq struct {
+	d   *tool.Deps
+	cfg Config
+}
+
+// New builds db_query.
+func New(d *tool.Deps) tool.Tool {
+	q := &dbq{d: d}
+	if d.Config != nil {
+		if err := d.Config.Section("db_query", &q.cfg); err != nil {
+			d.Log.Warn().Msg("db_query: config section ignored: " + redactAll(err.Error(), q.cfg.Connections))
+		}
+	}
+	return q.tool()
+}
+
+// NewWithConfig builds db_query over an explicit configuration (tests, embedding).
+func NewWithConfig(d *tool.Deps, cfg Config) tool.Tool {
+	return (&dbq{d: d, cfg: cfg}).tool()
+}
+
+func (q *dbq) tool() tool.Tool {
+	if q.cfg.MaxRows <= 0 {
+		q.cfg.MaxRows = 200
+	}
+	if q.cfg.MaxColumns <= 0 {
+		q.cfg.MaxColumns = 50
+	}
+	if q.cfg.TimeoutSeconds <= 0 {
+		q.cfg.TimeoutSeconds = 15
+	}
+	if q.cfg.MaxCellChars <= 0 {
+		q.cfg.MaxCellChars = 2000
+	}
+	pConn := tool.Param{Name: "connection", Type: tool.String, Description: "Connection name from the connections action (may be omitted when only one is configured)."}
+	pSQL := tool.Param{Name: "sql", Type: tool.String, Required: true, Description: "One read-only statement: SELECT, WITH ... SELECT or VALUES. Writes, several statements, locking clauses and server-side file or sleep functions are refused."}
+	pTable := tool.Param{Name: "table", Type: tool.String, Description: "Table to describe (schema.table allowed); omit to list tables."}
+	pLimit := tool.Param{Name: "limit", Type: tool.Integer, Description: fmt.Sprintf("Rows to return (default and maximum %d).", q.cfg.MaxRows), Min: tool.Ptr(1), Max: tool.Ptr(float64(q.cfg.MaxRows))}
+	return tool.Tool{
+		Name:  "db_query",
+		Title: "Database query (read-only SQL)",
+		Description: "Runs read-only SQL against the databases configured for this server (SQLite files, PostgreSQL, MySQL). " +
+			"Use connections to see them, describe to list tables and columns with example values, then query with one SELECT; explain shows the plan. " +
+			"Results come back as columns and rows, capped (a notice says when rows or columns were cut); nothing is ever written.",
+		Actions: []tool.Action{
+			{Name: "connections", Description: "list configured databases (name, driver, host/database; never credentials)", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
+			{Name: "describe", Description: "tables of a database, or one table's columns, types and a few example values", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pTable}},
+			{Name: "query", Description: "run one read-only SELECT and return its rows", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL, pLimit}},
+			{Name: "explain", Description: "the database's query plan for a SELECT, without running it", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL}},
+		},
+		Handler:   q.handle,
+		OpenWorld: true,
+		Examples: []string{
+			"Query the sales database for last week's orders",
+			"What tables are in the analytics database?",
+			"Show the top 10 customers by revenue from the orders table",
+			"Explain why this SQL query is slow",
+			"查一下数据库里上周的订单数量",
+			"列出数据库里有哪些表和字段",
+			"用 SQL 统计每个地区的销售额",
+		},
+	}
+}
+
+func (q *dbq) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	if c.Action == "connections" {
+		return q.connections(), nil
+	}
+	conn, err := q.connection(c.Args.String("connection"))
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(q.cfg.TimeoutSeconds+5)*time.Second)
+	defer cancel()
+	var res *tool.Result
+	switch c.Action {
+	case "describe":
+		res, err = q.describe(ctx, conn, c.Args.String("table"))
+	case "query":
+		res, err = q.query(ctx, conn, c.Args.String("sql"), c.Args.Int("limit", 0))
+	case "explain":
+		res, err = q.explain(ctx, conn, c.Args.String("sql"))
+	default:
+		return nil, tool.Invalid("action", "unknown action "+c.Action, "")
+	}
+	if err != nil {
+		// Whatever happened, no secret leaves in the error.
+		if te, ok := tool.AsError(err); ok {
+			te.Message = redact(te.Message, conn)
+			te.Hint = redact(te.Hint, conn)
+			return nil, te
+		}
+		msg := redact(err.Error(), conn)
+		q.d.Log.Warn().Str("tool", "db_query").Str("connection", conn.Name).Str("error", msg).Msg("query failed")
+		return nil, tool.Errorf(tool.CodeFailed, "check that the database is reachable", "%s: %s", conn.Name, msg)
+	}
+	return res, nil
+}
+
+func (q *dbq) connection(name string) (*Connection, error) {
+	cs := q.cfg.Connections
+	if len(cs) == 0 {
+		return nil, tool.Errorf(tool.CodeUnavailable, "add connections under tools.db_query.connections in the config (name, driver: sqlite|postgres|mysql, dsn)", "no databases are configured")
+	}
+	if name == "" {
+		if len(cs) == 1 {
+			return &cs[0], nil
+		}
+		return nil, tool.Invalid("connection", "several databases are configured; name one", "connections: "+strings.Join(q.names(), ", "))
+	}
+	for i := range cs {
+		if strings.EqualFold(cs[i].Name, name) {
+			return &cs[i], nil
+		}
+	}
+	return nil, tool.Invalid("connection", fmt.Sprintf("no connection named %q", name), "connections: "+strings.Join(q.names(), ", "))
+}
+
+func (q *dbq) names() []string {
+	var out []string
+	for _, c := range q.cfg.Connections {
+		out = append(out, c.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (q *dbq) connections() *tool.Result {
+	list := []map[string]any{}
+	for _, c := range q.cfg.Connections {
+		list = append(list, map[string]any{"name": c.Name, "driver": c.Driver, "target": describeTarget(c)})
+	}
+	return &tool.Result{
+		Summary: fmt.Sprintf("%d databases configured", len(list)),
+		Data:    map[string]any{"connections": list, "max_rows": q.cfg.MaxRows, "read_only": true},
+	}
+}
