@@ -239,4 +239,3 @@ func httpClient(t *testing.T, base, version string) *client.Client {
 	initialize(t, c, version)
 	return c
 }
-

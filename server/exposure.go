@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -21,7 +22,22 @@ import (
 // descriptions are copies; the registry is never mutated.
 
 func newRouter(cfg config.Exposure, registered []string) (*exposure.Router, error) {
+	var tables *exposure.Tables
+	if cfg.TablesFile != "" {
+		b, err := os.ReadFile(cfg.TablesFile)
+		if err != nil {
+			return nil, fmt.Errorf("exposure.tables_file: %w", err)
+		}
+		tables = exposure.DefaultTables()
+		if err := tables.OverrideJSON(b); err != nil {
+			return nil, fmt.Errorf("exposure.tables_file %s: %w", cfg.TablesFile, err)
+		}
+		if err := tables.Validate(); err != nil {
+			return nil, fmt.Errorf("exposure.tables_file %s: %w", cfg.TablesFile, err)
+		}
+	}
 	return exposure.NewRouter(exposure.Config{
+		Tables:            tables,
 		RecommendedAt:     cfg.RecommendedAt,
 		ExtendedAt:        cfg.ExtendedAt,
 		Core:              cfg.Core,
@@ -31,7 +47,7 @@ func newRouter(cfg config.Exposure, registered []string) (*exposure.Router, erro
 }
 
 func (s *Server) newSession(key, client string, limit int) *session {
-	mode := exposure.ModeForClient(client, s.cfg.Exposure.Mode)
+	mode := s.router.Tables().ModeForClient(client, s.cfg.Exposure.Mode)
 	if key == "" {
 		// Anonymous stateless (2026-07-28) requests share no state and
 		// cannot be notified: they get the full tagged list plus find_tools.

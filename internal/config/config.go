@@ -72,6 +72,9 @@ type Exposure struct {
 	ExtendedAt        float64  `yaml:"extended_at"`
 	Core              []string `yaml:"core"`
 	FailuresToUpgrade int      `yaml:"failures_to_upgrade"`
+	// TablesFile is a JSON file overriding parts of the embedded routing
+	// tables (keywords, intent-tool mapping, priorities, client modes...).
+	TablesFile string `yaml:"tables_file"`
 }
 
 // Shell configures the shell tool.
@@ -230,6 +233,7 @@ func (c *Config) expand() {
 	}
 	c.DataDir = expandHome(c.DataDir)
 	c.LogFile = expandHome(c.LogFile)
+	c.Exposure.TablesFile = expandHome(c.Exposure.TablesFile)
 }
 
 func expandHome(p string) string {

@@ -57,6 +57,9 @@ exposure:
   extended_at: 0.5       # confidence for the extended tier
   core: [file, shell, search, web_fetch]
   failures_to_upgrade: 2
+  # A JSON file overriding parts of the embedded routing tables, shaped like
+  # exposure/data (e.g. {"intents": [...], "priority": {...}}); checked at start.
+  tables_file: ""
 
 shell:
   # Programs that run at the read level without confirmation.
