@@ -92,7 +92,20 @@ func newFlags(name string) (*flag.FlagSet, *string) {
 	return fs, cfg
 }
 
+// parse parses flags and refuses stray arguments, so that a typo never
+// silently falls back to a default (such as serving stdio).
 func parse(fs *flag.FlagSet, args []string) error {
+	if err := parseLoose(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError(fmt.Sprintf("%s: unexpected argument %q", fs.Name(), fs.Arg(0)))
+	}
+	return nil
+}
+
+// parseLoose parses flags and leaves positional arguments in fs.Args().
+func parseLoose(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return usageError(fmt.Sprintf("%s: %v", fs.Name(), err))
 	}

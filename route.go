@@ -13,7 +13,7 @@ import (
 func cmdRoute(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs, cfgPath := newFlags("route")
 	jsonl := fs.Bool("jsonl", false, `read {"id","q"} lines from stdin, write one decision per line`)
-	if err := parse(fs, args); err != nil {
+	if err := parseLoose(fs, args); err != nil {
 		return err
 	}
 	a, err := newApp(*cfgPath, nil)
