@@ -465,3 +465,36 @@ func (r rootsOf) ListRoots(ctx context.Context, req mcp.ListRootsRequest) (*mcp.
 	}
 	return res, nil
 }
+
+// Long work reports MCP progress when the client sends a progress token.
+func TestProgressNotifications(t *testing.T) {
+	e := newEnv(t)
+	c := stdioClient(t, e, "2025-06-18")
+	got := make(chan mcp.JSONRPCNotification, 64)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			got <- n
+		}
+	})
+	dir := filepath.Join(e.workspace, "many")
+	os.MkdirAll(dir, 0o755)
+	for i := 0; i < 250; i++ {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d.txt", i)), []byte("x"), 0o600)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "file"
+	req.Params.Arguments = map[string]any{"action": "zip", "paths": []any{"many"}, "output": "many.zip"}
+	req.Params.Meta = &mcp.Meta{ProgressToken: "zip-1"}
+	res, err := c.CallTool(ctxT(t), req)
+	if err != nil || res.IsError {
+		t.Fatalf("zip: %v %s", err, text(res))
+	}
+	select {
+	case n := <-got:
+		if n.Params.AdditionalFields["progressToken"] != "zip-1" {
+			t.Fatalf("progress for the wrong token: %v", n.Params.AdditionalFields)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no progress notification")
+	}
+}
