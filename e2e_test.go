@@ -498,3 +498,35 @@ func TestProgressNotifications(t *testing.T) {
 		t.Fatal("no progress notification")
 	}
 }
+
+// A result longer than the cap is cut for the model and kept whole as a
+// resource that the result names.
+func TestLongResultKeptAsResource(t *testing.T) {
+	e := newEnv(t)
+	c := stdioClient(t, e, "2025-06-18")
+	os.MkdirAll(e.workspace, 0o755)
+	var b strings.Builder
+	for i := 0; b.Len() < 60000; i++ {
+		fmt.Fprintf(&b, "line %05d of a long file\n", i)
+	}
+	os.WriteFile(filepath.Join(e.workspace, "long.txt"), []byte(b.String()), 0o600)
+	r := callTool(t, c, "file", map[string]any{"action": "read", "path": "long.txt", "limit": 5000})
+	if r.IsError {
+		t.Fatal(text(r))
+	}
+	got := text(r)
+	m := regexp.MustCompile(`clawbridge://results/[0-9a-f]+`).FindString(got)
+	if m == "" || len(got) > 21000 {
+		t.Fatalf("want a cut result naming its resource, got %d chars", len(got))
+	}
+	req := mcp.ReadResourceRequest{}
+	req.Params.URI = m
+	res, err := c.ReadResource(ctxT(t), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := res.Contents[0].(mcp.TextResourceContents).Text
+	if !strings.Contains(full, "line 02000 of a long file") || len(full) < 50000 {
+		t.Fatalf("full result incomplete: %d chars", len(full))
+	}
+}
