@@ -92,7 +92,9 @@ func (s *Server) run(ctx context.Context, sess *session, name string, args map[s
 		return errorResult(traceID, failure)
 	}
 	call.Session = sess.key
-	call.Progress = progress
+	if progress != nil {
+		call.Progress = progress
+	}
 
 	// Confirmation for high actions.
 	if t.LevelOf(call) == tool.High {
