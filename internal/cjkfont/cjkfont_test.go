@@ -2,16 +2,17 @@ package cjkfont
 
 import (
 	"image/color"
-	"os"
 	"strings"
 	"testing"
+
+	"clawbridge/tools/tooltest"
 )
 
 func open(t *testing.T) *Font {
 	t.Helper()
 	f, err := Open("")
 	if err != nil {
-		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+		if tooltest.RequirePrograms() {
 			t.Fatalf("a CJK font is required (fonts-noto-cjk): %v", err)
 		}
 		t.Skipf("no CJK font: %v", err)

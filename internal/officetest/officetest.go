@@ -1,9 +1,12 @@
 // Package officetest checks generated documents with real readers, for
-// tests: LibreOffice prints .docx/.pptx to PDF, pdftotext reads the text
-// back, pdfcpu validates the PDF and pdfinfo counts its pages.
+// tests: LibreOffice prints .docx/.pptx to PDF and reads workbooks back as
+// CSV, pdftotext reads the text back, pdfcpu validates the PDF and pdfinfo
+// counts its pages.
 package officetest
 
 import (
+	"encoding/csv"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,21 +20,17 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
 	"clawbridge/internal/office"
+	"clawbridge/tools/tooltest"
 )
 
 func init() { model.ConfigPath = "disable" }
 
 // Require skips the test when a program is missing, or fails it when
-// CLAWBRIDGE_REQUIRE_PROGRAMS=1 (CI).
+// CLAWBRIDGE_REQUIRE_PROGRAMS=1 (CI): see tooltest.NeedProgram.
 func Require(t testing.TB, programs ...string) {
 	t.Helper()
 	for _, p := range programs {
-		if _, err := exec.LookPath(p); err != nil {
-			if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
-				t.Fatalf("%s is required (CLAWBRIDGE_REQUIRE_PROGRAMS=1) but not installed", p)
-			}
-			t.Skipf("%s not installed", p)
-		}
+		tooltest.NeedProgram(t, p)
 	}
 }
 
@@ -45,6 +44,55 @@ func ToPDF(t testing.TB, files ...string) []string {
 	}
 	return outs
 }
+
+// SheetsCSV converts workbooks with LibreOffice headless, every sheet, and
+// returns the CSV records keyed by "<base>-<sheet>". A fresh profile
+// recalculates every formula on load, so formula results are LibreOffice's
+// own, not the cached values in the file.
+func SheetsCSV(t testing.TB, files ...string) map[string][][]string {
+	t.Helper()
+	soffice := tooltest.NeedProgram(t, "soffice")
+	out := t.TempDir()
+	user := filepath.Join(out, "profile", "user")
+	os.MkdirAll(user, 0o755)
+	os.WriteFile(filepath.Join(user, "registrymodifications.xcu"), []byte(recalcXCU), 0o644)
+	args := []string{"-env:UserInstallation=file://" + filepath.Join(out, "profile"), "--headless",
+		"--convert-to", `csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1`, "--outdir", out}
+	cmd := exec.Command(soffice, append(args, files...)...)
+	cmd.Env = append(os.Environ(), "HOME="+out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("soffice: %v\n%s", err, b)
+	}
+	res := map[string][][]string{}
+	entries, _ := os.ReadDir(out)
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".csv") {
+			continue
+		}
+		f, err := os.Open(filepath.Join(out, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := csv.NewReader(f)
+		r.FieldsPerRecord = -1
+		recs, err := r.ReadAll()
+		f.Close()
+		if err != nil && err != io.EOF {
+			t.Fatal(err)
+		}
+		res[strings.TrimSuffix(e.Name(), ".csv")] = recs
+	}
+	return res
+}
+
+// recalcXCU is a LibreOffice profile setting: always recalculate formulas
+// when loading OOXML and ODF files.
+const recalcXCU = `<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+</oor:items>
+`
 
 // Text returns the text pdftotext reads from a PDF.
 func Text(t testing.TB, pdf string) string {

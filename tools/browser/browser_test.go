@@ -43,7 +43,7 @@ func TestMain(m *testing.M) {
 func deps(t *testing.T) *tool.Deps {
 	t.Helper()
 	if !hasBin {
-		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+		if tooltest.RequirePrograms() {
 			t.Fatal("chromium is required")
 		}
 		t.Skip("chromium not installed")

@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 
 func newTool(t *testing.T) tool.Tool {
 	if _, err := mgr.BrowserPath(); err != nil {
-		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+		if tooltest.RequirePrograms() {
 			t.Fatal(err)
 		}
 		t.Skip(err)

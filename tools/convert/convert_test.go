@@ -15,6 +15,7 @@ import (
 	"clawbridge/internal/pptx"
 
 	"clawbridge/tools/tool"
+	"clawbridge/tools/tooltest"
 )
 
 const sampleMD = "# 季度报告 Quarterly report\n\n" +
@@ -119,7 +120,7 @@ func TestPDFNeedsRenderer(t *testing.T) {
 
 func TestMarkdownAndHTMLToPDF(t *testing.T) {
 	t.Parallel()
-	requireProgram(t, "pdftotext")
+	tooltest.NeedProgram(t, "pdftotext")
 	e := newEnv(t, true)
 	e.put("img/logo.png", logoPNG(t))
 	p := e.put("report.md", []byte(sampleMD))
@@ -161,8 +162,8 @@ func itoa(i int) string {
 
 func TestWordRoundTrip(t *testing.T) {
 	t.Parallel()
-	requireProgram(t, "soffice")
-	requireProgram(t, "pdftotext")
+	tooltest.NeedProgram(t, "soffice")
+	tooltest.NeedProgram(t, "pdftotext")
 	e := newEnv(t, false)
 	e.put("img/logo.png", logoPNG(t))
 	p := e.put("report.md", []byte(sampleMD))
@@ -329,8 +330,8 @@ func TestErrors(t *testing.T) {
 
 func TestPowerPointToPDF(t *testing.T) {
 	t.Parallel()
-	requireProgram(t, "soffice")
-	requireProgram(t, "pdftotext")
+	tooltest.NeedProgram(t, "soffice")
+	tooltest.NeedProgram(t, "pdftotext")
 	slides, err := pptx.FromMarkdown([]byte("# 年度总结 Annual review\n\n## 成果 Results\n\n- 收入增长 revenue up\n- New markets\n\n## Thank you 谢谢\n"), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -19,20 +19,6 @@ import (
 	"clawbridge/tools/tooltest"
 )
 
-// requireProgram skips when an external program is missing, unless CI asks
-// for every program (CLAWBRIDGE_REQUIRE_PROGRAMS=1).
-func requireProgram(t testing.TB, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
-			t.Fatalf("%s is required (CLAWBRIDGE_REQUIRE_PROGRAMS=1) but not installed", name)
-		}
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
-
 var (
 	mgrOnce sync.Once
 	mgr     *browser.Manager
@@ -43,7 +29,7 @@ func renderer(t testing.TB) tool.PDFRenderer {
 	t.Helper()
 	if _, err := exec.LookPath("chromium"); err != nil {
 		if _, err2 := exec.LookPath("chromium-browser"); err2 != nil {
-			requireProgram(t, "chromium")
+			tooltest.NeedProgram(t, "chromium")
 		}
 	}
 	mgrOnce.Do(func() {
@@ -81,13 +67,7 @@ func newEnv(t *testing.T, withPDF bool) *env {
 
 func (e *env) put(rel string, data []byte) string {
 	e.t.Helper()
-	abs := filepath.Join(e.root, rel)
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		e.t.Fatal(err)
-	}
-	if err := os.WriteFile(abs, data, 0o644); err != nil {
-		e.t.Fatal(err)
-	}
+	tooltest.WriteFile(e.t, filepath.Join(e.root, rel), data)
 	return rel
 }
 
@@ -128,7 +108,7 @@ func read(t testing.TB, p string) []byte {
 // text.
 func checkPDF(t testing.TB, abs string) (int, string) {
 	t.Helper()
-	requireProgram(t, "pdfinfo")
+	tooltest.NeedProgram(t, "pdfinfo")
 	conf := model.NewDefaultConfiguration()
 	conf.Offline = true
 	if err := api.Validate(bytes.NewReader(read(t, abs)), conf); err != nil {

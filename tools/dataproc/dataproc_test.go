@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"clawbridge/internal/officetest"
 )
 
 func TestSheets(t *testing.T) {
@@ -231,7 +233,7 @@ func TestCleanExportLibreOffice(t *testing.T) {
 		t.Fatalf("json = %s", b[:200])
 	}
 
-	lo := libreCSV(t, filepath.Join(e.root, "out", "clean.xlsx"), filepath.Join(e.root, "out", "by_region.xlsx"), filepath.Join(e.root, "out", "orders.xlsx"),
+	lo := officetest.SheetsCSV(t, filepath.Join(e.root, "out", "clean.xlsx"), filepath.Join(e.root, "out", "by_region.xlsx"), filepath.Join(e.root, "out", "orders.xlsx"),
 		filepath.Join(e.root, "data", "sales_multi.xlsx"))
 	// The fixture's formulas, recalculated by LibreOffice, agree with the
 	// cached values our reader returns.

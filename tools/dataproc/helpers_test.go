@@ -1,31 +1,14 @@
 package dataproc
 
 import (
-	"encoding/csv"
 	"encoding/json"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
-
-// needProgram skips (or, in CI, fails) when an external program is missing.
-func needProgram(t testing.TB, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
-			t.Fatalf("%s is required (CLAWBRIDGE_REQUIRE_PROGRAMS=1) but not installed", name)
-		}
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
 
 // env is a tool over a tooltest workspace with the data fixtures copied in.
 type env struct {
@@ -100,46 +83,6 @@ func roundTrip(t testing.TB, v any) map[string]any {
 	return m
 }
 
-// libreCSV converts files with LibreOffice headless and returns, per input
-// base name and sheet, the CSV records (all sheets).
-func libreCSV(t testing.TB, files ...string) map[string][][]string {
-	t.Helper()
-	soffice := needProgram(t, "soffice")
-	out := t.TempDir()
-	// A fresh profile that recalculates every formula on load, so formula
-	// results are LibreOffice's own, not the cached values in the file.
-	user := filepath.Join(out, "profile", "user")
-	os.MkdirAll(user, 0o755)
-	os.WriteFile(filepath.Join(user, "registrymodifications.xcu"), []byte(recalcXCU), 0o644)
-	args := []string{"-env:UserInstallation=file://" + filepath.Join(out, "profile"), "--headless",
-		"--convert-to", `csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1`, "--outdir", out}
-	cmd := exec.Command(soffice, append(args, files...)...)
-	cmd.Env = append(os.Environ(), "HOME="+out)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("soffice: %v\n%s", err, b)
-	}
-	res := map[string][][]string{}
-	entries, _ := os.ReadDir(out)
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".csv") {
-			continue
-		}
-		f, err := os.Open(filepath.Join(out, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := csv.NewReader(f)
-		r.FieldsPerRecord = -1
-		recs, err := r.ReadAll()
-		f.Close()
-		if err != nil && err != io.EOF {
-			t.Fatal(err)
-		}
-		res[strings.TrimSuffix(e.Name(), ".csv")] = recs
-	}
-	return res
-}
-
 func rows(m map[string]any, key string) [][]any {
 	var out [][]any
 	for _, r := range m[key].([]any) {
@@ -149,10 +92,3 @@ func rows(m map[string]any, key string) [][]any {
 }
 
 func callOf(action string, args map[string]any) *tool.Call { return tool.NewCall(action, args) }
-
-const recalcXCU = `<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" oor:op="fuse"><value>0</value></prop></item>
-</oor:items>
-`

@@ -45,7 +45,7 @@ func (e *env) run(args map[string]any) *tool.Result {
 func needCJKFont(t *testing.T) *Font {
 	f, err := loadFont("")
 	if err != nil {
-		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+		if tooltest.RequirePrograms() {
 			t.Fatalf("a CJK font is required: apt-get install %s", fontPackage)
 		}
 		t.Skipf("no CJK font: %v", err)

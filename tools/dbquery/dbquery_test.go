@@ -23,7 +23,7 @@ func pgDSN(t *testing.T) string {
 	t.Helper()
 	dsn := os.Getenv("CLAWBRIDGE_TEST_PG_DSN")
 	if dsn == "" {
-		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+		if tooltest.RequirePrograms() {
 			t.Fatal("CLAWBRIDGE_TEST_PG_DSN is required (eval \"$(scripts/start-postgres.sh)\")")
 		}
 		t.Skip("CLAWBRIDGE_TEST_PG_DSN not set; run eval \"$(scripts/start-postgres.sh)\"")

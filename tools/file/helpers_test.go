@@ -73,12 +73,7 @@ func (f *fixture) path(rel string) string { return filepath.Join(f.root, filepat
 func (f *fixture) put(rel string, data string) string {
 	f.t.Helper()
 	p := f.path(rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		f.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		f.t.Fatal(err)
-	}
+	tooltest.WriteFile(f.t, p, []byte(data))
 	return p
 }
 

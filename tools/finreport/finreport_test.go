@@ -1,33 +1,20 @@
 package finreport
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
 
+	"clawbridge/internal/officetest"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
 
 const fixtureDir = "../../fixtures/data"
-
-func needProgram(t testing.TB, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
-			t.Fatalf("%s is required (CLAWBRIDGE_REQUIRE_PROGRAMS=1) but not installed", name)
-		}
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
 
 type env struct {
 	t    *testing.T
@@ -152,7 +139,7 @@ func TestReportWorkbookLibreOffice(t *testing.T) {
 	sw.SetRow("A1", []any{2, 3, excelize.Cell{Formula: "A1+B1", Value: 99}})
 	sw.Flush()
 	pf.SaveAs(probe)
-	lo := libreCSV(t, xlsx, probe)
+	lo := officetest.SheetsCSV(t, xlsx, probe)
 	if got := lo["probe-Sheet1"]; len(got) == 0 || got[0][2] != "5" {
 		t.Fatalf("LibreOffice did not recalculate the probe: %v", got)
 	}
@@ -206,43 +193,3 @@ func TestLedgerFormsAndErrors(t *testing.T) {
 		t.Fatalf("unknown account: %v", err)
 	}
 }
-
-// libreCSV converts files with LibreOffice (all sheets) and returns records
-// by "<base>-<sheet>".
-func libreCSV(t *testing.T, files ...string) map[string][][]string {
-	soffice := needProgram(t, "soffice")
-	out := t.TempDir()
-	// A fresh profile that recalculates every formula on load, so the
-	// values compared are LibreOffice's, not the cached ones we wrote.
-	user := filepath.Join(out, "profile", "user")
-	os.MkdirAll(user, 0o755)
-	os.WriteFile(filepath.Join(user, "registrymodifications.xcu"), []byte(recalcXCU), 0o644)
-	args := []string{"-env:UserInstallation=file://" + filepath.Join(out, "profile"), "--headless",
-		"--convert-to", `csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1`, "--outdir", out}
-	cmd := exec.Command(soffice, append(args, files...)...)
-	cmd.Env = append(os.Environ(), "HOME="+out)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("soffice: %v\n%s", err, b)
-	}
-	res := map[string][][]string{}
-	entries, _ := os.ReadDir(out)
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".csv") {
-			continue
-		}
-		fh, _ := os.Open(filepath.Join(out, e.Name()))
-		r := csv.NewReader(fh)
-		r.FieldsPerRecord = -1
-		recs, _ := r.ReadAll()
-		fh.Close()
-		res[strings.TrimSuffix(e.Name(), ".csv")] = recs
-	}
-	return res
-}
-
-const recalcXCU = `<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" oor:op="fuse"><value>0</value></prop></item>
-</oor:items>
-`

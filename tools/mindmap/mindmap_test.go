@@ -19,7 +19,7 @@ import (
 func requireFont(t testing.TB) {
 	t.Helper()
 	if _, err := cjkfont.Open(""); err != nil {
-		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+		if tooltest.RequirePrograms() {
 			t.Fatalf("a CJK font is required (fonts-noto-cjk): %v", err)
 		}
 		t.Skipf("no CJK font: %v", err)

@@ -21,20 +21,6 @@ import (
 	"clawbridge/tools/tooltest"
 )
 
-// requireProgram skips when an external program is missing, unless CI asks
-// for every program (CLAWBRIDGE_REQUIRE_PROGRAMS=1).
-func requireProgram(t testing.TB, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
-			t.Fatalf("%s is required (CLAWBRIDGE_REQUIRE_PROGRAMS=1) but not installed", name)
-		}
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
-
 type env struct {
 	t    *testing.T
 	d    *tool.Deps
@@ -51,13 +37,7 @@ func newEnv(t *testing.T) *env {
 // put writes data into the workspace and returns the relative path.
 func (e *env) put(rel string, data []byte) string {
 	e.t.Helper()
-	abs := filepath.Join(e.root, rel)
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		e.t.Fatal(err)
-	}
-	if err := os.WriteFile(abs, data, 0o644); err != nil {
-		e.t.Fatal(err)
-	}
+	tooltest.WriteFile(e.t, filepath.Join(e.root, rel), data)
 	return rel
 }
 
@@ -125,9 +105,7 @@ var pagesRE = regexp.MustCompile(`(?m)^Pages:\s+(\d+)`)
 
 func pdfinfoPages(t testing.TB, abs, password string) int {
 	t.Helper()
-	if _, err := exec.LookPath("pdfinfo"); err != nil {
-		requireProgram(t, "pdfinfo")
-	}
+	tooltest.NeedProgram(t, "pdfinfo")
 	args := []string{abs}
 	if password != "" {
 		args = []string{"-upw", password, abs}
@@ -146,7 +124,7 @@ func pdfinfoPages(t testing.TB, abs, password string) int {
 
 func pdftotext(t testing.TB, abs string) string {
 	t.Helper()
-	requireProgram(t, "pdftotext")
+	tooltest.NeedProgram(t, "pdftotext")
 	out, err := exec.Command("pdftotext", "-enc", "UTF-8", abs, "-").CombinedOutput()
 	if err != nil {
 		t.Fatalf("pdftotext: %v: %s", err, out)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"clawbridge/tools/tool"
+	"clawbridge/tools/tooltest"
 )
 
 func TestContract(t *testing.T) {
@@ -294,7 +295,7 @@ func TestImagesRoundTrip(t *testing.T) {
 }
 
 func TestExtractText(t *testing.T) {
-	requireProgram(t, "pdftotext")
+	tooltest.NeedProgram(t, "pdftotext")
 	e := newEnv(t)
 	c := e.put("c.pdf", fixture(t, "chinese.pdf"))
 	for _, tc := range []struct {

@@ -149,7 +149,7 @@ func TestMarkdownPath(t *testing.T) {
 	if k := strings.Join(res.Data.(map[string]any)["kinds"].([]string), ","); k != "title,bullets,image,closing" {
 		t.Errorf("kinds %s", k)
 	}
-	if _, err := exec.LookPath("soffice"); err == nil || os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+	if _, err := exec.LookPath("soffice"); err == nil || tooltest.RequirePrograms() {
 		pdfs := officetest.ToPDF(t, res.Files[0].Path)
 		officetest.InOrder(t, officetest.Text(t, pdfs[0]), "Talk", "One", "a", "Thank you")
 		if n := officetest.Pages(t, pdfs[0]); n != 4 {

@@ -23,7 +23,7 @@ func withBrowser(t *testing.T, d *tool.Deps) {
 	cfg.DownloadDir = t.TempDir()
 	m := browser.New(cfg, d.Guard, zerolog.Nop())
 	if _, err := m.BrowserPath(); err != nil {
-		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+		if tooltest.RequirePrograms() {
 			t.Fatal(err)
 		}
 		t.Skip(err)

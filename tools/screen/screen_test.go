@@ -14,21 +14,9 @@ import (
 	"clawbridge/tools/tooltest"
 )
 
-func needProgram(t testing.TB, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
-			t.Fatalf("%s is required but not installed", name)
-		}
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
-
 // startXvfb runs a virtual display on a free number and returns ":N".
 func startXvfb(t *testing.T) string {
-	bin := needProgram(t, "Xvfb")
+	bin := tooltest.NeedProgram(t, "Xvfb")
 	for n := 87; n < 120; n++ {
 		if _, err := os.Stat(filepath.Join(socketDir, fmt.Sprintf("X%d", n))); err == nil {
 			continue

@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,17 +14,12 @@ import (
 	"clawbridge/tools/tooltest"
 )
 
-// needPrograms skips when a program the test runs is missing, unless CI
-// demands every program (CLAWBRIDGE_REQUIRE_PROGRAMS=1).
+// needPrograms skips (or, in CI, fails) when a program the test runs is
+// missing: see tooltest.NeedProgram.
 func needPrograms(t *testing.T, names ...string) {
 	t.Helper()
 	for _, n := range names {
-		if _, err := exec.LookPath(n); err != nil {
-			if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
-				t.Fatalf("%s is required but not installed", n)
-			}
-			t.Skipf("%s not installed", n)
-		}
+		tooltest.NeedProgram(t, n)
 	}
 }
 
@@ -46,21 +40,6 @@ func runOK(t *testing.T, tl tool.Tool, args map[string]any) *output {
 		t.Fatalf("run %v: %v", args, err)
 	}
 	return res.Data.(*output)
-}
-
-func toolErr(t *testing.T, err error, code string) *tool.Error {
-	t.Helper()
-	if err == nil {
-		t.Fatal("expected an error")
-	}
-	te, ok := tool.AsError(err)
-	if !ok {
-		t.Fatalf("expected a tool error, got %T: %v", err, err)
-	}
-	if te.Code != code {
-		t.Fatalf("error code = %s, want %s (%v)", te.Code, code, te)
-	}
-	return te
 }
 
 func TestRunBasics(t *testing.T) {
@@ -146,27 +125,27 @@ func TestCwdEscapeRefused(t *testing.T) {
 	for _, cwd := range []string{"..", "../..", "/etc", outside, "link-out", "sub/../../x"} {
 		t.Run(cwd, func(t *testing.T) {
 			_, err := tooltest.Run(t, tl, map[string]any{"argv": []any{"pwd"}, "cwd": cwd})
-			te := toolErr(t, err, tool.CodeInvalid)
+			te := tooltest.ToolError(t, err, tool.CodeInvalid)
 			if te.Field != "cwd" || !strings.Contains(te.Message, "outside the workspace") {
 				t.Errorf("error = %+v", te)
 			}
 		})
 	}
 	_, err := tooltest.Run(t, tl, map[string]any{"argv": []any{"pwd"}, "cwd": "missing-dir"})
-	toolErr(t, err, tool.CodeNotFound)
+	tooltest.ToolError(t, err, tool.CodeNotFound)
 }
 
 func TestMissingProgram(t *testing.T) {
 	tl, _ := newTool(t)
 	_, err := tooltest.Run(t, tl, map[string]any{"argv": []any{"clawbridge-no-such-program", "x"}})
-	te := toolErr(t, err, tool.CodeNotFound)
+	te := tooltest.ToolError(t, err, tool.CodeNotFound)
 	if !strings.Contains(te.Message, "clawbridge-no-such-program") {
 		t.Errorf("error does not name the program: %v", te)
 	}
 	_, err = tooltest.Run(t, tl, map[string]any{"argv": []any{"./nothing-here.sh"}})
-	toolErr(t, err, tool.CodeNotFound)
+	tooltest.ToolError(t, err, tool.CodeNotFound)
 	_, err = tooltest.Run(t, tl, map[string]any{})
-	te = toolErr(t, err, tool.CodeInvalid)
+	te = tooltest.ToolError(t, err, tool.CodeInvalid)
 	if te.Field != "argv" {
 		t.Errorf("field = %q, want argv", te.Field)
 	}
@@ -340,7 +319,7 @@ func TestShellCommandLine(t *testing.T) {
 	tl, d := newTool(t)
 	args := map[string]any{"shell": "echo abc | tr a-c x-z"}
 	_, err := tooltest.Run(t, tl, args)
-	te := toolErr(t, err, tool.CodeDenied)
+	te := tooltest.ToolError(t, err, tool.CodeDenied)
 	if !strings.Contains(te.Hint, "allow_shell") || !strings.Contains(te.Hint, "CLAWBRIDGE_ALLOW_SHELL") {
 		t.Errorf("hint does not say how to enable: %q", te.Hint)
 	}
@@ -353,7 +332,7 @@ func TestShellCommandLine(t *testing.T) {
 		t.Errorf("argv = %q", o.Argv)
 	}
 	_, err = tooltest.Run(t, tl, map[string]any{"shell": "true", "argv": []any{"true"}})
-	toolErr(t, err, tool.CodeInvalid)
+	tooltest.ToolError(t, err, tool.CodeInvalid)
 }
 
 func TestCallLevel(t *testing.T) {

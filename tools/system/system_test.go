@@ -39,21 +39,6 @@ func run(t *testing.T, tl tool.Tool, args map[string]any) *tool.Result {
 	return res
 }
 
-func toolErr(t *testing.T, err error, code string) *tool.Error {
-	t.Helper()
-	if err == nil {
-		t.Fatal("expected an error")
-	}
-	te, ok := tool.AsError(err)
-	if !ok {
-		t.Fatalf("expected a tool error, got %T: %v", err, err)
-	}
-	if te.Code != code {
-		t.Fatalf("error code = %s, want %s (%v)", te.Code, code, te)
-	}
-	return te
-}
-
 func TestAllActionsRead(t *testing.T) {
 	tl, _ := newTool(t)
 	want := []string{"info", "processes", "ports", "env", "service_status", "log_tail"}
@@ -69,7 +54,7 @@ func TestAllActionsRead(t *testing.T) {
 		t.Errorf("annotations = %+v", a)
 	}
 	_, err := tooltest.Run(t, tl, map[string]any{"action": "log_tail"})
-	if te := toolErr(t, err, tool.CodeInvalid); te.Field != "name" {
+	if te := tooltest.ToolError(t, err, tool.CodeInvalid); te.Field != "name" {
 		t.Errorf("missing name: field %q", te.Field)
 	}
 }
@@ -238,9 +223,9 @@ func TestPorts(t *testing.T) {
 
 func TestEnvRedacted(t *testing.T) {
 	t.Setenv("FAKE_SECRET_TOKEN", "fake-secret-value-123")
-	t.Setenv("CLAWBRIDGE_TEST_DB_URL", "postgres://admin:hunter2@db.internal/app")
-	t.Setenv("CLAWBRIDGE_TEST_HEADER", "Bearer abcdef123456")
-	t.Setenv("CLAWBRIDGE_TEST_PLAIN", "visible-value")
+	t.Setenv("SYSENVTEST_DB_URL", "postgres://admin:hunter2@db.internal/app")
+	t.Setenv("SYSENVTEST_HEADER", "Bearer abcdef123456")
+	t.Setenv("SYSENVTEST_PLAIN", "visible-value")
 	tl, _ := newTool(t)
 	res := run(t, tl, map[string]any{"action": "env"})
 	d := res.Data.(envData)
@@ -250,14 +235,14 @@ func TestEnvRedacted(t *testing.T) {
 	if v := d.Variables["FAKE_SECRET_TOKEN"]; v != "***" {
 		t.Errorf("FAKE_SECRET_TOKEN = %q, want ***", v)
 	}
-	if v := d.Variables["CLAWBRIDGE_TEST_DB_URL"]; strings.Contains(v, "hunter2") || !strings.Contains(v, "db.internal") {
-		t.Errorf("CLAWBRIDGE_TEST_DB_URL = %q, want the password masked", v)
+	if v := d.Variables["SYSENVTEST_DB_URL"]; strings.Contains(v, "hunter2") || !strings.Contains(v, "db.internal") {
+		t.Errorf("SYSENVTEST_DB_URL = %q, want the password masked", v)
 	}
-	if v := d.Variables["CLAWBRIDGE_TEST_HEADER"]; strings.Contains(v, "abcdef123456") {
-		t.Errorf("CLAWBRIDGE_TEST_HEADER = %q, want the token masked", v)
+	if v := d.Variables["SYSENVTEST_HEADER"]; strings.Contains(v, "abcdef123456") {
+		t.Errorf("SYSENVTEST_HEADER = %q, want the token masked", v)
 	}
-	if v := d.Variables["CLAWBRIDGE_TEST_PLAIN"]; v != "visible-value" {
-		t.Errorf("CLAWBRIDGE_TEST_PLAIN = %q", v)
+	if v := d.Variables["SYSENVTEST_PLAIN"]; v != "visible-value" {
+		t.Errorf("SYSENVTEST_PLAIN = %q", v)
 	}
 	found := false
 	for _, n := range d.Redacted {
@@ -270,7 +255,7 @@ func TestEnvRedacted(t *testing.T) {
 		t.Error("the secret value reached the result")
 	}
 
-	d = run(t, tl, map[string]any{"action": "env", "query": "clawbridge_test_"}).Data.(envData)
+	d = run(t, tl, map[string]any{"action": "env", "query": "sysenvtest_"}).Data.(envData)
 	if d.Count != 3 {
 		t.Errorf("query gave %d variables: %v", d.Count, d.Variables)
 	}
@@ -300,7 +285,7 @@ func TestServiceStatus(t *testing.T) {
 		t.Fatal("test premise: the shared guard should refuse loopback")
 	}
 	_, err := tooltest.Run(t, tl, map[string]any{"action": "service_status"})
-	if te := toolErr(t, err, tool.CodeNotFound); !strings.Contains(te.Hint, "system.services") {
+	if te := tooltest.ToolError(t, err, tool.CodeNotFound); !strings.Contains(te.Hint, "system.services") {
 		t.Errorf("hint = %q", te.Hint)
 	}
 
@@ -340,7 +325,7 @@ func TestServiceStatus(t *testing.T) {
 		t.Errorf("name=api: %+v", one)
 	}
 	_, err = tooltest.Run(t, tl, map[string]any{"action": "service_status", "name": "nope"})
-	if te := toolErr(t, err, tool.CodeInvalid); !strings.Contains(te.Hint, "api, db") {
+	if te := tooltest.ToolError(t, err, tool.CodeInvalid); !strings.Contains(te.Hint, "api, db") {
 		t.Errorf("unknown service hint = %q", te.Hint)
 	}
 	// The shared guard is not widened by the checks.
@@ -422,16 +407,16 @@ func TestLogTail(t *testing.T) {
 	}
 
 	_, err := tooltest.Run(t, tl, map[string]any{"action": "log_tail", "name": "/etc/passwd"})
-	te := toolErr(t, err, tool.CodeInvalid)
+	te := tooltest.ToolError(t, err, tool.CodeInvalid)
 	if te.Field != "name" || !strings.Contains(te.Message, "/etc/passwd") || !strings.Contains(te.Hint, "app, wide, auth") {
 		t.Errorf("unknown log error = %+v", te)
 	}
 	_, err = tooltest.Run(t, tl, map[string]any{"action": "log_tail", "name": "missing"})
-	toolErr(t, err, tool.CodeNotFound)
+	tooltest.ToolError(t, err, tool.CodeNotFound)
 
 	d.Config.System.LogFiles = nil
 	_, err = tooltest.Run(t, tl, map[string]any{"action": "log_tail", "name": "app"})
-	if te := toolErr(t, err, tool.CodeInvalid); !strings.Contains(te.Hint, "system.log_files") {
+	if te := tooltest.ToolError(t, err, tool.CodeInvalid); !strings.Contains(te.Hint, "system.log_files") {
 		t.Errorf("no logs hint = %q", te.Hint)
 	}
 }

@@ -4,6 +4,7 @@ package tooltest
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -51,4 +52,72 @@ func Run(tb testing.TB, tl tool.Tool, args map[string]any) (*tool.Result, error)
 		return nil, err
 	}
 	return tl.Handler(tb.(interface{ Context() context.Context }).Context(), c)
+}
+
+// RequirePrograms reports whether CLAWBRIDGE_REQUIRE_PROGRAMS=1 is set: CI
+// installs every program, font and service the tests use, so there a missing
+// one fails the test instead of skipping it.
+func RequirePrograms() bool { return os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" }
+
+// debianPackages names the Debian package that provides each program the
+// tests look up, as scripts/install-deps.sh installs them.
+var debianPackages = map[string]string{
+	"chromium":  "chromium",
+	"Xvfb":      "xvfb",
+	"pdftotext": "poppler-utils",
+	"pdfinfo":   "poppler-utils",
+	"pdfimages": "poppler-utils",
+	"soffice":   "libreoffice-writer-nogui",
+	"sh":        "dash",
+	"cat":       "coreutils", "echo": "coreutils", "env": "coreutils", "false": "coreutils", "ls": "coreutils",
+	"printf": "coreutils", "pwd": "coreutils", "seq": "coreutils", "sleep": "coreutils", "tr": "coreutils",
+}
+
+// NeedProgram returns the path of an external program a test needs. When it
+// is missing the test is skipped, or fails when CLAWBRIDGE_REQUIRE_PROGRAMS=1
+// (CI installs every program, so a missing one there is a broken install).
+func NeedProgram(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err == nil {
+		return p
+	}
+	hint := ""
+	if pkg, ok := debianPackages[name]; ok {
+		hint = " (apt-get install " + pkg + ", or scripts/install-deps.sh)"
+	}
+	if RequirePrograms() {
+		t.Fatalf("%s is required (CLAWBRIDGE_REQUIRE_PROGRAMS=1) but not installed%s", name, hint)
+	}
+	t.Skipf("%s not installed%s", name, hint)
+	return ""
+}
+
+// WriteFile writes data to path, creating its parent directories, and fails
+// the test on error.
+func WriteFile(t testing.TB, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ToolError fails the test unless err is a tool error with the given code,
+// and returns it.
+func ToolError(t testing.TB, err error, code string) *tool.Error {
+	t.Helper()
+	if err == nil {
+		t.Fatal("expected an error")
+	}
+	te, ok := tool.AsError(err)
+	if !ok {
+		t.Fatalf("expected a tool error, got %T: %v", err, err)
+	}
+	if te.Code != code {
+		t.Fatalf("error code = %s, want %s (%v)", te.Code, code, te)
+	}
+	return te
 }

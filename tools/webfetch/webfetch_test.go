@@ -2,7 +2,6 @@ package webfetch
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -31,12 +30,7 @@ func TestMain(m *testing.M) {
 func newTool(t *testing.T, withBrowser bool) tool.Tool {
 	d := tooltest.Deps(t, "127.0.0.1")
 	if withBrowser {
-		if _, err := exec.LookPath("chromium"); err != nil {
-			if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
-				t.Fatal("chromium is required")
-			}
-			t.Skip("chromium not installed")
-		}
+		tooltest.NeedProgram(t, "chromium")
 		d.Browser = mgr
 	}
 	// Tests fetch one local host many times; the per-host interval is tested separately.
