@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"clawbridge/internal/logging"
+	"clawbridge/internal/store"
 	"clawbridge/tools/tool"
 )
 
@@ -46,3 +49,14 @@ func (s *Server) audit(traceID string, sess *session, name, action string, args 
 const tracesDDL = `CREATE TABLE IF NOT EXISTS traces (
 	trace_id TEXT PRIMARY KEY, at TEXT NOT NULL, session TEXT, client TEXT, tool TEXT,
 	action TEXT, args TEXT, status TEXT, error_code TEXT, duration_ms INTEGER)`
+
+// traceRetention bounds the trace table: traces are for debugging recent
+// sessions, not an archive (the audit log lines are the record).
+const traceRetention = 30 * 24 * time.Hour
+
+func pruneTraces(st *store.Store, log zerolog.Logger) {
+	cut := time.Now().Add(-traceRetention).UTC().Format(time.RFC3339Nano)
+	if _, err := st.DB().Exec(`DELETE FROM traces WHERE at < ?`, cut); err != nil {
+		log.Warn().Err(err).Msg("old traces not pruned")
+	}
+}

@@ -62,6 +62,7 @@ func New(o Options) (*Server, error) {
 	if err := o.Deps.Store.Migrate("traces", tracesDDL); err != nil {
 		return nil, err
 	}
+	pruneTraces(o.Deps.Store, o.Log)
 	c, err := newConfirmer(o.Deps.Store, o.Config.Confirm)
 	if err != nil {
 		return nil, err
@@ -125,7 +126,8 @@ func (s *Server) Call(ctx context.Context, name string, args map[string]any) *mc
 	return s.run(ctx, sess, name, args, func(float64, float64, string) {})
 }
 
-// sweepLoop forgets idle stateless principals.
+// sweepLoop forgets idle sessions (stateless principals have no end of
+// session to wait for) and closes their browser contexts.
 func (s *Server) sweepLoop(ctx context.Context) {
 	ttl := s.cfg.HTTP.SessionIdleTTL
 	if ttl <= 0 {
@@ -138,7 +140,11 @@ func (s *Server) sweepLoop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			s.sessions.sweep(ttl)
+			for _, key := range s.sessions.sweep(ttl) {
+				if s.deps.Browser != nil {
+					s.deps.Browser.CloseSession(key)
+				}
+			}
 		}
 	}
 }

@@ -58,15 +58,18 @@ func (ss *sessions) drop(key string) {
 	ss.mu.Unlock()
 }
 
-// sweep forgets stateless principals idle longer than ttl.
-func (ss *sessions) sweep(ttl time.Duration) {
+// sweep forgets sessions idle longer than ttl and returns their keys.
+func (ss *sessions) sweep(ttl time.Duration) []string {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	var gone []string
 	for k, s := range ss.m {
 		if time.Since(s.seen) > ttl {
 			delete(ss.m, k)
+			gone = append(gone, k)
 		}
 	}
+	return gone
 }
 
 type principalKey struct{}
