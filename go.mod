@@ -3,51 +3,60 @@ module clawbridge
 go 1.26.0
 
 require (
-	codeberg.org/readeck/go-readability/v2 v2.1.3 // indirect
+	codeberg.org/readeck/go-readability/v2 v2.1.3 // web_fetch: main-content extraction (maintained readability port, MIT)
+	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2 // web_fetch, format_converter: HTML to Markdown (MIT)
+	github.com/alecthomas/chroma/v2 v2.27.0 // format_converter: code highlighting in md->html/pdf (MIT)
+	github.com/go-rod/rod v0.116.2 // browser: Chromium over CDP, system browser only (MIT)
+	github.com/go-sql-driver/mysql v1.10.1 // db_query: MySQL connections (MPL-2.0, unmodified)
+	github.com/gogs/chardet v0.0.0-20211120154057-b7413eaefb8f // web_fetch: charset detection for undeclared pages (MIT)
+	github.com/jackc/pgx/v5 v5.12.0 // db_query: PostgreSQL with read-only transactions (MIT)
+	github.com/mark3labs/mcp-go v1.2.1 // server: MCP protocol, stdio/SSE/streamable HTTP (MIT)
+	github.com/pdfcpu/pdfcpu v0.15.0 // pdf_tool: PDF processing, pure Go (Apache-2.0)
+	github.com/rs/zerolog v1.35.1 // logging and audit lines (MIT)
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // resume_builder: JSON Resume schema validation (Apache-2.0)
+	github.com/shirou/gopsutil/v4 v4.26.10 // system: processes, ports, disks, memory (BSD-3)
+	github.com/shopspring/decimal v1.6.0 // financial_report: exact money arithmetic (MIT)
+	github.com/xuri/excelize/v2 v2.11.1 // data tools, format_converter: xlsx streaming read/write and charts (BSD-3)
+	github.com/yuin/goldmark v1.8.7 // Markdown parsing for md->html/docx/pptx (MIT)
+	github.com/yuin/goldmark-highlighting/v2 v2.0.0-20230729083705-37449abec8cc // goldmark code highlighting extension (MIT)
+	golang.org/x/image v0.48.0 // charts, mind maps, image conversion, font rendering (BSD-3)
+	golang.org/x/net v0.62.0 // HTML parsing and charset handling (BSD-3)
+	golang.org/x/text v0.44.0 // GBK/GB18030 decoding (BSD-3)
+	gopkg.in/yaml.v3 v3.0.1 // config file (MIT/Apache-2.0)
+	modernc.org/sqlite v1.62.0 // the store and the data query engine, pure Go, no cgo (BSD-3)
+)
+
+require (
 	filippo.io/edwards25519 v1.2.0 // indirect
 	github.com/JohannesKaufmann/dom v0.3.1 // indirect
-	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2 // indirect
-	github.com/alecthomas/chroma/v2 v2.27.0 // indirect
 	github.com/andybalholm/cascadia v1.3.4 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
-	github.com/dlclark/regexp2 v1.11.0 // indirect
 	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/ebitengine/purego v0.11.2 // indirect
 	github.com/go-ole/go-ole v1.2.6 // indirect
-	github.com/go-rod/rod v0.116.2 // indirect
 	github.com/go-shiori/dom v0.0.0-20230515143342-73569d674e1c // indirect
-	github.com/go-sql-driver/mysql v1.10.1 // indirect
-	github.com/gogs/chardet v0.0.0-20211120154057-b7413eaefb8f // indirect
 	github.com/google/jsonschema-go v0.4.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/hhrutter/tiff v1.0.6 // indirect
 	github.com/itlightning/dateparse v0.2.1 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
-	github.com/jackc/pgx/v5 v5.12.0 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/lufia/plan9stats v0.0.0-20211012122336-39d0f177ccd0 // indirect
-	github.com/mark3labs/mcp-go v1.2.1 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mattn/go-runewidth v0.0.27 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
-	github.com/pdfcpu/pdfcpu v0.15.0 // indirect
 	github.com/power-devops/perfstat v0.0.0-20260805114148-88456608a4f6 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/richardlehane/mscfb v1.0.9 // indirect
 	github.com/richardlehane/msoleps v1.0.6 // indirect
-	github.com/rs/zerolog v1.35.1 // indirect
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
-	github.com/shirou/gopsutil/v4 v4.26.10 // indirect
-	github.com/shopspring/decimal v1.6.0 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
 	github.com/tiendc/go-deepcopy v1.7.2 // indirect
 	github.com/tklauser/go-sysconf v0.4.0 // indirect
 	github.com/tklauser/numcpus v0.12.0 // indirect
 	github.com/xuri/efp v0.0.3-0.20260924042702-217b81952dec // indirect
-	github.com/xuri/excelize/v2 v2.11.1 // indirect
 	github.com/xuri/nfp v0.0.2-0.20250530014748-2ddeb826f9a9 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	github.com/ysmood/fetchup v0.2.3 // indirect
@@ -55,19 +64,12 @@ require (
 	github.com/ysmood/got v0.40.0 // indirect
 	github.com/ysmood/gson v0.7.3 // indirect
 	github.com/ysmood/leakless v0.9.0 // indirect
-	github.com/yuin/goldmark v1.8.7 // indirect
-	github.com/yuin/goldmark-highlighting/v2 v2.0.0-20230729083705-37449abec8cc // indirect
 	github.com/yusufpapurcu/wmi v1.2.4 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
-	golang.org/x/image v0.48.0 // indirect
-	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
-	golang.org/x/text v0.44.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 	modernc.org/libc v1.80.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-	modernc.org/sqlite v1.62.0 // indirect
 )
