@@ -144,7 +144,10 @@ func errorResult(traceID string, e *tool.Error) *mcp.CallToolResult {
 		text += "\nhint: " + e.Hint
 	}
 	res := mcp.NewToolResultError(text)
-	sc := map[string]any{"error": e, "trace_id": traceID}
+	sc := map[string]any{"error": e}
+	if traceID != "" {
+		sc["trace_id"] = traceID
+	}
 	res.StructuredContent = sc
 	return res
 }

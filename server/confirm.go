@@ -79,18 +79,18 @@ func (c *confirmer) spend(ctx context.Context, tok, session, toolName string, ar
 
 // confirm decides whether a high call may run. It returns nil to run, or a
 // result to send instead (a preview with a token, or a refusal).
-func (s *Server) confirm(ctx context.Context, sess *session, t *tool.Tool, c *tool.Call, args map[string]any, token string) *mcp.CallToolResult {
+func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call, args map[string]any, token string) *mcp.CallToolResult {
 	policy := s.confirmer.policy
 	switch policy {
 	case "auto":
 		return nil
 	case "deny":
-		return errorResult(c.Session, tool.Errorf(tool.CodeDenied, "ask the operator to change the confirm policy (config `confirm`) if this action should be allowed",
+		return errorResult(traceID, tool.Errorf(tool.CodeDenied, "ask the operator to change the confirm policy (config `confirm`) if this action should be allowed",
 			"%s is a high-risk action and the server's confirmation policy is 'deny'", describeCall(t, c)))
 	}
 	if token != "" {
 		if err := s.confirmer.spend(ctx, token, sess.key, t.Name, args); err != nil {
-			return errorResult("", tool.Errorf(tool.CodeConfirm, "call again without confirm_token to get a fresh preview and token", "%v", err))
+			return errorResult(traceID, tool.Errorf(tool.CodeConfirm, "call again without confirm_token to get a fresh preview and token", "%v", err))
 		}
 		return nil
 	}
@@ -111,13 +111,13 @@ func (s *Server) confirm(ctx context.Context, sess *session, t *tool.Tool, c *to
 					return nil
 				}
 			}
-			return errorResult("", tool.Errorf(tool.CodeDenied, "the user declined; do not retry unless the user asks", "the user did not confirm %s", describeCall(t, c)))
+			return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user declined; do not retry unless the user asks", "the user did not confirm %s", describeCall(t, c)))
 		}
 		s.log.Warn().Err(err).Str("session", sess.key).Msg("elicitation failed; falling back to a confirmation token")
 	}
 	tok, exp, err := s.confirmer.issue(ctx, sess.key, t.Name, args)
 	if err != nil {
-		return errorResult("", tool.Errorf(tool.CodeFailed, "", "could not issue a confirmation token: %v", err))
+		return errorResult(traceID, tool.Errorf(tool.CodeFailed, "", "could not issue a confirmation token: %v", err))
 	}
 	preview := map[string]any{
 		"confirmation_required": true,

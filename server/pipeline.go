@@ -98,7 +98,7 @@ func (s *Server) run(ctx context.Context, sess *session, name string, args map[s
 
 	// Confirmation for high actions.
 	if t.LevelOf(call) == tool.High {
-		if r := s.confirm(ctx, sess, t, call, clean, token); r != nil {
+		if r := s.confirm(ctx, traceID, sess, t, call, clean, token); r != nil {
 			if r.IsError {
 				status = "refused"
 			} else {
