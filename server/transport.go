@@ -31,9 +31,13 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 // /healthz on one mux, behind the body cap, the Host/Origin check and, when
 // a token is configured, bearer authentication.
 func (s *Server) HTTPHandler(addr string) http.Handler {
-	legacy := []string{mcp.ProtocolVersion20250618, mcp.ProtocolVersion20251125, mcp.ProtocolVersion20260728}
+	// Sessions for 2025-06-18 and 2025-11-25 (Mcp-Session-Id); stateless
+	// requests for 2026-07-28, decided per request on the same endpoint.
+	versions := []string{mcp.ProtocolVersion20250618, mcp.ProtocolVersion20251125, mcp.ProtocolVersion20260728}
+	// A stateless caller's view is keyed by its principal: the bearer token,
+	// once guardHTTP has checked it against the configured one.
 	ctxFn := func(ctx context.Context, r *http.Request) context.Context {
-		if tok := bearer(r); tok != "" {
+		if tok := bearer(r); tok != "" && s.cfg.HTTP.Token != "" {
 			ctx = withPrincipal(ctx, tok)
 		}
 		return ctx
@@ -43,7 +47,7 @@ func (s *Server) HTTPHandler(addr string) http.Handler {
 		mcpserver.WithStateful(true),
 		mcpserver.WithSessionIdleTTL(s.cfg.HTTP.SessionIdleTTL),
 		mcpserver.WithHTTPContextFunc(ctxFn),
-		mcpserver.WithStreamableHTTPProtocolVersions(legacy...),
+		mcpserver.WithStreamableHTTPProtocolVersions(versions...),
 		mcpserver.WithDisableLocalhostProtection(true), // our own Host check below covers it, with the allow-list
 	)
 	sse := mcpserver.NewSSEServer(s.mcp,
