@@ -239,3 +239,30 @@ func httpClient(t *testing.T, base, version string) *client.Client {
 	initialize(t, c, version)
 	return c
 }
+
+// A stateless caller that authenticates gets a view of its own, keyed by
+// its principal, that persists across its requests.
+func TestExposureStatelessPrincipal(t *testing.T) {
+	e := newEnv(t, "CLAWBRIDGE_EXPOSURE=tiered")
+	base := httpServer(t, e, "--token", "principal-token")
+	c, err := client.NewStreamableHttpClient(base+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer principal-token"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Start(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	initialize(t, c, "2026-07-28")
+	if c.ProtocolVersion() != "2026-07-28" {
+		t.Fatalf("negotiated %s", c.ProtocolVersion())
+	}
+	full := listTools(t, c)
+	if r := callTool(t, c, "find_tools", map[string]any{"request": "合并这三个PDF"}); r.IsError {
+		t.Fatal(text(r))
+	}
+	view := listTools(t, c)
+	if len(view) >= len(full) || !strings.HasPrefix(view["pdf_tool"].Description, "[推荐]") {
+		t.Fatalf("principal's view not narrowed: %d of %d tools, pdf_tool %q", len(view), len(full), view["pdf_tool"].Description)
+	}
+}
