@@ -80,6 +80,7 @@ type scratch struct {
 	norm    []byte
 	occ     []occurrence
 	alive   []bool
+	ext     []int32 // per occurrence: end of the match's word
 	seen    []uint32
 	gen     uint32
 	iscore  []float64
@@ -340,6 +341,18 @@ func (d *Detector) evidence(s *scratch, text string) {
 	// A match inside a longer match is not evidence of its own: "数据库"
 	// is a database, not "数据". Nor are words inside a URL or a file's
 	// base name ("report_final.docx" is a .docx, not a report).
+	// A prefix keyword's match covers its whole word: "file*" in "files" is
+	// the same word as the keyword "files", not inside it.
+	s.ext = s.ext[:0]
+	for _, o := range s.occ {
+		e := o.end
+		if p := &d.m.pats[o.pat]; p.prefix && p.asciiEnd {
+			for int(e) < len(s.norm) && isWordByte(s.norm[e]) {
+				e++
+			}
+		}
+		s.ext = append(s.ext, e)
+	}
 	s.alive = s.alive[:0]
 	for i, o := range s.occ {
 		alive := true
@@ -353,7 +366,7 @@ func (d *Detector) evidence(s *scratch, text string) {
 			if !alive {
 				break
 			}
-			if i != j && p.start <= o.start && p.end >= o.end && p.end-p.start > o.end-o.start {
+			if i != j && p.start <= o.start && s.ext[j] >= s.ext[i] && s.ext[j]-p.start > s.ext[i]-o.start {
 				alive = false
 				break
 			}

@@ -37,6 +37,18 @@ func TestDetectTable(t *testing.T) {
 		{"zh-Hant db", "查詢資料庫裡的用戶數", "data_analysis", "db_query", "", 0.8},
 		{"zh-Hant calendar", "把明天的會議加到行事曆", "daily_assistant", "calendar", "", 0.8},
 		{"zh-Hant resume", "幫我寫一份履歷", "professional_docs", "resume_builder", "", 0.8},
+		// Vocabulary families: chart types, database names, Taiwan terms,
+		// relative times, writing genres
+		{"zh chart type", "把销量做成柱形图", "data_analysis", "data_visualization", "", 0.8},
+		{"zh prod db", "去生产库查一下失败的订单", "data_analysis", "db_query", "", 0.8},
+		{"zh-Hant code", "幫我把這段程式碼排版一下", "development", "coding_assistant", "", 0.8},
+		{"zh-Hant id photo", "用相片做一張大頭照", "creative_content", "id_photo", "", 0.8},
+		{"zh-Hant weather", "明天的氣象如何", "daily_assistant", "weather", "", 0.8},
+		{"zh-Hant study plan", "幫我排一個讀書計畫", "education", "education_tool", "", 0.8},
+		{"zh timer", "10分钟后叫我", "daily_assistant", "cron", "", 0.8},
+		{"zh draft", "帮我写个初稿", "creative_content", "ai_writer", "", 0.8},
+		{"en timer", "set a timer for 25 minutes", "daily_assistant", "cron", "", 0.8},
+		{"en 1:1", "book a one-on-one with my manager next Tuesday", "daily_assistant", "calendar", "", 0.8},
 		// Several intents in one request
 		{"multi weather+notify", "看看明天上海天气，再用钉钉通知团队", "daily_assistant", "weather", "email_task", 0.8},
 		{"multi ocr+doc", "识别扫描件里的文字，整理成Word文档", "", "ocr", "document_assembly", 0.8},
@@ -63,7 +75,8 @@ func TestDetectTable(t *testing.T) {
 
 func TestDetectVague(t *testing.T) {
 	for _, q := range []string{"", "   ", "帮个忙", "help", "Help!", "你好", "您好啊", "do something", "嗯...那个...帮我弄一下那个",
-		"hi", "hello there", "在吗", "謝謝", "can you help me with something?", "ok", "？？？", "帮我弄一下"} {
+		"hi", "hello there", "在吗", "謝謝", "can you help me with something?", "ok", "？？？", "帮我弄一下",
+		"你好，叫我小李就行", "很高兴见面", "ok sounds good"} {
 		d := Detect(q)
 		if d.Confidence != 0 || len(d.Intents) != 0 || d.Primary != "" {
 			t.Errorf("Detect(%q) = %+v, want confidence 0 and no intents", q, d)
@@ -93,6 +106,29 @@ func TestDetectSpecificOverGeneric(t *testing.T) {
 	// Plural and -ing forms match the keyword.
 	if d := Detect("merging pdfs"); d.Primary != "document_processing" {
 		t.Errorf("inflection: %+v", d)
+	}
+	// English endings: a silent e dropped before -ing ("merge" ->
+	// "merging"), a doubled final consonant ("run" -> "running"), and a
+	// prefix keyword's plural that is also a keyword of its own ("file*" in
+	// "files" next to "index+files") still count for every keyword using
+	// them; "word" in "words" is not MS Word.
+	for _, c := range []struct{ q, intent, kw string }{
+		{"merging the two pdfs", "document_processing", "merge+pdf*"},
+		{"running the command twice", "system_admin", "run+command"},
+		{"list all files", "file_operation", "list+file*"},
+		{"scheduling a meeting with Bob", "daily_assistant", "schedule+meeting"},
+	} {
+		d := Detect(c.q)
+		if !slices.Contains(d.Matched[c.intent], c.kw) {
+			t.Errorf("Detect(%q): %s matched %v, want %q", c.q, c.intent, d.Matched[c.intent], c.kw)
+		}
+	}
+	if d := Detect("count the words in notes.txt"); slices.Contains(d.Intents, "document_assembly") {
+		t.Errorf("\"words\" matched \"word\": %+v", d.Matched)
+	}
+	// The -ing stem only matches before -ing: "merg" alone is nothing.
+	if d := Detect("merg pdf"); slices.Contains(d.Matched["document_processing"], "merge+pdf*") {
+		t.Errorf("stem without -ing matched: %+v", d.Matched)
 	}
 }
 

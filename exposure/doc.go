@@ -26,7 +26,8 @@
 // simplified Chinese), scanned once with an Aho-Corasick automaton, and
 // scored: a strong phrase counts 4, a medium word 2, a weak word 1; a match
 // inside a longer match, inside a URL or inside a file's base name does not
-// count; "a+b" keywords need every part. A BM25 ranker over English words
+// count; "a+b" keywords need every part. English keywords also match their
+// inflections (-s, -ed, -ing, "merge" -> "merging", "run" -> "running"). A BM25 ranker over English words
 // and Chinese character bigrams of each tool's description and examples adds
 // bounded evidence for text the keywords miss. Confidence = e/(e+1) of the
 // top intent's evidence e, so one strong phrase reaches 0.8; vague text

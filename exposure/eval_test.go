@@ -190,7 +190,7 @@ func TestRoutingHeldOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	var all []evalRow
-	for _, name := range []string{"heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl", "heldout4.jsonl"} {
+	for _, name := range []string{"heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl", "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl"} {
 		rows := loadRows(t, filepath.Join("testdata", name))
 		report(t, name, score(t, router, rows))
 		all = append(all, rows...)
@@ -221,7 +221,7 @@ func TestSeedReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sets := map[string]string{"heldout": filepath.Join("testdata", "heldout.jsonl"), "heldout2": filepath.Join("testdata", "heldout2.jsonl"), "heldout3": filepath.Join("testdata", "heldout3.jsonl"), "heldout4": filepath.Join("testdata", "heldout4.jsonl")}
+	sets := map[string]string{"heldout": filepath.Join("testdata", "heldout.jsonl"), "heldout2": filepath.Join("testdata", "heldout2.jsonl"), "heldout3": filepath.Join("testdata", "heldout3.jsonl"), "heldout4": filepath.Join("testdata", "heldout4.jsonl"), "heldout5": filepath.Join("testdata", "heldout5.jsonl"), "heldout6": filepath.Join("testdata", "heldout6.jsonl")}
 	if dir := findEval(t); dir != "" {
 		sets["dev"] = filepath.Join(dir, "routing_dev.jsonl")
 	}

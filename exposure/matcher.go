@@ -110,6 +110,23 @@ func newMatcher(pats []pattern) (*acMatcher, error) {
 			node = nx
 		}
 		m.out[node] = append(m.out[node], int32(i))
+		// "merge" also matches "merging": the stem without its silent e
+		// is entered too, marked (^i), and must be followed by "ing".
+		if stem, ok := eDropStem(p); ok {
+			node = 0
+			for j := 0; j < len(stem); j++ {
+				key := uint32(node)<<8 | uint32(stem[j])
+				nx, ok := m.next[key]
+				if !ok {
+					nx = int32(len(m.fail))
+					m.fail = append(m.fail, 0)
+					m.out = append(m.out, nil)
+					m.next[key] = nx
+				}
+				node = nx
+			}
+			m.out[node] = append(m.out[node], ^int32(i))
+		}
 	}
 	// Breadth-first fail links. Children of a node are found by scanning all
 	// 256 bytes: build time only.
@@ -163,14 +180,24 @@ func (m *acMatcher) scan(text []byte, occ []occurrence) []occurrence {
 			node = m.fail[node]
 		}
 		for _, pi := range m.out[node] {
-			p := &m.pats[pi]
 			end := i + 1
+			if pi < 0 { // e-dropped stem: "merg" + "ing"
+				pi = ^pi
+				p := &m.pats[pi]
+				start := end - (len(p.text) - 1)
+				if start > 0 && isWordByte(text[start-1]) || !hasIng(text[end:]) {
+					continue
+				}
+				occ = append(occ, occurrence{pat: pi, start: int32(start), end: int32(end)})
+				continue
+			}
+			p := &m.pats[pi]
 			start := end - len(p.text)
 			if p.asciiStart && start > 0 && isWordByte(text[start-1]) {
 				continue
 			}
 			if p.asciiEnd && !p.prefix && end < len(text) && isWordByte(text[end]) {
-				if !inflection(text[end:]) {
+				if !inflection(text[end:], p.text[len(p.text)-1]) {
 					continue
 				}
 			}
@@ -181,15 +208,52 @@ func (m *acMatcher) scan(text []byte, occ []occurrence) []occurrence {
 }
 
 // inflection reports whether rest starts with an English ending that keeps
-// the word the same (plural, past, progressive) and then a word boundary.
-func inflection(rest []byte) bool {
+// the word the same (plural, past, progressive, also with the final
+// consonant doubled: "plotted", "scrapping") and then a word boundary. last
+// is the word's last byte.
+func inflection(rest []byte, last byte) bool {
 	n := 0
 	for n < len(rest) && isWordByte(rest[n]) {
 		n++
 	}
-	switch string(rest[:n]) {
+	switch w := string(rest[:n]); w {
 	case "s", "es", "ed", "d", "ing":
 		return true
+	default:
+		return n > 1 && rest[0] == last && isConsonant(last) && (w[1:] == "ing" || w[1:] == "ed")
 	}
-	return false
+}
+
+// hasIng reports whether rest is "ing" or "ings" and then a word boundary.
+func hasIng(rest []byte) bool {
+	n := 0
+	for n < len(rest) && isWordByte(rest[n]) {
+		n++
+	}
+	w := string(rest[:n])
+	return w == "ing" || w == "ings"
+}
+
+func isConsonant(b byte) bool {
+	return 'a' <= b && b <= 'z' && !strings.ContainsRune("aeiouy", rune(b))
+}
+
+// eDropStem returns the stem of an English word pattern ending in a silent
+// e after a consonant ("merge" -> "merg", "schedule" -> "schedul"), whose
+// -ing form drops the e.
+func eDropStem(p pattern) (string, bool) {
+	t := p.text
+	if p.prefix || !p.asciiEnd || len(t) < 4 || t[len(t)-1] != 'e' || !isConsonant(t[len(t)-2]) {
+		return "", false
+	}
+	word := t[strings.LastIndexByte(t, ' ')+1:]
+	if len(word) < 4 {
+		return "", false
+	}
+	for i := 0; i < len(t); i++ {
+		if !isWordByte(t[i]) && t[i] != ' ' && t[i] != '-' {
+			return "", false
+		}
+	}
+	return t[:len(t)-1], true
 }
