@@ -102,6 +102,10 @@ func (f *fetcher) get(ctx context.Context, u *url.URL) (*page, error) {
 			return err
 		}
 		p.redirects = append(p.redirects, req.URL.String())
+		// robots.txt applies to every URL fetched, redirect targets too.
+		if !f.cfg.IgnoreRobots && !f.robots.allowed(req.Context(), req.URL) {
+			return robotsDenied(req.URL)
+		}
 		if err := f.wait(req.Context(), req.URL.Host); err != nil {
 			return err
 		}
@@ -116,6 +120,9 @@ func (f *fetcher) get(ctx context.Context, u *url.URL) (*page, error) {
 	req.Header.Set("Accept-Language", "en,zh-CN;q=0.9,zh;q=0.8")
 	resp, err := client.Do(req)
 	if err != nil {
+		if te, ok := tool.AsError(err); ok {
+			return nil, te
+		}
 		if ge := guardErr(err); ge != nil {
 			return nil, ge
 		}
@@ -286,9 +293,7 @@ func (f *fetcher) fetch(ctx context.Context, raw string, maxChars int, fullPage,
 		return nil, tool.Invalid("url", err.Error(), "give an absolute http(s) URL")
 	}
 	if !f.cfg.IgnoreRobots && !f.robots.allowed(ctx, u) {
-		return nil, &tool.Error{Code: tool.CodeDenied, Field: "url",
-			Message: fmt.Sprintf("robots.txt of %s disallows fetching %s", u.Host, u.EscapedPath()),
-			Hint:    "the site asks automated clients not to read this page; open it in the browser tool only if the user explicitly wants it"}
+		return nil, robotsDenied(u)
 	}
 	if err := f.wait(ctx, u.Host); err != nil {
 		return nil, tool.Errorf(tool.CodeTimeout, "", "fetch %s: %v", u, err)
@@ -360,4 +365,10 @@ func (f *fetcher) fetch(ctx context.Context, raw string, maxChars int, fullPage,
 		sum += ", rendered with the browser"
 	}
 	return &tool.Result{Summary: sum + ".", Data: data}, nil
+}
+
+func robotsDenied(u *url.URL) *tool.Error {
+	return &tool.Error{Code: tool.CodeDenied, Field: "url",
+		Message: fmt.Sprintf("robots.txt of %s disallows fetching %s", u.Host, u.EscapedPath()),
+		Hint:    "the site asks automated clients not to read this page; open it in the browser tool only if the user explicitly wants it"}
 }

@@ -130,6 +130,11 @@ func TestRobotsAndGuard(t *testing.T) {
 			t.Fatalf("robots: %v", err)
 		}
 	}
+	// A redirect into a disallowed path is refused before it is followed.
+	_, err := tooltest.Run(t, tl, map[string]any{"url": srv.At("/redirect-disallowed")})
+	if e, ok := tool.AsError(err); !ok || e.Code != tool.CodeDenied || !strings.Contains(e.Message, "robots.txt") {
+		t.Fatalf("robots on redirect: %v", err)
+	}
 	fetchOK(t, tl, map[string]any{"url": srv.At("/table.html")})
 	if n := srv.Hits("/robots.txt"); n != 1 {
 		t.Errorf("robots.txt fetched %d times, want 1 (cached)", n)
