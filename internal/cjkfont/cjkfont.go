@@ -1,5 +1,6 @@
 // Package cjkfont finds a system font that covers Chinese and draws text
-// with it, for tools that rasterise labels (mind maps, image watermarks).
+// with it, for tools that rasterise labels (mind maps, image watermarks,
+// charts).
 // Fonts come from Debian packages (fonts-wqy-zenhei, fonts-noto-cjk); nothing
 // is downloaded. Noto Sans CJK comes first: x/image's sfnt reader cannot parse
 // wqy-zenhei.ttc ("invalid table offset"), so Open falls through candidates
@@ -22,6 +23,8 @@ import (
 // Candidates are the font files tried in order when no override is given.
 var Candidates = []string{
 	"/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+	"/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf",
+	"/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc",
 	"/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
 	"/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
 	"/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
@@ -32,15 +35,30 @@ var Candidates = []string{
 // Packages names the Debian packages that provide a usable font, for errors.
 const Packages = "fonts-wqy-zenhei or fonts-noto-cjk"
 
+// Package is the one Debian package to name in an apt-get hint: its font
+// parses, wqy-zenhei's does not.
+const Package = "fonts-noto-cjk"
+
 // ErrNoFont is returned when no CJK font is installed.
 var ErrNoFont = errors.New("no CJK font found (install " + Packages + ")")
 
 // Font is a parsed font that can make faces of any size.
 type Font struct {
 	Path string
+	Name string // family name, e.g. "Noto Sans CJK SC"
 	f    *sfnt.Font
 	mu   sync.Mutex
-	fcs  map[float64]font.Face
+	fcs  map[float64]font.Face // handed out by Face
+	mfcs map[float64]font.Face // used by Width, only under mu
+	buf  sfnt.Buffer           // used by Missing, only under mu
+}
+
+// New wraps an already parsed font, such as an embedded Latin fallback;
+// name becomes Path.
+func New(name string, sf *sfnt.Font) *Font {
+	f := &Font{Path: name, f: sf, fcs: map[float64]font.Face{}, mfcs: map[float64]font.Face{}}
+	f.Name, _ = sf.Name(nil, sfnt.NameIDFamily)
+	return f
 }
 
 var (
@@ -102,7 +120,7 @@ func Load(path string) (*Font, error) {
 	if err != nil {
 		return nil, fmt.Errorf("font: parse %s: %w", path, err)
 	}
-	f := &Font{Path: path, f: sf, fcs: map[float64]font.Face{}}
+	f := New(path, sf)
 	cache[path] = f
 	return f, nil
 }
@@ -187,4 +205,37 @@ func (f *Font) Face(size float64) (font.Face, error) {
 // NewFace returns a fresh, unshared face.
 func (f *Font) NewFace(size float64) (font.Face, error) {
 	return opentype.NewFace(f.f, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
+}
+
+// Missing lists the characters of s (other than spaces and control
+// characters) that the font has no glyph for.
+func (f *Font) Missing(s string) []rune {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []rune
+	for _, r := range s {
+		if r < 0x20 || r == ' ' {
+			continue
+		}
+		if gi, err := f.f.GlyphIndex(&f.buf, r); err != nil || gi == 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Width returns the advance width of s in pixels at size. It is safe for
+// concurrent use; when no face can be made it estimates 0.6 em a byte.
+func (f *Font) Width(s string, size float64) float64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fc, ok := f.mfcs[size]
+	if !ok {
+		var err error
+		if fc, err = f.NewFace(size); err != nil {
+			return float64(len(s)) * size * 0.6
+		}
+		f.mfcs[size] = fc
+	}
+	return Measure(fc, s)
 }

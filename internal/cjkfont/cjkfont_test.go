@@ -76,3 +76,20 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
+
+func TestMissingAndWidth(t *testing.T) {
+	f := open(t)
+	if f.Name == "" {
+		t.Errorf("font %s has no family name", f.Path)
+	}
+	if miss := f.Missing("中文 Latin\t123"); len(miss) != 0 {
+		t.Fatalf("font %s lacks %q", f.Path, string(miss))
+	}
+	if miss := f.Missing("a\U000F0000b"); string(miss) != "\U000F0000" {
+		t.Fatalf("private-use rune not reported missing: %q", string(miss))
+	}
+	w1, w2 := f.Width("中", 20), f.Width("中中", 20)
+	if w1 <= 0 || w2 <= w1 || f.Width("中", 40) <= w1 {
+		t.Fatalf("widths: %v %v %v", w1, w2, f.Width("中", 40))
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"golang.org/x/image/font"
 	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
+
+	"clawbridge/internal/cjkfont"
 )
 
 // A chart is drawn once as a list of primitives, then rendered by two
@@ -40,7 +42,7 @@ type pt struct{ x, y float64 }
 type canvas struct {
 	W, H  int
 	prims []prim
-	font  *Font
+	font  *cjkfont.Font
 }
 
 func (c *canvas) rect(x, y, w, h float64, col color.RGBA) {
@@ -72,6 +74,14 @@ func (c *canvas) vtext(x, y float64, s string, size float64, col color.RGBA) {
 func (c *canvas) PNG() ([]byte, error) {
 	img := image.NewRGBA(image.Rect(0, 0, c.W, c.H))
 	draw.Draw(img, img.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
+	// Faces of this rendering only: the font's shared faces are not safe
+	// for concurrent use.
+	faces := map[float64]font.Face{}
+	defer func() {
+		for _, fc := range faces {
+			fc.Close()
+		}
+	}()
 	for _, p := range c.prims {
 		switch p.kind {
 		case "rect":
@@ -90,7 +100,7 @@ func (c *canvas) PNG() ([]byte, error) {
 			}
 			strokeLine(img, pts, p.width, p.col)
 		case "text":
-			c.drawText(img, p)
+			c.drawText(img, p, faces)
 		}
 	}
 	var buf bytes.Buffer
@@ -197,14 +207,16 @@ func dashes(pts []pt, on, off float64) [][]pt {
 	return out
 }
 
-func (c *canvas) drawText(img *image.RGBA, p prim) {
-	face := c.font.Face(p.size)
-	if face == nil {
-		return
+func (c *canvas) drawText(img *image.RGBA, p prim, faces map[float64]font.Face) {
+	face, ok := faces[p.size]
+	if !ok {
+		var err error
+		if face, err = c.font.NewFace(p.size); err != nil {
+			return
+		}
+		faces[p.size] = face
 	}
-	c.font.mu.Lock()
-	defer c.font.mu.Unlock()
-	w := float64(font.MeasureString(face, p.text)) / 64
+	w := cjkfont.Measure(face, p.text)
 	ascent := float64(face.Metrics().Ascent) / 64
 	descent := float64(face.Metrics().Descent) / 64
 	shift := 0.0

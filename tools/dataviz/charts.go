@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"clawbridge/internal/cjkfont"
 )
 
 // Series is one named data series. Values are NaN where missing; X is set
@@ -148,7 +150,7 @@ func niceTicks(lo, hi float64, n int) []float64 {
 }
 
 // render draws a chart onto a new canvas.
-func render(s *Spec, f *Font) (*canvas, error) {
+func render(s *Spec, f *cjkfont.Font) (*canvas, error) {
 	c := &canvas{W: s.Width, H: s.Height, font: f}
 	top := 16.0
 	if s.Title != "" {

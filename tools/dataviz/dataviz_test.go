@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"clawbridge/internal/cjkfont"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
@@ -42,11 +43,11 @@ func (e *env) run(args map[string]any) *tool.Result {
 }
 
 // needCJKFont skips (or fails in CI) when no CJK font is installed.
-func needCJKFont(t *testing.T) *Font {
-	f, err := loadFont("")
+func needCJKFont(t *testing.T) *cjkfont.Font {
+	f, err := cjkfont.Open("")
 	if err != nil {
 		if tooltest.RequirePrograms() {
-			t.Fatalf("a CJK font is required: apt-get install %s", fontPackage)
+			t.Fatalf("a CJK font is required: apt-get install %s", cjkfont.Package)
 		}
 		t.Skipf("no CJK font: %v", err)
 	}
@@ -214,7 +215,7 @@ func TestExcelChartAndDashboard(t *testing.T) {
 }
 
 func BenchmarkScatter10k(b *testing.B) {
-	f, err := loadFont("")
+	f, err := cjkfont.Open("")
 	if err != nil {
 		b.Skip(err)
 	}

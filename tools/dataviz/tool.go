@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/xuri/excelize/v2"
@@ -20,14 +21,15 @@ import (
 	"golang.org/x/image/font/opentype"
 
 	"clawbridge/internal/atomicfile"
+	"clawbridge/internal/cjkfont"
 	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
 )
 
 // Config is the tools.data_visualization section.
 type Config struct {
-	// Font is a TTF/OTF/TTC file used for all text; default: the first of
-	// the Debian CJK fonts found (fonts-wqy-zenhei, fonts-noto-cjk).
+	// Font is a TTF/OTF/TTC file used for all text; default: the CJK font
+	// internal/cjkfont finds (fonts-noto-cjk, then WenQuanYi).
 	Font string `yaml:"font"`
 }
 
@@ -131,14 +133,24 @@ func argsOf(m map[string]any) (*chartArgs, error) {
 	return &a, nil
 }
 
-var latinFont *Font
+// Fonts: charts are drawn with a real CJK font found on the system at run
+// time by internal/cjkfont, or the file named in tools.data_visualization.font.
+// Nothing is embedded: a full CJK font is 10-20 MB and a subset would miss
+// whatever characters users type. When no font covers a label, the chart is
+// refused with the package to install rather than drawn with missing-glyph
+// boxes.
+var (
+	latinOnce sync.Once
+	latinFont *cjkfont.Font
+	latinErr  error
+)
 
 // fontFor returns a font that has every glyph of text.
-func (v *viz) fontFor(text string) (*Font, error) {
-	f, err := loadFont(v.cfg.Font)
+func (v *viz) fontFor(text string) (*cjkfont.Font, error) {
+	f, err := cjkfont.Open(v.cfg.Font)
 	if err == nil {
 		if miss := f.Missing(text); len(miss) > 0 {
-			return nil, tool.Errorf(tool.CodeUnavailable, "install a font that covers them (apt-get install "+fontPackage+") or set tools.data_visualization.font",
+			return nil, tool.Errorf(tool.CodeUnavailable, "install a font that covers them (apt-get install "+cjkfont.Package+") or set tools.data_visualization.font",
 				"the font %s has no glyphs for %q", filepath.Base(f.Path), string(miss[:min(len(miss), 10)]))
 		}
 		return f, nil
@@ -147,15 +159,19 @@ func (v *viz) fontFor(text string) (*Font, error) {
 		return nil, tool.Errorf(tool.CodeUnavailable, "fix tools.data_visualization.font", "cannot load the configured font %s: %v", v.cfg.Font, err)
 	}
 	// No CJK font on this machine: Latin text still works with Go's font.
-	if latinFont == nil {
+	latinOnce.Do(func() {
 		gf, err := opentype.Parse(goregular.TTF)
 		if err != nil {
-			return nil, err
+			latinErr = err
+			return
 		}
-		latinFont = &Font{Path: "goregular", Name: "Go", f: gf, faces: map[float64]fontFace{}}
+		latinFont = cjkfont.New("goregular", gf)
+	})
+	if latinErr != nil {
+		return nil, latinErr
 	}
 	if miss := latinFont.Missing(text); len(miss) > 0 {
-		return nil, tool.Missing("a CJK font (for "+string(miss[:min(len(miss), 5)])+")", fontPackage)
+		return nil, tool.Missing("a CJK font (for "+string(miss[:min(len(miss), 5)])+")", cjkfont.Package)
 	}
 	return latinFont, nil
 }
