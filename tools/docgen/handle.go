@@ -102,28 +102,9 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 	if err != nil {
 		return nil, tool.Errorf(tool.CodeFailed, "", "writing the document failed: %v", err)
 	}
-	out, err := docout.Target(g.d.Sandbox, a.String("output"), docout.Slug(opts.Title, "document"), ".docx", a.Bool("overwrite", false))
+	out, files, err := docout.SaveOffice(ctx, g.d.Sandbox, c, data, docout.Slug(opts.Title, "document"), ".docx", wantPDF, office.WriterPackage)
 	if err != nil {
 		return nil, err
-	}
-	var pdfPath string
-	if wantPDF {
-		if pdfPath, err = docout.Sibling(g.d.Sandbox, out, ".pdf", a.Bool("overwrite", false)); err != nil {
-			return nil, err
-		}
-	}
-	f, err := docout.Save(out, data)
-	if err != nil {
-		return nil, err
-	}
-	files := []tool.File{f}
-	if wantPDF {
-		c.Progress(1, 2, "printing PDF with LibreOffice")
-		pf, err := docout.PDFCopy(ctx, out, pdfPath, office.WriterPackage)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, pf)
 	}
 	st := stats(blocks)
 	summary := fmt.Sprintf("Wrote %s (%d headings, %d tables, %d images)", g.d.Sandbox.Rel(out), st["headings"], st["tables"], st["images"])

@@ -158,3 +158,36 @@ func Files(sb *sandbox.Sandbox, files []tool.File) []string {
 	}
 	return out
 }
+
+// SaveOffice writes an Office document for the call's `output` and
+// `overwrite` arguments (default name base+ext) and, when pdf is set, a PDF
+// copy beside it printed by LibreOffice (debianPackage names what to install
+// when it is missing). Both targets are checked before anything is written.
+// It returns the document's path and the files produced.
+func SaveOffice(ctx context.Context, sb *sandbox.Sandbox, c *tool.Call, data []byte, base, ext string, pdf bool, debianPackage string) (string, []tool.File, error) {
+	overwrite := c.Args.Bool("overwrite", false)
+	out, err := Target(sb, c.Args.String("output"), base, ext, overwrite)
+	if err != nil {
+		return "", nil, err
+	}
+	var pdfPath string
+	if pdf {
+		if pdfPath, err = Sibling(sb, out, ".pdf", overwrite); err != nil {
+			return "", nil, err
+		}
+	}
+	f, err := Save(out, data)
+	if err != nil {
+		return "", nil, err
+	}
+	files := []tool.File{f}
+	if pdf {
+		c.Progress(1, 2, "printing a PDF copy with LibreOffice")
+		pf, err := PDFCopy(ctx, out, pdfPath, debianPackage)
+		if err != nil {
+			return "", nil, err
+		}
+		files = append(files, pf)
+	}
+	return out, files, nil
+}

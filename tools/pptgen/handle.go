@@ -110,28 +110,9 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 	if err != nil {
 		return nil, tool.Errorf(tool.CodeFailed, "", "writing the deck failed: %v", err)
 	}
-	out, err := docout.Target(g.d.Sandbox, a.String("output"), docout.Slug(title, "presentation"), ".pptx", a.Bool("overwrite", false))
+	out, files, err := docout.SaveOffice(ctx, g.d.Sandbox, c, data, docout.Slug(title, "presentation"), ".pptx", wantPDF, office.ImpressPackage)
 	if err != nil {
 		return nil, err
-	}
-	var pdfPath string
-	if wantPDF {
-		if pdfPath, err = docout.Sibling(g.d.Sandbox, out, ".pdf", a.Bool("overwrite", false)); err != nil {
-			return nil, err
-		}
-	}
-	f, err := docout.Save(out, data)
-	if err != nil {
-		return nil, err
-	}
-	files := []tool.File{f}
-	if wantPDF {
-		c.Progress(1, 2, "printing the deck with LibreOffice")
-		pf, err := docout.PDFCopy(ctx, out, pdfPath, office.ImpressPackage)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, pf)
 	}
 	kinds := make([]string, len(slides))
 	notes := 0
