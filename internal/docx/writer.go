@@ -412,7 +412,11 @@ func hasCJK(s string) bool {
 }
 
 // esc escapes text for XML and drops characters XML 1.0 cannot carry.
-func esc(s string) string {
+func esc(s string) string { return EscapeXML(s) }
+
+// EscapeXML escapes text for XML element and attribute content and drops
+// characters XML 1.0 cannot carry. The pptx writer shares it.
+func EscapeXML(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {

@@ -257,29 +257,8 @@ func hasCJK(s string) bool {
 	return false
 }
 
-func esc(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\t', '\n', '\r':
-			b.WriteRune(r)
-		default:
-			if r < 0x20 || r == 0xFFFE || r == 0xFFFF || (r >= 0xD800 && r <= 0xDFFF) {
-				continue
-			}
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// esc escapes text for XML (shared with the docx writer).
+func esc(s string) string { return docx.EscapeXML(s) }
 
 // runs parses inline Markdown (bold, italic, code, links) for slide text.
 func runs(s string) []docx.Run { return docx.InlineMarkdown(s) }
