@@ -14,6 +14,7 @@ need pdftotext poppler-utils
 need pdfinfo poppler-utils
 need soffice libreoffice-writer-nogui
 need psql postgresql
+need bwrap bubblewrap
 [ -d /usr/lib/postgresql ] || missing="$missing postgresql"
 [ -n "$(ls /usr/share/fonts/truetype/wqy 2>/dev/null)" ] || missing="$missing fonts-wqy-zenhei"
 [ -n "$(ls /usr/share/fonts/opentype/noto/NotoSansCJK* 2>/dev/null)" ] || missing="$missing fonts-noto-cjk"
