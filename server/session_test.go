@@ -54,7 +54,8 @@ func newFixture(t *testing.T, policy string, cap int) *fixture {
 				return &tool.Result{Summary: "echo: " + c.Args.String("text")}, nil
 			}},
 		{Name: "danger", Title: "Danger", Description: "A high action that counts its runs.", Examples: []string{"danger"},
-			Actions: []tool.Action{{Level: tool.High, Timeout: tool.Fast, Params: text}},
+			Actions: []tool.Action{{Level: tool.High, Timeout: tool.Fast, Params: append(text,
+				tool.Param{Name: "password", Type: tool.String, Description: "a secret the preview must not show"})}},
 			Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 				f.runs.Add(1)
 				return &tool.Result{Summary: "ran " + c.Args.String("text")}, nil
