@@ -154,14 +154,8 @@ func (c *confirmer) await(ctx context.Context, id string, tick func(waited time.
 }
 
 // check reads the decision so far; decidedTimeout means still waiting.
+// Polls only read; the one write takes an approval.
 func (c *confirmer) check(id string) (decision, error) {
-	res, err := c.st.DB().Exec(`UPDATE pending_calls SET status = ? WHERE id = ? AND status = ?`, pendingRan, id, pendingApproved)
-	if err != nil {
-		return decidedTimeout, err
-	}
-	if n, _ := res.RowsAffected(); n == 1 {
-		return decidedRun, nil
-	}
 	var status string
 	if err := c.st.DB().QueryRow(`SELECT status FROM pending_calls WHERE id = ?`, id).Scan(&status); err != nil {
 		return decidedTimeout, fmt.Errorf("pending call %s: %w", id, err)
@@ -171,6 +165,14 @@ func (c *confirmer) check(id string) (decision, error) {
 		return decidedTimeout, nil
 	case pendingRejected:
 		return decidedReject, nil
+	case pendingApproved:
+		res, err := c.st.DB().Exec(`UPDATE pending_calls SET status = ? WHERE id = ? AND status = ?`, pendingRan, id, pendingApproved)
+		if err != nil {
+			return decidedTimeout, err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return decidedRun, nil
+		}
 	}
 	return decidedTimeout, fmt.Errorf("pending call %s is %s", id, status)
 }

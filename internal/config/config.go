@@ -255,7 +255,7 @@ func (c *Config) Validate() error {
 	default:
 		return fmt.Errorf("config: confirm must be elicit, approve, token, auto or deny, not %q", c.Confirm)
 	}
-	if c.ApproveTimeout <= 0 || c.ApproveTimeout > time.Hour {
+	if c.ApproveTimeout < time.Second || c.ApproveTimeout > time.Hour {
 		return fmt.Errorf("config: approve_timeout must be between 1s and 1h, not %s", c.ApproveTimeout)
 	}
 	switch c.Exposure.Mode {
