@@ -46,7 +46,7 @@ func cmdCall(ctx context.Context, args []string, stdout io.Writer) error {
 	name := args[0]
 	fs, cfgPath := newFlags("call")
 	raw := fs.String("args", "{}", "tool arguments as a JSON object")
-	confirm := fs.String("confirm", "", "confirmation policy for this call: token, auto or deny")
+	confirm := fs.String("confirm", "", "confirmation policy for this call: token, approve, auto or deny")
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}

@@ -8,6 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"clawbridge/internal/config"
 )
 
 // cliEnv isolates the CLI's config, workspace and data dir.
@@ -94,5 +99,65 @@ func TestDoctorNamesPackages(t *testing.T) {
 	out, err := runCLI(t, "doctor")
 	if err == nil || !strings.Contains(out, "apt-get install chromium") || !strings.Contains(out, "MISSING") {
 		t.Fatalf("doctor should name the missing packages: %v\n%s", err, out)
+	}
+}
+
+// `clawbridge approve` lists a waiting call and approves or rejects it by
+// id, from its own store handle on the data dir (as another process would).
+func TestApproveCLI_DecidesWaitingCalls(t *testing.T) {
+	dir := cliEnv(t)
+	a, err := newApp("", func(c *config.Config) { c.Confirm = "approve" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	ws := filepath.Join(dir, "ws")
+	os.MkdirAll(ws, 0o755)
+	waiting := func(file string) (string, chan *mcp.CallToolResult) {
+		os.WriteFile(filepath.Join(ws, file), []byte("x"), 0o600)
+		ch := make(chan *mcp.CallToolResult, 1)
+		go func() { ch <- a.srv.Call(context.Background(), "shell", map[string]any{"argv": []any{"rm", file}}) }()
+		for i := 0; i < 200; i++ {
+			out, err := runCLI(t, "approve")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(out, "\n") {
+				if strings.Contains(line, file) {
+					return strings.Fields(line)[0], ch
+				}
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Fatal("the waiting call is not listed")
+		return "", nil
+	}
+
+	id, ch := waiting("approved.txt")
+	if out, err := runCLI(t, "approve", id); err != nil || !strings.Contains(out, "approved") {
+		t.Fatalf("approve %s: %v %s", id, err, out)
+	}
+	if r := <-ch; r.IsError {
+		t.Fatalf("approved call failed: %v", r.Content)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "approved.txt")); !os.IsNotExist(err) {
+		t.Fatal("the approved rm did not run")
+	}
+	if _, err := runCLI(t, "approve", id); err == nil {
+		t.Fatal("an approval was accepted twice")
+	}
+
+	id, ch = waiting("rejected.txt")
+	if out, err := runCLI(t, "reject", id); err != nil || !strings.Contains(out, "rejected") {
+		t.Fatalf("reject %s: %v %s", id, err, out)
+	}
+	if r := <-ch; !r.IsError {
+		t.Fatal("a rejected call ran")
+	}
+	if _, err := os.Stat(filepath.Join(ws, "rejected.txt")); err != nil {
+		t.Fatal("the rejected rm ran")
+	}
+	if out, _ := runCLI(t, "approve"); !strings.Contains(out, "no calls are waiting") {
+		t.Fatalf("list after decisions: %s", out)
 	}
 }

@@ -530,3 +530,30 @@ func TestLongResultKeptAsResource(t *testing.T) {
 		t.Fatalf("full result incomplete: %d chars", len(full))
 	}
 }
+
+// Two stdio server processes on one data dir are two sessions: a confirm
+// token issued in one is refused in the other.
+func TestSessionIsolation_StdioProcessTokens(t *testing.T) {
+	e := newEnv(t, "CLAWBRIDGE_CONFIRM=token")
+	c1 := stdioClient(t, e, "2025-11-25")
+	c2 := stdioClient(t, e, "2025-11-25")
+	os.MkdirAll(e.workspace, 0o755)
+	victim := filepath.Join(e.workspace, "victim.txt")
+	os.WriteFile(victim, []byte("x"), 0o600)
+	args := map[string]any{"argv": []any{"rm", "victim.txt"}}
+	sc, _ := callTool(t, c1, "shell", args).StructuredContent.(map[string]any)
+	tok, _ := sc["confirm_token"].(string)
+	if tok == "" {
+		t.Fatal("no token from the first process")
+	}
+	args["confirm_token"] = tok
+	if r := callTool(t, c2, "shell", args); !r.IsError {
+		t.Fatalf("the second process accepted the first one's token: %s", text(r))
+	}
+	if _, err := os.Stat(victim); err != nil {
+		t.Fatal("the command ran in the other process")
+	}
+	if r := callTool(t, c1, "shell", args); r.IsError {
+		t.Fatalf("the issuing process refused its own token: %s", text(r))
+	}
+}

@@ -26,6 +26,8 @@ Usage:
   clawbridge route --jsonl            route {"id","q"} lines from stdin
   clawbridge tools                    list the registry: tools, actions, levels
   clawbridge call TOOL --args JSON    run one tool through the call pipeline
+  clawbridge approve                  list the calls waiting for a person's approval
+  clawbridge approve [--reject] ID    approve (or reject) one waiting call, once
   clawbridge doctor                   check config, dirs and external programs
   clawbridge install CLIENT [--print] add clawbridge to claude-desktop, cursor or vscode
   clawbridge config init              write a commented default config file
@@ -68,6 +70,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdTools(args, stdout)
 	case "call":
 		return cmdCall(ctx, args, stdout)
+	case "approve":
+		return cmdApprove(ctx, args, stdout)
+	case "reject":
+		return cmdApprove(ctx, append([]string{"--reject"}, args...), stdout)
 	case "doctor":
 		return cmdDoctor(args, stdout)
 	case "install":

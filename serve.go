@@ -14,7 +14,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	httpAddr := fs.String("http", "", "serve SSE and streamable HTTP on ADDR instead of stdio (e.g. 127.0.0.1:8765)")
 	token := fs.String("token", "", "bearer token required from HTTP clients (or CLAWBRIDGE_TOKEN)")
 	exposure := fs.String("exposure", "", "exposure mode: auto, tiered, full or search")
-	confirm := fs.String("confirm", "", "confirmation policy for high actions: elicit, token, auto or deny")
+	confirm := fs.String("confirm", "", "confirmation policy for high actions: elicit, approve, token, auto or deny")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -46,9 +46,10 @@ func mcpTool(t *tool.Tool) mcp.Tool {
 
 // shape turns a tool result into an MCP result: structured content, a
 // compact text form capped at limit characters (the full text is kept as a
-// resource and the model is told where), resource links for files and inline
-// images.
-func (s *Server) shape(traceID string, r *tool.Result, limit int) *mcp.CallToolResult {
+// resource of the session and the model is told where; an anonymous stateless
+// caller cannot read one back, so nothing is kept for it), resource links for
+// files and inline images.
+func (s *Server) shape(sess *session, traceID string, r *tool.Result, limit int) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{}
 	var text strings.Builder
 	if r.Summary != "" {
@@ -78,10 +79,15 @@ func (s *Server) shape(traceID string, r *tool.Result, limit int) *mcp.CallToolR
 		}
 	}
 	body := text.String()
-	if len([]rune(body)) > limit {
-		uri := s.results.keep(traceID, body)
-		body = cutRunes(body, limit) + fmt.Sprintf("\n…[truncated: %d characters in all; the full result is the resource %s]", len([]rune(body)), uri)
-		out.StructuredContent = map[string]any{"truncated": true, "full_result": uri, "summary": r.Summary}
+	if n := len([]rune(body)); n > limit {
+		if sess.kind == kindAnonymous {
+			body = cutRunes(body, limit) + fmt.Sprintf("\n…[truncated: %d characters in all; a stateless caller without a token keeps nothing between requests, so narrow the request to see the rest]", n)
+			out.StructuredContent = map[string]any{"truncated": true, "summary": r.Summary}
+		} else {
+			uri := s.results.keep(sess.key, traceID, body)
+			body = cutRunes(body, limit) + fmt.Sprintf("\n…[truncated: %d characters in all; the full result is the resource %s]", n, uri)
+			out.StructuredContent = map[string]any{"truncated": true, "full_result": uri, "summary": r.Summary}
+		}
 	}
 	if body == "" {
 		body = "done"

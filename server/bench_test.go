@@ -47,7 +47,7 @@ func BenchmarkListTools(b *testing.B) {
 	s := benchServer(b)
 	sess := &benchSession{id: "bench", ch: make(chan mcp.JSONRPCNotification, 1024)}
 	ctx := s.mcp.WithContext(context.Background(), sess)
-	s.sessions.get("bench", "bench").exp.Route("合并这三个PDF")
+	s.sessions.get("bench", "bench", kindConnection).exp.Route("合并这三个PDF")
 	b.Run("session_view", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -20,19 +20,25 @@ import (
 
 // confirmer implements confirmation of high actions. Tokens are bound to the
 // session, the tool and a hash of the exact arguments, expire, and are spent
-// on use inside a transaction so a token runs its call once.
+// on use inside a transaction so a token runs its call once. Pending calls
+// (the approve policy) are in approve.go.
 type confirmer struct {
 	st     *store.Store
 	policy string
-	ttl    time.Duration
+	ttl    time.Duration // token lifetime
+	wait   time.Duration // how long a pending call waits for a decision
+	poll   time.Duration // how often the store is read while waiting
 }
 
-func newConfirmer(st *store.Store, policy string) (*confirmer, error) {
+func newConfirmer(st *store.Store, policy string, wait time.Duration) (*confirmer, error) {
 	err := st.Migrate("confirm",
 		`CREATE TABLE IF NOT EXISTS confirm_tokens (
 			token TEXT PRIMARY KEY, session TEXT NOT NULL, tool TEXT NOT NULL,
 			args_hash TEXT NOT NULL, expires_at INTEGER NOT NULL)`)
-	return &confirmer{st: st, policy: policy, ttl: 5 * time.Minute}, err
+	if err == nil {
+		err = migratePending(st)
+	}
+	return &confirmer{st: st, policy: policy, ttl: 5 * time.Minute, wait: wait, poll: 250 * time.Millisecond}, err
 }
 
 func argsHash(toolName string, args map[string]any) string {
@@ -78,7 +84,10 @@ func (c *confirmer) spend(ctx context.Context, tok, session, toolName string, ar
 }
 
 // confirm decides whether a high call may run. It returns nil to run, or a
-// result to send instead (a preview with a token, or a refusal).
+// result to send instead (a refusal, or under the token policy a preview
+// with a token). Under elicit, a client that cannot be asked, or an
+// elicitation that fails, falls back to approve: never to a token the model
+// could spend itself.
 func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call, args map[string]any, token string) *mcp.CallToolResult {
 	policy := s.confirmer.policy
 	switch policy {
@@ -87,12 +96,8 @@ func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *
 	case "deny":
 		return errorResult(traceID, tool.Errorf(tool.CodeDenied, "ask the operator to change the confirm policy (config `confirm`) if this action should be allowed",
 			"%s is a high-risk action and the server's confirmation policy is 'deny'", describeCall(t, c)))
-	}
-	if token != "" {
-		if err := s.confirmer.spend(ctx, token, sess.key, t.Name, args); err != nil {
-			return errorResult(traceID, tool.Errorf(tool.CodeConfirm, "call again without confirm_token to get a fresh preview and token", "%v", err))
-		}
-		return nil
+	case "token":
+		return s.confirmByToken(ctx, traceID, sess, t, c, args, token)
 	}
 	if policy == "elicit" && sess.canElicit(ctx) {
 		res, err := s.mcp.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
@@ -113,7 +118,55 @@ func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *
 			}
 			return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user declined; do not retry unless the user asks", "the user did not confirm %s", describeCall(t, c)))
 		}
-		s.log.Warn().Err(err).Str("session", sess.key).Msg("elicitation failed; falling back to a confirmation token")
+		s.log.Warn().Err(err).Str("session", sess.key).Msg("elicitation failed; the call waits for approval instead")
+	}
+	return s.confirmByApproval(ctx, traceID, sess, t, c)
+}
+
+// confirmByApproval stores the call as pending and waits for a person to
+// approve or reject it with `clawbridge approve`. The wait happens before the
+// call takes a concurrency slot and before its class timeout starts.
+func (s *Server) confirmByApproval(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call) *mcp.CallToolResult {
+	what := describeCall(t, c)
+	id, err := s.confirmer.propose(ctx, sess.key, t.Name, c.Action, what)
+	if err != nil {
+		return errorResult(traceID, tool.Errorf(tool.CodeFailed, "", "could not store the call for approval: %v", err))
+	}
+	wait := s.confirmer.wait
+	ask := fmt.Sprintf("%s needs the user's approval: run `clawbridge approve %s` to allow it once, or `clawbridge approve --reject %s`; waiting up to %s.", what, id, id, wait)
+	s.log.Warn().Str("kind", "approval").Str("pending_id", id).Str("session", sess.key).Str("call", what).Msg(ask)
+	_ = s.mcp.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(mcp.LoggingLevelWarning, "clawbridge", ask))
+	lastTick := time.Duration(0)
+	d, err := s.confirmer.await(ctx, id, func(waited time.Duration) {
+		if waited-lastTick >= 2*time.Second || lastTick == 0 {
+			lastTick = waited
+			c.Progress(waited.Seconds(), wait.Seconds(), ask)
+		}
+	})
+	switch {
+	case d == decidedRun:
+		s.log.Info().Str("kind", "approval").Str("pending_id", id).Msg("approved; running once")
+		return nil
+	case d == decidedReject:
+		return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user rejected it; do not retry unless the user asks",
+			"the user rejected %s (pending call %s)", what, id))
+	case err != nil && ctx.Err() == nil:
+		return errorResult(traceID, tool.Errorf(tool.CodeFailed, "", "waiting for approval of %s failed: %v", what, err))
+	}
+	return errorResult(traceID, tool.Errorf(tool.CodeDenied,
+		"tell the user this action needs their approval; when they are ready, call again and have them run `clawbridge approve` (lists waiting calls) and `clawbridge approve ID` while the call waits",
+		"%s was not approved within %s and did not run (pending call %s)", what, wait, id))
+}
+
+// confirmByToken is the token policy: the first call returns a preview and a
+// token, the same call with the token runs once. The model can spend the
+// token itself, so this is for trusted setups only.
+func (s *Server) confirmByToken(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call, args map[string]any, token string) *mcp.CallToolResult {
+	if token != "" {
+		if err := s.confirmer.spend(ctx, token, sess.key, t.Name, args); err != nil {
+			return errorResult(traceID, tool.Errorf(tool.CodeConfirm, "call again without confirm_token to get a fresh preview and token", "%v", err))
+		}
+		return nil
 	}
 	tok, exp, err := s.confirmer.issue(ctx, sess.key, t.Name, args)
 	if err != nil {
@@ -126,9 +179,8 @@ func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *
 		"expires_at":            exp.UTC().Format(time.RFC3339),
 		"how":                   "Show the user what will run. If they agree, call the same tool again with exactly the same arguments plus confirm_token.",
 	}
-	r := mcp.NewToolResultStructured(preview, fmt.Sprintf("Confirmation required before running %s.\nIf the user agrees, call %s again with the same arguments plus \"confirm_token\": %q (valid until %s, once).",
+	return mcp.NewToolResultStructured(preview, fmt.Sprintf("Confirmation required before running %s.\nIf the user agrees, call %s again with the same arguments plus \"confirm_token\": %q (valid until %s, once).",
 		describeCall(t, c), t.Name, tok, exp.UTC().Format(time.RFC3339)))
-	return r
 }
 
 func describeCall(t *tool.Tool, c *tool.Call) string {

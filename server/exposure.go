@@ -46,14 +46,14 @@ func newRouter(cfg config.Exposure, registered []string) (*exposure.Router, erro
 	})
 }
 
-func (s *Server) newSession(key, client string, limit int) *session {
+func (s *Server) newSession(key, client string, kind sessionKind, limit int) *session {
 	mode := s.router.Tables().ModeForClient(client, s.cfg.Exposure.Mode)
-	if key == "" {
-		// Anonymous stateless (2026-07-28) requests share no state and
+	if kind == kindAnonymous {
+		// Anonymous stateless (2026-07-28) requests keep no state and
 		// cannot be notified: they get the full tagged list plus find_tools.
 		mode = exposure.ModeFull
 	}
-	return &session{key: key, client: client, sem: make(chan struct{}, limit), exp: s.router.NewSession(mode)}
+	return &session{key: key, kind: kind, client: client, sem: make(chan struct{}, limit), exp: s.router.NewSession(mode)}
 }
 
 // filterList replaces the global tool list with the caller's view.
@@ -61,8 +61,7 @@ func (s *Server) filterList(ctx context.Context, id any, req *mcp.ListToolsReque
 	if res == nil {
 		return
 	}
-	key, client, _ := sessionKey(ctx)
-	sess := s.sessions.get(key, client)
+	sess := s.sessionOf(ctx)
 	byName := make(map[string]mcp.Tool, len(res.Tools))
 	for _, t := range res.Tools {
 		byName[t.Name] = t
@@ -109,10 +108,14 @@ func (s *Server) viewChanged(sess *session) {
 		ev = ev.Str("reason", st.History[n-1].Reason)
 	}
 	ev.Msg("view changed")
-	if sess.key == "" || strings.HasPrefix(sess.key, "principal:") || sess.key == "local" {
+	if !sess.notifiable() {
 		return // stateless callers re-list on every request; nothing to notify
 	}
-	if err := s.mcp.SendNotificationToSpecificClient(sess.key, mcp.MethodNotificationToolsListChanged, nil); err != nil {
+	target := sess.key
+	if sess.kind == kindStdio {
+		target = stdioSessionID // mcp-go's name for it
+	}
+	if err := s.mcp.SendNotificationToSpecificClient(target, mcp.MethodNotificationToolsListChanged, nil); err != nil {
 		s.log.Debug().Err(err).Str("session", sess.key).Msg("list_changed not delivered")
 	}
 }
@@ -150,8 +153,7 @@ type foundTool struct {
 }
 
 func (s *Server) findTools(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	key, client, _ := sessionKey(ctx)
-	sess := s.sessions.get(key, client)
+	sess := s.sessionOf(ctx)
 	request := req.GetString("request", "")
 	if strings.TrimSpace(request) == "" {
 		return errorResult("", tool.Invalid("request", "missing required field 'request'", "describe the user's task in a sentence")), nil
@@ -200,8 +202,7 @@ func (s *Server) findTools(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 }
 
 func (s *Server) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	key, client, _ := sessionKey(ctx)
-	sess := s.sessions.get(key, client)
+	sess := s.sessionOf(ctx)
 	name := req.GetString("name", "")
 	if _, ok := s.tools[name]; !ok {
 		return errorResult("", tool.Errorf(tool.CodeNotFound, "call find_tools to see the tool names", "unknown tool %q", name)), nil
@@ -226,8 +227,7 @@ func (s *Server) addPrompts() {
 		mcp.WithPromptDescription("Route a request to the right tools and get guidance for doing it well"),
 		mcp.WithArgument("request", mcp.RequiredArgument(), mcp.ArgumentDescription("What the user wants, in their words")),
 	), func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		key, client, _ := sessionKey(ctx)
-		sess := s.sessions.get(key, client)
+		sess := s.sessionOf(ctx)
 		request := req.Params.Arguments["request"]
 		if strings.TrimSpace(request) == "" {
 			return nil, fmt.Errorf("the task prompt needs a request argument")
@@ -261,8 +261,7 @@ func (s *Server) addPrompts() {
 
 // exposureResource shows the caller's current view and its history.
 func (s *Server) exposureResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-	key, client, _ := sessionKey(ctx)
-	return jsonResource(req.Params.URI, s.sessions.get(key, client).exp.State())
+	return jsonResource(req.Params.URI, s.sessionOf(ctx).exp.State())
 }
 
 // Router is the server's routing engine.

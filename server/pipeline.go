@@ -20,8 +20,7 @@ import (
 // handle is the MCP handler of every registered tool: the call pipeline of
 // ARCHITECTURE.md, outermost first.
 func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	key, client, _ := sessionKey(ctx)
-	sess := s.sessions.get(key, client)
+	sess := s.sessionOf(ctx)
 	s.adoptRoots(ctx, sess)
 	return s.run(ctx, sess, req.Params.Name, req.GetArguments(), progressFunc(ctx, s.mcp, req)), nil
 }
@@ -48,6 +47,9 @@ func (s *Server) run(ctx context.Context, sess *session, name string, args map[s
 		}
 		s.audit(traceID, sess, name, action, args, status, failure, time.Since(start))
 		s.afterCall(sess, name, !res.IsError)
+		if sess.kind == kindAnonymous && s.deps.Browser != nil {
+			s.deps.Browser.CloseSession(sess.key) // its session ends with this request
+		}
 	}()
 
 	t, ok := s.tools[name]
@@ -62,19 +64,6 @@ func (s *Server) run(ctx context.Context, sess *session, name string, args map[s
 		status = "refused"
 		failure = tool.Errorf(tool.CodeDenied, "the previous identical calls gave their answer; change the arguments or try another approach",
 			"loop guard: %s was called %d times in a row with the same arguments", name, n)
-		return errorResult(traceID, failure)
-	}
-
-	// Per-session concurrency cap.
-	select {
-	case sess.sem <- struct{}{}:
-		defer func() { <-sess.sem }()
-	case <-time.After(5 * time.Second):
-		status = "refused"
-		failure = tool.Errorf(tool.CodeDenied, "wait for earlier calls to finish, then retry", "too many calls in flight for this session (limit %d)", cap(sess.sem))
-		return errorResult(traceID, failure)
-	case <-ctx.Done():
-		failure = tool.Errorf(tool.CodeTimeout, "", "cancelled while waiting for a free slot")
 		return errorResult(traceID, failure)
 	}
 
@@ -108,8 +97,23 @@ func (s *Server) run(ctx context.Context, sess *session, name string, args map[s
 		}
 	}
 
-	// Circuit breaker per external dependency.
-	if t.OpenWorld && !s.breaker(name).allow() {
+	// Per-session concurrency cap, taken after confirmation: a call waiting
+	// for a person holds no slot.
+	select {
+	case sess.sem <- struct{}{}:
+		defer func() { <-sess.sem }()
+	case <-time.After(5 * time.Second):
+		status = "refused"
+		failure = tool.Errorf(tool.CodeDenied, "wait for earlier calls to finish, then retry", "too many calls in flight for this session (limit %d)", cap(sess.sem))
+		return errorResult(traceID, failure)
+	case <-ctx.Done():
+		failure = tool.Errorf(tool.CodeTimeout, "", "cancelled while waiting for a free slot")
+		return errorResult(traceID, failure)
+	}
+
+	// Circuit breaker per external dependency and session: one session's
+	// failures do not pause the tool for the others.
+	if t.OpenWorld && !sess.breaker(name).allow() {
 		status = "refused"
 		failure = tool.Errorf(tool.CodeUnavailable, "wait a minute before retrying", "%s failed several times in a row; calls are paused for %s", name, breakerCooldown)
 		return errorResult(traceID, failure)
@@ -122,7 +126,7 @@ func (s *Server) run(ctx context.Context, sess *session, name string, args map[s
 		result, err = s.invoke(ctx, t, call, timeout) // retry once
 	}
 	if t.OpenWorld {
-		s.breaker(name).record(err == nil || isToolError(err, tool.CodeInvalid, tool.CodeNotFound, tool.CodeDenied))
+		sess.breaker(name).record(err == nil || isToolError(err, tool.CodeInvalid, tool.CodeNotFound, tool.CodeDenied))
 	}
 	if err != nil {
 		failure = asToolError(err)
@@ -134,7 +138,7 @@ func (s *Server) run(ctx context.Context, sess *session, name string, args map[s
 	if result == nil {
 		result = &tool.Result{}
 	}
-	return s.shape(traceID, result, s.cfg.Limits.ResultChars)
+	return s.shape(sess, traceID, result, s.cfg.Limits.ResultChars)
 }
 
 // invoke runs the handler with the class timeout.
@@ -221,7 +225,8 @@ func progressFunc(ctx context.Context, srv *mcpserver.MCPServer, req mcp.CallToo
 }
 
 // Circuit breaker: after breakerFailures consecutive failures of a network
-// tool, calls are refused for breakerCooldown.
+// tool in a session, that session's calls to it are refused for
+// breakerCooldown.
 const (
 	breakerFailures = 5
 	breakerCooldown = time.Minute
@@ -233,12 +238,15 @@ type circuit struct {
 	openUntil time.Time
 }
 
-func (s *Server) breaker(name string) *circuit {
-	s.breakersMu.Lock()
-	defer s.breakersMu.Unlock()
+func (s *session) breaker(name string) *circuit {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	c, ok := s.breakers[name]
 	if !ok {
 		c = &circuit{}
+		if s.breakers == nil {
+			s.breakers = map[string]*circuit{}
+		}
 		s.breakers[name] = c
 	}
 	return c

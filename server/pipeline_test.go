@@ -43,7 +43,7 @@ func TestLoopGuard(t *testing.T) {
 		calls++
 		return &tool.Result{Summary: c.Args.String("text")}, nil
 	}))
-	sess := s.sessions.get("loop", "")
+	sess := s.sessions.get("loop", "", kindConnection)
 	args := map[string]any{"text": "same"}
 	for i := 0; i < 3; i++ {
 		if r := s.run(context.Background(), sess, "echo", args, nil); r.IsError {
@@ -80,7 +80,7 @@ func TestConcurrencyCapAndPanics(t *testing.T) {
 		mu.Unlock()
 		return &tool.Result{}, nil
 	}))
-	sess := s.sessions.get("cap", "")
+	sess := s.sessions.get("cap", "", kindConnection)
 	var wg sync.WaitGroup
 	for i := 0; i < 5; i++ {
 		wg.Add(1)
@@ -103,7 +103,7 @@ func TestConcurrencyCapAndPanics(t *testing.T) {
 
 func TestValidationErrorsArePrecise(t *testing.T) {
 	s := testServer(t, echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) { return &tool.Result{}, nil }))
-	sess := s.sessions.get("v", "")
+	sess := s.sessions.get("v", "", kindConnection)
 	cases := []struct {
 		args map[string]any
 		want string

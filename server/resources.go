@@ -18,8 +18,7 @@ func (s *Server) addResources() {
 		mcp.WithResourceDescription("The last 50 calls of this session: tool, action, status, duration"),
 		mcp.WithMIMEType("application/json")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-			key, _, _ := sessionKey(ctx)
-			return jsonResource(req.Params.URI, s.traces(ctx, key))
+			return jsonResource(req.Params.URI, s.traces(ctx, s.sessionOf(ctx).key))
 		})
 	s.mcp.AddResource(mcp.NewResource("clawbridge://session/exposure", "session exposure",
 		mcp.WithResourceDescription("This session's tool view: mode, tier, intents, confidence, pinned tools and the history of changes with reasons"),

@@ -14,7 +14,7 @@ import (
 // its roots may replace the configured ones; an HTTP server is shared and
 // keeps its configured workspace.
 func (s *Server) adoptRoots(ctx context.Context, sess *session) {
-	if sess.key != "stdio" {
+	if sess.kind != kindStdio {
 		return
 	}
 	sess.mu.Lock()
@@ -54,8 +54,7 @@ func (s *Server) adoptRoots(ctx context.Context, sess *session) {
 
 // rootsChanged makes the next call read the client's roots again.
 func (s *Server) rootsChanged(ctx context.Context, n mcp.JSONRPCNotification) {
-	key, client, _ := sessionKey(ctx)
-	sess := s.sessions.get(key, client)
+	sess := s.sessionOf(ctx)
 	sess.mu.Lock()
 	sess.rootsChecked = false
 	sess.mu.Unlock()

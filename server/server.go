@@ -7,7 +7,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -41,29 +40,30 @@ type Server struct {
 	results   *resultStore
 	router    *exposure.Router
 
-	breakersMu sync.Mutex
-	breakers   map[string]*circuit
+	// stdioKey is the random key of this process's stdio session, set when
+	// it serves stdio: every process's is different, so nothing one grants
+	// (a confirm token, say) is valid in another on the same data dir.
+	stdioKey string
 }
 
 // New builds the server from the registry.
 func New(o Options) (*Server, error) {
 	s := &Server{
-		cfg:      o.Config,
-		deps:     o.Deps,
-		log:      o.Log,
-		tools:    map[string]*tool.Tool{},
-		results:  newResultStore(64),
-		breakers: map[string]*circuit{},
+		cfg:     o.Config,
+		deps:    o.Deps,
+		log:     o.Log,
+		tools:   map[string]*tool.Tool{},
+		results: newResultStore(32),
 	}
 	limit := max(o.Config.Limits.ConcurrentCalls, 1)
-	s.sessions = &sessions{m: map[string]*session{}, new: func(key, client string) *session {
-		return s.newSession(key, client, limit)
+	s.sessions = &sessions{m: map[string]*session{}, new: func(key, client string, kind sessionKind) *session {
+		return s.newSession(key, client, kind, limit)
 	}}
 	if err := o.Deps.Store.Migrate("traces", tracesDDL); err != nil {
 		return nil, err
 	}
 	pruneTraces(o.Deps.Store, o.Log)
-	c, err := newConfirmer(o.Deps.Store, o.Config.Confirm)
+	c, err := newConfirmer(o.Deps.Store, o.Config.Confirm, o.Config.ApproveTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -71,11 +71,13 @@ func New(o Options) (*Server, error) {
 
 	hooks := &mcpserver.Hooks{}
 	hooks.AddAfterListTools(s.filterList)
+	hooks.AddBeforeReadResource(s.hideUnreadableResults)
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs mcpserver.ClientSession) {
-		s.sessions.drop(cs.SessionID())
-		if o.Deps.Browser != nil {
-			o.Deps.Browser.CloseSession(cs.SessionID()) // its cookies and tabs go with it
+		if cs.SessionID() == stdioSessionID && s.stdioKey != "" {
+			s.forget(s.stdioKey)
+			return
 		}
+		s.forget(cs.SessionID())
 	})
 	s.mcp = mcpserver.NewMCPServer("clawbridge", o.Version,
 		mcpserver.WithToolCapabilities(true),
@@ -122,7 +124,7 @@ func (s *Server) Tools() []*tool.Tool { return s.order }
 // Call runs one tool locally through the same pipeline as a client's call
 // (the CLI's `call` command).
 func (s *Server) Call(ctx context.Context, name string, args map[string]any) *mcp.CallToolResult {
-	sess := s.sessions.get("local", "cli")
+	sess := s.sessions.get("local", "cli", kindLocal)
 	return s.run(ctx, sess, name, args, func(float64, float64, string) {})
 }
 
@@ -141,6 +143,7 @@ func (s *Server) sweepLoop(ctx context.Context) {
 			return
 		case <-t.C:
 			for _, key := range s.sessions.sweep(ttl) {
+				s.results.drop(key)
 				if s.deps.Browser != nil {
 					s.deps.Browser.CloseSession(key)
 				}

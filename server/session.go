@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"sync"
@@ -12,10 +13,24 @@ import (
 	"clawbridge/exposure"
 )
 
+// sessionKind says where a session's key comes from, and so what it may
+// keep between requests and whether it can be notified.
+type sessionKind int
+
+const (
+	kindConnection sessionKind = iota // SSE or streamable HTTP session: the Mcp-Session-Id
+	kindStdio                         // the one client of a stdio server process: a random key per process
+	kindPrincipal                     // stateless (2026-07-28) requests with a checked bearer token: its hash
+	kindAnonymous                     // a stateless request without a token: a random key for this request only
+	kindLocal                         // the CLI's `call` command in this process
+)
+
 // session is clawbridge's state for one client session: the concurrency
-// slots, the loop guard's memory and the exposure view.
+// slots, the loop guard's memory, the circuit breakers and the exposure view.
+// Nothing in it is shared with another session.
 type session struct {
 	key    string
+	kind   sessionKind
 	client string
 	sem    chan struct{}
 	exp    *exposure.Session
@@ -24,30 +39,41 @@ type session struct {
 	lastCall string // hash of the last call's tool and arguments
 	repeats  int
 	seen     time.Time
+	breakers map[string]*circuit // by tool name
 
 	rootsChecked bool // the client's MCP roots were asked for
 }
 
-// sessions maps session keys to state. Keys: the MCP session id for
-// stdio/SSE/streamable sessions; for stateless 2026-07-28 requests, the
-// authenticated principal ("principal:<hash>") or "" (anonymous).
+// notifiable reports whether the session has a connection that server
+// notifications can reach; stateless callers re-list on every request.
+func (s *session) notifiable() bool { return s.kind == kindConnection || s.kind == kindStdio }
+
+// sessions maps session keys to state. Anonymous stateless requests are not
+// kept: each gets a fresh session that ends with its request.
 type sessions struct {
 	mu  sync.Mutex
 	m   map[string]*session
-	new func(key, client string) *session
+	new func(key, client string, kind sessionKind) *session
 }
 
-func (ss *sessions) get(key, client string) *session {
+func (ss *sessions) get(key, client string, kind sessionKind) *session {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	s, ok := ss.m[key]
 	if !ok {
-		s = ss.new(key, client)
+		s = ss.new(key, client, kind)
 		ss.m[key] = s
 	}
 	if client != "" && s.client == "" {
 		s.client = client
 	}
+	s.seen = time.Now()
+	return s
+}
+
+// anonymous makes the session of one anonymous stateless request.
+func (ss *sessions) anonymous(client string) *session {
+	s := ss.new(randomKey("anon:"), client, kindAnonymous)
 	s.seen = time.Now()
 	return s
 }
@@ -72,29 +98,58 @@ func (ss *sessions) sweep(ttl time.Duration) []string {
 	return gone
 }
 
+// randomKey is prefix plus 128 random bits: unique and unguessable.
+func randomKey(prefix string) string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand panics rather than return short)
+	return prefix + hex.EncodeToString(b[:])
+}
+
 type principalKey struct{}
 
 // withPrincipal marks a request context with its authenticated principal.
 func withPrincipal(ctx context.Context, token string) context.Context {
 	h := sha256.Sum256([]byte(token))
-	return context.WithValue(ctx, principalKey{}, "principal:"+hex.EncodeToString(h[:8]))
+	return context.WithValue(ctx, principalKey{}, "principal:"+hex.EncodeToString(h[:16]))
 }
 
-// sessionKey identifies the caller's session from the request context.
-func sessionKey(ctx context.Context) (key, client string, stateless bool) {
+// stdioSessionID is the id mcp-go gives the one session of its stdio server.
+const stdioSessionID = "stdio"
+
+// sessionOf resolves the caller of the request in ctx to its session:
+// stateless requests by their checked principal (or a fresh session when
+// there is none), stdio by this process's random key, SSE and streamable
+// HTTP sessions by their Mcp-Session-Id.
+func (s *Server) sessionOf(ctx context.Context) *session {
 	if info := mcpserver.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
+		client := ""
 		if info.ClientInfo != nil {
 			client = info.ClientInfo.Name
 		}
-		p, _ := ctx.Value(principalKey{}).(string)
-		return p, client, true
+		if p, _ := ctx.Value(principalKey{}).(string); p != "" {
+			return s.sessions.get(p, client, kindPrincipal)
+		}
+		return s.sessions.anonymous(client)
 	}
 	cs := mcpserver.ClientSessionFromContext(ctx)
 	if cs == nil {
-		return "local", "", false
+		return s.sessions.anonymous("")
 	}
+	client := ""
 	if ci, ok := cs.(mcpserver.SessionWithClientInfo); ok {
 		client = ci.GetClientInfo().Name
 	}
-	return cs.SessionID(), client, false
+	if key := s.stdioKey; key != "" && cs.SessionID() == stdioSessionID {
+		return s.sessions.get(key, client, kindStdio)
+	}
+	return s.sessions.get(cs.SessionID(), client, kindConnection)
+}
+
+// forget ends a session: its state, kept results and browser context.
+func (s *Server) forget(key string) {
+	s.sessions.drop(key)
+	s.results.drop(key)
+	if s.deps.Browser != nil {
+		s.deps.Browser.CloseSession(key) // its cookies and tabs go with it
+	}
 }

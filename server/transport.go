@@ -22,6 +22,7 @@ import (
 // ServeStdio serves one client over stdin/stdout. Nothing but JSON-RPC is
 // written to out; logs go to the logger (stderr or a file).
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	s.stdioKey = randomKey("stdio:")
 	std := mcpserver.NewStdioServer(s.mcp)
 	std.SetErrorLogger(stdLogger(s.log))
 	return std.Listen(ctx, in, out)

@@ -22,13 +22,16 @@ type Config struct {
 	LogFile   string   `yaml:"log_file"` // empty: stderr
 	LogLevel  string   `yaml:"log_level"`
 
-	HTTP     HTTP     `yaml:"http"`
-	Confirm  string   `yaml:"confirm"` // elicit | token | auto | deny
-	Limits   Limits   `yaml:"limits"`
-	Network  Network  `yaml:"network"`
-	Exposure Exposure `yaml:"exposure"`
-	Shell    Shell    `yaml:"shell"`
-	System   System   `yaml:"system"`
+	HTTP    HTTP   `yaml:"http"`
+	Confirm string `yaml:"confirm"` // elicit | approve | token | auto | deny
+	// ApproveTimeout is how long a call waits for `clawbridge approve`
+	// (policy approve, and elicit where the client cannot be asked).
+	ApproveTimeout time.Duration `yaml:"approve_timeout"`
+	Limits         Limits        `yaml:"limits"`
+	Network        Network       `yaml:"network"`
+	Exposure       Exposure      `yaml:"exposure"`
+	Shell          Shell         `yaml:"shell"`
+	System         System        `yaml:"system"`
 
 	// Tools holds the sections of tools that own their config, by tool name.
 	// A tool decodes its own section with Section.
@@ -116,7 +119,8 @@ func Default() *Config {
 			MaxBodyBytes:   4 << 20,
 			SessionIdleTTL: 30 * time.Minute,
 		},
-		Confirm: "elicit",
+		Confirm:        "elicit",
+		ApproveTimeout: 2 * time.Minute,
 		Limits: Limits{
 			ConcurrentCalls: 3,
 			ResultChars:     20000,
@@ -247,9 +251,12 @@ func expandHome(p string) string {
 // Validate checks values that would otherwise fail late.
 func (c *Config) Validate() error {
 	switch c.Confirm {
-	case "elicit", "token", "auto", "deny":
+	case "elicit", "approve", "token", "auto", "deny":
 	default:
-		return fmt.Errorf("config: confirm must be elicit, token, auto or deny, not %q", c.Confirm)
+		return fmt.Errorf("config: confirm must be elicit, approve, token, auto or deny, not %q", c.Confirm)
+	}
+	if c.ApproveTimeout < time.Second || c.ApproveTimeout > time.Hour {
+		return fmt.Errorf("config: approve_timeout must be between 1s and 1h, not %s", c.ApproveTimeout)
 	}
 	switch c.Exposure.Mode {
 	case "auto", "tiered", "full", "search":

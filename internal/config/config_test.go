@@ -3,7 +3,9 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -45,6 +47,14 @@ func TestBadValues(t *testing.T) {
 	if _, err := Load(path); err == nil {
 		t.Error("bad confirm policy accepted")
 	}
+	os.WriteFile(path, []byte("confirm: approve\napprove_timeout: 0s\n"), 0o600)
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "approve_timeout") {
+		t.Errorf("approve_timeout 0 accepted: %v", err)
+	}
+	os.WriteFile(path, []byte("confirm: approve\napprove_timeout: 45s\n"), 0o600)
+	if c, err := Load(path); err != nil || c.Confirm != "approve" || c.ApproveTimeout != 45*time.Second {
+		t.Errorf("the approve policy with its timeout: %v %+v", err, c)
+	}
 	if _, err := Load(filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Error("an explicit missing file must be an error")
 	}
@@ -58,7 +68,7 @@ func TestTemplateMatchesDefaults(t *testing.T) {
 	}
 	c.expand()
 	d := Default()
-	if c.Confirm != d.Confirm || c.HTTP.Addr != d.HTTP.Addr || c.Limits != d.Limits || c.Exposure.Mode != d.Exposure.Mode ||
+	if c.Confirm != d.Confirm || c.ApproveTimeout != d.ApproveTimeout || c.HTTP.Addr != d.HTTP.Addr || c.Limits != d.Limits || c.Exposure.Mode != d.Exposure.Mode ||
 		len(c.Shell.ReadOnlyPrograms) != len(d.Shell.ReadOnlyPrograms) || c.Workspace[0] != d.Workspace[0] {
 		t.Errorf("template and defaults disagree:\n%+v\n%+v", c, d)
 	}

@@ -34,9 +34,18 @@ http:
   max_body_bytes: 4194304
   session_idle_ttl: 30m
 
-# Confirmation for high actions: elicit (ask the user through the client,
-# falling back to token), token (preview + confirm token), auto, deny.
+# Confirmation for high actions:
+#   elicit   ask the user through the client (MCP elicitation); where the
+#            client cannot be asked, or asking fails, fall back to approve
+#   approve  the call waits for a person to run "clawbridge approve ID"
+#            (or "clawbridge approve --reject ID") on this data dir
+#   token    a preview with a confirm token; the same call with the token runs
+#            once. The model can confirm by itself: trusted setups only.
+#   auto     run without asking (trusted local use); deny: refuse them all
 confirm: elicit
+# How long a call waits for approval. The wait comes before the call's own
+# timeout (limits.*_timeout) starts and holds no concurrency slot.
+approve_timeout: 2m
 
 limits:
   concurrent_calls: 3    # in flight per session

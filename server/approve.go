@@ -1,0 +1,191 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"clawbridge/internal/store"
+)
+
+// The `approve` confirmation policy: a high call that needs confirmation is
+// stored as a pending call and waits, bounded, until a person approves or
+// rejects it out of band (`clawbridge approve`, from any process on the same
+// data dir). The waiting server polls the store, so the approver needs no
+// connection to it. A decision is single-use and bound to its pending call:
+// only the call that is waiting on that id can take it, once.
+
+// Statuses of a pending call.
+const (
+	pendingWaiting  = "pending"
+	pendingApproved = "approved"
+	pendingRejected = "rejected"
+	pendingExpired  = "expired" // not decided in time, or the caller went away
+	pendingRan      = "ran"     // approved and taken by its call
+)
+
+const pendingDDL = `CREATE TABLE IF NOT EXISTS pending_calls (
+	id TEXT PRIMARY KEY, session TEXT NOT NULL, tool TEXT NOT NULL, action TEXT NOT NULL,
+	preview TEXT NOT NULL, created INTEGER NOT NULL, expires INTEGER NOT NULL, status TEXT NOT NULL)`
+
+// pendingRetention bounds the table: decided calls are kept a day for the
+// record, then deleted.
+const pendingRetention = 24 * time.Hour
+
+func migratePending(st *store.Store) error { return st.Migrate("pending_calls", pendingDDL) }
+
+// PendingCall is a call waiting for a person's decision, as listed by
+// `clawbridge approve`.
+type PendingCall struct {
+	ID      string    `json:"id"`
+	Session string    `json:"session"`
+	Tool    string    `json:"tool"`
+	Action  string    `json:"action,omitempty"`
+	Preview string    `json:"preview"` // redacted tool, action and arguments
+	Created time.Time `json:"created"`
+	Expires time.Time `json:"expires"`
+}
+
+// ListPending returns the calls still waiting in the store, oldest first.
+func ListPending(ctx context.Context, st *store.Store) ([]PendingCall, error) {
+	if err := migratePending(st); err != nil {
+		return nil, err
+	}
+	rows, err := st.DB().QueryContext(ctx,
+		`SELECT id, session, tool, action, preview, created, expires FROM pending_calls WHERE status = ? AND expires >= ? ORDER BY created`,
+		pendingWaiting, time.Now().Unix())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []PendingCall
+	for rows.Next() {
+		var p PendingCall
+		var created, expires int64
+		if err := rows.Scan(&p.ID, &p.Session, &p.Tool, &p.Action, &p.Preview, &created, &expires); err != nil {
+			return nil, err
+		}
+		p.Created, p.Expires = time.Unix(created, 0), time.Unix(expires, 0)
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// ErrNoPendingCall: the id names no call that is still waiting.
+var ErrNoPendingCall = errors.New("no pending call with that id (it was decided already, expired, or never existed); run `clawbridge approve` to list the waiting ones")
+
+// Decide approves or rejects the waiting call id. Only a waiting call that
+// has not expired can be decided, and only once.
+func Decide(ctx context.Context, st *store.Store, id string, approve bool) error {
+	if err := migratePending(st); err != nil {
+		return err
+	}
+	status := pendingRejected
+	if approve {
+		status = pendingApproved
+	}
+	res, err := st.DB().ExecContext(ctx, `UPDATE pending_calls SET status = ? WHERE id = ? AND status = ? AND expires >= ?`,
+		status, id, pendingWaiting, time.Now().Unix())
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return ErrNoPendingCall
+	}
+	return nil
+}
+
+// propose stores a new pending call and returns its id.
+func (c *confirmer) propose(ctx context.Context, session, toolName, action, preview string) (string, error) {
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	id := hex.EncodeToString(b[:]) // short enough to type; 48 random bits, valid for minutes
+	now := time.Now()
+	err := c.st.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`DELETE FROM pending_calls WHERE expires < ?`, now.Add(-pendingRetention).Unix()); err != nil {
+			return err
+		}
+		_, err := tx.Exec(`INSERT INTO pending_calls(id, session, tool, action, preview, created, expires, status) VALUES (?,?,?,?,?,?,?,?)`,
+			id, session, toolName, action, preview, now.Unix(), now.Add(c.wait).Unix(), pendingWaiting)
+		return err
+	})
+	return id, err
+}
+
+// decision is the outcome of waiting on a pending call.
+type decision int
+
+const (
+	decidedRun decision = iota
+	decidedReject
+	decidedTimeout
+)
+
+// await polls the pending call until it is decided, the wait ends or ctx
+// is done. An approval is taken (approved → ran) in one statement, so it
+// lets exactly one run happen. tick is called on every poll.
+func (c *confirmer) await(ctx context.Context, id string, tick func(waited time.Duration)) (decision, error) {
+	start := time.Now()
+	deadline := time.NewTimer(c.wait)
+	defer deadline.Stop()
+	poll := time.NewTicker(c.poll)
+	defer poll.Stop()
+	for {
+		d, err := c.check(id)
+		if err != nil || d != decidedTimeout {
+			return d, err
+		}
+		select {
+		case <-poll.C:
+			tick(time.Since(start))
+		case <-deadline.C:
+			return c.expire(id)
+		case <-ctx.Done():
+			c.expire(id)
+			return decidedTimeout, ctx.Err()
+		}
+	}
+}
+
+// check reads the decision so far; decidedTimeout means still waiting.
+// Polls only read; the one write takes an approval.
+func (c *confirmer) check(id string) (decision, error) {
+	var status string
+	if err := c.st.DB().QueryRow(`SELECT status FROM pending_calls WHERE id = ?`, id).Scan(&status); err != nil {
+		return decidedTimeout, fmt.Errorf("pending call %s: %w", id, err)
+	}
+	switch status {
+	case pendingWaiting:
+		return decidedTimeout, nil
+	case pendingRejected:
+		return decidedReject, nil
+	case pendingApproved:
+		res, err := c.st.DB().Exec(`UPDATE pending_calls SET status = ? WHERE id = ? AND status = ?`, pendingRan, id, pendingApproved)
+		if err != nil {
+			return decidedTimeout, err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return decidedRun, nil
+		}
+	}
+	return decidedTimeout, fmt.Errorf("pending call %s is %s", id, status)
+}
+
+// expire ends the wait; a decision that came in at the last moment still
+// counts.
+func (c *confirmer) expire(id string) (decision, error) {
+	if _, err := c.st.DB().Exec(`UPDATE pending_calls SET status = ? WHERE id = ? AND status = ?`, pendingExpired, id, pendingWaiting); err != nil {
+		return decidedTimeout, err
+	}
+	d, err := c.check(id)
+	if err != nil && d == decidedTimeout {
+		return decidedTimeout, nil // expired: the expected end of an unanswered wait
+	}
+	return d, err
+}

@@ -1,0 +1,199 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Confirmation a model cannot give itself: under the default policy a
+// client without elicitation (or whose elicitation fails) gets no token; the
+// call waits for a person's decision in the store.
+
+// waitPending returns the one call waiting in f's store.
+func waitPending(t *testing.T, f *fixture) PendingCall {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		calls, err := ListPending(context.Background(), f.s.deps.Store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(calls) == 1 {
+			return calls[0]
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("no pending call appeared")
+	return PendingCall{}
+}
+
+func callAsync(t *testing.T, c *client.Client, name string, args map[string]any) chan *mcp.CallToolResult {
+	ch := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = name
+		req.Params.Arguments = args
+		r, err := c.CallTool(ctxFor(t), req)
+		if err != nil {
+			r = mcp.NewToolResultError("protocol error: " + err.Error())
+		}
+		ch <- r
+	}()
+	return ch
+}
+
+func noToken(t *testing.T, r *mcp.CallToolResult) {
+	t.Helper()
+	b, _ := json.Marshal(r)
+	if strings.Contains(string(b), "cfm_") || strings.Contains(string(b), confirmParam) {
+		t.Fatalf("a result carries a confirm token: %s", b)
+	}
+}
+
+func TestApprove_DefaultPolicyWithoutElicitation(t *testing.T) {
+	f := newFixture(t, "elicit", 3)
+	c := dial(t, f.http(t), mcp.ProtocolVersion20251125, nil) // declares no elicitation
+
+	t.Run("approve runs it exactly once", func(t *testing.T) {
+		ch := callAsync(t, c, "danger", map[string]any{"text": "deploy", "password": "hunter2"})
+		p := waitPending(t, f)
+		if p.Tool != "danger" || !strings.Contains(p.Preview, "deploy") || strings.Contains(p.Preview, "hunter2") {
+			t.Fatalf("preview %+v: want the call, redacted", p)
+		}
+		if f.runs.Load() != 0 {
+			t.Fatal("ran before approval")
+		}
+		if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); err != nil {
+			t.Fatal(err)
+		}
+		r := <-ch
+		noToken(t, r)
+		if r.IsError || f.runs.Load() != 1 {
+			t.Fatalf("approved call: %s (runs %d)", text(r), f.runs.Load())
+		}
+		if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); !errors.Is(err, ErrNoPendingCall) {
+			t.Fatalf("an approval must be single-use: %v", err)
+		}
+		if f.runs.Load() != 1 {
+			t.Fatal("ran twice")
+		}
+	})
+	t.Run("reject refuses it", func(t *testing.T) {
+		before := f.runs.Load()
+		ch := callAsync(t, c, "danger", map[string]any{"text": "reject me"})
+		p := waitPending(t, f)
+		if err := Decide(context.Background(), f.s.deps.Store, p.ID, false); err != nil {
+			t.Fatal(err)
+		}
+		r := <-ch
+		noToken(t, r)
+		if !r.IsError || !strings.Contains(text(r), "rejected") || f.runs.Load() != before {
+			t.Fatalf("rejected call: %s", text(r))
+		}
+	})
+	t.Run("timeout refuses it and says how to approve", func(t *testing.T) {
+		f.s.confirmer.wait = 700 * time.Millisecond
+		defer func() { f.s.confirmer.wait = 2 * time.Minute }()
+		before := f.runs.Load()
+		r := call(t, c, "danger", map[string]any{"text": "nobody answers"})
+		noToken(t, r)
+		if !r.IsError || !strings.Contains(text(r), "not approved within") || !strings.Contains(text(r), "clawbridge approve") || f.runs.Load() != before {
+			t.Fatalf("unanswered call: %s", text(r))
+		}
+		calls, _ := ListPending(context.Background(), f.s.deps.Store)
+		if len(calls) != 0 {
+			t.Fatalf("an expired call is still listed: %+v", calls)
+		}
+	})
+}
+
+// While it waits, a call with a progress token hears what to run.
+func TestApprove_ProgressWhileWaiting(t *testing.T) {
+	f := newFixture(t, "approve", 3)
+	c := dial(t, f.http(t), mcp.ProtocolVersion20251125, nil)
+	heard := make(chan string, 16)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			msg, _ := n.Params.AdditionalFields["message"].(string)
+			heard <- msg
+		}
+	})
+	ch := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "danger"
+		req.Params.Arguments = map[string]any{"text": "p"}
+		req.Params.Meta = &mcp.Meta{ProgressToken: "wait-1"}
+		r, _ := c.CallTool(ctxFor(t), req)
+		ch <- r
+	}()
+	p := waitPending(t, f)
+	select {
+	case msg := <-heard:
+		if !strings.Contains(msg, "clawbridge approve "+p.ID) {
+			t.Fatalf("progress message %q does not say what to run", msg)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no progress while waiting")
+	}
+	Decide(context.Background(), f.s.deps.Store, p.ID, true)
+	if r := <-ch; r == nil || r.IsError {
+		t.Fatal("approved call failed")
+	}
+}
+
+type failingElicitation struct{}
+
+func (failingElicitation) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	return nil, errors.New("the client's form broke")
+}
+
+// An elicitation that errors falls back to approval, not to a token.
+func TestApprove_ElicitationErrorFallsBack(t *testing.T) {
+	f := newFixture(t, "elicit", 3)
+	c := dial(t, f.http(t), mcp.ProtocolVersion20251125, nil, client.WithElicitationHandler(failingElicitation{}))
+	ch := callAsync(t, c, "danger", map[string]any{"text": "after a failed elicitation"})
+	p := waitPending(t, f)
+	Decide(context.Background(), f.s.deps.Store, p.ID, true)
+	r := <-ch
+	noToken(t, r)
+	if r.IsError || f.runs.Load() != 1 {
+		t.Fatalf("fallback approval: %s", text(r))
+	}
+}
+
+// Stateless callers cannot be asked back: they wait for approval too.
+func TestApprove_StatelessCaller(t *testing.T) {
+	f := newFixture(t, "elicit", 3)
+	c := dial(t, f.http(t), mcp.ProtocolVersion20260728, nil)
+	ch := callAsync(t, c, "danger", map[string]any{"text": "stateless"})
+	p := waitPending(t, f)
+	Decide(context.Background(), f.s.deps.Store, p.ID, true)
+	if r := <-ch; r.IsError || f.runs.Load() != 1 {
+		t.Fatalf("stateless approved call: %s", text(r))
+	}
+}
+
+// A call waiting for approval holds no concurrency slot: with a cap of one,
+// another call of the same session runs meanwhile.
+func TestApprove_PendingHoldsNoSlot(t *testing.T) {
+	f := newFixture(t, "approve", 1)
+	c := dial(t, f.http(t), mcp.ProtocolVersion20251125, nil)
+	ch := callAsync(t, c, "danger", map[string]any{"text": "slow to approve"})
+	p := waitPending(t, f)
+	began := time.Now()
+	if r := call(t, c, "echo", map[string]any{"text": "meanwhile"}); r.IsError || time.Since(began) > 3*time.Second {
+		t.Fatalf("the waiting call held the slot: %s", text(r))
+	}
+	Decide(context.Background(), f.s.deps.Store, p.ID, true)
+	if r := <-ch; r.IsError {
+		t.Fatal(text(r))
+	}
+}
