@@ -40,6 +40,8 @@ type Server struct {
 	confirmer *confirmer
 	results   *resultStore
 	router    *exposure.Router
+	live      *liveSessions // HTTP sessions under http.max_sessions
+	flight    *inFlight     // tool calls running, waited for at shutdown
 
 	breakersMu sync.Mutex
 	breakers   map[string]*circuit
@@ -54,6 +56,8 @@ func New(o Options) (*Server, error) {
 		tools:    map[string]*tool.Tool{},
 		results:  newResultStore(64),
 		breakers: map[string]*circuit{},
+		live:     newLiveSessions(o.Config.HTTP.MaxSessions),
+		flight:   &inFlight{},
 	}
 	limit := max(o.Config.Limits.ConcurrentCalls, 1)
 	s.sessions = &sessions{m: map[string]*session{}, new: func(key, client string) *session {
@@ -86,6 +90,7 @@ func New(o Options) (*Server, error) {
 		mcpserver.WithInstructions(instructions),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithRecovery(),
+		mcpserver.WithToolHandlerMiddleware(s.flight.track),
 	)
 	for i := range o.Tools {
 		t := &o.Tools[i]
