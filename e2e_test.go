@@ -426,7 +426,8 @@ func TestHTTPSecurity(t *testing.T) {
 		{"wrong token", map[string]string{"Authorization": "Bearer nope"}, init, 401},
 		{"good token", auth, init, 200},
 		{"foreign origin", map[string]string{"Authorization": auth["Authorization"], "Origin": "https://evil.example"}, init, 403},
-		{"loopback origin", map[string]string{"Authorization": auth["Authorization"], "Origin": "http://localhost:3000"}, init, 200},
+		{"own origin", map[string]string{"Authorization": auth["Authorization"], "Origin": "http://localhost:" + base[strings.LastIndex(base, ":")+1:]}, init, 200},
+		{"loopback origin on another port", map[string]string{"Authorization": auth["Authorization"], "Origin": "http://localhost:3000"}, init, 403},
 		{"rebinding host", map[string]string{"Authorization": auth["Authorization"], "Host": "evil.example"}, init, 403},
 		{"oversized body", auth, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 5<<20) + `"}}`, 413},
 	}

@@ -39,6 +39,8 @@ type Server struct {
 	confirmer *confirmer
 	results   *resultStore
 	router    *exposure.Router
+	live      *liveSessions // HTTP sessions under http.max_sessions
+	flight    *inFlight     // tool calls running, waited for at shutdown
 
 	// stdioKey is the random key of this process's stdio session, set when
 	// it serves stdio: every process's is different, so nothing one grants
@@ -54,6 +56,8 @@ func New(o Options) (*Server, error) {
 		log:     o.Log,
 		tools:   map[string]*tool.Tool{},
 		results: newResultStore(32),
+		live:    newLiveSessions(o.Config.HTTP.MaxSessions),
+		flight:  &inFlight{},
 	}
 	limit := max(o.Config.Limits.ConcurrentCalls, 1)
 	s.sessions = &sessions{m: map[string]*session{}, new: func(key, client string, kind sessionKind) *session {
@@ -88,6 +92,7 @@ func New(o Options) (*Server, error) {
 		mcpserver.WithInstructions(instructions),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithRecovery(),
+		mcpserver.WithToolHandlerMiddleware(s.flight.track),
 	)
 	for i := range o.Tools {
 		t := &o.Tools[i]

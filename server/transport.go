@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"encoding/json"
@@ -10,28 +11,28 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
-)
 
-// ServeStdio serves one client over stdin/stdout. Nothing but JSON-RPC is
-// written to out; logs go to the logger (stderr or a file).
-func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	s.stdioKey = randomKey("stdio:")
-	std := mcpserver.NewStdioServer(s.mcp)
-	std.SetErrorLogger(stdLogger(s.log))
-	return std.Listen(ctx, in, out)
-}
+	"clawbridge/internal/config"
+)
 
 // HTTPHandler serves SSE (/sse, /message), streamable HTTP (/mcp) and
 // /healthz on one mux, behind the body cap, the Host/Origin check and, when
 // a token is configured, bearer authentication.
 func (s *Server) HTTPHandler(addr string) http.Handler {
+	h, _ := s.httpHandler(addr)
+	return h
+}
+
+// httpHandler also returns the function that, at shutdown, ends the
+// long-lived streams (SSE, streamable GET) once calls in flight are done.
+func (s *Server) httpHandler(addr string) (http.Handler, func(context.Context)) {
 	// Sessions for 2025-06-18 and 2025-11-25 (Mcp-Session-Id); stateless
 	// requests for 2026-07-28, decided per request on the same endpoint.
 	versions := []string{mcp.ProtocolVersion20250618, mcp.ProtocolVersion20251125, mcp.ProtocolVersion20260728}
@@ -45,7 +46,7 @@ func (s *Server) HTTPHandler(addr string) http.Handler {
 	}
 	stream := mcpserver.NewStreamableHTTPServer(s.mcp,
 		mcpserver.WithEndpointPath("/mcp"),
-		mcpserver.WithStateful(true),
+		mcpserver.WithSessionIdManager(s.live),
 		mcpserver.WithSessionIdleTTL(s.cfg.HTTP.SessionIdleTTL),
 		mcpserver.WithHTTPContextFunc(ctxFn),
 		mcpserver.WithStreamableHTTPProtocolVersions(versions...),
@@ -60,18 +61,24 @@ func (s *Server) HTTPHandler(addr string) http.Handler {
 		mcpserver.WithSSEDisableLocalhostProtection(true),
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", stream)
-	mux.Handle("/sse", sse.SSEHandler())
+	mux.Handle("/mcp", s.gateSessions(stream))
+	mux.Handle("/sse", s.gateSSE(sse.SSEHandler()))
 	mux.Handle("/message", sse.MessageHandler())
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"status": "ok", "tools": len(s.order)})
 	})
-	return s.guardHTTP(addr, mux)
+	closeStreams := func(ctx context.Context) {
+		sse.CloseSessions()
+		stream.CloseSessions(ctx)
+	}
+	return s.guardHTTP(addr, mux), closeStreams
 }
 
 // ListenAndServe serves HTTP on addr until ctx ends. It refuses to bind a
-// non-loopback address without a bearer token.
+// non-loopback address without a bearer token. When ctx ends it stops
+// accepting, lets requests and calls in flight finish within shutdown_grace,
+// then cuts what is left and returns.
 func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net.Addr)) error {
 	if !isLoopbackAddr(addr) && s.cfg.HTTP.Token == "" {
 		return fmt.Errorf("refusing to listen on %s without a bearer token: set --token or CLAWBRIDGE_TOKEN, or bind 127.0.0.1", addr)
@@ -80,19 +87,49 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: s.HTTPHandler(addr), ReadHeaderTimeout: 10 * time.Second}
+	handler, closeStreams := s.httpHandler(ln.Addr().String())
+	// No ReadTimeout or WriteTimeout: they would cut SSE streams and long
+	// calls. The body has its own deadline in guardHTTP.
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: s.cfg.HTTP.ReadHeaderTimeout,
+		IdleTimeout:       s.cfg.HTTP.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          stdLogger(s.log),
+	}
 	go s.sweepLoop(ctx)
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(sctx)
-	}()
 	if ready != nil {
 		ready(ln.Addr())
 	}
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
 		return err
+	case <-ctx.Done():
+	}
+	s.log.Info().Msg("signal received: finishing calls in flight")
+	grace, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownGrace)
+	defer cancel()
+	drained := make(chan error, 1)
+	go func() { drained <- srv.Shutdown(grace) }() // stops accepting; waits for open requests
+	// SSE results travel on the SSE stream, not on the request: keep the
+	// streams until the calls are done and their results had a moment to
+	// be written, then end them so Shutdown can finish.
+	if n := s.flight.wait(grace); n > 0 {
+		s.log.Warn().Int("calls", n).Dur("grace", s.cfg.ShutdownGrace).Msg("shutdown grace expired: cancelling calls in flight")
+	} else {
+		select {
+		case <-time.After(200 * time.Millisecond):
+		case <-grace.Done():
+		}
+	}
+	closeStreams(grace)
+	if err := <-drained; err != nil {
+		srv.Close() // cancels the requests still running
+		cut, cancelCut := context.WithTimeout(context.Background(), time.Second)
+		defer cancelCut()
+		s.flight.wait(cut) // let cancelled calls write their audit lines
 	}
 	return nil
 }
@@ -101,7 +138,8 @@ func (s *Server) guardHTTP(addr string, next http.Handler) http.Handler {
 	token := s.cfg.HTTP.Token
 	maxBody := s.cfg.HTTP.MaxBodyBytes
 	hosts := allowedHosts(addr, s.cfg.HTTP.AllowedHosts)
-	origins := s.cfg.HTTP.AllowedOrigins
+	origins := allowedOrigins(addr, s.cfg.HTTP.AllowedOrigins)
+	bodyTimeout := s.cfg.HTTP.BodyTimeout
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !hostAllowed(r.Host, hosts) {
 			http.Error(w, fmt.Sprintf("forbidden: Host %q is not allowed (add it to http.allowed_hosts)", r.Host), http.StatusForbidden)
@@ -119,12 +157,14 @@ func (s *Server) guardHTTP(addr string, next http.Handler) http.Handler {
 				return
 			}
 		}
-		if maxBody > 0 && r.Body != nil {
-			if r.ContentLength > maxBody {
-				http.Error(w, fmt.Sprintf("request body too large (limit %d bytes)", maxBody), http.StatusRequestEntityTooLarge)
+		if r.ContentLength > maxBody {
+			http.Error(w, fmt.Sprintf("request body too large (limit %d bytes)", maxBody), http.StatusRequestEntityTooLarge)
+			return
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			if !readBody(w, r, maxBody, bodyTimeout) {
 				return
 			}
-			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -174,20 +214,127 @@ func hostAllowed(hostport string, hosts []string) bool {
 	return slices.Contains(hosts, h) || slices.Contains(hosts, "*")
 }
 
-// originAllowed admits loopback origins and configured ones; a browser page
-// from anywhere else cannot drive the server (DNS rebinding, CSRF).
-func originAllowed(origin string, allowed []string) bool {
-	if slices.Contains(allowed, origin) || slices.Contains(allowed, "*") {
-		return true
+// allowedOrigins: the server's own origin on every loopback name, with the
+// bound port, and the configured ones (checked by config.Validate).
+func allowedOrigins(addr string, extra []string) []config.Origin {
+	var out []config.Origin
+	if _, port, err := net.SplitHostPort(addr); err == nil && port != "0" {
+		for _, h := range []string{"localhost", "127.0.0.1", "::1"} {
+			out = append(out, config.Origin{Scheme: "http", Host: h, Port: port})
+		}
 	}
-	u, err := url.Parse(origin)
+	for _, e := range extra {
+		if e == "*" {
+			out = append(out, config.Origin{Scheme: "*"})
+			continue
+		}
+		if o, err := config.ParseOrigin(e); err == nil {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// originAllowed admits the server's own origin and configured ones, port
+// included: a page on another local port (a dev server, a hostile local
+// page) cannot drive the server (DNS rebinding, CSRF).
+func originAllowed(origin string, allowed []config.Origin) bool {
+	o, err := config.ParseOrigin(origin)
+	for _, a := range allowed {
+		if a.Scheme == "*" || (err == nil && a.Allows(o)) {
+			return true
+		}
+	}
+	return false
+}
+
+// readBody reads the request body under a deadline and a size cap, so that
+// a client trickling its body cannot hold the connection, and hands the
+// handler the bytes. It answers the client itself and returns false when the
+// body is too large or too slow.
+func readBody(w http.ResponseWriter, r *http.Request, maxBody int64, timeout time.Duration) bool {
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(timeout))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	rc.SetReadDeadline(time.Time{})
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		http.Error(w, fmt.Sprintf("request body too large (limit %d bytes)", maxBody), http.StatusRequestEntityTooLarge)
+		return false
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		w.Header().Set("Connection", "close")
+		http.Error(w, fmt.Sprintf("request body not received within %v (http.body_timeout)", timeout), http.StatusRequestTimeout)
+		return false
+	case err != nil:
+		w.Header().Set("Connection", "close")
+		http.Error(w, "request body could not be read: "+err.Error(), http.StatusBadRequest)
+		return false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	return true
+}
+
+// gateSessions admits a new streamable session only under http.max_sessions
+// and answers DELETE of a session that is not live with 404.
+func (s *Server) gateSessions(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		modern := mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion))
+		switch {
+		case r.Method == http.MethodDelete && !modern:
+			id := r.Header.Get(mcpserver.HeaderKeySessionID)
+			if id == "" {
+				http.Error(w, "DELETE needs the Mcp-Session-Id header of the session to end", http.StatusBadRequest)
+				return
+			}
+			if !s.live.known(id) {
+				http.Error(w, "no such session (it ended or never existed)", http.StatusNotFound)
+				return
+			}
+		case r.Method == http.MethodPost && !modern && opensSession(r):
+			release, ok := s.live.admit(false)
+			if !ok {
+				s.live.refuse(w)
+				return
+			}
+			defer release()
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// gateSSE admits an SSE stream (one session) only under http.max_sessions.
+func (s *Server) gateSSE(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			release, ok := s.live.admit(true)
+			if !ok {
+				s.live.refuse(w)
+				return
+			}
+			defer release()
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// opensSession reports whether a POST body (already read by guardHTTP) is a
+// session-era initialize, the only request that creates a session.
+func opensSession(r *http.Request) bool {
+	body, err := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
 	if err != nil {
 		return false
 	}
-	h := u.Hostname()
-	if h == "localhost" {
-		return true
+	var msg struct {
+		Method string `json:"method"`
+		Params struct {
+			Meta *mcp.Meta `json:"_meta"`
+		} `json:"params"`
 	}
-	ip, err := netip.ParseAddr(h)
-	return err == nil && ip.IsLoopback()
+	if json.Unmarshal(body, &msg) != nil {
+		return false
+	}
+	return msg.Method == string(mcp.MethodInitialize) && !mcp.IsModernProtocol(msg.Params.Meta.ProtocolVersion())
 }

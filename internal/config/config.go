@@ -21,6 +21,9 @@ type Config struct {
 	DataDir   string   `yaml:"data_dir"`
 	LogFile   string   `yaml:"log_file"` // empty: stderr
 	LogLevel  string   `yaml:"log_level"`
+	// ShutdownGrace is how long calls in flight may run on after SIGTERM or
+	// SIGINT before they are cancelled and the process exits.
+	ShutdownGrace time.Duration `yaml:"shutdown_grace"`
 
 	HTTP    HTTP   `yaml:"http"`
 	Confirm string `yaml:"confirm"` // elicit | approve | token | auto | deny
@@ -45,10 +48,16 @@ type Config struct {
 type HTTP struct {
 	Addr           string        `yaml:"addr"`
 	Token          string        `yaml:"token"`
-	AllowedOrigins []string      `yaml:"allowed_origins"`
+	AllowedOrigins []string      `yaml:"allowed_origins"` // scheme://host:port, matched with the port
 	AllowedHosts   []string      `yaml:"allowed_hosts"`
-	MaxBodyBytes   int64         `yaml:"max_body_bytes"`
+	MaxBodyBytes   int64         `yaml:"max_body_bytes"` // also the cap on one stdio line
 	SessionIdleTTL time.Duration `yaml:"session_idle_ttl"`
+	MaxSessions    int           `yaml:"max_sessions"` // live SSE and streamable sessions
+	// Slow clients: the request headers and the body must each arrive
+	// within these; an idle keep-alive connection is closed after IdleTimeout.
+	ReadHeaderTimeout time.Duration `yaml:"read_header_timeout"`
+	BodyTimeout       time.Duration `yaml:"body_timeout"`
+	IdleTimeout       time.Duration `yaml:"idle_timeout"`
 }
 
 // Limits configures the call pipeline.
@@ -111,13 +120,18 @@ type LogFile struct {
 func Default() *Config {
 	home, _ := os.UserHomeDir()
 	return &Config{
-		Workspace: []string{filepath.Join(home, "clawbridge-workspace")},
-		DataDir:   filepath.Join(xdg("XDG_DATA_HOME", filepath.Join(home, ".local", "share")), "clawbridge"),
-		LogLevel:  "info",
+		Workspace:     []string{filepath.Join(home, "clawbridge-workspace")},
+		DataDir:       filepath.Join(xdg("XDG_DATA_HOME", filepath.Join(home, ".local", "share")), "clawbridge"),
+		LogLevel:      "info",
+		ShutdownGrace: 5 * time.Second,
 		HTTP: HTTP{
-			Addr:           "127.0.0.1:8765",
-			MaxBodyBytes:   4 << 20,
-			SessionIdleTTL: 30 * time.Minute,
+			Addr:              "127.0.0.1:8765",
+			MaxBodyBytes:      4 << 20,
+			SessionIdleTTL:    30 * time.Minute,
+			MaxSessions:       100,
+			ReadHeaderTimeout: 10 * time.Second,
+			BodyTimeout:       30 * time.Second,
+			IdleTimeout:       2 * time.Minute,
 		},
 		Confirm:        "elicit",
 		ApproveTimeout: 2 * time.Minute,
@@ -269,7 +283,63 @@ func (c *Config) Validate() error {
 	if c.Exposure.ExtendedAt > c.Exposure.RecommendedAt {
 		return errors.New("config: exposure.extended_at must not exceed exposure.recommended_at")
 	}
+	if c.HTTP.MaxSessions < 1 {
+		return fmt.Errorf("config: http.max_sessions must be at least 1, not %d", c.HTTP.MaxSessions)
+	}
+	if c.HTTP.MaxBodyBytes < 1024 {
+		return fmt.Errorf("config: http.max_body_bytes must be at least 1024, not %d", c.HTTP.MaxBodyBytes)
+	}
+	for name, d := range map[string]time.Duration{"shutdown_grace": c.ShutdownGrace, "http.read_header_timeout": c.HTTP.ReadHeaderTimeout,
+		"http.body_timeout": c.HTTP.BodyTimeout, "http.idle_timeout": c.HTTP.IdleTimeout} {
+		if d <= 0 {
+			return fmt.Errorf("config: %s must be a positive duration such as 5s, not %v", name, d)
+		}
+	}
+	for _, o := range c.HTTP.AllowedOrigins {
+		if _, err := ParseOrigin(o); err != nil && o != "*" {
+			return fmt.Errorf("config: http.allowed_origins: %w", err)
+		}
+	}
 	return nil
+}
+
+// Origin is a browser origin: scheme, lower-case host and port, the port
+// filled in from the scheme when absent ("*" when any port is allowed).
+type Origin struct{ Scheme, Host, Port string }
+
+// ParseOrigin parses "scheme://host[:port]" as sent in an Origin header or
+// written in http.allowed_origins; "http://localhost:*" allows any port.
+func ParseOrigin(s string) (Origin, error) {
+	scheme, rest, ok := strings.Cut(s, "://")
+	scheme = strings.ToLower(scheme)
+	if !ok || (scheme != "http" && scheme != "https") || rest == "" || strings.ContainsAny(rest, "/?#@ ") {
+		return Origin{}, fmt.Errorf("origin %q must look like http://host:port or https://host", s)
+	}
+	host, port := rest, ""
+	if i := strings.LastIndexByte(rest, ':'); i >= 0 && !strings.HasSuffix(rest, "]") {
+		host, port = rest[:i], rest[i+1:]
+		if port == "" {
+			return Origin{}, fmt.Errorf("origin %q has an empty port", s)
+		}
+		if port != "*" {
+			if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+				return Origin{}, fmt.Errorf("origin %q has a bad port", s)
+			}
+		}
+	}
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[scheme]
+	}
+	host = strings.ToLower(strings.Trim(host, "[]"))
+	if host == "" {
+		return Origin{}, fmt.Errorf("origin %q has no host", s)
+	}
+	return Origin{Scheme: scheme, Host: host, Port: port}, nil
+}
+
+// Allows reports whether the allow-list entry o admits the origin got.
+func (o Origin) Allows(got Origin) bool {
+	return o.Scheme == got.Scheme && o.Host == got.Host && (o.Port == "*" || o.Port == got.Port)
 }
 
 // Section decodes the config section of one tool into v; v keeps its

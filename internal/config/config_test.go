@@ -68,7 +68,9 @@ func TestTemplateMatchesDefaults(t *testing.T) {
 	}
 	c.expand()
 	d := Default()
-	if c.Confirm != d.Confirm || c.ApproveTimeout != d.ApproveTimeout || c.HTTP.Addr != d.HTTP.Addr || c.Limits != d.Limits || c.Exposure.Mode != d.Exposure.Mode ||
+	if c.Confirm != d.Confirm || c.ApproveTimeout != d.ApproveTimeout || c.HTTP.Addr != d.HTTP.Addr || c.HTTP.MaxSessions != d.HTTP.MaxSessions ||
+		c.HTTP.ReadHeaderTimeout != d.HTTP.ReadHeaderTimeout || c.HTTP.BodyTimeout != d.HTTP.BodyTimeout ||
+		c.HTTP.IdleTimeout != d.HTTP.IdleTimeout || c.ShutdownGrace != d.ShutdownGrace || c.Limits != d.Limits || c.Exposure.Mode != d.Exposure.Mode ||
 		len(c.Shell.ReadOnlyPrograms) != len(d.Shell.ReadOnlyPrograms) || c.Workspace[0] != d.Workspace[0] {
 		t.Errorf("template and defaults disagree:\n%+v\n%+v", c, d)
 	}
@@ -78,5 +80,63 @@ func TestTemplateMatchesDefaults(t *testing.T) {
 	}
 	if err := WriteTemplate(path); err == nil {
 		t.Error("config init overwrote an existing file")
+	}
+}
+
+// TestOrigin_Port: an allowed origin admits its own port only, unless the
+// entry says "*"; default ports come from the scheme.
+func TestOrigin_Port(t *testing.T) {
+	cases := []struct {
+		entry, origin string
+		want          bool
+	}{
+		{"http://localhost:8765", "http://localhost:8765", true},
+		{"http://localhost:8765", "http://localhost:9999", false},
+		{"http://localhost:8765", "http://localhost", false},
+		{"http://localhost:8765", "https://localhost:8765", false},
+		{"http://LOCALHOST:8765", "http://localhost:8765", true},
+		{"http://localhost", "http://localhost:80", true},
+		{"https://app.example", "https://app.example:443", true},
+		{"https://app.example", "https://app.example:8443", false},
+		{"http://localhost:*", "http://localhost:9999", true},
+		{"http://[::1]:8765", "http://[::1]:8765", true},
+		{"http://[::1]:8765", "http://[::1]:1", false},
+		{"http://127.0.0.1:8765", "http://127.0.0.1.evil.example:8765", false},
+	}
+	for _, c := range cases {
+		e, err := ParseOrigin(c.entry)
+		if err != nil {
+			t.Fatalf("%s: %v", c.entry, err)
+		}
+		o, err := ParseOrigin(c.origin)
+		if err != nil {
+			t.Fatalf("%s: %v", c.origin, err)
+		}
+		if got := e.Allows(o); got != c.want {
+			t.Errorf("%s allows %s = %v, want %v", c.entry, c.origin, got, c.want)
+		}
+	}
+	for _, bad := range []string{"localhost:8765", "null", "http://", "http://x:0", "http://x:99999", "http://x/path", "ftp://x", "http://u@x"} {
+		if _, err := ParseOrigin(bad); err == nil {
+			t.Errorf("%q parsed as an origin", bad)
+		}
+	}
+}
+
+func TestValidate_HTTPLimits(t *testing.T) {
+	for _, mut := range []func(*Config){
+		func(c *Config) { c.HTTP.MaxSessions = 0 },
+		func(c *Config) { c.HTTP.BodyTimeout = 0 },
+		func(c *Config) { c.ShutdownGrace = -time.Second },
+		func(c *Config) { c.HTTP.AllowedOrigins = []string{"localhost:3000"} },
+	} {
+		c := Default()
+		mut(c)
+		if err := c.Validate(); err == nil {
+			t.Errorf("accepted %+v", c.HTTP)
+		}
+	}
+	if err := Default().Validate(); err != nil {
+		t.Fatal(err)
 	}
 }

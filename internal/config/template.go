@@ -24,15 +24,26 @@ data_dir: ~/.local/share/clawbridge
 log_file: ""
 log_level: info
 
+# On SIGTERM/SIGINT calls in flight may finish for this long; then they are
+# cancelled and the process exits.
+shutdown_grace: 5s
+
 http:
   addr: 127.0.0.1:8765
   # A bearer token is required to bind a non-loopback address (or set CLAWBRIDGE_TOKEN).
   token: ""
-  # Extra browser origins and Host names accepted (DNS-rebinding guard).
+  # Browser origins accepted besides the server's own (DNS-rebinding and
+  # CSRF guard). The port is part of the match: list each one, as in
+  # http://localhost:6274, or write http://localhost:* for any port.
   allowed_origins: []
+  # Extra Host names accepted (loopback names always are).
   allowed_hosts: []
-  max_body_bytes: 4194304
+  max_body_bytes: 4194304  # largest request: an HTTP body or one stdio line
   session_idle_ttl: 30m
+  max_sessions: 100        # live SSE/streamable sessions; beyond it a new one gets 503
+  read_header_timeout: 10s # slow clients are cut off: headers, then body
+  body_timeout: 30s
+  idle_timeout: 2m         # idle keep-alive connections are closed
 
 # Confirmation for high actions:
 #   elicit   ask the user through the client (MCP elicitation); where the
