@@ -1,6 +1,13 @@
 // Package sandbox confines tool file access to the workspace roots. Every
 // path is resolved with symlinks evaluated, so a link that points outside a
 // root is refused just like "../".
+//
+// Two kinds of places inside the roots are kept from tools: the server's
+// private directories (the data dir, with its store) are never resolved at
+// all, and the trash is never the target of a write — ResolveWrite and
+// Output refuse both, whatever path or symlink leads there. The file tool's
+// own trash bookkeeping writes under TrashDir directly. The package does
+// not watch what external programs do with a directory they were given.
 package sandbox
 
 import (
@@ -16,10 +23,15 @@ import (
 // ErrOutside is returned for paths that leave the workspace.
 var ErrOutside = errors.New("path is outside the workspace")
 
+// ErrProtected is returned for a write into the trash or for any use of the
+// server's private directories.
+var ErrProtected = errors.New("path is reserved for the server")
+
 // Sandbox holds the workspace roots.
 type Sandbox struct {
-	mu    sync.RWMutex
-	roots []string // absolute, symlinks evaluated
+	mu      sync.RWMutex
+	roots   []string // absolute, symlinks evaluated
+	private []string // never resolved: the data dir; absolute, symlinks evaluated
 }
 
 // New creates the roots that do not exist yet and returns a sandbox over them.
@@ -53,6 +65,30 @@ func (s *Sandbox) SetRoots(roots []string) error {
 	}
 	s.mu.Lock()
 	s.roots = clean
+	s.mu.Unlock()
+	return nil
+}
+
+// Protect marks directories (the server's data dir) that no tool may read or
+// write, even when they lie inside a root. They need not exist yet.
+func (s *Sandbox) Protect(dirs ...string) error {
+	var clean []string
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return fmt.Errorf("sandbox: protected dir %s: %w", d, err)
+		}
+		real, err := evalExisting(abs)
+		if err != nil {
+			return fmt.Errorf("sandbox: protected dir %s: %w", d, err)
+		}
+		clean = append(clean, real)
+	}
+	s.mu.Lock()
+	s.private = append(s.private, clean...)
 	s.mu.Unlock()
 	return nil
 }
@@ -91,10 +127,62 @@ func (s *Sandbox) Resolve(p string) (string, error) {
 	}
 	for _, r := range roots {
 		if within(r, real) {
+			if s.isPrivate(real) {
+				return "", fmt.Errorf("%w: %s is the server's data directory", ErrProtected, p)
+			}
 			return real, nil
 		}
 	}
 	return "", fmt.Errorf("%w: %s (workspace roots: %s)", ErrOutside, p, strings.Join(roots, ", "))
+}
+
+// ResolveWrite is Resolve for a path a tool will create, change or remove:
+// it also refuses the trash of every root. Every write target a tool takes
+// from its arguments goes through here (or Output, or CheckWrite).
+func (s *Sandbox) ResolveWrite(p string) (string, error) {
+	abs, err := s.Resolve(p)
+	if err != nil {
+		return "", err
+	}
+	if err := s.CheckWrite(abs); err != nil {
+		return "", err
+	}
+	return abs, nil
+}
+
+// CheckWrite refuses a write to abs, an absolute path already resolved
+// (at least up to its last element, for acting on a symlink itself), when
+// it is or lies in a trash or a private directory. It does not follow abs.
+func (s *Sandbox) CheckWrite(abs string) error {
+	if s.isPrivate(abs) {
+		return fmt.Errorf("%w: %s is the server's data directory", ErrProtected, abs)
+	}
+	if s.inAnyTrash(abs) {
+		return fmt.Errorf("%w: %s is in the trash, which only delete and restore change", ErrProtected, s.Rel(abs))
+	}
+	return nil
+}
+
+func (s *Sandbox) isPrivate(real string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, d := range s.private {
+		if within(d, real) {
+			return true
+		}
+	}
+	return false
+}
+
+// inAnyTrash reports whether abs is inside the trash of any root (only the
+// default root's is used, but none of them is a place to write into).
+func (s *Sandbox) inAnyTrash(abs string) bool {
+	for _, r := range s.Roots() {
+		if within(filepath.Join(r, trashName), abs) {
+			return true
+		}
+	}
+	return false
 }
 
 // evalExisting resolves symlinks in the longest existing prefix of abs.
@@ -162,12 +250,12 @@ func (s *Sandbox) Rel(abs string) string {
 
 // Output returns where a produced file goes: the given path resolved in the
 // workspace, or <root>/outputs/<defaultName> when none is given. Parent
-// directories are created.
+// directories are created. Like ResolveWrite, never in the trash.
 func (s *Sandbox) Output(p, defaultName string) (string, error) {
 	if p == "" {
 		p = filepath.Join("outputs", defaultName)
 	}
-	abs, err := s.Resolve(p)
+	abs, err := s.ResolveWrite(p)
 	if err != nil {
 		return "", err
 	}
@@ -177,8 +265,10 @@ func (s *Sandbox) Output(p, defaultName string) (string, error) {
 	return abs, nil
 }
 
+const trashName = ".trash"
+
 // TrashDir is where deleted files go, inside the default root.
-func (s *Sandbox) TrashDir() string { return filepath.Join(s.Root(), ".trash") }
+func (s *Sandbox) TrashDir() string { return filepath.Join(s.Root(), trashName) }
 
 // IsTrash reports whether abs is inside the trash.
 func (s *Sandbox) IsTrash(abs string) bool { return within(s.TrashDir(), abs) }
