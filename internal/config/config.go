@@ -18,6 +18,9 @@ import (
 // Config is the whole configuration.
 type Config struct {
 	Workspace []string `yaml:"workspace"` // workspace roots; the first is the default
+	// TrustClientRoots lets a stdio client's MCP roots replace Workspace
+	// instead of narrowing it (workspace.trust_client_roots, workspace.go).
+	TrustClientRoots bool `yaml:"-"`
 	DataDir   string   `yaml:"data_dir"`
 	LogFile   string   `yaml:"log_file"` // empty: stderr
 	LogLevel  string   `yaml:"log_level"`

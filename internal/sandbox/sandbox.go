@@ -29,44 +29,111 @@ var ErrProtected = errors.New("path is reserved for the server")
 
 // Sandbox holds the workspace roots.
 type Sandbox struct {
-	mu      sync.RWMutex
-	roots   []string // absolute, symlinks evaluated
-	private []string // never resolved: the data dir; absolute, symlinks evaluated
+	mu         sync.RWMutex
+	configured []string // the configured roots, absolute, symlinks evaluated
+	roots      []string // in force: configured, or narrowed by client roots
+	private    []string // never resolved: the data dir; absolute, symlinks evaluated
 }
 
-// New creates the roots that do not exist yet and returns a sandbox over them.
+// New creates the configured roots that do not exist yet (the operator
+// named them) and returns a sandbox over them.
 func New(roots []string) (*Sandbox, error) {
-	s := &Sandbox{}
-	if err := s.SetRoots(roots); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// SetRoots replaces the roots (for example with the client's MCP roots).
-func (s *Sandbox) SetRoots(roots []string) error {
 	if len(roots) == 0 {
-		return errors.New("sandbox: no workspace roots")
+		return nil, errors.New("sandbox: no workspace roots")
 	}
 	var clean []string
 	for _, r := range roots {
 		abs, err := filepath.Abs(r)
 		if err != nil {
-			return fmt.Errorf("sandbox: root %s: %w", r, err)
+			return nil, fmt.Errorf("sandbox: root %s: %w", r, err)
 		}
 		if err := os.MkdirAll(abs, 0o755); err != nil {
-			return fmt.Errorf("sandbox: create root %s: %w", abs, err)
+			return nil, fmt.Errorf("sandbox: create root %s: %w", abs, err)
 		}
 		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
-			return fmt.Errorf("sandbox: root %s: %w", abs, err)
+			return nil, fmt.Errorf("sandbox: root %s: %w", abs, err)
 		}
-		clean = append(clean, real)
+		clean = appendNew(clean, real)
+	}
+	return &Sandbox{configured: clean, roots: clean}, nil
+}
+
+// ApplyClientRoots sets the roots from a client's MCP roots, always
+// starting from the configured ones. A client root is never created: one
+// that does not exist (or is not a directory) is skipped.
+//
+// With trust false the roots become the intersection of the client's and
+// the configured ones: a client root inside a configured root narrows the
+// workspace to it, a configured root inside a client root stays whole, and
+// a client root disjoint from every configured root adds nothing. When
+// the intersection is empty the configured roots stay in force and the
+// error says so. With trust true the existing client roots replace the
+// configured ones.
+//
+// It returns the roots now in force.
+func (s *Sandbox) ApplyClientRoots(client []string, trust bool) ([]string, error) {
+	s.mu.RLock()
+	configured := s.configured
+	s.mu.RUnlock()
+	var existing, skipped []string
+	for _, c := range client {
+		if !filepath.IsAbs(c) || strings.ContainsRune(c, 0) {
+			skipped = append(skipped, c)
+			continue
+		}
+		real, err := filepath.EvalSymlinks(filepath.Clean(c))
+		if err != nil {
+			skipped = append(skipped, c)
+			continue
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+			skipped = append(skipped, c)
+			continue
+		}
+		existing = appendNew(existing, real)
+	}
+	var next []string
+	if trust {
+		next = existing
+	} else {
+		for _, c := range existing {
+			for _, r := range configured {
+				switch {
+				case within(r, c):
+					next = appendNew(next, c)
+				case within(c, r):
+					next = appendNew(next, r)
+				}
+			}
+		}
+	}
+	if len(next) == 0 {
+		s.mu.Lock()
+		s.roots = configured
+		s.mu.Unlock()
+		why := "none of them lies inside the configured workspace"
+		if trust {
+			why = "none of them exists"
+		}
+		if len(skipped) > 0 {
+			why += " (skipped, missing or not a directory: " + strings.Join(skipped, ", ") + ")"
+		}
+		return configured, fmt.Errorf("sandbox: client roots give no workspace: %s; keeping the configured roots %s", why, strings.Join(configured, ", "))
 	}
 	s.mu.Lock()
-	s.roots = clean
+	s.roots = next
 	s.mu.Unlock()
-	return nil
+	return next, nil
+}
+
+func appendNew(list []string, p string) []string {
+	for _, x := range list {
+		if x == p {
+			return list
+		}
+	}
+	return append(list, p)
 }
 
 // Protect marks directories (the server's data dir) that no tool may read or

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -95,5 +96,46 @@ func TestResolveWrite_TrashAndDataDir(t *testing.T) {
 	}
 	if err := s.CheckWrite(filepath.Join(real, "t")); err != nil {
 		t.Errorf("CheckWrite follows the link: %v", err) // acting on the link itself is allowed
+	}
+}
+
+// TestApplyClientRoots_Intersection: client roots narrow the configured
+// roots, never widen them, never create a directory; trust replaces.
+func TestApplyClientRoots_Intersection(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	s, err := New([]string{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(a, "proj"), 0o755)
+	other := filepath.Join(dir, "other")
+	os.MkdirAll(other, 0o755)
+	os.Symlink(filepath.Join(a, "proj"), filepath.Join(dir, "link-proj"))
+	missing := filepath.Join(a, "missing")
+	cases := []struct {
+		client []string
+		trust  bool
+		want   []string
+		fails  bool
+	}{
+		{[]string{filepath.Join(a, "proj")}, false, []string{filepath.Join(a, "proj")}, false},
+		{[]string{filepath.Join(dir, "link-proj")}, false, []string{filepath.Join(a, "proj")}, false},
+		{[]string{dir}, false, []string{a, b}, false},
+		{[]string{other}, false, []string{a, b}, true},
+		{[]string{missing}, false, []string{a, b}, true},
+		{[]string{"relative/x", filepath.Join(a, "proj", "..", "..", "other")}, false, []string{a, b}, true},
+		{[]string{other, b}, false, []string{b}, false},
+		{[]string{other, missing}, true, []string{other}, false},
+		{[]string{missing}, true, []string{a, b}, true},
+	}
+	for _, c := range cases {
+		got, err := s.ApplyClientRoots(c.client, c.trust)
+		if (err != nil) != c.fails || fmt.Sprint(got) != fmt.Sprint(c.want) || fmt.Sprint(s.Roots()) != fmt.Sprint(c.want) {
+			t.Errorf("ApplyClientRoots(%v, %v) = %v, %v; roots %v; want %v (fails %v)", c.client, c.trust, got, err, s.Roots(), c.want, c.fails)
+		}
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("a missing client root was created")
 	}
 }
