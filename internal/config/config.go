@@ -18,9 +18,6 @@ import (
 // Config is the whole configuration.
 type Config struct {
 	Workspace []string `yaml:"workspace"` // workspace roots; the first is the default
-	// TrustClientRoots lets a stdio client's MCP roots replace Workspace
-	// instead of narrowing it (workspace.trust_client_roots, workspace.go).
-	TrustClientRoots bool `yaml:"-"`
 	DataDir   string   `yaml:"data_dir"`
 	LogFile   string   `yaml:"log_file"` // empty: stderr
 	LogLevel  string   `yaml:"log_level"`
@@ -36,6 +33,10 @@ type Config struct {
 	// Tools holds the sections of tools that own their config, by tool name.
 	// A tool decodes its own section with Section.
 	Tools map[string]yaml.Node `yaml:"tools"`
+
+	// TrustClientRoots lets a stdio client's MCP roots replace Workspace
+	// instead of narrowing it (workspace.trust_client_roots, workspace.go).
+	TrustClientRoots bool `yaml:"-"`
 
 	// Path is the file this config was read from, if any.
 	Path string `yaml:"-"`
