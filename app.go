@@ -60,6 +60,10 @@ func newApp(configPath string, apply func(*config.Config)) (*app, error) {
 		a.Close()
 		return nil, err
 	}
+	if err := sb.Protect(cfg.DataDir); err != nil { // no tool reads or writes the store
+		a.Close()
+		return nil, err
+	}
 	a.closer = append(a.closer, st)
 	guard, err := netguard.New(cfg.Network.AllowHosts)
 	if err != nil {

@@ -443,17 +443,92 @@ func TestHTTPSecurity(t *testing.T) {
 	resp.Body.Close()
 }
 
-// A stdio client that offers MCP roots gets its roots as the workspace.
-func TestStdioAdoptsClientRoots(t *testing.T) {
-	e := newEnv(t)
-	root := t.TempDir()
-	c := stdioClient(t, e, "2025-11-25", client.WithRootsHandler(rootsOf{root}))
-	r := callTool(t, c, "file", map[string]any{"action": "write", "path": "from-roots.txt", "text": "rooted"})
-	if r.IsError {
-		t.Fatalf("write: %s", text(r))
+// TestStdioClientRoots_NarrowWorkspace: a stdio client's MCP roots narrow
+// the configured workspace to their intersection with it; they never widen
+// it and a root that does not exist is never created.
+func TestStdioClientRoots_NarrowWorkspace(t *testing.T) {
+	write := func(t *testing.T, c *client.Client, path string) *mcp.CallToolResult {
+		return callTool(t, c, "file", map[string]any{"action": "write", "path": path, "text": "rooted"})
 	}
-	if b, err := os.ReadFile(filepath.Join(root, "from-roots.txt")); err != nil || string(b) != "rooted" {
-		t.Fatalf("file did not land in the client's root: %v", err)
+	landed := func(t *testing.T, p string) {
+		t.Helper()
+		if b, err := os.ReadFile(p); err != nil || string(b) != "rooted" {
+			t.Fatalf("file did not land in %s: %v", p, err)
+		}
+	}
+	t.Run("inside a configured root narrows to it", func(t *testing.T) {
+		e := newEnv(t)
+		project := filepath.Join(e.workspace, "project")
+		os.MkdirAll(project, 0o755)
+		c := stdioClient(t, e, "2025-11-25", client.WithRootsHandler(rootsOf{project}))
+		if r := write(t, c, "from-roots.txt"); r.IsError {
+			t.Fatalf("write: %s", text(r))
+		}
+		landed(t, filepath.Join(project, "from-roots.txt"))
+		// The rest of the configured workspace is now outside.
+		for _, p := range []string{"../sibling.txt", filepath.Join(e.workspace, "sibling.txt")} {
+			if r := write(t, c, p); !r.IsError {
+				t.Errorf("write %s outside the narrowed workspace succeeded", p)
+			}
+		}
+		noFileAt(t, filepath.Join(e.workspace, "sibling.txt"))
+	})
+	t.Run("disjoint root adds nothing", func(t *testing.T) {
+		e := newEnv(t)
+		elsewhere := t.TempDir()
+		c := stdioClient(t, e, "2025-11-25", client.WithRootsHandler(rootsOf{elsewhere}))
+		if r := write(t, c, filepath.Join(elsewhere, "x.txt")); !r.IsError {
+			t.Fatalf("a disjoint client root widened the workspace: %s", text(r))
+		}
+		noFileAt(t, filepath.Join(elsewhere, "x.txt"))
+		if r := write(t, c, "kept.txt"); r.IsError {
+			t.Fatalf("write: %s", text(r))
+		}
+		landed(t, filepath.Join(e.workspace, "kept.txt"))
+	})
+	t.Run("missing root is not created", func(t *testing.T) {
+		e := newEnv(t)
+		missing := filepath.Join(e.workspace, "not", "there")
+		os.MkdirAll(e.workspace, 0o755)
+		c := stdioClient(t, e, "2025-11-25", client.WithRootsHandler(rootsOf{missing}))
+		if r := write(t, c, "kept.txt"); r.IsError {
+			t.Fatalf("write: %s", text(r))
+		}
+		landed(t, filepath.Join(e.workspace, "kept.txt"))
+		noFileAt(t, filepath.Join(e.workspace, "not"))
+	})
+	t.Run("configured root inside a client root stays whole", func(t *testing.T) {
+		e := newEnv(t)
+		parent := filepath.Dir(e.workspace)
+		c := stdioClient(t, e, "2025-11-25", client.WithRootsHandler(rootsOf{parent}))
+		if r := write(t, c, filepath.Join(parent, "above.txt")); !r.IsError {
+			t.Fatalf("the client root's parent became writable: %s", text(r))
+		}
+		noFileAt(t, filepath.Join(parent, "above.txt"))
+		if r := write(t, c, "in.txt"); r.IsError {
+			t.Fatalf("write: %s", text(r))
+		}
+		landed(t, filepath.Join(e.workspace, "in.txt"))
+	})
+	t.Run("trust_client_roots replaces but never creates", func(t *testing.T) {
+		cfg := filepath.Join(t.TempDir(), "trust.yaml")
+		os.WriteFile(cfg, []byte("workspace:\n  trust_client_roots: true\n"), 0o600)
+		e := newEnv(t, "CLAWBRIDGE_CONFIG="+cfg)
+		elsewhere := t.TempDir()
+		missing := filepath.Join(elsewhere, "missing")
+		c := stdioClient(t, e, "2025-11-25", client.WithRootsHandler(rootsOf{elsewhere, missing}))
+		if r := write(t, c, "trusted.txt"); r.IsError {
+			t.Fatalf("write: %s", text(r))
+		}
+		landed(t, filepath.Join(elsewhere, "trusted.txt"))
+		noFileAt(t, missing)
+	})
+}
+
+func noFileAt(t *testing.T, p string) {
+	t.Helper()
+	if _, err := os.Lstat(p); err == nil {
+		t.Fatalf("%s exists but must not", p)
 	}
 }
 

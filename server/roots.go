@@ -9,10 +9,12 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 )
 
-// adoptRoots makes the client's MCP roots the workspace when the client
-// offers them. Only for stdio: there the server has exactly one client, so
-// its roots may replace the configured ones; an HTTP server is shared and
-// keeps its configured workspace.
+// adoptRoots applies the client's MCP roots when the client offers them.
+// Only for stdio: there the server has exactly one client; an HTTP server
+// is shared and keeps its configured workspace. The roots narrow the
+// configured workspace to where they overlap it, or replace it when
+// workspace.trust_client_roots is set; a root is never created (see
+// sandbox.ApplyClientRoots).
 func (s *Server) adoptRoots(ctx context.Context, sess *session) {
 	if sess.kind != kindStdio {
 		return
@@ -45,11 +47,13 @@ func (s *Server) adoptRoots(ctx context.Context, sess *session) {
 	if len(paths) == 0 {
 		return
 	}
-	if err := s.deps.Sandbox.SetRoots(paths); err != nil {
-		s.log.Warn().Err(err).Msg("client roots refused; keeping the configured workspace")
+	trust := s.cfg != nil && s.cfg.TrustClientRoots
+	roots, err := s.deps.Sandbox.ApplyClientRoots(paths, trust)
+	if err != nil {
+		s.log.Warn().Err(err).Strs("client_roots", paths).Msg("client roots refused; keeping the configured workspace")
 		return
 	}
-	s.log.Info().Strs("roots", paths).Msg("workspace set to the client's roots")
+	s.log.Info().Strs("client_roots", paths).Strs("roots", roots).Bool("trust_client_roots", trust).Msg("workspace set from the client's roots")
 }
 
 // rootsChanged makes the next call read the client's roots again.

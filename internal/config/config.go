@@ -40,6 +40,10 @@ type Config struct {
 	// A tool decodes its own section with Section.
 	Tools map[string]yaml.Node `yaml:"tools"`
 
+	// TrustClientRoots lets a stdio client's MCP roots replace Workspace
+	// instead of narrowing it (workspace.trust_client_roots, workspace.go).
+	TrustClientRoots bool `yaml:"-"`
+
 	// Path is the file this config was read from, if any.
 	Path string `yaml:"-"`
 }

@@ -14,8 +14,13 @@ const Template = `# clawbridge configuration. Every value shown is the default; 
 
 # Workspace roots: every file a tool reads or writes must be inside one.
 # The first root is the default; outputs land in <root>/outputs/.
+# A stdio client's MCP roots narrow the workspace to where they overlap these
+# roots (never widen it, never create a directory); trust_client_roots: true
+# lets existing client roots replace them instead.
 workspace:
-  - ~/clawbridge-workspace
+  roots:
+    - ~/clawbridge-workspace
+  trust_client_roots: false
 
 # Data dir: the SQLite store (confirmation tokens, traces, calendars...).
 data_dir: ~/.local/share/clawbridge

@@ -1,6 +1,13 @@
 // Package sandbox confines tool file access to the workspace roots. Every
 // path is resolved with symlinks evaluated, so a link that points outside a
 // root is refused just like "../".
+//
+// Two kinds of places inside the roots are kept from tools: the server's
+// private directories (the data dir, with its store) are never resolved at
+// all, and the trash is never the target of a write — ResolveWrite and
+// Output refuse both, whatever path or symlink leads there. The file tool's
+// own trash bookkeeping writes under TrashDir directly. The package does
+// not watch what external programs do with a directory they were given.
 package sandbox
 
 import (
@@ -16,43 +23,139 @@ import (
 // ErrOutside is returned for paths that leave the workspace.
 var ErrOutside = errors.New("path is outside the workspace")
 
+// ErrProtected is returned for a write into the trash or for any use of the
+// server's private directories.
+var ErrProtected = errors.New("path is reserved for the server")
+
 // Sandbox holds the workspace roots.
 type Sandbox struct {
-	mu    sync.RWMutex
-	roots []string // absolute, symlinks evaluated
+	mu         sync.RWMutex
+	configured []string // the configured roots, absolute, symlinks evaluated
+	roots      []string // in force: configured, or narrowed by client roots
+	private    []string // never resolved: the data dir; absolute, symlinks evaluated
 }
 
-// New creates the roots that do not exist yet and returns a sandbox over them.
+// New creates the configured roots that do not exist yet (the operator
+// named them) and returns a sandbox over them.
 func New(roots []string) (*Sandbox, error) {
-	s := &Sandbox{}
-	if err := s.SetRoots(roots); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// SetRoots replaces the roots (for example with the client's MCP roots).
-func (s *Sandbox) SetRoots(roots []string) error {
 	if len(roots) == 0 {
-		return errors.New("sandbox: no workspace roots")
+		return nil, errors.New("sandbox: no workspace roots")
 	}
 	var clean []string
 	for _, r := range roots {
 		abs, err := filepath.Abs(r)
 		if err != nil {
-			return fmt.Errorf("sandbox: root %s: %w", r, err)
+			return nil, fmt.Errorf("sandbox: root %s: %w", r, err)
 		}
 		if err := os.MkdirAll(abs, 0o755); err != nil {
-			return fmt.Errorf("sandbox: create root %s: %w", abs, err)
+			return nil, fmt.Errorf("sandbox: create root %s: %w", abs, err)
 		}
 		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
-			return fmt.Errorf("sandbox: root %s: %w", abs, err)
+			return nil, fmt.Errorf("sandbox: root %s: %w", abs, err)
+		}
+		clean = appendNew(clean, real)
+	}
+	return &Sandbox{configured: clean, roots: clean}, nil
+}
+
+// ApplyClientRoots sets the roots from a client's MCP roots, always
+// starting from the configured ones. A client root is never created: one
+// that does not exist (or is not a directory) is skipped.
+//
+// With trust false the roots become the intersection of the client's and
+// the configured ones: a client root inside a configured root narrows the
+// workspace to it, a configured root inside a client root stays whole, and
+// a client root disjoint from every configured root adds nothing. When
+// the intersection is empty the configured roots stay in force and the
+// error says so. With trust true the existing client roots replace the
+// configured ones.
+//
+// It returns the roots now in force.
+func (s *Sandbox) ApplyClientRoots(client []string, trust bool) ([]string, error) {
+	s.mu.RLock()
+	configured := s.configured
+	s.mu.RUnlock()
+	var existing, skipped []string
+	for _, c := range client {
+		if !filepath.IsAbs(c) || strings.ContainsRune(c, 0) {
+			skipped = append(skipped, c)
+			continue
+		}
+		real, err := filepath.EvalSymlinks(filepath.Clean(c))
+		if err != nil {
+			skipped = append(skipped, c)
+			continue
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+			skipped = append(skipped, c)
+			continue
+		}
+		existing = appendNew(existing, real)
+	}
+	var next []string
+	if trust {
+		next = existing
+	} else {
+		for _, c := range existing {
+			for _, r := range configured {
+				switch {
+				case within(r, c):
+					next = appendNew(next, c)
+				case within(c, r):
+					next = appendNew(next, r)
+				}
+			}
+		}
+	}
+	if len(next) == 0 {
+		s.mu.Lock()
+		s.roots = configured
+		s.mu.Unlock()
+		why := "none of them lies inside the configured workspace"
+		if trust {
+			why = "none of them exists"
+		}
+		if len(skipped) > 0 {
+			why += " (skipped, missing or not a directory: " + strings.Join(skipped, ", ") + ")"
+		}
+		return configured, fmt.Errorf("sandbox: client roots give no workspace: %s; keeping the configured roots %s", why, strings.Join(configured, ", "))
+	}
+	s.mu.Lock()
+	s.roots = next
+	s.mu.Unlock()
+	return next, nil
+}
+
+func appendNew(list []string, p string) []string {
+	for _, x := range list {
+		if x == p {
+			return list
+		}
+	}
+	return append(list, p)
+}
+
+// Protect marks directories (the server's data dir) that no tool may read or
+// write, even when they lie inside a root. They need not exist yet.
+func (s *Sandbox) Protect(dirs ...string) error {
+	var clean []string
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return fmt.Errorf("sandbox: protected dir %s: %w", d, err)
+		}
+		real, err := evalExisting(abs)
+		if err != nil {
+			return fmt.Errorf("sandbox: protected dir %s: %w", d, err)
 		}
 		clean = append(clean, real)
 	}
 	s.mu.Lock()
-	s.roots = clean
+	s.private = append(s.private, clean...)
 	s.mu.Unlock()
 	return nil
 }
@@ -91,10 +194,62 @@ func (s *Sandbox) Resolve(p string) (string, error) {
 	}
 	for _, r := range roots {
 		if within(r, real) {
+			if s.isPrivate(real) {
+				return "", fmt.Errorf("%w: %s is the server's data directory", ErrProtected, p)
+			}
 			return real, nil
 		}
 	}
 	return "", fmt.Errorf("%w: %s (workspace roots: %s)", ErrOutside, p, strings.Join(roots, ", "))
+}
+
+// ResolveWrite is Resolve for a path a tool will create, change or remove:
+// it also refuses the trash of every root. Every write target a tool takes
+// from its arguments goes through here (or Output, or CheckWrite).
+func (s *Sandbox) ResolveWrite(p string) (string, error) {
+	abs, err := s.Resolve(p)
+	if err != nil {
+		return "", err
+	}
+	if err := s.CheckWrite(abs); err != nil {
+		return "", err
+	}
+	return abs, nil
+}
+
+// CheckWrite refuses a write to abs, an absolute path already resolved
+// (at least up to its last element, for acting on a symlink itself), when
+// it is or lies in a trash or a private directory. It does not follow abs.
+func (s *Sandbox) CheckWrite(abs string) error {
+	if s.isPrivate(abs) {
+		return fmt.Errorf("%w: %s is the server's data directory", ErrProtected, abs)
+	}
+	if s.inAnyTrash(abs) {
+		return fmt.Errorf("%w: %s is in the trash, which only delete and restore change", ErrProtected, s.Rel(abs))
+	}
+	return nil
+}
+
+func (s *Sandbox) isPrivate(real string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, d := range s.private {
+		if within(d, real) {
+			return true
+		}
+	}
+	return false
+}
+
+// inAnyTrash reports whether abs is inside the trash of any root (only the
+// default root's is used, but none of them is a place to write into).
+func (s *Sandbox) inAnyTrash(abs string) bool {
+	for _, r := range s.Roots() {
+		if within(filepath.Join(r, trashName), abs) {
+			return true
+		}
+	}
+	return false
 }
 
 // evalExisting resolves symlinks in the longest existing prefix of abs.
@@ -162,12 +317,12 @@ func (s *Sandbox) Rel(abs string) string {
 
 // Output returns where a produced file goes: the given path resolved in the
 // workspace, or <root>/outputs/<defaultName> when none is given. Parent
-// directories are created.
+// directories are created. Like ResolveWrite, never in the trash.
 func (s *Sandbox) Output(p, defaultName string) (string, error) {
 	if p == "" {
 		p = filepath.Join("outputs", defaultName)
 	}
-	abs, err := s.Resolve(p)
+	abs, err := s.ResolveWrite(p)
 	if err != nil {
 		return "", err
 	}
@@ -177,8 +332,10 @@ func (s *Sandbox) Output(p, defaultName string) (string, error) {
 	return abs, nil
 }
 
+const trashName = ".trash"
+
 // TrashDir is where deleted files go, inside the default root.
-func (s *Sandbox) TrashDir() string { return filepath.Join(s.Root(), ".trash") }
+func (s *Sandbox) TrashDir() string { return filepath.Join(s.Root(), trashName) }
 
 // IsTrash reports whether abs is inside the trash.
 func (s *Sandbox) IsTrash(abs string) bool { return within(s.TrashDir(), abs) }

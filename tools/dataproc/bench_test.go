@@ -79,7 +79,7 @@ func benchTool(b *testing.B, file string) (tool.Tool, string) {
 		b.Fatal(err)
 	}
 	// The workbook lives outside the workspace: add its directory as a root.
-	d.Sandbox.SetRoots(append(d.Sandbox.Roots(), filepath.Dir(file)))
+	d.Sandbox.ApplyClientRoots(append(d.Sandbox.Roots(), filepath.Dir(file)), true)
 	return New(d), file
 }
 

@@ -39,6 +39,8 @@ type session struct {
 	conn *sql.Conn
 	tx   *sql.Tx
 	d    sqlcheck.Dialect
+	// sqlite is the authorizer's allow-list (SQLite connections only).
+	sqlite *sqliteAccess
 }
 
 func (s *session) close() {
@@ -51,33 +53,8 @@ func (s *session) close() {
 	s.db.Close()
 }
 
-// readPragmas are the pragmas describe needs (as table-valued functions).
-var readPragmas = map[string]bool{"table_info": true, "table_xinfo": true, "index_list": true, "index_info": true, "foreign_key_list": true}
-
-// sqliteAuthorizer admits reading only: SQLite asks it about every operation
-// while compiling a statement, so ATTACH, writes, schema changes and
-// pragmas with side effects fail even if the checker missed them.
-func sqliteAuthorizer(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string) sqlite.AuthorizerReturnCode {
-	switch action {
-	case sqlite.AuthSelect, sqlite.AuthRead, sqlite.AuthTransaction, sqlite.AuthRecursive:
-		return sqlite.AuthorizerOK
-	case sqlite.AuthFunction:
-		if denyFunc(arg2) {
-			return sqlite.AuthorizerDeny
-		}
-		return sqlite.AuthorizerOK
-	case sqlite.AuthPragma:
-		if readPragmas[strings.ToLower(arg1)] {
-			return sqlite.AuthorizerOK
-		}
-	}
-	return sqlite.AuthorizerDeny
-}
-
-func denyFunc(name string) bool {
-	_, err := sqlcheck.Check("SELECT "+name+"(1)", sqlcheck.SQLite, sqlcheck.Options{})
-	return err != nil
-}
+// maxSQLiteValue caps the size of any one SQLite string or blob (16 MiB).
+const maxSQLiteValue = 16 << 20
 
 // open connects and starts a read-only transaction with a statement timeout.
 func (q *dbq) open(ctx context.Context, c *Connection) (*session, error) {
@@ -149,12 +126,21 @@ func (q *dbq) open(ctx context.Context, c *Connection) (*session, error) {
 			s.close()
 			return nil, err
 		}
+		// No value (a printf or randomblob result) larger than this.
+		if _, err := sqlite.Limit(s.conn, sqlite3.SQLITE_LIMIT_LENGTH, maxSQLiteValue); err != nil {
+			s.close()
+			return nil, err
+		}
+		if s.sqlite, err = loadSQLiteAccess(ctx, s.conn, c); err != nil {
+			s.close()
+			return nil, err
+		}
 		if err := s.conn.Raw(func(dc any) error {
 			ar, ok := dc.(sqlite.AuthorizerRegisterer)
 			if !ok {
 				return fmt.Errorf("sqlite driver without authorizer support (%T)", dc)
 			}
-			return ar.RegisterAuthorizer(sqliteAuthorizer)
+			return ar.RegisterAuthorizer(s.sqlite.authorize)
 		}); err != nil {
 			s.close()
 			return nil, err

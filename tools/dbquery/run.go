@@ -152,6 +152,10 @@ func (q *dbq) dbError(err error, c *Connection) error {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || strings.Contains(msg, "interrupted") || strings.Contains(msg, "max_execution_time") {
 		return tool.Errorf(tool.CodeTimeout, "narrow the query so that it finishes in time", "%s: the statement was stopped after %d s", c.Name, q.cfg.TimeoutSeconds)
 	}
+	if strings.Contains(msg, "not authorized") || strings.Contains(msg, "prohibited") {
+		return tool.Invalid("sql", fmt.Sprintf("%s: query refused: it reads a table, view or function that db_query does not open", c.Name),
+			"use the tables that describe lists and ordinary SQL functions; SQLite's internal tables (sqlite_schema, sqlite_dbpage, dbstat, pragma_*), other schemas and extensions are not available")
+	}
 	if strings.Contains(msg, "readonly") || strings.Contains(msg, "read-only") || strings.Contains(msg, "READ ONLY") {
 		return tool.Errorf(tool.CodeDenied, "db_query is read-only", "%s: refused by the database: %s", c.Name, msg)
 	}
@@ -291,7 +295,8 @@ func (q *dbq) tables(ctx context.Context, s *session, c *Connection) ([]tableRef
 	var stmt string
 	switch s.d {
 	case sqlcheck.SQLite:
-		stmt = "SELECT '' AS s, name, type FROM sqlite_master WHERE type IN ('table','view') AND name NOT LIKE 'sqlite_%' ORDER BY name"
+		// What the authorizer admits is the list, so the two cannot differ.
+		return s.sqlite.list(), nil
 	case sqlcheck.Postgres:
 		stmt = "SELECT table_schema, table_name, lower(table_type) FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog','information_schema') ORDER BY 1, 2"
 	case sqlcheck.MySQL:
@@ -371,7 +376,14 @@ func (q *dbq) describe(ctx context.Context, c *Connection, table string) (*tool.
 	case sqlcheck.MySQL:
 		stmt, args = `SELECT column_name, column_type, is_nullable, column_key = 'PRI' FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ? ORDER BY ordinal_position`, []any{t.Name}
 	}
+	if s.sqlite != nil {
+		s.sqlite.catalogue.Store(true)
+	}
 	rows, err := s.tx.QueryContext(ctx, stmt, args...)
+	if s.sqlite != nil {
+		// SQLite authorizes while compiling, which QueryContext has done.
+		s.sqlite.catalogue.Store(false)
+	}
 	if err != nil {
 		return nil, q.dbError(err, c)
 	}

@@ -4,7 +4,9 @@
 // inside a read-only transaction with a statement timeout, on a connection
 // that is itself read-only where the database allows it (SQLite mode=ro and
 // query_only, PostgreSQL default_transaction_read_only), with row and
-// column caps. DSN secrets never reach results or logs.
+// column caps. On SQLite an authorizer allow-list (sqliteauth.go) decides
+// which tables and functions a statement may touch; sensitive tables are
+// refused there whatever the statement's text looks like. DSN secrets never reach results or logs.
 package dbquery
 
 import (

@@ -46,11 +46,7 @@ func (ft *fileTool) zip(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	}
 	if o := c.Args.String("output"); o != "" {
 		// Check before Output, which creates the parent directories.
-		abs, err := ft.resolve("output", o)
-		if err != nil {
-			return nil, err
-		}
-		if err := ft.notInTrash("output", abs); err != nil {
+		if _, err := ft.resolveWrite("output", o); err != nil {
 			return nil, err
 		}
 	}
@@ -268,11 +264,8 @@ func (ft *fileTool) unzip(ctx context.Context, c *tool.Call) (*tool.Result, erro
 			out = src + ".d"
 		}
 	}
-	dest, err := ft.resolve("output", out)
+	dest, err := ft.resolveWrite("output", out)
 	if err != nil {
-		return nil, err
-	}
-	if err := ft.notInTrash("output", dest); err != nil {
 		return nil, err
 	}
 	destExists := false
@@ -325,8 +318,13 @@ func (ft *fileTool) unzip(ctx context.Context, c *tool.Call) (*tool.Result, erro
 		}
 		seen[rel] = true
 		target := filepath.Join(dest, rel)
-		// Existing symlinks inside the destination must not redirect entries.
-		real, err := ft.sb.Resolve(target)
+		// Existing symlinks inside the destination must not redirect
+		// entries, and no entry lands in the trash or the data dir
+		// (".trash/x" in an archive unpacked at a root).
+		real, err := ft.sb.ResolveWrite(target)
+		if errors.Is(err, sandbox.ErrProtected) {
+			return nil, tool.Errorf(tool.CodeDenied, "nothing was extracted; the trash changes only through delete and restore", "archive entry %q would be written into a place reserved for the server: %v", name, strings.TrimPrefix(err.Error(), sandbox.ErrProtected.Error()+": "))
+		}
 		if err != nil && !errors.Is(err, sandbox.ErrOutside) {
 			return nil, tool.Errorf(tool.CodeExists, "choose another output; nothing was extracted", "archive entry %q conflicts with an existing file in %s: %v", name, ft.rel(dest), err)
 		}

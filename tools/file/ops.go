@@ -20,11 +20,8 @@ import (
 
 func (ft *fileTool) mkdir(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	p := c.Args.String("path")
-	abs, err := ft.resolve("path", p)
+	abs, err := ft.resolveWrite("path", p)
 	if err != nil {
-		return nil, err
-	}
-	if err := ft.notInTrash("path", abs); err != nil {
 		return nil, err
 	}
 	if info, err := os.Stat(abs); err == nil {
@@ -58,6 +55,10 @@ func (ft *fileTool) source(p string, follow bool) (string, fs.FileInfo, error) {
 	if abs == ft.sb.TrashDir() || ft.sb.IsTrash(abs) {
 		return "", nil, tool.Errorf(tool.CodeDenied, "use action=restore to take items out of the trash", "%s is in the trash", p)
 	}
+	// A move or delete changes the source's place too.
+	if err := ft.checkWrite("path", p, abs); err != nil {
+		return "", nil, err
+	}
 	var info fs.FileInfo
 	if follow {
 		info, err = os.Stat(abs)
@@ -73,15 +74,17 @@ func (ft *fileTool) source(p string, follow bool) (string, fs.FileInfo, error) {
 // destination resolves output for move and copy: an existing directory
 // receives the item under its own name (like mv and cp).
 func (ft *fileTool) destination(output, srcAbs string) (string, error) {
-	dst, err := ft.resolve("output", output)
+	dst, err := ft.resolveWrite("output", output)
 	if err != nil {
 		return "", err
 	}
 	if info, err := os.Stat(dst); err == nil && info.IsDir() {
+		// The name joined may itself be a trash (a directory named .trash
+		// copied into a root).
 		dst = filepath.Join(dst, filepath.Base(srcAbs))
-	}
-	if err := ft.notInTrash("output", dst); err != nil {
-		return "", err
+		if err := ft.checkWrite("output", output, dst); err != nil {
+			return "", err
+		}
 	}
 	if dst == srcAbs {
 		return "", tool.Invalid("output", "source and destination are the same", "choose another output")

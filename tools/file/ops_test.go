@@ -191,7 +191,7 @@ func TestCrossDeviceTrash(t *testing.T) {
 	if syscall.Stat(shm, &a) != nil || syscall.Stat(f.root, &b) != nil || a.Dev == b.Dev {
 		t.Skip("/dev/shm is on the same filesystem as the workspace")
 	}
-	if err := f.d.Sandbox.SetRoots([]string{f.root, shm}); err != nil {
+	if _, err := f.d.Sandbox.ApplyClientRoots([]string{f.root, shm}, true); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(shm, "dir", "far.txt")

@@ -25,6 +25,16 @@ func (ft *fileTool) resolve(field, p string) (string, error) {
 	return abs, nil
 }
 
+// resolveWrite is resolve for a path that will be created or changed: the
+// trash and the server's data dir are refused, symlinks resolved first.
+func (ft *fileTool) resolveWrite(field, p string) (string, error) {
+	abs, err := ft.sb.ResolveWrite(p)
+	if err != nil {
+		return "", ft.pathErr(field, p, err)
+	}
+	return abs, nil
+}
+
 // resolveLink resolves everything but the last element, so that delete, move
 // and stat act on a symlink itself rather than on what it points to. The
 // parent is still resolved through the sandbox, so the result is inside.
@@ -42,6 +52,11 @@ func (ft *fileTool) resolveLink(field, p string) (string, error) {
 }
 
 func (ft *fileTool) pathErr(field, p string, err error) error {
+	if errors.Is(err, sandbox.ErrProtected) {
+		return &tool.Error{Code: tool.CodeDenied, Field: field,
+			Message: "refused: " + strings.TrimPrefix(err.Error(), sandbox.ErrProtected.Error()+": "),
+			Hint:    "choose a path outside " + ft.rel(ft.sb.TrashDir()) + " and the server's data directory; the trash changes only through delete and restore"}
+	}
 	if errors.Is(err, sandbox.ErrOutside) {
 		return &tool.Error{Code: tool.CodeDenied, Field: field,
 			Message: fmt.Sprintf("%s is outside the workspace", p),
@@ -60,12 +75,12 @@ func (ft *fileTool) isRoot(abs string) bool {
 	return false
 }
 
-// notInTrash refuses destinations inside the trash: its layout is the tool's
-// bookkeeping and must only change through delete and restore.
-func (ft *fileTool) notInTrash(field, abs string) error {
-	if ft.sb.IsTrash(abs) {
-		return &tool.Error{Code: tool.CodeDenied, Field: field, Message: "the trash can only be changed by delete and restore",
-			Hint: "choose a destination outside " + ft.rel(ft.sb.TrashDir())}
+// checkWrite refuses a resolved target (not followed further) inside the
+// trash or the data dir: the trash's layout is the tool's bookkeeping and
+// changes only through delete and restore.
+func (ft *fileTool) checkWrite(field, p, abs string) error {
+	if err := ft.sb.CheckWrite(abs); err != nil {
+		return ft.pathErr(field, p, err)
 	}
 	return nil
 }

@@ -238,11 +238,8 @@ func existingEncoding(abs, p string) (sniffed, error) {
 
 func (ft *fileTool) write(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	p := c.Args.String("path")
-	abs, err := ft.resolve("path", p)
+	abs, err := ft.resolveWrite("path", p)
 	if err != nil {
-		return nil, err
-	}
-	if err := ft.notInTrash("path", abs); err != nil {
 		return nil, err
 	}
 	enc := c.Args.StringOr("encoding", "auto")
@@ -308,11 +305,8 @@ func encName(enc string) string {
 // single append write is never torn for readers of the existing content.
 func (ft *fileTool) appendText(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	p := c.Args.String("path")
-	abs, err := ft.resolve("path", p)
+	abs, err := ft.resolveWrite("path", p)
 	if err != nil {
-		return nil, err
-	}
-	if err := ft.notInTrash("path", abs); err != nil {
 		return nil, err
 	}
 	enc := c.Args.StringOr("encoding", "auto")

@@ -236,7 +236,12 @@ func (ft *fileTool) restore(ctx context.Context, c *tool.Call) (*tool.Result, er
 		dst, err = ft.resolveLink("output", out)
 		if err == nil {
 			if info, serr := os.Stat(dst); serr == nil && info.IsDir() {
-				dst = filepath.Join(dst, filepath.Base(rec.Original))
+				// Into a directory: resolved through links, so that a link
+				// to the trash is seen as the trash.
+				var dir string
+				if dir, err = ft.resolveWrite("output", out); err == nil {
+					dst = filepath.Join(dir, filepath.Base(rec.Original))
+				}
 			}
 		}
 	} else {
@@ -246,7 +251,7 @@ func (ft *fileTool) restore(ctx context.Context, c *tool.Call) (*tool.Result, er
 	if err != nil {
 		return nil, err
 	}
-	if err := ft.notInTrash("output", dst); err != nil {
+	if err := ft.checkWrite("output", rec.Original, dst); err != nil {
 		return nil, err
 	}
 	if exists(dst) {

@@ -193,12 +193,12 @@ func (p *pdfTool) outputDir(c *tool.Call, defaultName string) (string, error) {
 	var abs string
 	var err error
 	if given == "" {
-		abs, err = p.d.Sandbox.Resolve(filepath.Join("outputs", defaultName))
+		abs, err = p.d.Sandbox.ResolveWrite(filepath.Join("outputs", defaultName))
 		if err == nil && !c.Args.Bool("overwrite", false) {
 			abs = uniquePath(abs)
 		}
 	} else {
-		abs, err = p.d.Sandbox.Resolve(given)
+		abs, err = p.d.Sandbox.ResolveWrite(given)
 	}
 	if err != nil {
 		return "", tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "output_dir: %v", err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os/user"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -144,12 +146,16 @@ func userName(cache map[uint32]string, uid uint32) string {
 }
 
 // redactCommand joins a command line with secrets masked: the value of a
-// secret-named option (--password=x, --token x, API_KEY=x) and credentials
-// inside any argument (URLs with passwords, bearer tokens, known key formats).
+// secret-named option (--password=x, --token x, API_KEY=x, mysql -px),
+// secret-named pairs inside an argument (?access_token=x, a;password=x),
+// header-style arguments (Authorization: x, X-Api-Key: x), and credentials
+// that logging.RedactString finds anywhere (URLs with passwords, bearer
+// tokens, known key formats).
 func redactCommand(argv []string, maxLen int) string {
 	parts := make([]string, 0, len(argv))
 	maskNext := false
-	for _, a := range argv {
+	mysqlLike := len(argv) > 0 && mysqlClients[filepath.Base(argv[0])]
+	for i, a := range argv {
 		if maskNext && !strings.HasPrefix(a, "-") {
 			parts = append(parts, "***")
 			maskNext = false
@@ -157,22 +163,52 @@ func redactCommand(argv []string, maxLen int) string {
 		}
 		maskNext = false
 		switch {
-		case strings.Contains(a, "="):
+		case i > 0 && mysqlLike && strings.HasPrefix(a, "-p") && len(a) > 2:
+			// mysql -psecret: the password glued to the option.
+			parts = append(parts, "-p***")
+			continue
+		case headerArg.MatchString(a):
+			if name, _, _ := strings.Cut(a, ":"); secretName(strings.TrimSpace(name)) {
+				parts = append(parts, name+": ***")
+				continue
+			}
+		case strings.Contains(a, "=") && !strings.Contains(a, "://"):
 			k, _, _ := strings.Cut(a, "=")
 			if secretName(k) {
 				parts = append(parts, k+"=***")
 				continue
 			}
-		case strings.HasPrefix(a, "-") && secretName(a):
+		case strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && secretName(a):
 			maskNext = true
 		}
-		parts = append(parts, logging.RedactString(a))
+		parts = append(parts, logging.RedactString(maskPairs(a)))
 	}
 	s := strings.Join(parts, " ")
 	if len(s) > maxLen {
 		s = strings.ToValidUTF8(s[:maxLen], "") + "…"
 	}
 	return s
+}
+
+// mysqlClients take the password glued to -p.
+var mysqlClients = map[string]bool{"mysql": true, "mysqldump": true, "mysqladmin": true, "mariadb": true, "mariadb-dump": true, "mysqlimport": true, "mysqlshow": true}
+
+// headerArg is an HTTP-header-shaped argument, "Name: value".
+var headerArg = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*\s*:\s*\S`)
+
+// pairInArg is a key=value pair inside a longer argument: a URL query,
+// a DSN, a comma- or semicolon-separated option list.
+var pairInArg = regexp.MustCompile(`([A-Za-z0-9_.-]+)=([^&;,?=\s]*)`)
+
+// maskPairs masks the values of secret-named pairs inside an argument.
+func maskPairs(a string) string {
+	return pairInArg.ReplaceAllStringFunc(a, func(m string) string {
+		k, _, _ := strings.Cut(m, "=")
+		if secretName(k) {
+			return k + "=***"
+		}
+		return m
+	})
 }
 
 // secretName is logging.SecretName for option names too: --api-key is

@@ -2,8 +2,10 @@ package system
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -24,6 +26,9 @@ type serviceResult struct {
 	LatencyMS  int64  `json:"latency_ms"`
 	Error      string `json:"error,omitempty"`
 	Body       string `json:"body,omitempty"` // start of the answer, redacted
+	// Redirect is set when the service redirected to a place that is not a
+	// configured service; the redirect was not followed.
+	Redirect string `json:"redirect_not_followed,omitempty"`
 }
 
 type servicesData struct {
@@ -99,8 +104,10 @@ func (s *sys) serviceStatus(ctx context.Context, args tool.Args) (*tool.Result, 
 // allow-listed. The administrator named these URLs in the config, so their
 // hosts are trusted: this client's guard allows exactly those hosts plus the
 // configured network.allow_hosts, and still refuses every other private,
-// loopback or link-local address, on the first request and on redirects.
-// The model cannot add a URL: it only picks a configured name.
+// loopback or link-local address. A redirect is followed only to a
+// configured service's scheme, host and port; any other redirect is
+// reported, not followed. The model cannot add a URL: it only picks a
+// configured name.
 func (s *sys) serviceClient(services []config.Service, timeout time.Duration) (*http.Client, error) {
 	allow := append([]string(nil), s.d.Config.Network.AllowHosts...)
 	for _, svc := range services {
@@ -112,7 +119,36 @@ func (s *sys) serviceClient(services []config.Service, timeout time.Duration) (*
 	if err != nil {
 		return nil, err
 	}
-	return g.Client(timeout), nil
+	// Every configured service, not just the ones checked now: a redirect
+	// from one service to another's address is still to a configured place.
+	targets := map[string]bool{}
+	for _, svc := range s.d.Config.System.Services {
+		if u, err := url.Parse(svc.URL); err == nil && u.Hostname() != "" {
+			targets[origin(u)] = true
+		}
+	}
+	c := g.Client(timeout)
+	guardRedirect := c.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if !targets[origin(req.URL)] {
+			return errRedirectElsewhere
+		}
+		return guardRedirect(req, via)
+	}
+	return c, nil
+}
+
+// errRedirectElsewhere stops a redirect to an address that is not a
+// configured service.
+var errRedirectElsewhere = errors.New("redirect to an address that is not a configured service")
+
+// origin is scheme://host:port with the port made explicit.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(net.JoinHostPort(u.Hostname(), port))
 }
 
 func check(ctx context.Context, client *http.Client, svc config.Service) serviceResult {
@@ -133,6 +169,20 @@ func check(ctx context.Context, client *http.Client, svc config.Service) service
 	resp, err := client.Do(req)
 	r.LatencyMS = time.Since(start).Milliseconds()
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) && errors.Is(err, errRedirectElsewhere) {
+			// The service answered with a redirect; say where, do not go.
+			if resp != nil {
+				r.HTTPStatus = resp.StatusCode
+			}
+			// Only where it points: a query may carry a token.
+			r.Redirect = "(unreadable location)"
+			if to, perr := url.Parse(ue.URL); perr == nil {
+				r.Redirect = origin(to) + to.EscapedPath()
+			}
+			r.Error = "the service redirected to " + r.Redirect + ", which is not a configured service; not followed"
+			return r
+		}
 		return fail(err)
 	}
 	defer resp.Body.Close()

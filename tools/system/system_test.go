@@ -6,11 +6,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"os/user"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"clawbridge/internal/config"
 	"clawbridge/tools/tool"
@@ -313,7 +316,7 @@ func TestServiceStatus(t *testing.T) {
 	if s := byName["gone"]; s.Up || s.HTTPStatus != 0 || s.Error == "" {
 		t.Errorf("gone = %+v", s)
 	}
-	if s := byName["sneaky"]; s.Up || !strings.Contains(s.Error, "refused") {
+	if s := byName["sneaky"]; s.Up || !strings.Contains(s.Error, "not followed") || s.Redirect == "" {
 		t.Errorf("sneaky = %+v, want the redirect refused by the guard", s)
 	}
 	if !strings.Contains(res.Summary, "1 of 4") || !strings.Contains(res.Summary, "db") {
@@ -485,5 +488,130 @@ func BenchmarkLogTail(b *testing.B) {
 		if _, err := tooltest.Run(b, tl, map[string]any{"action": "log_tail", "name": "big", "limit": 100}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestServiceStatus_RedirectOnlyToConfigured: a health check reaches only
+// configured scheme://host:port pairs. A redirect from a configured service
+// to another port on the same (allowed) host is reported and not followed;
+// redirects within a service or to another configured service are.
+func TestServiceStatus_RedirectOnlyToConfigured(t *testing.T) {
+	var hits atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		fmt.Fprint(w, "internal admin page")
+	}))
+	defer other.Close()
+	peer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "peer ok")
+	}))
+	defer peer.Close()
+	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/elsewhere":
+			http.Redirect(w, r, other.URL+"/admin?token=abc123secret", http.StatusFound)
+		case "/self":
+			http.Redirect(w, r, "/ok", http.StatusMovedPermanently)
+		case "/peer":
+			http.Redirect(w, r, peer.URL+"/", http.StatusFound)
+		case "/ok":
+			fmt.Fprint(w, "self ok")
+		}
+	}))
+	defer redirector.Close()
+
+	tl, d := newTool(t)
+	d.Config.System.Services = []config.Service{
+		{Name: "elsewhere", URL: redirector.URL + "/elsewhere"},
+		{Name: "self", URL: redirector.URL + "/self"},
+		{Name: "peer-redirect", URL: redirector.URL + "/peer"},
+		{Name: "peer", URL: peer.URL},
+	}
+	data := run(t, tl, map[string]any{"action": "service_status"}).Data.(servicesData)
+	byName := map[string]serviceResult{}
+	for _, s := range data.Services {
+		byName[s.Name] = s
+	}
+	if hits.Load() != 0 {
+		t.Fatalf("the unconfigured server was reached %d times", hits.Load())
+	}
+	s := byName["elsewhere"]
+	if s.Up || s.HTTPStatus != http.StatusFound || !strings.Contains(s.Redirect, other.URL) || !strings.Contains(s.Error, "not followed") {
+		t.Errorf("elsewhere = %+v", s)
+	}
+	if strings.Contains(fmt.Sprint(s), "abc123secret") {
+		t.Errorf("redirect target's token shown: %+v", s)
+	}
+	if s := byName["self"]; !s.Up || s.Body != "self ok" {
+		t.Errorf("self = %+v", s)
+	}
+	if s := byName["peer-redirect"]; !s.Up || s.Body != "peer ok" {
+		t.Errorf("peer-redirect = %+v", s)
+	}
+}
+
+// TestRedactCommand_SecretArguments: the argument shapes that carry
+// secrets on a command line are masked; ordinary arguments are kept.
+func TestRedactCommand_SecretArguments(t *testing.T) {
+	tests := []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"app", "--password=hunter2"}, "app --password=***"},
+		{[]string{"app", "--token", "tok123"}, "app --token ***"},
+		{[]string{"app", "--auth-token", "tok123"}, "app --auth-token ***"},
+		{[]string{"app", "token=tok123"}, "app token=***"},
+		{[]string{"worker", "--url=https://api.example/v1?access_token=tok123&x=1"}, "worker --url=https://api.example/v1?access_token=***&x=1"},
+		{[]string{"app", "--opts", "user=bob;password=hunter2;host=db"}, "app --opts user=bob;password=***;host=db"},
+		{[]string{"redis-cli", "-u", "redis://default:hunter2@127.0.0.1:6379"}, "redis-cli -u redis://***@127.0.0.1:6379"},
+		{[]string{"curl", "-H", "Authorization: Basic dXNlcjpodW50ZXIy"}, "curl -H Authorization: ***"},
+		{[]string{"curl", "-H", "X-Api-Key: k-123456"}, "curl -H X-Api-Key: ***"},
+		{[]string{"curl", "-H", "Accept: application/json"}, "curl -H Accept: application/json"},
+		{[]string{"/usr/bin/mysql", "-u", "root", "-phunter2", "shop"}, "/usr/bin/mysql -u root -p*** shop"},
+		{[]string{"ls", "-plain"}, "ls -plain"},
+		{[]string{"app", "--port=80", "--name=x"}, "app --port=80 --name=x"},
+	}
+	for _, tc := range tests {
+		got := redactCommand(tc.argv, 300)
+		if got != tc.want {
+			t.Errorf("redactCommand(%q) = %q, want %q", tc.argv, got, tc.want)
+		}
+		for _, secret := range []string{"hunter2", "tok123", "dXNlcjpodW50ZXIy", "k-123456"} {
+			if strings.Contains(got, secret) {
+				t.Errorf("redactCommand(%q) leaks %s", tc.argv, secret)
+			}
+		}
+	}
+}
+
+// TestProcesses_RedactsLiveCommandLine: a real process started with secrets
+// on its command line is listed with them masked.
+func TestProcesses_RedactsLiveCommandLine(t *testing.T) {
+	// A shell whose argv carries the secrets as separate arguments ($0, $1...).
+	sh := exec.Command("sh", "-c", "sleep 30; true", "worker", "--password=live-hunter2", "token=live-tok", "--api-key", "live-key", "Authorization: Bearer live-bearer")
+	if err := sh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { sh.Process.Kill(); sh.Wait() }()
+	time.Sleep(100 * time.Millisecond)
+	tl, _ := newTool(t)
+	res := run(t, tl, map[string]any{"action": "processes", "limit": 500, "sort_by": "memory"})
+	found := false
+	for _, p := range res.Data.(procData).Processes {
+		if p.PID != int32(sh.Process.Pid) {
+			continue
+		}
+		found = true
+		if !strings.Contains(p.Command, "--password=***") {
+			t.Errorf("command = %q", p.Command)
+		}
+		for _, s := range []string{"live-hunter2", "live-tok", "live-key", "live-bearer"} {
+			if strings.Contains(p.Command, s) {
+				t.Errorf("command shows %s: %q", s, p.Command)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("the test process %d was not listed", sh.Process.Pid)
 	}
 }

@@ -36,6 +36,9 @@ func Deps(t testing.TB, allowHosts ...string) *tool.Deps {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	if err := sb.Protect(cfg.DataDir); err != nil {
+		t.Fatal(err)
+	}
 	g, err := netguard.New(allowHosts)
 	if err != nil {
 		t.Fatal(err)

@@ -67,7 +67,7 @@ func parseRobots(r io.Reader, agent string) []robotsRule {
 	var star []robotsRule
 	for _, g := range groups {
 		for _, a := range g.agents {
-			if a != "*" && strings.Contains(agent, a) {
+			if a != "*" && a != "" && strings.Contains(agent, a) {
 				return g.rules
 			}
 			if a == "*" {
@@ -89,28 +89,37 @@ func (r *robotsRules) allowed(path string) bool {
 	return allow
 }
 
-// matchRobots returns the pattern length when pattern (with * and $)
-// matches path from its start, else -1.
+// matchRobots returns the pattern length when pattern (with * and a final
+// $) matches path from its start, else -1. The middle pieces are matched
+// leftmost, which leaves the most room for the rest; with $ the last piece
+// must end the path.
 func matchRobots(pattern, path string) int {
 	anchored := strings.HasSuffix(pattern, "$")
-	p := strings.TrimSuffix(pattern, "$")
-	parts := strings.Split(p, "*")
-	pos := 0
-	for i, part := range parts {
-		if i == 0 {
-			if !strings.HasPrefix(path, part) {
-				return -1
-			}
-			pos = len(part)
-			continue
+	parts := strings.Split(strings.TrimSuffix(pattern, "$"), "*")
+	if !strings.HasPrefix(path, parts[0]) {
+		return -1
+	}
+	pos := len(parts[0])
+	if len(parts) == 1 {
+		if anchored && pos != len(path) {
+			return -1
 		}
+		return len(pattern)
+	}
+	last := len(parts) - 1
+	for _, part := range parts[1:last] {
 		j := strings.Index(path[pos:], part)
 		if j < 0 {
 			return -1
 		}
 		pos += j + len(part)
 	}
-	if anchored && pos != len(path) && !(len(parts) > 1 && parts[len(parts)-1] == "") {
+	tail := parts[last]
+	if anchored {
+		if len(path)-len(tail) < pos || !strings.HasSuffix(path, tail) {
+			return -1
+		}
+	} else if !strings.Contains(path[pos:], tail) {
 		return -1
 	}
 	return len(pattern)
