@@ -149,7 +149,7 @@ func TestRedactCommand(t *testing.T) {
 		{[]string{"app", "--password", "hunter2", "--port", "80"}, "app --password *** --port 80"},
 		{[]string{"app", "--api-key=abc123", "x"}, "app --api-key=*** x"},
 		{[]string{"env", "DB_PASSWORD=s3cret", "run"}, "env DB_PASSWORD=*** run"},
-		{[]string{"psql", "postgres://bob:pw@db:5432/x"}, "psql postgres://***@db:5432/x"},
+		{[]string{"psql", "postgres://bob:pw@db:5432/x"}, "psql postgres://bob:***@db:5432/x"},
 		{[]string{"curl", "-H", "Authorization: Bearer abc.def"}, "curl -H Authorization: ***"},
 		{[]string{"app", "--no-auth", "--verbose"}, "app --no-auth --verbose"},
 	}
@@ -563,7 +563,7 @@ func TestRedactCommand_SecretArguments(t *testing.T) {
 		{[]string{"app", "token=tok123"}, "app token=***"},
 		{[]string{"worker", "--url=https://api.example/v1?access_token=tok123&x=1"}, "worker --url=https://api.example/v1?access_token=***&x=1"},
 		{[]string{"app", "--opts", "user=bob;password=hunter2;host=db"}, "app --opts user=bob;password=***;host=db"},
-		{[]string{"redis-cli", "-u", "redis://default:hunter2@127.0.0.1:6379"}, "redis-cli -u redis://***@127.0.0.1:6379"},
+		{[]string{"redis-cli", "-u", "redis://default:hunter2@127.0.0.1:6379"}, "redis-cli -u redis://default:***@127.0.0.1:6379"},
 		{[]string{"curl", "-H", "Authorization: Basic dXNlcjpodW50ZXIy"}, "curl -H Authorization: ***"},
 		{[]string{"curl", "-H", "X-Api-Key: k-123456"}, "curl -H X-Api-Key: ***"},
 		{[]string{"curl", "-H", "Accept: application/json"}, "curl -H Accept: application/json"},
