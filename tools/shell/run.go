@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"clawbridge/internal/jail"
 	"clawbridge/internal/sandbox"
 	"clawbridge/tools/tool"
 )
@@ -219,7 +220,7 @@ func run(ctx context.Context, prog string, argv []string, cwd string, env []stri
 		cmd.Stdin = strings.NewReader(stdin)
 	}
 
-	stdout, stderr := &capped{limit: limit}, &capped{limit: limit}
+	stdout, stderr := jail.NewCapped(limit), jail.NewCapped(limit)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		outR.Close()
@@ -276,10 +277,10 @@ func run(ctx context.Context, prog string, argv []string, cwd string, env []stri
 		ExitCode:        cmd.ProcessState.ExitCode(),
 		Stdout:          stdout.String(),
 		Stderr:          stderr.String(),
-		StdoutTruncated: stdout.total > int64(limit),
-		StderrTruncated: stderr.total > int64(limit),
-		StdoutBytes:     stdout.total,
-		StderrBytes:     stderr.total,
+		StdoutTruncated: stdout.Total() > int64(limit),
+		StderrTruncated: stderr.Total() > int64(limit),
+		StdoutBytes:     stdout.Total(),
+		StderrBytes:     stderr.Total(),
 		DurationMS:      elapsed.Milliseconds(),
 		TimedOut:        errors.Is(runCtx.Err(), context.DeadlineExceeded),
 	}
