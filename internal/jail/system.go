@@ -19,6 +19,9 @@ var etcFiles = []string{
 	"/etc/fonts", "/etc/localtime", "/etc/timezone", "/etc/nsswitch.conf",
 	"/etc/alternatives", "/etc/libreoffice", "/etc/magic", "/etc/mime.types",
 	"/etc/papersize", "/etc/ssl/certs", "/etc/ca-certificates.conf",
+	// Not /etc, but as harmless: the system font cache, without which
+	// fontconfig rebuilds it on every LibreOffice start.
+	"/var/cache/fontconfig",
 }
 
 // bwrapArgs builds the bwrap command line up to the program (without the
