@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"clawbridge/internal/jail"
 )
 
 // cliEnv isolates the CLI's config, workspace and data dir.
@@ -94,5 +97,21 @@ func TestDoctorNamesPackages(t *testing.T) {
 	out, err := runCLI(t, "doctor")
 	if err == nil || !strings.Contains(out, "apt-get install chromium") || !strings.Contains(out, "MISSING") {
 		t.Fatalf("doctor should name the missing packages: %v\n%s", err, out)
+	}
+}
+
+// TestDoctorReportsJail: doctor says whether the jail works, and if not,
+// what to fix.
+func TestDoctorReportsJail(t *testing.T) {
+	cliEnv(t)
+	out, _ := runCLI(t, "doctor")
+	if err := jail.Check(); err != nil {
+		if !regexp.MustCompile(`MISSING\s+jail\s.*(bubblewrap|user namespaces)`).MatchString(out) {
+			t.Fatalf("doctor does not report the broken jail (%v):\n%s", err, out)
+		}
+		return
+	}
+	if !regexp.MustCompile(`ok\s+jail\s+bubblewrap: no network`).MatchString(out) {
+		t.Fatalf("doctor does not report the jail:\n%s", out)
 	}
 }

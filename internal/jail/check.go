@@ -15,26 +15,38 @@ import (
 var ErrUnavailable = errors.New("jail unavailable")
 
 var (
-	checkOnce sync.Once
-	checkErr  error
+	checkMu sync.Mutex
+	checked = map[string]error{} // by bwrap path
 )
 
-// Check reports whether the jail works on this machine, probing once (the
-// result is cached) by running `true` in a minimal jail with the default
-// limits. A non-nil error says what to fix.
+// Check reports whether the jail works on this machine, probing once per
+// bwrap binary (the result is cached) by running `true` in a minimal jail
+// with the default limits. A non-nil error says what to fix.
 func Check() error {
-	checkOnce.Do(func() { checkErr = probe() })
-	return checkErr
+	_, err := findBwrap()
+	return err
+}
+
+// findBwrap returns the bwrap binary once it has passed the probe.
+func findBwrap() (string, error) {
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		return "", fmt.Errorf("%w: bwrap (bubblewrap) is not installed: apt-get install bubblewrap", ErrUnavailable)
+	}
+	checkMu.Lock()
+	defer checkMu.Unlock()
+	err, ok := checked[bwrap]
+	if !ok {
+		err = probe(bwrap)
+		checked[bwrap] = err
+	}
+	return bwrap, err
 }
 
 // Available reports whether Check passes.
 func Available() bool { return Check() == nil }
 
-func probe() error {
-	bwrap, err := exec.LookPath("bwrap")
-	if err != nil {
-		return fmt.Errorf("%w: bwrap (bubblewrap) is not installed: apt-get install bubblewrap", ErrUnavailable)
-	}
+func probe(bwrap string) error {
 	if _, err := os.Stat(prlimitPath); err != nil {
 		return fmt.Errorf("%w: %s is missing: apt-get install util-linux", ErrUnavailable, prlimitPath)
 	}

@@ -89,7 +89,8 @@ const killGrace = 2 * time.Second
 // Run runs spec in the jail. It fails (without running anything) when the
 // jail is unavailable or the spec is invalid.
 func Run(ctx context.Context, spec Spec) (*Result, error) {
-	if err := Check(); err != nil {
+	bwrap, err := findBwrap()
+	if err != nil {
 		return nil, err
 	}
 	if len(spec.Argv) == 0 || spec.Argv[0] == "" {
@@ -114,7 +115,6 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	args = append(args, "--")
 	args = append(args, spec.Argv...)
 
-	bwrap, _ := exec.LookPath("bwrap") // Check found it
 	cmd := &exec.Cmd{Path: bwrap, Args: append([]string{"bwrap"}, args...), Env: jailEnv(spec.Env), ExtraFiles: files}
 	var cg *pidsCgroup
 	if lim.Processes > 0 && os.Geteuid() == 0 {

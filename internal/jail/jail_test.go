@@ -60,7 +60,7 @@ func TestJail_Basics(t *testing.T) {
 // are visible; host secrets and home directories are not.
 func TestJail_SystemView(t *testing.T) {
 	needJail(t)
-	r := run(t, Spec{Argv: sh(`for p in /etc/shadow /root /home /var /srv /opt /work /etc/hostname /etc/ssh; do [ -e $p ] && echo "VISIBLE $p"; done; cat /etc/passwd; ls /; touch /usr/x 2>/dev/null && echo WROTE-USR; echo ok`)})
+	r := run(t, Spec{Argv: sh(`for p in /etc/shadow /root /home /var/lib /var/log /var/spool /var/mail /var/tmp /var/backups /srv /opt /work /etc/hostname /etc/ssh; do [ -e $p ] && echo "VISIBLE $p"; done; cat /etc/passwd; ls /; touch /usr/x 2>/dev/null && echo WROTE-USR; echo ok`)})
 	if strings.Contains(r.Stdout, "VISIBLE") || strings.Contains(r.Stdout, "WROTE") || !strings.HasSuffix(r.Stdout, "ok\n") {
 		t.Errorf("system view too wide:\n%s%s", r.Stdout, r.Stderr)
 	}
@@ -295,9 +295,12 @@ func TestJail_InvalidSpec(t *testing.T) {
 // and runs nothing.
 func TestJail_RefusesWithoutBwrap(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	err := probe()
+	err := Check()
 	if err == nil || !strings.Contains(err.Error(), "apt-get install bubblewrap") {
-		t.Fatalf("probe without bwrap: %v", err)
+		t.Fatalf("Check without bwrap: %v", err)
+	}
+	if _, err := Run(t.Context(), Spec{Argv: []string{"true"}}); err == nil || !strings.Contains(err.Error(), "bubblewrap") {
+		t.Fatalf("Run without bwrap: %v", err)
 	}
 }
 
