@@ -53,7 +53,7 @@ func cmdDoctor(args []string, stdout io.Writer) error {
 	if err := jail.Check(); err != nil {
 		check(false, "jail", "unavailable (shell read calls need confirmation; LibreOffice and pdftotext refuse)", err.Error())
 	} else {
-		l := jail.DefaultLimits
+		l := jail.Defaults()
 		check(true, "jail", fmt.Sprintf("bubblewrap: no network, read-only system, limits %ds CPU, %d MB memory, %d processes, %d MB files", l.CPUSeconds, l.MemoryMB, l.Processes, l.FileSizeMB), "")
 	}
 

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -45,6 +46,14 @@ func TestBadValues(t *testing.T) {
 	if _, err := Load(path); err == nil {
 		t.Error("bad confirm policy accepted")
 	}
+	os.WriteFile(path, []byte("jail: {processes: 0}\n"), 0o600)
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "jail.") {
+		t.Errorf("a zero jail limit accepted: %v", err)
+	}
+	os.WriteFile(path, []byte("jail: {cpu_seconds: 30}\n"), 0o600)
+	if c, err := Load(path); err != nil || c.Jail.CPUSeconds != 30 || c.Jail.MemoryMB != 4096 {
+		t.Errorf("jail section: %+v %v", c, err)
+	}
 	if _, err := Load(filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Error("an explicit missing file must be an error")
 	}
@@ -58,7 +67,7 @@ func TestTemplateMatchesDefaults(t *testing.T) {
 	}
 	c.expand()
 	d := Default()
-	if c.Confirm != d.Confirm || c.HTTP.Addr != d.HTTP.Addr || c.Limits != d.Limits || c.Exposure.Mode != d.Exposure.Mode ||
+	if c.Confirm != d.Confirm || c.HTTP.Addr != d.HTTP.Addr || c.Limits != d.Limits || c.Jail != d.Jail || c.Exposure.Mode != d.Exposure.Mode ||
 		len(c.Shell.ReadOnlyPrograms) != len(d.Shell.ReadOnlyPrograms) || c.Workspace[0] != d.Workspace[0] {
 		t.Errorf("template and defaults disagree:\n%+v\n%+v", c, d)
 	}

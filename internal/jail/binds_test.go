@@ -74,3 +74,15 @@ func FuzzBinds(f *testing.F) {
 		}
 	})
 }
+
+func TestSetDefaults(t *testing.T) {
+	t.Cleanup(func() { SetDefaults(BuiltinLimits) })
+	SetDefaults(Limits{CPUSeconds: 7})
+	got := Limits{}.withDefaults()
+	if got.CPUSeconds != 7 || got.MemoryMB != BuiltinLimits.MemoryMB || got.Processes != BuiltinLimits.Processes {
+		t.Fatalf("defaults = %+v", got)
+	}
+	if l := (Limits{Processes: -1}).withDefaults(); l.Processes != -1 || strings.Contains(strings.Join(l.prlimitArgs(), " "), "nproc") {
+		t.Fatalf("a negative limit must lift it: %+v %v", l, l.prlimitArgs())
+	}
+}

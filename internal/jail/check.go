@@ -50,8 +50,8 @@ func probe(bwrap string) error {
 	if _, err := os.Stat(prlimitPath); err != nil {
 		return fmt.Errorf("%w: %s is missing: apt-get install util-linux", ErrUnavailable, prlimitPath)
 	}
-	if os.Geteuid() == 0 && DefaultLimits.Processes > 0 {
-		cg, err := newPidsCgroup(DefaultLimits.Processes)
+	if os.Geteuid() == 0 && Defaults().Processes > 0 {
+		cg, err := newPidsCgroup(Defaults().Processes)
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
@@ -62,7 +62,7 @@ func probe(bwrap string) error {
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	args = append(args, "--", prlimitPath)
-	args = append(args, DefaultLimits.prlimitArgs()...)
+	args = append(args, Defaults().prlimitArgs()...)
 	args = append(args, "--", "/usr/bin/true")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

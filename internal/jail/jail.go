@@ -50,7 +50,7 @@ type Spec struct {
 	Protected []string
 	// Stdin is the program's standard input; nil means empty.
 	Stdin io.Reader
-	// Limits bound the program's resources; zero fields take DefaultLimits.
+	// Limits bound the program's resources; zero fields take Defaults().
 	Limits Limits
 	// Timeout kills the program and everything it started; 0 means
 	// DefaultTimeout. The context cancels it too.

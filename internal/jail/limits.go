@@ -1,6 +1,9 @@
 package jail
 
-import "strconv"
+import (
+	"strconv"
+	"sync/atomic"
+)
 
 // Limits bound what one run may use. bwrap sets no rlimits, so the jail
 // runs the program through util-linux prlimit inside the jail; the process
@@ -14,14 +17,34 @@ type Limits struct {
 	FileSizeMB int // largest file written (RLIMIT_FSIZE); also the size of /tmp
 }
 
-// DefaultLimits fit a LibreOffice conversion of a large document.
-var DefaultLimits = Limits{CPUSeconds: 120, MemoryMB: 4096, Processes: 256, FileSizeMB: 1024}
+// BuiltinLimits fit a LibreOffice conversion of a large document; the
+// config's `jail` section replaces them (SetDefaults).
+var BuiltinLimits = Limits{CPUSeconds: 120, MemoryMB: 4096, Processes: 256, FileSizeMB: 1024}
+
+var defaults atomic.Pointer[Limits]
+
+// Defaults are the limits a Spec's zero fields take.
+func Defaults() Limits {
+	if l := defaults.Load(); l != nil {
+		return *l
+	}
+	return BuiltinLimits
+}
+
+// SetDefaults replaces the defaults (from config, at startup); zero fields
+// keep the built-in value.
+func SetDefaults(l Limits) {
+	l = l.over(BuiltinLimits)
+	defaults.Store(&l)
+}
 
 // prlimitPath is util-linux prlimit inside the jail (/usr is bound).
 const prlimitPath = "/usr/bin/prlimit"
 
-func (l Limits) withDefaults() Limits {
-	d := DefaultLimits
+func (l Limits) withDefaults() Limits { return l.over(Defaults()) }
+
+// over fills l's zero fields from d.
+func (l Limits) over(d Limits) Limits {
 	pick := func(v, def int) int {
 		if v == 0 {
 			return def
