@@ -37,6 +37,10 @@ func newPidsCgroup(max int) (*pidsCgroup, error) {
 		return nil, fmt.Errorf("%w (%v)", ErrNoProcessLimit, err)
 	}
 	cg := &pidsCgroup{dir: dir}
+	if _, err := os.Stat(filepath.Join(dir, "pids.max")); errors.Is(err, os.ErrNotExist) {
+		// cgroup v2 with pids not yet enabled for our children.
+		_ = os.WriteFile(filepath.Join(base, "cgroup.subtree_control"), []byte("+pids"), 0o644)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(itoa(max)), 0o644); err != nil {
 		cg.remove()
 		return nil, fmt.Errorf("%w (%v)", ErrNoProcessLimit, err)

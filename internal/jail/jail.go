@@ -66,7 +66,10 @@ type Spec struct {
 
 // Result is what a run produced. A non-zero exit is a result, not an error.
 type Result struct {
-	ExitCode        int    // -1 when the program was killed by a signal
+	// ExitCode is -1 when the program was killed by a signal. bwrap reports
+	// a signal N as exit status 128+N, so in the jail a status above 128 is
+	// read as a signal, as shells do.
+	ExitCode        int
 	Signal          string // the signal that ended the program, if any
 	TimedOut        bool
 	Stdout, Stderr  string
