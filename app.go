@@ -8,6 +8,7 @@ import (
 
 	"clawbridge/browser"
 	"clawbridge/internal/config"
+	"clawbridge/internal/jail"
 	"clawbridge/internal/logging"
 	"clawbridge/internal/netguard"
 	"clawbridge/internal/sandbox"
@@ -45,6 +46,7 @@ func newApp(configPath string, apply func(*config.Config)) (*app, error) {
 			return nil, err
 		}
 	}
+	jail.SetDefaults(jail.Limits{CPUSeconds: cfg.Jail.CPUSeconds, MemoryMB: cfg.Jail.MemoryMB, Processes: cfg.Jail.Processes, FileSizeMB: cfg.Jail.FileSizeMB})
 	log, lc, err := logging.New(cfg.LogFile, cfg.LogLevel)
 	if err != nil {
 		return nil, fmt.Errorf("log file: %w", err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"clawbridge/internal/config"
+	"clawbridge/internal/jail"
 )
 
 // cliEnv isolates the CLI's config, workspace and data dir.
@@ -159,5 +161,21 @@ func TestApproveCLI_DecidesWaitingCalls(t *testing.T) {
 	}
 	if out, _ := runCLI(t, "approve"); !strings.Contains(out, "no calls are waiting") {
 		t.Fatalf("list after decisions: %s", out)
+	}
+}
+
+// TestDoctorReportsJail: doctor says whether the jail works, and if not,
+// what to fix.
+func TestDoctorReportsJail(t *testing.T) {
+	cliEnv(t)
+	out, _ := runCLI(t, "doctor")
+	if err := jail.Check(); err != nil {
+		if !regexp.MustCompile(`MISSING\s+jail\s.*(bubblewrap|user namespaces)`).MatchString(out) {
+			t.Fatalf("doctor does not report the broken jail (%v):\n%s", err, out)
+		}
+		return
+	}
+	if !regexp.MustCompile(`ok\s+jail\s+bubblewrap: no network`).MatchString(out) {
+		t.Fatalf("doctor does not report the jail:\n%s", out)
 	}
 }

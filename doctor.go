@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"clawbridge/internal/jail"
 )
 
 // cmdDoctor checks what the tools need and says how to fix what is missing.
@@ -46,6 +48,14 @@ func cmdDoctor(args []string, stdout io.Writer) error {
 		check(err == nil, "workspace", root, "make it writable or change `workspace` in config")
 	}
 	check(a.deps.Store.DB().Ping() == nil, "data dir", a.deps.Store.Path(), "check `data_dir` permissions")
+	// The jail confines every external program run on user data; without
+	// it those tools refuse to run and read-level shell calls ask first.
+	if err := jail.Check(); err != nil {
+		check(false, "jail", "unavailable (shell read calls need confirmation; LibreOffice and pdftotext refuse)", err.Error())
+	} else {
+		l := jail.Defaults()
+		check(true, "jail", fmt.Sprintf("bubblewrap: no network, read-only system, limits %ds CPU, %d MB memory, %d processes, %d MB files", l.CPUSeconds, l.MemoryMB, l.Processes, l.FileSizeMB), "")
+	}
 
 	// External programs, with the tools that use each and the package to install.
 	type need struct {

@@ -35,6 +35,7 @@ type Config struct {
 	Exposure       Exposure      `yaml:"exposure"`
 	Shell          Shell         `yaml:"shell"`
 	System         System        `yaml:"system"`
+	Jail           Jail          `yaml:"jail"`
 
 	// Tools holds the sections of tools that own their config, by tool name.
 	// A tool decodes its own section with Section.
@@ -102,6 +103,15 @@ type Shell struct {
 	PassEnv          []string      `yaml:"pass_env"` // extra variables kept in the scrubbed environment
 }
 
+// Jail bounds every program run in the jail (internal/jail): LibreOffice,
+// pdftotext and read-level shell calls.
+type Jail struct {
+	CPUSeconds int `yaml:"cpu_seconds"`
+	MemoryMB   int `yaml:"memory_mb"` // address space
+	Processes  int `yaml:"processes"`
+	FileSizeMB int `yaml:"file_size_mb"` // per file, and the size of the jail's /tmp
+}
+
 // System configures the system tool.
 type System struct {
 	Services []Service `yaml:"services"`
@@ -159,6 +169,7 @@ func Default() *Config {
 			Timeout:          60 * time.Second,
 			MaxOutputBytes:   64 << 10,
 		},
+		Jail: Jail{CPUSeconds: 120, MemoryMB: 4096, Processes: 256, FileSizeMB: 1024},
 	}
 }
 
@@ -283,6 +294,9 @@ func (c *Config) Validate() error {
 	}
 	if len(c.Workspace) == 0 {
 		return errors.New("config: at least one workspace root is required")
+	}
+	if c.Jail.CPUSeconds <= 0 || c.Jail.MemoryMB <= 0 || c.Jail.Processes <= 0 || c.Jail.FileSizeMB <= 0 {
+		return fmt.Errorf("config: jail.cpu_seconds, memory_mb, processes and file_size_mb must all be positive (got %+v)", c.Jail)
 	}
 	if c.Exposure.ExtendedAt > c.Exposure.RecommendedAt {
 		return errors.New("config: exposure.extended_at must not exceed exposure.recommended_at")

@@ -55,6 +55,14 @@ func TestBadValues(t *testing.T) {
 	if c, err := Load(path); err != nil || c.Confirm != "approve" || c.ApproveTimeout != 45*time.Second {
 		t.Errorf("the approve policy with its timeout: %v %+v", err, c)
 	}
+	os.WriteFile(path, []byte("jail: {processes: 0}\n"), 0o600)
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "jail.") {
+		t.Errorf("a zero jail limit accepted: %v", err)
+	}
+	os.WriteFile(path, []byte("jail: {cpu_seconds: 30}\n"), 0o600)
+	if c, err := Load(path); err != nil || c.Jail.CPUSeconds != 30 || c.Jail.MemoryMB != 4096 {
+		t.Errorf("jail section: %+v %v", c, err)
+	}
 	if _, err := Load(filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Error("an explicit missing file must be an error")
 	}
@@ -70,7 +78,7 @@ func TestTemplateMatchesDefaults(t *testing.T) {
 	d := Default()
 	if c.Confirm != d.Confirm || c.ApproveTimeout != d.ApproveTimeout || c.HTTP.Addr != d.HTTP.Addr || c.HTTP.MaxSessions != d.HTTP.MaxSessions ||
 		c.HTTP.ReadHeaderTimeout != d.HTTP.ReadHeaderTimeout || c.HTTP.BodyTimeout != d.HTTP.BodyTimeout ||
-		c.HTTP.IdleTimeout != d.HTTP.IdleTimeout || c.ShutdownGrace != d.ShutdownGrace || c.Limits != d.Limits || c.Exposure.Mode != d.Exposure.Mode ||
+		c.HTTP.IdleTimeout != d.HTTP.IdleTimeout || c.ShutdownGrace != d.ShutdownGrace || c.Limits != d.Limits || c.Jail != d.Jail || c.Exposure.Mode != d.Exposure.Mode ||
 		len(c.Shell.ReadOnlyPrograms) != len(d.Shell.ReadOnlyPrograms) || c.Workspace[0] != d.Workspace[0] {
 		t.Errorf("template and defaults disagree:\n%+v\n%+v", c, d)
 	}

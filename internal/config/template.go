@@ -94,6 +94,15 @@ shell:
   max_output_bytes: 65536
   pass_env: []
 
+# Limits of each program run in the jail (LibreOffice, pdftotext, read-level
+# shell calls): CPU time, address space, processes and threads, file size
+# (also the size of the jail's private /tmp).
+jail:
+  cpu_seconds: 120
+  memory_mb: 4096
+  processes: 256
+  file_size_mb: 1024
+
 system:
   services: []           # - {name: api, url: http://127.0.0.1:8080/healthz}
   log_files: []          # - {name: app, path: /var/log/app.log}

@@ -1,17 +1,25 @@
 // Package office drives LibreOffice headless to print Office files (.docx,
-// .pptx, .xlsx) as PDF. Each call uses its own throw-away LibreOffice profile
-// so concurrent conversions do not fight over one user installation.
+// .pptx, .xlsx) as PDF. LibreOffice runs in internal/jail: no network, and
+// it sees only its input files (read-only) and the output directory, so a
+// document that links external content (a linked image or section, an
+// INCLUDETEXT field, an <img src>) cannot fetch from the network or read
+// other files. Each call uses its own throw-away profile in the jail's
+// private /tmp, so concurrent conversions do not fight over one user
+// installation.
 package office
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
+
+	"clawbridge/internal/jail"
 )
 
 // ErrNoSoffice means LibreOffice is not installed.
@@ -31,6 +39,16 @@ func Available() bool {
 	return err == nil
 }
 
+// Where the input and output live inside the jail.
+const (
+	jailIn  = "/tmp/in"
+	jailOut = "/tmp/out"
+)
+
+// convertTimeout bounds one LibreOffice run; the caller's context usually
+// ends it sooner.
+const convertTimeout = 10 * time.Minute
+
 // ConvertToPDF prints every input as outDir/<base>.pdf in one LibreOffice run
 // (starting LibreOffice costs seconds, so callers batch) and returns the PDF
 // paths in input order. Inputs must have distinct base names.
@@ -42,38 +60,58 @@ func ConvertToPDF(ctx context.Context, outDir string, inputs ...string) ([]strin
 	if len(inputs) == 0 {
 		return nil, nil
 	}
-	profile, err := os.MkdirTemp("", "clawbridge-lo-")
-	if err != nil {
-		return nil, fmt.Errorf("soffice: profile dir: %w", err)
-	}
-	defer os.RemoveAll(profile)
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, fmt.Errorf("soffice: output dir: %w", err)
 	}
+	absOut, err := filepath.Abs(outDir)
+	if err != nil {
+		return nil, fmt.Errorf("soffice: output dir: %w", err)
+	}
+	// In the jail: inputs at /tmp/in/<name>, output at /tmp/out.
+	binds := []jail.Bind{{Source: absOut, Target: jailOut, Writable: true}}
 	outs := make([]string, len(inputs))
 	seen := map[string]bool{}
+	args := []string{bin, "-env:UserInstallation=file:///tmp/profile", "--headless", "--norestore", "--nologo", "--nodefault", "--nolockcheck",
+		"--convert-to", "pdf", "--outdir", jailOut}
 	for i, in := range inputs {
 		base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
 		if seen[base] {
 			return nil, fmt.Errorf("soffice: two inputs named %s", base)
 		}
 		seen[base] = true
+		abs, err := filepath.Abs(in)
+		if err != nil {
+			return nil, fmt.Errorf("soffice: %w", err)
+		}
+		target := jailIn + "/" + strconv.Itoa(i) + "/" + filepath.Base(in)
+		binds = append(binds, jail.Bind{Source: abs, Target: target})
+		args = append(args, target)
 		outs[i] = filepath.Join(outDir, base+".pdf")
 		_ = os.Remove(outs[i]) // a stale copy must not pass for a fresh one
 	}
-	args := []string{"-env:UserInstallation=file://" + profile, "--headless", "--norestore", "--nologo", "--nodefault", "--nolockcheck",
-		"--convert-to", "pdf", "--outdir", outDir}
-	args = append(args, inputs...)
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(os.Environ(), "HOME="+profile, "SAL_USE_VCLPLUGIN=svp")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.Dir = profile
-	// LibreOffice forks helpers; kill the whole group on cancel.
-	setProcessGroup(cmd)
-	runErr := cmd.Run()
+	for _, b := range binds[1:] {
+		if _, err := os.Stat(b.Source); err != nil {
+			return nil, fmt.Errorf("soffice: input %s: %w", filepath.Base(b.Source), err)
+		}
+	}
+	res, runErr := jail.Run(ctx, jail.Spec{
+		Argv:    args,
+		Env:     []string{"SAL_USE_VCLPLUGIN=svp", "LANG=C.UTF-8"},
+		Binds:   binds,
+		Timeout: convertTimeout,
+	})
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("soffice: %w", ctx.Err())
+	}
+	if runErr != nil {
+		return nil, fmt.Errorf("soffice: %w", runErr)
+	}
+	out := res.Stdout + res.Stderr
+	switch {
+	case res.Signal != "":
+		runErr = fmt.Errorf("killed by %s", res.Signal)
+	case res.ExitCode != 0:
+		runErr = fmt.Errorf("exit code %d", res.ExitCode)
 	}
 	var missing []string
 	for i, o := range outs {
@@ -82,7 +120,7 @@ func ConvertToPDF(ctx context.Context, outDir string, inputs ...string) ([]strin
 		}
 	}
 	if len(missing) > 0 {
-		msg := strings.TrimSpace(out.String())
+		msg := strings.TrimSpace(out)
 		if len(msg) > 500 {
 			msg = msg[:500]
 		}

@@ -1,19 +1,20 @@
 package pdf
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
+	"clawbridge/internal/jail"
 	"clawbridge/tools/tool"
 )
 
-// extractText runs poppler's pdftotext once over the page range and splits
-// its output at form feeds, one per page.
+// extractText runs poppler's pdftotext once over the page range, in the
+// jail, and splits its output at form feeds, one per page.
 func (p *pdfTool) extractText(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	bin, err := exec.LookPath("pdftotext")
 	if err != nil {
@@ -36,21 +37,31 @@ func (p *pdfTool) extractText(ctx context.Context, c *tool.Call) (*tool.Result, 
 	if pw != "" {
 		args = append(args, "-opw", pw, "-upw", pw)
 	}
-	args = append(args, in.abs, "-")
-	cmd := exec.CommandContext(ctx, bin, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	// pdftotext parses an untrusted file: it runs in the jail, seeing only
+	// that file, read-only.
+	target := "/tmp/in/" + filepath.Base(in.abs)
+	args = append(args, target, "-")
+	run, err := jail.Run(ctx, jail.Spec{
+		Argv:      append([]string{bin}, args...),
+		Env:       []string{"LANG=C.UTF-8"},
+		Binds:     []jail.Bind{{Source: in.abs, Target: target}},
+		Timeout:   5 * time.Minute,
+		StdoutCap: 256 << 20,
+		StderrCap: 4 << 10,
+	})
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return nil, tool.Errorf(tool.CodeFailed, "check the file with action validate", "pdftotext failed: %s", strings.TrimSpace(stderr.String()))
-		}
 		return nil, fmt.Errorf("extract_text: run pdftotext: %w", err)
 	}
-	chunks := strings.Split(stdout.String(), "\f")
+	if run.ExitCode != 0 || run.Signal != "" {
+		return nil, tool.Errorf(tool.CodeFailed, "check the file with action validate", "pdftotext failed: %s", strings.TrimSpace(run.Stderr+" "+run.Signal))
+	}
+	if run.StdoutTruncated {
+		return nil, tool.Errorf(tool.CodeFailed, "ask for fewer pages", "pdftotext produced more than %d MB of text", 256)
+	}
+	chunks := strings.Split(run.Stdout, "\f")
 	want := map[int]bool{}
 	for _, pg := range pages {
 		want[pg] = true

@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
+	"clawbridge/internal/jail"
 	"clawbridge/internal/sandbox"
 	"clawbridge/tools/tool"
 )
@@ -36,12 +33,8 @@ type output struct {
 	StdoutBytes     int64    `json:"stdout_bytes"` // total produced, before the cap
 	StderrBytes     int64    `json:"stderr_bytes"`
 	DurationMS      int64    `json:"duration_ms"`
+	Jailed          bool     `json:"jailed"` // ran in the read-only jail
 }
-
-// killGrace bounds how long we wait for the output pipes to close once the
-// process group has been killed: a descendant that left the group (setsid)
-// may still hold them.
-const killGrace = 2 * time.Second
 
 func (r *runner) handle(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	cfg := r.d.Config.Shell
@@ -96,7 +89,13 @@ func (r *runner) handle(ctx context.Context, call *tool.Call) (*tool.Result, err
 		limit = 64 << 10
 	}
 
-	out, err := run(ctx, prog, argv, cwd, env, call.Args.String("stdin"), call.Args.Has("stdin"), timeout, limit)
+	var stdin *string
+	if call.Args.Has("stdin") {
+		v := call.Args.String("stdin")
+		stdin = &v
+	}
+	readOnly := CallLevel(r.d.Config, call.Args) == tool.Read
+	out, err := r.run(ctx, readOnly, prog, argv, cwd, env, stdin, timeout, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -182,114 +181,77 @@ func executable(p string) error {
 	return nil
 }
 
-// run starts the program in its own process group and waits for it. On
-// timeout or cancellation the whole group is killed, so children started by
-// the program die with it. Descendants still alive when the program exits are
-// killed too: a call leaves nothing running behind it.
-func run(ctx context.Context, prog string, argv []string, cwd string, env []string, stdin string, hasStdin bool, timeout time.Duration, limit int) (*output, error) {
-	runCtx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-
-	// Our own pipes (rather than exec's copying goroutines) let us wait for
-	// the process itself, kill the group, and then drain the pipes with a
-	// bounded wait.
-	outR, outW, err := os.Pipe()
+// run runs the program: a Read call in the jail, with the workspace roots
+// read-only at their own paths and the data dir hidden; any other
+// (confirmed) call directly on the host. Either way it runs in its own
+// process group and everything it started is killed on timeout,
+// cancellation, or when it exits.
+func (r *runner) run(ctx context.Context, readOnly bool, prog string, argv []string, cwd string, env []string, stdin *string, timeout time.Duration, limit int) (*output, error) {
+	spec := jail.Spec{
+		Argv:      append([]string{prog}, argv[1:]...),
+		Dir:       cwd,
+		Env:       env,
+		Timeout:   timeout,
+		StdoutCap: limit,
+		StderrCap: limit,
+	}
+	if stdin != nil {
+		spec.Stdin = strings.NewReader(*stdin)
+	}
+	var res *jail.Result
+	var err error
+	if readOnly {
+		spec.Binds = workspaceBinds(r.d.Config.Workspace)
+		spec.Protected = []string{r.d.Config.DataDir}
+		res, err = jail.Run(ctx, spec)
+	} else {
+		res, err = jail.RunUnconfined(ctx, spec)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("shell: pipe: %w", err)
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return nil, fmt.Errorf("shell: pipe: %w", err)
-	}
-
-	cmd := &exec.Cmd{
-		Path:        prog,
-		Args:        argv,
-		Dir:         cwd,
-		Env:         env,
-		Stdout:      outW,
-		Stderr:      errW,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
-		// Bounds the stdin copier if a descendant keeps stdin open unread.
-		WaitDelay: killGrace,
-	}
-	if hasStdin {
-		cmd.Stdin = strings.NewReader(stdin)
-	}
-
-	stdout, stderr := &capped{limit: limit}, &capped{limit: limit}
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		outR.Close()
-		outW.Close()
-		errR.Close()
-		errW.Close()
-		return nil, tool.Errorf(tool.CodeFailed, "check that the program is a valid executable for this machine", "start %s: %v", argv[0], err)
-	}
-	// The child has its copies; closing ours lets the readers see EOF.
-	outW.Close()
-	errW.Close()
-
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); io.Copy(stdout, outR) }()
-	go func() { defer wg.Done(); io.Copy(stderr, errR) }()
-
-	pgid := cmd.Process.Pid
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-runCtx.Done():
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		case <-done:
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
-	}()
-
-	waitErr := cmd.Wait()
-	close(done)
-	// Leftover members of the group (background children) go too.
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	elapsed := time.Since(start)
-
-	drained := make(chan struct{})
-	go func() { wg.Wait(); close(drained) }()
-	select {
-	case <-drained:
-	case <-time.After(killGrace):
-		// A descendant outside the group still holds a pipe: stop reading.
-		outR.Close()
-		errR.Close()
-		<-drained
+		return nil, tool.Errorf(tool.CodeFailed, "check that the program is a valid executable for this machine", "run %s: %v", argv[0], err)
 	}
-	outR.Close()
-	errR.Close()
-
-	if ctx.Err() != nil {
-		// The caller (client cancel or the pipeline's deadline) gave up.
-		return nil, ctx.Err()
-	}
-
 	o := &output{
 		Argv:            argv,
-		ExitCode:        cmd.ProcessState.ExitCode(),
-		Stdout:          stdout.String(),
-		Stderr:          stderr.String(),
-		StdoutTruncated: stdout.total > int64(limit),
-		StderrTruncated: stderr.total > int64(limit),
-		StdoutBytes:     stdout.total,
-		StderrBytes:     stderr.total,
-		DurationMS:      elapsed.Milliseconds(),
-		TimedOut:        errors.Is(runCtx.Err(), context.DeadlineExceeded),
+		ExitCode:        res.ExitCode,
+		Signal:          res.Signal,
+		TimedOut:        res.TimedOut,
+		Stdout:          res.Stdout,
+		Stderr:          res.Stderr,
+		StdoutTruncated: res.StdoutTruncated,
+		StderrTruncated: res.StderrTruncated,
+		StdoutBytes:     res.StdoutBytes,
+		StderrBytes:     res.StderrBytes,
+		DurationMS:      res.Duration.Milliseconds(),
+		Jailed:          readOnly,
 	}
 	o.Truncated = o.StdoutTruncated || o.StderrTruncated
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		o.Signal = ws.Signal().String()
-	}
-	var ee *exec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &ee) && !errors.Is(waitErr, exec.ErrWaitDelay) {
-		return nil, fmt.Errorf("shell: wait %s: %w", argv[0], waitErr)
-	}
 	return o, nil
+}
+
+// workspaceBinds shows every workspace root read-only at its configured
+// path, and at its real path when a symlink leads there, so the paths the
+// model uses work inside the jail.
+func workspaceBinds(roots []string) []jail.Bind {
+	var binds []jail.Bind
+	seen := map[string]bool{}
+	for _, root := range roots {
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			continue
+		}
+		for _, target := range []string{abs, real} {
+			if !seen[target] {
+				seen[target] = true
+				binds = append(binds, jail.Bind{Source: real, Target: target})
+			}
+		}
+	}
+	return binds
 }

@@ -1,7 +1,9 @@
 // Package shell is the `shell` tool: run one command as an argv list (no
 // shell interpretation) in the workspace, with a timeout, output caps and a
-// scrubbed environment. A command line for a real shell (`sh -c`) is accepted
-// only when the config enables it.
+// scrubbed environment. Read-level calls (an allow-listed system program,
+// argv, cwd in the workspace) run in internal/jail with the workspace
+// read-only; confirmed calls run on the host. A command line for a real
+// shell (`sh -c`) is accepted only when the config enables it.
 package shell
 
 import (
@@ -20,7 +22,9 @@ func New(d *tool.Deps) tool.Tool {
 		Description: "Run one program in the workspace and get its exit code, stdout and stderr; a non-zero exit code is a normal result. " +
 			"Give the command as an argv list (e.g. [\"git\", \"status\"]): no shell is involved, so quotes, pipes, `;`, `$()` and globs reach the program as plain arguments. " +
 			"It runs with a timeout, capped output and a scrubbed environment without secrets. " +
-			"Read-only programs (ls, cat, grep, wc...) on workspace files run without confirmation; anything else asks the user first.",
+			"Read-only programs (ls, cat, grep, wc...) run without confirmation inside a jail: the workspace is visible read-only, " +
+			"there is no network, no other files of the machine (only system programs and libraries), a private /tmp, and limits on CPU, memory and processes; " +
+			"so they cannot change anything. Anything else (other programs, `shell` lines, a cwd outside the workspace) asks the user first and then runs normally.",
 		Actions: []tool.Action{{
 			Description: "Run one command",
 			Level:       tool.High, // CallLevel lowers it to Read for read-only programs

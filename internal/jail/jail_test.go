@@ -1,0 +1,312 @@
+package jail
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func needJail(t *testing.T) {
+	t.Helper()
+	if err := Check(); err != nil {
+		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+}
+
+func run(t *testing.T, s Spec) *Result {
+	t.Helper()
+	if s.Timeout == 0 {
+		s.Timeout = 30 * time.Second
+	}
+	r, err := Run(t.Context(), s)
+	if err != nil {
+		t.Fatalf("run %q: %v", s.Argv, err)
+	}
+	return r
+}
+
+func sh(script string) []string { return []string{"/bin/sh", "-c", script} }
+
+func TestJail_Basics(t *testing.T) {
+	needJail(t)
+	t.Setenv("CLAWBRIDGE_TEST_SECRET", "server-secret-789")
+	r := run(t, Spec{Argv: sh(`echo out; echo err >&2; cat; env; pwd; id -u; hostname; exit 3`), Env: []string{"LANG=C.UTF-8"}, Stdin: strings.NewReader("from-stdin\n")})
+	if r.ExitCode != 3 || r.Signal != "" || r.TimedOut {
+		t.Fatalf("exit=%d signal=%q timed_out=%v stderr=%q", r.ExitCode, r.Signal, r.TimedOut, r.Stderr)
+	}
+	for _, want := range []string{"out\n", "from-stdin\n", "LANG=C.UTF-8", "HOME=" + jailHome, "PATH=/usr/bin:/bin", jailHome + "\n", "jail\n"} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.Stdout)
+		}
+	}
+	if strings.Contains(r.Stdout, "server-secret-789") || strings.Contains(r.Stdout, "CLAWBRIDGE_TEST_SECRET") {
+		t.Errorf("the server's environment reached the jail:\n%s", r.Stdout)
+	}
+	if r.Stderr != "err\n" {
+		t.Errorf("stderr = %q", r.Stderr)
+	}
+}
+
+// TestJail_SystemView: only /usr, the usrmerge links and a few /etc files
+// are visible; host secrets and home directories are not.
+func TestJail_SystemView(t *testing.T) {
+	needJail(t)
+	r := run(t, Spec{Argv: sh(`for p in /etc/shadow /root /home /var/lib /var/log /var/spool /var/mail /var/tmp /var/backups /srv /opt /work /etc/hostname /etc/ssh; do [ -e $p ] && echo "VISIBLE $p"; done; cat /etc/passwd; ls /; touch /usr/x 2>/dev/null && echo WROTE-USR; echo ok`)})
+	if strings.Contains(r.Stdout, "VISIBLE") || strings.Contains(r.Stdout, "WROTE") || !strings.HasSuffix(r.Stdout, "ok\n") {
+		t.Errorf("system view too wide:\n%s%s", r.Stdout, r.Stderr)
+	}
+	if strings.Count(r.Stdout, ":x:") != 1 {
+		t.Errorf("/etc/passwd is not the jail's own:\n%s", r.Stdout)
+	}
+}
+
+func TestJail_Binds(t *testing.T) {
+	needJail(t)
+	in, out, data := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "ws")
+	os.WriteFile(filepath.Join(in, "a.txt"), []byte("input"), 0o600)
+	os.MkdirAll(filepath.Join(data, "data"), 0o700)
+	os.WriteFile(filepath.Join(data, "data", "secret.db"), []byte("data-dir-secret"), 0o600)
+	os.WriteFile(filepath.Join(data, "notes.txt"), []byte("notes"), 0o600)
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret"), []byte("outside-secret"), 0o600)
+	r := run(t, Spec{
+		Argv: sh(`cat /in/a.txt; echo; touch /in/new 2>/dev/null && echo WROTE-IN; echo made > /out/b.txt && echo wrote-out;
+cat ` + filepath.Join(data, "notes.txt") + `; echo; cat ` + filepath.Join(data, "data", "secret.db") + ` 2>&1; echo LS:$(ls -A ` + filepath.Join(data, "data") + `); cat ` + filepath.Join(outside, "secret") + ` 2>&1; touch ` + filepath.Join(data, "data", "x") + ` 2>/dev/null && echo WROTE-HIDE; true`),
+		Binds:     []Bind{{Source: in, Target: "/in"}, {Source: out, Target: "/out", Writable: true}, {Source: data, Target: data}},
+		Protected: []string{filepath.Join(data, "data")},
+	})
+	if !strings.Contains(r.Stdout, "input") || !strings.Contains(r.Stdout, "wrote-out") || !strings.Contains(r.Stdout, "notes") {
+		t.Errorf("binds not visible:\n%s%s", r.Stdout, r.Stderr)
+	}
+	for _, leak := range []string{"WROTE", "data-dir-secret", "LS:secret.db", "outside-secret"} {
+		if strings.Contains(r.Stdout, leak) {
+			t.Errorf("jail leaked %q:\n%s", leak, r.Stdout)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "b.txt")); string(b) != "made\n" {
+		t.Errorf("writable bind: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(in, "new")); err == nil {
+		t.Error("read-only bind was written")
+	}
+	// The protected path itself, or a path inside it, cannot be bound.
+	for _, src := range []string{filepath.Join(data, "data"), filepath.Join(data, "data", "secret.db")} {
+		_, err := Run(t.Context(), Spec{Argv: []string{"true"}, Binds: []Bind{{Source: src, Target: "/x"}}, Protected: []string{filepath.Join(data, "data")}})
+		if err == nil || !strings.Contains(err.Error(), "protected") {
+			t.Errorf("binding %s: err = %v", src, err)
+		}
+	}
+	// A symlink to the protected dir is resolved before the check.
+	link := filepath.Join(t.TempDir(), "link")
+	os.Symlink(filepath.Join(data, "data"), link)
+	if _, err := Run(t.Context(), Spec{Argv: []string{"true"}, Binds: []Bind{{Source: link, Target: "/x"}}, Protected: []string{filepath.Join(data, "data")}}); err == nil {
+		t.Error("a symlink to the protected dir was bound")
+	}
+}
+
+// TestJail_NoNetwork: the host's loopback (and everything else) is out of
+// reach.
+func TestJail_NoNetwork(t *testing.T) {
+	needJail(t)
+	for _, network := range []string{"tcp4", "tcp6"} {
+		addr := map[string]string{"tcp4": "127.0.0.1:0", "tcp6": "[::1]:0"}[network]
+		ln, err := net.Listen(network, addr)
+		if err != nil {
+			t.Logf("%s: %v", network, err)
+			continue
+		}
+		defer ln.Close()
+		var mu sync.Mutex
+		hits := 0
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				mu.Lock()
+				hits++
+				mu.Unlock()
+				c.Close()
+			}
+		}()
+		host, port, _ := net.SplitHostPort(ln.Addr().String())
+		r := run(t, Spec{Argv: []string{"bash", "-c", `exec 3<>/dev/tcp/` + host + `/` + port + ` && echo CONNECTED; ip -o addr 2>/dev/null || cat /proc/net/dev`}})
+		if strings.Contains(r.Stdout, "CONNECTED") {
+			t.Errorf("%s: the jail reached the host listener", network)
+		}
+		time.Sleep(100 * time.Millisecond)
+		mu.Lock()
+		if hits != 0 {
+			t.Errorf("%s: %d connections reached the host listener", network, hits)
+		}
+		mu.Unlock()
+		if strings.Contains(r.Stdout, "eth") {
+			t.Errorf("the jail has a network interface:\n%s", r.Stdout)
+		}
+	}
+}
+
+// TestJail_ProcIsolated: /proc shows the jail's processes only, so the
+// server's /proc/<pid>/environ is out of reach.
+func TestJail_ProcIsolated(t *testing.T) {
+	needJail(t)
+	t.Setenv("CLAWBRIDGE_PROC_SECRET", "proc-secret-456")
+	pid := strconv.Itoa(os.Getpid())
+	r := run(t, Spec{Argv: sh(`cat /proc/` + pid + `/environ 2>/dev/null; cat /proc/1/environ 2>/dev/null; echo; ls /proc | grep -c '^[0-9]'`)})
+	if strings.Contains(r.Stdout, "proc-secret-456") {
+		t.Fatal("the server's environment is readable through /proc")
+	}
+	if n, _ := strconv.Atoi(strings.TrimSpace(r.Stdout[strings.LastIndexByte(strings.TrimSpace(r.Stdout), '\n')+1:])); n == 0 || n > 6 {
+		t.Errorf("the jail sees %d processes:\n%s", n, r.Stdout)
+	}
+}
+
+// TestJail_ProcessLimit: a bounded loop that tries to start 200 sleepers
+// under a limit of 32 must fail to start them all.
+func TestJail_ProcessLimit(t *testing.T) {
+	needJail(t)
+	r := run(t, Spec{Argv: sh(`n=0; while [ $n -lt 200 ]; do sleep 20 & n=$((n+1)); echo $n; done`), Limits: Limits{Processes: 32}, Timeout: 10 * time.Second})
+	lines := strings.Fields(r.Stdout)
+	started := 0
+	if len(lines) > 0 {
+		started, _ = strconv.Atoi(lines[len(lines)-1])
+	}
+	if started >= 200 || started > 40 {
+		t.Fatalf("started %d sleepers under a limit of 32 (exit %d, stderr %q)", started, r.ExitCode, r.Stderr)
+	}
+	if r.ExitCode == 0 {
+		t.Errorf("the loop did not fail (started %d)", started)
+	}
+}
+
+func TestJail_FileSizeLimit(t *testing.T) {
+	needJail(t)
+	out := t.TempDir()
+	r := run(t, Spec{Argv: sh(`head -c 3000000 /dev/zero > /out/big`), Binds: []Bind{{Source: out, Target: "/out", Writable: true}}, Limits: Limits{FileSizeMB: 1}})
+	fi, err := os.Stat(filepath.Join(out, "big"))
+	if err != nil || fi.Size() > 1<<20 || r.ExitCode == 0 {
+		t.Fatalf("file size limit did not hold: exit %d, %v, size %d", r.ExitCode, err, fi.Size())
+	}
+}
+
+func TestJail_MemoryLimit(t *testing.T) {
+	needJail(t)
+	// awk doubles a string to 256 MB: not under a 64 MB address space.
+	grow := func(n int) []string {
+		return []string{"awk", "BEGIN{s=\"x\"; while (length(s) < " + strconv.Itoa(n) + ") s = s s; print \"grew\"}"}
+	}
+	r := run(t, Spec{Argv: grow(200_000_000), Limits: Limits{MemoryMB: 64}})
+	if strings.Contains(r.Stdout, "grew") || r.ExitCode == 0 {
+		t.Fatalf("awk got 256 MB under a 64 MB limit:\n%s%s", r.Stdout, r.Stderr)
+	}
+	// A small string with room succeeds, so it is the limit that bit.
+	r = run(t, Spec{Argv: grow(1_000_000), Limits: Limits{MemoryMB: 64}})
+	if !strings.Contains(r.Stdout, "grew") {
+		t.Fatalf("small sort failed:\n%s%s", r.Stdout, r.Stderr)
+	}
+}
+
+func TestJail_CPULimit(t *testing.T) {
+	needJail(t)
+	start := time.Now()
+	r := run(t, Spec{Argv: sh(`while :; do :; done`), Limits: Limits{CPUSeconds: 1}, Timeout: 30 * time.Second})
+	if r.TimedOut || r.Signal == "" || time.Since(start) > 15*time.Second {
+		t.Fatalf("CPU limit did not kill the loop: exit %d signal %q timed_out %v after %s", r.ExitCode, r.Signal, r.TimedOut, time.Since(start))
+	}
+}
+
+// TestJail_TimeoutKillsTree: the wall-clock timeout kills the program and
+// its children, including one that started its own session.
+func TestJail_TimeoutKillsTree(t *testing.T) {
+	needJail(t)
+	out := t.TempDir()
+	start := time.Now()
+	r := run(t, Spec{Argv: sh(`setsid sh -c 'sleep 3; echo alive > /out/late' & sleep 30`), Binds: []Bind{{Source: out, Target: "/out", Writable: true}}, Timeout: time.Second})
+	if !r.TimedOut || time.Since(start) > 15*time.Second {
+		t.Fatalf("timed_out=%v after %s", r.TimedOut, time.Since(start))
+	}
+	time.Sleep(4 * time.Second)
+	if _, err := os.Stat(filepath.Join(out, "late")); err == nil {
+		t.Fatal("a child survived the timeout")
+	}
+	// Cancellation works the same way and is reported as an error.
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := Run(ctx, Spec{Argv: []string{"sleep", "30"}}); err == nil {
+		t.Fatal("cancelled run returned no error")
+	}
+}
+
+func TestJail_OutputCapAndLines(t *testing.T) {
+	needJail(t)
+	var mu sync.Mutex
+	var lines []string
+	r := run(t, Spec{Argv: sh(`seq 1 1000; echo progress 50% >&2`), StdoutCap: 100, OnLine: func(stream, l string) {
+		mu.Lock()
+		lines = append(lines, stream+":"+l)
+		mu.Unlock()
+	}})
+	if !r.StdoutTruncated || len(r.Stdout) != 100 || r.StdoutBytes != 3893 || r.StderrTruncated {
+		t.Errorf("cap: truncated=%v len=%d bytes=%d", r.StdoutTruncated, len(r.Stdout), r.StdoutBytes)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(lines) != 1001 || lines[0] != "stdout:1" {
+		t.Errorf("got %d lines, first %q", len(lines), lines[:min(1, len(lines))])
+	}
+	found := false
+	for _, l := range lines {
+		found = found || l == "stderr:progress 50%"
+	}
+	if !found {
+		t.Error("stderr progress line not reported")
+	}
+}
+
+func TestJail_InvalidSpec(t *testing.T) {
+	needJail(t)
+	for name, s := range map[string]Spec{
+		"no argv":         {},
+		"relative source": {Argv: []string{"true"}, Binds: []Bind{{Source: "rel", Target: "/x"}}},
+		"bind root":       {Argv: []string{"true"}, Binds: []Bind{{Source: "/", Target: "/host"}}},
+		"bind proc":       {Argv: []string{"true"}, Binds: []Bind{{Source: "/proc/self", Target: "/p"}}},
+		"target usr":      {Argv: []string{"true"}, Binds: []Bind{{Source: t.TempDir(), Target: "/usr/bin"}}},
+		"unclean target":  {Argv: []string{"true"}, Binds: []Bind{{Source: t.TempDir(), Target: "/a/../b"}}},
+		"missing source":  {Argv: []string{"true"}, Binds: []Bind{{Source: "/nonexistent-clawbridge", Target: "/x"}}},
+		"nul":             {Argv: []string{"echo", "a\x00b"}},
+	} {
+		if _, err := Run(t.Context(), s); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// TestJail_RefusesWithoutBwrap: without bwrap the jail says what to install
+// and runs nothing.
+func TestJail_RefusesWithoutBwrap(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	err := Check()
+	if err == nil || !strings.Contains(err.Error(), "apt-get install bubblewrap") {
+		t.Fatalf("Check without bwrap: %v", err)
+	}
+	if _, err := Run(t.Context(), Spec{Argv: []string{"true"}}); err == nil || !strings.Contains(err.Error(), "bubblewrap") {
+		t.Fatalf("Run without bwrap: %v", err)
+	}
+}
+
+func TestUnconfined(t *testing.T) {
+	r, err := RunUnconfined(t.Context(), Spec{Argv: []string{"sh", "-c", "echo $X; pwd"}, Env: []string{"X=1"}, Dir: "/usr"})
+	if err != nil || r.Stdout != "1\n/usr\n" {
+		t.Fatalf("%v %q", err, r.Stdout)
+	}
+}

@@ -1,0 +1,113 @@
+package jail
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+// usrLinks are the top-level system directories; on a usrmerge system
+// (Debian 12+) they are symlinks into /usr and are recreated as such.
+var usrLinks = []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+
+// etcFiles are the only parts of /etc the jail shows: what the dynamic
+// loader, fontconfig, time zone and name lookups of LibreOffice, poppler,
+// coreutils, grep, diff and file read. Not /etc/shadow, not the host's
+// passwd (the jail gets its own), nothing else.
+var etcFiles = []string{
+	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+	"/etc/fonts", "/etc/localtime", "/etc/timezone", "/etc/nsswitch.conf",
+	"/etc/alternatives", "/etc/libreoffice", "/etc/magic", "/etc/mime.types",
+	"/etc/papersize", "/etc/ssl/certs", "/etc/ca-certificates.conf",
+	// Not /etc, but as harmless: the system font cache, without which
+	// fontconfig rebuilds it on every LibreOffice start.
+	"/var/cache/fontconfig",
+}
+
+// bwrapArgs builds the bwrap command line up to the program (without the
+// final "--"), and the files it reads the jail's /etc/passwd and /etc/group
+// from (ExtraFiles, so fds 3 and 4).
+func bwrapArgs(spec Spec, binds []Bind, hide []string) ([]string, []*os.File, error) {
+	lim := spec.Limits.withDefaults()
+	a := []string{
+		"--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--unshare-cgroup-try",
+		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+		"--hostname", "jail",
+		"--ro-bind", "/usr", "/usr",
+	}
+	for _, l := range usrLinks {
+		fi, err := os.Lstat(l)
+		switch {
+		case err != nil:
+		case fi.Mode()&os.ModeSymlink != 0:
+			target, err := os.Readlink(l)
+			if err != nil {
+				return nil, nil, fmt.Errorf("jail: %w", err)
+			}
+			a = append(a, "--symlink", target, l)
+		case fi.IsDir():
+			a = append(a, "--ro-bind", l, l)
+		}
+	}
+	for _, e := range etcFiles {
+		a = append(a, "--ro-bind-try", e, e)
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	name := "jail"
+	if uid == 0 {
+		name = "root"
+	}
+	passwd := fmt.Sprintf("%s:x:%d:%d:jail:%s:/usr/sbin/nologin\n", name, uid, gid, jailHome)
+	group := fmt.Sprintf("%s:x:%d:\n", name, gid)
+	files, err := dataFiles(passwd, group)
+	if err != nil {
+		return nil, nil, err
+	}
+	a = append(a, "--ro-bind-data", "3", "/etc/passwd", "--ro-bind-data", "4", "/etc/group")
+	a = append(a,
+		"--proc", "/proc", "--dev", "/dev")
+	if lim.FileSizeMB > 0 {
+		a = append(a, "--size", strconv.FormatInt(int64(lim.FileSizeMB)<<20, 10))
+	}
+	a = append(a, "--tmpfs", "/tmp", "--dir", jailHome)
+	for _, b := range binds {
+		if b.Writable {
+			a = append(a, "--bind", b.Source, b.Target)
+		} else {
+			a = append(a, "--ro-bind", b.Source, b.Target)
+		}
+	}
+	for _, h := range hide {
+		a = append(a, "--tmpfs", h, "--remount-ro", h)
+	}
+	dir := spec.Dir
+	if dir == "" {
+		dir = jailHome
+	}
+	if err := checkPath("working dir", dir); err != nil {
+		closeAll(files)
+		return nil, nil, err
+	}
+	return append(a, "--chdir", dir), files, nil
+}
+
+// dataFiles returns pipes already holding each text, read ends open.
+func dataFiles(texts ...string) ([]*os.File, error) {
+	var out []*os.File
+	for _, t := range texts {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll(out)
+			return nil, fmt.Errorf("jail: pipe: %w", err)
+		}
+		_, err = w.WriteString(t) // far below the pipe buffer
+		w.Close()
+		if err != nil {
+			r.Close()
+			closeAll(out)
+			return nil, fmt.Errorf("jail: pipe: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
