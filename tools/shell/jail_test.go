@@ -28,7 +28,7 @@ func needJail(t *testing.T) {
 // runRead runs a call that must be read-level, so in the jail.
 func runRead(t *testing.T, tl tool.Tool, d *tool.Deps, args map[string]any) *output {
 	t.Helper()
-	if lvl := CallLevel(d.Config, tool.Args(args)); lvl != tool.Read {
+	if lvl := CallLevel(d.Config, d.Sandbox.Roots(), tool.Args(args)); lvl != tool.Read {
 		t.Fatalf("%v: level %s, want read", args, lvl)
 	}
 	o := runOK(t, tl, args)
@@ -316,5 +316,34 @@ func TestJail_HighCallsRunOnHost(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(d.Sandbox.Root(), "made.txt")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestJail_NarrowedRootsOnly: when the client's MCP roots narrow the
+// workspace to a subfolder, a read call sees only that folder: a sibling of
+// it in the configured root is neither a cwd that counts as read nor visible
+// inside the jail.
+func TestJail_NarrowedRootsOnly(t *testing.T) {
+	needJail(t)
+	tl, d := newTool(t)
+	root := d.Sandbox.Root()
+	project, sibling := filepath.Join(root, "project"), filepath.Join(root, "private")
+	for _, dir := range []string{project, sibling} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(sibling, "notes.txt"), []byte("sibling-secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Sandbox.ApplyClientRoots([]string{project}, false); err != nil {
+		t.Fatal(err)
+	}
+	if lvl := CallLevel(d.Config, d.Sandbox.Roots(), tool.Args{"argv": []any{"ls"}, "cwd": sibling}); lvl != tool.High {
+		t.Errorf("cwd outside the narrowed workspace: level %s, want high", lvl)
+	}
+	out := runRead(t, tl, d, map[string]any{"argv": []any{"cat", filepath.Join(sibling, "notes.txt")}})
+	if strings.Contains(out.Stdout, "sibling-secret") || out.ExitCode == 0 {
+		t.Fatalf("a read call saw a folder outside the narrowed workspace: %+v", out)
 	}
 }

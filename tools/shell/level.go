@@ -29,10 +29,11 @@ import (
 //     in a system bin directory, and its base name is in
 //     cfg.Shell.ReadOnlyPrograms: `./ls` or `/tmp/x/ls` may be anything the
 //     model wrote, so they are not trusted;
-//   - cwd is inside the workspace roots (cfg.Workspace), symlinks resolved.
+//   - cwd is inside the workspace roots in force (roots: the sandbox's,
+//     which the client's MCP roots may have narrowed), symlinks resolved.
 //
 // Invalid arguments give High; the handler rejects them afterwards.
-func CallLevel(cfg *config.Config, args tool.Args) tool.Level {
+func CallLevel(cfg *config.Config, workspace []string, args tool.Args) tool.Level {
 	if cfg == nil || args.Has("shell") {
 		return tool.High
 	}
@@ -43,7 +44,7 @@ func CallLevel(cfg *config.Config, args tool.Args) tool.Level {
 	if !slices.Contains(cfg.Shell.ReadOnlyPrograms, filepath.Base(argv[0])) {
 		return tool.High
 	}
-	roots := realRoots(cfg.Workspace)
+	roots := realRoots(workspace)
 	if len(roots) == 0 {
 		return tool.High
 	}

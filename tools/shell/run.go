@@ -94,7 +94,7 @@ func (r *runner) handle(ctx context.Context, call *tool.Call) (*tool.Result, err
 		v := call.Args.String("stdin")
 		stdin = &v
 	}
-	readOnly := CallLevel(r.d.Config, call.Args) == tool.Read
+	readOnly := CallLevel(r.d.Config, r.d.Sandbox.Roots(), call.Args) == tool.Read
 	out, err := r.run(ctx, readOnly, prog, argv, cwd, env, stdin, timeout, limit)
 	if err != nil {
 		return nil, err
@@ -201,7 +201,7 @@ func (r *runner) run(ctx context.Context, readOnly bool, prog string, argv []str
 	var res *jail.Result
 	var err error
 	if readOnly {
-		spec.Binds = workspaceBinds(r.d.Config.Workspace)
+		spec.Binds = workspaceBinds(r.d.Sandbox.Roots())
 		spec.Protected = []string{r.d.Config.DataDir}
 		res, err = jail.Run(ctx, spec)
 	} else {
@@ -231,7 +231,7 @@ func (r *runner) run(ctx context.Context, readOnly bool, prog string, argv []str
 	return o, nil
 }
 
-// workspaceBinds shows every workspace root read-only at its configured
+// workspaceBinds shows every workspace root in force read-only at its
 // path, and at its real path when a symlink leads there, so the paths the
 // model uses work inside the jail.
 func workspaceBinds(roots []string) []jail.Bind {

@@ -396,7 +396,7 @@ func TestCallLevel(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := CallLevel(cfg, tool.Args(tc.args)); got != tc.want {
+			if got := CallLevel(cfg, cfg.Workspace, tool.Args(tc.args)); got != tc.want {
 				t.Errorf("CallLevel(%v) = %s, want %s", tc.args, got, tc.want)
 			}
 		})
@@ -404,10 +404,10 @@ func TestCallLevel(t *testing.T) {
 	// The list comes from config.
 	cfg2 := *cfg
 	cfg2.Shell.ReadOnlyPrograms = []string{"cat"}
-	if got := CallLevel(&cfg2, tool.Args{"argv": []any{"ls"}}); got != tool.High {
+	if got := CallLevel(&cfg2, cfg2.Workspace, tool.Args{"argv": []any{"ls"}}); got != tool.High {
 		t.Errorf("ls with a list without it = %s, want high", got)
 	}
-	if got := CallLevel(nil, tool.Args{"argv": []any{"ls"}}); got != tool.High {
+	if got := CallLevel(nil, nil, tool.Args{"argv": []any{"ls"}}); got != tool.High {
 		t.Errorf("nil config = %s, want high", got)
 	}
 }

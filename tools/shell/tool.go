@@ -46,7 +46,7 @@ func New(d *tool.Deps) tool.Tool {
 		}},
 		Handler: r.handle,
 		CallLevel: func(c *tool.Call) tool.Level {
-			return CallLevel(d.Config, c.Args)
+			return CallLevel(d.Config, d.Sandbox.Roots(), c.Args)
 		},
 		Programs: map[string]string{"sh": "dash"},
 		Examples: []string{
