@@ -148,7 +148,7 @@ func Default() *Config {
 			IdleTimeout:       2 * time.Minute,
 		},
 		Confirm:        "elicit",
-		ApproveTimeout: 2 * time.Minute,
+		ApproveTimeout: 50 * time.Second, // inside the 60 s many clients allow a request
 		Limits: Limits{
 			ConcurrentCalls: 3,
 			ResultChars:     20000,

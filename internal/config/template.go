@@ -60,8 +60,9 @@ http:
 #   auto     run without asking (trusted local use); deny: refuse them all
 confirm: elicit
 # How long a call waits for approval. The wait comes before the call's own
-# timeout (limits.*_timeout) starts and holds no concurrency slot.
-approve_timeout: 2m
+# timeout (limits.*_timeout) starts and holds no concurrency slot. Many
+# clients give up on a request after 60 s, hence the default.
+approve_timeout: 50s
 
 limits:
   concurrent_calls: 3    # in flight per session
