@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"clawbridge/internal/config"
+	"clawbridge/tools/tool"
 )
 
 func TestTablesFileOverride(t *testing.T) {
@@ -14,7 +15,7 @@ func TestTablesFileOverride(t *testing.T) {
 	good := filepath.Join(dir, "good.json")
 	// A client table entry: this deployment knows its own client re-reads lists.
 	os.WriteFile(good, []byte(`{"clients":[{"match":"acme-agent","list_changed":true}]}`), 0o600)
-	r, err := newRouter(config.Exposure{TablesFile: good}, []string{"file"})
+	r, err := newRouter(config.Exposure{TablesFile: good}, []*tool.Tool{{Name: "file"}})
 	if err != nil {
 		t.Fatal(err)
 	}
