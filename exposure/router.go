@@ -126,24 +126,17 @@ func NewRouter(cfg Config) (*Router, error) {
 		cfg.ExtendedSize = 20
 	}
 	r := &Router{cfg: cfg, t: cfg.Tables, catalog: map[string]bool{}}
+	if r.t == nil {
+		if r.t = sharedDefaultTables(); defaultErr != nil {
+			return nil, fmt.Errorf("exposure: embedded tables: %w", defaultErr)
+		}
+	}
+	if len(cfg.Texts) > 0 {
+		r.t = r.t.withTexts(cfg.Texts)
+	}
 	var err error
-	switch {
-	case r.t == nil && len(cfg.Texts) == 0:
-		r.t = sharedDefaultTables()
-		r.det = defaultDetector()
-		if r.det == nil {
-			return nil, fmt.Errorf("exposure: embedded tables: %v", defDetErr)
-		}
-	default:
-		if r.t == nil {
-			r.t = sharedDefaultTables()
-		}
-		if len(cfg.Texts) > 0 {
-			r.t = r.t.withTexts(cfg.Texts)
-		}
-		if r.det, err = NewDetector(r.t); err != nil {
-			return nil, err
-		}
+	if r.det, err = NewDetector(r.t); err != nil {
+		return nil, err
 	}
 	for _, ti := range r.t.Catalog {
 		r.catalog[ti.Name] = true
