@@ -9,7 +9,7 @@ var benchQueries = map[string]string{
 }
 
 func BenchmarkDetect(b *testing.B) {
-	d := defaultDetector()
+	d := liveRouter(b, Config{}).Detector()
 	for _, lang := range []string{"zh", "en", "vague"} {
 		q := benchQueries[lang]
 		b.Run(lang, func(b *testing.B) {
@@ -29,10 +29,7 @@ func BenchmarkDetectSeed(b *testing.B) {
 }
 
 func BenchmarkRoute(b *testing.B) {
-	r, err := NewRouter(Config{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := liveRouter(b, Config{})
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = r.Route(benchQueries["zh"])
@@ -41,10 +38,7 @@ func BenchmarkRoute(b *testing.B) {
 
 // BenchmarkView measures a session's tools/list answer: the cached view.
 func BenchmarkView(b *testing.B) {
-	r, err := NewRouter(Config{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := liveRouter(b, Config{})
 	s := r.NewSession(ModeTiered)
 	s.Route("合并这三个PDF")
 	b.ReportAllocs()

@@ -193,26 +193,6 @@ func NewDetector(t *Tables) (*Detector, error) {
 	return d, nil
 }
 
-var (
-	defDetOnce sync.Once
-	defDet     *Detector
-	defDetErr  error
-)
-
-func defaultDetector() *Detector {
-	defDetOnce.Do(func() { defDet, defDetErr = NewDetector(sharedDefaultTables()) })
-	return defDet
-}
-
-// Detect runs the default detector (embedded tables).
-func Detect(text string) Detection {
-	d := defaultDetector()
-	if d == nil {
-		return Detection{Lang: Language(text)}
-	}
-	return d.Detect(text)
-}
-
 // strength maps evidence to [0,1]: one strong phrase (4) gives 0.8, a medium
 // word 0.67, a weak word 0.5.
 func strength(e float64) float64 {

@@ -56,7 +56,7 @@ func TestDetectTable(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := Detect(c.q)
+			d := liveDetect(t, c.q)
 			if c.primary != "" && d.Primary != c.primary {
 				t.Errorf("primary = %q, want %q (%+v)", d.Primary, c.primary, d)
 			}
@@ -77,11 +77,11 @@ func TestDetectVague(t *testing.T) {
 	for _, q := range []string{"", "   ", "帮个忙", "help", "Help!", "你好", "您好啊", "do something", "嗯...那个...帮我弄一下那个",
 		"hi", "hello there", "在吗", "謝謝", "can you help me with something?", "ok", "？？？", "帮我弄一下",
 		"你好，叫我小李就行", "很高兴见面", "ok sounds good"} {
-		d := Detect(q)
+		d := liveDetect(t, q)
 		if d.Confidence != 0 || len(d.Intents) != 0 || d.Primary != "" {
 			t.Errorf("Detect(%q) = %+v, want confidence 0 and no intents", q, d)
 		}
-		r, _ := NewRouter(Config{})
+		r := liveRouter(t, Config{})
 		if dec := r.Route(q); dec.Tier != TierFull || len(dec.Tools) != len(catalogNames) {
 			t.Errorf("Route(%q): tier %s with %d tools, want full with all", q, dec.Tier, len(dec.Tools))
 		}
@@ -91,20 +91,20 @@ func TestDetectVague(t *testing.T) {
 func TestDetectSpecificOverGeneric(t *testing.T) {
 	// "数据库" is a database, not generic "数据"; words in file names and
 	// URLs are not topic words.
-	d := Detect("数据库")
+	d := liveDetect(t, "数据库")
 	if !slices.Equal(d.Tools, []string{"db_query"}) {
 		t.Errorf("数据库: tools %v", d.Tools)
 	}
-	d = Detect("rename report_final_v2.docx to report.docx")
+	d = liveDetect(t, "rename report_final_v2.docx to report.docx")
 	if d.Primary != "file_operation" {
 		t.Errorf("file-name words counted: %+v", d)
 	}
 	// "rag" inside "storage" is no match; "exam" inside "example" neither.
-	if d := Detect("storage example"); len(d.Intents) != 0 {
+	if d := liveDetect(t, "storage example"); len(d.Intents) != 0 {
 		t.Errorf("substring of a word matched: %+v", d)
 	}
 	// Plural and -ing forms match the keyword.
-	if d := Detect("merging pdfs"); d.Primary != "document_processing" {
+	if d := liveDetect(t, "merging pdfs"); d.Primary != "document_processing" {
 		t.Errorf("inflection: %+v", d)
 	}
 	// English endings: a silent e dropped before -ing ("merge" ->
@@ -118,25 +118,25 @@ func TestDetectSpecificOverGeneric(t *testing.T) {
 		{"list all files", "file_operation", "list+file*"},
 		{"scheduling a meeting with Bob", "daily_assistant", "schedule+meeting"},
 	} {
-		d := Detect(c.q)
+		d := liveDetect(t, c.q)
 		if !slices.Contains(d.Matched[c.intent], c.kw) {
 			t.Errorf("Detect(%q): %s matched %v, want %q", c.q, c.intent, d.Matched[c.intent], c.kw)
 		}
 	}
-	if d := Detect("count the words in notes.txt"); slices.Contains(d.Intents, "document_assembly") {
+	if d := liveDetect(t, "count the words in notes.txt"); slices.Contains(d.Intents, "document_assembly") {
 		t.Errorf("\"words\" matched \"word\": %+v", d.Matched)
 	}
 	// The -ing stem only matches before -ing: "merg" alone is nothing.
-	if d := Detect("merg pdf"); slices.Contains(d.Matched["document_processing"], "merge+pdf*") {
+	if d := liveDetect(t, "merg pdf"); slices.Contains(d.Matched["document_processing"], "merge+pdf*") {
 		t.Errorf("stem without -ing matched: %+v", d.Matched)
 	}
 }
 
 func TestDetectDeterministic(t *testing.T) {
 	q := "把 sales_data.xlsx 转成 PDF 并加个柱状图，然后发邮件给老板"
-	first := Detect(q)
+	first := liveDetect(t, q)
 	for range 50 {
-		if d := Detect(q); !reflect.DeepEqual(d, first) {
+		if d := liveDetect(t, q); !reflect.DeepEqual(d, first) {
 			t.Fatalf("nondeterministic: %+v vs %+v", d, first)
 		}
 	}
@@ -161,12 +161,9 @@ func FuzzDetect(f *testing.F) {
 	for _, s := range []string{"合并这三个PDF", "open https://example.com", "帮个忙", "", "merge+pdf*", "\xff\xfe", "ＰＤＦ　轉換", "a.b.c.docx", "https://", "数据库数据库数据库"} {
 		f.Add(s)
 	}
-	r, err := NewRouter(Config{})
-	if err != nil {
-		f.Fatal(err)
-	}
+	r := liveRouter(f, Config{})
 	f.Fuzz(func(t *testing.T, s string) {
-		d := Detect(s)
+		d := r.Detector().Detect(s)
 		if d.Confidence < 0 || d.Confidence > 1 {
 			t.Fatalf("confidence %v out of range for %q", d.Confidence, s)
 		}
@@ -202,7 +199,7 @@ func TestDetectLongText(t *testing.T) {
 	for len(long) < 200000 {
 		long += "合并这三个PDF，然后 convert report.docx to PDF 并画一个柱状图。"
 	}
-	d := Detect(long)
+	d := liveDetect(t, long)
 	if d.Primary == "" || d.Confidence <= 0 || d.Confidence > 1 {
 		t.Fatalf("long text: %+v", d)
 	}

@@ -5,8 +5,9 @@
 // # Tables
 //
 // The routing data is embedded (data/*.json, data/t2s.txt, data/guidance.md):
-// the catalog (name, intents, one-line description, example requests in
-// English and Chinese), INTENT_CATEGORIES (17 intents; keyword groups of
+// the catalog (name and intents of the 38 tools; a one-line description and
+// example requests in English and Chinese only for tools not built yet),
+// INTENT_CATEGORIES (17 intents; keyword groups of
 // strong/medium/weak phrases, each group optionally pointing at one tool),
 // exclusion lists, INTENT_TOOL_MAPPING, INTENT_PRIORITY_MAP
 // (recommended/alternative), tool dependencies, related intents (for the
@@ -17,9 +18,18 @@
 //	err := t.OverrideJSON(configBytes)      // or t.Override(&exposure.Tables{...})
 //	err = t.Validate()                     // unknown tools/intents, unreachable tools
 //
+// # Tool text
+//
+// A built tool's description and examples live once, in its registration:
+// the server passes them as Config.Texts ([]ToolText{Name, Description,
+// Examples}) and the router's lexical index reads them in place of the
+// catalog's, so editing a tool's examples changes routing. The server and
+// `clawbridge route` build the same router. Texts of tools outside the
+// catalog are ignored (they have no intent to credit).
+//
 // # Detection
 //
-//	d := exposure.Detect("合并这三个PDF")   // default tables
+//	d := r.Detector().Detect("合并这三个PDF")
 //	d.Intents, d.Primary, d.Confidence, d.Scores, d.Matched, d.Tools, d.Lang
 //
 // Text is normalised (lower case, full-width ASCII, traditional to
@@ -40,7 +50,7 @@
 //
 //	r, err := exposure.NewRouter(exposure.Config{
 //		RecommendedAt: cfg.RecommendedAt, ExtendedAt: cfg.ExtendedAt, // 0.8, 0.5
-//		Core: cfg.Core, Registered: registryNames, FailuresToUpgrade: 2,
+//		Core: cfg.Core, Registered: registryNames, Texts: registryTexts, FailuresToUpgrade: 2,
 //	})
 //	dec := r.Route(text) // Decision{Tier, Intents, Primary, Confidence, Lang, Tools []ViewTool}
 //	offered := r.Offered(dec.Tools, dec.Tier) // only registered tools

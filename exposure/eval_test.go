@@ -175,20 +175,14 @@ func TestRoutingDevSet(t *testing.T) {
 	if dir == "" {
 		t.Skip("shared/eval/routing_dev.jsonl not found above the package directory")
 	}
-	router, err := NewRouter(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	router := liveRouter(t, Config{})
 	m := score(t, router, loadRows(t, filepath.Join(dir, "routing_dev.jsonl")))
 	report(t, "dev", m)
 	checkTargets(t, m)
 }
 
 func TestRoutingHeldOut(t *testing.T) {
-	router, err := NewRouter(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	router := liveRouter(t, Config{})
 	var all []evalRow
 	for _, name := range []string{"heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl", "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl"} {
 		rows := loadRows(t, filepath.Join("testdata", name))
@@ -217,10 +211,7 @@ func TestSeedReference(t *testing.T) {
 	if d := DetectSeed("嗯...那个...帮我弄一下那个"); d.Confidence != 0 || len(d.Intents) != 0 {
 		t.Errorf("vague: %+v", d)
 	}
-	router, err := NewRouter(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	router := liveRouter(t, Config{})
 	sets := map[string]string{"heldout": filepath.Join("testdata", "heldout.jsonl"), "heldout2": filepath.Join("testdata", "heldout2.jsonl"), "heldout3": filepath.Join("testdata", "heldout3.jsonl"), "heldout4": filepath.Join("testdata", "heldout4.jsonl"), "heldout5": filepath.Join("testdata", "heldout5.jsonl"), "heldout6": filepath.Join("testdata", "heldout6.jsonl")}
 	if dir := findEval(t); dir != "" {
 		sets["dev"] = filepath.Join(dir, "routing_dev.jsonl")
@@ -248,10 +239,7 @@ func TestCalibration(t *testing.T) {
 	rows := loadRows(t, filepath.Join(dir, "routing_dev.jsonl"))
 	for _, rec := range []float64{0.7, 0.75, 0.8, 0.85, 0.9} {
 		for _, ext := range []float64{0.4, 0.5, 0.6} {
-			r, err := NewRouter(Config{RecommendedAt: rec, ExtendedAt: ext})
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := liveRouter(t, Config{RecommendedAt: rec, ExtendedAt: ext})
 			m := score(t, r, rows)
 			t.Logf("recommended_at=%.2f extended_at=%.2f: recall=%.3f first_rec=%.3f mean_size=%.1f vague_full=%.3f",
 				rec, ext, m.Recall, m.FirstRec, m.MeanSize, m.VagueFull)

@@ -9,10 +9,7 @@ import (
 )
 
 func TestRouteJSONL(t *testing.T) {
-	r, err := NewRouter(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := liveRouter(t, Config{})
 	in := strings.NewReader(`{"id":"a1","q":"合并这三个PDF"}
 
 {"id":7,"q":"help"}
@@ -64,7 +61,7 @@ func TestRouteJSONL(t *testing.T) {
 		t.Fatalf("no token estimate: %s", out.String())
 	}
 	// A malformed line is an error naming it.
-	err = RouteJSONL(strings.NewReader("{\"id\":\"1\",\"q\":\"x\"}\n{oops\n"), &out, r, nil)
+	err := RouteJSONL(strings.NewReader("{\"id\":\"1\",\"q\":\"x\"}\n{oops\n"), &out, r, nil)
 	if err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Fatalf("malformed line: %v", err)
 	}

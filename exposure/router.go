@@ -80,6 +80,19 @@ type Config struct {
 	RecommendedMax    int      // cap of the recommended view (default 12)
 	ExtendedSize      int      // size of the extended view (default 20)
 	Tables            *Tables  // nil: the embedded tables
+	// Texts are the registered tools' own descriptions and examples. The
+	// lexical index reads them in place of the catalog's text, so a tool's
+	// text lives once, in the tool; catalog tools not built yet keep their
+	// catalog text. Names outside the catalog are ignored (no intent).
+	Texts []ToolText
+}
+
+// ToolText is what the lexical index reads for one tool: the description
+// and example requests its registration publishes.
+type ToolText struct {
+	Name        string
+	Description string
+	Examples    []string
 }
 
 // Router turns requests into decisions and views. Safe for concurrent use.
@@ -113,14 +126,16 @@ func NewRouter(cfg Config) (*Router, error) {
 		cfg.ExtendedSize = 20
 	}
 	r := &Router{cfg: cfg, t: cfg.Tables, catalog: map[string]bool{}}
-	var err error
 	if r.t == nil {
-		r.t = sharedDefaultTables()
-		r.det = defaultDetector()
-		if r.det == nil {
-			return nil, fmt.Errorf("exposure: embedded tables: %v", defDetErr)
+		if r.t = sharedDefaultTables(); defaultErr != nil {
+			return nil, fmt.Errorf("exposure: embedded tables: %w", defaultErr)
 		}
-	} else if r.det, err = NewDetector(r.t); err != nil {
+	}
+	if len(cfg.Texts) > 0 {
+		r.t = r.t.withTexts(cfg.Texts)
+	}
+	var err error
+	if r.det, err = NewDetector(r.t); err != nil {
 		return nil, err
 	}
 	for _, ti := range r.t.Catalog {

@@ -15,10 +15,7 @@ func tagOf(v []ViewTool, name string) (string, bool) {
 }
 
 func TestRouteTiersAndOrder(t *testing.T) {
-	r, err := NewRouter(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := liveRouter(t, Config{})
 	d := r.Route("合并这三个PDF")
 	if d.Tier != TierRecommended || d.Lang != "zh" || d.Primary != "document_processing" {
 		t.Fatalf("decision %+v", d)
@@ -72,10 +69,7 @@ func TestRouteTiersAndOrder(t *testing.T) {
 }
 
 func TestTierThresholds(t *testing.T) {
-	r, err := NewRouter(Config{RecommendedAt: 0.9, ExtendedAt: 0.6})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := liveRouter(t, Config{RecommendedAt: 0.9, ExtendedAt: 0.6})
 	for c, want := range map[float64]Tier{0.95: TierRecommended, 0.9: TierRecommended, 0.89: TierExtended, 0.6: TierExtended, 0.59: TierFull, 0: TierFull} {
 		if got := r.TierFor(c); got != want {
 			t.Errorf("TierFor(%v) = %s, want %s", c, got, want)
@@ -90,10 +84,7 @@ func TestTierThresholds(t *testing.T) {
 }
 
 func TestOfferedOnlyRegistered(t *testing.T) {
-	r, err := NewRouter(Config{Registered: []string{"file", "shell", "search", "pdf_tool", "my_plugin"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := liveRouter(t, Config{Registered: []string{"file", "shell", "search", "pdf_tool", "my_plugin"}})
 	d := r.Route("合并这三个PDF")
 	// Routing is over the catalog...
 	if _, ok := tagOf(d.Tools, "format_converter"); !ok {
@@ -133,10 +124,7 @@ func TestTag(t *testing.T) {
 
 // The recommended tier's payload is at most 30% of the full tier's.
 func TestRecommendedPayloadShare(t *testing.T) {
-	r, err := NewRouter(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := liveRouter(t, Config{})
 	full := r.EstimateViewTokens(catalogNames)
 	for _, q := range []string{"合并这三个PDF", "plot a pie chart of the budget split", "生成一份项目总结的Word文档", "查一下杭州今天的天气，然后在钉钉群里通知大家带伞"} {
 		d := r.Route(q)

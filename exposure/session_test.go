@@ -10,10 +10,7 @@ import (
 func viewNames(v []ViewTool) []string { return names(v) }
 
 func TestSessionTiered(t *testing.T) {
-	r, err := NewRouter(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := liveRouter(t, Config{})
 	s := r.NewSession(ModeTiered)
 	// The initial view of a tiered session is the full tier (+ find_tools).
 	if st := s.State(); st.Tier != TierFull || len(st.View) != len(catalogNames)+1 {
@@ -96,10 +93,7 @@ func TestSessionTiered(t *testing.T) {
 }
 
 func TestSessionModes(t *testing.T) {
-	r, err := NewRouter(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := liveRouter(t, Config{})
 	// search: core + find_tools + call_tool, constant.
 	s := r.NewSession(ModeSearch)
 	want := []string{"file", "shell", "search", "web_fetch", FindTools, CallTool}
@@ -129,10 +123,7 @@ func TestSessionModes(t *testing.T) {
 }
 
 func TestSessionConcurrent(t *testing.T) {
-	r, err := NewRouter(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := liveRouter(t, Config{})
 	s := r.NewSession(ModeTiered)
 	other := r.NewSession(ModeTiered)
 	other.Route("明天北京天气怎么样")

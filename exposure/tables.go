@@ -22,12 +22,15 @@ var IntentNames = []string{
 	"development", "education", "research",
 }
 
-// ToolInfo is one catalog tool as the router knows it.
+// ToolInfo is one catalog tool as the router knows it. Built tools carry
+// only their name and intents in data/catalog.json: their description and
+// examples come from the registration (Config.Texts). Tools not built yet
+// keep the catalog's text.
 type ToolInfo struct {
 	Name        string   `json:"name" yaml:"name"`
 	Intents     []string `json:"intents" yaml:"intents"`
-	Description string   `json:"description" yaml:"description"`
-	Examples    []string `json:"examples" yaml:"examples"`
+	Description string   `json:"description,omitempty" yaml:"description,omitempty"`
+	Examples    []string `json:"examples,omitempty" yaml:"examples,omitempty"`
 }
 
 // KeywordGroup is a set of keywords of one intent, optionally pointing at
@@ -362,6 +365,19 @@ func (t *Tables) Validate() error {
 		return fmt.Errorf("exposure tables: %s", strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+// withTexts returns a copy of t whose catalog entries take the description
+// and examples of the matching texts.
+func (t *Tables) withTexts(texts []ToolText) *Tables {
+	c := t.Clone()
+	for _, tx := range texts {
+		if i := slices.IndexFunc(c.Catalog, func(x ToolInfo) bool { return x.Name == tx.Name }); i >= 0 {
+			c.Catalog[i].Description = tx.Description
+			c.Catalog[i].Examples = slices.Clone(tx.Examples)
+		}
+	}
+	return c
 }
 
 // ToolNames returns the catalog names in catalog order.

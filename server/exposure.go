@@ -21,7 +21,10 @@ import (
 // session's exposure state picks, orders and tags the tools. The tagged
 // descriptions are copies; the registry is never mutated.
 
-func newRouter(cfg config.Exposure, registered []string) (*exposure.Router, error) {
+// newRouter builds the router over the registered tools: their names decide
+// what is offered, their own descriptions and examples feed the lexical index
+// (the same router serves clients and `clawbridge route`).
+func newRouter(cfg config.Exposure, registered []*tool.Tool) (*exposure.Router, error) {
 	var tables *exposure.Tables
 	if cfg.TablesFile != "" {
 		b, err := os.ReadFile(cfg.TablesFile)
@@ -36,12 +39,19 @@ func newRouter(cfg config.Exposure, registered []string) (*exposure.Router, erro
 			return nil, fmt.Errorf("exposure.tables_file %s: %w", cfg.TablesFile, err)
 		}
 	}
+	names := []string{exposure.FindTools, exposure.CallTool}
+	var texts []exposure.ToolText
+	for _, t := range registered {
+		names = append(names, t.Name)
+		texts = append(texts, exposure.ToolText{Name: t.Name, Description: t.Description, Examples: t.Examples})
+	}
 	return exposure.NewRouter(exposure.Config{
 		Tables:            tables,
+		Texts:             texts,
 		RecommendedAt:     cfg.RecommendedAt,
 		ExtendedAt:        cfg.ExtendedAt,
 		Core:              cfg.Core,
-		Registered:        append(registered, exposure.FindTools, exposure.CallTool),
+		Registered:        names,
 		FailuresToUpgrade: cfg.FailuresToUpgrade,
 	})
 }

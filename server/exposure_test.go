@@ -1,12 +1,15 @@
 package server
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"clawbridge/internal/config"
+	"clawbridge/tools/tool"
 )
 
 func TestTablesFileOverride(t *testing.T) {
@@ -14,7 +17,7 @@ func TestTablesFileOverride(t *testing.T) {
 	good := filepath.Join(dir, "good.json")
 	// A client table entry: this deployment knows its own client re-reads lists.
 	os.WriteFile(good, []byte(`{"clients":[{"match":"acme-agent","list_changed":true}]}`), 0o600)
-	r, err := newRouter(config.Exposure{TablesFile: good}, []string{"file"})
+	r, err := newRouter(config.Exposure{TablesFile: good}, []*tool.Tool{{Name: "file"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,5 +31,34 @@ func TestTablesFileOverride(t *testing.T) {
 	}
 	if _, err := newRouter(config.Exposure{TablesFile: filepath.Join(dir, "missing.json")}, nil); err == nil {
 		t.Error("a missing tables file must be an error")
+	}
+}
+
+// The server's router indexes the registered tools' own text: a tool's
+// examples decide which requests reach it (and `clawbridge route` uses this
+// router).
+func TestRouterText_ServerIndexesRegisteredExamples(t *testing.T) {
+	q := "sketch my zettelkasten as a branching wiki"
+	mindMap := func(examples ...string) tool.Tool {
+		return tool.Tool{
+			Name: "mind_map", Title: "Mind map", Description: "Draws mind maps from an outline, as PNG, SVG or Mermaid.",
+			Actions: []tool.Action{{Level: tool.Read, Timeout: tool.Fast}},
+			Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+				return &tool.Result{Summary: "drawn"}, nil
+			},
+			Examples: examples,
+		}
+	}
+	plain := testServer(t, mindMap("draw a mind map of this outline"))
+	if d := plain.Router().Route(q); slices.Contains(d.Recommended(), "mind_map") {
+		t.Fatalf("mind_map recommended without the example; the test proves nothing: %+v", d)
+	}
+	edited := testServer(t, mindMap("draw a mind map of this outline", "sketch my zettelkasten as a branching wiki of linked notes"))
+	d := edited.Router().Route(q)
+	if !slices.Contains(d.Recommended(), "mind_map") {
+		t.Errorf("the registered example did not reach the router: tier %s, recommended %v, matched %v", d.Tier, d.Recommended(), d.Detection.Matched)
+	}
+	if v := edited.Router().Offered(d.Tools, d.Tier); len(v) == 0 || v[0].Name != "mind_map" {
+		t.Errorf("offered view %v, want mind_map first", v)
 	}
 }

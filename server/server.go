@@ -106,11 +106,7 @@ func New(o Options) (*Server, error) {
 		s.order = append(s.order, t)
 		s.mcp.AddTool(mcpTool(t), s.handle)
 	}
-	var names []string
-	for _, t := range s.order {
-		names = append(names, t.Name)
-	}
-	if s.router, err = newRouter(o.Config.Exposure, names); err != nil {
+	if s.router, err = newRouter(o.Config.Exposure, s.order); err != nil {
 		return nil, err
 	}
 	s.mcp.AddNotificationHandler("notifications/roots/list_changed", s.rootsChanged)

@@ -85,6 +85,8 @@ exposure:
   failures_to_upgrade: 2
   # A JSON file overriding parts of the embedded routing tables, shaped like
   # exposure/data (e.g. {"intents": [...], "priority": {...}}); checked at start.
+  # A registered tool's description and examples come from the tool itself and
+  # replace any catalog text given here.
   tables_file: ""
 
 shell:

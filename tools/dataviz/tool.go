@@ -78,7 +78,7 @@ func New(d *tool.Deps) tool.Tool {
 			"Plot monthly revenue as a line chart from sales.xlsx",
 			"Draw a pie chart of the market share",
 			"Create a dashboard with the sales trend and the product mix",
-			"做个柱状图",
+			"按月份画柱状图对比各门店的销量",
 			"把销售数据画成折线图",
 			"生成一个饼图展示各产品占比",
 			"用这些数据做一个可视化仪表盘",

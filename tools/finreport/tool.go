@@ -54,7 +54,7 @@ func New(d *tool.Deps) tool.Tool {
 			"Generate financial statements from ledger.xlsx for Q1 2024",
 			"Does my ledger balance? Check assets = liabilities + equity",
 			"Make an income statement and balance sheet with ratios",
-			"生成财务报表",
+			"把今年的账目整理成三大财务报表",
 			"根据这个账簿生成利润表、资产负债表和现金流量表",
 			"算一下毛利率、净利率和资产负债率",
 		},

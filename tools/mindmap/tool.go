@@ -73,7 +73,7 @@ func New(d *tool.Deps) tool.Tool {
 			"make a mind map of this outline",
 			"draw a mind map of the project plan as PNG",
 			"turn these notes into a mermaid mindmap",
-			"做个思维导图",
+			"用思维导图梳理一下这本书的章节结构",
 			"把这个大纲画成脑图",
 			"生成一张关于机器学习的思维导图，导出 FreeMind",
 		},
