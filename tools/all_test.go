@@ -106,7 +106,8 @@ func TestRegistryContract(t *testing.T) {
 // deliberate.
 type snapshot struct {
 	Published mcp.Tool          `json:"published"`
-	Levels    map[string]string `json:"levels"`
+	Levels    map[string]string `json:"levels,omitempty"` // none for the meta tools
+
 }
 
 // TestToolSnapshots compares every tool as published with
@@ -132,25 +133,11 @@ func TestToolSnapshots(t *testing.T) {
 			}
 			levels[name] = string(ac.Level)
 		}
-		got, err := json.MarshalIndent(snapshot{Published: server.Published(tl), Levels: levels}, "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, '\n')
-		path := filepath.Join(dir, tl.Name+".json")
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Errorf("%s: no snapshot at %s; run UPDATE_TOOLSNAPS=1 go test ./tools/ and review it", tl.Name, path)
-		}
-		if update {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err == nil && string(want) != string(got) {
-			t.Errorf("%s: published tool changed; if intended, run UPDATE_TOOLSNAPS=1 go test ./tools/ and commit the diff\n%s", tl.Name, firstDiff(string(want), string(got)))
-		}
+		check(t, filepath.Join(dir, tl.Name+".json"), snapshot{Published: server.Published(tl), Levels: levels}, update)
+	}
+	for _, m := range server.PublishedMeta() {
+		names[m.Name+".json"] = true
+		check(t, filepath.Join(dir, m.Name+".json"), snapshot{Published: m}, update)
 	}
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
@@ -160,6 +147,30 @@ func TestToolSnapshots(t *testing.T) {
 		if !names[filepath.Base(f)] {
 			t.Errorf("snapshot %s belongs to no registered tool; delete it", f)
 		}
+	}
+}
+
+// check compares one snapshot with its file, or rewrites the file; a
+// missing file fails either way.
+func check(t *testing.T, path string, snap snapshot, update bool) {
+	t.Helper()
+	got, err := json.MarshalIndent(snap, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Errorf("%s: no snapshot; run UPDATE_TOOLSNAPS=1 go test ./tools/ and review it", path)
+	}
+	if update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if err == nil && string(want) != string(got) {
+		t.Errorf("%s: published tool changed; if intended, run UPDATE_TOOLSNAPS=1 go test ./tools/ and commit the diff\n%s", path, firstDiff(string(want), string(got)))
 	}
 }
 

@@ -115,7 +115,9 @@ func TestStrict_UnknownFields(t *testing.T) {
 }
 
 func multi() *Tool {
-	p := func(name string, req bool) Param { return Param{Name: name, Type: String, Description: name + " text", Required: req} }
+	p := func(name string, req bool) Param {
+		return Param{Name: name, Type: String, Description: name + " text", Required: req}
+	}
 	return &Tool{Name: "multi", Title: "Multi", Description: "A tool with three actions.", Handler: noop, Actions: []Action{
 		{Name: "alpha", Description: "a", Level: Read, Timeout: Fast, Params: []Param{p("path", true), p("only_a", false), p("most", true)}},
 		{Name: "beta", Description: "b", Level: Read, Timeout: Fast, Params: []Param{p("path", true), p("most", false)}},
@@ -150,7 +152,10 @@ func TestMultiAction_ActionRequired(t *testing.T) {
 	if err != nil || c.Action != "beta" {
 		t.Fatalf("%v %v", c, err)
 	}
-	wantInvalid(t, func() error { _, err := multi().Prepare(map[string]any{"action": "beta", "path": "x", "only_a": "y"}); return err }(), "only_a")
+	wantInvalid(t, func() error {
+		_, err := multi().Prepare(map[string]any{"action": "beta", "path": "x", "only_a": "y"})
+		return err
+	}(), "only_a")
 }
 
 // The notes on parameters only some actions use or require are short and
