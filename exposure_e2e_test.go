@@ -166,7 +166,16 @@ func TestExposureSearchMode(t *testing.T) {
 	if r.IsError || r.StructuredContent == nil {
 		t.Fatalf("call_tool system: %s", text(r))
 	}
-	r = callTool(t, c, "find_tools", map[string]any{"request": "merge these PDFs", "include_schemas": true})
+	// Clients that serialize the inner arguments send a JSON string.
+	r = callTool(t, c, "call_tool", map[string]any{"name": "system", "arguments": `{"action": "info"}`})
+	if r.IsError || r.StructuredContent == nil {
+		t.Fatalf("call_tool system with arguments as a JSON string: %s", text(r))
+	}
+	r = callTool(t, c, "call_tool", map[string]any{"name": "system", "arguments": `{"action": "info"`})
+	if !r.IsError || !strings.Contains(text(r), "arguments") {
+		t.Fatalf("call_tool with broken JSON arguments: %s", text(r))
+	}
+	r = callTool(t, c, "find_tools", map[string]any{"request": "merge these PDFs", "include_schemas": "true"})
 	if r.IsError || !strings.Contains(text(r), "input_schema") {
 		t.Fatalf("find_tools with schemas: %s", text(r))
 	}

@@ -157,3 +157,11 @@ func errorResult(traceID string, e *tool.Error) *mcp.CallToolResult {
 	res.StructuredContent = sc
 	return res
 }
+
+// Published is the MCP tool a client receives for t (schema with
+// confirm_token, annotations), for snapshots and size measurements.
+func Published(t *tool.Tool) mcp.Tool { return mcpTool(t) }
+
+// PublishedMeta are the server's own tools (find_tools, call_tool) as a
+// client receives them.
+func PublishedMeta() []mcp.Tool { return []mcp.Tool{metaTool(findToolsDef), metaTool(callToolDef)} }

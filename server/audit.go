@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
 	"clawbridge/internal/logging"
@@ -44,6 +45,27 @@ func (s *Server) audit(traceID string, sess *session, name, action string, args 
 	if err != nil {
 		s.log.Warn().Err(err).Msg("trace not stored")
 	}
+}
+
+// audited runs a call the pipeline does not (the meta tools' own work)
+// and audits it like one. f returns nil when the call goes on to the
+// pipeline, which then audits it; nothing is written for it here.
+func (s *Server) audited(sess *session, name string, args map[string]any, f func(traceID string) *mcp.CallToolResult) *mcp.CallToolResult {
+	traceID, start := newTraceID(), time.Now()
+	res := f(traceID)
+	if res == nil {
+		return nil
+	}
+	status := "ok"
+	var failure *tool.Error
+	if res.IsError {
+		status = "error"
+		if sc, ok := res.StructuredContent.(map[string]any); ok {
+			failure, _ = sc["error"].(*tool.Error)
+		}
+	}
+	s.audit(traceID, sess, name, "", args, status, failure, time.Since(start))
+	return res
 }
 
 const tracesDDL = `CREATE TABLE IF NOT EXISTS traces (

@@ -130,29 +130,42 @@ func (s *Server) viewChanged(sess *session) {
 	}
 }
 
+// The meta tools are described as registry tools are, so that their schemas
+// and argument checks (exact-string leniency, unknown fields) are the same;
+// their handlers are the server's own, and every call is audited.
+var (
+	findToolsDef = metaDef(exposure.FindTools, "Find tools", tool.Read,
+		"Find the right tools for a request. Describe what the user wants in their own words (any language); "+
+			"returns the best tools with one-line descriptions, narrows your tool list to them and notifies the client. "+
+			"Set include_schemas to get each tool's input schema too (for clients that do not re-read the tool list). Every tool stays callable.",
+		tool.Param{Name: "request", Type: tool.String, Required: true, Description: "The user's request or the task at hand, e.g. \"合并这三个PDF\" or \"chart sales by month\""},
+		tool.Param{Name: "include_schemas", Type: tool.Boolean, Description: "Also return each chosen tool's full input schema (default false)"})
+	callToolDef = metaDef(exposure.CallTool, "Call a tool by name", tool.High,
+		"Run any clawbridge tool by name with its arguments. Use find_tools first (with include_schemas) to learn the tool's name and input schema.",
+		tool.Param{Name: "name", Type: tool.String, Required: true, Description: "The tool's name, as find_tools returned it"},
+		tool.Param{Name: "arguments", Type: tool.Object, Description: "The tool's arguments, matching its input schema (an object; a JSON string of one is accepted too)"})
+)
+
+func metaDef(name, title string, level tool.Level, desc string, params ...tool.Param) *tool.Tool {
+	return &tool.Tool{Name: name, Title: title, Description: desc, OpenWorld: level == tool.High,
+		Actions: []tool.Action{{Level: level, Timeout: tool.Fast, Params: params}},
+		Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return nil, nil }}
+}
+
+// metaTool publishes a meta tool: its schema and annotations as any tool's,
+// without confirm_token (call_tool's inner call carries its own).
+func metaTool(t *tool.Tool) mcp.Tool {
+	m := mcpTool(t)
+	raw, _ := json.Marshal(t.InputSchema())
+	m.RawInputSchema = raw
+	return m
+}
+
 // addMeta registers find_tools (always listed) and call_tool (listed in
 // search mode; callable always).
 func (s *Server) addMeta() {
-	find := mcp.NewTool(exposure.FindTools,
-		mcp.WithTitleAnnotation("Find tools"),
-		mcp.WithDescription("Find the right tools for a request. Describe what the user wants in their own words (any language); "+
-			"returns the best tools with one-line descriptions, narrows your tool list to them and notifies the client. "+
-			"Set include_schemas to get each tool's input schema too (for clients that do not re-read the tool list). Every tool stays callable."),
-		mcp.WithString("request", mcp.Required(), mcp.Description("The user's request or the task at hand, e.g. \"合并这三个PDF\" or \"chart sales by month\"")),
-		mcp.WithBoolean("include_schemas", mcp.Description("Also return each chosen tool's full input schema (default false)")),
-		mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(false), mcp.WithOpenWorldHintAnnotation(false),
-	)
-	s.mcp.AddTool(find, s.findTools)
-	call := mcp.NewTool(exposure.CallTool,
-		mcp.WithTitleAnnotation("Call a tool by name"),
-		mcp.WithDescription("Run any clawbridge tool by name with its arguments. Use find_tools first (with include_schemas) to learn the tool's name and input schema."),
-		mcp.WithString("name", mcp.Required(), mcp.Description("The tool's name, as find_tools returned it")),
-		mcp.WithObject("arguments", mcp.Description("The tool's arguments, matching its input schema")),
-		mcp.WithReadOnlyHintAnnotation(false), mcp.WithDestructiveHintAnnotation(true),
-		mcp.WithIdempotentHintAnnotation(false), mcp.WithOpenWorldHintAnnotation(true),
-	)
-	s.mcp.AddTool(call, s.callTool)
+	s.mcp.AddTool(metaTool(findToolsDef), s.findTools)
+	s.mcp.AddTool(metaTool(callToolDef), s.callTool)
 }
 
 type foundTool struct {
@@ -164,15 +177,25 @@ type foundTool struct {
 
 func (s *Server) findTools(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	sess := s.sessionOf(ctx)
-	request := req.GetString("request", "")
-	if strings.TrimSpace(request) == "" {
-		return errorResult("", tool.Invalid("request", "missing required field 'request'", "describe the user's task in a sentence")), nil
-	}
+	args := req.GetArguments()
+	return s.audited(sess, exposure.FindTools, args, func(traceID string) *mcp.CallToolResult {
+		c, err := findToolsDef.Prepare(args)
+		if err != nil {
+			return errorResult(traceID, asToolError(err))
+		}
+		request := c.Args.String("request")
+		if strings.TrimSpace(request) == "" {
+			return errorResult(traceID, tool.Invalid("request", "field 'request' is empty", "describe the user's task in a sentence"))
+		}
+		return s.route(sess, request, c.Args.Bool("include_schemas", false))
+	}), nil
+}
+
+func (s *Server) route(sess *session, request string, withSchemas bool) *mcp.CallToolResult {
 	dec, changed := sess.exp.Route(request)
 	if changed {
 		s.viewChanged(sess)
 	}
-	withSchemas := req.GetBool("include_schemas", false)
 	var found []foundTool
 	for _, v := range dec.Tools {
 		t, ok := s.tools[v.Name]
@@ -208,17 +231,51 @@ func (s *Server) findTools(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 		b, _ := json.Marshal(out)
 		text = string(b)
 	}
-	return mcp.NewToolResultStructured(out, text), nil
+	return mcp.NewToolResultStructured(out, text)
 }
 
+// callTool runs the named tool through the pipeline, which audits it under
+// its own name; a call_tool call that never gets there is audited as
+// call_tool.
 func (s *Server) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	sess := s.sessionOf(ctx)
-	name := req.GetString("name", "")
-	if _, ok := s.tools[name]; !ok {
-		return errorResult("", tool.Errorf(tool.CodeNotFound, "call find_tools to see the tool names", "unknown tool %q", name)), nil
+	args := req.GetArguments()
+	var c *tool.Call
+	if res := s.audited(sess, exposure.CallTool, args, func(traceID string) *mcp.CallToolResult {
+		parsed, err := innerArguments(args)
+		if err == nil {
+			c, err = callToolDef.Prepare(parsed)
+		}
+		if err != nil {
+			return errorResult(traceID, asToolError(err))
+		}
+		return nil
+	}); res != nil {
+		return res, nil
 	}
-	args, _ := req.GetArguments()["arguments"].(map[string]any)
-	return s.run(ctx, sess, name, args, progressFunc(ctx, s.mcp, req)), nil
+	s.adoptRoots(ctx, sess)
+	return s.run(ctx, sess, c.Args.String("name"), c.Args.Object("arguments"), progressFunc(ctx, s.mcp, req)), nil
+}
+
+// innerArguments returns call_tool's arguments with `arguments` decoded when
+// a client sent the object as a JSON string.
+func innerArguments(args map[string]any) (map[string]any, error) {
+	raw, ok := args["arguments"].(string)
+	if !ok {
+		return args, nil
+	}
+	var inner map[string]any
+	if strings.TrimSpace(raw) != "" {
+		if err := json.Unmarshal([]byte(raw), &inner); err != nil || inner == nil {
+			return nil, tool.Invalid("arguments", "field 'arguments' is a string that is not a JSON object", "pass the tool's arguments as an object, e.g. {\"path\": \"a.pdf\"}")
+		}
+	}
+	out := make(map[string]any, len(args))
+	for k, v := range args {
+		out[k] = v
+	}
+	out["arguments"] = inner
+	return out, nil
 }
 
 func firstSentence(s string) string {

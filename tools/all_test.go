@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"clawbridge/server"
 	"clawbridge/tools"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
@@ -68,6 +71,18 @@ func TestRegistryContract(t *testing.T) {
 				if len(req) == 0 || req[0] != "action" {
 					t.Errorf("multi-action tool must require `action` first: %v", req)
 				}
+			} else {
+				// A single-action tool takes its action's name, or none.
+				for _, args := range []map[string]any{{}, {"action": tool.SingleActionName}} {
+					if _, err := tl.Prepare(args); err != nil {
+						if te, ok := tool.AsError(err); !ok || te.Field == "action" {
+							t.Errorf("single action refused %v: %v", args, err)
+						}
+					}
+				}
+			}
+			if schema["additionalProperties"] != false {
+				t.Errorf("schema admits fields it does not describe")
 			}
 			a := tl.Annotations()
 			if a.ReadOnly && tl.MaxLevel() != tool.Read {
@@ -85,19 +100,20 @@ func TestRegistryContract(t *testing.T) {
 	}
 }
 
-// snapshot is what a client sees of a tool; a change to it must be deliberate.
+// snapshot is what a client receives of a tool (the server adapter's
+// mcp.Tool: schema with confirm_token, title, annotations), with the level of
+// each action, which the annotations only summarize. A change to it must be
+// deliberate.
 type snapshot struct {
-	Name        string         `json:"name"`
-	Title       string         `json:"title"`
-	Description string         `json:"description"`
-	InputSchema map[string]any `json:"inputSchema"`
-	Annotations map[string]any `json:"annotations"`
-	Levels      map[string]any `json:"levels"`
+	Published mcp.Tool          `json:"published"`
+	Levels    map[string]string `json:"levels,omitempty"` // none for the meta tools
+
 }
 
-// TestToolSnapshots compares every tool's published schema with
+// TestToolSnapshots compares every tool as published with
 // fixtures/toolsnaps/NAME.json. UPDATE_TOOLSNAPS=1 rewrites them; a missing
-// snapshot fails.
+// snapshot fails, also when it was just written, so that a new tool's
+// snapshot is reviewed before it is committed; a snapshot of no tool fails.
 func TestToolSnapshots(t *testing.T) {
 	dir := filepath.Join("..", "fixtures", "toolsnaps")
 	update := os.Getenv("UPDATE_TOOLSNAPS") == "1"
@@ -105,42 +121,56 @@ func TestToolSnapshots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tl := range all {
-		a := tl.Annotations()
-		levels := map[string]any{}
+	names := map[string]bool{}
+	for i := range all {
+		tl := &all[i]
+		names[tl.Name+".json"] = true
+		levels := map[string]string{}
 		for _, ac := range tl.Actions {
 			name := ac.Name
 			if name == "" {
-				name = "run"
+				name = tool.SingleActionName
 			}
 			levels[name] = string(ac.Level)
 		}
-		snap := snapshot{
-			Name: tl.Name, Title: tl.Title, Description: tl.Description, InputSchema: tl.InputSchema(),
-			Annotations: map[string]any{"readOnlyHint": a.ReadOnly, "destructiveHint": a.Destructive, "idempotentHint": a.Idempotent, "openWorldHint": a.OpenWorld},
-			Levels:      levels,
+		check(t, filepath.Join(dir, tl.Name+".json"), snapshot{Published: server.Published(tl), Levels: levels}, update)
+	}
+	for _, m := range server.PublishedMeta() {
+		names[m.Name+".json"] = true
+		check(t, filepath.Join(dir, m.Name+".json"), snapshot{Published: m}, update)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !names[filepath.Base(f)] {
+			t.Errorf("snapshot %s belongs to no registered tool; delete it", f)
 		}
-		got, err := json.MarshalIndent(snap, "", "  ")
-		if err != nil {
+	}
+}
+
+// check compares one snapshot with its file, or rewrites the file; a
+// missing file fails either way.
+func check(t *testing.T, path string, snap snapshot, update bool) {
+	t.Helper()
+	got, err := json.MarshalIndent(snap, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Errorf("%s: no snapshot; run UPDATE_TOOLSNAPS=1 go test ./tools/ and review it", path)
+	}
+	if update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, '\n')
-		path := filepath.Join(dir, tl.Name+".json")
-		if update {
-			os.MkdirAll(dir, 0o755)
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Errorf("%s: no snapshot at %s; run UPDATE_TOOLSNAPS=1 go test ./tools/ and review it", tl.Name, path)
-			continue
-		}
-		if string(want) != string(got) {
-			t.Errorf("%s: published schema changed; if intended, run UPDATE_TOOLSNAPS=1 go test ./tools/ and commit the diff\n%s", tl.Name, firstDiff(string(want), string(got)))
-		}
+		return
+	}
+	if err == nil && string(want) != string(got) {
+		t.Errorf("%s: published tool changed; if intended, run UPDATE_TOOLSNAPS=1 go test ./tools/ and commit the diff\n%s", path, firstDiff(string(want), string(got)))
 	}
 }
 

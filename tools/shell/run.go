@@ -45,10 +45,8 @@ func (r *runner) handle(ctx context.Context, call *tool.Call) (*tool.Result, err
 	case call.Args.Has("argv") && call.Args.Has("shell"):
 		return nil, tool.Invalid("shell", "give either 'argv' or 'shell', not both", "use argv for one program; shell only for a command line that needs sh")
 	case call.Args.Has("shell"):
-		if !cfg.AllowShell {
-			return nil, tool.Errorf(tool.CodeDenied,
-				"pass the command as an argv list instead, or ask the administrator to enable shell command lines: set `shell: {allow_shell: true}` in the clawbridge config file (or CLAWBRIDGE_ALLOW_SHELL=1) and restart the server",
-				"shell command lines (sh -c) are disabled on this server")
+		if hint := shellOff(r.d); hint != "" { // Prepare refuses it already; config is read again here
+			return nil, tool.Errorf(tool.CodeDenied, hint, "shell command lines (sh -c) are disabled on this server")
 		}
 		if strings.TrimSpace(line) == "" {
 			return nil, tool.Invalid("shell", "field 'shell' is empty", "give the command line to run with sh -c")

@@ -315,7 +315,7 @@ func TestCleanPath(t *testing.T) {
 	}
 }
 
-func TestShellCommandLine(t *testing.T) {
+func TestDisabledParam_ShellCommandLine(t *testing.T) {
 	needPrograms(t, "sh", "tr")
 	tl, d := newTool(t)
 	args := map[string]any{"shell": "echo abc | tr a-c x-z"}
@@ -324,7 +324,14 @@ func TestShellCommandLine(t *testing.T) {
 	if !strings.Contains(te.Hint, "allow_shell") || !strings.Contains(te.Hint, "CLAWBRIDGE_ALLOW_SHELL") {
 		t.Errorf("hint does not say how to enable: %q", te.Hint)
 	}
+	if _, published := tl.InputSchema()["properties"].(map[string]any)["shell"]; published {
+		t.Error("the disabled `shell` parameter is published")
+	}
 	d.Config.Shell.AllowShell = true
+	tl = New(d) // the config is read when the tool is built
+	if _, published := tl.InputSchema()["properties"].(map[string]any)["shell"]; !published {
+		t.Error("the enabled `shell` parameter is not published")
+	}
 	o := runOK(t, tl, args)
 	if o.Stdout != "xyz\n" {
 		t.Errorf("stdout = %q, want xyz", o.Stdout)
@@ -420,7 +427,7 @@ func TestDeclaredLevel(t *testing.T) {
 	}
 	s := tl.InputSchema()
 	props := s["properties"].(map[string]any)
-	for _, p := range []string{"argv", "shell", "cwd", "timeout_seconds", "stdin"} {
+	for _, p := range []string{"argv", "cwd", "timeout_seconds", "stdin"} { // `shell` only when allowed: TestShellCommandLine
 		if _, ok := props[p]; !ok {
 			t.Errorf("schema lacks %s", p)
 		}

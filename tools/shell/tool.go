@@ -24,7 +24,7 @@ func New(d *tool.Deps) tool.Tool {
 			"It runs with a timeout, capped output and a scrubbed environment without secrets. " +
 			"Read-only programs (ls, cat, grep, wc...) run without confirmation inside a jail: the workspace is visible read-only, " +
 			"there is no network, no other files of the machine (only system programs and libraries), a private /tmp, and limits on CPU, memory and processes; " +
-			"so they cannot change anything. Anything else (other programs, `shell` lines, a cwd outside the workspace) asks the user first and then runs normally.",
+			"so they cannot change anything. Anything else (other programs, " + shellLines(d) + "a cwd outside the workspace) asks the user first and then runs normally.",
 		Actions: []tool.Action{{
 			Description: "Run one command",
 			Level:       tool.High, // CallLevel lowers it to Read for read-only programs
@@ -35,9 +35,10 @@ func New(d *tool.Deps) tool.Tool {
 			Params: []tool.Param{
 				{Name: "argv", Type: tool.Array, Items: &tool.Param{Name: "arg", Type: tool.String, Description: "One argument"},
 					Description: "The program and its arguments, e.g. [\"ls\", \"-la\", \"src\"]. The program is looked up on PATH; " +
-						"no shell: `;`, `|`, `&&`, `$(...)`, `*` and quotes reach the program literally. Required unless `shell` is used."},
-				{Name: "shell", Type: tool.String,
-					Description: "A command line run with `sh -c` (pipes, redirections, globs). Only when the server config sets shell.allow_shell; use argv otherwise."},
+						"no shell: `;`, `|`, `&&`, `$(...)`, `*` and quotes reach the program literally." + argvNote(d),
+					Required: shellOff(d) != ""},
+				{Name: "shell", Type: tool.String, Disabled: shellOff(d),
+					Description: "A command line run with `sh -c` (pipes, redirections, globs); use argv when no shell is needed."},
 				{Name: "cwd", Type: tool.String, Description: "Working directory inside the workspace (relative to the workspace root or absolute inside it); default the workspace root."},
 				{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(3600),
 					Description: "Kill the command (and everything it started) after this many seconds; capped by the server's shell.timeout (default 60)."},
@@ -60,4 +61,29 @@ func New(d *tool.Deps) tool.Tool {
 			"执行 python3 脚本并查看输出",
 		},
 	}
+}
+
+// shellOff is why the `shell` parameter is off (it is then not published),
+// or "" when the config allows command lines.
+func shellOff(d *tool.Deps) string {
+	if d.Config.Shell.AllowShell {
+		return ""
+	}
+	return "pass the command as an argv list instead, or ask the administrator to enable shell command lines: set `shell: {allow_shell: true}` in the clawbridge config file (or CLAWBRIDGE_ALLOW_SHELL=1) and restart the server"
+}
+
+// argvNote and shellLines mention the `shell` parameter only where it is
+// published.
+func argvNote(d *tool.Deps) string {
+	if shellOff(d) != "" {
+		return ""
+	}
+	return " Required unless `shell` is used."
+}
+
+func shellLines(d *tool.Deps) string {
+	if shellOff(d) != "" {
+		return ""
+	}
+	return "`shell` lines, "
 }

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -31,6 +32,10 @@ type Param struct {
 	Min, Max    *float64
 	Items       *Param  // element schema of an array
 	Properties  []Param // known fields of an object (others allowed)
+	// Disabled, when set, says why config turns this parameter off and how
+	// to turn it on: it is not published, and a call that gives it is
+	// refused with this as the hint.
+	Disabled string
 }
 
 // Ptr returns a pointer to v, for Min and Max.
@@ -42,6 +47,9 @@ func (p Param) validate() error {
 	}
 	if p.Description == "" {
 		return fmt.Errorf("parameter %q needs a description", p.Name)
+	}
+	if p.Disabled != "" && p.Required {
+		return fmt.Errorf("parameter %q is required and disabled", p.Name)
 	}
 	switch p.Type {
 	case String, Integer, Number, Boolean, Object:
@@ -93,13 +101,17 @@ func (p Param) Schema() map[string]any {
 	return s
 }
 
-// mergedParams unions the parameters of all actions by name. A parameter used
-// by several actions must have the same type everywhere.
+// mergedParams unions the parameters of all actions by name, leaving out
+// disabled ones. A parameter used by several actions must have the same type
+// everywhere.
 func (t *Tool) mergedParams() ([]mergedParam, error) {
 	idx := map[string]int{}
 	var out []mergedParam
 	for _, a := range t.Actions {
 		for _, p := range a.Params {
+			if p.Disabled != "" {
+				continue
+			}
 			i, ok := idx[p.Name]
 			if !ok {
 				idx[p.Name] = len(out)
@@ -123,9 +135,10 @@ type mergedParam struct {
 	requiredBy []string
 }
 
-// InputSchema builds the published JSON Schema: one flat object, a required
-// `action` enum for multi-action tools (no top-level oneOf/anyOf, which
-// several clients reject), and per-parameter notes on which actions use it.
+// InputSchema builds the published JSON Schema: one flat object that admits
+// no other fields, a required `action` enum for multi-action tools (no
+// top-level oneOf/anyOf, which several clients reject), and short notes on
+// parameters that only some actions use or require.
 func (t *Tool) InputSchema() map[string]any {
 	params, _ := t.mergedParams()
 	props := map[string]any{}
@@ -144,26 +157,58 @@ func (t *Tool) InputSchema() map[string]any {
 	}
 	for _, p := range params {
 		s := p.Schema()
-		if t.MultiAction() && len(p.actions) < len(t.Actions) {
-			note := "Used by: " + strings.Join(p.actions, ", ")
-			if len(p.requiredBy) > 0 {
-				note += "; required by: " + strings.Join(p.requiredBy, ", ")
-			}
+		all := !t.MultiAction() || len(p.actions) == len(t.Actions)
+		if all && len(p.requiredBy) == len(p.actions) && len(p.requiredBy) > 0 {
+			required = append(required, p.Name)
+		} else if note := t.actionNote(p); note != "" {
 			s["description"] = p.Description + " (" + note + ")"
-		} else if t.MultiAction() && len(p.requiredBy) > 0 && len(p.requiredBy) < len(t.Actions) {
-			s["description"] = p.Description + " (required by: " + strings.Join(p.requiredBy, ", ") + ")"
 		}
 		props[p.Name] = s
-		if !t.MultiAction() && p.Required {
-			required = append(required, p.Name)
-		}
-		if t.MultiAction() && len(p.requiredBy) == len(t.Actions) {
-			required = append(required, p.Name)
-		}
 	}
-	out := map[string]any{"type": "object", "properties": props}
+	out := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
 	if len(required) > 0 {
 		out["required"] = required
+	}
+	return out
+}
+
+// actionNote says, as briefly as it can, which actions use and require a
+// parameter of a multi-action tool: "for a, b" or "not for c", then
+// "required", "required for a" or "optional for b".
+func (t *Tool) actionNote(p mergedParam) string {
+	if !t.MultiAction() {
+		return ""
+	}
+	var parts []string
+	if len(p.actions) < len(t.Actions) {
+		parts = append(parts, shorter("for ", p.actions, "not for ", without(t.ActionNames(), p.actions)))
+	}
+	switch {
+	case len(p.requiredBy) == 0:
+	case len(p.requiredBy) == len(p.actions):
+		parts = append(parts, "required")
+	default:
+		parts = append(parts, shorter("required for ", p.requiredBy, "optional for ", without(p.actions, p.requiredBy)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// shorter renders the shorter of two ways to name the same set of actions.
+func shorter(prefixA string, a []string, prefixB string, b []string) string {
+	sa, sb := prefixA+strings.Join(a, ", "), prefixB+strings.Join(b, ", ")
+	if len(sb) < len(sa) {
+		return sb
+	}
+	return sa
+}
+
+// without lists the names of all that are not in some.
+func without(all, some []string) []string {
+	var out []string
+	for _, n := range all {
+		if !slices.Contains(some, n) {
+			out = append(out, n)
+		}
 	}
 	return out
 }

@@ -2,37 +2,56 @@ package tool
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
+// SingleActionName is what a single-action tool's action is called where a
+// name is needed (snapshots, audit); a caller may send it as `action`.
+const SingleActionName = "run"
+
 // Prepare checks raw arguments against the tool's action and parameter
-// definitions and returns a call. Errors are precise: they name the field,
-// what was wrong and what is allowed.
+// definitions and returns a call whose arguments are normalized. It is
+// lenient where clients are sloppy and the meaning is certain: a number or
+// boolean sent as a string that parses exactly ("3", "true"), and a single
+// string where a list of strings is expected. Anything else that does not
+// match is an error that names the field, what was wrong and what is
+// allowed; unknown fields are errors. The caller's map is not changed.
 func (t *Tool) Prepare(args map[string]any) (*Call, error) {
-	if args == nil {
-		args = map[string]any{}
-	}
-	action := ""
-	if t.MultiAction() {
-		raw, ok := args["action"]
-		if !ok || raw == nil {
-			return nil, Invalid("action", "missing required field 'action'", "one of: "+strings.Join(t.ActionNames(), ", "))
-		}
-		s, ok := raw.(string)
-		if !ok {
-			return nil, Invalid("action", "field 'action' must be a string", "one of: "+strings.Join(t.ActionNames(), ", "))
-		}
-		action = s
+	action, err := t.actionOf(args)
+	if err != nil {
+		return nil, err
 	}
 	a, ok := t.Action(action)
 	if !ok {
 		return nil, Invalid("action", fmt.Sprintf("unknown action %q", action), "one of: "+strings.Join(t.ActionNames(), ", "))
 	}
 	known := map[string]Param{}
+	var names []string
 	for _, p := range a.Params {
 		known[p.Name] = p
+		if p.Disabled == "" {
+			names = append(names, p.Name)
+		}
 	}
+	var unknown []string
+	for k := range args {
+		if _, ok := known[k]; !ok && k != "action" {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, Invalid(unknown[0], fmt.Sprintf("unknown field(s) %s for %s", strings.Join(unknown, ", "), t.callName(action)), "accepted fields: "+strings.Join(names, ", "))
+	}
+	for _, p := range a.Params {
+		if v, present := args[p.Name]; present && v != nil && p.Disabled != "" {
+			return nil, &Error{Code: CodeDenied, Field: p.Name, Message: fmt.Sprintf("field '%s' is disabled on this server", p.Name), Hint: p.Disabled}
+		}
+	}
+	clean := make(map[string]any, len(args))
 	for _, p := range a.Params {
 		v, present := args[p.Name]
 		if !present || v == nil {
@@ -41,29 +60,42 @@ func (t *Tool) Prepare(args map[string]any) (*Call, error) {
 			}
 			continue
 		}
-		if err := checkValue(p, p.Name, v); err != nil {
+		nv, err := normalize(p, p.Name, v)
+		if err != nil {
+			if te, ok := err.(*Error); ok {
+				te.Field = p.Name // the top-level field, also for an element's error
+			}
 			return nil, err
 		}
+		clean[p.Name] = nv
 	}
-	var unknown []string
-	for k := range args {
-		if k == "action" && t.MultiAction() {
-			continue
-		}
-		if _, ok := known[k]; !ok {
-			unknown = append(unknown, k)
-		}
+	if t.MultiAction() {
+		clean["action"] = action
 	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		var names []string
-		for _, p := range a.Params {
-			names = append(names, p.Name)
+	return NewCall(action, clean), nil
+}
+
+// actionOf reads `action`: required for a multi-action tool; optional for a
+// single-action tool, where it may only name that action.
+func (t *Tool) actionOf(args map[string]any) (string, error) {
+	raw, present := args["action"]
+	if !present || raw == nil {
+		if t.MultiAction() {
+			return "", Invalid("action", "missing required field 'action'", "one of: "+strings.Join(t.ActionNames(), ", "))
 		}
-		return nil, Invalid(unknown[0], fmt.Sprintf("unknown field(s) %s for %s", strings.Join(unknown, ", "), t.callName(action)), "accepted fields: "+strings.Join(names, ", "))
+		return "", nil
 	}
-	c := NewCall(action, args)
-	return c, nil
+	s, ok := raw.(string)
+	if !ok {
+		return "", Invalid("action", "field 'action' must be a string", "one of: "+strings.Join(t.ActionNames(), ", "))
+	}
+	if t.MultiAction() {
+		return s, nil
+	}
+	if only := t.Actions[0].Name; s == SingleActionName || (only != "" && s == only) {
+		return "", nil
+	}
+	return "", Invalid("action", fmt.Sprintf("unknown action %q: %s has a single action", s, t.Name), "omit 'action'")
 }
 
 func (t *Tool) callName(action string) string {
@@ -73,7 +105,13 @@ func (t *Tool) callName(action string) string {
 	return t.Name + " action '" + action + "'"
 }
 
-func checkValue(p Param, path string, v any) error {
+// jsonNumber is the JSON number grammar: a string holding exactly one
+// number, nothing around it (no spaces, hex, underscores, Inf or NaN).
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// normalize checks v against p and returns it in its canonical JSON form
+// (float64, bool, []any, map[string]any).
+func normalize(p Param, path string, v any) (any, error) {
 	bad := func(want string) error {
 		return Invalid(p.Name, fmt.Sprintf("field '%s' must be %s, got %s", path, want, jsonKind(v)), p.Description)
 	}
@@ -81,71 +119,104 @@ func checkValue(p Param, path string, v any) error {
 	case String:
 		s, ok := v.(string)
 		if !ok {
-			return bad("a string")
+			return nil, bad("a string")
 		}
 		if len(p.Enum) > 0 && !contains(p.Enum, s) {
-			return Invalid(p.Name, fmt.Sprintf("field '%s' has value %q, which is not allowed", path, s), "one of: "+strings.Join(p.Enum, ", "))
+			return nil, Invalid(p.Name, fmt.Sprintf("field '%s' has value %q, which is not allowed", path, s), "one of: "+strings.Join(p.Enum, ", "))
 		}
+		return s, nil
 	case Integer, Number:
-		f, ok := v.(float64)
-		if !ok {
-			if i, isInt := v.(int); isInt {
-				f, ok = float64(i), true
-			}
+		want := "a number"
+		if p.Type == Integer {
+			want = "an integer"
 		}
-		if !ok {
-			return bad("a number")
+		var f float64
+		switch x := v.(type) {
+		case float64:
+			f = x
+		case int:
+			f = float64(x)
+		case string:
+			if !jsonNumber.MatchString(x) {
+				return nil, bad(want)
+			}
+			var err error
+			if f, err = strconv.ParseFloat(x, 64); err != nil {
+				return nil, bad(want)
+			}
+		default:
+			return nil, bad(want)
 		}
 		if p.Type == Integer && !isInteger(f) {
-			return bad("an integer")
+			return nil, bad(want)
 		}
 		if p.Min != nil && f < *p.Min {
-			return Invalid(p.Name, fmt.Sprintf("field '%s' must be at least %v, got %v", path, *p.Min, f), "")
+			return nil, Invalid(p.Name, fmt.Sprintf("field '%s' must be at least %v, got %v", path, *p.Min, f), "")
 		}
 		if p.Max != nil && f > *p.Max {
-			return Invalid(p.Name, fmt.Sprintf("field '%s' must be at most %v, got %v", path, *p.Max, f), "")
+			return nil, Invalid(p.Name, fmt.Sprintf("field '%s' must be at most %v, got %v", path, *p.Max, f), "")
 		}
+		return f, nil
 	case Boolean:
-		if _, ok := v.(bool); !ok {
-			return bad("true or false")
+		switch v {
+		case true, "true":
+			return true, nil
+		case false, "false":
+			return false, nil
 		}
+		return nil, bad("true or false")
 	case Array:
-		items, ok := v.([]any)
-		if !ok {
-			if ss, isStrings := v.([]string); isStrings {
-				for i, s := range ss {
-					if err := checkValue(*p.Items, fmt.Sprintf("%s[%d]", path, i), s); err != nil {
-						return err
-					}
-				}
-				return nil
+		var items []any
+		switch x := v.(type) {
+		case []any:
+			items = x
+		case []string:
+			for _, s := range x {
+				items = append(items, s)
 			}
-			return bad("an array")
+		case string:
+			if p.Items.Type != String {
+				return nil, bad("an array")
+			}
+			items = []any{x} // one element given without the list around it
+		default:
+			return nil, bad("an array")
 		}
+		out := make([]any, len(items))
 		for i, it := range items {
-			if err := checkValue(*p.Items, fmt.Sprintf("%s[%d]", path, i), it); err != nil {
-				return err
+			nv, err := normalize(*p.Items, fmt.Sprintf("%s[%d]", path, i), it)
+			if err != nil {
+				return nil, err
 			}
+			out[i] = nv
 		}
+		return out, nil
 	case Object:
 		m, ok := v.(map[string]any)
 		if !ok {
-			return bad("an object")
+			return nil, bad("an object")
+		}
+		out := make(map[string]any, len(m))
+		for k, x := range m {
+			out[k] = x // fields not described are passed through
 		}
 		for _, q := range p.Properties {
 			qv, present := m[q.Name]
 			if !present || qv == nil {
 				if q.Required {
-					return Invalid(p.Name, fmt.Sprintf("field '%s.%s' is required", path, q.Name), q.Description)
+					return nil, Invalid(p.Name, fmt.Sprintf("field '%s.%s' is required", path, q.Name), q.Description)
 				}
 				continue
 			}
-			if err := checkValue(q, path+"."+q.Name, qv); err != nil {
-				return err
+			nv, err := normalize(q, path+"."+q.Name, qv)
+			if err != nil {
+				return nil, err
 			}
+			out[q.Name] = nv
 		}
+		return out, nil
 	}
-	return nil
+	return v, nil
 }
 
 func jsonKind(v any) string {

@@ -1,0 +1,206 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func noop(context.Context, *Call) (*Result, error) { return &Result{}, nil }
+
+// typed is a single-action tool with one parameter of each kind.
+func typed() *Tool {
+	return &Tool{Name: "typed", Title: "Typed", Description: "A tool with every parameter type.", Handler: noop,
+		Actions: []Action{{Level: Read, Timeout: Fast, Params: []Param{
+			{Name: "count", Type: Integer, Description: "a count", Min: Ptr(1), Max: Ptr(10)},
+			{Name: "ratio", Type: Number, Description: "a ratio"},
+			{Name: "flag", Type: Boolean, Description: "a flag"},
+			{Name: "paths", Type: Array, Items: &Param{Name: "path", Type: String, Description: "a path"}, Description: "paths"},
+			{Name: "sizes", Type: Array, Items: &Param{Name: "size", Type: Integer, Description: "a size"}, Description: "sizes"},
+			{Name: "box", Type: Object, Description: "a box", Properties: []Param{{Name: "width", Type: Integer, Description: "w", Required: true}}},
+			{Name: "mode", Type: String, Enum: []string{"fast", "slow"}, Description: "a mode"},
+		}}}}
+}
+
+func wantInvalid(t *testing.T, err error, field string) *Error {
+	t.Helper()
+	var te *Error
+	if !errors.As(err, &te) || te.Code != CodeInvalid || te.Field != field {
+		t.Fatalf("want invalid_argument on %q, got %v", field, err)
+	}
+	return te
+}
+
+// Strings that hold exactly a number or a boolean are accepted and given to
+// the handler as the JSON value.
+func TestLenient_ExactScalarStrings(t *testing.T) {
+	c, err := typed().Prepare(map[string]any{"count": "3", "ratio": "-2.5e1", "flag": "false", "sizes": []any{"4", 5.0}, "box": map[string]any{"width": "7", "extra": "kept"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Args["count"] != 3.0 || c.Args.Int("count", 0) != 3 || c.Args.Float("ratio", 0) != -25 || c.Args["flag"] != false {
+		t.Errorf("not normalized: %#v", c.Args)
+	}
+	if got := c.Args["sizes"].([]any); got[0] != 4.0 || got[1] != 5.0 {
+		t.Errorf("sizes = %#v", got)
+	}
+	if box := c.Args.Object("box"); box["width"] != 7.0 || box["extra"] != "kept" {
+		t.Errorf("box = %#v", box)
+	}
+	if c, err := typed().Prepare(map[string]any{"flag": "true"}); err != nil || c.Args.Bool("flag", false) != true {
+		t.Errorf("flag \"true\": %v %v", c, err)
+	}
+}
+
+// What does not parse exactly stays an error naming the field.
+func TestLenient_InexactStringsRejected(t *testing.T) {
+	for _, tc := range []struct {
+		field string
+		v     any
+	}{
+		{"count", "3.5"}, {"count", " 3"}, {"count", "3 "}, {"count", "0x10"}, {"count", "1_000"}, {"count", "NaN"}, {"count", "Inf"}, {"count", ""},
+		{"count", "+3"}, {"count", "03"}, {"count", 3.5}, {"count", "11"}, {"count", "0"},
+		{"ratio", "1,5"}, {"ratio", "abc"}, {"ratio", true},
+		{"flag", "yes"}, {"flag", "True"}, {"flag", "1"}, {"flag", 1.0}, {"flag", ""},
+		{"sizes", "3"}, {"sizes", []any{"3.5"}},
+		{"paths", 3.0}, {"paths", []any{"a", 2.0}},
+		{"mode", "medium"}, {"mode", 1.0},
+		{"box", "width=3"}, {"box", map[string]any{"width": "wide"}}, {"box", map[string]any{}},
+	} {
+		_, err := typed().Prepare(map[string]any{tc.field: tc.v})
+		te := wantInvalid(t, err, tc.field)
+		if !strings.Contains(te.Message, tc.field) {
+			t.Errorf("%s=%#v: message does not name the field: %s", tc.field, tc.v, te.Message)
+		}
+	}
+}
+
+// A single string where a list of strings is expected is one element.
+func TestLenient_StringAsOneElementList(t *testing.T) {
+	c, err := typed().Prepare(map[string]any{"paths": "a b.pdf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Args.Strings("paths"); len(got) != 1 || got[0] != "a b.pdf" {
+		t.Errorf("paths = %#v", got)
+	}
+	c, err = typed().Prepare(map[string]any{"paths": []string{"x", "y"}})
+	if err != nil || len(c.Args.Strings("paths")) != 2 {
+		t.Errorf("[]string: %v %v", c, err)
+	}
+}
+
+// Prepare leaves the caller's map as it was.
+func TestLenient_CallerArgsUnchanged(t *testing.T) {
+	args := map[string]any{"count": "3", "paths": "a"}
+	if _, err := typed().Prepare(args); err != nil {
+		t.Fatal(err)
+	}
+	if args["count"] != "3" || args["paths"] != "a" {
+		t.Errorf("caller's args changed: %#v", args)
+	}
+}
+
+func TestStrict_UnknownFields(t *testing.T) {
+	_, err := typed().Prepare(map[string]any{"count": 2.0, "zeta": 1.0, "alpha": 1.0})
+	te := wantInvalid(t, err, "alpha")
+	if !strings.Contains(te.Message, "alpha, zeta") || !strings.Contains(te.Hint, "count, ratio, flag") {
+		t.Errorf("imprecise: %s / %s", te.Message, te.Hint)
+	}
+	if typed().InputSchema()["additionalProperties"] != false {
+		t.Error("schema admits other fields")
+	}
+}
+
+func multi() *Tool {
+	p := func(name string, req bool) Param {
+		return Param{Name: name, Type: String, Description: name + " text", Required: req}
+	}
+	return &Tool{Name: "multi", Title: "Multi", Description: "A tool with three actions.", Handler: noop, Actions: []Action{
+		{Name: "alpha", Description: "a", Level: Read, Timeout: Fast, Params: []Param{p("path", true), p("only_a", false), p("most", true)}},
+		{Name: "beta", Description: "b", Level: Read, Timeout: Fast, Params: []Param{p("path", true), p("most", false)}},
+		{Name: "gamma", Description: "c", Level: Read, Timeout: Fast, Params: []Param{p("path", true), p("most", true)}},
+	}}
+}
+
+// A single-action tool needs no `action`, and accepts the name of its action.
+func TestSingleAction_ActionOptional(t *testing.T) {
+	tl := typed()
+	for _, args := range []map[string]any{{}, {"action": "run"}} {
+		if _, err := tl.Prepare(args); err != nil {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+	named := typed()
+	named.Actions[0].Name = "fetch"
+	if _, err := named.Prepare(map[string]any{"action": "fetch"}); err != nil {
+		t.Errorf("its own name: %v", err)
+	}
+	for _, bad := range []any{"delete", 3.0} {
+		wantInvalid(t, func() error { _, err := tl.Prepare(map[string]any{"action": bad}); return err }(), "action")
+	}
+	if _, ok := tl.InputSchema()["properties"].(map[string]any)["action"]; ok {
+		t.Error("single-action schema publishes action")
+	}
+}
+
+func TestMultiAction_ActionRequired(t *testing.T) {
+	wantInvalid(t, func() error { _, err := multi().Prepare(map[string]any{"path": "x", "most": "y"}); return err }(), "action")
+	c, err := multi().Prepare(map[string]any{"action": "beta", "path": "x"})
+	if err != nil || c.Action != "beta" {
+		t.Fatalf("%v %v", c, err)
+	}
+	wantInvalid(t, func() error {
+		_, err := multi().Prepare(map[string]any{"action": "beta", "path": "x", "only_a": "y"})
+		return err
+	}(), "only_a")
+}
+
+// The notes on parameters only some actions use or require are short and
+// say the same as the long form did.
+func TestSchemaNotes_Short(t *testing.T) {
+	s := multi().InputSchema()
+	props := s["properties"].(map[string]any)
+	desc := func(n string) string { return props[n].(map[string]any)["description"].(string) }
+	if got := desc("only_a"); got != "only_a text (for alpha)" {
+		t.Errorf("only_a: %q", got)
+	}
+	if got := desc("most"); got != "most text (optional for beta)" {
+		t.Errorf("most: %q", got)
+	}
+	if got := desc("path"); got != "path text" {
+		t.Errorf("path: %q", got)
+	}
+	b, _ := json.Marshal(s["required"])
+	if string(b) != `["action","path"]` {
+		t.Errorf("required = %s", b)
+	}
+}
+
+// A parameter that config disables is not published; giving it is refused
+// with the hint that says how to enable it.
+func TestDisabledParam_NotPublished(t *testing.T) {
+	tl := typed()
+	tl.Actions[0].Params = append(tl.Actions[0].Params, Param{Name: "line", Type: String, Description: "a command line", Disabled: "set x.allow_line in the config"})
+	if err := tl.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := tl.InputSchema()["properties"].(map[string]any)["line"]; ok {
+		t.Error("disabled parameter published")
+	}
+	_, err := tl.Prepare(map[string]any{"line": "ls | wc"})
+	var te *Error
+	if !errors.As(err, &te) || te.Code != CodeDenied || te.Field != "line" || te.Hint != "set x.allow_line in the config" {
+		t.Fatalf("want permission_denied with the hint, got %v", err)
+	}
+	_, err = tl.Prepare(map[string]any{"nope": 1.0})
+	if te := wantInvalid(t, err, "nope"); strings.Contains(te.Hint, "line") {
+		t.Errorf("hint lists the disabled field: %s", te.Hint)
+	}
+	tl.Actions[0].Params[len(tl.Actions[0].Params)-1].Required = true
+	if tl.Validate() == nil {
+		t.Error("a required disabled parameter passes Validate")
+	}
+}
