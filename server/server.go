@@ -76,6 +76,7 @@ func New(o Options) (*Server, error) {
 	hooks := &mcpserver.Hooks{}
 	hooks.AddAfterListTools(s.filterList)
 	hooks.AddBeforeReadResource(s.hideUnreadableResults)
+	hooks.AddBeforeGetPrompt(s.requirePromptArguments)
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs mcpserver.ClientSession) {
 		if cs.SessionID() == stdioSessionID && s.stdioKey != "" {
 			s.forget(s.stdioKey)
@@ -88,7 +89,6 @@ func New(o Options) (*Server, error) {
 		mcpserver.WithResourceCapabilities(false, false),
 		mcpserver.WithPromptCapabilities(false),
 		mcpserver.WithLogging(),
-		mcpserver.WithElicitation(),
 		mcpserver.WithInstructions(instructions),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithRecovery(),
