@@ -313,14 +313,22 @@ func (s *Server) timeoutStage(ctx context.Context, c *callState, next next) (*to
 		}
 		return tool.Errorf(tool.CodeTimeout, "", "cancelled")
 	}
-	select {
-	case o := <-done:
-		*c = inner
-		if o.err != nil && ctx.Err() != nil {
-			return nil, timedOut()
+	notice := time.NewTimer(longCallNotice)
+	defer notice.Stop()
+wait:
+	for {
+		select {
+		case o := <-done:
+			*c = inner
+			if o.err != nil && ctx.Err() != nil {
+				return nil, timedOut()
+			}
+			return o.r, o.err
+		case <-notice.C:
+			s.tellClient(ctx, mcp.LoggingLevelInfo, fmt.Sprintf("%s is still running after %s (it may take up to %s)", c.name, longCallNotice, timeout))
+		case <-ctx.Done():
+			break wait
 		}
-		return o.r, o.err
-	case <-ctx.Done():
 	}
 	select {
 	case o := <-done: // finished just as the deadline passed
@@ -336,12 +344,24 @@ func (s *Server) timeoutStage(ctx context.Context, c *callState, next next) (*to
 		freeSlot = c.slot.keep()
 	}
 	s.log.Warn().Str("trace_id", c.traceID).Str("tool", c.name).Dur("timeout", timeout).Msg("handler still running after its deadline; its result will be dropped")
+	s.tellClient(ctx, mcp.LoggingLevelWarning, fmt.Sprintf("%s timed out after %s; its result will be dropped", c.name, timeout))
 	go func() {
 		o := <-done
 		freeSlot()
 		s.log.Warn().Str("trace_id", c.traceID).Str("tool", c.name).Bool("failed", o.err != nil).Dur("after", time.Since(c.start)).Msg("late result of a timed-out call dropped")
 	}()
 	return nil, timedOut()
+}
+
+// longCallNotice is how long a call runs before the client is told, with a
+// notifications/message, that it is still at work.
+var longCallNotice = 10 * time.Second
+
+// tellClient sends a notifications/message to the calling client, at a
+// level it asked for (logging/setLevel, or the request's level under
+// 2026-07-28); a client that asked for none gets nothing.
+func (s *Server) tellClient(ctx context.Context, level mcp.LoggingLevel, msg string) {
+	_ = s.mcp.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(level, "clawbridge", msg))
 }
 
 // retryStage runs an idempotent read once more after a transient error

@@ -2,8 +2,10 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -68,5 +70,43 @@ func TestPrompt_MissingRequiredArgumentIsInvalidParams(t *testing.T) {
 		if res, err := c.GetPrompt(ctxFor(t), req); err != nil || len(res.Messages) == 0 {
 			t.Fatalf("%s: the prompt with its argument must answer: %v", version, err)
 		}
+	}
+}
+
+func TestLogging_LongCallSendsMessage(t *testing.T) {
+	defer func(d time.Duration) { longCallNotice = d }(longCallNotice)
+	longCallNotice = 100 * time.Millisecond
+	f := newFixture(t, "token", 3)
+	c, _ := initialize(t, f.http(t), mcp.ProtocolVersion20251125)
+	got := make(chan string, 4)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/message" {
+			got <- fmt.Sprint(n.Params.AdditionalFields["data"])
+		}
+	})
+	lv := mcp.SetLevelRequest{}
+	lv.Params.Level = mcp.LoggingLevelInfo
+	if err := c.SetLevel(ctxFor(t), lv); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "echo"
+		req.Params.Arguments = map[string]any{"text": "block"}
+		r, _ := c.CallTool(ctxFor(t), req)
+		done <- r
+	}()
+	select {
+	case msg := <-got:
+		if !strings.Contains(msg, "echo is still running") {
+			t.Fatalf("message: %q", msg)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no notifications/message for a long call")
+	}
+	close(f.release)
+	if r := <-done; r == nil || r.IsError {
+		t.Fatalf("the long call must still succeed: %+v", r)
 	}
 }
