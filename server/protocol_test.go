@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"clawbridge/exposure"
 )
 
 // Protocol details checked through real mcp-go clients.
@@ -109,4 +112,65 @@ func TestLogging_LongCallSendsMessage(t *testing.T) {
 	if r := <-done; r == nil || r.IsError {
 		t.Fatalf("the long call must still succeed: %+v", r)
 	}
+}
+
+// A tokened 2026-07-28 client that opened subscriptions/listen for
+// tools/list_changed is told when its principal's view changes; a stream
+// of another principal, or one that did not opt in, is not.
+func TestListChanged_StatelessSubscriber(t *testing.T) {
+	f := newFixture(t, "token", 3)
+	f.s.cfg.HTTP.Token = "tok-1"
+	url := f.http(t)
+	auth := map[string]string{"Authorization": "Bearer tok-1"}
+	listener := dial(t, url, mcp.ProtocolVersion20260728, auth)
+	changed := make(chan struct{}, 8)
+	listener.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == mcp.MethodNotificationToolsListChanged {
+			changed <- struct{}{}
+		}
+	})
+	stop, err := listener.ListenAsync(ctxFor(t), mcp.SubscriptionFilter{ToolsListChanged: true}, func(err error) { t.Errorf("listen: %v", err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	principal := f.s.sessions.get(principalOf("tok-1"), "", kindPrincipal)
+	deadline := time.Now().Add(10 * time.Second)
+	for f.s.listenerCount(principal.key) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the listen stream was never recorded")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// Another request of the same principal changes its view.
+	caller := dial(t, url, mcp.ProtocolVersion20260728, auth)
+	if r := call(t, caller, exposure.FindTools, map[string]any{"request": "merge these three PDF files into one"}); r.IsError {
+		t.Fatalf("find_tools: %s", text(r))
+	}
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no notifications/tools/list_changed on the principal's listen stream (tier %s, direct send reached %d)", principal.exp.State().Tier, f.s.notifyListChanged(principal.key))
+	}
+	// Another principal's view change is not sent to this stream.
+	other := f.s.sessions.get(principalOf("tok-2"), "", kindPrincipal)
+	if n := f.s.notifyListChanged(other.key); n != 0 {
+		t.Fatalf("sent to %d streams of a principal that has none", n)
+	}
+	select {
+	case <-changed:
+		t.Fatal("a notification reached a stream it was not for")
+	case <-time.After(200 * time.Millisecond):
+	}
+	stop()
+	for f.s.listenerCount(principal.key) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("a closed listen stream is still recorded")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func principalOf(token string) string {
+	return withPrincipal(context.Background(), token).Value(principalKey{}).(string)
 }
