@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -173,4 +174,54 @@ func TestListChanged_StatelessSubscriber(t *testing.T) {
 
 func principalOf(token string) string {
 	return withPrincipal(context.Background(), token).Value(principalKey{}).(string)
+}
+
+// The README names the protocol versions accepted; this pins them, on
+// streamable HTTP and on stdio, through real clients: each is answered in
+// its own version and a request after the handshake works.
+func TestProtocolVersions_Accepted(t *testing.T) {
+	accepted := []string{mcp.ProtocolVersion20260728, mcp.ProtocolVersion20251125, mcp.ProtocolVersion20250618,
+		mcp.ProtocolVersion20250326, mcp.ProtocolVersion20241105}
+	f := newFixture(t, "token", 3)
+	url := f.http(t)
+	for _, v := range accepted {
+		c, res := initialize(t, url, v)
+		if res.ProtocolVersion != v {
+			t.Errorf("http %s: answered in %s", v, res.ProtocolVersion)
+		}
+		if _, err := c.ListTools(ctxFor(t), mcp.ListToolsRequest{}); err != nil {
+			t.Errorf("http %s: tools/list: %v", v, err)
+		}
+	}
+	for _, v := range accepted {
+		s := testServer(t)
+		cin, sout := io.Pipe()
+		sin, cout := io.Pipe()
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { s.ServeStdio(ctx, sin, sout); close(done) }()
+		c := client.NewClient(transport.NewIO(cin, cout, io.NopCloser(strings.NewReader(""))))
+		if err := c.Start(ctxFor(t)); err != nil {
+			t.Fatal(err)
+		}
+		req := mcp.InitializeRequest{}
+		req.Params.ProtocolVersion = v
+		req.Params.ClientInfo = mcp.Implementation{Name: "versions", Version: "1"}
+		res, err := c.Initialize(ctxFor(t), req)
+		switch {
+		case err != nil:
+			t.Errorf("stdio %s: %v", v, err)
+		case res.ProtocolVersion != v:
+			t.Errorf("stdio %s: answered in %s", v, res.ProtocolVersion)
+		default:
+			if _, err := c.ListTools(ctxFor(t), mcp.ListToolsRequest{}); err != nil {
+				t.Errorf("stdio %s: tools/list: %v", v, err)
+			}
+		}
+		c.Close()
+		cancel()
+		cout.Close()
+		sout.Close()
+		<-done
+	}
 }
