@@ -118,8 +118,12 @@ func (s *Server) viewChanged(sess *session) {
 		ev = ev.Str("reason", st.History[n-1].Reason)
 	}
 	ev.Msg("view changed")
+	if sess.kind == kindPrincipal {
+		s.notifyListChanged(sess.key) // on its subscriptions/listen streams, if any
+		return
+	}
 	if !sess.notifiable() {
-		return // stateless callers re-list on every request; nothing to notify
+		return // an anonymous stateless caller has nothing to be told on
 	}
 	target := sess.key
 	if sess.kind == kindStdio {

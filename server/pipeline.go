@@ -17,138 +17,378 @@ import (
 	"clawbridge/tools/tool"
 )
 
-// handle is the MCP handler of every registered tool: the call pipeline of
-// ARCHITECTURE.md, outermost first.
+// handle is the MCP handler of every registered tool.
 func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	sess := s.sessionOf(ctx)
 	s.adoptRoots(ctx, sess)
 	return s.run(ctx, sess, req.Params.Name, req.GetArguments(), progressFunc(ctx, s.mcp, req)), nil
 }
 
+// callState is one call on its way through the pipeline. Stages fill it in
+// as they learn things (the tool, the prepared call, the status for the
+// audit); a stage that answers the call itself (a confirmation preview)
+// sets answer.
+type callState struct {
+	traceID  string
+	start    time.Time
+	sess     *session
+	name     string
+	args     map[string]any // as the client sent them
+	progress func(float64, float64, string)
+
+	tool   *tool.Tool
+	action *tool.Action
+	call   *tool.Call
+	clean  map[string]any // args without the confirm token
+	token  string
+	slot   *slot
+
+	status string // for the audit: ok, error, refused, confirm, timeout, panic
+	answer *mcp.CallToolResult
+}
+
+// next runs the rest of the pipeline.
+type next func(ctx context.Context, c *callState) (*tool.Result, error)
+
+// stage is one named step of the call pipeline: it does its part and calls
+// next, or refuses the call with a tool error.
+type stage struct {
+	name string
+	run  func(ctx context.Context, c *callState, next next) (*tool.Result, error)
+}
+
+// pipeline is the call pipeline of ARCHITECTURE.md, outermost first. One
+// deliberate change to the documented order: confirmation runs before the
+// per-session concurrency cap, so a call waiting for a person (`clawbridge
+// approve`) holds no slot. Result shaping is the way back out: run applies
+// it to what the chain returns, so a result that a timed-out handler
+// returns late is never shaped or kept.
+func (s *Server) pipeline() []stage {
+	return []stage{
+		{"recovery", s.recoveryStage},
+		{"trace and audit", s.auditStage},
+		{"exposure accounting", s.exposureStage},
+		{"loop guard", s.loopGuardStage},
+		{"argument validation", s.validationStage},
+		{"confirmation", s.confirmationStage},
+		{"concurrency cap", s.concurrencyStage},
+		{"timeout by class", s.timeoutStage},
+		{"retry transient reads", s.retryStage},
+		{"circuit breaker", s.breakerStage},
+	}
+}
+
+// chain joins stages around the handler call.
+func chain(stages []stage, last next) next {
+	h := last
+	for i := len(stages) - 1; i >= 0; i-- {
+		st, inner := stages[i], h
+		h = func(ctx context.Context, c *callState) (*tool.Result, error) { return st.run(ctx, c, inner) }
+	}
+	return h
+}
+
+// callHandler is the end of the chain: the tool's own handler.
+func callHandler(ctx context.Context, c *callState) (*tool.Result, error) {
+	return c.tool.Handler(ctx, c.call)
+}
+
 // run executes one call through the pipeline. It never returns a Go error:
 // every failure is an isError result the model can read.
-func (s *Server) run(ctx context.Context, sess *session, name string, args map[string]any, progress func(float64, float64, string)) (res *mcp.CallToolResult) {
-	traceID := newTraceID()
-	start := time.Now()
-	action, _ := args["action"].(string)
-	status := "ok"
-	var failure *tool.Error
-
-	// Recovery: a panic in a tool is a bug, reported as an internal error.
+func (s *Server) run(ctx context.Context, sess *session, name string, args map[string]any, progress func(float64, float64, string)) *mcp.CallToolResult {
+	c := &callState{traceID: newTraceID(), start: time.Now(), sess: sess, name: name, args: args, progress: progress, status: "ok"}
 	defer func() {
-		if p := recover(); p != nil {
-			s.log.Error().Str("trace_id", traceID).Interface("panic", p).Bytes("stack", debug.Stack()).Msg("tool panicked")
-			failure = tool.Errorf(tool.CodeFailed, "this is a bug in clawbridge; the trace id identifies it in the server log", "internal error in %s (trace %s)", name, traceID)
-			res = errorResult(traceID, failure)
-			status = "panic"
-		}
-		if res.IsError && status == "ok" {
-			status = "error"
-		}
-		s.audit(traceID, sess, name, action, args, status, failure, time.Since(start))
-		s.afterCall(sess, name, !res.IsError)
 		if sess.kind == kindAnonymous && s.deps.Browser != nil {
 			s.deps.Browser.CloseSession(sess.key) // its session ends with this request
 		}
 	}()
-
-	t, ok := s.tools[name]
-	if !ok {
-		failure = tool.Errorf(tool.CodeNotFound, "call find_tools to see the available tools", "unknown tool %q", name)
-		return errorResult(traceID, failure)
-	}
-	s.beforeCall(sess, name)
-
-	// Loop guard: the same call again and again is refused.
-	if n := sess.repeat(argsHash(name, args)); n > s.cfg.Limits.LoopRepeats {
-		status = "refused"
-		failure = tool.Errorf(tool.CodeDenied, "the previous identical calls gave their answer; change the arguments or try another approach",
-			"loop guard: %s was called %d times in a row with the same arguments", name, n)
-		return errorResult(traceID, failure)
-	}
-
-	// Validation against the schema, with precise errors.
-	token, _ := args[confirmParam].(string)
-	clean := make(map[string]any, len(args))
-	for k, v := range args {
-		if k != confirmParam {
-			clean[k] = v
-		}
-	}
-	call, err := t.Prepare(clean)
-	if err != nil {
-		failure = asToolError(err)
-		return errorResult(traceID, failure)
-	}
-	call.Session = sess.key
-	if progress != nil {
-		call.Progress = progress
-	}
-
-	// Confirmation for high actions.
-	if t.LevelOf(call) == tool.High {
-		if r := s.confirm(ctx, traceID, sess, t, call, clean, token); r != nil {
-			if r.IsError {
-				status = "refused"
-			} else {
-				status = "confirm"
-			}
-			return r
-		}
-	}
-
-	// Per-session concurrency cap, taken after confirmation: a call waiting
-	// for a person holds no slot.
-	select {
-	case sess.sem <- struct{}{}:
-		defer func() { <-sess.sem }()
-	case <-time.After(5 * time.Second):
-		status = "refused"
-		failure = tool.Errorf(tool.CodeDenied, "wait for earlier calls to finish, then retry", "too many calls in flight for this session (limit %d)", cap(sess.sem))
-		return errorResult(traceID, failure)
-	case <-ctx.Done():
-		failure = tool.Errorf(tool.CodeTimeout, "", "cancelled while waiting for a free slot")
-		return errorResult(traceID, failure)
-	}
-
-	// Circuit breaker per external dependency and session: one session's
-	// failures do not pause the tool for the others.
-	if t.OpenWorld && !sess.breaker(name).allow() {
-		status = "refused"
-		failure = tool.Errorf(tool.CodeUnavailable, "wait a minute before retrying", "%s failed several times in a row; calls are paused for %s", name, breakerCooldown)
-		return errorResult(traceID, failure)
-	}
-
-	a, _ := t.Action(call.Action)
-	timeout := s.cfg.Timeout(string(a.Timeout))
-	result, err := s.invoke(ctx, t, call, timeout)
-	if a.Idempotent && a.Level == tool.Read && transient(err) {
-		result, err = s.invoke(ctx, t, call, timeout) // retry once
-	}
-	if t.OpenWorld {
-		sess.breaker(name).record(err == nil || isToolError(err, tool.CodeInvalid, tool.CodeNotFound, tool.CodeDenied))
-	}
-	if err != nil {
-		failure = asToolError(err)
-		if failure.Code == tool.CodeTimeout {
-			status = "timeout"
-		}
-		return errorResult(traceID, failure)
-	}
-	if result == nil {
+	result, err := chain(s.pipeline(), callHandler)(ctx, c)
+	switch {
+	case c.answer != nil:
+		return c.answer
+	case err != nil:
+		return errorResult(c.traceID, asToolError(err))
+	case result == nil:
 		result = &tool.Result{}
 	}
-	return s.shape(sess, traceID, result, s.cfg.Limits.ResultChars)
+	return s.shape(sess, c.traceID, result, s.cfg.Limits.ResultChars)
 }
 
-// invoke runs the handler with the class timeout.
-func (s *Server) invoke(ctx context.Context, t *tool.Tool, call *tool.Call, timeout time.Duration) (*tool.Result, error) {
+// recoveryStage turns a panic in a tool into an internal error: a bug,
+// reported with the trace id that finds its stack in the server log.
+func (s *Server) recoveryStage(ctx context.Context, c *callState, next next) (r *tool.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r, err = nil, s.panicked(c, p)
+		}
+	}()
+	return next(ctx, c)
+}
+
+func (s *Server) panicked(c *callState, p any) error {
+	s.log.Error().Str("trace_id", c.traceID).Interface("panic", p).Bytes("stack", debug.Stack()).Msg("tool panicked")
+	c.status = "panic"
+	return tool.Errorf(tool.CodeFailed, "this is a bug in clawbridge; the trace id identifies it in the server log", "internal error in %s (trace %s)", c.name, c.traceID)
+}
+
+// auditStage writes the audit line and trace row of every call, a
+// panicking one included (its deferred write runs while the panic unwinds
+// to recoveryStage).
+func (s *Server) auditStage(ctx context.Context, c *callState, next next) (r *tool.Result, err error) {
+	action, _ := c.args["action"].(string)
+	done := false
+	defer func() {
+		var failure *tool.Error
+		switch {
+		case !done:
+			c.status = "panic"
+			failure = tool.Errorf(tool.CodeFailed, "", "internal error in %s (trace %s)", c.name, c.traceID)
+		case err != nil:
+			failure = asToolError(err)
+			if c.status == "ok" {
+				c.status = "error"
+				if failure.Code == tool.CodeTimeout {
+					c.status = "timeout"
+				}
+			}
+		}
+		s.audit(c.traceID, c.sess, c.name, action, c.args, c.status, failure, time.Since(c.start))
+	}()
+	r, err = next(ctx, c)
+	done = true
+	return r, err
+}
+
+// exposureStage finds the tool and tells the session's exposure state that
+// a call started and how it ended (failures widen the view).
+func (s *Server) exposureStage(ctx context.Context, c *callState, next next) (r *tool.Result, err error) {
+	ok := false
+	defer func() { s.afterCall(c.sess, c.name, ok) }()
+	t, known := s.tools[c.name]
+	if !known {
+		return nil, tool.Errorf(tool.CodeNotFound, "call find_tools to see the available tools", "unknown tool %q", c.name)
+	}
+	c.tool = t
+	s.beforeCall(c.sess, c.name)
+	r, err = next(ctx, c)
+	ok = err == nil && (c.answer == nil || !c.answer.IsError)
+	return r, err
+}
+
+// loopGuardStage refuses the same call again and again.
+func (s *Server) loopGuardStage(ctx context.Context, c *callState, next next) (*tool.Result, error) {
+	if n := c.sess.repeat(argsHash(c.name, c.args)); n > s.cfg.Limits.LoopRepeats {
+		c.status = "refused"
+		return nil, tool.Errorf(tool.CodeDenied, "the previous identical calls gave their answer; change the arguments or try another approach",
+			"loop guard: %s was called %d times in a row with the same arguments", c.name, n)
+	}
+	return next(ctx, c)
+}
+
+// validationStage checks the arguments against the schema, with precise
+// errors, and prepares the call.
+func (s *Server) validationStage(ctx context.Context, c *callState, next next) (*tool.Result, error) {
+	c.token, _ = c.args[confirmParam].(string)
+	c.clean = make(map[string]any, len(c.args))
+	for k, v := range c.args {
+		if k != confirmParam {
+			c.clean[k] = v
+		}
+	}
+	call, err := c.tool.Prepare(c.clean)
+	if err != nil {
+		return nil, err
+	}
+	call.Session = c.sess.key
+	if c.progress != nil {
+		call.Progress = c.progress
+	}
+	c.call = call
+	c.action, _ = c.tool.Action(call.Action)
+	return next(ctx, c)
+}
+
+// confirmationStage asks for confirmation of high actions; a preview or a
+// refusal answers the call without running it.
+func (s *Server) confirmationStage(ctx context.Context, c *callState, next next) (*tool.Result, error) {
+	if c.tool.LevelOf(c.call) == tool.High {
+		if r := s.confirm(ctx, c.traceID, c.sess, c.tool, c.call, c.clean, c.token); r != nil {
+			c.status = "confirm"
+			if r.IsError {
+				c.status = "refused"
+			}
+			c.answer = r
+			return nil, nil
+		}
+	}
+	return next(ctx, c)
+}
+
+// slotWait is how long a call waits for a free slot of its session.
+const slotWait = 5 * time.Second
+
+// concurrencyStage bounds the calls in flight per session. A slot is held
+// until the handler really ends, even one the timeout stage gave up on.
+func (s *Server) concurrencyStage(ctx context.Context, c *callState, next next) (*tool.Result, error) {
+	sem := c.sess.sem
+	select {
+	case sem <- struct{}{}:
+		c.slot = &slot{release: func() { <-sem }}
+		defer c.slot.free()
+	case <-time.After(slotWait):
+		c.status = "refused"
+		return nil, tool.Errorf(tool.CodeDenied, "wait for earlier calls to finish, then retry", "too many calls in flight for this session (limit %d)", cap(sem))
+	case <-ctx.Done():
+		return nil, tool.Errorf(tool.CodeTimeout, "", "cancelled while waiting for a free slot")
+	}
+	return next(ctx, c)
+}
+
+// slot is a concurrency slot that the timeout stage can keep past the end
+// of the call, for a handler still running after its deadline.
+type slot struct {
+	mu      sync.Mutex
+	kept    bool
+	freed   bool
+	release func()
+}
+
+// free gives the slot back unless it was kept.
+func (s *slot) free() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.kept && !s.freed {
+		s.freed = true
+		s.release()
+	}
+}
+
+// keep takes the slot over; the returned func gives it back.
+func (s *slot) keep() func() {
+	s.mu.Lock()
+	s.kept = true
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if !s.freed {
+			s.freed = true
+			s.release()
+		}
+	}
+}
+
+// timeoutStage bounds the call by its action's timeout class. The deadline
+// holds even for a handler that ignores its ctx: the rest of the chain runs
+// in its own goroutine on a copy of the call state, and at the deadline the
+// call answers a timeout error; the goroutine is left to finish, its result
+// is dropped with a log line, and it keeps the session's slot until then.
+func (s *Server) timeoutStage(ctx context.Context, c *callState, next next) (*tool.Result, error) {
+	class := tool.Normal
+	if c.action != nil {
+		class = c.action.Timeout
+	}
+	timeout := s.cfg.Timeout(string(class))
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	r, err := t.Handler(ctx, call)
-	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return nil, tool.Errorf(tool.CodeTimeout, "narrow the request or raise limits in config", "%s timed out after %s", t.Name, timeout)
+
+	type outcome struct {
+		r   *tool.Result
+		err error
 	}
+	done := make(chan outcome, 1)
+	inner := *c
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- outcome{err: s.panicked(&inner, p)}
+			}
+		}()
+		r, err := next(ctx, &inner)
+		done <- outcome{r, err}
+	}()
+	timedOut := func() error {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return tool.Errorf(tool.CodeTimeout, "narrow the request or raise limits in config", "%s timed out after %s", c.name, timeout)
+		}
+		return tool.Errorf(tool.CodeTimeout, "", "cancelled")
+	}
+	notice := time.NewTimer(longCallNotice)
+	defer notice.Stop()
+wait:
+	for {
+		select {
+		case o := <-done:
+			*c = inner
+			if o.err != nil && ctx.Err() != nil {
+				return nil, timedOut()
+			}
+			return o.r, o.err
+		case <-notice.C:
+			s.tellClient(ctx, mcp.LoggingLevelInfo, fmt.Sprintf("%s is still running after %s (it may take up to %s)", c.name, longCallNotice, timeout))
+		case <-ctx.Done():
+			break wait
+		}
+	}
+	select {
+	case o := <-done: // finished just as the deadline passed
+		*c = inner
+		if o.err != nil {
+			return nil, timedOut()
+		}
+		return o.r, o.err
+	default:
+	}
+	freeSlot := func() {}
+	if c.slot != nil {
+		freeSlot = c.slot.keep()
+	}
+	s.log.Warn().Str("trace_id", c.traceID).Str("tool", c.name).Dur("timeout", timeout).Msg("handler still running after its deadline; its result will be dropped")
+	s.tellClient(ctx, mcp.LoggingLevelWarning, fmt.Sprintf("%s timed out after %s; its result will be dropped", c.name, timeout))
+	go func() {
+		o := <-done
+		freeSlot()
+		s.log.Warn().Str("trace_id", c.traceID).Str("tool", c.name).Bool("failed", o.err != nil).Dur("after", time.Since(c.start)).Msg("late result of a timed-out call dropped")
+	}()
+	return nil, timedOut()
+}
+
+// longCallNotice is how long a call runs before the client is told, with a
+// notifications/message, that it is still at work.
+var longCallNotice = 10 * time.Second
+
+// tellClient sends a notifications/message to the calling client, at a
+// level it asked for (logging/setLevel, or the request's level under
+// 2026-07-28); a client that asked for none gets nothing.
+func (s *Server) tellClient(ctx context.Context, level mcp.LoggingLevel, msg string) {
+	_ = s.mcp.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(level, "clawbridge", msg))
+}
+
+// retryStage runs an idempotent read once more after a transient error
+// (see transient.go); anything else is answered as it is.
+func (s *Server) retryStage(ctx context.Context, c *callState, next next) (*tool.Result, error) {
+	r, err := next(ctx, c)
+	if c.action != nil && c.action.Idempotent && c.action.Level == tool.Read && transient(err) && ctx.Err() == nil {
+		s.log.Info().Str("trace_id", c.traceID).Str("tool", c.name).Str("error", logging.RedactString(err.Error())).Msg("transient error; retrying once")
+		r, err = next(ctx, c)
+	}
+	return r, err
+}
+
+// breakerStage is the circuit breaker per external dependency and session:
+// one session's failures do not pause the tool for the others. Only network
+// (open-world) tools have one; bad input does not count as a failure.
+func (s *Server) breakerStage(ctx context.Context, c *callState, next next) (*tool.Result, error) {
+	if !c.tool.OpenWorld {
+		return next(ctx, c)
+	}
+	b := c.sess.breaker(c.name)
+	if !b.allow() {
+		c.status = "refused"
+		return nil, tool.Errorf(tool.CodeUnavailable, "wait a minute before retrying", "%s failed several times in a row; calls are paused for %s", c.name, breakerCooldown)
+	}
+	r, err := next(ctx, c)
+	b.record(err == nil || isToolError(err, tool.CodeInvalid, tool.CodeNotFound, tool.CodeDenied))
 	return r, err
 }
 
@@ -173,18 +413,6 @@ func isToolError(err error, codes ...string) bool {
 		}
 	}
 	return false
-}
-
-// transient reports errors worth one retry: Go errors (not tool errors) that
-// are not cancellations.
-func transient(err error) bool {
-	if err == nil {
-		return false
-	}
-	if _, ok := tool.AsError(err); ok {
-		return false
-	}
-	return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }
 
 // repeat records a call and returns how many times in a row it was made.

@@ -41,6 +41,7 @@ type Server struct {
 	router    *exposure.Router
 	live      *liveSessions // HTTP sessions under http.max_sessions
 	flight    *inFlight     // tool calls running, waited for at shutdown
+	listeners *listeners    // stateless principals' subscriptions/listen streams
 
 	// stdioKey is the random key of this process's stdio session, set when
 	// it serves stdio: every process's is different, so nothing one grants
@@ -51,13 +52,14 @@ type Server struct {
 // New builds the server from the registry.
 func New(o Options) (*Server, error) {
 	s := &Server{
-		cfg:     o.Config,
-		deps:    o.Deps,
-		log:     o.Log,
-		tools:   map[string]*tool.Tool{},
-		results: newResultStore(32),
-		live:    newLiveSessions(o.Config.HTTP.MaxSessions),
-		flight:  &inFlight{},
+		cfg:       o.Config,
+		deps:      o.Deps,
+		log:       o.Log,
+		tools:     map[string]*tool.Tool{},
+		results:   newResultStore(32),
+		live:      newLiveSessions(o.Config.HTTP.MaxSessions),
+		flight:    &inFlight{},
+		listeners: &listeners{},
 	}
 	limit := max(o.Config.Limits.ConcurrentCalls, 1)
 	s.sessions = &sessions{m: map[string]*session{}, new: func(key, client string, kind sessionKind) *session {
@@ -76,6 +78,16 @@ func New(o Options) (*Server, error) {
 	hooks := &mcpserver.Hooks{}
 	hooks.AddAfterListTools(s.filterList)
 	hooks.AddBeforeReadResource(s.hideUnreadableResults)
+	hooks.AddBeforeGetPrompt(s.requirePromptArguments)
+	hooks.AddBeforeSubscriptionsListen(s.listenOpened)
+	hooks.AddAfterSubscriptionsListen(func(ctx context.Context, id any, _ *mcp.SubscriptionsListenRequest, _ *mcp.SubscriptionsListenResult) {
+		s.listenClosed(ctx)
+	})
+	hooks.AddOnError(func(ctx context.Context, id any, method mcp.MCPMethod, _ any, _ error) {
+		if method == mcp.MethodSubscriptionsListen {
+			s.listenClosed(ctx)
+		}
+	})
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs mcpserver.ClientSession) {
 		if cs.SessionID() == stdioSessionID && s.stdioKey != "" {
 			s.forget(s.stdioKey)
@@ -88,7 +100,6 @@ func New(o Options) (*Server, error) {
 		mcpserver.WithResourceCapabilities(false, false),
 		mcpserver.WithPromptCapabilities(false),
 		mcpserver.WithLogging(),
-		mcpserver.WithElicitation(),
 		mcpserver.WithInstructions(instructions),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithRecovery(),
