@@ -55,7 +55,7 @@ func TestErrors(t *testing.T) {
 		{"missing image", map[string]any{"text": "![x](nope.png)"}, "text", "nope.png"},
 		{"remote image", map[string]any{"text": "![x](https://example.com/a.png)"}, "text", "not fetched"},
 		{"outside image", map[string]any{"text": "![x](../../etc/passwd)"}, "text", "outside"},
-		{"bad block", map[string]any{"blocks": []any{map[string]any{"type": "chart"}}}, "type", "chart"},
+		{"bad block", map[string]any{"blocks": []any{map[string]any{"type": "chart"}}}, "blocks", "chart"},
 		{"heading without text", map[string]any{"blocks": []any{map[string]any{"type": "heading"}}}, "blocks", "blocks[0] (heading) needs text"},
 		{"bad image block", map[string]any{"blocks": []any{map[string]any{"type": "image", "path": "missing.png"}}}, "blocks", "missing.png"},
 		{"exists", map[string]any{"text": "hi", "output": "taken.docx"}, "output", "already exists"},
