@@ -263,3 +263,57 @@ func MIME(name string) string {
 	}
 	return "application/octet-stream"
 }
+
+// PlanOutputDir chooses the directory for a call that writes many files:
+// the path in o.Field, or outputs/<o.Stem> made unique unless `overwrite`
+// is set. It is created. Files in it are planned with PlanFileIn.
+func PlanOutputDir(sb *sandbox.Sandbox, c *Call, o Output) (string, error) {
+	field := o.Field
+	if field == "" {
+		field = "output_dir"
+	}
+	given := c.Args.String(field)
+	if given == "" {
+		for n := 1; ; n++ {
+			name := o.Stem
+			if n > 1 {
+				name = fmt.Sprintf("%s-%d", o.Stem, n)
+			}
+			abs, err := sb.ResolveWrite(filepath.Join("outputs", name))
+			if err != nil {
+				return "", pathError(field, err)
+			}
+			fi, err := os.Lstat(abs)
+			if errors.Is(err, os.ErrNotExist) || (err == nil && fi.IsDir() && c.Args.Bool("overwrite", false)) {
+				given = abs
+				break
+			}
+		}
+	}
+	abs, err := sb.ResolveWrite(given)
+	if err != nil {
+		return "", pathError(field, err)
+	}
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		return "", Invalid(field, fmt.Sprintf("%s is a file, not a directory", sb.Rel(abs)), "give a directory path, or leave "+field+" empty for one in outputs/")
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return "", fmt.Errorf("%s: %w", field, err)
+	}
+	return abs, nil
+}
+
+// PlanFileIn plans the file name inside dir (from PlanOutputDir): an
+// existing file there is refused unless `overwrite` is set. Write it with
+// the Outputs' Write(filepath.Ext(name), ...).
+func PlanFileIn(sb *sandbox.Sandbox, c *Call, field, dir, name string) (*Outputs, error) {
+	abs, err := sb.Output(filepath.Join(dir, filepath.Base(name)), "")
+	if err != nil {
+		return nil, pathError(field, err)
+	}
+	out := &Outputs{field: field, paths: map[string]string{filepath.Ext(name): abs}, replace: c.Args.Bool("overwrite", false)}
+	if _, err := out.check(sb, field, name, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
