@@ -84,16 +84,29 @@ func PlanOutput(sb *sandbox.Sandbox, c *Call, o Output) (*Outputs, error) {
 		}
 	}
 	base := given
+	exts := o.Exts
 	if ext := filepath.Ext(given); ext != "" {
-		if !slices.ContainsFunc(o.Exts, func(e string) bool { return strings.EqualFold(e, ext) }) {
+		// The named extension stands for the planned one of the same type
+		// (".jpeg" for ".jpg", ".PDF" for ".pdf"); any other is a mistake.
+		i := slices.IndexFunc(o.Exts, func(e string) bool { return strings.EqualFold(e, ext) || MIME(e) == MIME(ext) && MIME(e) != MIME("") })
+		if i < 0 {
 			return nil, Invalid(field, fmt.Sprintf("%s %q must end in %s", field, given, strings.Join(o.Exts, " or ")),
 				"give a file name ending in "+o.Exts[0]+" (or without an extension), or leave "+field+" empty for a name in outputs/")
 		}
 		base = strings.TrimSuffix(given, ext)
+		exts = slices.Clone(o.Exts)
+		exts[i] = ext
 	}
-	out, err := plan(sb, field, base, "", o.Exts, overwrite)
+	out, err := plan(sb, field, base, "", exts, overwrite)
 	if err != nil {
 		return nil, err
+	}
+	for i, e := range exts {
+		// Callers ask for the extension they planned.
+		out.paths[o.Exts[i]] = out.paths[e]
+		if e != o.Exts[i] {
+			delete(out.paths, e)
+		}
 	}
 	if _, err := out.check(sb, field, given, o.Inputs); err != nil {
 		return nil, err
@@ -245,6 +258,11 @@ var mimes = map[string]string{
 	".png":  "image/png",
 	".jpg":  "image/jpeg",
 	".jpeg": "image/jpeg",
+	".gif":  "image/gif",
+	".bmp":  "image/bmp",
+	".tif":  "image/tiff",
+	".tiff": "image/tiff",
+	".htm":  "text/html; charset=utf-8",
 	".svg":  "image/svg+xml",
 	".mmd":  "text/vnd.mermaid",
 	".opml": "text/x-opml",
