@@ -99,7 +99,7 @@ func (g *generator) generate(ctx context.Context, c *tool.Call) (*tool.Result, e
 	}
 	md := markdown(t, f, clauses)
 	base := docout.Slug(t.ID+"-"+f.text["party_b_name"], t.ID)
-	out, err := tool.PlanOutput(g.d.Sandbox, c, tool.Output{Stem: base, Exts: []string{"." + format}})
+	out, err := tool.PlanOutput(g.d.Sandbox, c.Args, tool.Output{Stem: base, Exts: []string{"." + format}})
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func (cv *converter) output(c *tool.Call, src *source, to string) (*tool.Outputs
 	if src.abs != "" {
 		inputs = []string{src.abs}
 	}
-	return tool.PlanOutput(cv.d.Sandbox, c, tool.Output{Stem: stem, Exts: []string{outExt[to]}, Inputs: inputs})
+	return tool.PlanOutput(cv.d.Sandbox, c.Args, tool.Output{Stem: stem, Exts: []string{outExt[to]}, Inputs: inputs})
 }
 
 // readLocal reads a file referenced from a document (an image), relative to

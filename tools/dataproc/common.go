@@ -280,7 +280,7 @@ func (p *processor) output(c *tool.Call, stem string, inputs ...string) (*tool.O
 			format = table.FormatFromPath(out)
 		}
 	}
-	out, err := tool.PlanOutput(p.d.Sandbox, c, tool.Output{Stem: stem, Exts: []string{"." + format}, Inputs: inputs})
+	out, err := tool.PlanOutput(p.d.Sandbox, c.Args, tool.Output{Stem: stem, Exts: []string{"." + format}, Inputs: inputs})
 	return out, format, err
 }
 

@@ -180,7 +180,7 @@ func (v *viz) outputs(c *tool.Call, title string, exts ...string) (*tool.Outputs
 	if name == "" {
 		name = "chart"
 	}
-	return tool.PlanOutput(v.d.Sandbox, c, tool.Output{Stem: name, Exts: exts})
+	return tool.PlanOutput(v.d.Sandbox, c.Args, tool.Output{Stem: name, Exts: exts})
 }
 
 func (v *viz) draw(ctx context.Context, a *chartArgs) (*Spec, *canvas, error) {

@@ -80,7 +80,7 @@ func SaveOffice(ctx context.Context, sb *sandbox.Sandbox, c *tool.Call, data []b
 	if pdf {
 		exts = append(exts, ".pdf")
 	}
-	out, err := tool.PlanOutput(sb, c, tool.Output{Stem: base, Exts: exts})
+	out, err := tool.PlanOutput(sb, c.Args, tool.Output{Stem: base, Exts: exts})
 	if err != nil {
 		return "", nil, err
 	}

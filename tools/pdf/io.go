@@ -160,19 +160,19 @@ func selectedPages(s string, pageCount int) ([]int, error) {
 // output plans the single file an operation writes: the `output`
 // argument or outputs/<stem><ext> (see tool.PlanOutput).
 func (p *pdfTool) output(c *tool.Call, stem, ext string, inputs ...string) (*tool.Outputs, error) {
-	return tool.PlanOutput(p.d.Sandbox, c, tool.Output{Stem: stem, Exts: []string{ext}, Inputs: inputs})
+	return tool.PlanOutput(p.d.Sandbox, c.Args, tool.Output{Stem: stem, Exts: []string{ext}, Inputs: inputs})
 }
 
 // outputDir plans the directory of a multi-file operation: `output_dir`
 // or outputs/<stem>.
 func (p *pdfTool) outputDir(c *tool.Call, stem string) (string, error) {
-	return tool.PlanOutputDir(p.d.Sandbox, c, tool.Output{Field: "output_dir", Stem: stem})
+	return tool.PlanOutputDir(p.d.Sandbox, c.Args, tool.Output{Field: "output_dir", Stem: stem})
 }
 
 // placeIn plans dir/name, refusing to replace a file there unless
 // overwrite.
 func (p *pdfTool) placeIn(c *tool.Call, dir, name string) (*tool.Outputs, error) {
-	return tool.PlanFileIn(p.d.Sandbox, c, "output_dir", dir, name)
+	return tool.PlanFileIn(p.d.Sandbox, c.Args, "output_dir", dir, name)
 }
 
 // stem is the input's file name without extension, for default outputs.

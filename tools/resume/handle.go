@@ -107,7 +107,7 @@ func (b *builder) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 	for i, f := range formats {
 		exts[i] = "." + f
 	}
-	out, err := tool.PlanOutput(b.d.Sandbox, c, tool.Output{Stem: docout.Slug("resume-"+r.Basics.Name, "resume"), Exts: exts})
+	out, err := tool.PlanOutput(b.d.Sandbox, c.Args, tool.Output{Stem: docout.Slug("resume-"+r.Basics.Name, "resume"), Exts: exts})
 	if err != nil {
 		return nil, err
 	}

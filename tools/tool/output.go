@@ -50,7 +50,7 @@ type Outputs struct {
 // never chosen as a default name. Paths outside the workspace, in the trash
 // or in the server's data directory are refused (sandbox.Output); parent
 // directories are created.
-func PlanOutput(sb *sandbox.Sandbox, c *Call, o Output) (*Outputs, error) {
+func PlanOutput(sb *sandbox.Sandbox, args Args, o Output) (*Outputs, error) {
 	if len(o.Exts) == 0 {
 		return nil, errors.New("PlanOutput: no extensions")
 	}
@@ -58,8 +58,8 @@ func PlanOutput(sb *sandbox.Sandbox, c *Call, o Output) (*Outputs, error) {
 	if field == "" {
 		field = "output"
 	}
-	overwrite := c.Args.Bool("overwrite", false)
-	given := c.Args.String(field)
+	overwrite := args.Bool("overwrite", false)
+	given := args.String(field)
 	if given == "" {
 		stem := o.Stem
 		if stem == "" {
@@ -285,12 +285,12 @@ func MIME(name string) string {
 // PlanOutputDir chooses the directory for a call that writes many files:
 // the path in o.Field, or outputs/<o.Stem> made unique unless `overwrite`
 // is set. It is created. Files in it are planned with PlanFileIn.
-func PlanOutputDir(sb *sandbox.Sandbox, c *Call, o Output) (string, error) {
+func PlanOutputDir(sb *sandbox.Sandbox, args Args, o Output) (string, error) {
 	field := o.Field
 	if field == "" {
 		field = "output_dir"
 	}
-	given := c.Args.String(field)
+	given := args.String(field)
 	if given == "" {
 		for n := 1; ; n++ {
 			name := o.Stem
@@ -302,7 +302,7 @@ func PlanOutputDir(sb *sandbox.Sandbox, c *Call, o Output) (string, error) {
 				return "", pathError(field, err)
 			}
 			fi, err := os.Lstat(abs)
-			if errors.Is(err, os.ErrNotExist) || (err == nil && fi.IsDir() && c.Args.Bool("overwrite", false)) {
+			if errors.Is(err, os.ErrNotExist) || (err == nil && fi.IsDir() && args.Bool("overwrite", false)) {
 				given = abs
 				break
 			}
@@ -324,12 +324,12 @@ func PlanOutputDir(sb *sandbox.Sandbox, c *Call, o Output) (string, error) {
 // PlanFileIn plans the file name inside dir (from PlanOutputDir): an
 // existing file there is refused unless `overwrite` is set. Write it with
 // the Outputs' Write(filepath.Ext(name), ...).
-func PlanFileIn(sb *sandbox.Sandbox, c *Call, field, dir, name string) (*Outputs, error) {
+func PlanFileIn(sb *sandbox.Sandbox, args Args, field, dir, name string) (*Outputs, error) {
 	abs, err := sb.Output(filepath.Join(dir, filepath.Base(name)), "")
 	if err != nil {
 		return nil, pathError(field, err)
 	}
-	out := &Outputs{field: field, paths: map[string]string{filepath.Ext(name): abs}, replace: c.Args.Bool("overwrite", false)}
+	out := &Outputs{field: field, paths: map[string]string{filepath.Ext(name): abs}, replace: args.Bool("overwrite", false)}
 	if _, err := out.check(sb, field, name, nil); err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 
 func plan(t *testing.T, sb *sandbox.Sandbox, args map[string]any, o tool.Output) (*tool.Outputs, error) {
 	t.Helper()
-	return tool.PlanOutput(sb, tool.NewCall("run", args), o)
+	return tool.PlanOutput(sb, tool.Args(args), o)
 }
 
 func wantCode(t *testing.T, err error, code, field string) *tool.Error {
@@ -124,6 +124,11 @@ func TestOutput_NamedPathOverwriteRefusedOrAllowed(t *testing.T) {
 	if te := wantCode(t, err, tool.CodeExists, "target"); !strings.Contains(te.Message, "input") {
 		t.Fatalf("input not named: %+v", te)
 	}
+	// An extension of the same type stands for the planned one.
+	out, err = plan(t, sb, map[string]any{"output": "shot.JPEG"}, tool.Output{Exts: []string{".jpg"}})
+	if err != nil || sb.Rel(out.Path(".jpg")) != "shot.JPEG" {
+		t.Fatalf("same-type extension: %v %v", out, err)
+	}
 	// Another extension, or a directory, is a bad argument.
 	_, err = plan(t, sb, map[string]any{"output": "docs/q3.txt"}, o)
 	wantCode(t, err, tool.CodeInvalid, "output")
@@ -204,4 +209,29 @@ func TestOutput_RaceForOneNameNeverReplaces(t *testing.T) {
 	if won != 1 {
 		t.Fatalf("%d writers won, want 1 (%v)", won, errs)
 	}
+}
+
+func TestOutput_DirAndFilesIn(t *testing.T) {
+	sb := tooltest.Deps(t).Sandbox
+	dir, err := tool.PlanOutputDir(sb, nil, tool.Output{Field: "output_dir", Stem: "a_split"})
+	if err != nil || sb.Rel(dir) != "outputs/a_split" {
+		t.Fatalf("%s %v", dir, err)
+	}
+	out, err := tool.PlanFileIn(sb, nil, "output_dir", dir, "a_1.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := out.Write(".pdf", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if dir2, _ := tool.PlanOutputDir(sb, nil, tool.Output{Field: "output_dir", Stem: "a_split"}); sb.Rel(dir2) != "outputs/a_split-2" {
+		t.Fatalf("taken default dir reused: %s", dir2)
+	}
+	_, err = tool.PlanFileIn(sb, nil, "output_dir", dir, "a_1.pdf")
+	wantCode(t, err, tool.CodeExists, "output_dir")
+	if _, err := tool.PlanFileIn(sb, tool.Args{"overwrite": true}, "output_dir", dir, "a_1.pdf"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = tool.PlanOutputDir(sb, tool.Args{"output_dir": ".trash/x"}, tool.Output{Field: "output_dir", Stem: "s"})
+	wantCode(t, err, tool.CodeDenied, "output_dir")
 }
