@@ -85,22 +85,7 @@ func (cv *converter) output(c *tool.Call, src *source, to string) (*tool.Outputs
 }
 
 // readLocal reads a file referenced from a document (an image), relative to
-// the document's directory, through the sandbox.
+// the document's directory, through the sandbox (tool.Deps.LoadImage).
 func (cv *converter) readLocal(dir, ref string) ([]byte, error) {
-	p := ref
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
-	}
-	abs, err := cv.d.Sandbox.Resolve(p)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() > 20<<20 {
-		return nil, fmt.Errorf("%s is larger than 20 MB", ref)
-	}
-	return os.ReadFile(abs)
+	return cv.d.LoadImage(dir, ref)
 }
