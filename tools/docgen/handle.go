@@ -17,14 +17,8 @@ import (
 
 func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	a := c.Args
-	n := 0
-	for _, k := range []string{"text", "path", "blocks"} {
-		if a.Has(k) {
-			n++
-		}
-	}
-	if n != 1 {
-		return nil, tool.Invalid("text", "give exactly one of text (Markdown), path (a Markdown file) or blocks", "for example text: \"# Title\\n\\nBody\"")
+	if _, err := a.ExactlyOne("text (Markdown), path (a Markdown file) or blocks; for example text: \"# Title\\n\\nBody\"", "text", "path", "blocks"); err != nil {
+		return nil, err
 	}
 	opts := docx.Options{
 		Title: a.String("title"), Author: a.String("author"),

@@ -189,14 +189,8 @@ func (m *mindMap) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 
 // input reads the tree from text, tree or path (exactly one).
 func (m *mindMap) input(c *tool.Call) (*Node, error) {
-	given := 0
-	for _, k := range []string{"text", "tree", "path"} {
-		if c.Args.Has(k) {
-			given++
-		}
-	}
-	if given != 1 {
-		return nil, tool.Invalid("text", "give exactly one of text (Markdown outline), tree (JSON object) or path (file)", "e.g. text: \"# Plan\\n## Goals\\n- ship\"")
+	if _, err := c.Args.ExactlyOne("text is a Markdown outline, tree a JSON object, path a file; e.g. text: \"# Plan\\n## Goals\\n- ship\"", "text", "tree", "path"); err != nil {
+		return nil, err
 	}
 	title := strings.TrimSpace(c.Args.String("title"))
 	var root *Node

@@ -37,14 +37,8 @@ type rawSlide struct {
 
 func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	a := c.Args
-	n := 0
-	for _, k := range []string{"text", "path", "slides"} {
-		if a.Has(k) {
-			n++
-		}
-	}
-	if n != 1 {
-		return nil, tool.Invalid("text", "give exactly one of text (a Markdown outline), path (an outline file) or slides", "for example text: \"# My talk\\n\\n## Agenda\\n- one\\n- two\"")
+	if _, err := a.ExactlyOne("text (a Markdown outline), path (an outline file) or slides; for example text: \"# My talk\\n\\n## Agenda\\n- one\\n- two\"", "text", "path", "slides"); err != nil {
+		return nil, err
 	}
 	color := a.StringOr("theme_color", "1F4E79")
 	if !pptx.ValidColor(color) {

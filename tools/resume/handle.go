@@ -19,14 +19,8 @@ const maxInput = 5 << 20
 
 func (b *builder) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	a := c.Args
-	n := 0
-	for _, k := range []string{"resume", "path", "fields"} {
-		if a.Has(k) {
-			n++
-		}
-	}
-	if n != 1 {
-		return nil, tool.Invalid("resume", "give exactly one of resume (JSON Resume), path (a resume.json file) or fields (simple form)", "for example fields: {\"name\":\"Li Lei\",\"title\":\"Engineer\",\"experience\":[...]}")
+	if _, err := a.ExactlyOne("resume (JSON Resume), path (a resume.json file) or fields (simple form); for example fields: {\"name\":\"Li Lei\",\"title\":\"Engineer\",\"experience\":[...]}", "resume", "path", "fields"); err != nil {
+		return nil, err
 	}
 	var doc any
 	field := "resume"

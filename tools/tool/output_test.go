@@ -235,3 +235,18 @@ func TestOutput_DirAndFilesIn(t *testing.T) {
 	_, err = tool.PlanOutputDir(sb, tool.Args{"output_dir": ".trash/x"}, tool.Output{Field: "output_dir", Stem: "s"})
 	wantCode(t, err, tool.CodeDenied, "output_dir")
 }
+
+func TestArgs_ExactlyOne(t *testing.T) {
+	got, err := tool.Args{"path": "a.md"}.ExactlyOne("h", "text", "path", "blocks")
+	if err != nil || got != "path" {
+		t.Fatalf("%q %v", got, err)
+	}
+	_, err = tool.Args{}.ExactlyOne("h", "text", "path", "blocks")
+	if te := wantCode(t, err, tool.CodeInvalid, "text"); te.Message != "give exactly one of text, path or blocks" {
+		t.Fatalf("none: %q", te.Message)
+	}
+	_, err = tool.Args{"text": "x", "blocks": []any{}}.ExactlyOne("h", "text", "path", "blocks")
+	if te := wantCode(t, err, tool.CodeInvalid, "text"); te.Message != "give exactly one of text, path or blocks (got text and blocks)" {
+		t.Fatalf("two: %q", te.Message)
+	}
+}
