@@ -73,6 +73,9 @@ type Limits struct {
 	FastTimeout     time.Duration `yaml:"fast_timeout"`
 	NormalTimeout   time.Duration `yaml:"normal_timeout"`
 	SlowTimeout     time.Duration `yaml:"slow_timeout"`
+	// ImageMB caps one workspace image a document embeds (doc_generator,
+	// ppt_generator, format_converter).
+	ImageMB int `yaml:"image_mb"`
 }
 
 // Network configures the outbound guard.
@@ -156,6 +159,7 @@ func Default() *Config {
 			FastTimeout:     30 * time.Second,
 			NormalTimeout:   2 * time.Minute,
 			SlowTimeout:     10 * time.Minute,
+			ImageMB:         20,
 		},
 		Exposure: Exposure{
 			Mode:              "auto",
@@ -300,6 +304,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Exposure.ExtendedAt > c.Exposure.RecommendedAt {
 		return errors.New("config: exposure.extended_at must not exceed exposure.recommended_at")
+	}
+	if c.Limits.ImageMB < 1 {
+		return fmt.Errorf("config: limits.image_mb must be at least 1, not %d", c.Limits.ImageMB)
 	}
 	if c.HTTP.MaxSessions < 1 {
 		return fmt.Errorf("config: http.max_sessions must be at least 1, not %d", c.HTTP.MaxSessions)

@@ -71,6 +71,7 @@ limits:
   fast_timeout: 30s
   normal_timeout: 2m
   slow_timeout: 10m
+  image_mb: 20           # largest workspace image a document embeds
 
 network:
   # Hosts, IPs or CIDRs reachable although private or loopback

@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"clawbridge/browser"
-	"clawbridge/internal/atomicfile"
-	"clawbridge/internal/sandbox"
 	"clawbridge/tools/tool"
 )
 
@@ -270,13 +267,13 @@ func (r *Runner) screenshot(ctx context.Context, s *browser.Session, a tool.Args
 	out := &tool.Result{Summary: fmt.Sprintf("Screenshot of %q (%d KB).", res.Title, len(png)/1024), Data: pageData(res)}
 	out.Images = []tool.Image{{MIME: "image/png", Data: png}}
 	if a.Bool("save", false) || a.String("output") != "" {
-		path, err := r.writeOutput(a.String("output"), "screenshot-"+sandbox.Stamp()+".png", png, a.Bool("overwrite", false))
+		f, err := r.save(a, "screenshot", ".png", png)
 		if err != nil {
 			return nil, err
 		}
-		out.Files = []tool.File{{Path: path, MIME: "image/png", Size: int64(len(png))}}
-		out.Data.(map[string]any)["path"] = path
-		out.Summary += " Saved to " + r.d.Sandbox.Rel(path) + "."
+		out.Files = []tool.File{f}
+		out.Data.(map[string]any)["path"] = f.Path
+		out.Summary += " Saved to " + r.d.Sandbox.Rel(f.Path) + "."
 	}
 	return out, nil
 }
@@ -286,35 +283,29 @@ func (r *Runner) pdf(ctx context.Context, s *browser.Session, a tool.Args) (*too
 	if err != nil {
 		return nil, err
 	}
-	path, err := r.writeOutput(a.String("output"), "page-"+sandbox.Stamp()+".pdf", data, a.Bool("overwrite", false))
+	f, err := r.save(a, "page", ".pdf", data)
 	if err != nil {
 		return nil, err
 	}
+	path := f.Path
 	d := pageData(res)
 	d["path"] = path
 	d["bytes"] = len(data)
 	return &tool.Result{
 		Summary: fmt.Sprintf("Printed %q to %s (%d KB).", res.Title, r.d.Sandbox.Rel(path), len(data)/1024),
 		Data:    d,
-		Files:   []tool.File{{Path: path, MIME: "application/pdf", Size: int64(len(data))}},
+		Files:   []tool.File{f},
 	}, nil
 }
 
-// writeOutput writes a produced file atomically in the workspace, refusing
-// to replace an existing file unless overwrite is set.
-func (r *Runner) writeOutput(p, def string, data []byte, overwrite bool) (string, error) {
-	path, err := r.d.Sandbox.Output(p, def)
+// save writes a produced file to `output` or outputs/<stem><ext>
+// (see tool.PlanOutput).
+func (r *Runner) save(a tool.Args, stem, ext string, data []byte) (tool.File, error) {
+	out, err := tool.PlanOutput(r.d.Sandbox, a, tool.Output{Stem: stem, Exts: []string{ext}})
 	if err != nil {
-		return "", tool.Invalid("output", err.Error(), "use a path inside the workspace")
+		return tool.File{}, err
 	}
-	if _, err := os.Stat(path); err == nil && !overwrite {
-		return "", &tool.Error{Code: tool.CodeExists, Field: "output", Message: fmt.Sprintf("%s already exists", r.d.Sandbox.Rel(path)),
-			Hint: "choose another output path or set overwrite: true"}
-	}
-	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
-		return "", fmt.Errorf("write %s: %w", path, err)
-	}
-	return path, nil
+	return out.Write(ext, data)
 }
 
 func (r *Runner) tabs(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {

@@ -67,7 +67,7 @@ func actions() []tool.Action {
 				{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing file at output."}}},
 		{Name: "pdf", Description: "Print the current page to a PDF file in the workspace.", Level: tool.Write, Timeout: tool.Slow,
 			Params: []tool.Param{
-				{Name: "output", Type: tool.String, Description: "Workspace path of the PDF (default outputs/page-<time>.pdf)."},
+				{Name: "output", Type: tool.String, Description: "Workspace path of the PDF (default outputs/page.pdf, then page-2.pdf...)."},
 				{Name: "page_size", Type: tool.String, Description: "Paper size.", Enum: browser.PageSizes()},
 				{Name: "landscape", Type: tool.Boolean, Description: "Landscape orientation."},
 				{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing file at output."}}},

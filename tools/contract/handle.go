@@ -3,8 +3,6 @@ package contract
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -101,36 +99,23 @@ func (g *generator) generate(ctx context.Context, c *tool.Call) (*tool.Result, e
 	}
 	md := markdown(t, f, clauses)
 	base := docout.Slug(t.ID+"-"+f.text["party_b_name"], t.ID)
-	out, err := docout.Target(g.d.Sandbox, a.String("output"), base, "."+format, a.Bool("overwrite", false))
+	out, err := tool.PlanOutput(g.d.Sandbox, c.Args, tool.Output{Stem: base, Exts: []string{"." + format}})
 	if err != nil {
 		return nil, err
 	}
-	var file tool.File
-	switch format {
-	case "md":
-		file, err = docout.Save(out, []byte(md))
-	default:
-		var data []byte
-		data, err = contractDocx(t, f, md)
-		if err != nil {
+	data := []byte(md)
+	if format != "md" {
+		if data, err = contractDocx(t, f, md); err != nil {
 			return nil, fmt.Errorf("contract: %w", err)
 		}
-		if format == "docx" {
-			file, err = docout.Save(out, data)
-			break
-		}
-		c.Progress(1, 2, "printing PDF with LibreOffice")
-		tmp, terr := os.MkdirTemp("", "contract-")
-		if terr != nil {
-			return nil, fmt.Errorf("contract: %w", terr)
-		}
-		defer os.RemoveAll(tmp)
-		src := filepath.Join(tmp, "contract.docx")
-		if err := os.WriteFile(src, data, 0o600); err != nil {
-			return nil, fmt.Errorf("contract: %w", err)
-		}
-		file, err = docout.PDFCopy(ctx, src, out, office.WriterPackage)
 	}
+	if format == "pdf" {
+		c.Progress(1, 2, "printing PDF with LibreOffice")
+		if data, err = docout.PDFCopy(ctx, ".docx", data, office.WriterPackage); err != nil {
+			return nil, err
+		}
+	}
+	file, err := out.Write("."+format, data)
 	if err != nil {
 		return nil, err
 	}
@@ -151,9 +136,9 @@ func (g *generator) generate(ctx context.Context, c *tool.Call) (*tool.Result, e
 		dates[k] = v.Format("2006-01-02")
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("Wrote %s (%s, %d clauses). %s", g.d.Sandbox.Rel(out), t.Title.in(lang), len(clauses), notice(lang)),
+		Summary: fmt.Sprintf("Wrote %s (%s, %d clauses). %s", g.d.Sandbox.Rel(file.Path), t.Title.in(lang), len(clauses), notice(lang)),
 		Data: map[string]any{
-			"path": g.d.Sandbox.Rel(out), "contract_type": t.ID, "title": t.Title.in(lang), "language": lang, "format": format,
+			"path": g.d.Sandbox.Rel(file.Path), "contract_type": t.ID, "title": t.Title.in(lang), "language": lang, "format": format,
 			"clauses": used, "amounts": amounts, "dates": dates, "notice": notice(lang), "not_legal_advice": true,
 		},
 		Files: []tool.File{file},

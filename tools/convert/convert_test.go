@@ -311,7 +311,10 @@ func TestErrors(t *testing.T) {
 	e.fail(map[string]any{"path": p, "to": "xlsx"}, tool.CodeInvalid)
 	e.fail(map[string]any{"path": "missing.md", "to": "html"}, tool.CodeNotFound)
 	e.fail(map[string]any{"path": "/etc/hosts", "to": "html", "from": "md"}, tool.CodeDenied)
-	e.fail(map[string]any{"path": p, "to": "html", "output": "a.md"}, tool.CodeExists)
+	// An output of another type than the target is a mistake, and the
+	// input is never replaced without overwrite.
+	e.fail(map[string]any{"path": p, "to": "html", "output": "a.md"}, tool.CodeInvalid)
+	e.fail(map[string]any{"path": e.put("b.txt", []byte("# b")), "from": "md", "to": "txt", "output": "b.txt"}, tool.CodeExists)
 	e.fail(map[string]any{"to": "html"}, tool.CodeInvalid)
 	e.fail(map[string]any{"path": e.put("x.unknown", []byte("x")), "to": "html"}, tool.CodeInvalid)
 	if string(read(t, e.root+"/a.md")) != "# a" {

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/atomicfile"
 	"clawbridge/tools/tool"
 )
 
@@ -71,75 +70,22 @@ func (cv *converter) load(c *tool.Call) (*source, error) {
 	return &source{kind: kind, name: filepath.Base(abs), abs: abs, dir: filepath.Dir(abs), data: data}, nil
 }
 
-// outputPath picks the output file: the given one (refused when it exists
-// or is the input, unless overwrite) or outputs/<stem>.<ext> made unique.
-func (cv *converter) outputPath(c *tool.Call, src *source, to string) (string, error) {
-	given := c.Args.String("output")
+// output plans the output file: the `output` argument or
+// outputs/<input stem><ext> (see tool.PlanOutput).
+func (cv *converter) output(c *tool.Call, src *source, to string) (*tool.Outputs, error) {
 	stem := "converted"
 	if src.name != "" {
-		stem = strings.TrimSuffix(src.name, filepath.Ext(src.name))
+		stem = tool.StemOf(src.name)
 	}
-	abs, err := cv.d.Sandbox.Output(given, stem+outExt[to])
-	if err != nil {
-		return "", tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "output: %v", err)
+	var inputs []string
+	if src.abs != "" {
+		inputs = []string{src.abs}
 	}
-	overwrite := c.Args.Bool("overwrite", false)
-	if given == "" && !overwrite {
-		return unique(abs), nil
-	}
-	if fi, err := os.Stat(abs); err == nil {
-		if fi.IsDir() {
-			return "", tool.Invalid("output", given+" is a directory", "give a file name")
-		}
-		if !overwrite {
-			msg := "output file already exists: " + given
-			if abs == src.abs {
-				msg = "output would overwrite the input " + given
-			}
-			return "", &tool.Error{Code: tool.CodeExists, Field: "output", Message: msg, Hint: "choose another output path or set overwrite=true"}
-		}
-	}
-	return abs, nil
-}
-
-func unique(abs string) string {
-	if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) {
-		return abs
-	}
-	ext := filepath.Ext(abs)
-	base := strings.TrimSuffix(abs, ext)
-	for i := 2; ; i++ {
-		cand := fmt.Sprintf("%s-%d%s", base, i, ext)
-		if _, err := os.Stat(cand); errors.Is(err, os.ErrNotExist) {
-			return cand
-		}
-	}
-}
-
-func writeOut(abs, mime string, data []byte) (tool.File, error) {
-	if err := atomicfile.WriteFile(abs, data, 0o644); err != nil {
-		return tool.File{}, fmt.Errorf("convert: write %s: %w", abs, err)
-	}
-	return tool.File{Path: abs, MIME: mime, Size: int64(len(data))}, nil
+	return tool.PlanOutput(cv.d.Sandbox, c.Args, tool.Output{Stem: stem, Exts: []string{outExt[to]}, Inputs: inputs})
 }
 
 // readLocal reads a file referenced from a document (an image), relative to
-// the document's directory, through the sandbox.
+// the document's directory, through the sandbox (tool.Deps.LoadImage).
 func (cv *converter) readLocal(dir, ref string) ([]byte, error) {
-	p := ref
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
-	}
-	abs, err := cv.d.Sandbox.Resolve(p)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() > 20<<20 {
-		return nil, fmt.Errorf("%s is larger than 20 MB", ref)
-	}
-	return os.ReadFile(abs)
+	return cv.d.LoadImage(dir, ref)
 }

@@ -44,15 +44,6 @@ var outExt = map[string]string{
 	"png": ".png", "jpeg": ".jpg", "gif": ".gif", "bmp": ".bmp", "tiff": ".tiff",
 }
 
-var outMIME = map[string]string{
-	"html": "text/html; charset=utf-8", "pdf": "application/pdf",
-	"docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-	"md":   "text/markdown; charset=utf-8", "txt": "text/plain; charset=utf-8",
-	"xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-	"csv":  "text/csv; charset=utf-8", "json": "application/json",
-	"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "bmp": "image/bmp", "tiff": "image/tiff",
-}
-
 // convFunc converts one source to the target format, returning the bytes
 // and facts for the result.
 type convFunc func(ctx context.Context, c *tool.Call, src *source, to string) ([]byte, map[string]any, error)
@@ -148,7 +139,7 @@ func (cv *converter) handle(ctx context.Context, c *tool.Call) (*tool.Result, er
 		}
 		return nil, tool.Invalid("to", fmt.Sprintf("cannot convert %s to %s", src.kind, to), fmt.Sprintf("%s converts to: %s", src.kind, strings.Join(keys(r[src.kind]), ", ")))
 	}
-	out, err := cv.outputPath(c, src, to)
+	out, err := cv.output(c, src, to)
 	if err != nil {
 		return nil, err
 	}
@@ -156,14 +147,14 @@ func (cv *converter) handle(ctx context.Context, c *tool.Call) (*tool.Result, er
 	if err != nil {
 		return nil, err
 	}
-	f, err := writeOut(out, outMIME[to], data)
+	f, err := out.Write(outExt[to], data)
 	if err != nil {
 		return nil, err
 	}
 	if facts == nil {
 		facts = map[string]any{}
 	}
-	facts["output"] = cv.d.Sandbox.Rel(out)
+	facts["output"] = cv.d.Sandbox.Rel(f.Path)
 	facts["from"], facts["to"] = src.kind, to
 	facts["bytes"] = len(data)
 	name := src.name
@@ -171,7 +162,7 @@ func (cv *converter) handle(ctx context.Context, c *tool.Call) (*tool.Result, er
 		name = "text"
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("converted %s (%s) to %s: %s", name, src.kind, to, cv.d.Sandbox.Rel(out)),
+		Summary: fmt.Sprintf("converted %s (%s) to %s: %s", name, src.kind, to, cv.d.Sandbox.Rel(f.Path)),
 		Data:    facts,
 		Files:   []tool.File{f},
 	}, nil

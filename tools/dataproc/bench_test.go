@@ -174,7 +174,11 @@ func BenchmarkWriter100k(b *testing.B) {
 		header[i] = fmt.Sprintf("c%d", i)
 	}
 	for b.Loop() {
-		w, err := table.NewWriter(filepath.Join(dir, "ours.xlsx"), "xlsx", "Sheet1", header)
+		out, err := os.Create(filepath.Join(dir, "ours.xlsx"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		w, err := table.NewWriter(out, "xlsx", "Sheet1", header)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -186,6 +190,7 @@ func BenchmarkWriter100k(b *testing.B) {
 		if err := w.Close(); err != nil {
 			b.Fatal(err)
 		}
+		out.Close()
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"os"
 	"path/filepath"
 	"strings"
@@ -270,55 +269,45 @@ func neededColumns(c *tool.Call) func(r *table.Reader) []bool {
 	}
 }
 
-// output resolves the output path: never an input, never an existing file
-// unless overwrite is set.
-func (p *processor) output(c *tool.Call, defaultName string, inputs ...string) (string, string, error) {
+// output plans the table a call writes: `output` (whose extension picks
+// the format when `format` is not given) or outputs/<stem>.<format>; see
+// tool.PlanOutput.
+func (p *processor) output(c *tool.Call, stem string, inputs ...string) (*tool.Outputs, string, error) {
 	format := c.Args.String("format")
-	out := c.Args.String("output")
 	if format == "" {
-		if out != "" {
+		format = "xlsx"
+		if out := c.Args.String("output"); out != "" {
 			format = table.FormatFromPath(out)
-		} else {
-			format = "xlsx"
 		}
 	}
-	if out == "" {
-		defaultName = strings.TrimSuffix(defaultName, filepath.Ext(defaultName)) + "." + format
-	} else if table.FormatFromPath(out) != format || filepath.Ext(out) == "" {
-		// The file's extension always matches its content.
-		out = strings.TrimSuffix(out, filepath.Ext(out)) + "." + format
-	}
-	abs, err := p.d.Sandbox.Output(out, defaultName)
-	if err != nil {
-		return "", "", toolErr(err)
-	}
-	for _, in := range inputs {
-		if in == abs {
-			return "", "", tool.Invalid("output", "output is the input file", "give a different output path; inputs are never overwritten")
-		}
-	}
-	if _, err := os.Stat(abs); err == nil && !c.Args.Bool("overwrite", false) {
-		return "", "", tool.Errorf(tool.CodeExists, "give another output path or set overwrite: true", "%s already exists", p.d.Sandbox.Rel(abs))
-	}
-	return abs, format, nil
+	out, err := tool.PlanOutput(p.d.Sandbox, c.Args, tool.Output{Stem: stem, Exts: []string{"." + format}, Inputs: inputs})
+	return out, format, err
 }
 
-func fileOf(path string) tool.File {
-	st, _ := os.Stat(path)
-	mt := mime.TypeByExtension(filepath.Ext(path))
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".xlsx":
-		mt = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-	case ".csv":
-		mt = "text/csv"
-	case ".json":
-		mt = "application/json"
-	}
-	var size int64
-	if st != nil {
-		size = st.Size()
-	}
-	return tool.File{Path: path, MIME: mt, Size: size}
+// writeTable streams a table into the planned output: fill gets a writer
+// for the header it chooses and returns after its last row. A failed fill
+// leaves nothing behind.
+func writeTable(out *tool.Outputs, format, sheet string, fill func(start func(header []string) (table.Writer, error)) error) (tool.File, error) {
+	return out.WriteFrom("."+format, func(fw io.Writer) error {
+		var tw table.Writer
+		start := func(header []string) (table.Writer, error) {
+			w, err := table.NewWriter(fw, format, sheet, header)
+			tw = w
+			return w, err
+		}
+		defer func() {
+			if tw != nil {
+				tw.Abort()
+			}
+		}()
+		if err := fill(start); err != nil {
+			return err
+		}
+		if tw == nil {
+			return errors.New("no table was started")
+		}
+		return tw.Close()
+	})
 }
 
 func isEOF(err error) bool { return errors.Is(err, io.EOF) }

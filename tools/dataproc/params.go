@@ -39,7 +39,7 @@ var (
 	pNormalize   = tool.Param{Name: "normalize", Type: tool.Boolean, Description: "Write numbers as numbers (1,234.5 -> 1234.5) and dates as ISO dates (default true).", Default: true}
 	pOutput      = tool.Param{Name: "output", Type: tool.String, Description: "Output file in the workspace (default outputs/<name>). Its extension picks the format unless format is given."}
 	pFormat      = tool.Param{Name: "format", Type: tool.String, Description: "Output format (default from output's extension, else xlsx).", Enum: []string{"xlsx", "csv", "json"}}
-	pOverwrite   = tool.Param{Name: "overwrite", Type: tool.Boolean, Description: "Replace output if it exists (never an input file).", Default: false}
+	pOverwrite   = tool.Param{Name: "overwrite", Type: tool.Boolean, Description: "Replace output if it exists (an input file too).", Default: false}
 )
 
 func withRequired(p tool.Param) tool.Param { p.Required = true; return p }

@@ -6,13 +6,21 @@ import (
 	"fmt"
 	"hash/fnv"
 	"path/filepath"
-	"strings"
 
 	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
 )
 
-func stem(p string) string { return strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)) }
+func stem(p string) string { return tool.StemOf(p) }
+
+// writeErr keeps tool errors and wraps the rest (a full disk, a failed
+// rename) with the action.
+func writeErr(action string, err error) error {
+	if te, ok := tool.AsError(err); ok {
+		return te
+	}
+	return fmt.Errorf("%s: write: %w", action, err)
+}
 
 func (p *processor) clean(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	r, err := p.open(c, c.Args.String("path"))
@@ -91,88 +99,87 @@ func (p *processor) clean(ctx context.Context, c *tool.Call) (*tool.Result, erro
 			dropped = append(dropped, r.Header[i])
 		}
 	}
-	w, err := table.NewWriter(out, format, r.Sheet, header)
-	if err != nil {
-		return nil, err
-	}
 	prev := make([]string, len(r.Names))
 	seenRows := map[[2]uint64]bool{}
 	rowsIn, rowsOut, dups, filled := 0, 0, 0, 0
 	vals := make([]any, 0, len(header))
-	for {
-		cells, _, err := r.Next()
-		if isEOF(err) {
-			break
-		}
+	file, err := writeTable(out, format, r.Sheet, func(start func([]string) (table.Writer, error)) error {
+		w, err := start(header)
 		if err != nil {
-			w.Abort()
-			return nil, toolErr(err)
+			return err
 		}
-		rowsIn++
-		for i, s := range cells {
-			if s == "" {
-				if f, ok := fill[i]; ok {
-					switch f {
-					case "previous":
-						cells[i] = prev[i]
-					case "zero":
-						cells[i] = "0"
-					default:
-						cells[i] = f
-					}
-					if cells[i] != "" {
-						filled++
+		for {
+			cells, _, err := r.Next()
+			if isEOF(err) {
+				return nil
+			}
+			if err != nil {
+				return toolErr(err)
+			}
+			rowsIn++
+			for i, s := range cells {
+				if s == "" {
+					if f, ok := fill[i]; ok {
+						switch f {
+						case "previous":
+							cells[i] = prev[i]
+						case "zero":
+							cells[i] = "0"
+						default:
+							cells[i] = f
+						}
+						if cells[i] != "" {
+							filled++
+						}
 					}
 				}
+				prev[i] = cells[i]
 			}
-			prev[i] = cells[i]
+			if dedupe {
+				h1, h2 := fnv.New64a(), fnv.New64()
+				for _, s := range cells {
+					h1.Write([]byte(s))
+					h1.Write([]byte{0x1f})
+					h2.Write([]byte(s))
+					h2.Write([]byte{0x1f})
+				}
+				key := [2]uint64{h1.Sum64(), h2.Sum64()}
+				if seenRows[key] {
+					dups++
+					continue
+				}
+				seenRows[key] = true
+			}
+			vals = vals[:0]
+			for i, s := range cells {
+				if !keep[i] {
+					continue
+				}
+				if normalize {
+					vals = append(vals, table.SQLValue(s))
+				} else if s == "" {
+					vals = append(vals, nil)
+				} else {
+					vals = append(vals, s)
+				}
+			}
+			if err := w.Row(vals); err != nil {
+				return toolErr(err)
+			}
+			rowsOut++
+			if rowsIn%20000 == 0 {
+				if err := ctx.Err(); err != nil {
+					return toolErr(err)
+				}
+				c.Progress(float64(rowsIn), 0, fmt.Sprintf("%d rows cleaned", rowsIn))
+			}
 		}
-		if dedupe {
-			h1, h2 := fnv.New64a(), fnv.New64()
-			for _, s := range cells {
-				h1.Write([]byte(s))
-				h1.Write([]byte{0x1f})
-				h2.Write([]byte(s))
-				h2.Write([]byte{0x1f})
-			}
-			key := [2]uint64{h1.Sum64(), h2.Sum64()}
-			if seenRows[key] {
-				dups++
-				continue
-			}
-			seenRows[key] = true
-		}
-		vals = vals[:0]
-		for i, s := range cells {
-			if !keep[i] {
-				continue
-			}
-			if normalize {
-				vals = append(vals, table.SQLValue(s))
-			} else if s == "" {
-				vals = append(vals, nil)
-			} else {
-				vals = append(vals, s)
-			}
-		}
-		if err := w.Row(vals); err != nil {
-			w.Abort()
-			return nil, toolErr(err)
-		}
-		rowsOut++
-		if rowsIn%20000 == 0 {
-			if err := ctx.Err(); err != nil {
-				w.Abort()
-				return nil, toolErr(err)
-			}
-			c.Progress(float64(rowsIn), 0, fmt.Sprintf("%d rows cleaned", rowsIn))
-		}
-	}
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("clean: write %s: %w", filepath.Base(out), err)
+	})
+	if err != nil {
+		return nil, writeErr("clean", err)
 	}
 	data := map[string]any{
-		"output": p.d.Sandbox.Rel(out), "rows_in": rowsIn, "rows_out": rowsOut, "duplicates_removed": dups,
+		"output": p.d.Sandbox.Rel(file.Path), "rows_in": rowsIn, "rows_out": rowsOut, "duplicates_removed": dups,
 		"cells_filled": filled, "columns_dropped": dropped, "columns": header,
 		"trimmed": "leading and trailing spaces removed from every cell; empty rows dropped",
 	}
@@ -180,9 +187,9 @@ func (p *processor) clean(ctx context.Context, c *tool.Call) (*tool.Result, erro
 		data["notes"] = r.Notes
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("cleaned %s: %d rows in, %d out (%d duplicates), saved %s", filepath.Base(in), rowsIn, rowsOut, dups, p.d.Sandbox.Rel(out)),
+		Summary: fmt.Sprintf("cleaned %s: %d rows in, %d out (%d duplicates), saved %s", filepath.Base(in), rowsIn, rowsOut, dups, p.d.Sandbox.Rel(file.Path)),
 		Data:    data,
-		Files:   []tool.File{fileOf(out)},
+		Files:   []tool.File{file},
 	}, nil
 }
 
@@ -210,15 +217,18 @@ func (p *processor) export(ctx context.Context, c *tool.Call) (*tool.Result, err
 		return nil, err
 	}
 	var header []string
-	var w table.Writer
 	n := 0
-	write := func(row []any) error {
+	emit := func(w table.Writer, row []any) error {
 		n++
 		if n%20000 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			c.Progress(float64(n), 0, fmt.Sprintf("%d rows written", n))
 		}
 		return w.Row(row)
 	}
+	var file tool.File
 	if q != "" {
 		stmt, err := checkSQL(q)
 		if err != nil {
@@ -229,24 +239,31 @@ func (p *processor) export(ctx context.Context, c *tool.Call) (*tool.Result, err
 			return nil, err
 		}
 		defer db.Close()
-		_, err = db.RowsWithHeader(ctx, stmt, nil, func(cols []string) error {
-			header = cols
-			var err error
-			w, err = table.NewWriter(out, format, "Result", header)
-			return err
-		}, write)
-		if err != nil {
-			if w != nil {
-				w.Abort()
+		file, err = writeTable(out, format, "Result", func(start func([]string) (table.Writer, error)) error {
+			var w table.Writer
+			_, err := db.RowsWithHeader(ctx, stmt, nil, func(cols []string) error {
+				if len(cols) == 0 {
+					return tool.Invalid("sql", "the query returned no columns", "")
+				}
+				header = cols
+				var err error
+				w, err = start(header)
+				return err
+			}, func(row []any) error { return emit(w, row) })
+			if err == nil && w == nil {
+				return tool.Invalid("sql", "the query returned no columns", "")
 			}
+			return err
+		})
+		if err != nil {
 			var te *table.Error
 			if _, ok := tool.AsError(err); ok || errors.As(err, &te) {
 				return nil, toolErr(err)
 			}
+			if ctx.Err() != nil {
+				return nil, toolErr(ctx.Err())
+			}
 			return nil, withTables(tool.Invalid("sql", "query failed: "+err.Error(), ""), db)
-		}
-		if w == nil {
-			return nil, tool.Invalid("sql", "the query returned no columns", "")
 		}
 	} else {
 		r, err := p.open(c, ins[0])
@@ -261,40 +278,35 @@ func (p *processor) export(ctx context.Context, c *tool.Call) (*tool.Result, err
 		for _, i := range idx {
 			header = append(header, r.Header[i])
 		}
-		if w, err = table.NewWriter(out, format, r.Sheet, header); err != nil {
-			return nil, err
-		}
-		row := make([]any, len(idx))
-		for {
-			cells, _, err := r.Next()
-			if isEOF(err) {
-				break
-			}
+		file, err = writeTable(out, format, r.Sheet, func(start func([]string) (table.Writer, error)) error {
+			w, err := start(header)
 			if err != nil {
-				w.Abort()
-				return nil, toolErr(err)
+				return err
 			}
-			for j, i := range idx {
-				row[j] = table.SQLValue(cells[i])
-			}
-			if err := write(row); err != nil {
-				w.Abort()
-				return nil, toolErr(err)
-			}
-			if n%20000 == 0 {
-				if err := ctx.Err(); err != nil {
-					w.Abort()
-					return nil, toolErr(err)
+			row := make([]any, len(idx))
+			for {
+				cells, _, err := r.Next()
+				if isEOF(err) {
+					return nil
+				}
+				if err != nil {
+					return toolErr(err)
+				}
+				for j, i := range idx {
+					row[j] = table.SQLValue(cells[i])
+				}
+				if err := emit(w, row); err != nil {
+					return toolErr(err)
 				}
 			}
+		})
+		if err != nil {
+			return nil, writeErr("export", err)
 		}
 	}
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("export: write %s: %w", filepath.Base(out), err)
-	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("exported %d rows to %s", n, p.d.Sandbox.Rel(out)),
-		Data:    map[string]any{"output": p.d.Sandbox.Rel(out), "format": format, "rows": n, "columns": header},
-		Files:   []tool.File{fileOf(out)},
+		Summary: fmt.Sprintf("exported %d rows to %s", n, p.d.Sandbox.Rel(file.Path)),
+		Data:    map[string]any{"output": p.d.Sandbox.Rel(file.Path), "format": format, "rows": n, "columns": header},
+		Files:   []tool.File{file},
 	}, nil
 }

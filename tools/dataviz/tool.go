@@ -5,12 +5,11 @@
 package dataviz
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"html"
-	"os"
+	"io"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -20,7 +19,6 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
 
-	"clawbridge/internal/atomicfile"
 	"clawbridge/internal/cjkfont"
 	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
@@ -176,32 +174,13 @@ func (v *viz) fontFor(text string) (*cjkfont.Font, error) {
 	return latinFont, nil
 }
 
-func (v *viz) outPath(c *tool.Call, title, ext string) (string, error) {
+// outputs plans the chart's files: `output` or outputs/<title><ext>.
+func (v *viz) outputs(c *tool.Call, title string, exts ...string) (*tool.Outputs, error) {
 	name := table.SanitizeIdent(title)
 	if name == "" {
 		name = "chart"
 	}
-	name += "_" + time.Now().UTC().Format("20060102_150405")
-	out := c.Args.String("output")
-	if out != "" {
-		out = strings.TrimSuffix(out, filepath.Ext(out)) + ext
-	}
-	abs, err := v.d.Sandbox.Output(out, name+ext)
-	if err != nil {
-		return "", tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%v", err)
-	}
-	if _, err := os.Stat(abs); err == nil && !c.Args.Bool("overwrite", false) {
-		return "", tool.Errorf(tool.CodeExists, "give another output path or set overwrite: true", "%s already exists", v.d.Sandbox.Rel(abs))
-	}
-	return abs, nil
-}
-
-func fileOf(p, mime string) tool.File {
-	var size int64
-	if st, err := os.Stat(p); err == nil {
-		size = st.Size()
-	}
-	return tool.File{Path: p, MIME: mime, Size: size}
+	return tool.PlanOutput(v.d.Sandbox, c.Args, tool.Output{Stem: name, Exts: exts})
 }
 
 func (v *viz) draw(ctx context.Context, a *chartArgs) (*Spec, *canvas, error) {
@@ -230,36 +209,41 @@ func (v *viz) chart(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 		return nil, err
 	}
 	format := c.Args.StringOr("format", "both")
+	var exts []string
+	if format != "svg" {
+		exts = append(exts, ".png")
+	}
+	if format != "png" {
+		exts = append(exts, ".svg")
+	}
+	out, err := v.outputs(c, s.Title, exts...)
+	if err != nil {
+		return nil, err
+	}
 	res := &tool.Result{}
 	var outs []string
 	if format != "svg" {
-		p, err := v.outPath(c, s.Title, ".png")
-		if err != nil {
-			return nil, err
-		}
 		img, err := cv.PNG()
 		if err != nil {
 			return nil, fmt.Errorf("chart: encode png: %w", err)
 		}
-		if err := atomicfile.WriteFile(p, img, 0o644); err != nil {
-			return nil, fmt.Errorf("chart: write %s: %w", filepath.Base(p), err)
-		}
-		res.Files = append(res.Files, fileOf(p, "image/png"))
-		if len(img) <= 1<<20 {
-			res.Images = append(res.Images, tool.Image{MIME: "image/png", Data: img})
-		}
-		outs = append(outs, v.d.Sandbox.Rel(p))
-	}
-	if format != "png" {
-		p, err := v.outPath(c, s.Title, ".svg")
+		f, err := out.Write(".png", img)
 		if err != nil {
 			return nil, err
 		}
-		if err := atomicfile.WriteFile(p, cv.SVG(), 0o644); err != nil {
-			return nil, fmt.Errorf("chart: write %s: %w", filepath.Base(p), err)
+		res.Files = append(res.Files, f)
+		if len(img) <= 1<<20 {
+			res.Images = append(res.Images, tool.Image{MIME: "image/png", Data: img})
 		}
-		res.Files = append(res.Files, fileOf(p, "image/svg+xml"))
-		outs = append(outs, v.d.Sandbox.Rel(p))
+		outs = append(outs, v.d.Sandbox.Rel(f.Path))
+	}
+	if format != "png" {
+		f, err := out.Write(".svg", cv.SVG())
+		if err != nil {
+			return nil, err
+		}
+		res.Files = append(res.Files, f)
+		outs = append(outs, v.d.Sandbox.Rel(f.Path))
 	}
 	res.Summary = fmt.Sprintf("%s chart %q (%dx%d) saved to %s", s.Type, s.Title, s.Width, s.Height, strings.Join(outs, " and "))
 	res.Data = map[string]any{"type": s.Type, "title": s.Title, "width": s.Width, "height": s.Height, "outputs": outs, "font": filepath.Base(cv.font.Path),
@@ -369,21 +353,18 @@ func (v *viz) excelChart(ctx context.Context, c *tool.Call) (*tool.Result, error
 	if err := f.AddChart(sheet, anchor, ch); err != nil {
 		return nil, tool.Invalid("data", "excel chart: "+err.Error(), "")
 	}
-	p, err := v.outPath(c, s.Title, ".xlsx")
+	out, err := v.outputs(c, s.Title, ".xlsx")
 	if err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	if _, err := f.WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	if err := atomicfile.WriteFile(p, buf.Bytes(), 0o644); err != nil {
-		return nil, err
+	file, err := out.WriteFrom(".xlsx", func(w io.Writer) error { _, err := f.WriteTo(w); return err })
+	if err != nil {
+		return nil, fmt.Errorf("excel chart: write: %w", err)
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("Excel %s chart %q with %d data rows saved to %s", s.Type, s.Title, n-1, v.d.Sandbox.Rel(p)),
-		Data:    map[string]any{"output": v.d.Sandbox.Rel(p), "sheet": sheet, "rows": n - 1, "series": seriesNames(s)},
-		Files:   []tool.File{fileOf(p, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")},
+		Summary: fmt.Sprintf("Excel %s chart %q with %d data rows saved to %s", s.Type, s.Title, n-1, v.d.Sandbox.Rel(file.Path)),
+		Data:    map[string]any{"output": v.d.Sandbox.Rel(file.Path), "sheet": sheet, "rows": n - 1, "series": seriesNames(s)},
+		Files:   []tool.File{file},
 	}, nil
 }
 
@@ -451,16 +432,17 @@ figure svg{width:100%%;height:auto;display:block}
 		c.Progress(float64(i+1), float64(len(specs)), "chart "+a.Title)
 	}
 	b.WriteString("</main>\n</body></html>\n")
-	p, err := v.outPath(c, title, ".html")
+	out, err := v.outputs(c, title, ".html")
 	if err != nil {
 		return nil, err
 	}
-	if err := atomicfile.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+	file, err := out.Write(".html", []byte(b.String()))
+	if err != nil {
 		return nil, err
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("dashboard %q with %d charts saved to %s (opens offline in any browser)", title, len(specs), v.d.Sandbox.Rel(p)),
-		Data:    map[string]any{"output": v.d.Sandbox.Rel(p), "charts": titles},
-		Files:   []tool.File{fileOf(p, "text/html")},
+		Summary: fmt.Sprintf("dashboard %q with %d charts saved to %s (opens offline in any browser)", title, len(specs), v.d.Sandbox.Rel(file.Path)),
+		Data:    map[string]any{"output": v.d.Sandbox.Rel(file.Path), "charts": titles},
+		Files:   []tool.File{file},
 	}, nil
 }

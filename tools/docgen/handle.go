@@ -15,18 +15,10 @@ import (
 	"clawbridge/tools/tool"
 )
 
-const maxImage = 50 << 20
-
 func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	a := c.Args
-	n := 0
-	for _, k := range []string{"text", "path", "blocks"} {
-		if a.Has(k) {
-			n++
-		}
-	}
-	if n != 1 {
-		return nil, tool.Invalid("text", "give exactly one of text (Markdown), path (a Markdown file) or blocks", "for example text: \"# Title\\n\\nBody\"")
+	if _, err := a.ExactlyOne("text (Markdown), path (a Markdown file) or blocks; for example text: \"# Title\\n\\nBody\"", "text", "path", "blocks"); err != nil {
+		return nil, err
 	}
 	opts := docx.Options{
 		Title: a.String("title"), Author: a.String("author"),
@@ -122,30 +114,10 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 	}, nil
 }
 
-// imageLoader reads images from the workspace, relative to base. Remote
-// images are refused: the tool does not fetch from the network.
+// imageLoader reads images from the workspace, relative to base
+// (tool.Deps.LoadImage).
 func (g *generator) imageLoader(base string) func(string) ([]byte, error) {
-	return func(src string) ([]byte, error) {
-		if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "data:") {
-			return nil, fmt.Errorf("remote and data: images are not fetched; save the image into the workspace first and use its path")
-		}
-		p := src
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(base, p)
-		}
-		abs, err := g.d.Sandbox.Resolve(p)
-		if err != nil {
-			return nil, err
-		}
-		fi, err := os.Stat(abs)
-		if err != nil {
-			return nil, fmt.Errorf("not found in the workspace")
-		}
-		if fi.Size() > maxImage {
-			return nil, fmt.Errorf("image is larger than 50 MB")
-		}
-		return os.ReadFile(abs)
-	}
+	return func(src string) ([]byte, error) { return g.d.LoadImage(base, src) }
 }
 
 func imageErr(field string, err error) error {

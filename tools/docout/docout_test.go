@@ -19,37 +19,23 @@ func TestSlug(t *testing.T) {
 	}
 }
 
-func TestTarget(t *testing.T) {
+// SaveOffice checks the document and its PDF copy before writing either:
+// an existing PDF copy refuses the call and leaves no document behind.
+func TestSaveOffice_RefusalWritesNothing(t *testing.T) {
 	d := tooltest.Deps(t)
 	sb := d.Sandbox
-	p, err := docout.Target(sb, "", "report", ".docx", false)
-	if err != nil || p != filepath.Join(sb.Root(), "outputs", "report.docx") {
-		t.Fatalf("%s %v", p, err)
+	c := tool.NewCall("generate", map[string]any{"output": "q3.docx"})
+	os.WriteFile(filepath.Join(sb.Root(), "q3.pdf"), []byte("old"), 0o644)
+	_, _, err := docout.SaveOffice(t.Context(), sb, c, []byte("docx"), "report", ".docx", true, "libreoffice-writer")
+	if te, ok := tool.AsError(err); !ok || te.Code != tool.CodeExists || te.Field != "output" {
+		t.Fatalf("want already_exists, got %v", err)
 	}
-	os.WriteFile(p, []byte("x"), 0o644)
-	p2, err := docout.Target(sb, "", "report", ".docx", false)
-	if err != nil || p2 == p || !strings.HasSuffix(p2, ".docx") {
-		t.Fatalf("default name not made unique: %s %v", p2, err)
+	if _, err := os.Stat(filepath.Join(sb.Root(), "q3.docx")); !os.IsNotExist(err) {
+		t.Fatal("document written despite the refusal")
 	}
-	if _, err := docout.Target(sb, "outputs/report.docx", "", ".docx", false); err == nil {
-		t.Fatal("existing output accepted without overwrite")
-	} else if te, _ := tool.AsError(err); te.Code != tool.CodeExists {
-		t.Fatalf("code %v", err)
-	}
-	if _, err := docout.Target(sb, "outputs/report.docx", "", ".docx", true); err != nil {
-		t.Fatal(err)
-	}
-	if p, err := docout.Target(sb, "a/b", "", ".pptx", false); err != nil || !strings.HasSuffix(p, filepath.Join("a", "b.pptx")) {
-		t.Fatalf("extension not added: %s %v", p, err)
-	}
-	if _, err := docout.Target(sb, "x.pdf", "", ".docx", false); err == nil {
-		t.Fatal("wrong extension accepted")
-	}
-	if _, err := docout.Target(sb, "/etc/passwd.docx", "", ".docx", false); err == nil {
-		t.Fatal("path outside the workspace accepted")
-	}
-	f, err := docout.Save(filepath.Join(sb.Root(), "s.md"), []byte("# hi"))
-	if err != nil || f.Size != 4 || !strings.HasPrefix(f.MIME, "text/markdown") {
-		t.Fatalf("%+v %v", f, err)
+	// Without a PDF copy the default name comes from the title.
+	p, files, err := docout.SaveOffice(t.Context(), sb, tool.NewCall("generate", nil), []byte("docx"), docout.Slug("Q3 Report", "document"), ".docx", false, "")
+	if err != nil || sb.Rel(p) != "outputs/q3-report.docx" || len(files) != 1 || !strings.Contains(files[0].MIME, "wordprocessingml") {
+		t.Fatalf("%s %+v %v", p, files, err)
 	}
 }

@@ -8,15 +8,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"unicode"
 
 	"github.com/shopspring/decimal"
 
-	"clawbridge/internal/atomicfile"
 	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
 )
@@ -164,49 +161,29 @@ func (rp *reporter) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 	if c.Action == "check" {
 		return &tool.Result{Summary: sum, Data: data}, nil
 	}
-	stem := strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs))
-	outXLSX, err := rp.d.Sandbox.Output(c.Args.String("output"), stem+"_report.xlsx")
+	out, err := tool.PlanOutput(rp.d.Sandbox, c.Args, tool.Output{Stem: tool.StemOf(abs) + "_report", Exts: []string{".xlsx", ".md"}, Inputs: []string{abs}})
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%v", err)
-	}
-	if !strings.EqualFold(filepath.Ext(outXLSX), ".xlsx") {
-		return nil, tool.Invalid("output", "output must end in .xlsx", "")
-	}
-	outMD := strings.TrimSuffix(outXLSX, filepath.Ext(outXLSX)) + ".md"
-	for _, p := range []string{outXLSX, outMD} {
-		if p == abs {
-			return nil, tool.Invalid("output", "output would overwrite the ledger", "give another output path")
-		}
-		if _, err := os.Stat(p); err == nil && !c.Args.Bool("overwrite", false) {
-			return nil, tool.Errorf(tool.CodeExists, "give another output path or set overwrite: true", "%s already exists", rp.d.Sandbox.Rel(p))
-		}
+		return nil, err
 	}
 	company := c.Args.String("company")
 	var refs cellRefs
-	if err := atomicfile.Write(outXLSX, 0o644, func(w io.Writer) error {
+	xlsx, err := out.WriteFrom(".xlsx", func(w io.Writer) error {
 		var err error
 		refs, err = writeWorkbook(w, rep, company, t)
 		return err
-	}); err != nil {
+	})
+	if err != nil {
 		return nil, fmt.Errorf("financial_report: write workbook: %w", err)
 	}
 	md := markdown(rep, company, t, balanced)
-	if err := atomicfile.WriteFile(outMD, []byte(md), 0o644); err != nil {
+	summary, err := out.Write(".md", []byte(md))
+	if err != nil {
 		return nil, fmt.Errorf("financial_report: write summary: %w", err)
 	}
 	data["cells"] = refs
 	data["markdown"] = md
-	data["outputs"] = []string{rp.d.Sandbox.Rel(outXLSX), rp.d.Sandbox.Rel(outMD)}
-	files := []tool.File{fileOf(outXLSX, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"), fileOf(outMD, "text/markdown")}
-	return &tool.Result{Summary: sum + "; saved " + rp.d.Sandbox.Rel(outXLSX), Data: data, Files: files}, nil
-}
-
-func fileOf(p, mime string) tool.File {
-	var size int64
-	if st, err := os.Stat(p); err == nil {
-		size = st.Size()
-	}
-	return tool.File{Path: p, MIME: mime, Size: size}
+	data["outputs"] = []string{rp.d.Sandbox.Rel(xlsx.Path), rp.d.Sandbox.Rel(summary.Path)}
+	return &tool.Result{Summary: sum + "; saved " + rp.d.Sandbox.Rel(xlsx.Path), Data: data, Files: []tool.File{xlsx, summary}}, nil
 }
 
 func summaryData(r *Report) map[string]any {

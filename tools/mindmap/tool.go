@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/atomicfile"
 	"clawbridge/internal/cjkfont"
 	"clawbridge/tools/tool"
 )
@@ -115,10 +114,6 @@ func (m *mindMap) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 		return nil, err
 	}
 
-	base, err := m.basePath(c, root.Label)
-	if err != nil {
-		return nil, err
-	}
 	type product struct {
 		ext, mime string
 		data      func() ([]byte, error)
@@ -137,17 +132,17 @@ func (m *mindMap) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 			return pngData, err
 		}},
 	}
-	// Check every target first so nothing is half-written on a refusal.
-	var targets []string
+	// Plan every target first so nothing is half-written on a refusal.
+	var targets, exts []string
 	for _, f := range allFormats {
-		if !want[f] {
-			continue
+		if want[f] {
+			targets = append(targets, f)
+			exts = append(exts, products[f].ext)
 		}
-		abs := base + products[f].ext
-		if _, err := os.Stat(abs); err == nil && !c.Args.Bool("overwrite", false) {
-			return nil, &tool.Error{Code: tool.CodeExists, Field: "output", Message: "file already exists: " + m.d.Sandbox.Rel(abs), Hint: "choose another output or set overwrite=true"}
-		}
-		targets = append(targets, f)
+	}
+	out, err := tool.PlanOutput(m.d.Sandbox, c.Args, tool.Output{Stem: defaultStem(root.Label), Exts: exts})
+	if err != nil {
+		return nil, err
 	}
 	res := &tool.Result{}
 	files := map[string]string{}
@@ -160,12 +155,13 @@ func (m *mindMap) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 		if err != nil {
 			return nil, fmt.Errorf("mind_map: %s: %w", f, err)
 		}
-		abs := base + p.ext
-		if err := atomicfile.WriteFile(abs, data, 0o644); err != nil {
-			return nil, fmt.Errorf("mind_map: write %s: %w", abs, err)
+		file, err := out.Write(p.ext, data)
+		if err != nil {
+			return nil, err
 		}
-		res.Files = append(res.Files, tool.File{Path: abs, MIME: p.mime, Size: int64(len(data))})
-		files[f] = m.d.Sandbox.Rel(abs)
+		file.MIME = p.mime
+		res.Files = append(res.Files, file)
+		files[f] = m.d.Sandbox.Rel(file.Path)
 		c.Progress(float64(i+1), float64(len(targets)), f)
 	}
 	data := map[string]any{
@@ -193,14 +189,8 @@ func (m *mindMap) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 
 // input reads the tree from text, tree or path (exactly one).
 func (m *mindMap) input(c *tool.Call) (*Node, error) {
-	given := 0
-	for _, k := range []string{"text", "tree", "path"} {
-		if c.Args.Has(k) {
-			given++
-		}
-	}
-	if given != 1 {
-		return nil, tool.Invalid("text", "give exactly one of text (Markdown outline), tree (JSON object) or path (file)", "e.g. text: \"# Plan\\n## Goals\\n- ship\"")
+	if _, err := c.Args.ExactlyOne("text is a Markdown outline, tree a JSON object, path a file; e.g. text: \"# Plan\\n## Goals\\n- ship\"", "text", "tree", "path"); err != nil {
+		return nil, err
 	}
 	title := strings.TrimSpace(c.Args.String("title"))
 	var root *Node
@@ -242,42 +232,14 @@ func (m *mindMap) input(c *tool.Call) (*Node, error) {
 
 var unsafeName = regexp.MustCompile(`[\\/:*?"<>|\x00-\x1f]+`)
 
-// basePath is the output path without extension.
-func (m *mindMap) basePath(c *tool.Call, title string) (string, error) {
-	out := c.Args.String("output")
-	if out == "" {
-		name := strings.TrimSpace(unsafeName.ReplaceAllString(title, "_"))
-		if r := []rune(name); len(r) > 40 {
-			name = string(r[:40])
-		}
-		if name == "" {
-			name = "mindmap"
-		}
-		abs, err := m.d.Sandbox.Output("", name+"_mindmap")
-		if err != nil {
-			return "", tool.Errorf(tool.CodeDenied, "", "output: %v", err)
-		}
-		if !c.Args.Bool("overwrite", false) {
-			// A free base name for every extension.
-			orig := abs
-			for i := 2; anyExists(abs); i++ {
-				abs = fmt.Sprintf("%s-%d", orig, i)
-			}
-		}
-		return abs, nil
+// defaultStem is the default output name from the map's title.
+func defaultStem(title string) string {
+	name := strings.TrimSpace(unsafeName.ReplaceAllString(title, "_"))
+	if r := []rune(name); len(r) > 40 {
+		name = string(r[:40])
 	}
-	abs, err := m.d.Sandbox.Output(out, "")
-	if err != nil {
-		return "", tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "output: %v", err)
+	if name == "" {
+		name = "mindmap"
 	}
-	return strings.TrimSuffix(abs, filepath.Ext(abs)), nil
-}
-
-func anyExists(base string) bool {
-	for _, ext := range []string{".svg", ".png", ".mmd", ".opml", ".mm", ".md"} {
-		if _, err := os.Stat(base + ext); err == nil {
-			return true
-		}
-	}
-	return false
+	return name + "_mindmap"
 }

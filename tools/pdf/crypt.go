@@ -97,7 +97,7 @@ func (p *pdfTool) encrypt(_ context.Context, c *tool.Call) (*tool.Result, error)
 		}
 		return nil, err
 	}
-	out, err := p.outputPath(c, "output", stem(in.abs)+"_encrypted.pdf", in.abs)
+	out, err := p.output(c, stem(in.abs)+"_encrypted", ".pdf", in.abs)
 	if err != nil {
 		return nil, err
 	}
@@ -105,13 +105,13 @@ func (p *pdfTool) encrypt(_ context.Context, c *tool.Call) (*tool.Result, error)
 	cf.UserPW, cf.OwnerPW = user, owner
 	cf.EncryptUsingAES, cf.EncryptKeyLength = true, 256
 	cf.Permissions = flags
-	f, err := writePDF(out, func(w io.Writer) error { return api.Encrypt(in.reader(), w, cf) })
+	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.Encrypt(in.reader(), w, cf) })
 	if err != nil {
 		return nil, opErr("encrypt", err)
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("encrypted %s with AES-256 into %s", rel(p.d.Sandbox, in.abs), rel(p.d.Sandbox, out)),
-		Data: map[string]any{"output": rel(p.d.Sandbox, out), "algorithm": "AES-256", "page_count": n,
+		Summary: fmt.Sprintf("encrypted %s with AES-256 into %s", rel(p.d.Sandbox, in.abs), rel(p.d.Sandbox, out.Path(".pdf"))),
+		Data: map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "algorithm": "AES-256", "page_count": n,
 			"needs_password_to_open": user != "", "permissions": names},
 		Files: []tool.File{f},
 	}, nil
@@ -123,17 +123,17 @@ func (p *pdfTool) decrypt(_ context.Context, c *tool.Call) (*tool.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	out, err := p.outputPath(c, "output", stem(in.abs)+"_decrypted.pdf", in.abs)
+	out, err := p.output(c, stem(in.abs)+"_decrypted", ".pdf", in.abs)
 	if err != nil {
 		return nil, err
 	}
-	f, err := writePDF(out, func(w io.Writer) error { return api.Decrypt(in.reader(), w, conf(pw)) })
+	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.Decrypt(in.reader(), w, conf(pw)) })
 	if err != nil {
 		return nil, opErr("decrypt", err)
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("decrypted %s into %s", rel(p.d.Sandbox, in.abs), rel(p.d.Sandbox, out)),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "page_count": n},
+		Summary: fmt.Sprintf("decrypted %s into %s", rel(p.d.Sandbox, in.abs), rel(p.d.Sandbox, out.Path(".pdf"))),
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "page_count": n},
 		Files:   []tool.File{f},
 	}, nil
 }
@@ -182,20 +182,20 @@ func (p *pdfTool) setPermissions(_ context.Context, c *tool.Call) (*tool.Result,
 	if !info.Encrypted {
 		return nil, tool.Errorf(tool.CodeInvalid, "use action encrypt with a permissions value", "%s is not encrypted; permissions only apply to encrypted PDFs", c.Args.String("path"))
 	}
-	out, err := p.outputPath(c, "output", stem(in.abs)+"_permissions.pdf", in.abs)
+	out, err := p.output(c, stem(in.abs)+"_permissions", ".pdf", in.abs)
 	if err != nil {
 		return nil, err
 	}
 	cf := conf(pw)
 	cf.UserPW = c.Args.String("user_password")
 	cf.Permissions = flags
-	f, err := writePDF(out, func(w io.Writer) error { return api.SetPermissions(in.reader(), w, cf) })
+	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.SetPermissions(in.reader(), w, cf) })
 	if err != nil {
 		return nil, opErr("set_permissions", err)
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("set permissions of %s: %s", rel(p.d.Sandbox, out), strings.Join(names, ", ")),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "permissions": names},
+		Summary: fmt.Sprintf("set permissions of %s: %s", rel(p.d.Sandbox, out.Path(".pdf")), strings.Join(names, ", ")),
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "permissions": names},
 		Files:   []tool.File{f},
 	}, nil
 }

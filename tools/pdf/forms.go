@@ -217,11 +217,11 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 	if err != nil {
 		return nil, fmt.Errorf("fill_form: encode: %w", err)
 	}
-	out, err := p.outputPath(c, "output", stem(in.abs)+"_filled.pdf", in.abs)
+	out, err := p.output(c, stem(in.abs)+"_filled", ".pdf", in.abs)
 	if err != nil {
 		return nil, err
 	}
-	file, err := writePDF(out, func(w io.Writer) error { return api.FillForm(in.reader(), bytes.NewReader(raw), w, conf(pw)) })
+	file, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.FillForm(in.reader(), bytes.NewReader(raw), w, conf(pw)) })
 	if err != nil {
 		return nil, opErr("fill_form", err)
 	}
@@ -231,8 +231,8 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 	}
 	sort.Strings(filled)
 	return &tool.Result{
-		Summary: fmt.Sprintf("filled %d fields into %s", len(filled), rel(p.d.Sandbox, out)),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "filled": filled, "locked": lock},
+		Summary: fmt.Sprintf("filled %d fields into %s", len(filled), rel(p.d.Sandbox, out.Path(".pdf"))),
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "filled": filled, "locked": lock},
 		Files:   []tool.File{file},
 	}, nil
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"mime"
 	"path/filepath"
 	"strings"
 
@@ -52,17 +51,17 @@ func (p *pdfTool) imagesToPDF(ctx context.Context, c *tool.Call) (*tool.Result, 
 	if err != nil {
 		return nil, tool.Invalid("page_size", fmt.Sprintf("bad page size: %v", err), "")
 	}
-	out, err := p.outputPath(c, "output", stem(paths[0])+"_images.pdf", abss...)
+	out, err := p.output(c, stem(paths[0])+"_images", ".pdf", abss...)
 	if err != nil {
 		return nil, err
 	}
-	f, err := writePDF(out, func(w io.Writer) error { return api.ImportImages(nil, w, readers, imp, conf("")) })
+	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.ImportImages(nil, w, readers, imp, conf("")) })
 	if err != nil {
 		return nil, tool.Errorf(tool.CodeInvalid, "check that every file is a valid PNG, JPEG, TIFF or WebP image", "images_to_pdf: %v", err)
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("made a %d-page PDF from %d images: %s", len(paths), len(paths), rel(p.d.Sandbox, out)),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "page_count": len(paths), "page_size": c.Args.StringOr("page_size", "A4")},
+		Summary: fmt.Sprintf("made a %d-page PDF from %d images: %s", len(paths), len(paths), rel(p.d.Sandbox, out.Path(".pdf"))),
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "page_count": len(paths), "page_size": c.Args.StringOr("page_size", "A4")},
 		Files:   []tool.File{f},
 	}, nil
 }
@@ -101,20 +100,16 @@ func (p *pdfTool) extractImages(ctx context.Context, c *tool.Call) (*tool.Result
 			name = fmt.Sprintf("page%d_%s_%d.%s", img.PageNr, sanitize(img.Name), k+1, ext)
 		}
 		seen[name]++
-		abs, err := placeIn(c, dir, name)
+		out, err := p.placeIn(c, dir, name)
 		if err != nil {
 			return err
 		}
-		mt := mime.TypeByExtension("." + ext)
-		if mt == "" {
-			mt = "application/octet-stream"
-		}
-		f, err := writeFile(abs, mt, data)
+		f, err := out.Write("."+ext, data)
 		if err != nil {
 			return err
 		}
 		files = append(files, f)
-		list = append(list, map[string]any{"file": rel(p.d.Sandbox, abs), "page": img.PageNr, "width": img.Width, "height": img.Height, "format": ext})
+		list = append(list, map[string]any{"file": rel(p.d.Sandbox, f.Path), "page": img.PageNr, "width": img.Width, "height": img.Height, "format": ext})
 		return nil
 	}
 	if err := api.ExtractImages(in.reader(), sel, digest, conf(pw)); err != nil {

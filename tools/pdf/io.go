@@ -13,7 +13,6 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
-	"clawbridge/internal/atomicfile"
 	"clawbridge/internal/sandbox"
 	"clawbridge/tools/tool"
 )
@@ -158,107 +157,28 @@ func selectedPages(s string, pageCount int) ([]int, error) {
 	return out, nil
 }
 
-// outputPath decides where a produced file goes. An explicit path that
-// exists (or is an input) is refused unless overwrite; a default name is
-// made unique instead.
-func (p *pdfTool) outputPath(c *tool.Call, field, defaultName string, inputs ...string) (string, error) {
-	given := c.Args.String(field)
-	abs, err := p.d.Sandbox.Output(given, defaultName)
-	if err != nil {
-		return "", tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%s: %v", field, err)
-	}
-	overwrite := c.Args.Bool("overwrite", false)
-	if given == "" && !overwrite {
-		return uniquePath(abs), nil
-	}
-	if fi, err := os.Stat(abs); err == nil {
-		if fi.IsDir() {
-			return "", tool.Invalid(field, given+" is a directory", "give a file name")
-		}
-		if !overwrite {
-			for _, in := range inputs {
-				if in == abs {
-					return "", &tool.Error{Code: tool.CodeExists, Field: field, Message: "output would overwrite the input " + given, Hint: "choose another output path or set overwrite=true"}
-				}
-			}
-			return "", &tool.Error{Code: tool.CodeExists, Field: field, Message: "output file already exists: " + given, Hint: "choose another output path or set overwrite=true"}
-		}
-	}
-	return abs, nil
+// output plans the single file an operation writes: the `output`
+// argument or outputs/<stem><ext> (see tool.PlanOutput).
+func (p *pdfTool) output(c *tool.Call, stem, ext string, inputs ...string) (*tool.Outputs, error) {
+	return tool.PlanOutput(p.d.Sandbox, c.Args, tool.Output{Stem: stem, Exts: []string{ext}, Inputs: inputs})
 }
 
-// outputDir decides the directory for multi-file outputs.
-func (p *pdfTool) outputDir(c *tool.Call, defaultName string) (string, error) {
-	given := c.Args.String("output_dir")
-	var abs string
-	var err error
-	if given == "" {
-		abs, err = p.d.Sandbox.ResolveWrite(filepath.Join("outputs", defaultName))
-		if err == nil && !c.Args.Bool("overwrite", false) {
-			abs = uniquePath(abs)
-		}
-	} else {
-		abs, err = p.d.Sandbox.ResolveWrite(given)
-	}
-	if err != nil {
-		return "", tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "output_dir: %v", err)
-	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
-		return "", fmt.Errorf("create %s: %w", abs, err)
-	}
-	return abs, nil
+// outputDir plans the directory of a multi-file operation: `output_dir`
+// or outputs/<stem>.
+func (p *pdfTool) outputDir(c *tool.Call, stem string) (string, error) {
+	return tool.PlanOutputDir(p.d.Sandbox, c.Args, tool.Output{Field: "output_dir", Stem: stem})
 }
 
-// placeIn returns dir/name, refusing to replace an existing file unless
+// placeIn plans dir/name, refusing to replace a file there unless
 // overwrite.
-func placeIn(c *tool.Call, dir, name string) (string, error) {
-	abs := filepath.Join(dir, name)
-	if _, err := os.Stat(abs); err == nil && !c.Args.Bool("overwrite", false) {
-		return "", &tool.Error{Code: tool.CodeExists, Field: "output_dir", Message: "file already exists: " + abs, Hint: "choose another output_dir or set overwrite=true"}
-	}
-	return abs, nil
-}
-
-// uniquePath appends -2, -3... before the extension until the name is free.
-func uniquePath(abs string) string {
-	if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) {
-		return abs
-	}
-	ext := filepath.Ext(abs)
-	base := strings.TrimSuffix(abs, ext)
-	for i := 2; ; i++ {
-		cand := fmt.Sprintf("%s-%d%s", base, i, ext)
-		if _, err := os.Stat(cand); errors.Is(err, os.ErrNotExist) {
-			return cand
-		}
-	}
+func (p *pdfTool) placeIn(c *tool.Call, dir, name string) (*tool.Outputs, error) {
+	return tool.PlanFileIn(p.d.Sandbox, c.Args, "output_dir", dir, name)
 }
 
 // stem is the input's file name without extension, for default outputs.
 func stem(path string) string {
 	b := filepath.Base(path)
 	return strings.TrimSuffix(b, filepath.Ext(b))
-}
-
-// writePDF runs fill into a buffer and writes the result atomically, so a
-// failed operation leaves nothing behind.
-func writePDF(abs string, fill func(w io.Writer) error) (tool.File, error) {
-	var buf bytes.Buffer
-	if err := fill(&buf); err != nil {
-		return tool.File{}, err
-	}
-	if err := atomicfile.WriteFile(abs, buf.Bytes(), 0o644); err != nil {
-		return tool.File{}, fmt.Errorf("write %s: %w", abs, err)
-	}
-	return tool.File{Path: abs, MIME: "application/pdf", Size: int64(buf.Len())}, nil
-}
-
-// writeFile writes bytes atomically and describes the file.
-func writeFile(abs, mime string, data []byte) (tool.File, error) {
-	if err := atomicfile.WriteFile(abs, data, 0o644); err != nil {
-		return tool.File{}, fmt.Errorf("write %s: %w", abs, err)
-	}
-	return tool.File{Path: abs, MIME: mime, Size: int64(len(data))}, nil
 }
 
 func rel(sb *sandbox.Sandbox, abs string) string { return sb.Rel(abs) }

@@ -99,14 +99,14 @@ func (p *pdfTool) merge(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		abss = append(abss, in.abs)
 		c.Progress(float64(i+1), float64(len(paths)+1), "read "+path)
 	}
-	out, err := p.outputPath(c, "output", stem(paths[0])+"_merged.pdf", abss...)
+	out, err := p.output(c, stem(paths[0])+"_merged", ".pdf", abss...)
 	if err != nil {
 		return nil, err
 	}
 	// Inputs are parsed once, by the merge itself (a separate check of
 	// every file doubled the time); only on failure is each one examined
 	// to name the culprit.
-	f, err := writePDF(out, func(w io.Writer) error { return api.MergeRaw(rss, w, false, conf("")) })
+	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.MergeRaw(rss, w, false, conf("")) })
 	if err != nil {
 		for i, path := range paths {
 			if _, _, perr := p.readPDF(fmt.Sprintf("paths[%d]", i), path, ""); perr != nil {
@@ -116,13 +116,13 @@ func (p *pdfTool) merge(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		return nil, opErr("merge", err)
 	}
 	total := 0
-	if mctx, err := api.ReadContext(bytes.NewReader(readBack(out)), conf("")); err == nil && mctx.EnsurePageCount() == nil {
+	if mctx, err := api.ReadContext(bytes.NewReader(readBack(out.Path(".pdf"))), conf("")); err == nil && mctx.EnsurePageCount() == nil {
 		total = mctx.PageCount
 	}
 	c.Progress(float64(len(paths)+1), float64(len(paths)+1), "merged")
 	return &tool.Result{
-		Summary: fmt.Sprintf("merged %d PDFs (%d pages) into %s", len(paths), total, rel(p.d.Sandbox, out)),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "page_count": total, "inputs": len(paths)},
+		Summary: fmt.Sprintf("merged %d PDFs (%d pages) into %s", len(paths), total, rel(p.d.Sandbox, out.Path(".pdf"))),
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "page_count": total, "inputs": len(paths)},
 		Files:   []tool.File{f},
 	}, nil
 }
@@ -177,9 +177,9 @@ func (p *pdfTool) split(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		}
 		return fmt.Sprintf("%s_%d-%d.pdf", stem(in.abs), s.from, s.thru)
 	}
-	outs := make([]string, len(spans))
+	outs := make([]*tool.Outputs, len(spans))
 	for i, s := range spans {
-		if outs[i], err = placeIn(c, dir, name(s)); err != nil {
+		if outs[i], err = p.placeIn(c, dir, name(s)); err != nil {
 			return nil, err
 		}
 	}
@@ -203,12 +203,12 @@ func (p *pdfTool) split(ctx context.Context, c *tool.Call) (*tool.Result, error)
 			if err != nil {
 				return nil, fmt.Errorf("split: part %d: %w", i+1, err)
 			}
-			f, err := writeFile(outs[i], "application/pdf", data)
+			f, err := outs[i].Write(".pdf", data)
 			if err != nil {
 				return nil, err
 			}
 			files = append(files, f)
-			parts = append(parts, map[string]any{"output": rel(p.d.Sandbox, outs[i]), "from": s.From, "thru": s.Thru})
+			parts = append(parts, map[string]any{"output": rel(p.d.Sandbox, f.Path), "from": s.From, "thru": s.Thru})
 			c.Progress(float64(i+1), float64(len(ps)), "")
 		}
 	} else {
@@ -217,12 +217,12 @@ func (p *pdfTool) split(ctx context.Context, c *tool.Call) (*tool.Result, error)
 				return nil, err
 			}
 			sel := []string{strconv.Itoa(s.from) + "-" + strconv.Itoa(s.thru)}
-			f, err := writePDF(outs[i], func(w io.Writer) error { return api.Collect(in.reader(), w, sel, conf(pw)) })
+			f, err := outs[i].WriteFrom(".pdf", func(w io.Writer) error { return api.Collect(in.reader(), w, sel, conf(pw)) })
 			if err != nil {
 				return nil, opErr("split", err)
 			}
 			files = append(files, f)
-			parts = append(parts, map[string]any{"output": rel(p.d.Sandbox, outs[i]), "from": s.from, "thru": s.thru})
+			parts = append(parts, map[string]any{"output": rel(p.d.Sandbox, f.Path), "from": s.from, "thru": s.thru})
 			c.Progress(float64(i+1), float64(len(spans)), "")
 		}
 	}
@@ -247,17 +247,17 @@ func (p *pdfTool) extractPages(_ context.Context, c *tool.Call) (*tool.Result, e
 	if err != nil || len(pages) == 0 {
 		return nil, tool.Invalid("pages", fmt.Sprintf("page selection %q does not match pages of this %d-page file", c.Args.String("pages"), n), `examples: "1-3,5", "even", "5-"`)
 	}
-	out, err := p.outputPath(c, "output", stem(in.abs)+"_pages.pdf", in.abs)
+	out, err := p.output(c, stem(in.abs)+"_pages", ".pdf", in.abs)
 	if err != nil {
 		return nil, err
 	}
-	f, err := writePDF(out, func(w io.Writer) error { return api.Collect(in.reader(), w, sel, conf(pw)) })
+	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.Collect(in.reader(), w, sel, conf(pw)) })
 	if err != nil {
 		return nil, opErr("extract_pages", err)
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("extracted %d pages of %s into %s", len(pages), rel(p.d.Sandbox, in.abs), rel(p.d.Sandbox, out)),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "pages": pages, "page_count": len(pages)},
+		Summary: fmt.Sprintf("extracted %d pages of %s into %s", len(pages), rel(p.d.Sandbox, in.abs), rel(p.d.Sandbox, out.Path(".pdf"))),
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "pages": pages, "page_count": len(pages)},
 		Files:   []tool.File{f},
 	}, nil
 }
@@ -276,17 +276,17 @@ func (p *pdfTool) removePages(_ context.Context, c *tool.Call) (*tool.Result, er
 		return nil, tool.Invalid("pages", "the selection covers every page; a PDF needs at least one page", "select fewer pages")
 	}
 	sel, _ := selection(c.Args.String("pages"))
-	out, err := p.outputPath(c, "output", stem(in.abs)+"_removed.pdf", in.abs)
+	out, err := p.output(c, stem(in.abs)+"_removed", ".pdf", in.abs)
 	if err != nil {
 		return nil, err
 	}
-	f, err := writePDF(out, func(w io.Writer) error { return api.RemovePages(in.reader(), w, sel, conf(pw)) })
+	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.RemovePages(in.reader(), w, sel, conf(pw)) })
 	if err != nil {
 		return nil, opErr("remove_pages", err)
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("removed %d pages; %s has %d pages", len(pages), rel(p.d.Sandbox, out), n-len(pages)),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "removed": pages, "page_count": n - len(pages)},
+		Summary: fmt.Sprintf("removed %d pages; %s has %d pages", len(pages), rel(p.d.Sandbox, out.Path(".pdf")), n-len(pages)),
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "removed": pages, "page_count": n - len(pages)},
 		Files:   []tool.File{f},
 	}, nil
 }
@@ -308,17 +308,17 @@ func (p *pdfTool) rotate(_ context.Context, c *tool.Call) (*tool.Result, error) 
 		return nil, err
 	}
 	sel, _ := selection(c.Args.String("pages"))
-	out, err := p.outputPath(c, "output", stem(in.abs)+"_rotated.pdf", in.abs)
+	out, err := p.output(c, stem(in.abs)+"_rotated", ".pdf", in.abs)
 	if err != nil {
 		return nil, err
 	}
-	f, err := writePDF(out, func(w io.Writer) error { return api.Rotate(in.reader(), w, rot, sel, conf(pw)) })
+	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.Rotate(in.reader(), w, rot, sel, conf(pw)) })
 	if err != nil {
 		return nil, opErr("rotate", err)
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("rotated %d pages by %d° into %s", len(pages), rot, rel(p.d.Sandbox, out)),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "rotated": pages, "rotation": rot, "page_count": n},
+		Summary: fmt.Sprintf("rotated %d pages by %d° into %s", len(pages), rot, rel(p.d.Sandbox, out.Path(".pdf"))),
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "rotated": pages, "rotation": rot, "page_count": n},
 		Files:   []tool.File{f},
 	}, nil
 }
@@ -329,18 +329,18 @@ func (p *pdfTool) optimize(_ context.Context, c *tool.Call) (*tool.Result, error
 	if err != nil {
 		return nil, err
 	}
-	out, err := p.outputPath(c, "output", stem(in.abs)+"_optimized.pdf", in.abs)
+	out, err := p.output(c, stem(in.abs)+"_optimized", ".pdf", in.abs)
 	if err != nil {
 		return nil, err
 	}
-	f, err := writePDF(out, func(w io.Writer) error { return api.Optimize(in.reader(), w, conf(pw)) })
+	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.Optimize(in.reader(), w, conf(pw)) })
 	if err != nil {
 		return nil, opErr("optimize", err)
 	}
 	saved := int64(len(in.data)) - f.Size
 	return &tool.Result{
 		Summary: fmt.Sprintf("optimized %s: %d -> %d bytes", rel(p.d.Sandbox, in.abs), len(in.data), f.Size),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "before_bytes": len(in.data), "after_bytes": f.Size, "saved_bytes": saved, "page_count": n},
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "before_bytes": len(in.data), "after_bytes": f.Size, "saved_bytes": saved, "page_count": n},
 		Files:   []tool.File{f},
 	}, nil
 }

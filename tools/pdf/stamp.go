@@ -106,17 +106,17 @@ func (p *pdfTool) watermark(_ context.Context, c *tool.Call, onTop bool) (*tool.
 			return nil, opErr(action, err)
 		}
 	}
-	out, err := p.outputPath(c, "output", stem(in.abs)+"_"+action+".pdf", in.abs)
+	out, err := p.output(c, stem(in.abs)+"_"+action, ".pdf", in.abs)
 	if err != nil {
 		return nil, err
 	}
-	f, err := writePDF(out, func(w io.Writer) error { return api.AddWatermarks(in.reader(), w, sel, wm, conf(pw)) })
+	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.AddWatermarks(in.reader(), w, sel, wm, conf(pw)) })
 	if err != nil {
 		return nil, opErr(action, err)
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("added a %s %s to %d pages into %s", kind, action, len(pages), rel(p.d.Sandbox, out)),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out), "pages": pages, "kind": kind, "on_top": onTop},
+		Summary: fmt.Sprintf("added a %s %s to %d pages into %s", kind, action, len(pages), rel(p.d.Sandbox, out.Path(".pdf"))),
+		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "pages": pages, "kind": kind, "on_top": onTop},
 		Files:   []tool.File{f},
 	}, nil
 }

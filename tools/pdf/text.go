@@ -102,15 +102,15 @@ func (p *pdfTool) extractText(ctx context.Context, c *tool.Call) (*tool.Result, 
 	}
 	res := &tool.Result{Summary: summary, Data: data}
 	if c.Args.String("output") != "" {
-		abs, err := p.outputPath(c, "output", stem(in.abs)+".txt", in.abs)
+		out, err := p.output(c, stem(in.abs), ".txt", in.abs)
 		if err != nil {
 			return nil, err
 		}
-		f, err := writeFile(abs, "text/plain; charset=utf-8", []byte(full.String()))
+		f, err := out.Write(".txt", []byte(full.String()))
 		if err != nil {
 			return nil, err
 		}
-		data["output"] = rel(p.d.Sandbox, abs)
+		data["output"] = rel(p.d.Sandbox, f.Path)
 		res.Files = append(res.Files, f)
 	}
 	return res, nil

@@ -2,7 +2,6 @@ package pptgen
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,13 +9,11 @@ import (
 
 	"clawbridge/internal/office"
 	"clawbridge/internal/pptx"
-	"clawbridge/internal/sandbox"
 	"clawbridge/tools/docout"
 	"clawbridge/tools/tool"
 )
 
 const (
-	maxImage   = 50 << 20
 	maxSlides  = 300
 	maxRows    = 18
 	maxBullets = 16
@@ -40,14 +37,8 @@ type rawSlide struct {
 
 func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	a := c.Args
-	n := 0
-	for _, k := range []string{"text", "path", "slides"} {
-		if a.Has(k) {
-			n++
-		}
-	}
-	if n != 1 {
-		return nil, tool.Invalid("text", "give exactly one of text (a Markdown outline), path (an outline file) or slides", "for example text: \"# My talk\\n\\n## Agenda\\n- one\\n- two\"")
+	if _, err := a.ExactlyOne("text (a Markdown outline), path (an outline file) or slides; for example text: \"# My talk\\n\\n## Agenda\\n- one\\n- two\"", "text", "path", "slides"); err != nil {
+		return nil, err
 	}
 	color := a.StringOr("theme_color", "1F4E79")
 	if !pptx.ValidColor(color) {
@@ -235,28 +226,5 @@ func check(slides []pptx.Slide) error {
 }
 
 func (g *generator) loader(base string) func(string) ([]byte, error) {
-	return func(src string) ([]byte, error) {
-		if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "data:") {
-			return nil, errors.New("remote and data: images are not fetched; save the image into the workspace first and use its path")
-		}
-		p := src
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(base, p)
-		}
-		abs, err := g.d.Sandbox.Resolve(p)
-		if err != nil {
-			if errors.Is(err, sandbox.ErrOutside) {
-				return nil, fmt.Errorf("outside the workspace")
-			}
-			return nil, err
-		}
-		fi, err := os.Stat(abs)
-		if err != nil {
-			return nil, errors.New("not found in the workspace")
-		}
-		if fi.Size() > maxImage {
-			return nil, errors.New("image is larger than 50 MB")
-		}
-		return os.ReadFile(abs)
-	}
+	return func(src string) ([]byte, error) { return g.d.LoadImage(base, src) }
 }

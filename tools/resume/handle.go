@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -20,14 +19,8 @@ const maxInput = 5 << 20
 
 func (b *builder) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	a := c.Args
-	n := 0
-	for _, k := range []string{"resume", "path", "fields"} {
-		if a.Has(k) {
-			n++
-		}
-	}
-	if n != 1 {
-		return nil, tool.Invalid("resume", "give exactly one of resume (JSON Resume), path (a resume.json file) or fields (simple form)", "for example fields: {\"name\":\"Li Lei\",\"title\":\"Engineer\",\"experience\":[...]}")
+	if _, err := a.ExactlyOne("resume (JSON Resume), path (a resume.json file) or fields (simple form); for example fields: {\"name\":\"Li Lei\",\"title\":\"Engineer\",\"experience\":[...]}", "resume", "path", "fields"); err != nil {
+		return nil, err
 	}
 	var doc any
 	field := "resume"
@@ -104,37 +97,13 @@ func (b *builder) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 	d := layout(&r, lang)
 
 	// Choose every path first so a conflict changes nothing.
-	base := docout.Slug("resume-"+r.Basics.Name, "resume")
-	out := a.String("output")
-	if out != "" {
-		if e := filepath.Ext(out); slices.Contains(Formats, strings.TrimPrefix(strings.ToLower(e), ".")) {
-			out = strings.TrimSuffix(out, e)
-		}
+	exts := make([]string, len(formats))
+	for i, f := range formats {
+		exts[i] = "." + f
 	}
-	paths := map[string]string{}
-	for _, f := range formats {
-		o := ""
-		if out != "" {
-			o = out + "." + f
-		}
-		p, err := docout.Target(b.d.Sandbox, o, base, "."+f, a.Bool("overwrite", false))
-		if err != nil {
-			return nil, err
-		}
-		paths[f] = p
-	}
-	// Default names share one stem: if any got a time stamp, use it for all.
-	if out == "" {
-		stem := ""
-		for _, f := range formats {
-			s := strings.TrimSuffix(paths[f], "."+f)
-			if len(s) > len(stem) {
-				stem = s
-			}
-		}
-		for _, f := range formats {
-			paths[f] = stem + "." + f
-		}
+	out, err := tool.PlanOutput(b.d.Sandbox, c.Args, tool.Output{Stem: docout.Slug("resume-"+r.Basics.Name, "resume"), Exts: exts})
+	if err != nil {
+		return nil, err
 	}
 
 	var files []tool.File
@@ -163,7 +132,7 @@ func (b *builder) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 			}
 			return nil, tool.Errorf(tool.CodeFailed, "try again or choose another format", "writing %s failed: %v", f, err)
 		}
-		file, err := docout.Save(paths[f], data)
+		file, err := out.Write("."+f, data)
 		if err != nil {
 			return nil, err
 		}

@@ -12,8 +12,6 @@ import (
 	"slices"
 	"time"
 
-	"clawbridge/internal/atomicfile"
-	"clawbridge/internal/sandbox"
 	"clawbridge/tools/tool"
 )
 
@@ -35,7 +33,7 @@ func New(d *tool.Deps) tool.Tool {
 					{Name: "y", Type: tool.Integer, Description: "Region top edge in pixels.", Min: tool.Ptr(0)},
 					{Name: "width", Type: tool.Integer, Description: "Region width (default: to the right edge).", Min: tool.Ptr(1)},
 					{Name: "height", Type: tool.Integer, Description: "Region height (default: to the bottom edge).", Min: tool.Ptr(1)},
-					{Name: "output", Type: tool.String, Description: "Workspace path of the PNG (default outputs/screen-<time>.png)."},
+					{Name: "output", Type: tool.String, Description: "Workspace path of the PNG (default outputs/screen.png, then screen-2.png...)."},
 				}},
 			{Name: "list", Description: "List X displays and their screens.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 		},
@@ -108,21 +106,20 @@ func (s *screenTool) handle(ctx context.Context, c *tool.Call) (*tool.Result, er
 	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {
 		return nil, fmt.Errorf("capture: encode png: %w", err)
 	}
-	path, err := s.d.Sandbox.Output(c.Args.String("output"), "screen-"+sandbox.Stamp()+".png")
+	out, err := tool.PlanOutput(s.d.Sandbox, c.Args, tool.Output{Stem: "screen", Exts: []string{".png"}})
 	if err != nil {
-		return nil, tool.Invalid("output", err.Error(), "use a path inside the workspace")
+		return nil, err
 	}
-	if _, err := os.Stat(path); err == nil {
-		return nil, &tool.Error{Code: tool.CodeExists, Field: "output", Message: s.d.Sandbox.Rel(path) + " already exists", Hint: "choose another output path"}
+	file, err := out.Write(".png", buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("capture: %w", err)
 	}
-	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return nil, fmt.Errorf("capture: write %s: %w", path, err)
-	}
+	path := file.Path
 	res := &tool.Result{
 		Summary: fmt.Sprintf("Captured %dx%d pixels of display %s screen %d to %s.", r.Dx(), r.Dy(), disp, idx, s.d.Sandbox.Rel(path)),
 		Data: map[string]any{"display": disp, "screen": idx, "x": r.Min.X, "y": r.Min.Y, "width": r.Dx(), "height": r.Dy(),
 			"path": path, "bytes": buf.Len()},
-		Files: []tool.File{{Path: path, MIME: "image/png", Size: int64(buf.Len())}},
+		Files: []tool.File{file},
 	}
 	// Inline only when small enough not to flood the client.
 	if buf.Len() <= 2<<20 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Call is one validated invocation of a tool.
@@ -125,3 +126,23 @@ func (a Args) Decode(name string, v any) error {
 
 // isInteger reports whether a JSON number is integral.
 func isInteger(f float64) bool { return f == math.Trunc(f) && !math.IsInf(f, 0) }
+
+// ExactlyOne checks that exactly one of the alternative inputs names was
+// given and returns it; otherwise it is the standard invalid_argument error
+// on the first name, with hint saying what to send.
+func (a Args) ExactlyOne(hint string, names ...string) (string, error) {
+	var given []string
+	for _, n := range names {
+		if a.Has(n) {
+			given = append(given, n)
+		}
+	}
+	if len(given) == 1 {
+		return given[0], nil
+	}
+	msg := "give exactly one of " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	if len(given) > 1 {
+		msg += " (got " + strings.Join(given, " and ") + ")"
+	}
+	return "", Invalid(names[0], msg, hint)
+}

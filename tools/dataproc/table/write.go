@@ -5,8 +5,8 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,12 +16,14 @@ import (
 	"github.com/xuri/excelize/v2"
 )
 
-// Writer writes rows to a file in one format.
+// Writer writes rows to an io.Writer in one format. Where the bytes go
+// (a temp file moved into place) is the caller's: see tool.Outputs.
 type Writer interface {
 	Row(values []any) error
-	// Close finishes the file and moves it into place.
+	// Close finishes the table.
 	Close() error
-	// Abort drops a partial file.
+	// Abort releases what an unfinished table holds; after Close it does
+	// nothing. Callers defer it.
 	Abort()
 }
 
@@ -36,67 +38,33 @@ func FormatFromPath(p string) string {
 	return "xlsx"
 }
 
-// NewWriter starts writing a table with the given header to path (written
-// to a temp file beside it and renamed on Close).
-func NewWriter(path, format, sheet string, header []string) (Writer, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return nil, fmt.Errorf("export: %w", err)
-	}
-	base := fileWriter{tmp: tmp, path: path}
+// NewWriter starts writing a table with the given header to out.
+func NewWriter(out io.Writer, format, sheet string, header []string) (Writer, error) {
 	switch format {
 	case "csv":
-		bw := bufio.NewWriterSize(tmp, 1<<16)
+		bw := bufio.NewWriterSize(out, 1<<16)
 		bw.WriteString("\uFEFF") // Excel opens UTF-8 CSV with Chinese text correctly only with a BOM
-		w := &csvWriter{fileWriter: base, bw: bw, cw: csv.NewWriter(bw)}
+		w := &csvWriter{bw: bw, cw: csv.NewWriter(bw)}
 		if err := w.cw.Write(header); err != nil {
-			w.Abort()
 			return nil, err
 		}
 		return w, nil
 	case "json":
-		bw := bufio.NewWriterSize(tmp, 1<<16)
+		bw := bufio.NewWriterSize(out, 1<<16)
 		bw.WriteString("[")
-		return &jsonWriter{fileWriter: base, bw: bw, header: header}, nil
+		return &jsonWriter{bw: bw, header: header}, nil
 	default:
-		w, err := newXLSXWriter(base, sheet, header)
-		if err != nil {
-			base.Abort()
-			return nil, err
-		}
-		return w, nil
+		return newXLSXWriter(out, sheet, header)
 	}
 }
 
-type fileWriter struct {
-	tmp  *os.File
-	path string
-}
+// streamWriter is the Abort of the formats that hold nothing but a buffer.
+type streamWriter struct{}
 
-func (f fileWriter) Abort() {
-	f.tmp.Close()
-	os.Remove(f.tmp.Name())
-}
-
-func (f fileWriter) finish() error {
-	if err := f.tmp.Sync(); err != nil {
-		f.Abort()
-		return err
-	}
-	if err := f.tmp.Close(); err != nil {
-		os.Remove(f.tmp.Name())
-		return err
-	}
-	os.Chmod(f.tmp.Name(), 0o644)
-	if err := os.Rename(f.tmp.Name(), f.path); err != nil {
-		os.Remove(f.tmp.Name())
-		return err
-	}
-	return nil
-}
+func (streamWriter) Abort() {}
 
 type csvWriter struct {
-	fileWriter
+	streamWriter
 	bw  *bufio.Writer
 	cw  *csv.Writer
 	rec []string
@@ -113,18 +81,13 @@ func (w *csvWriter) Row(values []any) error {
 func (w *csvWriter) Close() error {
 	w.cw.Flush()
 	if err := w.cw.Error(); err != nil {
-		w.Abort()
 		return err
 	}
-	if err := w.bw.Flush(); err != nil {
-		w.Abort()
-		return err
-	}
-	return w.finish()
+	return w.bw.Flush()
 }
 
 type jsonWriter struct {
-	fileWriter
+	streamWriter
 	bw     *bufio.Writer
 	header []string
 	n      int
@@ -162,15 +125,11 @@ func (w *jsonWriter) Row(values []any) error {
 
 func (w *jsonWriter) Close() error {
 	w.bw.WriteString("\n]\n")
-	if err := w.bw.Flush(); err != nil {
-		w.Abort()
-		return err
-	}
-	return w.finish()
+	return w.bw.Flush()
 }
 
 type xlsxWriter struct {
-	fileWriter
+	out    io.Writer
 	f      *excelize.File
 	sw     *excelize.StreamWriter
 	row    int
@@ -182,7 +141,7 @@ type xlsxWriter struct {
 
 const maxSheetRows = 1_048_576
 
-func newXLSXWriter(base fileWriter, sheet string, header []string) (*xlsxWriter, error) {
+func newXLSXWriter(out io.Writer, sheet string, header []string) (*xlsxWriter, error) {
 	f := excelize.NewFile()
 	if sheet == "" {
 		sheet = "Sheet1"
@@ -217,7 +176,7 @@ func newXLSXWriter(base fileWriter, sheet string, header []string) (*xlsxWriter,
 	if err := sw.SetRow("A1", hdr); err != nil {
 		return nil, err
 	}
-	return &xlsxWriter{fileWriter: base, f: f, sw: sw, row: 1, dateID: dateID, dtID: dtID}, nil
+	return &xlsxWriter{out: out, f: f, sw: sw, row: 1, dateID: dateID, dtID: dtID}, nil
 }
 
 func strPtr(s string) *string { return &s }
@@ -292,16 +251,20 @@ func (w *xlsxWriter) cell(v any) any {
 }
 
 func (w *xlsxWriter) Close() error {
+	defer w.Abort()
 	if err := w.sw.Flush(); err != nil {
-		w.Abort()
 		return err
 	}
-	if _, err := w.f.WriteTo(w.tmp); err != nil {
-		w.Abort()
-		return err
+	_, err := w.f.WriteTo(w.out)
+	return err
+}
+
+// Abort closes the workbook, removing the stream writer's temp files.
+func (w *xlsxWriter) Abort() {
+	if w.f != nil {
+		w.f.Close()
+		w.f = nil
 	}
-	w.f.Close()
-	return w.finish()
 }
 
 // Text renders a value as cell text.
