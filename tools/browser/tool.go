@@ -83,10 +83,10 @@ func actions() []tool.Action {
 	}
 }
 
-// New builds the browser tool. d.Browser may be nil: every call then says
-// that no browser is available.
-func New(d *tool.Deps) tool.Tool {
-	r := &Runner{d: d}
+// New builds the browser tool over the shared manager m. m may be nil: every
+// call then says that no browser is available.
+func New(d *tool.Deps, m *browser.Manager) tool.Tool {
+	r := NewRunner(d, m)
 	return tool.Tool{
 		Name:  "browser",
 		Title: "Web browser (Chromium)",

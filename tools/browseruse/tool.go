@@ -15,12 +15,14 @@ import (
 
 type runner struct {
 	d  *tool.Deps
+	m  *browser.Manager // nil when no browser is configured
 	br *browsertool.Runner
 }
 
-// New builds the browser_use tool.
-func New(d *tool.Deps) tool.Tool {
-	r := &runner{d: d, br: browsertool.NewRunner(d)}
+// New builds the browser_use tool over the shared manager m (nil: every call
+// says that no browser is available).
+func New(d *tool.Deps, m *browser.Manager) tool.Tool {
+	r := &runner{d: d, m: m, br: browsertool.NewRunner(d, m)}
 	return tool.Tool{
 		Name:  "browser_use",
 		Title: "Browser task runner",
@@ -76,13 +78,13 @@ func (r *runner) handle(ctx context.Context, c *tool.Call) (*tool.Result, error)
 }
 
 func (r *runner) session(key string) (*browser.Session, error) {
-	if r.d.Browser == nil {
+	if r.m == nil {
 		return nil, tool.Errorf(tool.CodeUnavailable, "install Chromium (apt-get install chromium) and restart clawbridge", "no browser is configured on this server")
 	}
-	if _, err := r.d.Browser.BrowserPath(); err != nil {
+	if _, err := r.m.BrowserPath(); err != nil {
 		return nil, browsertool.Err(err)
 	}
-	return r.d.Browser.Session(key), nil
+	return r.m.Session(key), nil
 }
 
 // StepOutcome is what one step did.
@@ -108,7 +110,7 @@ func (r *runner) run(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	}
 	// Validate every step before running any: a typo in step 5 should not
 	// leave steps 1-4 half done.
-	bt := browsertool.New(r.d)
+	bt := browsertool.New(r.d, r.m)
 	prepared := make([]*tool.Call, len(steps))
 	for i, st := range steps {
 		name, _ := st["action"].(string)

@@ -21,10 +21,6 @@ func toolErr(err error) error {
 	if err == nil {
 		return nil
 	}
-	var te *table.Error
-	if errors.As(err, &te) {
-		return &tool.Error{Code: te.Code, Message: te.Message, Hint: te.Hint}
-	}
 	if errors.Is(err, sandbox.ErrOutside) {
 		return tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%v", err)
 	}

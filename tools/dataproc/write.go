@@ -2,7 +2,6 @@ package dataproc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"path/filepath"
@@ -239,8 +238,7 @@ func (p *processor) export(ctx context.Context, c *tool.Call) (*tool.Result, err
 			if w != nil {
 				w.Abort()
 			}
-			var te *table.Error
-			if _, ok := tool.AsError(err); ok || errors.As(err, &te) {
+			if _, ok := tool.AsError(err); ok {
 				return nil, toolErr(err)
 			}
 			return nil, withTables(tool.Invalid("sql", "query failed: "+err.Error(), ""), db)

@@ -110,8 +110,8 @@ func (rp *reporter) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 	}
 	r, err := table.Open(abs, table.Options{Sheet: c.Args.String("sheet")})
 	if err != nil {
-		if te, ok := err.(*table.Error); ok {
-			return nil, &tool.Error{Code: te.Code, Message: te.Message, Hint: te.Hint, Field: "path"}
+		if te, ok := tool.AsError(err); ok && te.Field == "" {
+			te.Field = "path"
 		}
 		return nil, err
 	}
