@@ -90,7 +90,7 @@ func chain(stages []stage, last next) next {
 
 // callHandler is the end of the chain: the tool's own handler.
 func callHandler(ctx context.Context, c *callState) (*tool.Result, error) {
-	return c.tool.Handler(ctx, c.call)
+	return c.tool.Handle(ctx, c.call)
 }
 
 // run executes one call through the pipeline. It never returns a Go error:

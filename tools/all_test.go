@@ -45,6 +45,9 @@ func TestRegistryContract(t *testing.T) {
 				t.Errorf("no example requests for the router")
 			}
 			for _, a := range tl.Actions {
+				if a.Handler == nil {
+					t.Errorf("action %q has no handler", a.Name)
+				}
 				if a.Level == "" || a.Timeout == "" {
 					t.Errorf("action %q lacks a level or timeout class", a.Name)
 				}

@@ -59,7 +59,7 @@ func call(t *testing.T, tl tool.Tool, session string, args map[string]any) (*too
 		return nil, err
 	}
 	c.Session = session
-	return tl.Handler(t.Context(), c)
+	return tl.Handle(t.Context(), c)
 }
 
 func must(t *testing.T, tl tool.Tool, session string, args map[string]any) map[string]any {

@@ -303,7 +303,7 @@ func (r *Runner) pdf(ctx context.Context, s *browser.Session, a tool.Args) (*too
 func (r *Runner) writeOutput(p, def string, data []byte, overwrite bool) (string, error) {
 	path, err := r.d.Sandbox.Output(p, def)
 	if err != nil {
-		return "", tool.Invalid("output", err.Error(), "use a path inside the workspace")
+		return "", tool.PathError("output", p, err)
 	}
 	if _, err := os.Stat(path); err == nil && !overwrite {
 		return "", &tool.Error{Code: tool.CodeExists, Field: "output", Message: fmt.Sprintf("%s already exists", r.d.Sandbox.Rel(path)),

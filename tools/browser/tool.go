@@ -87,6 +87,11 @@ func actions() []tool.Action {
 // call then says that no browser is available.
 func New(d *tool.Deps, m *browser.Manager) tool.Tool {
 	r := NewRunner(d, m)
+	acts := actions()
+	for i := range acts {
+		// Every step runs in the call's browser session; Do picks the verb.
+		acts[i].Handler = r.Handle
+	}
 	return tool.Tool{
 		Name:  "browser",
 		Title: "Web browser (Chromium)",
@@ -94,8 +99,7 @@ func New(d *tool.Deps, m *browser.Manager) tool.Tool {
 			"interactive elements carry refs like e12), then click, type, select, press keys or wait by ref or CSS selector. " +
 			"Also tabs, screenshots (returned as images), printing to PDF and the console. Each session has its own isolated " +
 			"browser profile; snapshots are paged (offset/limit) and can show only what changed (diff).",
-		Actions:   actions(),
-		Handler:   r.Handle,
+		Actions:   acts,
 		OpenWorld: true,
 		Programs:  map[string]string{"chromium": "chromium"},
 		Examples: []string{

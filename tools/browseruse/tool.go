@@ -31,27 +31,26 @@ func New(d *tool.Deps, m *browser.Manager) tool.Tool {
 			"stops at the first failure and reports every step plus a final snapshot. extract returns title, headings, links, tables as rows, " +
 			"forms with their fields and metadata; fill_form fills fields by label or name and can submit.",
 		Actions: []tool.Action{
-			{Name: "run", Description: "Run browser steps in order; stop at the first failure.", Level: tool.Write, Timeout: tool.Slow,
+			{Name: "run", Handler: r.run, Description: "Run browser steps in order; stop at the first failure.", Level: tool.Write, Timeout: tool.Slow,
 				Params: []tool.Param{
 					{Name: "steps", Type: tool.Array, Required: true, Description: "Ordered steps; each is an object with `action` (a browser action except evaluate) and that action's fields, e.g. {\"action\":\"click\",\"ref\":\"e5\"}.",
 						Items: &tool.Param{Name: "step", Type: tool.Object, Description: "One browser step.",
 							Properties: []tool.Param{{Name: "action", Type: tool.String, Description: "Browser action name.", Required: true}}}},
 					{Name: "snapshot_limit", Type: tool.Integer, Description: "Characters of the final snapshot (default 6000; 0 for none).", Min: tool.Ptr(0), Max: tool.Ptr(50000)},
 				}},
-			{Name: "extract", Description: "Structured content of a URL or the current page.", Level: tool.Write, Timeout: tool.Normal,
+			{Name: "extract", Handler: r.extract, Description: "Structured content of a URL or the current page.", Level: tool.Write, Timeout: tool.Normal,
 				Params: []tool.Param{
 					{Name: "url", Type: tool.String, Description: "URL to open first; empty: the current page."},
 					{Name: "max_text", Type: tool.Integer, Description: "Also return up to this many characters of visible text (default 0).", Min: tool.Ptr(0), Max: tool.Ptr(200000)},
 					{Name: "max_links", Type: tool.Integer, Description: "Links to return (default 200).", Min: tool.Ptr(0), Max: tool.Ptr(2000)},
 				}},
-			{Name: "fill_form", Description: "Fill form fields by label, name or id, then optionally submit.", Level: tool.Write, Timeout: tool.Normal,
+			{Name: "fill_form", Handler: r.fill, Description: "Fill form fields by label, name or id, then optionally submit.", Level: tool.Write, Timeout: tool.Normal,
 				Params: []tool.Param{
 					{Name: "fields", Type: tool.Object, Required: true, Description: "Map of field label (or name or id) to value; checkboxes take true/false, radios and selects the option text or value."},
 					{Name: "submit", Type: tool.Boolean, Description: "Submit the form afterwards."},
 					{Name: "url", Type: tool.String, Description: "URL to open first; empty: the current page."},
 				}},
 		},
-		Handler:   r.handle,
 		OpenWorld: true,
 		Programs:  map[string]string{"chromium": "chromium"},
 		Examples: []string{
@@ -63,18 +62,6 @@ func New(d *tool.Deps, m *browser.Manager) tool.Tool {
 			"帮我在网站上填写并提交这个表单",
 		},
 	}
-}
-
-func (r *runner) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	switch c.Action {
-	case "run":
-		return r.run(ctx, c)
-	case "extract":
-		return r.extract(ctx, c)
-	case "fill_form":
-		return r.fill(ctx, c)
-	}
-	return nil, tool.Invalid("action", "unknown action "+c.Action, "one of: run, extract, fill_form")
 }
 
 func (r *runner) session(key string) (*browser.Session, error) {

@@ -42,7 +42,7 @@ func (cv *converter) load(c *tool.Call) (*source, error) {
 	}
 	abs, err := cv.d.Sandbox.Resolve(path)
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "path: %v", err)
+		return nil, tool.PathError("path", path, err)
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
@@ -81,7 +81,7 @@ func (cv *converter) outputPath(c *tool.Call, src *source, to string) (string, e
 	}
 	abs, err := cv.d.Sandbox.Output(given, stem+outExt[to])
 	if err != nil {
-		return "", tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "output: %v", err)
+		return "", tool.PathError("output", given, err)
 	}
 	overwrite := c.Args.Bool("overwrite", false)
 	if given == "" && !overwrite {

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/sandbox"
 	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/dbquery/sqlcheck"
 	"clawbridge/tools/tool"
@@ -20,9 +19,6 @@ import (
 func toolErr(err error) error {
 	if err == nil {
 		return nil
-	}
-	if errors.Is(err, sandbox.ErrOutside) {
-		return tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%v", err)
 	}
 	if _, ok := tool.AsError(err); ok {
 		return err
@@ -40,7 +36,7 @@ func (p *processor) input(path string) (string, error) {
 	}
 	abs, err := p.d.Sandbox.Resolve(path)
 	if err != nil {
-		return "", toolErr(err)
+		return "", tool.PathError("path", path, err)
 	}
 	if _, err := os.Stat(abs); err != nil {
 		return "", tool.Errorf(tool.CodeNotFound, "check the path (relative paths start at the workspace root)", "file not found: %s", path)
@@ -286,7 +282,7 @@ func (p *processor) output(c *tool.Call, defaultName string, inputs ...string) (
 	}
 	abs, err := p.d.Sandbox.Output(out, defaultName)
 	if err != nil {
-		return "", "", toolErr(err)
+		return "", "", tool.PathError("output", out, err)
 	}
 	for _, in := range inputs {
 		if in == abs {

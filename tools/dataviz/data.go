@@ -119,7 +119,7 @@ func inPath(err error) error {
 func (v *viz) specFromFile(ctx context.Context, a *chartArgs, s *Spec) error {
 	abs, err := v.d.Sandbox.Resolve(a.Path)
 	if err != nil {
-		return tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%v", err)
+		return tool.PathError("path", a.Path, err)
 	}
 	r, err := table.Open(abs, table.Options{Sheet: a.Sheet})
 	if err != nil {

@@ -75,7 +75,7 @@ func Target(sb *sandbox.Sandbox, output, base, ext string, overwrite bool) (stri
 		}
 		p, err := sb.Output(output, "")
 		if err != nil {
-			return "", outsideErr("output", err)
+			return "", tool.PathError("output", output, err)
 		}
 		if fi, err := os.Stat(p); err == nil {
 			if fi.IsDir() {
@@ -89,12 +89,12 @@ func Target(sb *sandbox.Sandbox, output, base, ext string, overwrite bool) (stri
 	}
 	p, err := sb.Output("", base+ext)
 	if err != nil {
-		return "", outsideErr("output", err)
+		return "", tool.PathError("output", base+ext, err)
 	}
 	if _, err := os.Stat(p); err == nil {
 		p, err = sb.Output("", base+"-"+sandbox.Stamp()+ext)
 		if err != nil {
-			return "", outsideErr("output", err)
+			return "", tool.PathError("output", base+ext, err)
 		}
 	}
 	return p, nil
@@ -107,13 +107,6 @@ func Sibling(sb *sandbox.Sandbox, path, ext string, overwrite bool) (string, err
 		return "", &tool.Error{Code: tool.CodeExists, Field: "output", Message: fmt.Sprintf("%s already exists", sb.Rel(p)), Hint: "choose another output name or set overwrite to true"}
 	}
 	return p, nil
-}
-
-func outsideErr(field string, err error) error {
-	if errors.Is(err, sandbox.ErrOutside) {
-		return tool.Invalid(field, err.Error(), "use a path inside the workspace")
-	}
-	return fmt.Errorf("output: %w", err)
 }
 
 // Save writes data atomically and describes the file.

@@ -46,10 +46,9 @@ func New(d *tool.Deps) tool.Tool {
 			"Writes a formatted xlsx whose subtotals, totals and ratios are live Excel formulas, plus a Markdown summary; checks that assets = liabilities + equity and reports any gap. " +
 			"Use check to validate a ledger without writing files. Amounts are exact decimals.",
 		Actions: []tool.Action{
-			{Name: "report", Description: "write the statements (xlsx with formulas + Markdown) and return the key figures", Level: tool.Write, Timeout: tool.Normal, Params: append(append([]tool.Param{}, src...), out...)},
-			{Name: "check", Description: "compute the statements and the balance check without writing files", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: src},
+			{Name: "report", Handler: rp.report, Description: "write the statements (xlsx with formulas + Markdown) and return the key figures", Level: tool.Write, Timeout: tool.Normal, Params: append(append([]tool.Param{}, src...), out...)},
+			{Name: "check", Handler: rp.check, Description: "compute the statements and the balance check without writing files", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: src},
 		},
-		Handler: rp.handle,
 		Examples: []string{
 			"Generate financial statements from ledger.xlsx for Q1 2024",
 			"Does my ledger balance? Check assets = liabilities + equity",
@@ -103,10 +102,19 @@ func hasCJK(es []Entry) bool {
 	return false
 }
 
-func (rp *reporter) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+// report computes the statements and writes them; check only computes.
+func (rp *reporter) report(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	return rp.run(ctx, c, true)
+}
+
+func (rp *reporter) check(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	return rp.run(ctx, c, false)
+}
+
+func (rp *reporter) run(ctx context.Context, c *tool.Call, write bool) (*tool.Result, error) {
 	abs, err := rp.d.Sandbox.Resolve(c.Args.String("path"))
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%v", err)
+		return nil, tool.PathError("path", c.Args.String("path"), err)
 	}
 	r, err := table.Open(abs, table.Options{Sheet: c.Args.String("sheet")})
 	if err != nil {
@@ -161,13 +169,13 @@ func (rp *reporter) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 		sum = fmt.Sprintf("%s to %s: the books do not balance — assets %s vs liabilities + equity %s (gap %s; debits %s vs credits %s)", start, end,
 			rep.TotalAssets.StringFixed(2), rep.TotalLiabs.Add(rep.TotalEquity).StringFixed(2), rep.Gap.StringFixed(2), rep.DebitTotal.StringFixed(2), rep.CreditTotal.StringFixed(2))
 	}
-	if c.Action == "check" {
+	if !write {
 		return &tool.Result{Summary: sum, Data: data}, nil
 	}
 	stem := strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs))
 	outXLSX, err := rp.d.Sandbox.Output(c.Args.String("output"), stem+"_report.xlsx")
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%v", err)
+		return nil, tool.PathError("output", c.Args.String("output"), err)
 	}
 	if !strings.EqualFold(filepath.Ext(outXLSX), ".xlsx") {
 		return nil, tool.Invalid("output", "output must end in .xlsx", "")

@@ -46,7 +46,7 @@ func (p *pdfTool) readInput(field, path string) (*input, error) {
 	}
 	abs, err := p.d.Sandbox.Resolve(path)
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%s: %v", field, err)
+		return nil, tool.PathError(field, path, err)
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
@@ -165,7 +165,7 @@ func (p *pdfTool) outputPath(c *tool.Call, field, defaultName string, inputs ...
 	given := c.Args.String(field)
 	abs, err := p.d.Sandbox.Output(given, defaultName)
 	if err != nil {
-		return "", tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%s: %v", field, err)
+		return "", tool.PathError(field, given, err)
 	}
 	overwrite := c.Args.Bool("overwrite", false)
 	if given == "" && !overwrite {
@@ -201,7 +201,7 @@ func (p *pdfTool) outputDir(c *tool.Call, defaultName string) (string, error) {
 		abs, err = p.d.Sandbox.ResolveWrite(given)
 	}
 	if err != nil {
-		return "", tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "output_dir: %v", err)
+		return "", tool.PathError("output_dir", given, err)
 	}
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return "", fmt.Errorf("create %s: %w", abs, err)

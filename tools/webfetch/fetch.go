@@ -35,7 +35,7 @@ type fetcher struct {
 	d       *tool.Deps
 	browser *browser.Manager // renders thin pages; nil when none is configured
 	cfg     Config
-	robots *robotsCache
+	robots  *robotsCache
 
 	mu   sync.Mutex
 	next map[string]time.Time // host -> earliest time of the next request

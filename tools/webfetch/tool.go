@@ -90,8 +90,8 @@ func New(d *tool.Deps, m *browser.Manager) (tool.Tool, error) {
 				{Name: "full_page", Type: tool.Boolean, Description: "Convert the whole page instead of only the main content."},
 				{Name: "render", Type: tool.Boolean, Description: "Always render with the browser (for script-built pages)."},
 			},
+			Handler: f.handle,
 		}},
-		Handler:   f.handle,
 		OpenWorld: true,
 		Programs:  map[string]string{"chromium": "chromium"},
 		Examples: []string{
