@@ -79,8 +79,8 @@ func newApp(configPath string, apply func(*config.Config)) (*app, error) {
 	}
 	bm := browser.New(bc, guard, log) // launches Chromium lazily, on first use
 	a.closer = append(a.closer, closerFunc(bm.Close))
-	a.deps = &tool.Deps{Config: cfg, Sandbox: sb, Store: st, Guard: guard, Log: log, Browser: bm, PDF: bm}
-	registry, err := tools.All(a.deps)
+	a.deps = &tool.Deps{Config: cfg, Sandbox: sb, Store: st, Guard: guard, Log: log, Sessions: bm, PDF: bm}
+	registry, err := tools.All(a.deps, bm)
 	if err != nil {
 		a.Close()
 		return nil, err

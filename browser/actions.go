@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"clawbridge/internal/toolerr"
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
@@ -50,7 +51,7 @@ func (t *Tab) element(ctx context.Context, tg Target) (*rod.Element, error) {
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, &Error{Code: CodeNotFound, Field: "selector",
+		return nil, &toolerr.Error{Code: toolerr.CodeNotFound, Field: "selector",
 			Message: fmt.Sprintf("no element matches the selector %q", tg.Selector),
 			Hint:    "check the selector, wait_for it, or take a snapshot and use a ref"}
 	}
@@ -72,14 +73,14 @@ func (s *Session) navTimeout() time.Duration    { return s.m.cfg.NavigationTimeo
 func (s *Session) checkNavigation(ctx context.Context, raw string) (*url.URL, error) {
 	u, err := s.m.guard.CheckURL(raw)
 	if err != nil {
-		return nil, &Error{Code: CodeDenied, Field: "url", Message: err.Error(),
+		return nil, &toolerr.Error{Code: toolerr.CodeDenied, Field: "url", Message: err.Error(),
 			Hint: "only public http(s) addresses are reachable unless the config's network.allow_hosts lists the host"}
 	}
 	if reason := s.m.policy.checkURL(u); reason != "" {
-		return nil, &Error{Code: CodeDenied, Field: "url", Message: reason, Hint: "change tools.browser.allowed_origins / blocked_origins in the config"}
+		return nil, &toolerr.Error{Code: toolerr.CodeDenied, Field: "url", Message: reason, Hint: "change tools.browser.allowed_origins / blocked_origins in the config"}
 	}
 	if err := s.m.guard.CheckHost(ctx, u.Hostname()); err != nil {
-		return nil, &Error{Code: CodeDenied, Field: "url", Message: err.Error(),
+		return nil, &toolerr.Error{Code: toolerr.CodeDenied, Field: "url", Message: err.Error(),
 			Hint: "only public addresses are reachable unless the config's network.allow_hosts lists the host"}
 	}
 	return u, nil
@@ -113,7 +114,7 @@ func (t *Tab) navigate(ctx context.Context, raw string) (*Result, error) {
 	pi := t.info(ctx)
 	for _, b := range blocked {
 		if b.URL == pi.URL || sameHostPort(b.URL, pi.URL) || navErr != nil {
-			return nil, &Error{Code: CodeDenied, Field: "url",
+			return nil, &toolerr.Error{Code: toolerr.CodeDenied, Field: "url",
 				Message: fmt.Sprintf("navigation to %s was refused: %s", b.URL, b.Reason),
 				Hint:    "the page or one of its redirects points at a private or blocked address"}
 		}
@@ -121,7 +122,7 @@ func (t *Tab) navigate(ctx context.Context, raw string) (*Result, error) {
 	if navErr != nil {
 		var ne *rod.NavigationError
 		if errors.As(navErr, &ne) {
-			return nil, errorf(CodeFailed, "check the URL; the site may be down", "navigation to %s failed: %s", raw, ne.Reason)
+			return nil, errorf(toolerr.CodeFailed, "check the URL; the site may be down", "navigation to %s failed: %s", raw, ne.Reason)
 		}
 		return nil, fmt.Errorf("navigate %s: %w", raw, navErr)
 	}
@@ -338,8 +339,8 @@ func (s *Session) onPage(ctx context.Context, fn func(ctx context.Context, t *Ta
 		cancel()
 		if err != nil {
 			if actx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
-				if _, ok := AsError(err); !ok {
-					return errorf(CodeTimeout, "the element may be hidden, covered or disabled; take a snapshot, or wait_for it",
+				if _, ok := toolerr.As(err); !ok {
+					return errorf(toolerr.CodeTimeout, "the element may be hidden, covered or disabled; take a snapshot, or wait_for it",
 						"the action did not complete within %s", s.actionTimeout())
 				}
 			}
@@ -353,7 +354,7 @@ func (s *Session) onPage(ctx context.Context, fn func(ctx context.Context, t *Ta
 }
 
 func actionErr(what string, tg Target, err error) error {
-	if _, ok := AsError(err); ok {
+	if _, ok := toolerr.As(err); ok {
 		return err
 	}
 	var inv *rod.InvisibleShapeError
@@ -361,13 +362,13 @@ func actionErr(what string, tg Target, err error) error {
 	var nc *rod.NotInteractableError
 	switch {
 	case errors.As(err, &inv):
-		return errorf(CodeFailed, "scroll or wait until it is visible; take a snapshot", "%s %s: the element is not visible", what, tg)
+		return errorf(toolerr.CodeFailed, "scroll or wait until it is visible; take a snapshot", "%s %s: the element is not visible", what, tg)
 	case errors.As(err, &cov):
-		return errorf(CodeFailed, "close the overlay first (a dialog, banner or menu); take a snapshot", "%s %s: the element is covered by another element", what, tg)
+		return errorf(toolerr.CodeFailed, "close the overlay first (a dialog, banner or menu); take a snapshot", "%s %s: the element is covered by another element", what, tg)
 	case errors.As(err, &nc):
-		return errorf(CodeFailed, "take a snapshot and pick an interactive element", "%s %s: the element cannot be interacted with", what, tg)
+		return errorf(toolerr.CodeFailed, "take a snapshot and pick an interactive element", "%s %s: the element cannot be interacted with", what, tg)
 	case errors.Is(err, context.DeadlineExceeded):
-		return errorf(CodeTimeout, "the element may be hidden, covered or disabled", "%s %s timed out", what, tg)
+		return errorf(toolerr.CodeTimeout, "the element may be hidden, covered or disabled", "%s %s timed out", what, tg)
 	}
 	return fmt.Errorf("%s %s: %w", what, tg, err)
 }

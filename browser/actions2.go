@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"clawbridge/internal/toolerr"
+	"clawbridge/tools/tool"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -87,7 +89,7 @@ func (s *Session) WaitFor(ctx context.Context, w WaitOptions) (*Result, error) {
 
 func waitErr(ctx, wctx context.Context, what string, timeout time.Duration, err error) error {
 	if ctx.Err() == nil && wctx.Err() != nil {
-		return errorf(CodeTimeout, "take a snapshot to see what the page shows; raise timeout if the page is slow",
+		return errorf(toolerr.CodeTimeout, "take a snapshot to see what the page shows; raise timeout if the page is slow",
 			"waited %s for %s; it did not happen", timeout, what)
 	}
 	return fmt.Errorf("wait for %s: %w", what, err)
@@ -131,7 +133,7 @@ func (s *Session) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, 
 }
 
 // PDF prints the current tab.
-func (s *Session) PDF(ctx context.Context, opts PDFOptions) ([]byte, *Result, error) {
+func (s *Session) PDF(ctx context.Context, opts tool.PDFOptions) ([]byte, *Result, error) {
 	req, err := printParams(opts)
 	if err != nil {
 		return nil, nil, err
@@ -273,7 +275,7 @@ func (s *Session) Console(ctx context.Context, limit int) ([]ConsoleMessage, err
 // given). The result comes back as JSON. Refused unless the config allows it.
 func (s *Session) Evaluate(ctx context.Context, script string, tg Target) (any, error) {
 	if !s.m.cfg.AllowEvaluate {
-		return nil, errorf(CodeDenied, "set tools.browser.allow_evaluate: true in the config to enable it",
+		return nil, errorf(toolerr.CodeDenied, "set tools.browser.allow_evaluate: true in the config to enable it",
 			"evaluate is disabled on this server")
 	}
 	var out any
@@ -310,5 +312,5 @@ func (s *Session) Evaluate(ctx context.Context, script string, tg Target) (any, 
 }
 
 func evalErr(err error) error {
-	return errorf(CodeFailed, "fix the script; it runs in the page as a function or an expression", "script failed: %v", err)
+	return errorf(toolerr.CodeFailed, "fix the script; it runs in the page as a function or an expression", "script failed: %v", err)
 }

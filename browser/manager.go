@@ -22,6 +22,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"clawbridge/internal/netguard"
+	"clawbridge/internal/toolerr"
 )
 
 // Manager owns the browser process and the sessions' contexts. It is safe
@@ -81,7 +82,7 @@ func (m *Manager) BrowserPath() (string, error) {
 	if m.cfg.Path != "" {
 		p, err := exec.LookPath(m.cfg.Path)
 		if err != nil {
-			return "", &Error{Code: CodeUnavailable,
+			return "", &toolerr.Error{Code: toolerr.CodeUnavailable,
 				Message: fmt.Sprintf("the configured browser %q was not found: %v", m.cfg.Path, err),
 				Hint:    "fix tools.browser.path in the config, or clear it and install Chromium: apt-get install chromium"}
 		}
@@ -90,7 +91,7 @@ func (m *Manager) BrowserPath() (string, error) {
 	if p, ok := launcher.LookPath(); ok {
 		return p, nil
 	}
-	return "", &Error{Code: CodeUnavailable,
+	return "", &toolerr.Error{Code: toolerr.CodeUnavailable,
 		Message: "Chromium is not installed on the server (no chromium, chromium-browser or google-chrome on PATH)",
 		Hint:    "install it with: apt-get install chromium (or set tools.browser.path); clawbridge never downloads a browser"}
 }
@@ -202,7 +203,7 @@ func (m *Manager) launch(ctx context.Context) (*instance, error) {
 	if err != nil {
 		l.Kill()
 		_ = os.RemoveAll(dataDir)
-		return nil, &Error{Code: CodeUnavailable,
+		return nil, &toolerr.Error{Code: toolerr.CodeUnavailable,
 			Message: fmt.Sprintf("Chromium (%s) failed to start: %v", bin, err),
 			Hint:    "check that the chromium package is complete (apt-get install chromium) and that /tmp is writable"}
 	}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"clawbridge/internal/netguard"
+	"clawbridge/internal/toolerr"
+	"clawbridge/tools/tool"
 )
 
 func testGuard() *netguard.Guard {
@@ -31,12 +33,12 @@ func TestHTMLToPDF(t *testing.T) {
 	pdfinfo := needProgram(t, "pdfinfo")
 	cases := []struct {
 		name   string
-		opts   PDFOptions
+		opts   tool.PDFOptions
 		size   string // pdfinfo "Page size" prefix in points
 		footer bool
 	}{
-		{"a4 default", PDFOptions{}, "595", false},
-		{"a5 landscape numbered", PDFOptions{PageSize: "a5", Landscape: true, MarginMM: 10, HeaderFooter: true}, "595.92 x 420", true},
+		{"a4 default", tool.PDFOptions{}, "595", false},
+		{"a5 landscape numbered", tool.PDFOptions{PageSize: "a5", Landscape: true, MarginMM: 10, HeaderFooter: true}, "595.92 x 420", true},
 	}
 	dir := t.TempDir()
 	for _, tc := range cases {
@@ -83,7 +85,7 @@ func TestHTMLToPDF(t *testing.T) {
 	}
 	t.Run("all sizes", func(t *testing.T) {
 		for name, want := range map[string][2]float64{"Legal": {8.5, 14}, "A3": {11.69, 16.54}, "letter": {8.5, 11}} {
-			req, err := printParams(PDFOptions{PageSize: name})
+			req, err := printParams(tool.PDFOptions{PageSize: name})
 			if err != nil || *req.PaperWidth != want[0] || *req.PaperHeight != want[1] {
 				t.Errorf("%s: %v %v", name, req, err)
 			}
@@ -103,7 +105,7 @@ func TestHTMLToPDF(t *testing.T) {
 		}))
 		defer srv.Close()
 		html := `<!doctype html><html><body><p>Picture:</p><img src="` + srv.URL + `/pic.png" width="200"></body></html>`
-		data, err := testMgr.HTMLToPDF(t.Context(), []byte(html), PDFOptions{})
+		data, err := testMgr.HTMLToPDF(t.Context(), []byte(html), tool.PDFOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,8 +117,8 @@ func TestHTMLToPDF(t *testing.T) {
 		}
 	})
 	t.Run("bad page size", func(t *testing.T) {
-		_, err := testMgr.HTMLToPDF(t.Context(), []byte("<p>x</p>"), PDFOptions{PageSize: "B7"})
-		if e, ok := AsError(err); !ok || e.Code != CodeInvalid {
+		_, err := testMgr.HTMLToPDF(t.Context(), []byte("<p>x</p>"), tool.PDFOptions{PageSize: "B7"})
+		if e, ok := toolerr.As(err); !ok || e.Code != toolerr.CodeInvalid {
 			t.Fatalf("want invalid error, got %v", err)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"clawbridge/internal/toolerr"
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -191,7 +192,7 @@ func (s *Session) op(ctx context.Context, timeout time.Duration, fn func(ctx con
 	err = fn(ctx)
 	s.adoptPopups(ctx)
 	if err != nil && ctx.Err() == context.DeadlineExceeded {
-		return errorf(CodeTimeout, "raise the timeout or wait for something more specific",
+		return errorf(toolerr.CodeTimeout, "raise the timeout or wait for something more specific",
 			"browser operation timed out after %s: %v", timeout, err)
 	}
 	return err
@@ -230,7 +231,7 @@ func (s *Session) tab(ctx context.Context) (*Tab, error) {
 
 func (s *Session) openTab(ctx context.Context) (*Tab, error) {
 	if len(s.tabs) >= s.m.cfg.MaxTabs {
-		return nil, errorf(CodeInvalid, "close a tab first (tabs action close)", "this session already has %d tabs, the maximum", len(s.tabs))
+		return nil, errorf(toolerr.CodeInvalid, "close a tab first (tabs action close)", "this session already has %d tabs, the maximum", len(s.tabs))
 	}
 	p, err := newPage(ctx, s.bc)
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"clawbridge/fixtures/site"
+	"clawbridge/internal/toolerr"
+	"clawbridge/tools/tool"
 )
 
 func ctxT(t *testing.T) context.Context {
@@ -107,11 +109,11 @@ func TestFormFlow(t *testing.T) {
 	}
 	// The old refs are stale now: the page navigated.
 	_, err = s.Click(ctx, Target{Ref: name}, ClickOptions{})
-	if e, ok := AsError(err); !ok || e.Code != CodeNotFound || !strings.Contains(e.Message, "stale") {
+	if e, ok := toolerr.As(err); !ok || e.Code != toolerr.CodeNotFound || !strings.Contains(e.Message, "stale") {
 		t.Fatalf("stale ref: %v", err)
 	}
 	_, err = s.Click(ctx, Target{Ref: "e99999"}, ClickOptions{})
-	if e, ok := AsError(err); !ok || !strings.Contains(e.Message, "unknown ref") {
+	if e, ok := toolerr.As(err); !ok || !strings.Contains(e.Message, "unknown ref") {
 		t.Fatalf("unknown ref: %v", err)
 	}
 }
@@ -134,7 +136,7 @@ func TestStaleRemovedElement(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.Click(ctx, Target{Ref: ref}, ClickOptions{})
-	if e, ok := AsError(err); !ok || !strings.Contains(e.Message, "removed") {
+	if e, ok := toolerr.As(err); !ok || !strings.Contains(e.Message, "removed") {
 		t.Fatalf("want stale-ref error, got %v", err)
 	}
 	// Other refs of the same snapshot still work.
@@ -197,7 +199,7 @@ func TestTabsWaitScreenshotPDF(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.WaitFor(ctx, WaitOptions{Text: "never appears", Timeout: 500 * time.Millisecond})
-	if e, ok := AsError(err); !ok || e.Code != CodeTimeout {
+	if e, ok := toolerr.As(err); !ok || e.Code != toolerr.CodeTimeout {
 		t.Fatalf("want timeout, got %v", err)
 	}
 	tabs, err := s.Tabs(ctx)
@@ -228,7 +230,7 @@ func TestTabsWaitScreenshotPDF(t *testing.T) {
 	if c, err := png.DecodeConfig(bytes.NewReader(el)); err != nil || c.Width >= 1280 {
 		t.Errorf("element screenshot %+v %v", c, err)
 	}
-	pdf, _, err := s.PDF(ctx, PDFOptions{})
+	pdf, _, err := s.PDF(ctx, tool.PDFOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,12 +357,12 @@ func TestGuardRefusals(t *testing.T) {
 	defer testMgr.CloseSession("guard")
 	for _, u := range []string{"http://10.0.0.1/", "http://localhost:1/", "file:///etc/passwd", "http://169.254.169.254/latest/meta-data"} {
 		_, err := s.Navigate(ctx, u)
-		if e, ok := AsError(err); !ok || e.Code != CodeDenied {
+		if e, ok := toolerr.As(err); !ok || e.Code != toolerr.CodeDenied {
 			t.Errorf("%s: want denied, got %v", u, err)
 		}
 	}
 	_, err := s.Navigate(ctx, srv.At("/redirect-private"))
-	if e, ok := AsError(err); !ok || e.Code != CodeDenied || !strings.Contains(e.Message, "10.255.0.1") {
+	if e, ok := toolerr.As(err); !ok || e.Code != toolerr.CodeDenied || !strings.Contains(e.Message, "10.255.0.1") {
 		t.Fatalf("redirect to private: want denied, got %v", err)
 	}
 	s.TakeEvents()

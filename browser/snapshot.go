@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"clawbridge/internal/toolerr"
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -460,11 +461,11 @@ func (t *Tab) resolve(ctx context.Context, ref string) (*rod.Element, error) {
 	if !ok {
 		n, err := strconv.Atoi(strings.TrimPrefix(ref, "e"))
 		if err == nil && strings.HasPrefix(ref, "e") && n >= 1 && n <= t.refs.counter {
-			return nil, &Error{Code: CodeNotFound, Field: "ref",
+			return nil, &toolerr.Error{Code: toolerr.CodeNotFound, Field: "ref",
 				Message: fmt.Sprintf("ref %s is stale: it belongs to an earlier page of tab %s (the page navigated or reloaded since that snapshot)", ref, t.ID),
 				Hint:    "take a new snapshot and use its refs"}
 		}
-		return nil, &Error{Code: CodeNotFound, Field: "ref",
+		return nil, &toolerr.Error{Code: toolerr.CodeNotFound, Field: "ref",
 			Message: fmt.Sprintf("unknown ref %q in tab %s", ref, t.ID),
 			Hint:    "refs look like e12 and come from the latest snapshot of the current tab; take a snapshot first"}
 	}
@@ -478,7 +479,7 @@ func (t *Tab) resolve(ctx context.Context, ref string) (*rod.Element, error) {
 			}
 		}
 	}
-	return nil, &Error{Code: CodeNotFound, Field: "ref",
+	return nil, &toolerr.Error{Code: toolerr.CodeNotFound, Field: "ref",
 		Message: fmt.Sprintf("ref %s is stale: its element was removed from the page", ref),
 		Hint:    "take a new snapshot and use its refs"}
 }

@@ -18,7 +18,7 @@ var (
 func liveTexts(t testing.TB) []ToolText {
 	t.Helper()
 	textsOnce.Do(func() {
-		all, err := tools.All(tooltest.Deps(t))
+		all, err := tools.All(tooltest.Deps(t), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

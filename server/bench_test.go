@@ -28,7 +28,7 @@ func (b *benchSession) SessionID() string                                   { re
 func benchServer(b *testing.B) *Server {
 	d := tooltest.Deps(b)
 	d.Config.Exposure.Mode = "tiered"
-	reg, err := tools.All(d)
+	reg, err := tools.All(d, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -27,10 +27,10 @@ func typedTool() tool.Tool {
 			{Name: "count", Type: tool.Integer, Description: "a count"},
 			{Name: "flag", Type: tool.Boolean, Description: "a flag"},
 			{Name: "paths", Type: tool.Array, Items: &tool.Param{Name: "path", Type: tool.String, Description: "a path"}, Description: "paths"},
-		}}},
-		Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-			return &tool.Result{Data: map[string]any{"count": c.Args["count"], "flag": c.Args["flag"], "paths": c.Args["paths"]}}, nil
-		}}
+		},
+			Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+				return &tool.Result{Data: map[string]any{"count": c.Args["count"], "flag": c.Args["flag"], "paths": c.Args["paths"]}}, nil
+			}}}}
 }
 
 func contractServer(t *testing.T, tools ...tool.Tool) (*Server, *client.Client) {

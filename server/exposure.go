@@ -152,8 +152,9 @@ var (
 
 func metaDef(name, title string, level tool.Level, desc string, params ...tool.Param) *tool.Tool {
 	return &tool.Tool{Name: name, Title: title, Description: desc, OpenWorld: level == tool.High,
-		Actions: []tool.Action{{Level: level, Timeout: tool.Fast, Params: params}},
-		Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return nil, nil }}
+		// The server answers meta tools itself; the handler is never called.
+		Actions: []tool.Action{{Level: level, Timeout: tool.Fast, Params: params,
+			Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return nil, nil }}}}
 }
 
 // metaTool publishes a meta tool: its schema and annotations as any tool's,

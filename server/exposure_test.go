@@ -42,10 +42,10 @@ func TestRouterText_ServerIndexesRegisteredExamples(t *testing.T) {
 	mindMap := func(examples ...string) tool.Tool {
 		return tool.Tool{
 			Name: "mind_map", Title: "Mind map", Description: "Draws mind maps from an outline, as PNG, SVG or Mermaid.",
-			Actions: []tool.Action{{Level: tool.Read, Timeout: tool.Fast}},
-			Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-				return &tool.Result{Summary: "drawn"}, nil
-			},
+			Actions: []tool.Action{{Level: tool.Read, Timeout: tool.Fast,
+				Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+					return &tool.Result{Summary: "drawn"}, nil
+				}}},
 			Examples: examples,
 		}
 	}

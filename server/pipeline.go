@@ -90,7 +90,7 @@ func chain(stages []stage, last next) next {
 
 // callHandler is the end of the chain: the tool's own handler.
 func callHandler(ctx context.Context, c *callState) (*tool.Result, error) {
-	return c.tool.Handler(ctx, c.call)
+	return c.tool.Handle(ctx, c.call)
 }
 
 // run executes one call through the pipeline. It never returns a Go error:
@@ -98,8 +98,8 @@ func callHandler(ctx context.Context, c *callState) (*tool.Result, error) {
 func (s *Server) run(ctx context.Context, sess *session, name string, args map[string]any, progress func(float64, float64, string)) *mcp.CallToolResult {
 	c := &callState{traceID: newTraceID(), start: time.Now(), sess: sess, name: name, args: args, progress: progress, status: "ok"}
 	defer func() {
-		if sess.kind == kindAnonymous && s.deps.Browser != nil {
-			s.deps.Browser.CloseSession(sess.key) // its session ends with this request
+		if sess.kind == kindAnonymous && s.deps.Sessions != nil {
+			s.deps.Sessions.CloseSession(sess.key) // its session ends with this request
 		}
 	}()
 	result, err := chain(s.pipeline(), callHandler)(ctx, c)

@@ -29,10 +29,9 @@ func testServer(t *testing.T, tools ...tool.Tool) *Server {
 func echoTool(h tool.Handler) tool.Tool {
 	return tool.Tool{
 		Name: "echo", Title: "Echo", Description: "Echoes its text back; for pipeline tests.",
-		Actions: []tool.Action{{Level: tool.Read, Timeout: tool.Fast, Params: []tool.Param{
+		Actions: []tool.Action{{Level: tool.Read, Timeout: tool.Fast, Handler: h, Params: []tool.Param{
 			{Name: "text", Type: tool.String, Description: "text", Required: true},
 		}}},
-		Handler:  h,
 		Examples: []string{"echo"},
 	}
 }

@@ -156,8 +156,8 @@ func (s *Server) sweepLoop(ctx context.Context) {
 		case <-t.C:
 			for _, key := range s.sessions.sweep(ttl) {
 				s.results.drop(key)
-				if s.deps.Browser != nil {
-					s.deps.Browser.CloseSession(key)
+				if s.deps.Sessions != nil {
+					s.deps.Sessions.CloseSession(key)
 				}
 			}
 		}

@@ -149,7 +149,7 @@ func (s *Server) sessionOf(ctx context.Context) *session {
 func (s *Server) forget(key string) {
 	s.sessions.drop(key)
 	s.results.drop(key)
-	if s.deps.Browser != nil {
-		s.deps.Browser.CloseSession(key) // its cookies and tabs go with it
+	if s.deps.Sessions != nil {
+		s.deps.Sessions.CloseSession(key) // its cookies and tabs go with it
 	}
 }

@@ -40,31 +40,31 @@ func newFixture(t *testing.T, policy string, cap int) *fixture {
 	text := []tool.Param{{Name: "text", Type: tool.String, Description: "text", Required: true}}
 	tools := []tool.Tool{
 		{Name: "echo", Title: "Echo", Description: "Echoes its text; with text 'block' it waits.", Examples: []string{"echo"},
-			Actions: []tool.Action{{Level: tool.Read, Timeout: tool.Fast, Params: text}},
-			Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-				switch c.Args.String("text") {
-				case "block":
-					select {
-					case <-f.release:
-					case <-ctx.Done():
+			Actions: []tool.Action{{Level: tool.Read, Timeout: tool.Fast, Params: text,
+				Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+					switch c.Args.String("text") {
+					case "block":
+						select {
+						case <-f.release:
+						case <-ctx.Done():
+						}
+					case "long":
+						return &tool.Result{Summary: strings.Repeat("secret line of session output\n", 100)}, nil
 					}
-				case "long":
-					return &tool.Result{Summary: strings.Repeat("secret line of session output\n", 100)}, nil
-				}
-				return &tool.Result{Summary: "echo: " + c.Args.String("text")}, nil
-			}},
+					return &tool.Result{Summary: "echo: " + c.Args.String("text")}, nil
+				}}}},
 		{Name: "danger", Title: "Danger", Description: "A high action that counts its runs.", Examples: []string{"danger"},
 			Actions: []tool.Action{{Level: tool.High, Timeout: tool.Fast, Params: append(text,
-				tool.Param{Name: "password", Type: tool.String, Description: "a secret the preview must not show"})}},
-			Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-				f.runs.Add(1)
-				return &tool.Result{Summary: "ran " + c.Args.String("text")}, nil
-			}},
+				tool.Param{Name: "password", Type: tool.String, Description: "a secret the preview must not show"}),
+				Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+					f.runs.Add(1)
+					return &tool.Result{Summary: "ran " + c.Args.String("text")}, nil
+				}}}},
 		{Name: "flaky", Title: "Flaky", Description: "A network tool that always fails.", Examples: []string{"flaky"}, OpenWorld: true,
-			Actions: []tool.Action{{Level: tool.Read, Timeout: tool.Fast, Params: text}},
-			Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-				return nil, tool.Errorf(tool.CodeFailed, "", "upstream down")
-			}},
+			Actions: []tool.Action{{Level: tool.Read, Timeout: tool.Fast, Params: text,
+				Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+					return nil, tool.Errorf(tool.CodeFailed, "", "upstream down")
+				}}}},
 	}
 	s, err := New(Options{Config: d.Config, Deps: d, Tools: tools, Log: zerolog.Nop(), Version: "test"})
 	if err != nil {

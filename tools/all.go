@@ -6,6 +6,7 @@ package tools
 import (
 	"fmt"
 
+	"clawbridge/browser"
 	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/browseruse"
 	"clawbridge/tools/contract"
@@ -28,17 +29,29 @@ import (
 )
 
 // constructor builds one tool; an error means its embedded data is broken.
-type constructor func(*tool.Deps) (tool.Tool, error)
+// The browser manager is passed beside Deps (the contract does not carry
+// go-rod); only the browser tools take it.
+type constructor func(*tool.Deps, *browser.Manager) (tool.Tool, error)
 
 // plain adapts a constructor that cannot fail.
 func plain(f func(*tool.Deps) tool.Tool) constructor {
-	return func(d *tool.Deps) (tool.Tool, error) { return f(d), nil }
+	return func(d *tool.Deps, _ *browser.Manager) (tool.Tool, error) { return f(d), nil }
+}
+
+// checked adapts a constructor that checks its embedded data or config.
+func checked(f func(*tool.Deps) (tool.Tool, error)) constructor {
+	return func(d *tool.Deps, _ *browser.Manager) (tool.Tool, error) { return f(d) }
+}
+
+// withBrowser adapts a browser tool's constructor, which cannot fail.
+func withBrowser(f func(*tool.Deps, *browser.Manager) tool.Tool) constructor {
+	return func(d *tool.Deps, m *browser.Manager) (tool.Tool, error) { return f(d, m), nil }
 }
 
 // registry is the publication order: the catalog's.
 var registry = []constructor{
-	plain(browsertool.New),
-	plain(browseruse.New),
+	withBrowser(browsertool.New),
+	withBrowser(browseruse.New),
 	webfetch.New,
 	plain(file.New),
 	plain(shell.New),
@@ -48,8 +61,8 @@ var registry = []constructor{
 	plain(convert.New),
 	plain(pptgen.New),
 	plain(docgen.New),
-	contract.New,
-	resume.New,
+	checked(contract.New),
+	checked(resume.New),
 	plain(mindmap.New),
 	plain(dataproc.New),
 	plain(dataviz.New),
@@ -57,11 +70,13 @@ var registry = []constructor{
 	plain(dbquery.New),
 }
 
-// All builds every tool in registry order.
-func All(d *tool.Deps) ([]tool.Tool, error) {
+// All builds every tool in registry order. m is the shared Chromium manager
+// of the browser tools; nil means none is configured (they then answer that
+// no browser is available).
+func All(d *tool.Deps, m *browser.Manager) ([]tool.Tool, error) {
 	out := make([]tool.Tool, 0, len(registry))
 	for i, c := range registry {
-		t, err := c(d)
+		t, err := c(d, m)
 		if err != nil {
 			return nil, fmt.Errorf("registry entry %d (%s): %w", i, t.Name, err)
 		}

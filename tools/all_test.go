@@ -21,7 +21,7 @@ var snake = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 
 // The contract every registered tool meets.
 func TestRegistryContract(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t))
+	all, err := tools.All(tooltest.Deps(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,6 +45,9 @@ func TestRegistryContract(t *testing.T) {
 				t.Errorf("no example requests for the router")
 			}
 			for _, a := range tl.Actions {
+				if a.Handler == nil {
+					t.Errorf("action %q has no handler", a.Name)
+				}
 				if a.Level == "" || a.Timeout == "" {
 					t.Errorf("action %q lacks a level or timeout class", a.Name)
 				}
@@ -117,7 +120,7 @@ type snapshot struct {
 func TestToolSnapshots(t *testing.T) {
 	dir := filepath.Join("..", "fixtures", "toolsnaps")
 	update := os.Getenv("UPDATE_TOOLSNAPS") == "1"
-	all, err := tools.All(tooltest.Deps(t))
+	all, err := tools.All(tooltest.Deps(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,9 +48,7 @@ func deps(t *testing.T) *tool.Deps {
 		}
 		t.Skip("chromium not installed")
 	}
-	d := tooltest.Deps(t, "127.0.0.1")
-	d.Browser = mgr
-	return d
+	return tooltest.Deps(t, "127.0.0.1")
 }
 
 // call runs one action in a session, as the server would.
@@ -61,7 +59,7 @@ func call(t *testing.T, tl tool.Tool, session string, args map[string]any) (*too
 		return nil, err
 	}
 	c.Session = session
-	return tl.Handler(t.Context(), c)
+	return tl.Handle(t.Context(), c)
 }
 
 func must(t *testing.T, tl tool.Tool, session string, args map[string]any) map[string]any {
@@ -89,7 +87,7 @@ func refFor(t *testing.T, snap string, parts ...string) string {
 }
 
 func TestToolContract(t *testing.T) {
-	tl := New(&tool.Deps{})
+	tl := New(&tool.Deps{}, nil)
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -104,8 +102,7 @@ func TestToolContract(t *testing.T) {
 	// A configured path that does not exist names the package too.
 	cfg := browser.DefaultConfig()
 	cfg.Path = "/nonexistent/chromium"
-	d := &tool.Deps{Browser: browser.New(cfg, nil, zerolog.Nop())}
-	_, err = call(t, New(d), "", map[string]any{"action": "snapshot"})
+	_, err = call(t, New(&tool.Deps{}, browser.New(cfg, nil, zerolog.Nop())), "", map[string]any{"action": "snapshot"})
 	if e, ok := tool.AsError(err); !ok || e.Code != tool.CodeUnavailable || !strings.Contains(e.Hint, "apt-get install chromium") {
 		t.Fatalf("bad path: %v", err)
 	}
@@ -114,7 +111,7 @@ func TestToolContract(t *testing.T) {
 func TestFlowThroughHandler(t *testing.T) {
 	d := deps(t)
 	srv := site.Start(t)
-	tl := New(d)
+	tl := New(d, mgr)
 	const sess = "flow"
 	defer mgr.CloseSession(sess)
 
@@ -153,7 +150,7 @@ func TestFlowThroughHandler(t *testing.T) {
 func TestTabsScreenshotPDFDownload(t *testing.T) {
 	d := deps(t)
 	srv := site.Start(t)
-	tl := New(d)
+	tl := New(d, mgr)
 	const sess = "media"
 	defer mgr.CloseSession(sess)
 	must(t, tl, sess, map[string]any{"action": "navigate", "url": srv.At("/table.html")})
@@ -226,7 +223,7 @@ func TestTabsScreenshotPDFDownload(t *testing.T) {
 func TestSessionsAndGuard(t *testing.T) {
 	d := deps(t)
 	srv := site.Start(t)
-	tl := New(d)
+	tl := New(d, mgr)
 	defer mgr.CloseSession("s1")
 	defer mgr.CloseSession("s2")
 	must(t, tl, "s1", map[string]any{"action": "navigate", "url": srv.At("/cookie?set=one")})

@@ -15,10 +15,11 @@ import (
 // through the same Runner, so both tools speak one vocabulary.
 type Runner struct {
 	d *tool.Deps
+	m *browser.Manager // nil when no browser is configured
 }
 
-// NewRunner returns a runner over d's browser manager.
-func NewRunner(d *tool.Deps) *Runner { return &Runner{d: d} }
+// NewRunner returns a runner over the browser manager m (nil: none).
+func NewRunner(d *tool.Deps, m *browser.Manager) *Runner { return &Runner{d: d, m: m} }
 
 // ActionNames lists the browser vocabulary (for browser_use's validation).
 func ActionNames() []string {
@@ -47,9 +48,6 @@ func Err(err error) error {
 	if te, ok := tool.AsError(err); ok {
 		return te
 	}
-	if be, ok := browser.AsError(err); ok {
-		return &tool.Error{Code: be.Code, Message: be.Message, Hint: be.Hint, Field: be.Field}
-	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return tool.Errorf(tool.CodeTimeout, "raise the timeout or wait for something more specific", "browser: %v", err)
 	}
@@ -60,14 +58,14 @@ func Err(err error) error {
 }
 
 func (r *Runner) session(key string) (*browser.Session, error) {
-	if r.d.Browser == nil {
+	if r.m == nil {
 		return nil, tool.Errorf(tool.CodeUnavailable, "install Chromium (apt-get install chromium) and restart clawbridge",
 			"no browser is configured on this server")
 	}
-	if _, err := r.d.Browser.BrowserPath(); err != nil {
+	if _, err := r.m.BrowserPath(); err != nil {
 		return nil, Err(err)
 	}
-	return r.d.Browser.Session(key), nil
+	return r.m.Session(key), nil
 }
 
 func target(a tool.Args) browser.Target {
@@ -279,7 +277,7 @@ func (r *Runner) screenshot(ctx context.Context, s *browser.Session, a tool.Args
 }
 
 func (r *Runner) pdf(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {
-	data, res, err := s.PDF(ctx, browser.PDFOptions{PageSize: a.String("page_size"), Landscape: a.Bool("landscape", false)})
+	data, res, err := s.PDF(ctx, tool.PDFOptions{PageSize: a.String("page_size"), Landscape: a.Bool("landscape", false)})
 	if err != nil {
 		return nil, err
 	}

@@ -83,10 +83,15 @@ func actions() []tool.Action {
 	}
 }
 
-// New builds the browser tool. d.Browser may be nil: every call then says
-// that no browser is available.
-func New(d *tool.Deps) tool.Tool {
-	r := &Runner{d: d}
+// New builds the browser tool over the shared manager m. m may be nil: every
+// call then says that no browser is available.
+func New(d *tool.Deps, m *browser.Manager) tool.Tool {
+	r := NewRunner(d, m)
+	acts := actions()
+	for i := range acts {
+		// Every step runs in the call's browser session; Do picks the verb.
+		acts[i].Handler = r.Handle
+	}
 	return tool.Tool{
 		Name:  "browser",
 		Title: "Web browser (Chromium)",
@@ -94,8 +99,7 @@ func New(d *tool.Deps) tool.Tool {
 			"interactive elements carry refs like e12), then click, type, select, press keys or wait by ref or CSS selector. " +
 			"Also tabs, screenshots (returned as images), printing to PDF and the console. Each session has its own isolated " +
 			"browser profile; snapshots are paged (offset/limit) and can show only what changed (diff).",
-		Actions:   actions(),
-		Handler:   r.Handle,
+		Actions:   acts,
 		OpenWorld: true,
 		Programs:  map[string]string{"chromium": "chromium"},
 		Examples: []string{

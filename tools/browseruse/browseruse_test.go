@@ -34,8 +34,7 @@ func newTool(t *testing.T) tool.Tool {
 		t.Skip(err)
 	}
 	d := tooltest.Deps(t, "127.0.0.1")
-	d.Browser = mgr
-	tl := New(d)
+	tl := New(d, mgr)
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -15,12 +15,14 @@ import (
 
 type runner struct {
 	d  *tool.Deps
+	m  *browser.Manager // nil when no browser is configured
 	br *browsertool.Runner
 }
 
-// New builds the browser_use tool.
-func New(d *tool.Deps) tool.Tool {
-	r := &runner{d: d, br: browsertool.NewRunner(d)}
+// New builds the browser_use tool over the shared manager m (nil: every call
+// says that no browser is available).
+func New(d *tool.Deps, m *browser.Manager) tool.Tool {
+	r := &runner{d: d, m: m, br: browsertool.NewRunner(d, m)}
 	return tool.Tool{
 		Name:  "browser_use",
 		Title: "Browser task runner",
@@ -29,27 +31,26 @@ func New(d *tool.Deps) tool.Tool {
 			"stops at the first failure and reports every step plus a final snapshot. extract returns title, headings, links, tables as rows, " +
 			"forms with their fields and metadata; fill_form fills fields by label or name and can submit.",
 		Actions: []tool.Action{
-			{Name: "run", Description: "Run browser steps in order; stop at the first failure.", Level: tool.Write, Timeout: tool.Slow,
+			{Name: "run", Handler: r.run, Description: "Run browser steps in order; stop at the first failure.", Level: tool.Write, Timeout: tool.Slow,
 				Params: []tool.Param{
 					{Name: "steps", Type: tool.Array, Required: true, Description: "Ordered steps; each is an object with `action` (a browser action except evaluate) and that action's fields, e.g. {\"action\":\"click\",\"ref\":\"e5\"}.",
 						Items: &tool.Param{Name: "step", Type: tool.Object, Description: "One browser step.",
 							Properties: []tool.Param{{Name: "action", Type: tool.String, Description: "Browser action name.", Required: true}}}},
 					{Name: "snapshot_limit", Type: tool.Integer, Description: "Characters of the final snapshot (default 6000; 0 for none).", Min: tool.Ptr(0), Max: tool.Ptr(50000)},
 				}},
-			{Name: "extract", Description: "Structured content of a URL or the current page.", Level: tool.Write, Timeout: tool.Normal,
+			{Name: "extract", Handler: r.extract, Description: "Structured content of a URL or the current page.", Level: tool.Write, Timeout: tool.Normal,
 				Params: []tool.Param{
 					{Name: "url", Type: tool.String, Description: "URL to open first; empty: the current page."},
 					{Name: "max_text", Type: tool.Integer, Description: "Also return up to this many characters of visible text (default 0).", Min: tool.Ptr(0), Max: tool.Ptr(200000)},
 					{Name: "max_links", Type: tool.Integer, Description: "Links to return (default 200).", Min: tool.Ptr(0), Max: tool.Ptr(2000)},
 				}},
-			{Name: "fill_form", Description: "Fill form fields by label, name or id, then optionally submit.", Level: tool.Write, Timeout: tool.Normal,
+			{Name: "fill_form", Handler: r.fill, Description: "Fill form fields by label, name or id, then optionally submit.", Level: tool.Write, Timeout: tool.Normal,
 				Params: []tool.Param{
 					{Name: "fields", Type: tool.Object, Required: true, Description: "Map of field label (or name or id) to value; checkboxes take true/false, radios and selects the option text or value."},
 					{Name: "submit", Type: tool.Boolean, Description: "Submit the form afterwards."},
 					{Name: "url", Type: tool.String, Description: "URL to open first; empty: the current page."},
 				}},
 		},
-		Handler:   r.handle,
 		OpenWorld: true,
 		Programs:  map[string]string{"chromium": "chromium"},
 		Examples: []string{
@@ -63,26 +64,14 @@ func New(d *tool.Deps) tool.Tool {
 	}
 }
 
-func (r *runner) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	switch c.Action {
-	case "run":
-		return r.run(ctx, c)
-	case "extract":
-		return r.extract(ctx, c)
-	case "fill_form":
-		return r.fill(ctx, c)
-	}
-	return nil, tool.Invalid("action", "unknown action "+c.Action, "one of: run, extract, fill_form")
-}
-
 func (r *runner) session(key string) (*browser.Session, error) {
-	if r.d.Browser == nil {
+	if r.m == nil {
 		return nil, tool.Errorf(tool.CodeUnavailable, "install Chromium (apt-get install chromium) and restart clawbridge", "no browser is configured on this server")
 	}
-	if _, err := r.d.Browser.BrowserPath(); err != nil {
+	if _, err := r.m.BrowserPath(); err != nil {
 		return nil, browsertool.Err(err)
 	}
-	return r.d.Browser.Session(key), nil
+	return r.m.Session(key), nil
 }
 
 // StepOutcome is what one step did.
@@ -108,7 +97,7 @@ func (r *runner) run(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	}
 	// Validate every step before running any: a typo in step 5 should not
 	// leave steps 1-4 half done.
-	bt := browsertool.New(r.d)
+	bt := browsertool.New(r.d, r.m)
 	prepared := make([]*tool.Call, len(steps))
 	for i, st := range steps {
 		name, _ := st["action"].(string)

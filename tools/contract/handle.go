@@ -12,17 +12,7 @@ import (
 	"clawbridge/tools/tool"
 )
 
-func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	switch c.Action {
-	case "list_templates":
-		return g.list(c)
-	case "generate":
-		return g.generate(ctx, c)
-	}
-	return nil, tool.Invalid("action", fmt.Sprintf("unknown action %q", c.Action), "one of: list_templates, generate")
-}
-
-func (g *generator) list(c *tool.Call) (*tool.Result, error) {
+func (g *generator) list(_ context.Context, c *tool.Call) (*tool.Result, error) {
 	lang := c.Args.StringOr("language", "en")
 	var out []map[string]any
 	for _, id := range TypeIDs {

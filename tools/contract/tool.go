@@ -30,9 +30,9 @@ func New(d *tool.Deps) (tool.Tool, error) {
 			"Required fields (parties, amounts, dates, term) are checked with precise errors; Chinese contracts also write amounts in capital numerals (壹万贰仟元整). Output is .docx, PDF or Markdown. " +
 			"Call list_templates first to see each template's fields. Returns the file, the clauses used and a reminder that the result is not legal advice.",
 		Actions: []tool.Action{
-			{Name: "list_templates", Description: "List the templates with their fields (name, label, type, required).", Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
+			{Name: "list_templates", Handler: g.list, Description: "List the templates with their fields (name, label, type, required).", Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{{Name: "contract_type", Type: tool.String, Description: "Show only this template.", Enum: TypeIDs}, lang}},
-			{Name: "generate", Description: "Fill a template and write the contract.", Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{
+			{Name: "generate", Handler: g.generate, Description: "Fill a template and write the contract.", Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{
 				func() tool.Param { p := typ; p.Required = true; return p }(),
 				{Name: "fields", Type: tool.Object, Required: true, Description: "Field values by name (see list_templates): party_a_name, party_b_name, amounts as numbers or strings like \"12000\", dates as YYYY-MM-DD, terms as whole numbers."},
 				lang,
@@ -43,7 +43,6 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output file.", Default: false},
 			}},
 		},
-		Handler:  g.handle,
 		Programs: map[string]string{office.Program: office.WriterPackage},
 		Examples: []string{
 			"Draft a residential lease agreement between John and Mary for 3500 a month",

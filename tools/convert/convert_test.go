@@ -48,7 +48,7 @@ func TestContract(t *testing.T) {
 	if err := e.tool.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.tool.Handler(t.Context(), tool.NewCall("formats", nil))
+	res, err := e.tool.Handle(t.Context(), tool.NewCall("formats", nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func (cv *converter) load(c *tool.Call) (*source, error) {
 	}
 	abs, err := cv.d.Sandbox.Resolve(path)
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "path: %v", err)
+		return nil, tool.PathError("path", path, err)
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {

@@ -86,7 +86,7 @@ func New(d *tool.Deps) tool.Tool {
 			"numbers and dates kept as such; images between png, jpeg, gif, bmp and tiff. PDFs are printed by Chromium so Chinese " +
 			"text, tables and code render properly. Use pdf_tool to edit existing PDFs and doc_generator/ppt_generator to write new documents.",
 		Actions: []tool.Action{
-			{Name: "convert", Description: "convert path (or inline text) to the format in 'to'", Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{
+			{Name: "convert", Handler: cv.convert, Description: "convert path (or inline text) to the format in 'to'", Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{
 				{Name: "path", Type: tool.String, Description: "Input file in the workspace; its extension gives the source format."},
 				{Name: "text", Type: tool.String, Description: "Inline Markdown or HTML to convert instead of a file (set 'from', default md)."},
 				{Name: "from", Type: tool.String, Enum: froms, Description: "Source format when the extension is missing or misleading (office = doc/odt/rtf/ppt/xls...)."},
@@ -101,9 +101,8 @@ func New(d *tool.Deps) tool.Tool {
 				{Name: "sheet", Type: tool.String, Description: "Worksheet to read from an xlsx (default: the first)."},
 				{Name: "quality", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Default: 90, Description: "JPEG quality."},
 			}},
-			{Name: "formats", Description: "list the supported conversions", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
+			{Name: "formats", Handler: cv.formats, Description: "list the supported conversions", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 		},
-		Handler: cv.handle,
 		Programs: map[string]string{
 			"soffice":  "libreoffice-writer-nogui",
 			"chromium": "chromium",
@@ -122,10 +121,7 @@ func New(d *tool.Deps) tool.Tool {
 	}
 }
 
-func (cv *converter) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	if c.Action == "formats" {
-		return cv.formats(), nil
-	}
+func (cv *converter) convert(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	to := c.Args.String("to")
 	src, err := cv.load(c)
 	if err != nil {
@@ -168,7 +164,7 @@ func (cv *converter) handle(ctx context.Context, c *tool.Call) (*tool.Result, er
 	}, nil
 }
 
-func (cv *converter) formats() *tool.Result {
+func (cv *converter) formats(context.Context, *tool.Call) (*tool.Result, error) {
 	r := cv.routes()
 	table := map[string][]string{}
 	var lines []string
@@ -176,7 +172,7 @@ func (cv *converter) formats() *tool.Result {
 		table[from] = keys(r[from])
 		lines = append(lines, from+" -> "+strings.Join(table[from], ", "))
 	}
-	return &tool.Result{Summary: "supported conversions: " + strings.Join(lines, "; "), Data: map[string]any{"conversions": table}}
+	return &tool.Result{Summary: "supported conversions: " + strings.Join(lines, "; "), Data: map[string]any{"conversions": table}}, nil
 }
 
 func keys[V any](m map[string]V) []string {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/sandbox"
 	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/dbquery/sqlcheck"
 	"clawbridge/tools/tool"
@@ -19,13 +18,6 @@ import (
 func toolErr(err error) error {
 	if err == nil {
 		return nil
-	}
-	var te *table.Error
-	if errors.As(err, &te) {
-		return &tool.Error{Code: te.Code, Message: te.Message, Hint: te.Hint}
-	}
-	if errors.Is(err, sandbox.ErrOutside) {
-		return tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%v", err)
 	}
 	if _, ok := tool.AsError(err); ok {
 		return err
@@ -43,7 +35,7 @@ func (p *processor) input(path string) (string, error) {
 	}
 	abs, err := p.d.Sandbox.Resolve(path)
 	if err != nil {
-		return "", toolErr(err)
+		return "", tool.PathError("path", path, err)
 	}
 	if _, err := os.Stat(abs); err != nil {
 		return "", tool.Errorf(tool.CodeNotFound, "check the path (relative paths start at the workspace root)", "file not found: %s", path)

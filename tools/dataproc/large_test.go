@@ -122,7 +122,7 @@ func TestLimits(t *testing.T) {
 	os.MkdirAll(filepath.Join(d.Sandbox.Root(), "data"), 0o755)
 	b, _ := os.ReadFile(filepath.Join(fixtureDir, "orders_bom.csv"))
 	os.WriteFile(filepath.Join(d.Sandbox.Root(), "data", "o.csv"), b, 0o644)
-	_, err := p.handle(t.Context(), callOf("describe", map[string]any{"path": "data/o.csv"}))
+	_, err := p.describe(t.Context(), callOf("describe", map[string]any{"path": "data/o.csv"}))
 	if te, ok := err.(interface{ Error() string }); !ok || !strings.Contains(te.Error(), "more than 3 data rows") {
 		t.Fatalf("row limit: %v", err)
 	}

@@ -44,7 +44,7 @@ var (
 
 func withRequired(p tool.Param) tool.Param { p.Required = true; return p }
 
-func actions() []tool.Action {
+func (p *processor) actions() []tool.Action {
 	src := []tool.Param{withRequired(pPath), pSheet, pHeader, pHeaderRow}
 	many := []tool.Param{withRequired(pPaths), pSheet, pHeader, pHeaderRow}
 	page := []tool.Param{pOffset, pLimit}
@@ -56,16 +56,16 @@ func actions() []tool.Action {
 		return out
 	}
 	return []tool.Action{
-		{Name: "sheets", Description: "list the worksheets of a workbook with their sizes", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{withRequired(pPath)}},
-		{Name: "read", Description: "rows of one sheet or file, paged by offset/limit, with the header and column types", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: cat(src, page, []tool.Param{pColumns})},
-		{Name: "describe", Description: "per-column statistics: type, count, missing, distinct, min/max/mean/median/std, top values", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{pColumns})},
-		{Name: "query", Description: "one SQL SELECT over the files in paths, each loaded as a table", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(many, []tool.Param{withRequired(pSQL)}, page)},
-		{Name: "filter", Description: "rows matching conditions (where, match), optionally sorted", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pWhere), pMatch, pOrderBy, pColumns}, page)},
-		{Name: "sort", Description: "rows sorted by order_by", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pOrderBy), pColumns}, page)},
-		{Name: "group", Description: "group by columns (or date buckets) with aggregations such as sum, avg, count", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pGroupBy), pAggs, pWhere, pMatch, pOrderBy}, page)},
-		{Name: "pivot", Description: "pivot table: index rows x pivot_column values, cells aggregating values", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pIndex), withRequired(pPivotColumn), withRequired(pValues), pAgg, pWhere, pMatch}, page)},
-		{Name: "join", Description: "join two files (paths) on key columns", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(many, []tool.Param{withRequired(pOn), pHow, pColumns}, page)},
-		{Name: "clean", Description: "write a cleaned copy: trimmed cells, duplicates and empty rows/columns dropped, empty cells filled, numbers and dates normalised", Level: tool.Write, Timeout: tool.Slow, Params: cat(src, []tool.Param{pDedupe, pDropEmpty, pFill, pNormalize, pOutput, pFormat, pOverwrite})},
-		{Name: "export", Description: "write a file (path) or a query's result (paths + sql) as xlsx, csv or json", Level: tool.Write, Timeout: tool.Slow, Params: cat([]tool.Param{pPath, pPaths, pSheet, pHeader, pHeaderRow, pSQL, pColumns}, []tool.Param{pOutput, pFormat, pOverwrite})},
+		{Name: "sheets", Handler: p.sheets, Description: "list the worksheets of a workbook with their sizes", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{withRequired(pPath)}},
+		{Name: "read", Handler: p.read, Description: "rows of one sheet or file, paged by offset/limit, with the header and column types", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: cat(src, page, []tool.Param{pColumns})},
+		{Name: "describe", Handler: p.describe, Description: "per-column statistics: type, count, missing, distinct, min/max/mean/median/std, top values", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{pColumns})},
+		{Name: "query", Handler: p.query, Description: "one SQL SELECT over the files in paths, each loaded as a table", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(many, []tool.Param{withRequired(pSQL)}, page)},
+		{Name: "filter", Handler: p.transform, Description: "rows matching conditions (where, match), optionally sorted", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pWhere), pMatch, pOrderBy, pColumns}, page)},
+		{Name: "sort", Handler: p.transform, Description: "rows sorted by order_by", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pOrderBy), pColumns}, page)},
+		{Name: "group", Handler: p.transform, Description: "group by columns (or date buckets) with aggregations such as sum, avg, count", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pGroupBy), pAggs, pWhere, pMatch, pOrderBy}, page)},
+		{Name: "pivot", Handler: p.transform, Description: "pivot table: index rows x pivot_column values, cells aggregating values", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pIndex), withRequired(pPivotColumn), withRequired(pValues), pAgg, pWhere, pMatch}, page)},
+		{Name: "join", Handler: p.join, Description: "join two files (paths) on key columns", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(many, []tool.Param{withRequired(pOn), pHow, pColumns}, page)},
+		{Name: "clean", Handler: p.clean, Description: "write a cleaned copy: trimmed cells, duplicates and empty rows/columns dropped, empty cells filled, numbers and dates normalised", Level: tool.Write, Timeout: tool.Slow, Params: cat(src, []tool.Param{pDedupe, pDropEmpty, pFill, pNormalize, pOutput, pFormat, pOverwrite})},
+		{Name: "export", Handler: p.export, Description: "write a file (path) or a query's result (paths + sql) as xlsx, csv or json", Level: tool.Write, Timeout: tool.Slow, Params: cat([]tool.Param{pPath, pPaths, pSheet, pHeader, pHeaderRow, pSQL, pColumns}, []tool.Param{pOutput, pFormat, pOverwrite})},
 	}
 }

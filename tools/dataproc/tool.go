@@ -4,8 +4,6 @@
 package dataproc
 
 import (
-	"context"
-
 	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
 )
@@ -48,8 +46,7 @@ func New(d *tool.Deps) tool.Tool {
 			"filter, sort, group and aggregate, pivot, join two files, clean (trim, dedupe, fill) and export to xlsx/csv/json. " +
 			"Use it whenever the user wants numbers or answers from a data file rather than its raw text; pair it with data_visualization for charts. " +
 			"Returns rows as columns + arrays, the inferred column types and the exact SQL that ran.",
-		Actions: actions(),
-		Handler: p.handle,
+		Actions: p.actions(),
 		Examples: []string{
 			"Analyse the sales trend in sales_data.xlsx",
 			"What are the total sales per region in orders.csv?",
@@ -61,26 +58,4 @@ func New(d *tool.Deps) tool.Tool {
 			"统计每个月的订单数量",
 		},
 	}
-}
-
-func (p *processor) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	switch c.Action {
-	case "sheets":
-		return p.sheets(ctx, c)
-	case "read":
-		return p.read(ctx, c)
-	case "describe":
-		return p.describe(ctx, c)
-	case "query":
-		return p.query(ctx, c)
-	case "filter", "sort", "group", "pivot":
-		return p.transform(ctx, c)
-	case "join":
-		return p.join(ctx, c)
-	case "clean":
-		return p.clean(ctx, c)
-	case "export":
-		return p.export(ctx, c)
-	}
-	return nil, tool.Invalid("action", "unknown action "+c.Action, "")
 }

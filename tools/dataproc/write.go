@@ -2,7 +2,6 @@ package dataproc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"path/filepath"
@@ -256,8 +255,7 @@ func (p *processor) export(ctx context.Context, c *tool.Call) (*tool.Result, err
 			return err
 		})
 		if err != nil {
-			var te *table.Error
-			if _, ok := tool.AsError(err); ok || errors.As(err, &te) {
+			if _, ok := tool.AsError(err); ok {
 				return nil, toolErr(err)
 			}
 			if ctx.Err() != nil {

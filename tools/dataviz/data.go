@@ -107,18 +107,23 @@ func specFromInline(a *chartArgs, s *Spec) error {
 	return nil
 }
 
+// inPath names the path parameter in a table reading error.
+func inPath(err error) error {
+	if te, ok := tool.AsError(err); ok && te.Field == "" {
+		te.Field = "path"
+	}
+	return err
+}
+
 // specFromFile loads a table with the data engine and aggregates it.
 func (v *viz) specFromFile(ctx context.Context, a *chartArgs, s *Spec) error {
 	abs, err := v.d.Sandbox.Resolve(a.Path)
 	if err != nil {
-		return tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%v", err)
+		return tool.PathError("path", a.Path, err)
 	}
 	r, err := table.Open(abs, table.Options{Sheet: a.Sheet})
 	if err != nil {
-		if te, ok := err.(*table.Error); ok {
-			return &tool.Error{Code: te.Code, Message: te.Message, Hint: te.Hint, Field: "path"}
-		}
-		return err
+		return inPath(err)
 	}
 	db, err := table.NewDB(ctx)
 	if err != nil {
@@ -129,10 +134,7 @@ func (v *viz) specFromFile(ctx context.Context, a *chartArgs, s *Spec) error {
 	t, err := db.Load(ctx, strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs)), r, nil)
 	r.Close()
 	if err != nil {
-		if te, ok := err.(*table.Error); ok {
-			return &tool.Error{Code: te.Code, Message: te.Message, Hint: te.Hint, Field: "path"}
-		}
-		return err
+		return inPath(err)
 	}
 	col := func(field, name string) (string, error) {
 		for _, c := range t.Columns {

@@ -66,11 +66,10 @@ func New(d *tool.Deps) tool.Tool {
 			"Writes PNG and SVG (the PNG also comes back inline), a native Excel chart in an .xlsx, or a self-contained offline HTML dashboard of several charts. " +
 			"Use it whenever the user asks for a chart or a visual; use data_processor first when the numbers still need computing.",
 		Actions: []tool.Action{
-			{Name: "chart", Description: "one chart as PNG and/or SVG", Level: tool.Write, Timeout: tool.Normal, Params: chart},
-			{Name: "excel_chart", Description: "an .xlsx with the data and a native Excel chart of it", Level: tool.Write, Timeout: tool.Normal, Params: excel},
-			{Name: "dashboard", Description: "a single offline HTML page with several charts (inline SVG, no network)", Level: tool.Write, Timeout: tool.Slow, Params: dash},
+			{Name: "chart", Handler: v.chart, Description: "one chart as PNG and/or SVG", Level: tool.Write, Timeout: tool.Normal, Params: chart},
+			{Name: "excel_chart", Handler: v.excelChart, Description: "an .xlsx with the data and a native Excel chart of it", Level: tool.Write, Timeout: tool.Normal, Params: excel},
+			{Name: "dashboard", Handler: v.dashboard, Description: "a single offline HTML page with several charts (inline SVG, no network)", Level: tool.Write, Timeout: tool.Slow, Params: dash},
 		},
-		Handler: v.handle,
 		Examples: []string{
 			"Make a bar chart of sales by region",
 			"Plot monthly revenue as a line chart from sales.xlsx",
@@ -105,18 +104,6 @@ func chartParams() []tool.Param {
 		{Name: "value_format", Type: tool.String, Enum: []string{"auto", "integer", "percent", "thousands", "wan"}, Description: "Number labels: auto, integer, percent (0.25 -> 25%), thousands (1.2K/3.4M), wan (1.2万/3.4亿)."},
 		{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100000), Description: "Most categories or points read from a file (default 10000)."},
 	}
-}
-
-func (v *viz) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	switch c.Action {
-	case "chart":
-		return v.chart(ctx, c)
-	case "excel_chart":
-		return v.excelChart(ctx, c)
-	case "dashboard":
-		return v.dashboard(ctx, c)
-	}
-	return nil, tool.Invalid("action", "unknown action "+c.Action, "")
 }
 
 func argsOf(m map[string]any) (*chartArgs, error) {

@@ -82,12 +82,17 @@ func (q *dbq) tool() tool.Tool {
 			"Use connections to see them, describe to list tables and columns with example values, then query with one SELECT; explain shows the plan. " +
 			"Results come back as columns and rows, capped (a notice says when rows or columns were cut); nothing is ever written.",
 		Actions: []tool.Action{
-			{Name: "connections", Description: "list configured databases (name, driver, host/database; never credentials)", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
-			{Name: "describe", Description: "tables of a database, or one table's columns, types and a few example values", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pTable}},
-			{Name: "query", Description: "run one read-only SELECT and return its rows", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL, pLimit}},
-			{Name: "explain", Description: "the database's query plan for a SELECT, without running it", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL}},
+			{Name: "connections", Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return q.connections(), nil }, Description: "list configured databases (name, driver, host/database; never credentials)", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
+			{Name: "describe", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
+				return q.describe(ctx, conn, a.String("table"))
+			}), Description: "tables of a database, or one table's columns, types and a few example values", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pTable}},
+			{Name: "query", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
+				return q.query(ctx, conn, a.String("sql"), a.Int("limit", 0))
+			}), Description: "run one read-only SELECT and return its rows", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL, pLimit}},
+			{Name: "explain", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
+				return q.explain(ctx, conn, a.String("sql"))
+			}), Description: "the database's query plan for a SELECT, without running it", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL}},
 		},
-		Handler:   q.handle,
 		OpenWorld: true,
 		Examples: []string{
 			"Query the sales database for last week's orders",
@@ -101,39 +106,38 @@ func (q *dbq) tool() tool.Tool {
 	}
 }
 
-func (q *dbq) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	if c.Action == "connections" {
-		return q.connections(), nil
-	}
-	conn, err := q.connection(c.Args.String("connection"))
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(q.cfg.TimeoutSeconds+5)*time.Second)
-	defer cancel()
-	var res *tool.Result
-	switch c.Action {
-	case "describe":
-		res, err = q.describe(ctx, conn, c.Args.String("table"))
-	case "query":
-		res, err = q.query(ctx, conn, c.Args.String("sql"), c.Args.Int("limit", 0))
-	case "explain":
-		res, err = q.explain(ctx, conn, c.Args.String("sql"))
-	default:
-		return nil, tool.Invalid("action", "unknown action "+c.Action, "")
-	}
-	if err != nil {
-		// Whatever happened, no secret leaves in the error.
-		if te, ok := tool.AsError(err); ok {
-			te.Message = redact(te.Message, conn)
-			te.Hint = redact(te.Hint, conn)
-			return nil, te
+// onConnection runs an action against the connection the call names, under
+// the configured timeout, and keeps every secret of it out of the error.
+func (q *dbq) onConnection(run func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error)) tool.Handler {
+	return func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+		conn, err := q.connection(c.Args.String("connection"))
+		if err != nil {
+			return nil, err
 		}
-		msg := redact(err.Error(), conn)
-		q.d.Log.Warn().Str("tool", "db_query").Str("connection", conn.Name).Str("error", msg).Msg("query failed")
-		return nil, tool.Errorf(tool.CodeFailed, "check that the database is reachable", "%s: %s", conn.Name, msg)
+		ctx, cancel := context.WithTimeout(ctx, time.Duration(q.cfg.TimeoutSeconds+5)*time.Second)
+		defer cancel()
+		res, err := run(ctx, conn, c.Args)
+		if err != nil {
+			return nil, q.redacted(err, conn)
+		}
+		return res, nil
 	}
-	return res, nil
+}
+
+// redacted turns a failure into a tool error without the connection's secrets.
+func (q *dbq) redacted(err error, conn *Connection) error {
+	if err == nil {
+		return nil
+	}
+	// Whatever happened, no secret leaves in the error.
+	if te, ok := tool.AsError(err); ok {
+		te.Message = redact(te.Message, conn)
+		te.Hint = redact(te.Hint, conn)
+		return te
+	}
+	msg := redact(err.Error(), conn)
+	q.d.Log.Warn().Str("tool", "db_query").Str("connection", conn.Name).Str("error", msg).Msg("query failed")
+	return tool.Errorf(tool.CodeFailed, "check that the database is reachable", "%s: %s", conn.Name, msg)
 }
 
 func (q *dbq) connection(name string) (*Connection, error) {

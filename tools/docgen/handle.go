@@ -56,7 +56,7 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 		if a.Has("path") {
 			p, err := g.d.Sandbox.Resolve(a.String("path"))
 			if err != nil {
-				return nil, tool.Invalid("path", err.Error(), "use a path inside the workspace")
+				return nil, tool.PathError("path", a.String("path"), err)
 			}
 			md, err = os.ReadFile(p)
 			if err != nil {

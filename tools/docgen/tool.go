@@ -53,8 +53,8 @@ func New(d *tool.Deps) tool.Tool {
 		Actions: []tool.Action{{
 			Description: "Write a .docx from text, path or blocks.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,
+			Handler: g.handle,
 		}},
-		Handler:  g.handle,
 		Programs: map[string]string{office.Program: office.WriterPackage},
 		Examples: []string{
 			"Generate a Word document from this Markdown report",

@@ -119,7 +119,7 @@ func (f *fixture) run(args map[string]any) (*tool.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.tl.Handler(f.t.Context(), c)
+	return f.tl.Handle(f.t.Context(), c)
 }
 
 func TestSymlinkInsideWorkspace(t *testing.T) {

@@ -58,9 +58,7 @@ func (ft *fileTool) pathErr(field, p string, err error) error {
 			Hint:    "choose a path outside " + ft.rel(ft.sb.TrashDir()) + " and the server's data directory; the trash changes only through delete and restore"}
 	}
 	if errors.Is(err, sandbox.ErrOutside) {
-		return &tool.Error{Code: tool.CodeDenied, Field: field,
-			Message: fmt.Sprintf("%s is outside the workspace", p),
-			Hint:    "use a path relative to the workspace root " + ft.sb.Root() + " (symlinks that lead outside are refused too)"}
+		return tool.OutsideWorkspace(field, p)
 	}
 	return &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("cannot resolve %s: %v", p, err)}
 }

@@ -5,9 +5,6 @@
 package file
 
 import (
-	"context"
-	"fmt"
-
 	"clawbridge/internal/sandbox"
 	"clawbridge/tools/tool"
 )
@@ -71,8 +68,6 @@ type fileTool struct {
 	cfg settings
 }
 
-type actionFunc func(ctx context.Context, c *tool.Call) (*tool.Result, error)
-
 // New builds the file tool. A malformed config section is logged and the
 // defaults are used, so a typo cannot take the core tool away.
 func New(d *tool.Deps) tool.Tool {
@@ -85,13 +80,6 @@ func New(d *tool.Deps) tool.Tool {
 			ft.cfg = s.sane()
 		}
 	}
-	handlers := map[string]actionFunc{
-		"read": ft.read, "write": ft.write, "append": ft.appendText,
-		"list": ft.list, "tree": ft.tree, "find": ft.find, "grep": ft.grep,
-		"stat": ft.stat, "mkdir": ft.mkdir, "move": ft.move, "copy": ft.copy,
-		"delete": ft.delete, "restore": ft.restore, "zip": ft.zip, "unzip": ft.unzip,
-		"hash": ft.hash,
-	}
 	return tool.Tool{
 		Name:  "file",
 		Title: "Workspace files",
@@ -99,14 +87,8 @@ func New(d *tool.Deps) tool.Tool {
 			"write atomically, append, list, tree, find by glob, grep by regex, stat, mkdir, move, copy, hash, zip and unzip. " +
 			"delete moves to the workspace trash and restore brings it back, so nothing is lost. " +
 			"Paths are relative to the workspace root (or absolute inside it); results give workspace-relative paths and structured data.",
-		Actions: actions(),
-		Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-			h, ok := handlers[c.Action]
-			if !ok {
-				return nil, tool.Invalid("action", fmt.Sprintf("unknown action %q", c.Action), "see the action enum")
-			}
-			return h(ctx, c)
-		},
+		Actions: ft.actions(),
+
 		Examples: []string{
 			"read the file notes/todo.md",
 			"list the files in the reports folder",
@@ -155,39 +137,39 @@ var (
 
 func req(p tool.Param) tool.Param { p.Required = true; return p }
 
-func actions() []tool.Action {
+func (ft *fileTool) actions() []tool.Action {
 	return []tool.Action{
-		{Name: "read", Description: "text of a file, a window of lines (offset/limit); reports the encoding; refuses binary files",
+		{Name: "read", Handler: ft.read, Description: "text of a file, a window of lines (offset/limit); reports the encoding; refuses binary files",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath), pOffset, pLimit, pEncoding}},
-		{Name: "write", Description: "write text to a file atomically, creating parent directories; needs overwrite=true to replace an existing file",
+		{Name: "write", Handler: ft.write, Description: "write text to a file atomically, creating parent directories; needs overwrite=true to replace an existing file",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pOverwrite, pEncoding}},
-		{Name: "append", Description: "append text to a file (created if missing)",
+		{Name: "append", Handler: ft.appendText, Description: "append text to a file (created if missing)",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pEncoding}},
-		{Name: "list", Description: "entries of one directory with type, size and modification time",
+		{Name: "list", Handler: ft.list, Description: "entries of one directory with type, size and modification time",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pOffset, pLimit}},
-		{Name: "tree", Description: "directory tree to a depth",
+		{Name: "tree", Handler: ft.tree, Description: "directory tree to a depth",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pDepth, pLimit}},
-		{Name: "find", Description: "files and directories whose path matches a glob",
+		{Name: "find", Handler: ft.find, Description: "files and directories whose path matches a glob",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pPattern), pLimit}},
-		{Name: "grep", Description: "lines matching a regex in a file or in the files under a directory (optionally filtered by a glob pattern), with line numbers; binaries skipped",
+		{Name: "grep", Handler: ft.grep, Description: "lines matching a regex in a file or in the files under a directory (optionally filtered by a glob pattern), with line numbers; binaries skipped",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pQuery), pPattern, pIgnoreCase, pLimit}},
-		{Name: "stat", Description: "type, size, times, permissions, MIME type and text encoding of a path",
+		{Name: "stat", Handler: ft.stat, Description: "type, size, times, permissions, MIME type and text encoding of a path",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath)}},
-		{Name: "mkdir", Description: "create a directory and its parents",
+		{Name: "mkdir", Handler: ft.mkdir, Description: "create a directory and its parents",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath)}},
-		{Name: "move", Description: "move or rename a file or directory",
+		{Name: "move", Handler: ft.move, Description: "move or rename a file or directory",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
-		{Name: "copy", Description: "copy a file or a directory tree",
+		{Name: "copy", Handler: ft.copy, Description: "copy a file or a directory tree",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
-		{Name: "delete", Description: "move a file or directory to the workspace trash; returns a trash id for restore",
+		{Name: "delete", Handler: ft.delete, Description: "move a file or directory to the workspace trash; returns a trash id for restore",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath)}},
-		{Name: "restore", Description: "bring an item back from the trash by id or by its original path; never overwrites; with neither, lists the trash",
+		{Name: "restore", Handler: ft.restore, Description: "bring an item back from the trash by id or by its original path; never overwrites; with neither, lists the trash",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{pID, pPath, pOutput}},
-		{Name: "zip", Description: "pack files and directories into a zip archive",
+		{Name: "zip", Handler: ft.zip, Description: "pack files and directories into a zip archive",
 			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPaths), pOutput, pOverwrite}},
-		{Name: "unzip", Description: "extract a zip archive; refuses entries escaping the destination, symlinks and zip bombs",
+		{Name: "unzip", Handler: ft.unzip, Description: "extract a zip archive; refuses entries escaping the destination, symlinks and zip bombs",
 			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPath), pOutput, pOverwrite}},
-		{Name: "hash", Description: "checksum of a file (sha256 default, sha1, md5, sha512)",
+		{Name: "hash", Handler: ft.hash, Description: "checksum of a file (sha256 default, sha1, md5, sha512)",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{req(pPath), pAlgorithm}},
 	}
 }

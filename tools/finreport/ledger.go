@@ -166,11 +166,7 @@ func readLedger(r *table.Reader, mapping map[string]string) ([]Entry, []string, 
 			break
 		}
 		if err != nil {
-			var te *table.Error
-			if errors.As(err, &te) {
-				return nil, nil, &tool.Error{Code: te.Code, Message: te.Message, Hint: te.Hint}
-			}
-			return nil, nil, err
+			return nil, nil, err // a table reading error is already a tool error
 		}
 		e := Entry{Account: cells[idx["account"]]}
 		date, ok := table.ParseDate(cells[idx["date"]])

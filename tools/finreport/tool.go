@@ -43,10 +43,9 @@ func New(d *tool.Deps) tool.Tool {
 			"Writes a formatted xlsx whose subtotals, totals and ratios are live Excel formulas, plus a Markdown summary; checks that assets = liabilities + equity and reports any gap. " +
 			"Use check to validate a ledger without writing files. Amounts are exact decimals.",
 		Actions: []tool.Action{
-			{Name: "report", Description: "write the statements (xlsx with formulas + Markdown) and return the key figures", Level: tool.Write, Timeout: tool.Normal, Params: append(append([]tool.Param{}, src...), out...)},
-			{Name: "check", Description: "compute the statements and the balance check without writing files", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: src},
+			{Name: "report", Handler: rp.report, Description: "write the statements (xlsx with formulas + Markdown) and return the key figures", Level: tool.Write, Timeout: tool.Normal, Params: append(append([]tool.Param{}, src...), out...)},
+			{Name: "check", Handler: rp.check, Description: "compute the statements and the balance check without writing files", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: src},
 		},
-		Handler: rp.handle,
 		Examples: []string{
 			"Generate financial statements from ledger.xlsx for Q1 2024",
 			"Does my ledger balance? Check assets = liabilities + equity",
@@ -100,15 +99,24 @@ func hasCJK(es []Entry) bool {
 	return false
 }
 
-func (rp *reporter) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+// report computes the statements and writes them; check only computes.
+func (rp *reporter) report(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	return rp.run(ctx, c, true)
+}
+
+func (rp *reporter) check(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	return rp.run(ctx, c, false)
+}
+
+func (rp *reporter) run(ctx context.Context, c *tool.Call, write bool) (*tool.Result, error) {
 	abs, err := rp.d.Sandbox.Resolve(c.Args.String("path"))
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%v", err)
+		return nil, tool.PathError("path", c.Args.String("path"), err)
 	}
 	r, err := table.Open(abs, table.Options{Sheet: c.Args.String("sheet")})
 	if err != nil {
-		if te, ok := err.(*table.Error); ok {
-			return nil, &tool.Error{Code: te.Code, Message: te.Message, Hint: te.Hint, Field: "path"}
+		if te, ok := tool.AsError(err); ok && te.Field == "" {
+			te.Field = "path"
 		}
 		return nil, err
 	}
@@ -158,7 +166,7 @@ func (rp *reporter) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 		sum = fmt.Sprintf("%s to %s: the books do not balance — assets %s vs liabilities + equity %s (gap %s; debits %s vs credits %s)", start, end,
 			rep.TotalAssets.StringFixed(2), rep.TotalLiabs.Add(rep.TotalEquity).StringFixed(2), rep.Gap.StringFixed(2), rep.DebitTotal.StringFixed(2), rep.CreditTotal.StringFixed(2))
 	}
-	if c.Action == "check" {
+	if !write {
 		return &tool.Result{Summary: sum, Data: data}, nil
 	}
 	out, err := tool.PlanOutput(rp.d.Sandbox, c.Args, tool.Output{Stem: tool.StemOf(abs) + "_report", Exts: []string{".xlsx", ".md"}, Inputs: []string{abs}})

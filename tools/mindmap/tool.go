@@ -66,8 +66,8 @@ func New(d *tool.Deps) tool.Tool {
 				{Name: "scale", Type: tool.Number, Min: tool.Ptr(1), Max: tool.Ptr(4), Default: 2.0, Description: "PNG pixel density (2 = sharp on high-DPI screens); lowered for very large maps."},
 				{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing output files."},
 			},
+			Handler: m.handle,
 		}},
-		Handler: m.handle,
 		Examples: []string{
 			"make a mind map of this outline",
 			"draw a mind map of the project plan as PNG",
@@ -206,7 +206,7 @@ func (m *mindMap) input(c *tool.Call) (*Node, error) {
 		field = "path"
 		abs, rerr := m.d.Sandbox.Resolve(c.Args.String("path"))
 		if rerr != nil {
-			return nil, tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "path: %v", rerr)
+			return nil, tool.PathError("path", c.Args.String("path"), rerr)
 		}
 		raw, rerr := os.ReadFile(abs)
 		if rerr != nil {

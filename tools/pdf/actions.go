@@ -24,11 +24,11 @@ var (
 )
 
 func (p *pdfTool) actions() []tool.Action {
-	rd := func(name, desc string, params ...tool.Param) tool.Action {
-		return tool.Action{Name: name, Description: desc, Level: tool.Read, Timeout: tool.Normal, Params: params, Idempotent: true}
+	rd := func(name string, h tool.Handler, desc string, params ...tool.Param) tool.Action {
+		return tool.Action{Name: name, Handler: p.guard(h), Description: desc, Level: tool.Read, Timeout: tool.Normal, Params: params, Idempotent: true}
 	}
-	wr := func(name, desc string, params ...tool.Param) tool.Action {
-		return tool.Action{Name: name, Description: desc, Level: tool.Write, Timeout: tool.Slow, Params: params}
+	wr := func(name string, h tool.Handler, desc string, params ...tool.Param) tool.Action {
+		return tool.Action{Name: name, Handler: p.guard(h), Description: desc, Level: tool.Write, Timeout: tool.Slow, Params: params}
 	}
 	out := []tool.Param{pOutput, pOverwrite}
 	with := func(ps []tool.Param, more ...tool.Param) []tool.Param {
@@ -50,41 +50,41 @@ func (p *pdfTool) actions() []tool.Action {
 		pPassword,
 	}
 	return []tool.Action{
-		rd("info", "metadata, page count, page sizes, encryption, form and permissions of a PDF", pPath(true), pPassword),
-		rd("page_count", "number of pages", pPath(true), pPassword),
-		wr("merge", "join several PDFs (paths) into one, in order", with(out, pPaths)...),
-		wr("split", "split into files of span pages each, or before the pages listed in split_at",
+		rd("info", p.info, "metadata, page count, page sizes, encryption, form and permissions of a PDF", pPath(true), pPassword),
+		rd("page_count", p.pageCount, "number of pages", pPath(true), pPassword),
+		wr("merge", p.merge, "join several PDFs (paths) into one, in order", with(out, pPaths)...),
+		wr("split", p.split, "split into files of span pages each, or before the pages listed in split_at",
 			pPath(true), tool.Param{Name: "span", Type: tool.Integer, Min: tool.Ptr(1), Description: "Pages per output file (default 1)."},
 			tool.Param{Name: "split_at", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.Integer, Description: "page number"}, Description: "Page numbers where a new file starts, e.g. [4, 10] gives 1-3, 4-9, 10-end. Overrides span."},
 			pOutputDir, pPassword, pOverwrite),
-		wr("extract_pages", "a new PDF with only the selected pages, in selection order", with(out, pPath(true), pPages(true), pPassword)...),
-		wr("remove_pages", "a new PDF without the selected pages", with(out, pPath(true), pPages(true), pPassword)...),
-		wr("rotate", "rotate the selected pages (all by default) clockwise by 90, 180 or 270 degrees", with(out, pPath(true),
+		wr("extract_pages", p.extractPages, "a new PDF with only the selected pages, in selection order", with(out, pPath(true), pPages(true), pPassword)...),
+		wr("remove_pages", p.removePages, "a new PDF without the selected pages", with(out, pPath(true), pPages(true), pPassword)...),
+		wr("rotate", p.rotate, "rotate the selected pages (all by default) clockwise by 90, 180 or 270 degrees", with(out, pPath(true),
 			tool.Param{Name: "rotation", Type: tool.Integer, Required: true, Description: "Degrees clockwise: 90, 180, 270 (or -90)."}, pPages(false), pPassword)...),
-		wr("encrypt", "encrypt with AES-256: user password to open, owner password for full rights, permission set", with(out, pPath(true),
+		wr("encrypt", p.encrypt, "encrypt with AES-256: user password to open, owner password for full rights, permission set", with(out, pPath(true),
 			tool.Param{Name: "user_password", Type: tool.String, Description: "Password needed to open the file (may be empty: opens freely but permissions apply)."},
 			tool.Param{Name: "owner_password", Type: tool.String, Required: true, Description: "Owner password that grants full rights and allows changing permissions."},
 			perms)...),
-		wr("decrypt", "remove encryption (needs the password)", with(out, pPath(true), tool.Param{Name: "password", Type: tool.String, Required: true, Description: "User or owner password."})...),
-		rd("permissions", "list the permissions an encrypted PDF grants", pPath(true), pPassword),
-		wr("set_permissions", "change the permissions of an encrypted PDF (needs the owner password)", with(out, pPath(true),
+		wr("decrypt", p.decrypt, "remove encryption (needs the password)", with(out, pPath(true), tool.Param{Name: "password", Type: tool.String, Required: true, Description: "User or owner password."})...),
+		rd("permissions", p.permissions, "list the permissions an encrypted PDF grants", pPath(true), pPassword),
+		wr("set_permissions", p.setPermissions, "change the permissions of an encrypted PDF (needs the owner password)", with(out, pPath(true),
 			tool.Param{Name: "password", Type: tool.String, Required: true, Description: "Owner password."},
 			tool.Param{Name: "user_password", Type: tool.String, Description: "The current user (open) password, if the file has one; pdfcpu needs both to re-encrypt."},
 			tool.Param{Name: "permissions", Type: tool.String, Required: true, Description: perms.Description})...),
-		wr("watermark", "text or image behind the page content on the selected pages", with(out, wmParams...)...),
-		wr("stamp", "text or image on top of the page content on the selected pages", with(out, wmParams...)...),
-		wr("optimize", "rewrite the PDF smaller: shared resources, duplicate fonts and images removed", with(out, pPath(true), pPassword)...),
-		rd("validate", "check the PDF against the specification (relaxed or strict)", pPath(true), pPassword,
+		wr("watermark", p.watermarkAction(false), "text or image behind the page content on the selected pages", with(out, wmParams...)...),
+		wr("stamp", p.watermarkAction(true), "text or image on top of the page content on the selected pages", with(out, wmParams...)...),
+		wr("optimize", p.optimize, "rewrite the PDF smaller: shared resources, duplicate fonts and images removed", with(out, pPath(true), pPassword)...),
+		rd("validate", p.validate, "check the PDF against the specification (relaxed or strict)", pPath(true), pPassword,
 			tool.Param{Name: "strict", Type: tool.Boolean, Default: false, Description: "Strict validation instead of relaxed."}),
-		wr("images_to_pdf", "one page per image (png, jpeg, tiff, webp) in order", with(out, pPaths,
+		wr("images_to_pdf", p.imagesToPDF, "one page per image (png, jpeg, tiff, webp) in order", with(out, pPaths,
 			tool.Param{Name: "page_size", Type: tool.String, Default: "A4", Enum: []string{"A3", "A4", "A5", "Letter", "Legal", "image"}, Description: `Page size; "image" makes each page the size of its image.`},
 			tool.Param{Name: "landscape", Type: tool.Boolean, Default: false, Description: "Landscape pages."})...),
-		wr("extract_images", "save the images embedded in the selected pages to a directory", pPath(true), pPages(false), pOutputDir, pPassword, pOverwrite),
-		rd("list_form_fields", "the form fields with their ids, names, types, values and options", pPath(true), pPassword),
-		wr("fill_form", "fill form fields by name or id; a new PDF", with(out, pPath(true),
+		wr("extract_images", p.extractImages, "save the images embedded in the selected pages to a directory", pPath(true), pPages(false), pOutputDir, pPassword, pOverwrite),
+		rd("list_form_fields", p.listFormFields, "the form fields with their ids, names, types, values and options", pPath(true), pPassword),
+		wr("fill_form", p.fillForm, "fill form fields by name or id; a new PDF", with(out, pPath(true),
 			tool.Param{Name: "fields", Type: tool.Object, Required: true, Description: `Values by field name or id, e.g. {"name": "Alice", "agree": true, "country": "China"}. Check boxes take true/false, list boxes an array. Text must be Latin-1 for now.`},
 			tool.Param{Name: "lock", Type: tool.Boolean, Default: false, Description: "Make the filled fields read-only."}, pPassword)...),
-		rd("extract_text", "the text of the selected pages, per page (poppler pdftotext; Chinese works). Scanned pages have no text: use ocr",
+		rd("extract_text", p.extractText, "the text of the selected pages, per page (poppler pdftotext; Chinese works). Scanned pages have no text: use ocr",
 			pPath(true), pPages(false), pPassword,
 			tool.Param{Name: "layout", Type: tool.Boolean, Default: false, Description: "Keep the physical layout (columns, tables) instead of reading order."},
 			pOutput,

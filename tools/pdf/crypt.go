@@ -92,7 +92,9 @@ func (p *pdfTool) encrypt(_ context.Context, c *tool.Call) (*tool.Result, error)
 	}
 	in, n, err := p.readPDF("path", c.Args.String("path"), "")
 	if err != nil {
-		if te, ok := tool.AsError(err); ok && te.Code == tool.CodeDenied {
+		// A password refusal means the file is encrypted; a path refusal
+		// (outside the workspace) stays what it is.
+		if te, ok := tool.AsError(err); ok && te.Code == tool.CodeDenied && te.Field == "password" {
 			return nil, tool.Errorf(tool.CodeInvalid, "decrypt it first (action decrypt), then encrypt again", "%s is already encrypted", c.Args.String("path"))
 		}
 		return nil, err

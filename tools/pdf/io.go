@@ -45,7 +45,7 @@ func (p *pdfTool) readInput(field, path string) (*input, error) {
 	}
 	abs, err := p.d.Sandbox.Resolve(path)
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeDenied, "use a path inside the workspace", "%s: %v", field, err)
+		return nil, tool.PathError(field, path, err)
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {

@@ -56,7 +56,6 @@ func New(d *tool.Deps) tool.Tool {
 			"Use it for any operation on a PDF that already exists; use format_converter to turn other formats into PDF. " +
 			"Returns structured data and the produced files; inputs are never overwritten unless overwrite is true.",
 		Actions:  p.actions(),
-		Handler:  p.handle,
 		Programs: map[string]string{"pdftotext": "poppler-utils"},
 		Examples: []string{
 			"merge these three PDFs into one",
@@ -72,58 +71,24 @@ func New(d *tool.Deps) tool.Tool {
 	}
 }
 
-func (p *pdfTool) handle(ctx context.Context, c *tool.Call) (res *tool.Result, err error) {
-	// pdfcpu is defensive since v0.12, but a malformed file must never take
-	// the server down: turn a stray panic into a tool error.
-	defer func() {
-		if r := recover(); r != nil {
-			res, err = nil, tool.Errorf(tool.CodeInvalid, "check that the file is a valid PDF; try action validate", "%s: the PDF could not be processed: %v", c.Action, r)
+// guard runs an action with pdfcpu's panics turned into tool errors: pdfcpu
+// is defensive since v0.12, but a malformed file must never take the server
+// down.
+func (p *pdfTool) guard(h tool.Handler) tool.Handler {
+	return func(ctx context.Context, c *tool.Call) (res *tool.Result, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				res, err = nil, tool.Errorf(tool.CodeInvalid, "check that the file is a valid PDF; try action validate", "%s: the PDF could not be processed: %v", c.Action, r)
+			}
+		}()
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-	}()
-	if err := ctx.Err(); err != nil {
-		return nil, err
+		return h(ctx, c)
 	}
-	switch c.Action {
-	case "info":
-		return p.info(ctx, c)
-	case "page_count":
-		return p.pageCount(ctx, c)
-	case "merge":
-		return p.merge(ctx, c)
-	case "split":
-		return p.split(ctx, c)
-	case "extract_pages":
-		return p.extractPages(ctx, c)
-	case "remove_pages":
-		return p.removePages(ctx, c)
-	case "rotate":
-		return p.rotate(ctx, c)
-	case "encrypt":
-		return p.encrypt(ctx, c)
-	case "decrypt":
-		return p.decrypt(ctx, c)
-	case "permissions":
-		return p.permissions(ctx, c)
-	case "set_permissions":
-		return p.setPermissions(ctx, c)
-	case "watermark":
-		return p.watermark(ctx, c, false)
-	case "stamp":
-		return p.watermark(ctx, c, true)
-	case "optimize":
-		return p.optimize(ctx, c)
-	case "validate":
-		return p.validate(ctx, c)
-	case "images_to_pdf":
-		return p.imagesToPDF(ctx, c)
-	case "extract_images":
-		return p.extractImages(ctx, c)
-	case "list_form_fields":
-		return p.listFormFields(ctx, c)
-	case "fill_form":
-		return p.fillForm(ctx, c)
-	case "extract_text":
-		return p.extractText(ctx, c)
-	}
-	return nil, tool.Invalid("action", "unknown action "+c.Action, "")
+}
+
+// watermarkAction places text or an image behind (stamp: on top of) pages.
+func (p *pdfTool) watermarkAction(onTop bool) tool.Handler {
+	return func(ctx context.Context, c *tool.Call) (*tool.Result, error) { return p.watermark(ctx, c, onTop) }
 }

@@ -68,7 +68,7 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 			field = "path"
 			p, err := g.d.Sandbox.Resolve(a.String("path"))
 			if err != nil {
-				return nil, tool.Invalid("path", err.Error(), "use a path inside the workspace")
+				return nil, tool.PathError("path", a.String("path"), err)
 			}
 			if md, err = os.ReadFile(p); err != nil {
 				return nil, tool.Errorf(tool.CodeNotFound, "check the path with the file tool", "cannot read %s: %v", a.String("path"), err)

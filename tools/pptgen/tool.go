@@ -57,8 +57,8 @@ func New(d *tool.Deps) tool.Tool {
 		Actions: []tool.Action{{
 			Description: "Write a .pptx from text, path or slides.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,
+			Handler: g.handle,
 		}},
-		Handler:  g.handle,
 		Programs: map[string]string{office.Program: office.ImpressPackage},
 		Examples: []string{
 			"Make a PPT about the development of AI",

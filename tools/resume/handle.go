@@ -31,7 +31,7 @@ func (b *builder) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 		field = "path"
 		p, err := b.d.Sandbox.Resolve(a.String("path"))
 		if err != nil {
-			return nil, tool.Invalid("path", err.Error(), "use a path inside the workspace")
+			return nil, tool.PathError("path", a.String("path"), err)
 		}
 		fi, err := os.Stat(p)
 		if err != nil {

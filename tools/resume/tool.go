@@ -46,8 +46,8 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		Actions: []tool.Action{{
 			Description: "Write the résumé in the requested formats.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,
+			Handler: b.handle,
 		}},
-		Handler:  b.handle,
 		Programs: map[string]string{"chromium": "chromium", office.Program: office.WriterPackage},
 		Examples: []string{
 			"Build my resume from this resume.json as PDF and Word",

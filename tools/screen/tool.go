@@ -25,7 +25,7 @@ func New(d *tool.Deps) tool.Tool {
 			"returned inline and saved in the workspace. list shows the available displays and their sizes. " +
 			"On a headless server without an X display it says so.",
 		Actions: []tool.Action{
-			{Name: "capture", Description: "Capture a screen or a region as PNG.", Level: tool.Read, Timeout: tool.Normal,
+			{Name: "capture", Handler: s.capture, Description: "Capture a screen or a region as PNG.", Level: tool.Read, Timeout: tool.Normal,
 				Params: []tool.Param{
 					{Name: "display", Type: tool.String, Description: "X display, e.g. :0 (default $DISPLAY, else the only one running)."},
 					{Name: "screen", Type: tool.Integer, Description: "Screen number on the display (default 0).", Min: tool.Ptr(0)},
@@ -35,9 +35,8 @@ func New(d *tool.Deps) tool.Tool {
 					{Name: "height", Type: tool.Integer, Description: "Region height (default: to the bottom edge).", Min: tool.Ptr(1)},
 					{Name: "output", Type: tool.String, Description: "Workspace path of the PNG (default outputs/screen.png, then screen-2.png...)."},
 				}},
-			{Name: "list", Description: "List X displays and their screens.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
+			{Name: "list", Handler: s.list, Description: "List X displays and their screens.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 		},
-		Handler: s.handle,
 		Examples: []string{
 			"take a screenshot of my desktop",
 			"capture the top-left 800x600 region of the screen",
@@ -71,10 +70,7 @@ func (s *screenTool) pickDisplay(want string) (string, error) {
 	return "", tool.Invalid("display", fmt.Sprintf("several displays are running (%v) and DISPLAY is not set", ds), "name one with display")
 }
 
-func (s *screenTool) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	if c.Action == "list" {
-		return s.list()
-	}
+func (s *screenTool) capture(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	disp, err := s.pickDisplay(c.Args.String("display"))
 	if err != nil {
 		return nil, err
@@ -135,7 +131,7 @@ type displayInfo struct {
 	Error   string    `json:"error,omitempty"`
 }
 
-func (s *screenTool) list() (*tool.Result, error) {
+func (s *screenTool) list(context.Context, *tool.Call) (*tool.Result, error) {
 	names := localDisplays()
 	env := os.Getenv("DISPLAY")
 	if env != "" && !slices.Contains(names, env) {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"clawbridge/internal/jail"
-	"clawbridge/internal/sandbox"
 	"clawbridge/tools/tool"
 )
 
@@ -120,10 +119,7 @@ func (r *runner) handle(ctx context.Context, call *tool.Call) (*tool.Result, err
 func (r *runner) resolveCwd(p string) (string, error) {
 	abs, err := r.d.Sandbox.Resolve(p)
 	if err != nil {
-		if errors.Is(err, sandbox.ErrOutside) {
-			return "", tool.Invalid("cwd", fmt.Sprintf("cwd %q is outside the workspace", p), "use a directory inside the workspace, relative to its root")
-		}
-		return "", tool.Invalid("cwd", fmt.Sprintf("cwd %q: %v", p, err), "")
+		return "", tool.PathError("cwd", p, err)
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {

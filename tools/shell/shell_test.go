@@ -125,7 +125,7 @@ func TestCwdEscapeRefused(t *testing.T) {
 	for _, cwd := range []string{"..", "../..", "/etc", outside, "link-out", "sub/../../x"} {
 		t.Run(cwd, func(t *testing.T) {
 			_, err := tooltest.Run(t, tl, map[string]any{"argv": []any{"pwd"}, "cwd": cwd})
-			te := tooltest.ToolError(t, err, tool.CodeInvalid)
+			te := tooltest.ToolError(t, err, tool.CodeDenied)
 			if te.Field != "cwd" || !strings.Contains(te.Message, "outside the workspace") {
 				t.Errorf("error = %+v", te)
 			}
@@ -205,7 +205,7 @@ func TestCancelKills(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(200*time.Millisecond, cancel)
 	start := time.Now()
-	_, err = tl.Handler(ctx, c)
+	_, err = tl.Handle(ctx, c)
 	if err == nil || ctx.Err() == nil {
 		t.Fatalf("err = %v, want the cancellation", err)
 	}

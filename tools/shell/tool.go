@@ -44,8 +44,8 @@ func New(d *tool.Deps) tool.Tool {
 					Description: "Kill the command (and everything it started) after this many seconds; capped by the server's shell.timeout (default 60)."},
 				{Name: "stdin", Type: tool.String, Description: "Text written to the program's standard input; default none."},
 			},
+			Handler: r.handle,
 		}},
-		Handler: r.handle,
 		CallLevel: func(c *tool.Call) tool.Level {
 			return CallLevel(d.Config, d.Sandbox.Roots(), c.Args)
 		},

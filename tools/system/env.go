@@ -1,6 +1,7 @@
 package system
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -25,7 +26,8 @@ const maxEnvValue = 1000
 // env snapshots the server's own environment. A secret-looking name hides
 // the whole value; any other value still has credentials masked (a
 // DATABASE_URL with a password, a bearer token), so nothing secret leaves.
-func (s *sys) env(args tool.Args) (*tool.Result, error) {
+func (s *sys) env(_ context.Context, c *tool.Call) (*tool.Result, error) {
+	args := c.Args
 	q := strings.ToLower(args.String("query"))
 	out := envData{Variables: map[string]string{}}
 	for _, kv := range os.Environ() {

@@ -81,7 +81,7 @@ type infoData struct {
 // cpuSample is how long CPU usage is measured.
 const cpuSample = 300 * time.Millisecond
 
-func (s *sys) info(ctx context.Context) (*tool.Result, error) {
+func (s *sys) info(ctx context.Context, _ *tool.Call) (*tool.Result, error) {
 	out := infoData{Unavailable: map[string]string{}}
 	fail := func(part string, err error) { out.Unavailable[part] = err.Error() }
 

@@ -2,6 +2,7 @@ package system
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -33,7 +34,8 @@ const (
 	maxLineBytes = 4000    // longer lines are cut
 )
 
-func (s *sys) logTail(args tool.Args) (*tool.Result, error) {
+func (s *sys) logTail(_ context.Context, c *tool.Call) (*tool.Result, error) {
+	args := c.Args
 	name := args.String("name")
 	logs := s.d.Config.System.LogFiles
 	var lf *config.LogFile

@@ -28,7 +28,8 @@ type portsData struct {
 	Note     string     `json:"note,omitempty"`
 }
 
-func (s *sys) ports(ctx context.Context, args tool.Args) (*tool.Result, error) {
+func (s *sys) ports(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	args := c.Args
 	proto := args.StringOr("protocol", "all")
 	kind := map[string]string{"all": "inet", "tcp": "tcp", "udp": "udp"}[proto]
 	if kind == "" {

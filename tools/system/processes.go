@@ -45,7 +45,8 @@ type procSnap struct {
 	rss uint64
 }
 
-func (s *sys) processes(ctx context.Context, args tool.Args) (*tool.Result, error) {
+func (s *sys) processes(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	args := c.Args
 	sortBy := args.StringOr("sort_by", "cpu")
 	limit := min(args.Int("limit", 15), 500)
 	if limit < 1 {

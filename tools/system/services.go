@@ -42,7 +42,8 @@ const (
 	showHealthBody = 300      // and show this much of it
 )
 
-func (s *sys) serviceStatus(ctx context.Context, args tool.Args) (*tool.Result, error) {
+func (s *sys) serviceStatus(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	args := c.Args
 	services := s.d.Config.System.Services
 	if len(services) == 0 {
 		return nil, tool.Errorf(tool.CodeNotFound,

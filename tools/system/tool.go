@@ -4,8 +4,6 @@
 package system
 
 import (
-	"context"
-
 	"clawbridge/tools/tool"
 )
 
@@ -35,38 +33,37 @@ func New(d *tool.Deps) tool.Tool {
 			"Also checks the HTTP health of the services named in the server config (service_status) and shows the last lines of its configured log files (log_tail). " +
 			"Read-only; returns structured data.",
 		Actions: []tool.Action{
-			{Name: "info", Description: "OS, kernel, hostname, CPU model/cores/usage, memory, disks with usage, uptime, Go runtime",
+			{Name: "info", Handler: s.info, Description: "OS, kernel, hostname, CPU model/cores/usage, memory, disks with usage, uptime, Go runtime",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
-			{Name: "processes", Description: "top processes by CPU or memory with pid, name, user, cpu%, rss",
+			{Name: "processes", Handler: s.processes, Description: "top processes by CPU or memory with pid, name, user, cpu%, rss",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
 					{Name: "sort_by", Type: tool.String, Enum: []string{"cpu", "memory"}, Default: "cpu", Description: "Order by CPU use over a short sample (cpu) or by resident memory (memory)."},
 					limit,
 				}},
-			{Name: "ports", Description: "listening TCP and UDP sockets with the owning pid and program where visible",
+			{Name: "ports", Handler: s.ports, Description: "listening TCP and UDP sockets with the owning pid and program where visible",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
 					{Name: "protocol", Type: tool.String, Enum: []string{"all", "tcp", "udp"}, Default: "all", Description: "Which sockets to list."},
 				}},
-			{Name: "env", Description: "the server's environment variables, secret names and values redacted",
+			{Name: "env", Handler: s.env, Description: "the server's environment variables, secret names and values redacted",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
 					{Name: "query", Type: tool.String, Description: "Only variables whose name contains this text (case-insensitive)."},
 				}},
-			{Name: "service_status", Description: "HTTP health checks of the services named in config",
+			{Name: "service_status", Handler: s.serviceStatus, Description: "HTTP health checks of the services named in config",
 				Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 				Params: []tool.Param{
 					name,
 					{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(60), Default: 5, Description: "Per-service request timeout in seconds."},
 				}},
-			{Name: "log_tail", Description: "last lines of a log file named in config",
+			{Name: "log_tail", Handler: s.logTail, Description: "last lines of a log file named in config",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
 					nameRequired,
 					limit,
 				}},
 		},
-		Handler: s.handle,
 		Examples: []string{
 			"how much memory and disk space is free on this machine",
 			"which processes use the most CPU",
@@ -79,22 +76,4 @@ func New(d *tool.Deps) tool.Tool {
 			"检查服务健康状态并查看最近的日志",
 		},
 	}
-}
-
-func (s *sys) handle(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	switch call.Action {
-	case "info":
-		return s.info(ctx)
-	case "processes":
-		return s.processes(ctx, call.Args)
-	case "ports":
-		return s.ports(ctx, call.Args)
-	case "env":
-		return s.env(call.Args)
-	case "service_status":
-		return s.serviceStatus(ctx, call.Args)
-	case "log_tail":
-		return s.logTail(call.Args)
-	}
-	return nil, tool.Invalid("action", "unknown action "+call.Action, "")
 }

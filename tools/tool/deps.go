@@ -7,7 +7,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/browser"
 	"clawbridge/internal/config"
 	"clawbridge/internal/netguard"
 	"clawbridge/internal/sandbox"
@@ -24,9 +23,17 @@ type Deps struct {
 	Log     zerolog.Logger
 	// PDF renders HTML to PDF; nil when no browser is configured.
 	PDF PDFRenderer
-	// Browser is the shared Chromium manager of the browser tools (browser,
-	// browser_use, web_fetch's fallback); nil when none is configured.
-	Browser *browser.Manager
+	// Sessions is state kept per MCP session outside the tools (the shared
+	// browser's cookies and tabs); the server ends it with the session. Nil
+	// when there is none. The browser manager itself is not a field here: it
+	// pulls go-rod, which the contract does not, and the browser tools take
+	// it in their constructors.
+	Sessions SessionCloser
+}
+
+// SessionCloser drops what is kept for one MCP session.
+type SessionCloser interface {
+	CloseSession(key string)
 }
 
 // HTTPClient returns an HTTP client that passes the outbound guard.
@@ -41,9 +48,11 @@ type PDFRenderer interface {
 	HTMLToPDF(ctx context.Context, html []byte, opts PDFOptions) ([]byte, error)
 }
 
-// PDFOptions are print settings ("A4" default page, 15 mm margins, page
-// numbers in the footer when HeaderFooter is set). The type lives in the
-// browser package, which cannot import this one.
-type PDFOptions = browser.PDFOptions
-
-var _ PDFRenderer = (*browser.Manager)(nil)
+// PDFOptions are print settings for a PDFRenderer.
+type PDFOptions struct {
+	PageSize  string // "A4" (default), "Letter", "A3", "A5", "Legal"
+	Landscape bool
+	MarginMM  float64 // all four margins; default 15
+	// HeaderFooter prints page numbers in the footer.
+	HeaderFooter bool
+}

@@ -127,7 +127,7 @@ func plan(sb *sandbox.Sandbox, field, base, name string, exts []string, overwrit
 			abs, err = sb.Output("", name+ext)
 		}
 		if err != nil {
-			return nil, pathError(field, err)
+			return nil, PathError(field, base+ext, err)
 		}
 		out.paths[ext] = abs
 	}
@@ -174,14 +174,6 @@ func (out *Outputs) check(sb *sandbox.Sandbox, field, given string, inputs []str
 // OverwriteHint is the one hint for an output that already exists.
 func OverwriteHint(field string) string {
 	return "choose another " + field + " or set overwrite to true"
-}
-
-// pathError is the tool error for a path the sandbox refused.
-func pathError(field string, err error) error {
-	if errors.Is(err, sandbox.ErrOutside) || errors.Is(err, sandbox.ErrProtected) {
-		return &Error{Code: CodeDenied, Field: field, Message: fmt.Sprintf("%s: %v", field, err), Hint: "use a path inside the workspace (not the trash or the server's data directory)"}
-	}
-	return fmt.Errorf("%s: %w", field, err)
 }
 
 // Path is the absolute path planned for ext.
@@ -299,7 +291,7 @@ func PlanOutputDir(sb *sandbox.Sandbox, args Args, o Output) (string, error) {
 			}
 			abs, err := sb.ResolveWrite(filepath.Join("outputs", name))
 			if err != nil {
-				return "", pathError(field, err)
+				return "", PathError(field, filepath.Join("outputs", name), err)
 			}
 			fi, err := os.Lstat(abs)
 			if errors.Is(err, os.ErrNotExist) || (err == nil && fi.IsDir() && args.Bool("overwrite", false)) {
@@ -310,7 +302,7 @@ func PlanOutputDir(sb *sandbox.Sandbox, args Args, o Output) (string, error) {
 	}
 	abs, err := sb.ResolveWrite(given)
 	if err != nil {
-		return "", pathError(field, err)
+		return "", PathError(field, given, err)
 	}
 	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
 		return "", Invalid(field, fmt.Sprintf("%s is a file, not a directory", sb.Rel(abs)), "give a directory path, or leave "+field+" empty for one in outputs/")
@@ -327,7 +319,7 @@ func PlanOutputDir(sb *sandbox.Sandbox, args Args, o Output) (string, error) {
 func PlanFileIn(sb *sandbox.Sandbox, args Args, field, dir, name string) (*Outputs, error) {
 	abs, err := sb.Output(filepath.Join(dir, filepath.Base(name)), "")
 	if err != nil {
-		return nil, pathError(field, err)
+		return nil, PathError(field, filepath.Join(dir, filepath.Base(name)), err)
 	}
 	out := &Outputs{field: field, paths: map[string]string{filepath.Ext(name): abs}, replace: args.Bool("overwrite", false)}
 	if _, err := out.check(sb, field, name, nil); err != nil {

@@ -12,8 +12,8 @@ func noop(context.Context, *Call) (*Result, error) { return &Result{}, nil }
 
 // typed is a single-action tool with one parameter of each kind.
 func typed() *Tool {
-	return &Tool{Name: "typed", Title: "Typed", Description: "A tool with every parameter type.", Handler: noop,
-		Actions: []Action{{Level: Read, Timeout: Fast, Params: []Param{
+	return &Tool{Name: "typed", Title: "Typed", Description: "A tool with every parameter type.",
+		Actions: []Action{{Level: Read, Timeout: Fast, Handler: noop, Params: []Param{
 			{Name: "count", Type: Integer, Description: "a count", Min: Ptr(1), Max: Ptr(10)},
 			{Name: "ratio", Type: Number, Description: "a ratio"},
 			{Name: "flag", Type: Boolean, Description: "a flag"},
@@ -118,10 +118,10 @@ func multi() *Tool {
 	p := func(name string, req bool) Param {
 		return Param{Name: name, Type: String, Description: name + " text", Required: req}
 	}
-	return &Tool{Name: "multi", Title: "Multi", Description: "A tool with three actions.", Handler: noop, Actions: []Action{
-		{Name: "alpha", Description: "a", Level: Read, Timeout: Fast, Params: []Param{p("path", true), p("only_a", false), p("most", true)}},
-		{Name: "beta", Description: "b", Level: Read, Timeout: Fast, Params: []Param{p("path", true), p("most", false)}},
-		{Name: "gamma", Description: "c", Level: Read, Timeout: Fast, Params: []Param{p("path", true), p("most", true)}},
+	return &Tool{Name: "multi", Title: "Multi", Description: "A tool with three actions.", Actions: []Action{
+		{Name: "alpha", Handler: noop, Description: "a", Level: Read, Timeout: Fast, Params: []Param{p("path", true), p("only_a", false), p("most", true)}},
+		{Name: "beta", Handler: noop, Description: "b", Level: Read, Timeout: Fast, Params: []Param{p("path", true), p("most", false)}},
+		{Name: "gamma", Handler: noop, Description: "c", Level: Read, Timeout: Fast, Params: []Param{p("path", true), p("most", true)}},
 	}}
 }
 

@@ -1,10 +1,9 @@
 package tool
 
 import (
-	"errors"
 	"fmt"
 
-	"clawbridge/browser"
+	"clawbridge/internal/toolerr"
 )
 
 // Result is what a successful call returns.
@@ -34,43 +33,31 @@ type Image struct {
 
 // Error is a tool failure the model can act on: bad input, a missing file, a
 // refused operation, a missing external program. It reaches the client as an
-// isError result, never as a protocol error.
-type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Hint    string `json:"hint,omitempty"`
-	Field   string `json:"field,omitempty"`
-}
-
-func (e *Error) Error() string {
-	if e.Hint != "" {
-		return e.Message + " (" + e.Hint + ")"
-	}
-	return e.Message
-}
+// isError result, never as a protocol error. It is the leaf package
+// toolerr's type, which the browser library and the tools' helper packages
+// return too, so every layer speaks the same error.
+type Error = toolerr.Error
 
 // Error codes.
 const (
-	CodeInvalid     = "invalid_argument"
-	CodeNotFound    = "not_found"
-	CodeDenied      = "permission_denied"
-	CodeExists      = "already_exists"
-	CodeTooLarge    = "too_large"
-	CodeUnavailable = "unavailable" // an external program or service is missing
-	CodeTimeout     = "timeout"
-	CodeFailed      = "failed"
-	CodeConfirm     = "confirmation_required"
+	CodeInvalid     = toolerr.CodeInvalid
+	CodeNotFound    = toolerr.CodeNotFound
+	CodeDenied      = toolerr.CodeDenied
+	CodeExists      = toolerr.CodeExists
+	CodeTooLarge    = toolerr.CodeTooLarge
+	CodeUnavailable = toolerr.CodeUnavailable // an external program or service is missing
+	CodeTimeout     = toolerr.CodeTimeout
+	CodeFailed      = toolerr.CodeFailed
+	CodeConfirm     = toolerr.CodeConfirm
 )
 
 // Errorf builds a tool error with a code and hint.
 func Errorf(code, hint, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Hint: hint}
+	return toolerr.Errorf(code, hint, format, args...)
 }
 
 // Invalid is a bad-argument error naming the field.
-func Invalid(field, message, hint string) *Error {
-	return &Error{Code: CodeInvalid, Message: message, Hint: hint, Field: field}
-}
+func Invalid(field, message, hint string) *Error { return toolerr.Invalid(field, message, hint) }
 
 // Missing is the error for an external program that is not installed.
 func Missing(program, debianPackage string) *Error {
@@ -81,17 +68,5 @@ func Missing(program, debianPackage string) *Error {
 	}
 }
 
-// AsError returns the tool error inside err, if any. The browser library
-// has its own error type (it cannot import this package); it carries the
-// same fields and is converted here.
-func AsError(err error) (*Error, bool) {
-	var te *Error
-	if errors.As(err, &te) {
-		return te, true
-	}
-	var be *browser.Error
-	if errors.As(err, &be) {
-		return &Error{Code: be.Code, Message: be.Message, Hint: be.Hint, Field: be.Field}, true
-	}
-	return nil, false
-}
+// AsError returns the tool error inside err, if any.
+func AsError(err error) (*Error, bool) { return toolerr.As(err) }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -63,6 +64,9 @@ type Action struct {
 	Params      []Param // parameters this action takes; Required is per action
 	// Idempotent marks a read that may be retried once on a transient error.
 	Idempotent bool
+	// Handler runs the calls of this action; Tool.Handle dispatches to it,
+	// so no tool switches on the action name.
+	Handler Handler
 }
 
 // Handler runs one validated call.
@@ -74,7 +78,6 @@ type Tool struct {
 	Title       string
 	Description string
 	Actions     []Action
-	Handler     Handler
 	// OpenWorld marks tools that reach outside this machine (network, mail).
 	OpenWorld bool
 	// Programs lists external programs the tool uses, mapped to the Debian
@@ -98,9 +101,6 @@ func (t *Tool) Validate() error {
 	if t.Description == "" || t.Title == "" {
 		return fmt.Errorf("tool %q: title and description are required", t.Name)
 	}
-	if t.Handler == nil {
-		return fmt.Errorf("tool %q: no handler", t.Name)
-	}
 	if len(t.Actions) == 0 {
 		return fmt.Errorf("tool %q: no actions", t.Name)
 	}
@@ -113,6 +113,9 @@ func (t *Tool) Validate() error {
 			return fmt.Errorf("tool %q: duplicate action %q", t.Name, a.Name)
 		}
 		seen[a.Name] = true
+		if a.Handler == nil {
+			return fmt.Errorf("tool %q action %q: no handler", t.Name, a.Name)
+		}
 		if a.Level != Read && a.Level != Write && a.Level != High {
 			return fmt.Errorf("tool %q action %q: level must be read, write or high", t.Name, a.Name)
 		}
@@ -158,6 +161,17 @@ func (t *Tool) Action(name string) (*Action, bool) {
 		}
 	}
 	return nil, false
+}
+
+// Handle runs one prepared call with its action's handler.
+func (t *Tool) Handle(ctx context.Context, c *Call) (*Result, error) {
+	a, ok := t.Action(c.Action)
+	if !ok || a.Handler == nil {
+		// Prepare refuses unknown actions and Validate handler-less ones;
+		// this is a call that skipped both.
+		return nil, Invalid("action", fmt.Sprintf("%s has no action %q", t.Name, c.Action), "one of: "+strings.Join(t.ActionNames(), ", "))
+	}
+	return a.Handler(ctx, c)
 }
 
 // MaxLevel is the most dangerous level among the actions.

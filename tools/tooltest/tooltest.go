@@ -54,7 +54,7 @@ func Run(tb testing.TB, tl tool.Tool, args map[string]any) (*tool.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	return tl.Handler(tb.(interface{ Context() context.Context }).Context(), c)
+	return tl.Handle(tb.(interface{ Context() context.Context }).Context(), c)
 }
 
 // RequirePrograms reports whether CLAWBRIDGE_REQUIRE_PROGRAMS=1 is set: CI

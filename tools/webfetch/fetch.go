@@ -25,22 +25,24 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/htmlindex"
 
+	"clawbridge/browser"
 	"clawbridge/internal/netguard"
 	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/tool"
 )
 
 type fetcher struct {
-	d      *tool.Deps
-	cfg    Config
-	robots *robotsCache
+	d       *tool.Deps
+	browser *browser.Manager // renders thin pages; nil when none is configured
+	cfg     Config
+	robots  *robotsCache
 
 	mu   sync.Mutex
 	next map[string]time.Time // host -> earliest time of the next request
 }
 
-func newFetcher(d *tool.Deps, cfg Config) *fetcher {
-	f := &fetcher{d: d, cfg: cfg, next: map[string]time.Time{}}
+func newFetcher(d *tool.Deps, m *browser.Manager, cfg Config) *fetcher {
+	f := &fetcher{d: d, browser: m, cfg: cfg, next: map[string]time.Time{}}
 	f.robots = &robotsCache{hosts: map[string]*robotsRules{}, agent: cfg.RobotsAgent, ttl: cfg.RobotsTTL,
 		fetch: func(ctx context.Context, u string) (*http.Response, error) {
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -319,11 +321,11 @@ func (f *fetcher) fetch(ctx context.Context, raw string, maxChars int, fullPage,
 		}
 		plainChars := utf8.RuneCountInString(c.text)
 		thin := plainChars < f.cfg.ThinChars
-		if (thin || forceRender) && f.d.Browser != nil {
+		if (thin || forceRender) && f.browser != nil {
 			if err := f.wait(ctx, final.Host); err != nil {
 				return nil, tool.Errorf(tool.CodeTimeout, "", "fetch %s: %v", u, err)
 			}
-			r, err := f.d.Browser.Render(ctx, pg.finalURL)
+			r, err := f.browser.Render(ctx, pg.finalURL)
 			if err != nil {
 				if forceRender {
 					return nil, browsertool.Err(err)

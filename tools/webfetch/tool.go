@@ -9,6 +9,7 @@ import (
 	"context"
 	"time"
 
+	"clawbridge/browser"
 	"clawbridge/tools/tool"
 )
 
@@ -43,9 +44,9 @@ func DefaultConfig() Config {
 	}
 }
 
-// New builds the web_fetch tool. The robots cache and rate limiter live as
-// long as the tool value.
-func New(d *tool.Deps) (tool.Tool, error) {
+// New builds the web_fetch tool; m (nil: none) renders pages whose HTML is
+// thin. The robots cache and rate limiter live as long as the tool value.
+func New(d *tool.Deps, m *browser.Manager) (tool.Tool, error) {
 	cfg := DefaultConfig()
 	if d.Config != nil {
 		if err := d.Config.Section("web_fetch", &cfg); err != nil {
@@ -74,7 +75,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	if cfg.RobotsAgent == "" {
 		cfg.RobotsAgent = def.RobotsAgent
 	}
-	f := newFetcher(d, cfg)
+	f := newFetcher(d, m, cfg)
 	return tool.Tool{
 		Name:  "web_fetch",
 		Title: "Fetch a web page as Markdown",
@@ -89,8 +90,8 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "full_page", Type: tool.Boolean, Description: "Convert the whole page instead of only the main content."},
 				{Name: "render", Type: tool.Boolean, Description: "Always render with the browser (for script-built pages)."},
 			},
+			Handler: f.handle,
 		}},
-		Handler:   f.handle,
 		OpenWorld: true,
 		Programs:  map[string]string{"chromium": "chromium"},
 		Examples: []string{

@@ -29,13 +29,14 @@ func TestMain(m *testing.M) {
 
 func newTool(t *testing.T, withBrowser bool) tool.Tool {
 	d := tooltest.Deps(t, "127.0.0.1")
+	var m *browser.Manager
 	if withBrowser {
 		tooltest.NeedProgram(t, "chromium")
-		d.Browser = mgr
+		m = mgr
 	}
 	// Tests fetch one local host many times; the per-host interval is tested separately.
 	d.Config.Tools = nil
-	tl, err := New(d)
+	tl, err := New(d, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestRobotsAndGuard(t *testing.T) {
 }
 
 func TestRateLimitPerHost(t *testing.T) {
-	f := newFetcher(tooltest.Deps(t), Config{MinInterval: 200 * time.Millisecond})
+	f := newFetcher(tooltest.Deps(t), nil, Config{MinInterval: 200 * time.Millisecond})
 	ctx := t.Context()
 	start := time.Now()
 	for i := 0; i < 3; i++ {

@@ -15,6 +15,8 @@ import (
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
+
+	"clawbridge/internal/toolerr"
 )
 
 func (r *Reader) openCSV() error {
@@ -55,7 +57,7 @@ func (r *Reader) openCSV() error {
 		}
 		num++
 		if err != nil {
-			return nil, 0, errf("invalid_argument", "check the quoting around that line", "%s: bad CSV at line %d: %v", filepath.Base(r.Path), num, err)
+			return nil, 0, errf(toolerr.CodeInvalid, "check the quoting around that line", "%s: bad CSV at line %d: %v", filepath.Base(r.Path), num, err)
 		}
 		return rec, num, nil
 	}
@@ -120,7 +122,7 @@ func (r *Reader) openJSON() error {
 	index := map[string]int{}
 	var objs []map[string]string
 	bad := func(msg string) error {
-		return errf("invalid_argument", "give an array of objects, like [{\"name\": \"a\", \"value\": 1}, ...]", "%s: %s", filepath.Base(r.Path), msg)
+		return errf(toolerr.CodeInvalid, "give an array of objects, like [{\"name\": \"a\", \"value\": 1}, ...]", "%s: %s", filepath.Base(r.Path), msg)
 	}
 	readObject := func() error {
 		obj := map[string]string{}
@@ -145,7 +147,7 @@ func (r *Reader) openJSON() error {
 		}
 		objs = append(objs, obj)
 		if len(objs) > r.limits.MaxRows {
-			return errf("too_large", "", "more than %d objects", r.limits.MaxRows)
+			return errf(toolerr.CodeTooLarge, "", "more than %d objects", r.limits.MaxRows)
 		}
 		return nil
 	}

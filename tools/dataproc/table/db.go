@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	_ "modernc.org/sqlite" // pure-Go SQLite driver ("sqlite")
+
+	"clawbridge/internal/toolerr"
 )
 
 // DB is a throw-away SQLite database in a temp directory: the one query
@@ -120,7 +122,7 @@ func (d *DB) LoadColumns(ctx context.Context, name string, r *Reader, keep []boo
 		cols[j] = Quote(r.Names[i])
 	}
 	if len(cols) == 0 {
-		return nil, errf("invalid_argument", "", "%s has no columns", filepath.Base(r.Path))
+		return nil, errf(toolerr.CodeInvalid, "", "%s has no columns", filepath.Base(r.Path))
 	}
 	if _, err := d.SQL.ExecContext(ctx, "CREATE TABLE "+Quote(name)+" ("+strings.Join(cols, ", ")+")"); err != nil {
 		return nil, fmt.Errorf("query engine: create table: %w", err)

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/xuri/excelize/v2"
+
+	"clawbridge/internal/toolerr"
 )
 
 // Limits bound what one call may read.
@@ -38,15 +40,10 @@ type Options struct {
 	Limits    Limits
 }
 
-// Error is a reading failure that names the place in the file.
-type Error struct {
-	Code, Message, Hint string
-}
-
-func (e *Error) Error() string { return e.Message }
-
-func errf(code, hint, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Hint: hint}
+// errf is a reading failure that names the place in the file; it is the
+// tools' own error type, so the tool returns it as it is.
+func errf(code, hint, format string, args ...any) *toolerr.Error {
+	return toolerr.Errorf(code, hint, format, args...)
 }
 
 // Reader streams the data rows of one table (a sheet, a CSV file or a JSON
@@ -96,9 +93,9 @@ func FormatOf(path string) (string, error) {
 	case ".json", ".jsonl", ".ndjson":
 		return "json", nil
 	case ".xls":
-		return "", errf("invalid_argument", "save it as .xlsx (or convert it with format_converter) and try again", "%s is a legacy .xls workbook, which is not supported", filepath.Base(path))
+		return "", errf(toolerr.CodeInvalid, "save it as .xlsx (or convert it with format_converter) and try again", "%s is a legacy .xls workbook, which is not supported", filepath.Base(path))
 	}
-	return "", errf("invalid_argument", "use an .xlsx, .csv, .tsv or .json file", "%s: unsupported file type %q", filepath.Base(path), filepath.Ext(path))
+	return "", errf(toolerr.CodeInvalid, "use an .xlsx, .csv, .tsv or .json file", "%s: unsupported file type %q", filepath.Base(path), filepath.Ext(path))
 }
 
 // Open opens a table for streaming.
@@ -113,15 +110,15 @@ func Open(path string, o Options) (*Reader, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, errf("not_found", "check the path (relative paths start at the workspace root)", "file not found: %s", filepath.Base(path))
+			return nil, errf(toolerr.CodeNotFound, "check the path (relative paths start at the workspace root)", "file not found: %s", filepath.Base(path))
 		}
 		return nil, err
 	}
 	if st.IsDir() {
-		return nil, errf("invalid_argument", "give a file, not a folder", "%s is a directory", filepath.Base(path))
+		return nil, errf(toolerr.CodeInvalid, "give a file, not a folder", "%s is a directory", filepath.Base(path))
 	}
 	if st.Size() > o.Limits.MaxFileBytes {
-		return nil, errf("too_large", "split the file or raise tools.data_processor.max_file_mb", "%s is %d MB, over the %d MB limit", filepath.Base(path), st.Size()>>20, o.Limits.MaxFileBytes>>20)
+		return nil, errf(toolerr.CodeTooLarge, "split the file or raise tools.data_processor.max_file_mb", "%s is %d MB, over the %d MB limit", filepath.Base(path), st.Size()>>20, o.Limits.MaxFileBytes>>20)
 	}
 	r := &Reader{Path: path, Format: format, limits: o.Limits}
 	switch format {
@@ -175,7 +172,7 @@ func (r *Reader) detectHeader(o Options) error {
 		width = max(width, len(h.cells))
 	}
 	if width > r.limits.MaxCols {
-		return errf("too_large", "select fewer columns or split the sheet", "the table has %d columns, over the %d-column limit", width, r.limits.MaxCols)
+		return errf(toolerr.CodeTooLarge, "select fewer columns or split the sheet", "the table has %d columns, over the %d-column limit", width, r.limits.MaxCols)
 	}
 	start := 0
 	if o.HeaderRow > 0 {
@@ -186,7 +183,7 @@ func (r *Reader) detectHeader(o Options) error {
 			}
 		}
 		if start < 0 {
-			return errf("invalid_argument", "header_row counts rows from 1 as shown in the spreadsheet", "row %d is empty or beyond the first rows of the table", o.HeaderRow)
+			return errf(toolerr.CodeInvalid, "header_row counts rows from 1 as shown in the spreadsheet", "row %d is empty or beyond the first rows of the table", o.HeaderRow)
 		}
 	} else {
 		// Title rows: a single distinct value (often a merged title) above
@@ -284,7 +281,7 @@ func (r *Reader) Next() ([]string, int, error) {
 		}
 		r.rows++
 		if r.rows > r.limits.MaxRows {
-			return nil, 0, errf("too_large", "filter the file first or raise tools.data_processor.max_rows", "more than %d data rows", r.limits.MaxRows)
+			return nil, 0, errf(toolerr.CodeTooLarge, "filter the file first or raise tools.data_processor.max_rows", "more than %d data rows", r.limits.MaxRows)
 		}
 		if len(cells) > r.width {
 			if !r.extraCut && !blank(cells[r.width:]) {

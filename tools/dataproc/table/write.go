@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
+
+	"clawbridge/internal/toolerr"
 )
 
 // Writer writes rows to an io.Writer in one format. Where the bytes go
@@ -215,7 +217,7 @@ func SafeSheetName(s string) string {
 func (w *xlsxWriter) Row(values []any) error {
 	w.row++
 	if w.row > maxSheetRows {
-		return &Error{Code: "too_large", Message: fmt.Sprintf("more than %d rows do not fit one worksheet", maxSheetRows-1), Hint: "export as csv instead"}
+		return errf(toolerr.CodeTooLarge, "export as csv instead", "more than %d rows do not fit one worksheet", maxSheetRows-1)
 	}
 	w.cells = w.cells[:0]
 	for _, v := range values {

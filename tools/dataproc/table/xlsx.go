@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/xuri/excelize/v2"
+
+	"clawbridge/internal/toolerr"
 )
 
 // SheetInfo describes one worksheet.
@@ -27,21 +29,21 @@ type SheetInfo struct {
 func checkZip(p string, l Limits) error {
 	zr, err := zip.OpenReader(p)
 	if err != nil {
-		return errf("invalid_argument", "the file may be damaged, or not really an .xlsx (an .xls or .csv renamed?)", "%s is not a valid xlsx workbook: %v", path.Base(p), err)
+		return errf(toolerr.CodeInvalid, "the file may be damaged, or not really an .xlsx (an .xls or .csv renamed?)", "%s is not a valid xlsx workbook: %v", path.Base(p), err)
 	}
 	defer zr.Close()
 	if len(zr.File) > 10000 {
-		return errf("too_large", "", "the workbook has %d parts, too many for a spreadsheet", len(zr.File))
+		return errf(toolerr.CodeTooLarge, "", "the workbook has %d parts, too many for a spreadsheet", len(zr.File))
 	}
 	var total uint64
 	for _, f := range zr.File {
 		total += f.UncompressedSize64
 		if f.CompressedSize64 > 0 && f.UncompressedSize64 > 64<<20 && f.UncompressedSize64/f.CompressedSize64 > 200 {
-			return errf("too_large", "the file looks like a zip bomb; it was not opened", "workbook part %s expands %d times (%d MB)", f.Name, f.UncompressedSize64/f.CompressedSize64, f.UncompressedSize64>>20)
+			return errf(toolerr.CodeTooLarge, "the file looks like a zip bomb; it was not opened", "workbook part %s expands %d times (%d MB)", f.Name, f.UncompressedSize64/f.CompressedSize64, f.UncompressedSize64>>20)
 		}
 	}
 	if total > uint64(l.MaxUnzipBytes) {
-		return errf("too_large", "split the workbook or raise tools.data_processor.max_unzip_mb", "the workbook expands to %d MB, over the %d MB limit", total>>20, l.MaxUnzipBytes>>20)
+		return errf(toolerr.CodeTooLarge, "split the workbook or raise tools.data_processor.max_unzip_mb", "the workbook expands to %d MB, over the %d MB limit", total>>20, l.MaxUnzipBytes>>20)
 	}
 	return nil
 }
@@ -53,7 +55,7 @@ func openWorkbook(p string, l Limits, opts excelize.Options) (*excelize.File, er
 	opts.UnzipSizeLimit = l.MaxUnzipBytes
 	f, err := excelize.OpenFile(p, opts)
 	if err != nil {
-		return nil, errf("invalid_argument", "the file may be damaged or password-protected", "cannot open workbook %s: %v", path.Base(p), err)
+		return nil, errf(toolerr.CodeInvalid, "the file may be damaged or password-protected", "cannot open workbook %s: %v", path.Base(p), err)
 	}
 	return f, nil
 }
@@ -108,7 +110,7 @@ func (r *Reader) openXLSX(o Options) error {
 		}
 	}
 	if sheet == "" {
-		return errf("invalid_argument", "sheets: "+strings.Join(r.Sheets, ", "), "sheet %q not found in %s", o.Sheet, path.Base(r.Path))
+		return errf(toolerr.CodeInvalid, "sheets: "+strings.Join(r.Sheets, ", "), "sheet %q not found in %s", o.Sheet, path.Base(r.Path))
 	}
 	r.Sheet = sheet
 	r.Encoding = "xlsx"
@@ -129,7 +131,7 @@ func (r *Reader) openXLSX(o Options) error {
 	}
 	rows, err := f.Rows(sheet)
 	if err != nil {
-		return errf("failed", "", "read sheet %q: %v", sheet, err)
+		return errf(toolerr.CodeFailed, "", "read sheet %q: %v", sheet, err)
 	}
 	prevClose := r.closer
 	r.closer = func() error { rows.Close(); return prevClose() }
@@ -139,14 +141,14 @@ func (r *Reader) openXLSX(o Options) error {
 	r.raw = func() ([]string, int, error) {
 		if !rows.Next() {
 			if err := rows.Error(); err != nil {
-				return nil, 0, errf("failed", "", "read sheet %q after row %d: %v", sheet, num, err)
+				return nil, 0, errf(toolerr.CodeFailed, "", "read sheet %q after row %d: %v", sheet, num, err)
 			}
 			return nil, 0, io.EOF
 		}
 		num++
 		cells, err := rows.Columns(rawOpt)
 		if err != nil {
-			return nil, 0, errf("failed", "", "read sheet %q row %d: %v", sheet, num, err)
+			return nil, 0, errf(toolerr.CodeFailed, "", "read sheet %q row %d: %v", sheet, num, err)
 		}
 		for c := range cells {
 			if dateCols[c] && cells[c] != "" {
