@@ -197,6 +197,12 @@ func TestGracefulShutdown_Stdio(t *testing.T) {
 		if time.Since(start) > 4*time.Second {
 			t.Errorf("took %v with a 300ms grace", time.Since(start))
 		}
+		// The cut call must not be reported as done.
+		for m := range lines {
+			if m["id"] == 1.0 && strings.Contains(fmt.Sprint(m["result"]), "slept") {
+				t.Errorf("a call cut at the grace was answered as finished: %v", m)
+			}
+		}
 	case <-time.After(8 * time.Second):
 		t.Fatal("a call longer than the grace kept the server up")
 	}

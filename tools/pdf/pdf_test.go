@@ -188,6 +188,7 @@ func TestEncryption(t *testing.T) {
 		t.Fatalf("permissions: %v", perms)
 	}
 	res = e.run(map[string]any{"action": "set_permissions", "path": "enc.pdf", "password": "boss", "user_password": "open", "permissions": "print,copy", "output": "enc2.pdf"})
+	e.wrote(res, "enc2.pdf")
 	res = e.run(map[string]any{"action": "permissions", "path": "enc2.pdf", "password": "open"})
 	perms = res.Data.(map[string]any)["permissions"].(map[string]bool)
 	if !perms["copy"] || perms["modify"] {
@@ -203,6 +204,7 @@ func TestEncryption(t *testing.T) {
 
 	e.fail(map[string]any{"action": "encrypt", "path": "enc.pdf", "owner_password": "x"}, tool.CodeInvalid)
 	res = e.run(map[string]any{"action": "decrypt", "path": "enc.pdf", "password": "boss", "output": "plain.pdf"})
+	e.wrote(res, "plain.pdf")
 	checkPDF(t, e.abs("plain.pdf"), 3, "")
 	if out, err := execOut("pdfinfo", e.abs("plain.pdf")); err != nil || !strings.Contains(strings.Join(strings.Fields(out), " "), "Encrypted: no") {
 		t.Fatalf("decrypted file: %v %s", err, out)
@@ -271,6 +273,7 @@ func TestImagesRoundTrip(t *testing.T) {
 		t.Fatal(res.Data)
 	}
 	res = e.run(map[string]any{"action": "images_to_pdf", "paths": []any{a}, "page_size": "image", "output": "fit.pdf"})
+	e.wrote(res, "fit.pdf")
 	info := e.run(map[string]any{"action": "info", "path": "fit.pdf"})
 	sz := info.Data.(map[string]any)["page_sizes"].([]map[string]float64)[0]
 	if sz["width_pt"] != 200 || sz["height_pt"] != 100 {
@@ -352,6 +355,7 @@ func TestForms(t *testing.T) {
 	e.fail(map[string]any{"action": "fill_form", "path": f, "fields": map[string]any{"agree": "yes"}}, tool.CodeInvalid)
 	e.fail(map[string]any{"action": "fill_form", "path": f, "fields": map[string]any{"name": "张三"}}, tool.CodeInvalid)
 	res = e.run(map[string]any{"action": "fill_form", "path": f, "fields": map[string]any{"name": "Alice Smith", "agree": true, "country": "China"}, "output": "filled.pdf"})
+	e.wrote(res, "filled.pdf")
 	checkPDF(t, e.abs("filled.pdf"), 1, "")
 	res = e.run(map[string]any{"action": "list_form_fields", "path": "filled.pdf"})
 	got := map[string]any{}
