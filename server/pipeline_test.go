@@ -88,7 +88,9 @@ func TestConcurrencyCap_RunsNAndQueuesTheNext(t *testing.T) {
 	sess := s.sessions.get("cap", "", kindConnection)
 	results := make(chan *mcp.CallToolResult, n+1)
 	launch := func(i int) {
-		go func() { results <- s.run(context.Background(), sess, "echo", map[string]any{"text": fmt.Sprint("call", i)}, nil) }()
+		go func() {
+			results <- s.run(context.Background(), sess, "echo", map[string]any{"text": fmt.Sprint("call", i)}, nil)
+		}()
 	}
 	waitStart := func(what string) string {
 		t.Helper()
