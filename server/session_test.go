@@ -76,7 +76,7 @@ func newFixture(t *testing.T, policy string, cap int) *fixture {
 }
 
 func (f *fixture) http(t *testing.T) string {
-	ts := httptest.NewServer(f.s.HTTPHandler("127.0.0.1:0"))
+	ts := httptest.NewServer(testHandler(t, f.s, "127.0.0.1:0"))
 	t.Cleanup(ts.Close)
 	return ts.URL + "/mcp"
 }

@@ -23,6 +23,9 @@ func stdioRun(t *testing.T, ctx context.Context, s *Server) (*io.PipeWriter, <-c
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() { done <- s.ServeStdio(ctx, inR, outW); outW.Close() }()
+	// ServeStdio cannot interrupt a Read of its input: a test that stops it
+	// by its context must end the input too, or the reader goroutine leaks.
+	t.Cleanup(func() { inW.Close() })
 	lines := make(chan map[string]any, 16)
 	go func() {
 		sc := bufio.NewScanner(outR)
