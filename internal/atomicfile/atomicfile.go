@@ -27,8 +27,9 @@ func Write(path string, perm os.FileMode, fill func(w io.Writer) error) (err err
 		return fmt.Errorf("atomic write %s: %w", path, err)
 	}
 	tmp := f.Name()
-	defer func() {
-		if err != nil {
+	renamed := false
+	defer func() { // also when fill panics, which leaves err nil
+		if !renamed {
 			f.Close()
 			os.Remove(tmp)
 		}
@@ -48,5 +49,6 @@ func Write(path string, perm os.FileMode, fill func(w io.Writer) error) (err err
 	if err = os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("atomic write %s: rename: %w", path, err)
 	}
+	renamed = true
 	return nil
 }
