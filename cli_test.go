@@ -78,11 +78,10 @@ func TestConfigInitAndTools(t *testing.T) {
 	if _, err := runCLI(t, "config", "init", "--path", p); err == nil {
 		t.Fatal("config init overwrote a file")
 	}
-	out, err := runCLI(t, "--config", p, "tools")
-	if err == nil {
+	if _, err := runCLI(t, "--config", p, "tools"); err == nil {
 		t.Fatal("flags before the command should be a usage error")
 	}
-	out, err = runCLI(t, "tools", "--config", p)
+	out, err := runCLI(t, "tools", "--config", p)
 	if err != nil || !strings.Contains(out, "pdf_tool") || !strings.Contains(out, "run(high)") {
 		t.Fatalf("tools: %v\n%s", err, out)
 	}

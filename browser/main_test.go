@@ -1,12 +1,14 @@
 package browser
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
+	"go.uber.org/goleak"
 )
 
 // testMgr is shared by the package's tests: one Chromium for the whole run.
@@ -21,6 +23,14 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	testMgr.Close()
 	os.RemoveAll(cfg.DownloadDir)
+	// With the browser closed nothing of ours may be left running: a CDP
+	// reader, a tab watcher or an idle timer that outlives Close is a leak.
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goroutines left after the tests and Manager.Close:", err)
+			code = 1
+		}
+	}
 	os.Exit(code)
 }
 

@@ -2,8 +2,8 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -61,42 +61,91 @@ func TestLoopGuard(t *testing.T) {
 	}
 }
 
-func TestConcurrencyCapAndPanics(t *testing.T) {
+// TestConcurrencyCap_RunsNAndQueuesTheNext proves the cap is N, not merely at
+// most N: N calls of one session run at once, the N+1th waits (it neither
+// runs nor is refused) and starts as soon as one of the N finishes.
+func TestConcurrencyCap_RunsNAndQueuesTheNext(t *testing.T) {
+	const n = 4 // not the default (3), so the configured value is what counts
+	started := make(chan string, 2*n)
 	release := make(chan struct{})
-	var mu sync.Mutex
-	inFlight, peak := 0, 0
-	s := testServer(t, echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-		if c.Args.String("text") == "panic" {
-			panic("boom")
-		}
-		mu.Lock()
-		inFlight++
-		peak = max(peak, inFlight)
-		mu.Unlock()
-		<-release
-		mu.Lock()
-		inFlight--
-		mu.Unlock()
-		return &tool.Result{}, nil
-	}))
+	d := tooltest.Deps(t)
+	d.Config.Limits.ConcurrentCalls = n
+	s, err := New(Options{Config: d.Config, Deps: d, Log: zerolog.Nop(), Version: "test", Tools: []tool.Tool{
+		echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+			started <- c.Args.String("text")
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			return &tool.Result{Summary: "done"}, nil
+		}),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	sess := s.sessions.get("cap", "", kindConnection)
-	var wg sync.WaitGroup
-	for i := 0; i < 5; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			s.run(context.Background(), sess, "echo", map[string]any{"text": string(rune('a' + i))}, nil)
-		}(i)
+	results := make(chan *mcp.CallToolResult, n+1)
+	launch := func(i int) {
+		go func() {
+			results <- s.run(context.Background(), sess, "echo", map[string]any{"text": fmt.Sprint("call", i)}, nil)
+		}()
 	}
-	time.Sleep(300 * time.Millisecond)
-	close(release)
-	wg.Wait()
-	if peak > 3 {
-		t.Fatalf("%d calls in flight, cap is 3", peak)
+	waitStart := func(what string) string {
+		t.Helper()
+		select {
+		case name := <-started:
+			return name
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s did not start", what)
+			return ""
+		}
 	}
+	for i := range n {
+		launch(i)
+	}
+	for i := range n {
+		waitStart(fmt.Sprintf("call %d of %d (under the cap)", i+1, n))
+	}
+	launch(n)
+	select {
+	case name := <-started:
+		t.Fatalf("%s started while %d calls were in flight (cap %d)", name, n, n)
+	case r := <-results:
+		t.Fatalf("call %d returned while it should wait for a slot: %s", n+1, text(r))
+	case <-time.After(300 * time.Millisecond):
+	}
+	release <- struct{}{} // one of the n finishes...
+	if r := <-results; r.IsError {
+		t.Fatalf("released call: %s", text(r))
+	}
+	if name := waitStart("the waiting call"); name != fmt.Sprint("call", n) {
+		t.Fatalf("%s started, want the waiting call%d", name, n)
+	}
+	for range n {
+		release <- struct{}{}
+	}
+	for range n {
+		if r := <-results; r.IsError {
+			t.Fatalf("call under the cap failed: %s", text(r))
+		}
+	}
+	if len(sess.sem) != 0 {
+		t.Fatalf("%d slots still held after every call returned", len(sess.sem))
+	}
+}
+
+func TestPanic_BecomesInternalError(t *testing.T) {
+	s := testServer(t, echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+		panic("boom")
+	}))
+	sess := s.sessions.get("panic", "", kindConnection)
 	r := s.run(context.Background(), sess, "echo", map[string]any{"text": "panic"}, nil)
-	if !r.IsError || !strings.Contains(text(r), "internal error") {
-		t.Fatalf("a panic must become an isError result: %s", text(r))
+	if !r.IsError || !strings.Contains(text(r), "internal error") || strings.Contains(text(r), "boom") {
+		t.Fatalf("a panic must become an isError result without the panic value: %s", text(r))
+	}
+	if len(sess.sem) != 0 {
+		t.Fatal("a panicking call kept its slot")
 	}
 }
 

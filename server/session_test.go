@@ -76,7 +76,7 @@ func newFixture(t *testing.T, policy string, cap int) *fixture {
 }
 
 func (f *fixture) http(t *testing.T) string {
-	ts := httptest.NewServer(f.s.HTTPHandler("127.0.0.1:0"))
+	ts := httptest.NewServer(testHandler(t, f.s, "127.0.0.1:0"))
 	t.Cleanup(ts.Close)
 	return ts.URL + "/mcp"
 }
@@ -92,6 +92,7 @@ func dial(t *testing.T, url, version string, headers map[string]string, opts ...
 	t.Helper()
 	topts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(headers)}
 	if version != mcp.ProtocolVersion20260728 {
+		//lint:ignore SA1019 the standalone GET stream is how pre-2026-07-28 clients get notifications
 		topts = append(topts, transport.WithContinuousListening())
 	}
 	tr, err := transport.NewStreamableHTTP(url, topts...)

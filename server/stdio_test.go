@@ -23,6 +23,9 @@ func stdioRun(t *testing.T, ctx context.Context, s *Server) (*io.PipeWriter, <-c
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() { done <- s.ServeStdio(ctx, inR, outW); outW.Close() }()
+	// ServeStdio cannot interrupt a Read of its input: a test that stops it
+	// by its context must end the input too, or the reader goroutine leaks.
+	t.Cleanup(func() { inW.Close() })
 	lines := make(chan map[string]any, 16)
 	go func() {
 		sc := bufio.NewScanner(outR)
@@ -196,6 +199,12 @@ func TestGracefulShutdown_Stdio(t *testing.T) {
 		}
 		if time.Since(start) > 4*time.Second {
 			t.Errorf("took %v with a 300ms grace", time.Since(start))
+		}
+		// The cut call must not be reported as done.
+		for m := range lines {
+			if m["id"] == 1.0 && strings.Contains(fmt.Sprint(m["result"]), "slept") {
+				t.Errorf("a call cut at the grace was answered as finished: %v", m)
+			}
 		}
 	case <-time.After(8 * time.Second):
 		t.Fatal("a call longer than the grace kept the server up")

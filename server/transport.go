@@ -70,7 +70,7 @@ func (s *Server) httpHandler(addr string) (http.Handler, func(context.Context)) 
 	})
 	closeStreams := func(ctx context.Context) {
 		sse.CloseSessions()
-		stream.CloseSessions(ctx)
+		_ = stream.Shutdown(ctx) // its sessions, and mcp-go's idle-session sweeper goroutine
 	}
 	return s.guardHTTP(addr, mux), closeStreams
 }

@@ -321,7 +321,7 @@ func TestOriginAllowList_Port(t *testing.T) {
 	s := hardServer(t, func(c *config.Config) {
 		c.HTTP.AllowedOrigins = []string{"http://localhost:6274", "https://app.example"}
 	})
-	h := s.HTTPHandler("127.0.0.1:8765")
+	h := testHandler(t, s, "127.0.0.1:8765")
 	cases := []struct {
 		origin string
 		want   int

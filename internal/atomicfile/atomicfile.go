@@ -42,8 +42,9 @@ func write(path string, perm os.FileMode, fill func(w io.Writer) error, replace 
 		return fmt.Errorf("atomic write %s: %w", path, err)
 	}
 	tmp := f.Name()
-	defer func() {
-		if err != nil {
+	done := false
+	defer func() { // also when fill panics, which leaves err nil
+		if !done {
 			f.Close()
 			os.Remove(tmp)
 		}
@@ -64,6 +65,7 @@ func write(path string, perm os.FileMode, fill func(w io.Writer) error, replace 
 		if err = os.Rename(tmp, path); err != nil {
 			return fmt.Errorf("atomic write %s: rename: %w", path, err)
 		}
+		done = true
 		return nil
 	}
 	// link(2) refuses an existing name, so a file created by someone else
@@ -71,6 +73,7 @@ func write(path string, perm os.FileMode, fill func(w io.Writer) error, replace 
 	if err = os.Link(tmp, path); err != nil {
 		return fmt.Errorf("atomic write %s: %w", path, err)
 	}
+	done = true
 	os.Remove(tmp)
 	return nil
 }

@@ -23,6 +23,7 @@ import (
 	"clawbridge/internal/office"
 	"clawbridge/internal/officetest"
 	"clawbridge/internal/pptx"
+	"clawbridge/tools/tooltest"
 )
 
 // Documents given to LibreOffice that link external content: an .odt with
@@ -293,7 +294,7 @@ func linkedInputs(t *testing.T, l links, base string) []string {
 func TestOffice_LinkedContentNotFetched(t *testing.T) {
 	officetest.Require(t, "soffice", "pdftotext", "pdfimages")
 	if err := jail.Check(); err != nil {
-		t.Skip(err)
+		tooltest.Missing(t, "jail: %v", err)
 	}
 	rec := newRecorder(t)
 	base := t.TempDir()

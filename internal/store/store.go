@@ -71,14 +71,16 @@ func (s *Store) Migrate(component string, stmts ...string) error {
 	return err
 }
 
-// Tx runs fn in a transaction, committing when it returns nil.
+// Tx runs fn in a transaction, committing when it returns nil and rolling
+// back when it returns an error or panics (an open transaction would keep
+// the write lock and block every later write).
 func (s *Store) Tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
+	defer tx.Rollback() // a no-op once committed
 	if err := fn(tx); err != nil {
-		tx.Rollback()
 		return err
 	}
 	return tx.Commit()

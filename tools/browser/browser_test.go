@@ -2,6 +2,7 @@ package browsertool
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"go.uber.org/goleak"
 
 	"clawbridge/browser"
 	"clawbridge/fixtures/site"
@@ -37,6 +39,12 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	mgr.Close()
 	os.RemoveAll(dlDir)
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goroutines left after the tests and Manager.Close:", err)
+			code = 1
+		}
+	}
 	os.Exit(code)
 }
 

@@ -263,6 +263,9 @@ func TestTablesKeepTypes(t *testing.T) {
 	}
 	// json -> xlsx -> csv: back where we started.
 	res = e.run(map[string]any{"path": "data.json", "to": "xlsx", "output": "j.xlsx"})
+	if len(res.Files) != 1 || !strings.HasSuffix(res.Files[0].Path, "/j.xlsx") || !bytes.HasPrefix(read(t, res.Files[0].Path), []byte("PK")) {
+		t.Fatalf("json->xlsx wrote %+v, want j.xlsx (a zip)", res.Files)
+	}
 	res = e.run(map[string]any{"path": "j.xlsx", "to": "csv", "output": "j.csv"})
 	if got := string(read(t, res.Files[0].Path)); got != wantCSV {
 		t.Fatalf("json->xlsx->csv:\n%s", got)

@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"encoding/xml"
 	"image"
+	"image/color"
 	"image/png"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -263,5 +266,145 @@ func TestClipping(t *testing.T) {
 	}
 	if r, _, _, _ := img.At(25, 5).RGBA(); r>>8 != 255 {
 		t.Errorf("background pixel = %v", img.At(25, 5))
+	}
+}
+
+// svgRect is a <rect> of a chart's SVG.
+type svgRect struct {
+	X, Y, W, H float64
+	Fill       string
+}
+
+// svgRects returns the rects of an SVG filled with fill, in document order,
+// leaving out legend swatches (14x12).
+func svgRects(t *testing.T, svg, fill string) []svgRect {
+	t.Helper()
+	var out []svgRect
+	d := xml.NewDecoder(strings.NewReader(svg))
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok || se.Name.Local != "rect" {
+			continue
+		}
+		var r svgRect
+		for _, a := range se.Attr {
+			v, _ := strconv.ParseFloat(a.Value, 64)
+			switch a.Name.Local {
+			case "x":
+				r.X = v
+			case "y":
+				r.Y = v
+			case "width":
+				r.W = v
+			case "height":
+				r.H = v
+			case "fill":
+				r.Fill = a.Value
+			}
+		}
+		if r.Fill == fill && !(r.W == 14 && r.H == 12) {
+			out = append(out, r)
+		}
+	}
+}
+
+// pngRun measures, down the pixel column x of img, the longest run of
+// pixels of colour col: the drawn height of a bar at that column.
+func pngRun(img image.Image, x int, col color.RGBA) (top, height int) {
+	best, bestTop, run := 0, 0, 0
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		r, g, b, _ := img.At(x, y).RGBA()
+		if uint8(r>>8) == col.R && uint8(g>>8) == col.G && uint8(b>>8) == col.B {
+			run++
+			if run > best {
+				best, bestTop = run, y-run+1
+			}
+		} else {
+			run = 0
+		}
+	}
+	return bestTop, best
+}
+
+// TestChart_BarHeightsFollowData decodes the SVG and the PNG of bar charts
+// and checks that each bar stands on the zero line (or hangs from it) with a
+// height proportional to its value, and that the PNG draws the bar the SVG
+// describes; stacked bars sit on the bar below them.
+func TestChart_BarHeightsFollowData(t *testing.T) {
+	needCJKFont(t)
+	e := newEnv(t)
+	labels := []any{"A", "B", "C", "D", "E"}
+	a := []float64{10, 40, 25, 5, -15}
+	b := []float64{30, 5, 20, 35, 10}
+	series := []any{map[string]any{"name": "a", "values": a}, map[string]any{"name": "b", "values": b}}
+	colA, colB := palette[0], palette[1]
+	const tol = 0.02 // SVG coordinates are printed with two decimals
+
+	for _, stacked := range []bool{false, true} {
+		name := map[bool]string{false: "grouped", true: "stacked"}[stacked]
+		t.Run(name, func(t *testing.T) {
+			res := e.run(map[string]any{"action": "chart", "type": "bar", "stacked": stacked, "width": 600, "height": 360,
+				"data": map[string]any{"labels": labels, "series": series}, "output": "bars/" + name + ".png"})
+			if len(res.Files) != 2 {
+				t.Fatalf("files %v", res.Files)
+			}
+			svg := checkSVG(t, filepath.Join(e.root, "bars", name+".svg"))
+			img := checkPNG(t, filepath.Join(e.root, "bars", name+".png"), 600, 360)
+			ra, rb := svgRects(t, svg, hex(colA)), svgRects(t, svg, hex(colB))
+			if len(ra) != len(a) || len(rb) != len(b) {
+				t.Fatalf("%d and %d bars, want %d and %d", len(ra), len(rb), len(a), len(b))
+			}
+			// One scale for every bar: pixels per unit of value.
+			scale := ra[0].H / math.Abs(a[0])
+			if scale <= 0 {
+				t.Fatalf("first bar has height %v", ra[0].H)
+			}
+			zero := ra[0].Y + ra[0].H // a[0] > 0: the bar stands on zero
+			check := func(label string, r svgRect, col color.RGBA, v, base float64) {
+				t.Helper()
+				if math.Abs(r.H-math.Abs(v)*scale) > tol {
+					t.Errorf("%s: height %.2f for %v, want %.2f (%.3f px per unit)", label, r.H, v, math.Abs(v)*scale, scale)
+				}
+				// The bar spans base..base+v on the value axis.
+				wantTop := zero - math.Max(base, base+v)*scale
+				if math.Abs(r.Y-wantTop) > tol {
+					t.Errorf("%s: top at %.2f, want %.2f (from %v to %v)", label, r.Y, wantTop, base, base+v)
+				}
+				// The PNG draws it: the bar's colour down its middle column,
+				// as tall as the SVG says (anti-aliased edges: ±1 px each).
+				top, h := pngRun(img, int(r.X+r.W/2), col)
+				if math.Abs(float64(h)-r.H) > 2 || math.Abs(float64(top)-r.Y) > 2 {
+					t.Errorf("%s: PNG bar at column %d spans %d px from y=%d, SVG says %.2f from %.2f", label, int(r.X+r.W/2), h, top, r.H, r.Y)
+				}
+			}
+			for i := range a {
+				l := labels[i].(string)
+				if stacked {
+					// a then b on top of it; a negative a hangs below zero and
+					// b starts from zero again.
+					check(l+"/a", ra[i], colA, a[i], 0)
+					check(l+"/b", rb[i], colB, b[i], math.Max(0, a[i]))
+					if math.Abs(ra[i].X-rb[i].X) > tol {
+						t.Errorf("%s: stacked bars at x %.2f and %.2f", l, ra[i].X, rb[i].X)
+					}
+				} else {
+					check(l+"/a", ra[i], colA, a[i], 0)
+					check(l+"/b", rb[i], colB, b[i], 0)
+					if !(ra[i].X+ra[i].W <= rb[i].X+tol) {
+						t.Errorf("%s: grouped bars overlap: a ends at %.2f, b starts at %.2f", l, ra[i].X+ra[i].W, rb[i].X)
+					}
+				}
+				if i > 0 && ra[i].X <= ra[i-1].X {
+					t.Errorf("%s: bars not in label order", l)
+				}
+			}
+		})
 	}
 }

@@ -265,6 +265,9 @@ func TestPostgres(t *testing.T) {
 		t.Fatalf("caps: %v", r["notice"])
 	}
 	d = h.ok(map[string]any{"action": "query", "sql": "SELECT 1 AS one", "limit": 5})
+	if got := resultRows(d); got != "[[1]]" || d["result"].(map[string]any)["truncated"] == true {
+		t.Fatalf("limit 5 on one row: rows = %s, result %v", got, d["result"])
+	}
 	// Statement timeout: a long computation is cancelled by the server.
 	_, te := h.run(map[string]any{"action": "query", "sql": "SELECT count(*) FROM generate_series(1, 300000000)"})
 	if te == nil || te.Code != tool.CodeTimeout {

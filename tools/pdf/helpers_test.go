@@ -55,6 +55,22 @@ func (e *env) run(args map[string]any) *tool.Result {
 	return res
 }
 
+// wrote checks that a result names the file it wrote at rel, with the size
+// that is on disk.
+func (e *env) wrote(res *tool.Result, rel string) {
+	e.t.Helper()
+	if len(res.Files) == 0 || res.Files[0].Path != e.abs(rel) {
+		e.t.Fatalf("result files %+v, want %s first", res.Files, e.abs(rel))
+	}
+	st, err := os.Stat(e.abs(rel))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if res.Files[0].Size != st.Size() {
+		e.t.Fatalf("result says %d bytes, %s has %d", res.Files[0].Size, rel, st.Size())
+	}
+}
+
 // fail runs a call that must fail with a tool error of the given code.
 func (e *env) fail(args map[string]any, code string) *tool.Error {
 	e.t.Helper()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"clawbridge/internal/cjkfont"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
@@ -188,6 +189,7 @@ func TestEncryption(t *testing.T) {
 		t.Fatalf("permissions: %v", perms)
 	}
 	res = e.run(map[string]any{"action": "set_permissions", "path": "enc.pdf", "password": "boss", "user_password": "open", "permissions": "print,copy", "output": "enc2.pdf"})
+	e.wrote(res, "enc2.pdf")
 	res = e.run(map[string]any{"action": "permissions", "path": "enc2.pdf", "password": "open"})
 	perms = res.Data.(map[string]any)["permissions"].(map[string]bool)
 	if !perms["copy"] || perms["modify"] {
@@ -203,6 +205,7 @@ func TestEncryption(t *testing.T) {
 
 	e.fail(map[string]any{"action": "encrypt", "path": "enc.pdf", "owner_password": "x"}, tool.CodeInvalid)
 	res = e.run(map[string]any{"action": "decrypt", "path": "enc.pdf", "password": "boss", "output": "plain.pdf"})
+	e.wrote(res, "plain.pdf")
 	checkPDF(t, e.abs("plain.pdf"), 3, "")
 	if out, err := execOut("pdfinfo", e.abs("plain.pdf")); err != nil || !strings.Contains(strings.Join(strings.Fields(out), " "), "Encrypted: no") {
 		t.Fatalf("decrypted file: %v %s", err, out)
@@ -227,10 +230,9 @@ func TestWatermarkAndStamp(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.name == "chinese watermark" {
-				if _, err := os.Stat("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"); err != nil {
-					if _, err := os.Stat("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"); err != nil {
-						t.Skip("no CJK font")
-					}
+				// The lookup the stamp code uses, not a guess at paths.
+				if _, err := cjkfont.Find(""); err != nil {
+					tooltest.Missing(t, "no CJK font (apt-get install %s): %v", cjkfont.Package, err)
 				}
 			}
 			e := e.with(t)
@@ -271,6 +273,7 @@ func TestImagesRoundTrip(t *testing.T) {
 		t.Fatal(res.Data)
 	}
 	res = e.run(map[string]any{"action": "images_to_pdf", "paths": []any{a}, "page_size": "image", "output": "fit.pdf"})
+	e.wrote(res, "fit.pdf")
 	info := e.run(map[string]any{"action": "info", "path": "fit.pdf"})
 	sz := info.Data.(map[string]any)["page_sizes"].([]map[string]float64)[0]
 	if sz["width_pt"] != 200 || sz["height_pt"] != 100 {
@@ -352,6 +355,7 @@ func TestForms(t *testing.T) {
 	e.fail(map[string]any{"action": "fill_form", "path": f, "fields": map[string]any{"agree": "yes"}}, tool.CodeInvalid)
 	e.fail(map[string]any{"action": "fill_form", "path": f, "fields": map[string]any{"name": "张三"}}, tool.CodeInvalid)
 	res = e.run(map[string]any{"action": "fill_form", "path": f, "fields": map[string]any{"name": "Alice Smith", "agree": true, "country": "China"}, "output": "filled.pdf"})
+	e.wrote(res, "filled.pdf")
 	checkPDF(t, e.abs("filled.pdf"), 1, "")
 	res = e.run(map[string]any{"action": "list_form_fields", "path": "filled.pdf"})
 	got := map[string]any{}

@@ -118,7 +118,8 @@ func TestProcesses(t *testing.T) {
 				}
 			}
 			if d.TotalProcesses > 500 {
-				t.Skipf("%d processes: the test's own may be past the first 500", d.TotalProcesses)
+				// The list holds at most 500; CI runs far fewer processes.
+				tooltest.Missing(t, "%d processes: the test's own may be past the first 500", d.TotalProcesses)
 			}
 			var mine *procInfo
 			for i := range d.Processes {

@@ -1,9 +1,14 @@
 package webfetch
 
 import (
+	"context"
+	"errors"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -158,24 +163,59 @@ func TestRobotsAndGuard(t *testing.T) {
 	}
 }
 
+// TestRateLimitPerHost runs in a synctest bubble: time is the bubble's fake
+// clock, so the spacing is checked exactly and cannot flake on a loaded
+// machine (-race, 2 cores).
 func TestRateLimitPerHost(t *testing.T) {
-	f := newFetcher(tooltest.Deps(t), nil, Config{MinInterval: 200 * time.Millisecond})
-	ctx := t.Context()
-	start := time.Now()
-	for i := 0; i < 3; i++ {
-		if err := f.wait(ctx, "a.example"); err != nil {
-			t.Fatal(err)
+	d := tooltest.Deps(t)
+	synctest.Test(t, func(t *testing.T) {
+		f := newFetcher(d, nil, Config{MinInterval: 200 * time.Millisecond})
+		ctx := t.Context()
+		start := time.Now()
+		// Three requests to one host, one after the other, go at 0, 200ms
+		// and 400ms; another host in between is not delayed.
+		for i, want := range []time.Duration{0, 200 * time.Millisecond, 400 * time.Millisecond} {
+			if err := f.wait(ctx, "a.example"); err != nil {
+				t.Fatal(err)
+			}
+			if got := time.Since(start); got != want {
+				t.Errorf("request %d to a.example went at %v, want %v", i+1, got, want)
+			}
 		}
-	}
-	// Three requests to one host are spaced by the interval; another host is not delayed.
-	if el := time.Since(start); el < 400*time.Millisecond {
-		t.Errorf("3 requests took %v; want >= 400ms", el)
-	}
-	other := time.Now()
-	_ = f.wait(ctx, "b.example")
-	if time.Since(other) > 100*time.Millisecond {
-		t.Error("another host was delayed")
-	}
+		before := time.Now()
+		if err := f.wait(ctx, "b.example"); err != nil || time.Since(before) != 0 {
+			t.Errorf("another host was delayed by %v (%v)", time.Since(before), err)
+		}
+
+		// Concurrent callers for one host are spaced too, none at once.
+		start = time.Now()
+		var mu sync.Mutex
+		var at []time.Duration
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				if err := f.wait(ctx, "c.example"); err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				at = append(at, time.Since(start))
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		slices.Sort(at)
+		if want := []time.Duration{0, 200 * time.Millisecond, 400 * time.Millisecond, 600 * time.Millisecond}; !slices.Equal(at, want) {
+			t.Errorf("concurrent requests went at %v, want %v", at, want)
+		}
+
+		// A caller whose context ends while it waits returns at once.
+		cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		defer cancel()
+		before = time.Now()
+		if err := f.wait(cctx, "c.example"); !errors.Is(err, context.DeadlineExceeded) || time.Since(before) != 50*time.Millisecond {
+			t.Errorf("cancelled wait: %v after %v, want the deadline after 50ms", err, time.Since(before))
+		}
+	})
 }
 
 func TestBrowserFallback(t *testing.T) {
