@@ -308,7 +308,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: http.max_body_bytes must be at least 1024, not %d", c.HTTP.MaxBodyBytes)
 	}
 	for name, d := range map[string]time.Duration{"shutdown_grace": c.ShutdownGrace, "http.read_header_timeout": c.HTTP.ReadHeaderTimeout,
-		"http.body_timeout": c.HTTP.BodyTimeout, "http.idle_timeout": c.HTTP.IdleTimeout} {
+		"http.body_timeout": c.HTTP.BodyTimeout, "http.idle_timeout": c.HTTP.IdleTimeout,
+		"limits.fast_timeout": c.Limits.FastTimeout, "limits.normal_timeout": c.Limits.NormalTimeout, "limits.slow_timeout": c.Limits.SlowTimeout} {
 		if d <= 0 {
 			return fmt.Errorf("config: %s must be a positive duration such as 5s, not %v", name, d)
 		}
@@ -371,16 +372,4 @@ func (c *Config) Section(tool string, v any) error {
 		return fmt.Errorf("config tools.%s: %w", tool, err)
 	}
 	return nil
-}
-
-// Timeout maps a timeout class name to its duration.
-func (c *Config) Timeout(class string) time.Duration {
-	switch class {
-	case "fast":
-		return c.Limits.FastTimeout
-	case "slow":
-		return c.Limits.SlowTimeout
-	default:
-		return c.Limits.NormalTimeout
-	}
 }
