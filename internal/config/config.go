@@ -6,6 +6,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -47,6 +48,10 @@ type Config struct {
 
 	// Path is the file this config was read from, if any.
 	Path string `yaml:"-"`
+
+	fromEnv   map[string]string // key → the CLAWBRIDGE_* variable that set it
+	sections  *sectionLog       // the tool sections read so far (sections.go)
+	toolLines map[string]int    // line of each key under tools, for messages
 }
 
 // HTTP configures the HTTP transports.
@@ -134,6 +139,7 @@ type LogFile struct {
 func Default() *Config {
 	home, _ := os.UserHomeDir()
 	return &Config{
+		sections:      &sectionLog{},
 		Workspace:     []string{filepath.Join(home, "clawbridge-workspace")},
 		DataDir:       filepath.Join(xdg("XDG_DATA_HOME", filepath.Join(home, ".local", "share")), "clawbridge"),
 		LogLevel:      "info",
@@ -201,10 +207,10 @@ func Load(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	switch {
 	case err == nil:
-		if err := yaml.Unmarshal(data, c); err != nil {
-			return nil, fmt.Errorf("config %s: %w", path, err)
-		}
 		c.Path = path
+		if err := yaml.Unmarshal(data, c); err != nil {
+			return nil, c.fileError(decodeErrors(err)...)
+		}
 	case errors.Is(err, os.ErrNotExist) && !explicit:
 	default:
 		return nil, fmt.Errorf("config: %w", err)
@@ -216,38 +222,46 @@ func Load(path string) (*Config, error) {
 	return c, c.Validate()
 }
 
-// applyEnv applies CLAWBRIDGE_* overrides.
+// applyEnv applies CLAWBRIDGE_* overrides and remembers which keys they set,
+// so that a bad value is reported with the variable that carried it.
 func (c *Config) applyEnv(get func(string) string) error {
-	str := func(name string, dst *string) {
+	c.fromEnv = map[string]string{}
+	set := func(name, key string, apply func(v string)) {
 		if v := get(name); v != "" {
-			*dst = v
+			apply(v)
+			c.fromEnv[key] = name
 		}
 	}
-	list := func(name string, dst *[]string) {
-		if v := get(name); v != "" {
-			*dst = splitList(v)
-		}
-	}
-	list("CLAWBRIDGE_WORKSPACE", &c.Workspace)
-	str("CLAWBRIDGE_DATA_DIR", &c.DataDir)
-	str("CLAWBRIDGE_LOG_FILE", &c.LogFile)
-	str("CLAWBRIDGE_LOG_LEVEL", &c.LogLevel)
-	str("CLAWBRIDGE_HTTP_ADDR", &c.HTTP.Addr)
-	str("CLAWBRIDGE_TOKEN", &c.HTTP.Token)
-	list("CLAWBRIDGE_ALLOWED_ORIGINS", &c.HTTP.AllowedOrigins)
-	str("CLAWBRIDGE_CONFIRM", &c.Confirm)
-	str("CLAWBRIDGE_EXPOSURE", &c.Exposure.Mode)
-	if v := get("CLAWBRIDGE_ALLOW_HOSTS"); v != "" {
+	str := func(name, key string, dst *string) { set(name, key, func(v string) { *dst = v }) }
+	list := func(name, key string, dst *[]string) { set(name, key, func(v string) { *dst = splitList(v) }) }
+	list("CLAWBRIDGE_WORKSPACE", "workspace", &c.Workspace)
+	str("CLAWBRIDGE_DATA_DIR", "data_dir", &c.DataDir)
+	str("CLAWBRIDGE_LOG_FILE", "log_file", &c.LogFile)
+	str("CLAWBRIDGE_LOG_LEVEL", "log_level", &c.LogLevel)
+	str("CLAWBRIDGE_HTTP_ADDR", "http.addr", &c.HTTP.Addr)
+	str("CLAWBRIDGE_TOKEN", "http.token", &c.HTTP.Token)
+	list("CLAWBRIDGE_ALLOWED_ORIGINS", "http.allowed_origins", &c.HTTP.AllowedOrigins)
+	str("CLAWBRIDGE_CONFIRM", "confirm", &c.Confirm)
+	str("CLAWBRIDGE_EXPOSURE", "exposure.mode", &c.Exposure.Mode)
+	set("CLAWBRIDGE_ALLOW_HOSTS", "network.allow_hosts", func(v string) {
 		c.Network.AllowHosts = append(c.Network.AllowHosts, splitList(v)...)
-	}
+	})
 	if v := get("CLAWBRIDGE_ALLOW_SHELL"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return fmt.Errorf("CLAWBRIDGE_ALLOW_SHELL: %w", err)
+			return fmt.Errorf("config: CLAWBRIDGE_ALLOW_SHELL must be true or false, not %q", v)
 		}
 		c.Shell.AllowShell = b
 	}
 	return nil
+}
+
+// by names the environment variable that set key, for error messages.
+func (c *Config) by(key string) string {
+	if name, ok := c.fromEnv[key]; ok {
+		return " (set by " + name + ")"
+	}
+	return ""
 }
 
 func splitList(v string) []string {
@@ -277,12 +291,13 @@ func expandHome(p string) string {
 	return p
 }
 
-// Validate checks values that would otherwise fail late.
+// Validate checks values that would otherwise fail late. A value that came
+// from the environment is reported with its variable.
 func (c *Config) Validate() error {
 	switch c.Confirm {
 	case "elicit", "approve", "token", "auto", "deny":
 	default:
-		return fmt.Errorf("config: confirm must be elicit, approve, token, auto or deny, not %q", c.Confirm)
+		return fmt.Errorf("config: confirm must be elicit, approve, token, auto or deny, not %q%s", c.Confirm, c.by("confirm"))
 	}
 	if c.ApproveTimeout < time.Second || c.ApproveTimeout > time.Hour {
 		return fmt.Errorf("config: approve_timeout must be between 1s and 1h, not %s", c.ApproveTimeout)
@@ -290,7 +305,15 @@ func (c *Config) Validate() error {
 	switch c.Exposure.Mode {
 	case "auto", "tiered", "full", "search":
 	default:
-		return fmt.Errorf("config: exposure.mode must be auto, tiered, full or search, not %q", c.Exposure.Mode)
+		return fmt.Errorf("config: exposure.mode must be auto, tiered, full or search, not %q%s", c.Exposure.Mode, c.by("exposure.mode"))
+	}
+	switch c.LogLevel {
+	case "trace", "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("config: log_level must be trace, debug, info, warn or error, not %q%s", c.LogLevel, c.by("log_level"))
+	}
+	if _, port, err := net.SplitHostPort(c.HTTP.Addr); err != nil || port == "" {
+		return fmt.Errorf("config: http.addr must be host:port such as 127.0.0.1:8765, not %q%s", c.HTTP.Addr, c.by("http.addr"))
 	}
 	if len(c.Workspace) == 0 {
 		return errors.New("config: at least one workspace root is required")
@@ -316,7 +339,7 @@ func (c *Config) Validate() error {
 	}
 	for _, o := range c.HTTP.AllowedOrigins {
 		if _, err := ParseOrigin(o); err != nil && o != "*" {
-			return fmt.Errorf("config: http.allowed_origins: %w", err)
+			return fmt.Errorf("config: http.allowed_origins%s: %w", c.by("http.allowed_origins"), err)
 		}
 	}
 	return nil
@@ -359,17 +382,4 @@ func ParseOrigin(s string) (Origin, error) {
 // Allows reports whether the allow-list entry o admits the origin got.
 func (o Origin) Allows(got Origin) bool {
 	return o.Scheme == got.Scheme && o.Host == got.Host && (o.Port == "*" || o.Port == got.Port)
-}
-
-// Section decodes the config section of one tool into v; v keeps its
-// defaults when the section is absent.
-func (c *Config) Section(tool string, v any) error {
-	node, ok := c.Tools[tool]
-	if !ok {
-		return nil
-	}
-	if err := node.Decode(v); err != nil {
-		return fmt.Errorf("config tools.%s: %w", tool, err)
-	}
-	return nil
 }
