@@ -146,14 +146,20 @@ func TestConfig_EveryToolSectionStrict(t *testing.T) {
 			}
 		})
 	}
-	os.WriteFile(cfgFile, []byte("tools:\n  pdf_tool:\n    max_mb: lots\n  pdf_tol:\n    max_mb: 3\n"), 0o600)
+	// Every problem at once: web_fetch's constructor stops on its bad
+	// section, and the tools after it are still built and checked.
+	os.WriteFile(cfgFile, []byte("tools:\n  web_fetch: {timeout: soon}\n  pdf_tool:\n    max_mb: lots\n  pdf_tol:\n    max_mb: 3\n"), 0o600)
 	_, err := runCLI(t, "tools")
-	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), `no tool reads the section "tools.pdf_tol"`) || !strings.Contains(err.Error(), `did you mean "pdf_tool"`) {
-		t.Errorf("a wrong type and an unknown section: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "line 2: tools.web_fetch") || !strings.Contains(err.Error(), "line 4: tools.pdf_tool") ||
+		!strings.Contains(err.Error(), `line 5: no tool reads the section "tools.pdf_tol"`) || !strings.Contains(err.Error(), `did you mean "pdf_tool"`) {
+		t.Errorf("two wrong types and an unknown section: %v", err)
+	}
+	if strings.Contains(err.Error(), `section "tools.pdf_tool"`) || strings.Contains(err.Error(), "soon") || strings.Contains(err.Error(), "lots") {
+		t.Errorf("a false unread section or a value in the message: %v", err)
 	}
 	out, _ := runCLI(t, "doctor")
-	if n := strings.Count(out, "FAIL"); n != 2 {
-		t.Errorf("doctor should list both problems, got %d:\n%s", n, out)
+	if n := strings.Count(out, "FAIL"); n != 3 {
+		t.Errorf("doctor should list the three problems, got %d:\n%s", n, out)
 	}
 	os.WriteFile(cfgFile, []byte("tools:\n  browser:\n    allowed_origins: [\"http://\"]\n"), 0o600)
 	if _, err := runCLI(t, "tools"); err == nil || !strings.Contains(err.Error(), "tools.browser") {

@@ -4,6 +4,7 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
 
 	browsertool "clawbridge/tools/browser"
@@ -57,15 +58,21 @@ var registry = []constructor{
 	plain(dbquery.New),
 }
 
-// All builds every tool in registry order.
+// All builds every tool in registry order; when some fail, it still builds
+// the others and reports every failure.
 func All(d *tool.Deps) ([]tool.Tool, error) {
 	out := make([]tool.Tool, 0, len(registry))
+	var errs []error
 	for i, c := range registry {
 		t, err := c(d)
-		if err != nil {
-			return nil, fmt.Errorf("registry entry %d (%s): %w", i, t.Name, err)
+		if err != nil { // build the rest, so that every config section is read and checked
+			errs = append(errs, fmt.Errorf("registry entry %d: %w", i, err))
+			continue
 		}
 		out = append(out, t)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return out, nil
 }

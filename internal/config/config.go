@@ -49,9 +49,9 @@ type Config struct {
 	// Path is the file this config was read from, if any.
 	Path string `yaml:"-"`
 
-	fromEnv   map[string]string // key → the CLAWBRIDGE_* variable that set it
-	sections  *sectionLog       // the tool sections read so far (sections.go)
-	toolLines map[string]int    // line of each key under tools, for messages
+	fromEnv   map[string]envValue // key → the CLAWBRIDGE_* variable that set it
+	sections  *sectionLog         // the tool sections read so far (sections.go)
+	toolLines map[string]int      // line of each key under tools, for messages
 }
 
 // HTTP configures the HTTP transports.
@@ -225,15 +225,18 @@ func Load(path string) (*Config, error) {
 // applyEnv applies CLAWBRIDGE_* overrides and remembers which keys they set,
 // so that a bad value is reported with the variable that carried it.
 func (c *Config) applyEnv(get func(string) string) error {
-	c.fromEnv = map[string]string{}
-	set := func(name, key string, apply func(v string)) {
+	c.fromEnv = map[string]envValue{}
+	set := func(name, key string, apply func(v string) string) {
 		if v := get(name); v != "" {
-			apply(v)
-			c.fromEnv[key] = name
+			c.fromEnv[key] = envValue{name, apply(v)}
 		}
 	}
-	str := func(name, key string, dst *string) { set(name, key, func(v string) { *dst = v }) }
-	list := func(name, key string, dst *[]string) { set(name, key, func(v string) { *dst = splitList(v) }) }
+	str := func(name, key string, dst *string) {
+		set(name, key, func(v string) string { *dst = v; return v })
+	}
+	list := func(name, key string, dst *[]string) {
+		set(name, key, func(v string) string { *dst = splitList(v); return strings.Join(*dst, ",") })
+	}
 	list("CLAWBRIDGE_WORKSPACE", "workspace", &c.Workspace)
 	str("CLAWBRIDGE_DATA_DIR", "data_dir", &c.DataDir)
 	str("CLAWBRIDGE_LOG_FILE", "log_file", &c.LogFile)
@@ -243,8 +246,9 @@ func (c *Config) applyEnv(get func(string) string) error {
 	list("CLAWBRIDGE_ALLOWED_ORIGINS", "http.allowed_origins", &c.HTTP.AllowedOrigins)
 	str("CLAWBRIDGE_CONFIRM", "confirm", &c.Confirm)
 	str("CLAWBRIDGE_EXPOSURE", "exposure.mode", &c.Exposure.Mode)
-	set("CLAWBRIDGE_ALLOW_HOSTS", "network.allow_hosts", func(v string) {
+	set("CLAWBRIDGE_ALLOW_HOSTS", "network.allow_hosts", func(v string) string {
 		c.Network.AllowHosts = append(c.Network.AllowHosts, splitList(v)...)
+		return ""
 	})
 	if v := get("CLAWBRIDGE_ALLOW_SHELL"); v != "" {
 		b, err := strconv.ParseBool(v)
@@ -256,10 +260,14 @@ func (c *Config) applyEnv(get func(string) string) error {
 	return nil
 }
 
-// by names the environment variable that set key, for error messages.
-func (c *Config) by(key string) string {
-	if name, ok := c.fromEnv[key]; ok {
-		return " (set by " + name + ")"
+// envValue is what one CLAWBRIDGE_* variable set.
+type envValue struct{ name, value string }
+
+// by names the environment variable that set key to its current value (a
+// flag may have replaced it since), for error messages.
+func (c *Config) by(key, current string) string {
+	if e, ok := c.fromEnv[key]; ok && e.value == current {
+		return " (set by " + e.name + ")"
 	}
 	return ""
 }
@@ -297,7 +305,7 @@ func (c *Config) Validate() error {
 	switch c.Confirm {
 	case "elicit", "approve", "token", "auto", "deny":
 	default:
-		return fmt.Errorf("config: confirm must be elicit, approve, token, auto or deny, not %q%s", c.Confirm, c.by("confirm"))
+		return fmt.Errorf("config: confirm must be elicit, approve, token, auto or deny, not %q%s", c.Confirm, c.by("confirm", c.Confirm))
 	}
 	if c.ApproveTimeout < time.Second || c.ApproveTimeout > time.Hour {
 		return fmt.Errorf("config: approve_timeout must be between 1s and 1h, not %s", c.ApproveTimeout)
@@ -305,15 +313,15 @@ func (c *Config) Validate() error {
 	switch c.Exposure.Mode {
 	case "auto", "tiered", "full", "search":
 	default:
-		return fmt.Errorf("config: exposure.mode must be auto, tiered, full or search, not %q%s", c.Exposure.Mode, c.by("exposure.mode"))
+		return fmt.Errorf("config: exposure.mode must be auto, tiered, full or search, not %q%s", c.Exposure.Mode, c.by("exposure.mode", c.Exposure.Mode))
 	}
 	switch c.LogLevel {
 	case "trace", "debug", "info", "warn", "error":
 	default:
-		return fmt.Errorf("config: log_level must be trace, debug, info, warn or error, not %q%s", c.LogLevel, c.by("log_level"))
+		return fmt.Errorf("config: log_level must be trace, debug, info, warn or error, not %q%s", c.LogLevel, c.by("log_level", c.LogLevel))
 	}
 	if _, port, err := net.SplitHostPort(c.HTTP.Addr); err != nil || port == "" {
-		return fmt.Errorf("config: http.addr must be host:port such as 127.0.0.1:8765, not %q%s", c.HTTP.Addr, c.by("http.addr"))
+		return fmt.Errorf("config: http.addr must be host:port such as 127.0.0.1:8765, not %q%s", c.HTTP.Addr, c.by("http.addr", c.HTTP.Addr))
 	}
 	if len(c.Workspace) == 0 {
 		return errors.New("config: at least one workspace root is required")
@@ -339,7 +347,7 @@ func (c *Config) Validate() error {
 	}
 	for _, o := range c.HTTP.AllowedOrigins {
 		if _, err := ParseOrigin(o); err != nil && o != "*" {
-			return fmt.Errorf("config: http.allowed_origins%s: %w", c.by("http.allowed_origins"), err)
+			return fmt.Errorf("config: http.allowed_origins%s: %w", c.by("http.allowed_origins", strings.Join(c.HTTP.AllowedOrigins, ",")), err)
 		}
 	}
 	return nil

@@ -26,7 +26,8 @@ type sectionLog struct {
 // value of the wrong type. When v has a `Validate() error` method it is then
 // called (on the defaults too, when the section is absent). The outcome is
 // recorded for SectionProblems, so a tool need not decide what a bad section
-// means; the error is returned for tools that want to stop early.
+// means: on an error it may simply keep its defaults, since the server will
+// not start with them.
 func (c *Config) Section(tool string, v any) error {
 	err := c.decodeSection(tool, v)
 	if c.sections == nil { // a Config built without Default or Load
@@ -51,8 +52,14 @@ func (c *Config) decodeSection(tool string, v any) error {
 		}
 		if err := node.Decode(v); err != nil {
 			errs := decodeErrors(err)
-			for i, e := range errs {
-				errs[i] = fmt.Errorf("%s: %w", key, e)
+			for i, e := range errs { // "line N: tools.x: ..."
+				line, rest, ok := strings.Cut(e.Error(), ": ")
+				if !ok || !strings.HasPrefix(line, "line ") {
+					line, rest = "", e.Error()
+				} else {
+					line += ": "
+				}
+				errs[i] = fmt.Errorf("%s%s: %s", line, key, rest)
 			}
 			return c.fileError(errs...)
 		}
@@ -98,13 +105,7 @@ func (c *Config) SectionProblems() []error {
 	slices.Sort(unread)
 	for _, k := range unread {
 		hint := " (tools with settings: " + strings.Join(names, ", ") + ")"
-		best, bestD := "", 3
-		for _, n := range names {
-			if d := editDistance(k, n); d < bestD {
-				best, bestD = n, d
-			}
-		}
-		if best != "" {
+		if best := closest(k, names); best != "" {
 			hint = fmt.Sprintf(" (did you mean %q?)", best)
 		}
 		out = append(out, c.fileError(fmt.Errorf("line %d: no tool reads the section %q%s", c.toolLines[k], "tools."+k, hint)))

@@ -134,19 +134,24 @@ func suggest(key string, fields map[string]reflect.Type) string {
 		names = append(names, k)
 	}
 	slices.Sort(names)
-	best, bestD := "", 3 // at most two edits away
-	for _, n := range names {
-		if d := editDistance(key, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	if best != "" {
+	if best := closest(key, names); best != "" {
 		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
 	if len(names) == 0 {
 		return " (this section takes no keys)"
 	}
 	return " (known keys: " + strings.Join(names, ", ") + ")"
+}
+
+// closest is the name at most two edits from key, or "".
+func closest(key string, names []string) string {
+	best, bestD := "", 3
+	for _, n := range names {
+		if d := editDistance(key, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
 }
 
 func editDistance(a, b string) int {

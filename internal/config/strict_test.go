@@ -88,6 +88,16 @@ func TestEnvOverride_BadValueNamesVariable(t *testing.T) {
 			}
 		})
 	}
+	// A value a flag put in after the variable is not blamed on it.
+	t.Setenv("CLAWBRIDGE_CONFIRM", "auto")
+	c, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Confirm = "bogus"
+	if err := c.Validate(); err == nil || strings.Contains(err.Error(), "CLAWBRIDGE_CONFIRM") {
+		t.Errorf("flag value blamed on the variable: %v", err)
+	}
 	t.Setenv("CLAWBRIDGE_LOG_LEVEL", "debug")
 	t.Setenv("CLAWBRIDGE_ALLOW_SHELL", "true")
 	if c, err := Load(path); err != nil || c.LogLevel != "debug" || !c.Shell.AllowShell {
