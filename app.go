@@ -33,8 +33,10 @@ func (a *app) Close() {
 	}
 }
 
-// newApp builds everything from the config file; apply lets flags override
-// config values before anything is created.
+// newApp builds everything from the config file for the commands that run
+// tools (serve, call): it creates the workspace roots and the data dir and
+// opens the store in it. apply lets flags override config values before
+// anything is created.
 func newApp(configPath string, apply func(*config.Config)) (*app, error) {
 	cfg, err := config.Load(configPath)
 	if err != nil {
@@ -46,18 +48,45 @@ func newApp(configPath string, apply func(*config.Config)) (*app, error) {
 			return nil, err
 		}
 	}
+	return assemble(cfg, false)
+}
+
+// newLookApp builds the app for the commands that only look (tools, route,
+// doctor). They create nothing: no workspace root, data dir, database or
+// log file, and they prune nothing; the store is a private in-memory one
+// and logs go to stderr.
+func newLookApp(configPath string) (*app, error) {
+	cfg, err := config.Load(configPath)
+	if err != nil {
+		return nil, err
+	}
+	return assemble(cfg, true)
+}
+
+// assemble builds the app from a loaded config; lookOnly is newLookApp's
+// mode. Any problem in a tool's config section refuses the start, whatever
+// the tool did with it, with every problem in the message.
+func assemble(cfg *config.Config, lookOnly bool) (*app, error) {
 	jail.SetDefaults(jail.Limits{CPUSeconds: cfg.Jail.CPUSeconds, MemoryMB: cfg.Jail.MemoryMB, Processes: cfg.Jail.Processes, FileSizeMB: cfg.Jail.FileSizeMB})
-	log, lc, err := logging.New(cfg.LogFile, cfg.LogLevel)
+	logFile := cfg.LogFile
+	if lookOnly {
+		logFile = "" // opening it would create it
+	}
+	log, lc, err := logging.New(logFile, cfg.LogLevel)
 	if err != nil {
 		return nil, fmt.Errorf("log file: %w", err)
 	}
 	a := &app{cfg: cfg, log: log, closer: []io.Closer{lc}}
-	sb, err := sandbox.New(cfg.Workspace)
+	openSandbox, openStore := sandbox.New, store.Open
+	if lookOnly {
+		openSandbox, openStore = sandbox.Open, func(string) (*store.Store, error) { return store.OpenMemory() }
+	}
+	sb, err := openSandbox(cfg.Workspace)
 	if err != nil {
 		a.Close()
 		return nil, err
 	}
-	st, err := store.Open(cfg.DataDir)
+	st, err := openStore(cfg.DataDir)
 	if err != nil {
 		a.Close()
 		return nil, err
@@ -74,13 +103,16 @@ func newApp(configPath string, apply func(*config.Config)) (*app, error) {
 	}
 	bc, err := browser.FromConfig(cfg)
 	if err != nil {
-		a.Close()
-		return nil, err
+		bc = browser.DefaultConfig() // the problem is in cfg.SectionError, checked below
 	}
 	bm := browser.New(bc, guard, log) // launches Chromium lazily, on first use
 	a.closer = append(a.closer, closerFunc(bm.Close))
 	a.deps = &tool.Deps{Config: cfg, Sandbox: sb, Store: st, Guard: guard, Log: log, Sessions: bm, PDF: bm}
 	registry, err := tools.All(a.deps, bm)
+	if problems := cfg.SectionError(); problems != nil {
+		a.Close()
+		return nil, problems
+	}
 	if err != nil {
 		a.Close()
 		return nil, err

@@ -18,7 +18,7 @@ func cmdTools(args []string, stdout io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	a, err := newApp(*cfgPath, nil)
+	a, err := newLookApp(*cfgPath)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,21 +11,21 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"clawbridge/internal/config"
 	"clawbridge/internal/jail"
 )
 
 // cmdDoctor checks what the tools need and says how to fix what is missing.
+// Like `tools` and `route` it creates nothing: a workspace root or data dir
+// that does not exist yet is reported as such, not made. A config problem,
+// in the file or in any tool's section, is a failed check (the server
+// refuses to start on the same problems); the other checks then run on the
+// built-in defaults.
 func cmdDoctor(args []string, stdout io.Writer) error {
 	fs, cfgPath := newFlags("doctor")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	a, err := newApp(*cfgPath, nil)
-	if err != nil {
-		fmt.Fprintln(stdout, "FAIL config:", err)
-		return err
-	}
-	defer a.Close()
 	w := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
 	problems := 0
 	check := func(ok bool, what, detail, fix string) {
@@ -36,18 +37,45 @@ func cmdDoctor(args []string, stdout io.Writer) error {
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\n", status, what, detail)
 	}
-	cfgFile := a.cfg.Path
-	if cfgFile == "" {
-		cfgFile = "(defaults; `clawbridge config init` writes a file)"
+	fail := func(what string, err error) {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			problems++
+			fmt.Fprintf(w, "FAIL\t%s\t%s\n", what, line)
+		}
 	}
-	check(true, "config", cfgFile, "")
+	cfg, err := config.Load(*cfgPath)
+	switch {
+	case err != nil:
+		fail("config", err)
+		cfg = config.Default()
+	case cfg.Path == "":
+		check(true, "config", "(defaults; `clawbridge config init` writes a file)", "")
+	default:
+		check(true, "config", cfg.Path, "")
+	}
+	a, err := assemble(cfg, true)
+	if err != nil {
+		if sections := cfg.SectionProblems(); len(sections) > 0 {
+			fail("config", errors.Join(sections...))
+		} else {
+			fail("startup", err)
+		}
+		// The checks below need the tools, which the defaults always build.
+		if a, err = assemble(config.Default(), true); err != nil {
+			w.Flush()
+			return err
+		}
+	}
+	defer a.Close()
 	for _, root := range a.deps.Sandbox.Roots() {
-		probe := filepath.Join(root, ".clawbridge-doctor")
-		err := os.WriteFile(probe, []byte("ok"), 0o600)
-		os.Remove(probe)
-		check(err == nil, "workspace", root, "make it writable or change `workspace` in config")
+		ok, detail := dirState(root)
+		check(ok, "workspace", detail, "make it writable or change `workspace` in config")
 	}
-	check(a.deps.Store.DB().Ping() == nil, "data dir", a.deps.Store.Path(), "check `data_dir` permissions")
+	ok, detail := dirState(a.cfg.DataDir)
+	if db := filepath.Join(a.cfg.DataDir, "clawbridge.db"); fileExists(db) {
+		detail += ", database " + db
+	}
+	check(ok, "data dir", detail, "check `data_dir` permissions")
 	// The jail confines every external program run on user data; without
 	// it those tools refuse to run and read-level shell calls ask first.
 	if err := jail.Check(); err != nil {
@@ -93,4 +121,39 @@ func cmdDoctor(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintln(stdout, "all checks passed")
 	return nil
+}
+
+// dirState says whether dir can be used without creating it: an existing
+// directory must be writable (a probe file is written and removed); one that
+// does not exist yet will be created by serve, so its nearest existing parent
+// must be writable.
+func dirState(dir string) (bool, string) {
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		return false, dir + " is not a directory"
+	case err == nil:
+		return writable(dir), dir
+	case !errors.Is(err, os.ErrNotExist):
+		return false, dir + ": " + err.Error()
+	}
+	parent := filepath.Dir(dir)
+	for !fileExists(parent) && parent != filepath.Dir(parent) {
+		parent = filepath.Dir(parent)
+	}
+	return writable(parent), dir + " (does not exist yet; `clawbridge serve` creates it)"
+}
+
+func writable(dir string) bool {
+	f, err := os.CreateTemp(dir, ".clawbridge-doctor-*")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return os.Remove(f.Name()) == nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

@@ -16,7 +16,7 @@ func cmdRoute(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err := parseLoose(fs, args); err != nil {
 		return err
 	}
-	a, err := newApp(*cfgPath, nil)
+	a, err := newLookApp(*cfgPath)
 	if err != nil {
 		return err
 	}

@@ -63,14 +63,18 @@ func FromConfig(c *config.Config) (Config, error) {
 	if c == nil {
 		return bc, nil
 	}
-	if err := c.Section("browser", &bc); err != nil {
+	if err := c.Section("browser", &bc); err != nil { // runs bc.Validate
 		return bc, err
 	}
 	if bc.DownloadDir == "" && len(c.Workspace) > 0 {
 		bc.DownloadDir = filepath.Join(c.Workspace[0], "outputs", "downloads")
 	}
-	return bc, bc.normalize()
+	return bc, nil
 }
+
+// Validate fills zero values with defaults and checks the origin lists;
+// config.Section calls it after decoding the section.
+func (c *Config) Validate() error { return c.normalize() }
 
 func (c *Config) normalize() error {
 	d := DefaultConfig()

@@ -288,7 +288,7 @@ func (s *Server) timeoutStage(ctx context.Context, c *callState, next next) (*to
 	if c.action != nil {
 		class = c.action.Timeout
 	}
-	timeout := s.cfg.Timeout(string(class))
+	timeout := s.cfg.Limits.Timeout(class)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 

@@ -4,6 +4,7 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
 
 	"clawbridge/browser"
@@ -70,17 +71,23 @@ var registry = []constructor{
 	plain(dbquery.New),
 }
 
-// All builds every tool in registry order. m is the shared Chromium manager
-// of the browser tools; nil means none is configured (they then answer that
-// no browser is available).
+// All builds every tool in registry order; when some fail, it still builds
+// the others and reports every failure. m is the shared Chromium manager of
+// the browser tools; nil means none is configured (they then answer that no
+// browser is available).
 func All(d *tool.Deps, m *browser.Manager) ([]tool.Tool, error) {
 	out := make([]tool.Tool, 0, len(registry))
+	var errs []error
 	for i, c := range registry {
 		t, err := c(d, m)
-		if err != nil {
-			return nil, fmt.Errorf("registry entry %d (%s): %w", i, t.Name, err)
+		if err != nil { // build the rest, so that every config section is read and checked
+			errs = append(errs, fmt.Errorf("registry entry %d: %w", i, err))
+			continue
 		}
 		out = append(out, t)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return out, nil
 }

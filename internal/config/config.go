@@ -6,6 +6,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -47,6 +48,10 @@ type Config struct {
 
 	// Path is the file this config was read from, if any.
 	Path string `yaml:"-"`
+
+	fromEnv   map[string]envValue // key → the CLAWBRIDGE_* variable that set it
+	sections  *sectionLog         // the tool sections read so far (sections.go)
+	toolLines map[string]int      // line of each key under tools, for messages
 }
 
 // HTTP configures the HTTP transports.
@@ -137,6 +142,7 @@ type LogFile struct {
 func Default() *Config {
 	home, _ := os.UserHomeDir()
 	return &Config{
+		sections:      &sectionLog{},
 		Workspace:     []string{filepath.Join(home, "clawbridge-workspace")},
 		DataDir:       filepath.Join(xdg("XDG_DATA_HOME", filepath.Join(home, ".local", "share")), "clawbridge"),
 		LogLevel:      "info",
@@ -205,10 +211,10 @@ func Load(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	switch {
 	case err == nil:
-		if err := yaml.Unmarshal(data, c); err != nil {
-			return nil, fmt.Errorf("config %s: %w", path, err)
-		}
 		c.Path = path
+		if err := yaml.Unmarshal(data, c); err != nil {
+			return nil, c.fileError(decodeErrors(err)...)
+		}
 	case errors.Is(err, os.ErrNotExist) && !explicit:
 	default:
 		return nil, fmt.Errorf("config: %w", err)
@@ -220,38 +226,54 @@ func Load(path string) (*Config, error) {
 	return c, c.Validate()
 }
 
-// applyEnv applies CLAWBRIDGE_* overrides.
+// applyEnv applies CLAWBRIDGE_* overrides and remembers which keys they set,
+// so that a bad value is reported with the variable that carried it.
 func (c *Config) applyEnv(get func(string) string) error {
-	str := func(name string, dst *string) {
+	c.fromEnv = map[string]envValue{}
+	set := func(name, key string, apply func(v string) string) {
 		if v := get(name); v != "" {
-			*dst = v
+			c.fromEnv[key] = envValue{name, apply(v)}
 		}
 	}
-	list := func(name string, dst *[]string) {
-		if v := get(name); v != "" {
-			*dst = splitList(v)
-		}
+	str := func(name, key string, dst *string) {
+		set(name, key, func(v string) string { *dst = v; return v })
 	}
-	list("CLAWBRIDGE_WORKSPACE", &c.Workspace)
-	str("CLAWBRIDGE_DATA_DIR", &c.DataDir)
-	str("CLAWBRIDGE_LOG_FILE", &c.LogFile)
-	str("CLAWBRIDGE_LOG_LEVEL", &c.LogLevel)
-	str("CLAWBRIDGE_HTTP_ADDR", &c.HTTP.Addr)
-	str("CLAWBRIDGE_TOKEN", &c.HTTP.Token)
-	list("CLAWBRIDGE_ALLOWED_ORIGINS", &c.HTTP.AllowedOrigins)
-	str("CLAWBRIDGE_CONFIRM", &c.Confirm)
-	str("CLAWBRIDGE_EXPOSURE", &c.Exposure.Mode)
-	if v := get("CLAWBRIDGE_ALLOW_HOSTS"); v != "" {
+	list := func(name, key string, dst *[]string) {
+		set(name, key, func(v string) string { *dst = splitList(v); return strings.Join(*dst, ",") })
+	}
+	list("CLAWBRIDGE_WORKSPACE", "workspace", &c.Workspace)
+	str("CLAWBRIDGE_DATA_DIR", "data_dir", &c.DataDir)
+	str("CLAWBRIDGE_LOG_FILE", "log_file", &c.LogFile)
+	str("CLAWBRIDGE_LOG_LEVEL", "log_level", &c.LogLevel)
+	str("CLAWBRIDGE_HTTP_ADDR", "http.addr", &c.HTTP.Addr)
+	str("CLAWBRIDGE_TOKEN", "http.token", &c.HTTP.Token)
+	list("CLAWBRIDGE_ALLOWED_ORIGINS", "http.allowed_origins", &c.HTTP.AllowedOrigins)
+	str("CLAWBRIDGE_CONFIRM", "confirm", &c.Confirm)
+	str("CLAWBRIDGE_EXPOSURE", "exposure.mode", &c.Exposure.Mode)
+	set("CLAWBRIDGE_ALLOW_HOSTS", "network.allow_hosts", func(v string) string {
 		c.Network.AllowHosts = append(c.Network.AllowHosts, splitList(v)...)
-	}
+		return ""
+	})
 	if v := get("CLAWBRIDGE_ALLOW_SHELL"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return fmt.Errorf("CLAWBRIDGE_ALLOW_SHELL: %w", err)
+			return fmt.Errorf("config: CLAWBRIDGE_ALLOW_SHELL must be true or false, not %q", v)
 		}
 		c.Shell.AllowShell = b
 	}
 	return nil
+}
+
+// envValue is what one CLAWBRIDGE_* variable set.
+type envValue struct{ name, value string }
+
+// by names the environment variable that set key to its current value (a
+// flag may have replaced it since), for error messages.
+func (c *Config) by(key, current string) string {
+	if e, ok := c.fromEnv[key]; ok && e.value == current {
+		return " (set by " + e.name + ")"
+	}
+	return ""
 }
 
 func splitList(v string) []string {
@@ -281,12 +303,13 @@ func expandHome(p string) string {
 	return p
 }
 
-// Validate checks values that would otherwise fail late.
+// Validate checks values that would otherwise fail late. A value that came
+// from the environment is reported with its variable.
 func (c *Config) Validate() error {
 	switch c.Confirm {
 	case "elicit", "approve", "token", "auto", "deny":
 	default:
-		return fmt.Errorf("config: confirm must be elicit, approve, token, auto or deny, not %q", c.Confirm)
+		return fmt.Errorf("config: confirm must be elicit, approve, token, auto or deny, not %q%s", c.Confirm, c.by("confirm", c.Confirm))
 	}
 	if c.ApproveTimeout < time.Second || c.ApproveTimeout > time.Hour {
 		return fmt.Errorf("config: approve_timeout must be between 1s and 1h, not %s", c.ApproveTimeout)
@@ -294,7 +317,15 @@ func (c *Config) Validate() error {
 	switch c.Exposure.Mode {
 	case "auto", "tiered", "full", "search":
 	default:
-		return fmt.Errorf("config: exposure.mode must be auto, tiered, full or search, not %q", c.Exposure.Mode)
+		return fmt.Errorf("config: exposure.mode must be auto, tiered, full or search, not %q%s", c.Exposure.Mode, c.by("exposure.mode", c.Exposure.Mode))
+	}
+	switch c.LogLevel {
+	case "trace", "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("config: log_level must be trace, debug, info, warn or error, not %q%s", c.LogLevel, c.by("log_level", c.LogLevel))
+	}
+	if _, port, err := net.SplitHostPort(c.HTTP.Addr); err != nil || port == "" {
+		return fmt.Errorf("config: http.addr must be host:port such as 127.0.0.1:8765, not %q%s", c.HTTP.Addr, c.by("http.addr", c.HTTP.Addr))
 	}
 	if len(c.Workspace) == 0 {
 		return errors.New("config: at least one workspace root is required")
@@ -315,14 +346,15 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: http.max_body_bytes must be at least 1024, not %d", c.HTTP.MaxBodyBytes)
 	}
 	for name, d := range map[string]time.Duration{"shutdown_grace": c.ShutdownGrace, "http.read_header_timeout": c.HTTP.ReadHeaderTimeout,
-		"http.body_timeout": c.HTTP.BodyTimeout, "http.idle_timeout": c.HTTP.IdleTimeout} {
+		"http.body_timeout": c.HTTP.BodyTimeout, "http.idle_timeout": c.HTTP.IdleTimeout,
+		"limits.fast_timeout": c.Limits.FastTimeout, "limits.normal_timeout": c.Limits.NormalTimeout, "limits.slow_timeout": c.Limits.SlowTimeout} {
 		if d <= 0 {
 			return fmt.Errorf("config: %s must be a positive duration such as 5s, not %v", name, d)
 		}
 	}
 	for _, o := range c.HTTP.AllowedOrigins {
 		if _, err := ParseOrigin(o); err != nil && o != "*" {
-			return fmt.Errorf("config: http.allowed_origins: %w", err)
+			return fmt.Errorf("config: http.allowed_origins%s: %w", c.by("http.allowed_origins", strings.Join(c.HTTP.AllowedOrigins, ",")), err)
 		}
 	}
 	return nil
@@ -365,29 +397,4 @@ func ParseOrigin(s string) (Origin, error) {
 // Allows reports whether the allow-list entry o admits the origin got.
 func (o Origin) Allows(got Origin) bool {
 	return o.Scheme == got.Scheme && o.Host == got.Host && (o.Port == "*" || o.Port == got.Port)
-}
-
-// Section decodes the config section of one tool into v; v keeps its
-// defaults when the section is absent.
-func (c *Config) Section(tool string, v any) error {
-	node, ok := c.Tools[tool]
-	if !ok {
-		return nil
-	}
-	if err := node.Decode(v); err != nil {
-		return fmt.Errorf("config tools.%s: %w", tool, err)
-	}
-	return nil
-}
-
-// Timeout maps a timeout class name to its duration.
-func (c *Config) Timeout(class string) time.Duration {
-	switch class {
-	case "fast":
-		return c.Limits.FastTimeout
-	case "slow":
-		return c.Limits.SlowTimeout
-	default:
-		return c.Limits.NormalTimeout
-	}
 }

@@ -27,7 +27,7 @@ data_dir: ~/.local/share/clawbridge
 
 # Logs go to stderr unless a file is named. stdout carries only JSON-RPC.
 log_file: ""
-log_level: info
+log_level: info         # trace, debug, info, warn or error
 
 # On SIGTERM/SIGINT calls in flight may finish for this long; then they are
 # cancelled and the process exits.
@@ -111,7 +111,8 @@ system:
   services: []           # - {name: api, url: http://127.0.0.1:8080/healthz}
   log_files: []          # - {name: app, path: /var/log/app.log}
 
-# Per-tool sections, by tool name.
+# Per-tool sections, by tool name (see the README). Keys are checked: a
+# misspelled one, here or anywhere in this file, stops the server with its line.
 tools: {}
 `
 

@@ -1,7 +1,9 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"reflect"
 
 	"gopkg.in/yaml.v3"
 )
@@ -18,16 +20,29 @@ type workspaceSection struct {
 	TrustClientRoots bool     `yaml:"trust_client_roots"`
 }
 
-// UnmarshalYAML accepts workspace as a list of roots or as a mapping with
-// roots and trust_client_roots; everything else decodes as usual.
+// plainConfig is Config without its UnmarshalYAML method.
+type plainConfig Config
+
+// UnmarshalYAML decodes strictly (a key Config has no field for is an
+// error, see strict.go) and accepts workspace as a list of roots or as a
+// mapping with roots and trust_client_roots.
 func (c *Config) UnmarshalYAML(n *yaml.Node) error {
-	type plain Config // without this method
+	errs := unknownKeys(n, reflect.TypeFor[plainConfig](), "")
 	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k, v := n.Content[i], n.Content[i+1]; k.Value == "tools" && v.Kind == yaml.MappingNode {
+				c.toolLines = map[string]int{}
+				for j := 0; j+1 < len(v.Content); j += 2 {
+					c.toolLines[v.Content[j].Value] = v.Content[j].Line
+				}
+			}
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Value != "workspace" || v.Kind != yaml.MappingNode {
 				continue
 			}
+			errs = append(errs, unknownKeys(v, reflect.TypeFor[workspaceSection](), "workspace")...)
 			var ws workspaceSection
 			if err := v.Decode(&ws); err != nil {
 				return fmt.Errorf("workspace: %w", err)
@@ -48,5 +63,8 @@ func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 			break
 		}
 	}
-	return n.Decode((*plain)(c))
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	return n.Decode((*plainConfig)(c))
 }

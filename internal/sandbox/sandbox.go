@@ -38,6 +38,18 @@ type Sandbox struct {
 // New creates the configured roots that do not exist yet (the operator
 // named them) and returns a sandbox over them.
 func New(roots []string) (*Sandbox, error) {
+	for _, r := range roots {
+		if err := os.MkdirAll(r, 0o755); err != nil {
+			return nil, fmt.Errorf("sandbox: create root %s: %w", r, err)
+		}
+	}
+	return Open(roots)
+}
+
+// Open returns a sandbox over the roots without creating any: for commands
+// that only look (`clawbridge tools`, `route`, `doctor`). A root that does
+// not exist yet is kept at the path it will have.
+func Open(roots []string) (*Sandbox, error) {
 	if len(roots) == 0 {
 		return nil, errors.New("sandbox: no workspace roots")
 	}
@@ -47,10 +59,7 @@ func New(roots []string) (*Sandbox, error) {
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: root %s: %w", r, err)
 		}
-		if err := os.MkdirAll(abs, 0o755); err != nil {
-			return nil, fmt.Errorf("sandbox: create root %s: %w", abs, err)
-		}
-		real, err := filepath.EvalSymlinks(abs)
+		real, err := evalExisting(abs)
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: root %s: %w", abs, err)
 		}

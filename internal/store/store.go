@@ -40,6 +40,21 @@ func Open(dataDir string) (*Store, error) {
 	return &Store{db: db, path: path, done: map[string]bool{}}, nil
 }
 
+// OpenMemory opens a private in-memory database, for commands that must not
+// create or change anything in the data dir. Nothing in it outlives Close.
+func OpenMemory() (*Store, error) {
+	db, err := sql.Open("sqlite", "file::memory:?_pragma=foreign_keys(1)")
+	if err != nil {
+		return nil, fmt.Errorf("store: open in memory: %w", err)
+	}
+	db.SetMaxOpenConns(1) // every connection would have its own empty database
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open in memory: %w", err)
+	}
+	return &Store{db: db, path: ":memory:", done: map[string]bool{}}, nil
+}
+
 // DB returns the database handle.
 func (s *Store) DB() *sql.DB { return s.db }
 

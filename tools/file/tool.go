@@ -68,8 +68,8 @@ type fileTool struct {
 	cfg settings
 }
 
-// New builds the file tool. A malformed config section is logged and the
-// defaults are used, so a typo cannot take the core tool away.
+// New builds the file tool. A malformed config section keeps the defaults
+// here; config records it and the server refuses to start on it.
 func New(d *tool.Deps) tool.Tool {
 	ft := &fileTool{d: d, sb: d.Sandbox, cfg: defaultSettings()}
 	if d.Config != nil {

@@ -10,7 +10,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
+
+	"clawbridge/internal/config"
 )
 
 // Level is the permission level of an action.
@@ -33,27 +34,15 @@ func (l Level) rank() int {
 	}
 }
 
-// TimeoutClass names how long an action may run; the server maps classes to
-// durations from config.
-type TimeoutClass string
+// TimeoutClass names how long an action may run; config owns the classes
+// and maps them to the durations under limits (config.Limits.Timeout).
+type TimeoutClass = config.TimeoutClass
 
 const (
-	Fast   TimeoutClass = "fast"   // local lookups: default 30s
-	Normal TimeoutClass = "normal" // network and file work: default 2m
-	Slow   TimeoutClass = "slow"   // rendering, conversion, indexing: default 10m
+	Fast   = config.Fast   // local lookups
+	Normal = config.Normal // network and file work
+	Slow   = config.Slow   // rendering, conversion, indexing
 )
-
-// DefaultTimeout is the duration of a class when config does not say.
-func (c TimeoutClass) DefaultTimeout() time.Duration {
-	switch c {
-	case Fast:
-		return 30 * time.Second
-	case Slow:
-		return 10 * time.Minute
-	default:
-		return 2 * time.Minute
-	}
-}
 
 // Action is one operation of a tool.
 type Action struct {
@@ -119,7 +108,7 @@ func (t *Tool) Validate() error {
 		if a.Level != Read && a.Level != Write && a.Level != High {
 			return fmt.Errorf("tool %q action %q: level must be read, write or high", t.Name, a.Name)
 		}
-		if a.Timeout != Fast && a.Timeout != Normal && a.Timeout != Slow {
+		if !a.Timeout.Valid() {
 			return fmt.Errorf("tool %q action %q: timeout class must be fast, normal or slow", t.Name, a.Name)
 		}
 		for _, p := range a.Params {
