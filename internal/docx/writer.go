@@ -42,7 +42,6 @@ type writer struct {
 	nums     []numDef
 	drawID   int
 	headings []Heading
-	bookmark int
 }
 
 type numDef struct {
@@ -131,12 +130,11 @@ func (w *writer) block(b Block, depth int) error {
 }
 
 type pPr struct {
-	style  string
-	align  string
-	numID  int
-	ilvl   int
-	keep   bool
-	spaced bool // no spacing after (code lines)
+	style string
+	align string
+	numID int
+	ilvl  int
+	keep  bool
 }
 
 func (p pPr) xml() string {

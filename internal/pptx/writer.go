@@ -146,7 +146,6 @@ type writer struct {
 	width int64
 	media []media
 	err   error
-	exts  map[string]bool
 }
 
 type rel struct {

@@ -99,8 +99,6 @@ func commonFields(t *templateDef) []fieldDef {
 	return out
 }
 
-var templates map[string]*templateDef
-
 // TypeIDs are the contract types in a stable order.
 var TypeIDs = []string{"house_lease", "labour", "sale", "services", "nda"}
 

@@ -103,9 +103,7 @@ func isRemote(s string) bool {
 
 // dataURI embeds a workspace file.
 func (cv *converter) dataURI(dir, ref string) (string, error) {
-	if strings.HasPrefix(ref, "file://") {
-		ref = strings.TrimPrefix(ref, "file://")
-	}
+	ref = strings.TrimPrefix(ref, "file://")
 	data, err := cv.readLocal(dir, ref)
 	if err != nil {
 		return "", err

@@ -2,7 +2,6 @@ package resume
 
 import (
 	"strings"
-	"unicode"
 )
 
 // Resume is the subset of JSON Resume (https://jsonresume.org/schema) the
@@ -243,13 +242,4 @@ func toAny(ss []string) []any {
 		out[i] = s
 	}
 	return out
-}
-
-func hasHan(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Han, r) {
-			return true
-		}
-	}
-	return false
 }
