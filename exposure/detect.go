@@ -441,20 +441,6 @@ func (d *Detector) patPresent(s *scratch, p int32) bool {
 	return false
 }
 
-// Lexical returns the lexical ranker's scores per catalog tool for text, for
-// diagnostics and for widening the extended tier.
-func (d *Detector) Lexical(text string) map[string]float64 {
-	scores := make([]float64, len(d.tools))
-	d.lex.score(d.norm.appendNormal(nil, text), scores)
-	out := map[string]float64{}
-	for i, v := range scores {
-		if v > 0 {
-			out[d.tools[i]] = v
-		}
-	}
-	return out
-}
-
 // deadSpans appends the spans of text whose words are not topic words: a
 // URL after its scheme, and a file name's base name (the part before a
 // final ".ext" whose extension holds a letter).

@@ -167,9 +167,6 @@ func (r *Router) Tables() *Tables { return r.t }
 // Detector returns the router's detector.
 func (r *Router) Detector() *Detector { return r.det }
 
-// Config returns the effective configuration.
-func (r *Router) Config() Config { return r.cfg }
-
 // IsRegistered reports whether the server has the tool.
 func (r *Router) IsRegistered(name string) bool {
 	if r.registered == nil {

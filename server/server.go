@@ -127,9 +127,6 @@ func New(o Options) (*Server, error) {
 	return s, nil
 }
 
-// MCP returns the underlying mcp-go server.
-func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }
-
 // Tools lists the registered tools in registry order.
 func (s *Server) Tools() []*tool.Tool { return s.order }
 

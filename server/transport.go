@@ -22,16 +22,11 @@ import (
 	"clawbridge/internal/config"
 )
 
-// HTTPHandler serves SSE (/sse, /message), streamable HTTP (/mcp) and
+// httpHandler serves SSE (/sse, /message), streamable HTTP (/mcp) and
 // /healthz on one mux, behind the body cap, the Host/Origin check and, when
-// a token is configured, bearer authentication.
-func (s *Server) HTTPHandler(addr string) http.Handler {
-	h, _ := s.httpHandler(addr)
-	return h
-}
-
-// httpHandler also returns the function that, at shutdown, ends the
-// long-lived streams (SSE, streamable GET) once calls in flight are done.
+// a token is configured, bearer authentication. It also returns the function
+// that, at shutdown, ends the long-lived streams (SSE, streamable GET) once
+// calls in flight are done.
 func (s *Server) httpHandler(addr string) (http.Handler, func(context.Context)) {
 	// Sessions for 2025-06-18 and 2025-11-25 (Mcp-Session-Id); stateless
 	// requests for 2026-07-28, decided per request on the same endpoint.

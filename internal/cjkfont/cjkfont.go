@@ -48,7 +48,6 @@ type Font struct {
 	Name string // family name, e.g. "Noto Sans CJK SC"
 	f    *sfnt.Font
 	mu   sync.Mutex
-	fcs  map[float64]font.Face // handed out by Face
 	mfcs map[float64]font.Face // used by Width, only under mu
 	buf  sfnt.Buffer           // used by Missing, only under mu
 }
@@ -56,7 +55,7 @@ type Font struct {
 // New wraps an already parsed font, such as an embedded Latin fallback;
 // name becomes Path.
 func New(name string, sf *sfnt.Font) *Font {
-	f := &Font{Path: name, f: sf, fcs: map[float64]font.Face{}, mfcs: map[float64]font.Face{}}
+	f := &Font{Path: name, f: sf, mfcs: map[float64]font.Face{}}
 	f.Name, _ = sf.Name(nil, sfnt.NameIDFamily)
 	return f
 }
@@ -183,23 +182,6 @@ func Open(override string) (*Font, error) {
 		}
 	}
 	return nil, lastErr
-}
-
-// Face returns a face of the given pixel size at 72 dpi (size = pixels).
-// Faces are not safe for concurrent use; callers drawing from several
-// goroutines should use NewFace.
-func (f *Font) Face(size float64) (font.Face, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if fc, ok := f.fcs[size]; ok {
-		return fc, nil
-	}
-	fc, err := f.NewFace(size)
-	if err != nil {
-		return nil, err
-	}
-	f.fcs[size] = fc
-	return fc, nil
 }
 
 // NewFace returns a fresh, unshared face.
