@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -77,7 +77,7 @@ func TestConfig_BadEnvValueNamesVariable(t *testing.T) {
 // real keys; a config made of them starts.
 func TestConfig_ReadmeSectionsDecode(t *testing.T) {
 	dir := cliEnv(t)
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
