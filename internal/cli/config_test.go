@@ -1,12 +1,59 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
+
+// freshHome gives the test a new user's environment: HOME, every XDG
+// directory and TMPDIR point into one empty directory and no CLAWBRIDGE_*
+// variable is set, so the CLI falls back to its defaults there.
+func freshHome(t *testing.T) string {
+	home := t.TempDir()
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "CLAWBRIDGE_") || strings.HasPrefix(name, "XDG_") {
+			t.Setenv(name, "") // restored after the test
+			os.Unsetenv(name)
+		}
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
+	t.Setenv("TMPDIR", filepath.Join(home, "tmp"))
+	return home
+}
+
+// TestConfig_StrictRefusesStart: serve refuses a config file with a
+// misspelled key, naming the key, the file and the line on stderr, exits 1,
+// writes nothing on stdout (the JSON-RPC channel) and creates nothing.
+func TestConfig_StrictRefusesStart(t *testing.T) {
+	home := freshHome(t)
+	cfgFile := filepath.Join(home, "c.yaml")
+	os.WriteFile(cfgFile, []byte("confirm: token\nlimits:\n  slow_timout: 20m\n"), 0o600)
+	t.Setenv("CLAWBRIDGE_CONFIG", cfgFile)
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"serve"}, strings.NewReader(""), &stdout, &stderr); code != 1 {
+		t.Fatalf("exit code %d with a misspelled key, want 1:\n%s", code, stderr.String())
+	}
+	if stdout.Len() > 0 {
+		t.Errorf("the refusal wrote to stdout: %q", stdout.String())
+	}
+	for _, want := range []string{"clawbridge: ", cfgFile, "line 3", `"limits.slow_timout"`, `"slow_timeout"`} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("refusal does not say %q:\n%s", want, stderr.String())
+		}
+	}
+	if got, _ := os.ReadDir(home); len(got) != 1 {
+		t.Errorf("a refused start created %v", got)
+	}
+}
 
 // sectionsRead are the tools.<name> sections the built tools read.
 var sectionsRead = []string{"browser", "file", "web_fetch", "pdf_tool", "format_converter", "mind_map", "data_processor", "data_visualization", "db_query"}
