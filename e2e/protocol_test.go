@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // Protocol tests: build the real binary and drive it with mcp-go's client
 // over stdio, SSE and streamable HTTP, in the session era (2025-06-18,
@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binPath = filepath.Join(dir, "clawbridge")
-	out, err := exec.Command("go", "build", "-race", "-o", binPath, ".").CombinedOutput()
+	out, err := exec.Command("go", "build", "-race", "-o", binPath, "clawbridge").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build failed: %v\n%s", err, out)
 		os.Exit(1)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -117,7 +117,7 @@ func assemble(cfg *config.Config, lookOnly bool) (*app, error) {
 		a.Close()
 		return nil, err
 	}
-	a.srv, err = server.New(server.Options{Config: cfg, Deps: a.deps, Tools: registry, Log: log, Version: version})
+	a.srv, err = server.New(server.Options{Config: cfg, Deps: a.deps, Tools: registry, Log: log, Version: Version})
 	if err != nil {
 		a.Close()
 		return nil, err

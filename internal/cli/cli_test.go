@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -176,5 +176,33 @@ func TestDoctorReportsJail(t *testing.T) {
 	}
 	if !regexp.MustCompile(`ok\s+jail\s+bubblewrap: no network`).MatchString(out) {
 		t.Fatalf("doctor does not report the jail:\n%s", out)
+	}
+}
+
+// TestExitCode_UsageErrorAndVersion: Main, which main hands the process to,
+// answers a usage error with exit code 2 and the error and the usage on
+// stderr, leaving stdout (the JSON-RPC channel under stdio) empty; a
+// command that works exits 0 with its output on stdout.
+func TestExitCode_UsageErrorAndVersion(t *testing.T) {
+	cliEnv(t)
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"nope"}, `unknown command "nope"`},
+		{[]string{"serve", "--htp", ":1"}, "-htp"},
+		{[]string{"tools", "extra"}, `unexpected argument "extra"`},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := Main(context.Background(), c.args, strings.NewReader(""), &stdout, &stderr); code != 2 {
+			t.Errorf("%v: exit code %d, want 2", c.args, code)
+		}
+		if stdout.Len() > 0 || !strings.Contains(stderr.String(), c.says) || !strings.Contains(stderr.String(), "Usage:\n  clawbridge [serve]") {
+			t.Errorf("%v: stdout %q, stderr:\n%s", c.args, stdout.String(), stderr.String())
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"version"}, strings.NewReader(""), &stdout, &stderr); code != 0 || stdout.String() != "clawbridge "+Version+"\n" || stderr.Len() > 0 {
+		t.Errorf("version: exit code %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }

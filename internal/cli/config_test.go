@@ -1,121 +1,56 @@
-package main
+package cli
 
 import (
 	"bytes"
-	"io/fs"
+	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
 
-// lookEnv is an environment in which HOME, every XDG directory and TMPDIR
-// point into one empty directory and no CLAWBRIDGE_* variable is set, so the
-// binary falls back to its defaults there.
-func lookEnv(t *testing.T) (home string, env []string) {
-	home = t.TempDir()
+// freshHome gives the test a new user's environment: HOME, every XDG
+// directory and TMPDIR point into one empty directory and no CLAWBRIDGE_*
+// variable is set, so the CLI falls back to its defaults there.
+func freshHome(t *testing.T) string {
+	home := t.TempDir()
 	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "CLAWBRIDGE_") || strings.HasPrefix(name, "XDG_") || name == "HOME" || name == "TMPDIR" {
-			continue
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "CLAWBRIDGE_") || strings.HasPrefix(name, "XDG_") {
+			t.Setenv(name, "") // restored after the test
+			os.Unsetenv(name)
 		}
-		env = append(env, kv)
 	}
-	env = append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_DATA_HOME="+filepath.Join(home, ".local", "share"),
-		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"), "XDG_STATE_HOME="+filepath.Join(home, ".local", "state"), "TMPDIR="+filepath.Join(home, "tmp"))
-	return home, env
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
+	t.Setenv("TMPDIR", filepath.Join(home, "tmp"))
+	return home
 }
 
-// entries lists every path under dir.
-func entries(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if p != dir {
-			out = append(out, strings.TrimPrefix(p, dir+"/"))
-		}
-		return nil
-	})
-	return out
-}
-
-func runBinary(t *testing.T, env []string, stdin string, args ...string) (string, error) {
-	t.Helper()
-	cmd := exec.Command(binPath, args...)
-	cmd.Env = env
-	cmd.Stdin = strings.NewReader(stdin)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	return out.String(), err
-}
-
-// TestCLI_ReadOnlyCommandsCreateNothing: tools, route, doctor and version,
-// run by the real binary with HOME and XDG pointing to an empty directory,
-// leave it empty: no workspace, data dir, database, log file or temp file.
-// With a config file naming a workspace, data dir and log file, only the
-// config file is there afterwards. `call` then creates them (the check sees
-// what it must).
-func TestCLI_ReadOnlyCommandsCreateNothing(t *testing.T) {
-	commands := [][]string{{"tools"}, {"route", "把这三个PDF合并成一个"}, {"route", "--jsonl"}, {"doctor"}, {"version"}}
-	home, env := lookEnv(t)
-	for _, args := range commands {
-		out, err := runBinary(t, env, `{"id":"1","q":"合并PDF"}`+"\n", args...)
-		if err != nil && args[0] != "doctor" { // doctor fails when a program is missing
-			t.Fatalf("%v: %v\n%s", args, err, out)
-		}
-		if got := entries(t, home); len(got) > 0 {
-			t.Fatalf("%v created %v", args, got)
-		}
-	}
-
-	home, env = lookEnv(t)
-	cfgFile := filepath.Join(home, ".config", "clawbridge", "config.yaml")
-	os.MkdirAll(filepath.Dir(cfgFile), 0o755)
-	os.WriteFile(cfgFile, []byte("workspace: ["+filepath.Join(home, "ws")+"]\ndata_dir: "+filepath.Join(home, "data")+"\nlog_file: "+filepath.Join(home, "log.jsonl")+"\n"), 0o600)
-	want := []string{".config", ".config/clawbridge", ".config/clawbridge/config.yaml"}
-	for _, args := range commands {
-		out, err := runBinary(t, env, `{"id":"1","q":"合并PDF"}`+"\n", args...)
-		if err != nil && args[0] != "doctor" {
-			t.Fatalf("%v: %v\n%s", args, err, out)
-		}
-		if got := entries(t, home); strings.Join(got, " ") != strings.Join(want, " ") {
-			t.Fatalf("%v: want only the config file, got %v\n%s", args, got, out)
-		}
-	}
-	out, _ := runBinary(t, env, "", "doctor")
-	if !strings.Contains(out, filepath.Join(home, "ws")+" (does not exist yet") {
-		t.Errorf("doctor should say the workspace does not exist yet:\n%s", out)
-	}
-	if out, err := runBinary(t, env, "", "call", "file", "--args", `{"action":"list"}`); err != nil {
-		t.Fatalf("call: %v\n%s", err, out)
-	}
-	got := strings.Join(entries(t, home), " ")
-	for _, p := range []string{"ws", "data/clawbridge.db", "log.jsonl"} {
-		if !strings.Contains(got, p) {
-			t.Errorf("call did not create %s: %s", p, got)
-		}
-	}
-}
-
-// TestConfig_StrictRefusesStart: the binary refuses to serve a config file
-// with a misspelled key, naming the key, the file and the line.
+// TestConfig_StrictRefusesStart: serve refuses a config file with a
+// misspelled key, naming the key, the file and the line on stderr, exits 1,
+// writes nothing on stdout (the JSON-RPC channel) and creates nothing.
 func TestConfig_StrictRefusesStart(t *testing.T) {
-	home, env := lookEnv(t)
+	home := freshHome(t)
 	cfgFile := filepath.Join(home, "c.yaml")
 	os.WriteFile(cfgFile, []byte("confirm: token\nlimits:\n  slow_timout: 20m\n"), 0o600)
-	out, err := runBinary(t, append(env, "CLAWBRIDGE_CONFIG="+cfgFile), "", "serve")
-	if err == nil {
-		t.Fatalf("served with a misspelled key:\n%s", out)
+	t.Setenv("CLAWBRIDGE_CONFIG", cfgFile)
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"serve"}, strings.NewReader(""), &stdout, &stderr); code != 1 {
+		t.Fatalf("exit code %d with a misspelled key, want 1:\n%s", code, stderr.String())
 	}
-	for _, want := range []string{cfgFile, "line 3", `"limits.slow_timout"`, `"slow_timeout"`} {
-		if !strings.Contains(out, want) {
-			t.Errorf("refusal does not say %q:\n%s", want, out)
+	if stdout.Len() > 0 {
+		t.Errorf("the refusal wrote to stdout: %q", stdout.String())
+	}
+	for _, want := range []string{"clawbridge: ", cfgFile, "line 3", `"limits.slow_timout"`, `"slow_timeout"`} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("refusal does not say %q:\n%s", want, stderr.String())
 		}
 	}
-	if got := entries(t, home); len(got) != 1 {
+	if got, _ := os.ReadDir(home); len(got) != 1 {
 		t.Errorf("a refused start created %v", got)
 	}
 }
@@ -189,7 +124,7 @@ func TestConfig_BadEnvValueNamesVariable(t *testing.T) {
 // real keys; a config made of them starts.
 func TestConfig_ReadmeSectionsDecode(t *testing.T) {
 	dir := cliEnv(t)
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

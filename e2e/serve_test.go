@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // End-to-end tests of the built binary for issue 9 part 5: graceful
 // shutdown on SIGTERM, and audit lines without secrets.

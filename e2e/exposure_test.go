@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // Progressive exposure as a client sees it, over every transport.
 

@@ -1,0 +1,124 @@
+// Package cli is clawbridge's command line: the subcommands (serve, route,
+// tools, call, approve, doctor, install, config, version) and the assembly
+// of the program they run (config, shared services, registry, server).
+// Main takes the arguments and standard streams and returns the exit code,
+// so tests run every command in-process. It does not own the process:
+// signals, os.Args and os.Exit stay in the root main package.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// Version is the version the binary reports (in `clawbridge version`, the
+// HTTP banner and the MCP serverInfo). main sets it from its build-time
+// version (-ldflags "-X main.version=...").
+var Version = "0.1.0-dev"
+
+const usage = `clawbridge — an MCP tool server for AI agents
+
+Usage:
+  clawbridge [serve]                  serve one client over stdio (default)
+  clawbridge serve --http ADDR        serve SSE (/sse) and streamable HTTP (/mcp)
+  clawbridge route "text"             show the routing decision for a request
+  clawbridge route --jsonl            route {"id","q"} lines from stdin
+  clawbridge tools                    list the registry: tools, actions, levels
+  clawbridge call TOOL --args JSON    run one tool through the call pipeline
+  clawbridge approve                  list the calls waiting for a person's approval
+  clawbridge approve [--reject] ID    approve (or reject) one waiting call, once
+  clawbridge doctor                   check config, dirs and external programs
+  clawbridge install CLIENT [--print] add clawbridge to claude-desktop, cursor or vscode
+  clawbridge config init              write a commented default config file
+  clawbridge version
+
+Common flags: --config FILE (default $XDG_CONFIG_HOME/clawbridge/config.yaml)
+`
+
+// Main runs one command and returns the process exit code: 0 on success,
+// 1 when the command fails (the error on stderr), 2 for a usage error (the
+// error and the usage on stderr). ctx ends the command: cancelling it is a
+// graceful shutdown of serve.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	err := run(ctx, args, stdin, stdout, stderr)
+	if err == nil {
+		return 0
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintln(stderr, err)
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	fmt.Fprintln(stderr, "clawbridge:", err)
+	return 1
+}
+
+type usageError string
+
+func (u usageError) Error() string { return string(u) }
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return cmdServe(ctx, args, stdin, stdout, stderr)
+	case "route":
+		return cmdRoute(args, stdin, stdout)
+	case "tools":
+		return cmdTools(args, stdout)
+	case "call":
+		return cmdCall(ctx, args, stdout)
+	case "approve":
+		return cmdApprove(ctx, args, stdout)
+	case "reject":
+		return cmdApprove(ctx, append([]string{"--reject"}, args...), stdout)
+	case "doctor":
+		return cmdDoctor(args, stdout)
+	case "install":
+		return cmdInstall(args, stdout)
+	case "config":
+		return cmdConfig(args, stdout)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "clawbridge", Version)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return usageError(fmt.Sprintf("unknown command %q", cmd))
+}
+
+// newFlags makes a flag set with the common --config flag.
+func newFlags(name string) (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfg := fs.String("config", "", "config file")
+	return fs, cfg
+}
+
+// parse parses flags and refuses stray arguments, so that a typo never
+// silently falls back to a default (such as serving stdio).
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := parseLoose(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError(fmt.Sprintf("%s: unexpected argument %q", fs.Name(), fs.Arg(0)))
+	}
+	return nil
+}
+
+// parseLoose parses flags and leaves positional arguments in fs.Args().
+func parseLoose(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return usageError(fmt.Sprintf("%s: %v", fs.Name(), err))
+	}
+	return nil
+}
