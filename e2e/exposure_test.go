@@ -235,6 +235,7 @@ func httpClient(t *testing.T, base, version string) *client.Client {
 	// it rules out the stateless era, which has no such stream.
 	var opts []transport.StreamableHTTPCOption
 	if version != "2026-07-28" {
+		//lint:ignore SA1019 the standalone GET stream is how pre-2026-07-28 clients get list_changed
 		opts = append(opts, transport.WithContinuousListening())
 	}
 	c, err := client.NewStreamableHttpClient(base+"/mcp", opts...)

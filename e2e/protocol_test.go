@@ -306,6 +306,7 @@ func TestConfirmElicit(t *testing.T) {
 	base := httpServer(t, e)
 	for _, answer := range []bool{false, true} {
 		h := elicitAnswer(answer)
+		//lint:ignore SA1019 elicitation requests reach a pre-2026-07-28 client on its standalone GET stream
 		c, err := client.NewStreamableHttpClient(base+"/mcp", transport.WithContinuousListening())
 		if err != nil {
 			t.Fatal(err)
