@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"clawbridge/internal/cjkfont"
 	"clawbridge/internal/config"
 	"clawbridge/internal/netguard"
 	"clawbridge/internal/sandbox"
@@ -103,6 +104,18 @@ func Missing(t testing.TB, format string, args ...any) {
 		t.Fatalf("required (CLAWBRIDGE_REQUIRE_PROGRAMS=1) but missing: "+format, args...)
 	}
 	t.Skipf(format, args...)
+}
+
+// CJKFont returns the system CJK font the tools draw Chinese with; when
+// there is none the test is skipped, or fails under
+// CLAWBRIDGE_REQUIRE_PROGRAMS=1 (Missing).
+func CJKFont(t testing.TB) *cjkfont.Font {
+	t.Helper()
+	f, err := cjkfont.Open("")
+	if err != nil {
+		Missing(t, "no CJK font: %v (apt-get install %s)", err, cjkfont.Package)
+	}
+	return f
 }
 
 // WriteFile writes data to path, creating its parent directories, and fails
