@@ -3,12 +3,13 @@ package browser
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
+
+	"clawbridge/tools/tooltest"
 )
 
 // testMgr is shared by the package's tests: one Chromium for the whole run.
@@ -34,26 +35,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// needProgram skips a test when a program is missing, unless CI requires
-// every program (CLAWBRIDGE_REQUIRE_PROGRAMS=1).
-func needProgram(t testing.TB, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
-			t.Fatalf("%s is required but not installed", name)
-		}
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
-
+// needBrowser skips the test without Chromium, or fails it when
+// CLAWBRIDGE_REQUIRE_PROGRAMS=1 (tooltest.Missing, the one skip policy;
+// browsertest.Need for the tools, which this package cannot import).
 func needBrowser(t testing.TB) {
 	t.Helper()
 	if _, err := testMgr.BrowserPath(); err != nil {
-		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
+		tooltest.Missing(t, "chromium not available: %v (apt-get install chromium, or scripts/install-deps.sh)", err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"clawbridge/internal/netguard"
 	"clawbridge/internal/toolerr"
 	"clawbridge/tools/tool"
+	"clawbridge/tools/tooltest"
 )
 
 func testGuard() *netguard.Guard {
@@ -30,7 +31,7 @@ body{font-family:sans-serif} .bg{background:#ffe0e0;padding:4mm} p{page-break-af
 
 func TestHTMLToPDF(t *testing.T) {
 	needBrowser(t)
-	pdfinfo := needProgram(t, "pdfinfo")
+	pdfinfo := tooltest.NeedProgram(t, "pdfinfo")
 	cases := []struct {
 		name   string
 		opts   tool.PDFOptions
@@ -92,7 +93,7 @@ func TestHTMLToPDF(t *testing.T) {
 		}
 	})
 	t.Run("waits for images", func(t *testing.T) {
-		pdfimages := needProgram(t, "pdfimages")
+		pdfimages := tooltest.NeedProgram(t, "pdfimages")
 		// A slow image server: the print must wait for the picture.
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			time.Sleep(500 * time.Millisecond)

@@ -1,24 +1,16 @@
-package cjkfont
+package cjkfont_test
 
 import (
 	"image/color"
 	"strings"
 	"testing"
 
+	"clawbridge/internal/cjkfont"
 	"clawbridge/tools/tooltest"
 )
 
-func open(t *testing.T) *Font {
-	t.Helper()
-	f, err := Open("")
-	if err != nil {
-		if tooltest.RequirePrograms() {
-			t.Fatalf("a CJK font is required (fonts-noto-cjk): %v", err)
-		}
-		t.Skipf("no CJK font: %v", err)
-	}
-	return f
-}
+// open returns the system CJK font or skips (tooltest.CJKFont's policy).
+func open(t *testing.T) *cjkfont.Font { t.Helper(); return tooltest.CJKFont(t) }
 
 func TestOpenAndDraw(t *testing.T) {
 	f := open(t)
@@ -30,7 +22,7 @@ func TestOpenAndDraw(t *testing.T) {
 	if _, adv, ok := fc.GlyphBounds('中'); !ok || adv == 0 {
 		t.Fatalf("font %s has no glyph for 中", f.Path)
 	}
-	img, err := TextImage(f, "机密 Secret", 40, color.Black, 0)
+	img, err := cjkfont.TextImage(f, "机密 Secret", 40, color.Black, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +38,7 @@ func TestOpenAndDraw(t *testing.T) {
 	if dark < 200 || b.Dx() < 100 {
 		t.Fatalf("text image %v with %d inked pixels", b, dark)
 	}
-	if _, err := Open("/nonexistent/font.ttf"); err == nil {
+	if _, err := cjkfont.Open("/nonexistent/font.ttf"); err == nil {
 		t.Fatal("missing override accepted")
 	}
 }
@@ -61,13 +53,13 @@ func TestWrap(t *testing.T) {
 		"Supercalifragilisticexpialidocious-antidisestablishmentarianism",
 		"混合 mixed 文本 with words",
 	} {
-		lines := Wrap(fc, s, 120)
+		lines := cjkfont.Wrap(fc, s, 120)
 		if len(lines) < 2 {
 			t.Fatalf("%q not wrapped: %q", s, lines)
 		}
 		for _, l := range lines {
-			if Measure(fc, l) > 120 {
-				t.Fatalf("line %q is %v px wide", l, Measure(fc, l))
+			if cjkfont.Measure(fc, l) > 120 {
+				t.Fatalf("line %q is %v px wide", l, cjkfont.Measure(fc, l))
 			}
 		}
 		joined := strings.ReplaceAll(strings.Join(lines, ""), " ", "")

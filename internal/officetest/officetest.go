@@ -102,22 +102,44 @@ func Text(t testing.TB, pdf string) string {
 	if err != nil {
 		t.Fatalf("pdftotext %s: %v", pdf, err)
 	}
+	// Output keeps pdftotext's warnings (stderr) out of the text.
 	return string(out)
 }
+
+// Info returns what pdfinfo reports about a PDF, opened with password
+// when it is not empty.
+func Info(t testing.TB, pdf, password string) string {
+	t.Helper()
+	Require(t, "pdfinfo")
+	args := []string{pdf}
+	if password != "" {
+		args = []string{"-upw", password, pdf}
+	}
+	out, err := exec.Command("pdfinfo", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdfinfo %s: %v: %s", pdf, err, out)
+	}
+	return string(out)
+}
+
+var pagesLine = regexp.MustCompile(`(?m)^Pages:\s+(\d+)`)
 
 // Pages returns the page count pdfinfo reports.
 func Pages(t testing.TB, pdf string) int {
 	t.Helper()
-	Require(t, "pdfinfo")
-	out, err := exec.Command("pdfinfo", pdf).Output()
-	if err != nil {
-		t.Fatalf("pdfinfo %s: %v", pdf, err)
-	}
-	m := regexp.MustCompile(`(?m)^Pages:\s+(\d+)`).FindSubmatch(out)
+	return EncryptedPages(t, pdf, "")
+}
+
+// EncryptedPages returns the page count pdfinfo reports for a PDF opened
+// with password.
+func EncryptedPages(t testing.TB, pdf, password string) int {
+	t.Helper()
+	out := Info(t, pdf, password)
+	m := pagesLine.FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("pdfinfo %s: no page count in %q", pdf, out)
 	}
-	n, _ := strconv.Atoi(string(m[1]))
+	n, _ := strconv.Atoi(m[1])
 	return n
 }
 

@@ -2,7 +2,6 @@ package browsertool
 
 import (
 	"bytes"
-	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
@@ -12,50 +11,22 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"go.uber.org/goleak"
 
 	"clawbridge/browser"
+	"clawbridge/browser/browsertest"
 	"clawbridge/fixtures/site"
-	"clawbridge/internal/netguard"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
 
-var (
-	mgr    *browser.Manager
-	dlDir  string
-	hasBin bool
-)
+// mgr is the package's shared browser (browsertest.Main).
+var mgr *browser.Manager
 
-func TestMain(m *testing.M) {
-	g, _ := netguard.New([]string{"127.0.0.1"})
-	cfg := browser.DefaultConfig()
-	cfg.IdleTimeout = 0
-	dlDir, _ = os.MkdirTemp("", "cb-downloads-")
-	cfg.DownloadDir = dlDir
-	mgr = browser.New(cfg, g, zerolog.New(os.Stderr).Level(zerolog.WarnLevel))
-	_, err := mgr.BrowserPath()
-	hasBin = err == nil
-	code := m.Run()
-	mgr.Close()
-	os.RemoveAll(dlDir)
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goroutines left after the tests and Manager.Close:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { browsertest.Main(m, &mgr) }
 
 func deps(t *testing.T) *tool.Deps {
 	t.Helper()
-	if !hasBin {
-		if tooltest.RequirePrograms() {
-			t.Fatal("chromium is required")
-		}
-		t.Skip("chromium not installed")
-	}
+	browsertest.Need(t, mgr)
 	return tooltest.Deps(t, "127.0.0.1")
 }
 
@@ -217,7 +188,7 @@ func TestTabsScreenshotPDFDownload(t *testing.T) {
 	if downloads == nil {
 		t.Fatal("no download reported")
 	}
-	got, err := os.ReadFile(filepath.Join(dlDir, "report.txt"))
+	got, err := os.ReadFile(filepath.Join(mgr.Config().DownloadDir, "report.txt"))
 	if err != nil || string(got) != "downloaded content\n" {
 		t.Fatalf("download file: %v %q", err, got)
 	}

@@ -80,13 +80,29 @@ func needTarget(a tool.Args) (browser.Target, error) {
 	return tg, nil
 }
 
-// Do runs one browser action for the session key.
+// Do runs one browser action for the session key (browser_use's steps).
 func (r *Runner) Do(ctx context.Context, key, action string, a tool.Args) (*tool.Result, error) {
+	v, ok := verbs[action]
+	if !ok {
+		return nil, tool.Invalid("action", fmt.Sprintf("unknown browser action %q", action), "one of: "+strings.Join(ActionNames(), ", "))
+	}
+	return r.run(ctx, key, v, a)
+}
+
+// handler is the tool handler of one action: its verb in the call's
+// session.
+func (r *Runner) handler(v verb) tool.Handler {
+	return func(ctx context.Context, c *tool.Call) (*tool.Result, error) { return r.run(ctx, c.Session, v, c.Args) }
+}
+
+// run does v in the session key and reports what the page did meanwhile
+// (dialogs, downloads, new tabs, blocked requests).
+func (r *Runner) run(ctx context.Context, key string, v verb, a tool.Args) (*tool.Result, error) {
 	s, err := r.session(key)
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.do(ctx, s, action, a)
+	res, err := v(r, ctx, s, a)
 	ev := s.TakeEvents()
 	if err != nil {
 		te := Err(err)
@@ -138,123 +154,163 @@ func pageResult(verb string, res *browser.Result) *tool.Result {
 	}
 }
 
-func (r *Runner) do(ctx context.Context, s *browser.Session, action string, a tool.Args) (*tool.Result, error) {
-	switch action {
-	case "navigate":
-		res, err := s.Navigate(ctx, a.String("url"))
-		if err != nil {
-			return nil, err
-		}
-		out := pageResult("Opened the page", res)
-		out.Data.(map[string]any)["hint"] = "take a snapshot to see the page and get element refs"
-		return out, nil
-	case "back", "forward", "reload":
+// verb is one browser action's work in a session.
+type verb func(r *Runner, ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error)
+
+// verbs holds the work of every action in actions(), by name: the browser
+// tool's handlers and browser_use's steps both run through it.
+var verbs = map[string]verb{
+	"navigate":   (*Runner).navigate,
+	"back":       history("back", "Went back"),
+	"forward":    history("forward", "Went forward"),
+	"reload":     history("reload", "Reloaded"),
+	"snapshot":   (*Runner).snapshot,
+	"click":      (*Runner).click,
+	"type":       (*Runner).typeText,
+	"press":      (*Runner).press,
+	"select":     (*Runner).selectOptions,
+	"hover":      (*Runner).hover,
+	"scroll":     (*Runner).scroll,
+	"wait_for":   (*Runner).waitFor,
+	"screenshot": (*Runner).screenshot,
+	"pdf":        (*Runner).pdf,
+	"tabs":       (*Runner).tabs,
+	"console":    (*Runner).console,
+	"evaluate":   (*Runner).evaluate,
+}
+
+func (r *Runner) navigate(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {
+	res, err := s.Navigate(ctx, a.String("url"))
+	if err != nil {
+		return nil, err
+	}
+	out := pageResult("Opened the page", res)
+	out.Data.(map[string]any)["hint"] = "take a snapshot to see the page and get element refs"
+	return out, nil
+}
+
+// history is back, forward or reload.
+func history(action, done string) verb {
+	return func(_ *Runner, ctx context.Context, s *browser.Session, _ tool.Args) (*tool.Result, error) {
 		res, err := s.History(ctx, action)
 		if err != nil {
 			return nil, err
 		}
-		return pageResult(map[string]string{"back": "Went back", "forward": "Went forward", "reload": "Reloaded"}[action], res), nil
-	case "snapshot":
-		snap, err := s.Snapshot(ctx, browser.SnapshotOptions{Offset: a.Int("offset", 0), Limit: a.Int("limit", 0), Diff: a.Bool("diff", false)})
-		if err != nil {
-			return nil, err
-		}
-		sum := fmt.Sprintf("Snapshot of %q: %d characters of %d, %d interactive elements.", snap.Title, len(snap.Text), snap.TotalChars, snap.Refs)
-		if snap.Truncated {
-			sum += fmt.Sprintf(" More with offset=%d.", snap.NextOffset)
-		}
-		return &tool.Result{Summary: sum, Data: map[string]any{
-			"tab": snap.Tab, "url": snap.URL, "title": snap.Title, "snapshot": snap.Text,
-			"offset": snap.Offset, "next_offset": snap.NextOffset, "total_chars": snap.TotalChars,
-			"truncated": snap.Truncated, "refs": snap.Refs, "diff": snap.Diff, "removed_lines": snap.Removed,
-		}}, nil
-	case "click":
-		tg, err := needTarget(a)
-		if err != nil {
-			return nil, err
-		}
-		res, err := s.Click(ctx, tg, browser.ClickOptions{Double: a.Bool("double", false), Button: a.String("button")})
-		if err != nil {
-			return nil, err
-		}
-		return pageResult("Clicked "+tg.String(), res), nil
-	case "type":
-		tg, err := needTarget(a)
-		if err != nil {
-			return nil, err
-		}
-		res, err := s.Type(ctx, tg, a.String("text"), !a.Bool("append", false), a.Bool("submit", false))
-		if err != nil {
-			return nil, err
-		}
-		return pageResult(fmt.Sprintf("Typed %d characters into %s", len([]rune(a.String("text"))), tg), res), nil
-	case "press":
-		res, err := s.Press(ctx, target(a), a.String("key"))
-		if err != nil {
-			return nil, err
-		}
-		return pageResult("Pressed "+a.String("key"), res), nil
-	case "select":
-		tg, err := needTarget(a)
-		if err != nil {
-			return nil, err
-		}
-		vals := a.Strings("values")
-		if len(vals) == 0 {
-			return nil, tool.Invalid("values", "give at least one option value or text", "")
-		}
-		res, err := s.Select(ctx, tg, vals)
-		if err != nil {
-			return nil, err
-		}
-		return pageResult(fmt.Sprintf("Selected %s in %s", strings.Join(vals, ", "), tg), res), nil
-	case "hover":
-		tg, err := needTarget(a)
-		if err != nil {
-			return nil, err
-		}
-		res, err := s.Hover(ctx, tg)
-		if err != nil {
-			return nil, err
-		}
-		return pageResult("Hovered over "+tg.String(), res), nil
-	case "scroll":
-		res, err := s.Scroll(ctx, target(a), a.Float("dx", 0), a.Float("dy", 0), a.String("to"))
-		if err != nil {
-			return nil, err
-		}
-		return pageResult("Scrolled", res), nil
-	case "wait_for":
-		w := browser.WaitOptions{Text: a.String("text"), TextGone: a.String("text_gone"), Selector: a.String("selector"),
-			Time: time.Duration(a.Float("seconds", 0) * float64(time.Second)), Timeout: time.Duration(a.Float("timeout", 0) * float64(time.Second))}
-		if w.Text == "" && w.TextGone == "" && w.Selector == "" && w.Time == 0 {
-			return nil, tool.Invalid("text", "give one of text, text_gone, selector or seconds", "")
-		}
-		res, err := s.WaitFor(ctx, w)
-		if err != nil {
-			return nil, err
-		}
-		return pageResult(strings.ToUpper(res.Message[:1])+res.Message[1:], res), nil
-	case "screenshot":
-		return r.screenshot(ctx, s, a)
-	case "pdf":
-		return r.pdf(ctx, s, a)
-	case "tabs":
-		return r.tabs(ctx, s, a)
-	case "console":
-		msgs, err := s.Console(ctx, a.Int("limit", 50))
-		if err != nil {
-			return nil, err
-		}
-		return &tool.Result{Summary: fmt.Sprintf("%d console messages.", len(msgs)), Data: map[string]any{"messages": msgs}}, nil
-	case "evaluate":
-		v, err := s.Evaluate(ctx, a.String("script"), target(a))
-		if err != nil {
-			return nil, err
-		}
-		return &tool.Result{Summary: "Script ran.", Data: map[string]any{"result": v}}, nil
+		return pageResult(done, res), nil
 	}
-	return nil, tool.Invalid("action", fmt.Sprintf("unknown browser action %q", action), "one of: "+strings.Join(ActionNames(), ", "))
+}
+
+func (r *Runner) snapshot(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {
+	snap, err := s.Snapshot(ctx, browser.SnapshotOptions{Offset: a.Int("offset", 0), Limit: a.Int("limit", 0), Diff: a.Bool("diff", false)})
+	if err != nil {
+		return nil, err
+	}
+	sum := fmt.Sprintf("Snapshot of %q: %d characters of %d, %d interactive elements.", snap.Title, len(snap.Text), snap.TotalChars, snap.Refs)
+	if snap.Truncated {
+		sum += fmt.Sprintf(" More with offset=%d.", snap.NextOffset)
+	}
+	return &tool.Result{Summary: sum, Data: map[string]any{
+		"tab": snap.Tab, "url": snap.URL, "title": snap.Title, "snapshot": snap.Text,
+		"offset": snap.Offset, "next_offset": snap.NextOffset, "total_chars": snap.TotalChars,
+		"truncated": snap.Truncated, "refs": snap.Refs, "diff": snap.Diff, "removed_lines": snap.Removed,
+	}}, nil
+}
+
+func (r *Runner) click(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {
+	tg, err := needTarget(a)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.Click(ctx, tg, browser.ClickOptions{Double: a.Bool("double", false), Button: a.String("button")})
+	if err != nil {
+		return nil, err
+	}
+	return pageResult("Clicked "+tg.String(), res), nil
+}
+
+func (r *Runner) typeText(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {
+	tg, err := needTarget(a)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.Type(ctx, tg, a.String("text"), !a.Bool("append", false), a.Bool("submit", false))
+	if err != nil {
+		return nil, err
+	}
+	return pageResult(fmt.Sprintf("Typed %d characters into %s", len([]rune(a.String("text"))), tg), res), nil
+}
+
+func (r *Runner) press(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {
+	res, err := s.Press(ctx, target(a), a.String("key"))
+	if err != nil {
+		return nil, err
+	}
+	return pageResult("Pressed "+a.String("key"), res), nil
+}
+
+func (r *Runner) selectOptions(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {
+	tg, err := needTarget(a)
+	if err != nil {
+		return nil, err
+	}
+	vals := a.Strings("values")
+	if len(vals) == 0 {
+		return nil, tool.Invalid("values", "give at least one option value or text", "")
+	}
+	res, err := s.Select(ctx, tg, vals)
+	if err != nil {
+		return nil, err
+	}
+	return pageResult(fmt.Sprintf("Selected %s in %s", strings.Join(vals, ", "), tg), res), nil
+}
+
+func (r *Runner) hover(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {
+	tg, err := needTarget(a)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.Hover(ctx, tg)
+	if err != nil {
+		return nil, err
+	}
+	return pageResult("Hovered over "+tg.String(), res), nil
+}
+
+func (r *Runner) scroll(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {
+	res, err := s.Scroll(ctx, target(a), a.Float("dx", 0), a.Float("dy", 0), a.String("to"))
+	if err != nil {
+		return nil, err
+	}
+	return pageResult("Scrolled", res), nil
+}
+
+func (r *Runner) waitFor(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {
+	w := browser.WaitOptions{Text: a.String("text"), TextGone: a.String("text_gone"), Selector: a.String("selector"),
+		Time: time.Duration(a.Float("seconds", 0) * float64(time.Second)), Timeout: time.Duration(a.Float("timeout", 0) * float64(time.Second))}
+	if w.Text == "" && w.TextGone == "" && w.Selector == "" && w.Time == 0 {
+		return nil, tool.Invalid("text", "give one of text, text_gone, selector or seconds", "")
+	}
+	res, err := s.WaitFor(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	return pageResult(strings.ToUpper(res.Message[:1])+res.Message[1:], res), nil
+}
+
+func (r *Runner) console(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {
+	msgs, err := s.Console(ctx, a.Int("limit", 50))
+	if err != nil {
+		return nil, err
+	}
+	return &tool.Result{Summary: fmt.Sprintf("%d console messages.", len(msgs)), Data: map[string]any{"messages": msgs}}, nil
+}
+
+func (r *Runner) evaluate(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {
+	v, err := s.Evaluate(ctx, a.String("script"), target(a))
+	if err != nil {
+		return nil, err
+	}
+	return &tool.Result{Summary: "Script ran.", Data: map[string]any{"result": v}}, nil
 }
 
 func (r *Runner) screenshot(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {

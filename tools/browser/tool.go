@@ -5,8 +5,6 @@
 package browsertool
 
 import (
-	"context"
-
 	"clawbridge/browser"
 	"clawbridge/tools/tool"
 )
@@ -89,8 +87,10 @@ func New(d *tool.Deps, m *browser.Manager) tool.Tool {
 	r := NewRunner(d, m)
 	acts := actions()
 	for i := range acts {
-		// Every step runs in the call's browser session; Do picks the verb.
-		acts[i].Handler = r.Handle
+		// Every action runs its own verb in the call's browser session.
+		if v, ok := verbs[acts[i].Name]; ok {
+			acts[i].Handler = r.handler(v)
+		}
 	}
 	return tool.Tool{
 		Name:  "browser",
@@ -112,9 +112,4 @@ func New(d *tool.Deps, m *browser.Manager) tool.Tool {
 			"用浏览器打开新标签页访问这个网址",
 		},
 	}
-}
-
-// Handle runs one call of the browser tool.
-func (r *Runner) Handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	return r.Do(ctx, c.Session, c.Action, c.Args)
 }

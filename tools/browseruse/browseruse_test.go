@@ -1,38 +1,24 @@
 package browseruse
 
 import (
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/rs/zerolog"
-
 	"clawbridge/browser"
+	"clawbridge/browser/browsertest"
 	"clawbridge/fixtures/site"
-	"clawbridge/internal/netguard"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
 
+// mgr is the package's shared browser (browsertest.Main).
 var mgr *browser.Manager
 
-func TestMain(m *testing.M) {
-	g, _ := netguard.New([]string{"127.0.0.1"})
-	cfg := browser.DefaultConfig()
-	cfg.IdleTimeout = 0
-	mgr = browser.New(cfg, g, zerolog.New(os.Stderr).Level(zerolog.WarnLevel))
-	code := m.Run()
-	mgr.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { browsertest.Main(m, &mgr) }
 
 func newTool(t *testing.T) tool.Tool {
-	if _, err := mgr.BrowserPath(); err != nil {
-		if tooltest.RequirePrograms() {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	t.Helper()
+	browsertest.Need(t, mgr)
 	d := tooltest.Deps(t, "127.0.0.1")
 	tl := New(d, mgr)
 	if err := tl.Validate(); err != nil {

@@ -5,8 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"sync"
 	"testing"
 
@@ -15,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"clawbridge/browser"
+	"clawbridge/internal/officetest"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
@@ -108,24 +107,10 @@ func read(t testing.TB, p string) []byte {
 // text.
 func checkPDF(t testing.TB, abs string) (int, string) {
 	t.Helper()
-	tooltest.NeedProgram(t, "pdfinfo")
 	conf := model.NewDefaultConfiguration()
 	conf.Offline = true
 	if err := api.Validate(bytes.NewReader(read(t, abs)), conf); err != nil {
 		t.Fatalf("pdfcpu validation of %s: %v", abs, err)
 	}
-	out, err := exec.Command("pdfinfo", abs).CombinedOutput()
-	if err != nil {
-		t.Fatalf("pdfinfo: %v %s", err, out)
-	}
-	m := regexp.MustCompile(`(?m)^Pages:\s+(\d+)`).FindSubmatch(out)
-	if m == nil {
-		t.Fatalf("pdfinfo: %s", out)
-	}
-	n, _ := strconv.Atoi(string(m[1]))
-	txt, err := exec.Command("pdftotext", "-enc", "UTF-8", abs, "-").CombinedOutput()
-	if err != nil {
-		t.Fatalf("pdftotext: %v %s", err, txt)
-	}
-	return n, string(txt)
+	return officetest.Pages(t, abs), officetest.Text(t, abs)
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"clawbridge/internal/config"
 	"clawbridge/tools/tool"
 )
 
@@ -21,6 +22,9 @@ type Section struct {
 	// MaxMB caps input files.
 	MaxMB int `yaml:"max_mb"`
 }
+
+// Validate refuses an input cap below one megabyte.
+func (s *Section) Validate() error { return config.AtLeast("max_mb", s.MaxMB, 1) }
 
 type converter struct {
 	d   *tool.Deps
@@ -70,11 +74,9 @@ func (cv *converter) routes() map[string]map[string]convFunc {
 // New builds format_converter.
 func New(d *tool.Deps) tool.Tool {
 	cv := &converter{d: d, cfg: Section{MaxMB: 100}}
-	if d.Config != nil {
-		_ = d.Config.Section("format_converter", &cv.cfg)
-	}
-	if cv.cfg.MaxMB <= 0 {
-		cv.cfg.MaxMB = 100
+	// A refused section keeps the defaults; the server does not start on it.
+	if s := cv.cfg; d.Config != nil && d.Config.Section("format_converter", &s) == nil {
+		cv.cfg = s
 	}
 	targets := []string{"html", "pdf", "docx", "md", "txt", "xlsx", "csv", "json", "png", "jpeg", "gif", "bmp", "tiff"}
 	froms := []string{"md", "html", "docx", "pptx", "office", "csv", "xlsx", "json", "png", "jpeg", "gif", "bmp", "tiff", "webp"}

@@ -60,24 +60,18 @@ func (p *processor) read(ctx context.Context, c *tool.Call) (*tool.Result, error
 		return nil, err
 	}
 	offset, limit := c.Args.Int("offset", 0), c.Args.Int("limit", 50)
+	n := 0 // rows before this one
 	rows := [][]any{}
 	rowNums := []int{}
 	kinds := make([]map[table.Kind]int, len(idx))
 	for i := range kinds {
 		kinds[i] = map[table.Kind]int{}
 	}
-	n, more := 0, false
-	for {
-		cells, num, err := r.Next()
-		if isEOF(err) {
-			break
-		}
-		if err != nil {
-			return nil, toolErr(err)
-		}
+	more := false
+	_, err = eachRow(ctx, c, r, "rows read", func(cells []string, num int) error {
 		if n >= offset+limit {
 			more = true
-			break
+			return errStop
 		}
 		if n >= offset {
 			row := make([]any, len(idx))
@@ -90,11 +84,10 @@ func (p *processor) read(ctx context.Context, c *tool.Call) (*tool.Result, error
 			rowNums = append(rowNums, num)
 		}
 		n++
-		if n%5000 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, toolErr(err)
-			}
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	cols := make([]map[string]any, len(idx))
 	for j, i := range idx {
@@ -146,23 +139,12 @@ func (p *processor) describe(ctx context.Context, c *tool.Call) (*tool.Result, e
 		return nil, err
 	}
 	d := table.NewDescriber(r)
-	n := 0
-	for {
-		cells, num, err := r.Next()
-		if isEOF(err) {
-			break
-		}
-		if err != nil {
-			return nil, toolErr(err)
-		}
+	n, err := eachRow(ctx, c, r, "rows read", func(cells []string, num int) error {
 		d.Add(cells, num)
-		n++
-		if n%20000 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, toolErr(err)
-			}
-			c.Progress(float64(n), 0, fmt.Sprintf("%d rows read", n))
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	all := d.Result()
 	stats := make([]table.ColumnStats, 0, len(idx))

@@ -4,8 +4,10 @@
 package dataproc
 
 import (
+	"clawbridge/internal/config"
 	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
+	"errors"
 )
 
 // Config is the tools.data_processor section.
@@ -13,6 +15,16 @@ type Config struct {
 	MaxFileMB  int64 `yaml:"max_file_mb"`  // largest input file (default 512)
 	MaxUnzipMB int64 `yaml:"max_unzip_mb"` // largest uncompressed workbook (default 2048)
 	MaxRows    int   `yaml:"max_rows"`     // data rows per table (default 5,000,000)
+}
+
+// Validate refuses negative limits (zero, or leaving a key out, means the
+// default).
+func (c *Config) Validate() error {
+	return errors.Join(
+		config.AtLeast("max_file_mb", c.MaxFileMB, 0),
+		config.AtLeast("max_unzip_mb", c.MaxUnzipMB, 0),
+		config.AtLeast("max_rows", c.MaxRows, 0),
+	)
 }
 
 type processor struct {

@@ -68,22 +68,18 @@ func (p *processor) clean(ctx context.Context, c *tool.Call) (*tool.Result, erro
 			return nil, err
 		}
 		seen := make([]bool, len(r.Names))
-		for {
-			cells, _, err := r2.Next()
-			if isEOF(err) {
-				break
-			}
-			if err != nil {
-				r2.Close()
-				return nil, toolErr(err)
-			}
+		_, err = eachRow(ctx, c, r2, "rows checked for empty columns", func(cells []string, _ int) error {
 			for i, s := range cells {
 				if s != "" {
 					seen[i] = true
 				}
 			}
-		}
+			return nil
+		})
 		r2.Close()
+		if err != nil {
+			return nil, err
+		}
 		for i := range keep {
 			_, filled := fill[i]
 			keep[i] = seen[i] || filled
@@ -107,14 +103,7 @@ func (p *processor) clean(ctx context.Context, c *tool.Call) (*tool.Result, erro
 		if err != nil {
 			return err
 		}
-		for {
-			cells, _, err := r.Next()
-			if isEOF(err) {
-				return nil
-			}
-			if err != nil {
-				return toolErr(err)
-			}
+		_, err = eachRow(ctx, c, r, "rows cleaned", func(cells []string, _ int) error {
 			rowsIn++
 			for i, s := range cells {
 				if s == "" {
@@ -145,7 +134,7 @@ func (p *processor) clean(ctx context.Context, c *tool.Call) (*tool.Result, erro
 				key := [2]uint64{h1.Sum64(), h2.Sum64()}
 				if seenRows[key] {
 					dups++
-					continue
+					return nil
 				}
 				seenRows[key] = true
 			}
@@ -166,13 +155,9 @@ func (p *processor) clean(ctx context.Context, c *tool.Call) (*tool.Result, erro
 				return toolErr(err)
 			}
 			rowsOut++
-			if rowsIn%20000 == 0 {
-				if err := ctx.Err(); err != nil {
-					return toolErr(err)
-				}
-				c.Progress(float64(rowsIn), 0, fmt.Sprintf("%d rows cleaned", rowsIn))
-			}
-		}
+			return nil
+		})
+		return err
 	})
 	if err != nil {
 		return nil, writeErr("clean", err)
@@ -217,16 +202,6 @@ func (p *processor) export(ctx context.Context, c *tool.Call) (*tool.Result, err
 	}
 	var header []string
 	n := 0
-	emit := func(w table.Writer, row []any) error {
-		n++
-		if n%20000 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			c.Progress(float64(n), 0, fmt.Sprintf("%d rows written", n))
-		}
-		return w.Row(row)
-	}
 	var file tool.File
 	if q != "" {
 		stmt, err := checkSQL(q)
@@ -248,7 +223,13 @@ func (p *processor) export(ctx context.Context, c *tool.Call) (*tool.Result, err
 				var err error
 				w, err = start(header)
 				return err
-			}, func(row []any) error { return emit(w, row) })
+			}, func(row []any) error {
+				// The engine's loop checks ctx itself.
+				if n++; n%progressEvery == 0 {
+					c.Progress(float64(n), 0, fmt.Sprintf("%d rows written", n))
+				}
+				return w.Row(row)
+			})
 			if err == nil && w == nil {
 				return tool.Invalid("sql", "the query returned no columns", "")
 			}
@@ -282,21 +263,13 @@ func (p *processor) export(ctx context.Context, c *tool.Call) (*tool.Result, err
 				return err
 			}
 			row := make([]any, len(idx))
-			for {
-				cells, _, err := r.Next()
-				if isEOF(err) {
-					return nil
-				}
-				if err != nil {
-					return toolErr(err)
-				}
+			n, err = eachRow(ctx, c, r, "rows written", func(cells []string, _ int) error {
 				for j, i := range idx {
 					row[j] = table.SQLValue(cells[i])
 				}
-				if err := emit(w, row); err != nil {
-					return toolErr(err)
-				}
-			}
+				return toolErr(w.Row(row))
+			})
+			return err
 		})
 		if err != nil {
 			return nil, writeErr("export", err)

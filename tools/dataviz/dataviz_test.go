@@ -46,16 +46,7 @@ func (e *env) run(args map[string]any) *tool.Result {
 }
 
 // needCJKFont skips (or fails in CI) when no CJK font is installed.
-func needCJKFont(t *testing.T) *cjkfont.Font {
-	f, err := cjkfont.Open("")
-	if err != nil {
-		if tooltest.RequirePrograms() {
-			t.Fatalf("a CJK font is required: apt-get install %s", cjkfont.Package)
-		}
-		t.Skipf("no CJK font: %v", err)
-	}
-	return f
-}
+func needCJKFont(t *testing.T) *cjkfont.Font { t.Helper(); return tooltest.CJKFont(t) }
 
 func checkPNG(t *testing.T, path string, w, h int) image.Image {
 	t.Helper()

@@ -42,3 +42,21 @@ func TestConfigSection(t *testing.T) {
 		t.Fatalf("ambiguous connection: %v", err)
 	}
 }
+
+// TestConfig_SectionRefusesOutOfRange: a negative limit, a connection
+// without a name or with an unknown driver is refused at start, naming the
+// key and the connection, never the DSN.
+func TestConfig_SectionRefusesOutOfRange(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{"max_rows: -1", "max_rows must be at least 0, got -1"},
+		{"connections:\n  - name: shop\n    driver: oracle\n    dsn: oracle://u:hunter2@h/db", `connections[0] (shop): unknown driver "oracle"`},
+		{"connections:\n  - driver: sqlite\n    dsn: /tmp/x.db", "connections[0]: name is required"},
+	} {
+		d := tooltest.Deps(t)
+		tooltest.ConfigSection(t, d, "db_query", tc.body)
+		New(d)
+		if err := tooltest.SectionRefused(t, d, "db_query", tc.want); strings.Contains(err.Error(), "hunter2") {
+			t.Fatalf("the refusal shows the DSN: %v", err)
+		}
+	}
+}

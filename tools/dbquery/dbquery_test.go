@@ -23,10 +23,7 @@ func pgDSN(t *testing.T) string {
 	t.Helper()
 	dsn := os.Getenv("CLAWBRIDGE_TEST_PG_DSN")
 	if dsn == "" {
-		if tooltest.RequirePrograms() {
-			t.Fatal("CLAWBRIDGE_TEST_PG_DSN is required (eval \"$(scripts/start-postgres.sh)\")")
-		}
-		t.Skip("CLAWBRIDGE_TEST_PG_DSN not set; run eval \"$(scripts/start-postgres.sh)\"")
+		tooltest.Missing(t, "CLAWBRIDGE_TEST_PG_DSN not set; run eval \"$(scripts/start-postgres.sh)\"")
 	}
 	return dsn
 }

@@ -11,11 +11,13 @@ package dbquery
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
 
+	"clawbridge/internal/config"
 	"clawbridge/tools/tool"
 )
 
@@ -35,6 +37,34 @@ type Config struct {
 	MaxColumns     int          `yaml:"max_columns"`     // default 50
 	TimeoutSeconds int          `yaml:"timeout_seconds"` // statement timeout, default 15
 	MaxCellChars   int          `yaml:"max_cell_chars"`  // long text is cut, default 2000
+}
+
+// Validate refuses negative limits (zero means the default), connections
+// without a name or with a name used twice, and unknown drivers. Messages
+// name the connection, never its DSN.
+func (c *Config) Validate() error {
+	errs := []error{
+		config.AtLeast("max_rows", c.MaxRows, 0),
+		config.AtLeast("max_columns", c.MaxColumns, 0),
+		config.AtLeast("timeout_seconds", c.TimeoutSeconds, 0),
+		config.AtLeast("max_cell_chars", c.MaxCellChars, 0),
+	}
+	seen := map[string]bool{}
+	for i := range c.Connections {
+		conn := &c.Connections[i]
+		switch {
+		case conn.Name == "":
+			errs = append(errs, fmt.Errorf("connections[%d]: name is required", i))
+		case seen[conn.Name]:
+			errs = append(errs, fmt.Errorf("connections[%d]: the name %q is used twice", i, conn.Name))
+		}
+		seen[conn.Name] = true
+		if _, err := dialect(conn); err != nil {
+			errs = append(errs, fmt.Errorf("connections[%d] (%s): unknown driver %q (sqlite, postgres or mysql)", i, conn.Name, conn.Driver))
+		}
+		errs = append(errs, config.AtLeast(fmt.Sprintf("connections[%d].max_rows", i), conn.MaxRows, 0))
+	}
+	return errors.Join(errs...)
 }
 
 type dbq struct {

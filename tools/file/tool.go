@@ -5,8 +5,10 @@
 package file
 
 import (
+	"clawbridge/internal/config"
 	"clawbridge/internal/sandbox"
 	"clawbridge/tools/tool"
+	"errors"
 )
 
 // settings is the tool's own config section (`tools: file:` in the YAML).
@@ -38,28 +40,17 @@ func defaultSettings() settings {
 	}
 }
 
-// sane replaces non-positive values with the defaults.
-func (s settings) sane() settings {
-	d := defaultSettings()
-	if s.MaxReadBytes <= 0 {
-		s.MaxReadBytes = d.MaxReadBytes
-	}
-	if s.MaxUnzipBytes <= 0 {
-		s.MaxUnzipBytes = d.MaxUnzipBytes
-	}
-	if s.MaxUnzipEntries <= 0 {
-		s.MaxUnzipEntries = d.MaxUnzipEntries
-	}
-	if s.MaxUnzipRatio <= 0 {
-		s.MaxUnzipRatio = d.MaxUnzipRatio
-	}
-	if s.MaxGrepFileBytes <= 0 {
-		s.MaxGrepFileBytes = d.MaxGrepFileBytes
-	}
-	if s.MaxWalkEntries <= 0 {
-		s.MaxWalkEntries = d.MaxWalkEntries
-	}
-	return s
+// Validate refuses limits that cannot work (config.Section calls it; the
+// server does not start with a refused section).
+func (s *settings) Validate() error {
+	return errors.Join(
+		config.AtLeast("max_read_bytes", s.MaxReadBytes, 1),
+		config.AtLeast("max_unzip_bytes", s.MaxUnzipBytes, 1),
+		config.AtLeast("max_unzip_entries", s.MaxUnzipEntries, 1),
+		config.AtLeast("max_unzip_ratio", s.MaxUnzipRatio, 1),
+		config.AtLeast("max_grep_file_bytes", s.MaxGrepFileBytes, 1),
+		config.AtLeast("max_walk_entries", s.MaxWalkEntries, 1),
+	)
 }
 
 type fileTool struct {
@@ -77,7 +68,7 @@ func New(d *tool.Deps) tool.Tool {
 		if err := d.Config.Section("file", &s); err != nil {
 			d.Log.Warn().Err(err).Msg("file: bad config section, using defaults")
 		} else {
-			ft.cfg = s.sane()
+			ft.cfg = s
 		}
 	}
 	return tool.Tool{

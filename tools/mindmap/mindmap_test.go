@@ -15,16 +15,8 @@ import (
 	"clawbridge/tools/tooltest"
 )
 
-// requireFont skips without a CJK font unless CI requires every program.
-func requireFont(t testing.TB) {
-	t.Helper()
-	if _, err := cjkfont.Open(""); err != nil {
-		if tooltest.RequirePrograms() {
-			t.Fatalf("a CJK font is required (fonts-noto-cjk): %v", err)
-		}
-		t.Skipf("no CJK font: %v", err)
-	}
-}
+// requireFont skips without a CJK font (tooltest.CJKFont's policy).
+func requireFont(t testing.TB) { t.Helper(); tooltest.CJKFont(t) }
 
 const outline = `# 项目计划 Project plan
 

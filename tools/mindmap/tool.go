@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"clawbridge/internal/cjkfont"
+	"clawbridge/internal/config"
 	"clawbridge/tools/tool"
 )
 
@@ -26,6 +27,9 @@ type Section struct {
 	MaxNodes int `yaml:"max_nodes"`
 }
 
+// Validate refuses a map size limit below one node.
+func (s *Section) Validate() error { return config.AtLeast("max_nodes", s.MaxNodes, 1) }
+
 type mindMap struct {
 	d   *tool.Deps
 	cfg Section
@@ -36,11 +40,9 @@ var allFormats = []string{"svg", "png", "mermaid", "opml", "mm", "md"}
 // New builds mind_map.
 func New(d *tool.Deps) tool.Tool {
 	m := &mindMap{d: d, cfg: Section{MaxNodes: 2000}}
-	if d.Config != nil {
-		_ = d.Config.Section("mind_map", &m.cfg)
-	}
-	if m.cfg.MaxNodes <= 0 {
-		m.cfg.MaxNodes = 2000
+	// A refused section keeps the defaults; the server does not start on it.
+	if s := m.cfg; d.Config != nil && d.Config.Section("mind_map", &s) == nil {
+		m.cfg = s
 	}
 	return tool.Tool{
 		Name:  "mind_map",

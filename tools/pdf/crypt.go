@@ -90,7 +90,7 @@ func (p *pdfTool) encrypt(_ context.Context, c *tool.Call) (*tool.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	in, n, err := p.readPDF("path", c.Args.String("path"), "")
+	d, err := p.open(c) // encrypt has no password parameter: an encrypted input is refused
 	if err != nil {
 		// A password refusal means the file is encrypted; a path refusal
 		// (outside the workspace) stays what it is.
@@ -99,56 +99,38 @@ func (p *pdfTool) encrypt(_ context.Context, c *tool.Call) (*tool.Result, error)
 		}
 		return nil, err
 	}
-	out, err := p.output(c, stem(in.abs)+"_encrypted", ".pdf", in.abs)
-	if err != nil {
-		return nil, err
-	}
 	cf := conf("")
 	cf.UserPW, cf.OwnerPW = user, owner
 	cf.EncryptUsingAES, cf.EncryptKeyLength = true, 256
 	cf.Permissions = flags
-	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.Encrypt(in.reader(), w, cf) })
+	w, err := p.writePDF(c, d, "encrypt", "_encrypted", func(w io.Writer) error { return api.Encrypt(d.reader(), w, cf) })
 	if err != nil {
-		return nil, opErr("encrypt", err)
+		return nil, err
 	}
-	return &tool.Result{
-		Summary: fmt.Sprintf("encrypted %s with AES-256 into %s", rel(p.d.Sandbox, in.abs), rel(p.d.Sandbox, out.Path(".pdf"))),
-		Data: map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "algorithm": "AES-256", "page_count": n,
-			"needs_password_to_open": user != "", "permissions": names},
-		Files: []tool.File{f},
-	}, nil
+	return w.result(fmt.Sprintf("encrypted %s with AES-256 into %s", rel(p.d.Sandbox, d.abs), w.rel),
+		map[string]any{"algorithm": "AES-256", "page_count": d.n, "needs_password_to_open": user != "", "permissions": names}), nil
 }
 
 func (p *pdfTool) decrypt(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	pw := c.Args.String("password")
-	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	d, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
-	out, err := p.output(c, stem(in.abs)+"_decrypted", ".pdf", in.abs)
+	w, err := p.writePDF(c, d, "decrypt", "_decrypted", func(w io.Writer) error { return api.Decrypt(d.reader(), w, d.conf()) })
 	if err != nil {
 		return nil, err
 	}
-	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.Decrypt(in.reader(), w, conf(pw)) })
-	if err != nil {
-		return nil, opErr("decrypt", err)
-	}
-	return &tool.Result{
-		Summary: fmt.Sprintf("decrypted %s into %s", rel(p.d.Sandbox, in.abs), rel(p.d.Sandbox, out.Path(".pdf"))),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "page_count": n},
-		Files:   []tool.File{f},
-	}, nil
+	return w.result(fmt.Sprintf("decrypted %s into %s", rel(p.d.Sandbox, d.abs), w.rel), map[string]any{"page_count": d.n}), nil
 }
 
 func (p *pdfTool) permissions(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	pw := c.Args.String("password")
-	in, _, err := p.readPDF("path", c.Args.String("path"), pw)
+	in, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
-	info, err := api.PDFInfo(in.reader(), "", nil, false, conf(pw))
+	info, err := api.PDFInfo(in.reader(), "", nil, false, in.conf())
 	if err != nil {
-		return nil, pdfErr("path", c.Args.String("path"), pw, err)
+		return nil, pdfErr("path", in.path, in.pw, err)
 	}
 	perms := permissionNames(info.Permissions, info.Encrypted)
 	summary := "not encrypted: everything is allowed"
@@ -168,36 +150,27 @@ func (p *pdfTool) permissions(_ context.Context, c *tool.Call) (*tool.Result, er
 }
 
 func (p *pdfTool) setPermissions(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	pw := c.Args.String("password")
 	flags, names, err := parsePermissions("permissions", c.Args.String("permissions"))
 	if err != nil {
 		return nil, err
 	}
-	in, _, err := p.readPDF("path", c.Args.String("path"), pw)
+	d, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
-	info, err := api.PDFInfo(in.reader(), "", nil, false, conf(pw))
+	info, err := api.PDFInfo(d.reader(), "", nil, false, d.conf())
 	if err != nil {
-		return nil, pdfErr("path", c.Args.String("path"), pw, err)
+		return nil, pdfErr("path", d.path, d.pw, err)
 	}
 	if !info.Encrypted {
-		return nil, tool.Errorf(tool.CodeInvalid, "use action encrypt with a permissions value", "%s is not encrypted; permissions only apply to encrypted PDFs", c.Args.String("path"))
+		return nil, tool.Errorf(tool.CodeInvalid, "use action encrypt with a permissions value", "%s is not encrypted; permissions only apply to encrypted PDFs", d.path)
 	}
-	out, err := p.output(c, stem(in.abs)+"_permissions", ".pdf", in.abs)
+	cf := d.conf()
+	cf.UserPW = c.Args.String("user_password")
+	cf.Permissions = flags
+	w, err := p.writePDF(c, d, "set_permissions", "_permissions", func(w io.Writer) error { return api.SetPermissions(d.reader(), w, cf) })
 	if err != nil {
 		return nil, err
 	}
-	cf := conf(pw)
-	cf.UserPW = c.Args.String("user_password")
-	cf.Permissions = flags
-	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.SetPermissions(in.reader(), w, cf) })
-	if err != nil {
-		return nil, opErr("set_permissions", err)
-	}
-	return &tool.Result{
-		Summary: fmt.Sprintf("set permissions of %s: %s", rel(p.d.Sandbox, out.Path(".pdf")), strings.Join(names, ", ")),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "permissions": names},
-		Files:   []tool.File{f},
-	}, nil
+	return w.result(fmt.Sprintf("set permissions of %s: %s", w.rel, strings.Join(names, ", ")), map[string]any{"permissions": names}), nil
 }

@@ -16,11 +16,11 @@ import (
 )
 
 func (p *pdfTool) listFormFields(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	pw := c.Args.String("password")
-	in, _, err := p.readPDF("path", c.Args.String("path"), pw)
+	in, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
+	pw := in.pw
 	fields, err := api.FormFields(in.reader(), conf(pw))
 	if err != nil {
 		if strings.Contains(err.Error(), "no form") {
@@ -69,7 +69,7 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 	if len(values) == 0 {
 		return nil, tool.Invalid("fields", "fields must name at least one field", `e.g. {"name": "张三"}; action list_form_fields shows the names`)
 	}
-	in, _, err := p.readPDF("path", c.Args.String("path"), pw)
+	in, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
@@ -217,24 +217,16 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 	if err != nil {
 		return nil, fmt.Errorf("fill_form: encode: %w", err)
 	}
-	out, err := p.output(c, stem(in.abs)+"_filled", ".pdf", in.abs)
+	w, err := p.writePDF(c, in, "fill_form", "_filled", func(w io.Writer) error { return api.FillForm(in.reader(), bytes.NewReader(raw), w, in.conf()) })
 	if err != nil {
 		return nil, err
-	}
-	file, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.FillForm(in.reader(), bytes.NewReader(raw), w, conf(pw)) })
-	if err != nil {
-		return nil, opErr("fill_form", err)
 	}
 	filled := make([]string, 0, len(used))
 	for k := range used {
 		filled = append(filled, k)
 	}
 	sort.Strings(filled)
-	return &tool.Result{
-		Summary: fmt.Sprintf("filled %d fields into %s", len(filled), rel(p.d.Sandbox, out.Path(".pdf"))),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "filled": filled, "locked": lock},
-		Files:   []tool.File{file},
-	}, nil
+	return w.result(fmt.Sprintf("filled %d fields into %s", len(filled), w.rel), map[string]any{"filled": filled, "locked": lock}), nil
 }
 
 func contains(list []string, s string) bool {

@@ -10,13 +10,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 
+	"clawbridge/internal/officetest"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
@@ -112,40 +111,9 @@ func checkPDF(t testing.TB, abs string, pages int, password string) {
 	if err != nil || n != pages {
 		t.Fatalf("%s: pdfcpu page count %d (%v), want %d", abs, n, err, pages)
 	}
-	if got := pdfinfoPages(t, abs, password); got != pages {
+	if got := officetest.EncryptedPages(t, abs, password); got != pages {
 		t.Fatalf("%s: pdfinfo pages %d, want %d", abs, got, pages)
 	}
-}
-
-var pagesRE = regexp.MustCompile(`(?m)^Pages:\s+(\d+)`)
-
-func pdfinfoPages(t testing.TB, abs, password string) int {
-	t.Helper()
-	tooltest.NeedProgram(t, "pdfinfo")
-	args := []string{abs}
-	if password != "" {
-		args = []string{"-upw", password, abs}
-	}
-	out, err := exec.Command("pdfinfo", args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("pdfinfo %s: %v: %s", abs, err, out)
-	}
-	m := pagesRE.FindSubmatch(out)
-	if m == nil {
-		t.Fatalf("pdfinfo: no page count in %s", out)
-	}
-	n, _ := strconv.Atoi(string(m[1]))
-	return n
-}
-
-func pdftotext(t testing.TB, abs string) string {
-	t.Helper()
-	tooltest.NeedProgram(t, "pdftotext")
-	out, err := exec.Command("pdftotext", "-enc", "UTF-8", abs, "-").CombinedOutput()
-	if err != nil {
-		t.Fatalf("pdftotext: %v: %s", err, out)
-	}
-	return string(out)
 }
 
 func pngBytes(t testing.TB, w, h int, c color.Color) []byte {

@@ -67,15 +67,10 @@ func (p *pdfTool) imagesToPDF(ctx context.Context, c *tool.Call) (*tool.Result, 
 }
 
 func (p *pdfTool) extractImages(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	pw := c.Args.String("password")
-	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	in, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := selectedPages(c.Args.String("pages"), n); err != nil {
-		return nil, err
-	}
-	sel, _ := selection(c.Args.String("pages"))
 	dir, err := p.outputDir(c, stem(in.abs)+"_images")
 	if err != nil {
 		return nil, err
@@ -112,7 +107,7 @@ func (p *pdfTool) extractImages(ctx context.Context, c *tool.Call) (*tool.Result
 		list = append(list, map[string]any{"file": rel(p.d.Sandbox, f.Path), "page": img.PageNr, "width": img.Width, "height": img.Height, "format": ext})
 		return nil
 	}
-	if err := api.ExtractImages(in.reader(), sel, digest, conf(pw)); err != nil {
+	if err := api.ExtractImages(in.reader(), in.sel, digest, in.conf()); err != nil {
 		return nil, opErr("extract_images", err)
 	}
 	summary := fmt.Sprintf("extracted %d images into %s", len(files), rel(p.d.Sandbox, dir))

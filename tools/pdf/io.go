@@ -135,26 +135,25 @@ func selection(s string) ([]string, error) {
 	return sel, nil
 }
 
-// selectedPages expands a selection against a page count, in order.
-func selectedPages(s string, pageCount int) ([]int, error) {
-	sel, err := selection(s)
-	if err != nil {
-		return nil, err
+// selectedPages parses a selection and expands it against a page count,
+// in page order.
+func selectedPages(s string, pageCount int) (sel []string, pages []int, err error) {
+	if sel, err = selection(s); err != nil {
+		return nil, nil, err
 	}
 	set, err := api.PagesForPageSelection(pageCount, sel, true, false)
 	if err != nil {
-		return nil, tool.Invalid("pages", fmt.Sprintf("bad page selection %q: %v", s, err), "")
+		return nil, nil, tool.Invalid("pages", fmt.Sprintf("bad page selection %q: %v", s, err), "")
 	}
-	var out []int
 	for i := 1; i <= pageCount; i++ {
 		if set[i] {
-			out = append(out, i)
+			pages = append(pages, i)
 		}
 	}
-	if len(out) == 0 {
-		return nil, tool.Invalid("pages", fmt.Sprintf("page selection %q matches no page (the file has %d pages)", s, pageCount), "")
+	if len(pages) == 0 {
+		return nil, nil, tool.Invalid("pages", fmt.Sprintf("page selection %q matches no page (the file has %d pages)", s, pageCount), "")
 	}
-	return out, nil
+	return sel, pages, nil
 }
 
 // output plans the single file an operation writes: the `output`

@@ -15,11 +15,11 @@ import (
 )
 
 func (p *pdfTool) info(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	pw := c.Args.String("password")
-	in, _, err := p.readPDF("path", c.Args.String("path"), pw)
+	in, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
+	pw := in.pw
 	info, err := api.PDFInfo(in.reader(), rel(p.d.Sandbox, in.abs), nil, false, conf(pw))
 	if err != nil {
 		return nil, pdfErr("path", c.Args.String("path"), pw, err)
@@ -70,12 +70,12 @@ func (p *pdfTool) info(_ context.Context, c *tool.Call) (*tool.Result, error) {
 func round1(f float64) float64 { return float64(int(f*10+0.5)) / 10 }
 
 func (p *pdfTool) pageCount(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	in, n, err := p.readPDF("path", c.Args.String("path"), c.Args.String("password"))
+	d, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%s has %d pages", rel(p.d.Sandbox, in.abs), n),
-		Data: map[string]any{"path": rel(p.d.Sandbox, in.abs), "page_count": n}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s has %d pages", rel(p.d.Sandbox, d.abs), d.n),
+		Data: map[string]any{"path": rel(p.d.Sandbox, d.abs), "page_count": d.n}}, nil
 }
 
 func (p *pdfTool) merge(ctx context.Context, c *tool.Call) (*tool.Result, error) {
@@ -133,11 +133,11 @@ func readBack(path string) []byte {
 }
 
 func (p *pdfTool) split(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	pw := c.Args.String("password")
-	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	in, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
+	n, pw := in.n, in.pw
 	// Ranges [from, thru] of the output files.
 	type span struct{ from, thru int }
 	var spans []span
@@ -234,61 +234,38 @@ func (p *pdfTool) split(ctx context.Context, c *tool.Call) (*tool.Result, error)
 }
 
 func (p *pdfTool) extractPages(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	pw := c.Args.String("password")
-	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	d, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
-	sel, err := selection(c.Args.String("pages"))
-	if err != nil {
-		return nil, err
-	}
-	pages, err := api.PagesForPageCollection(n, sel)
+	// Selection order, repeats kept: "3,1" puts page 3 first.
+	pages, err := api.PagesForPageCollection(d.n, d.sel)
 	if err != nil || len(pages) == 0 {
-		return nil, tool.Invalid("pages", fmt.Sprintf("page selection %q does not match pages of this %d-page file", c.Args.String("pages"), n), `examples: "1-3,5", "even", "5-"`)
+		return nil, tool.Invalid("pages", fmt.Sprintf("page selection %q does not match pages of this %d-page file", c.Args.String("pages"), d.n), `examples: "1-3,5", "even", "5-"`)
 	}
-	out, err := p.output(c, stem(in.abs)+"_pages", ".pdf", in.abs)
+	w, err := p.writePDF(c, d, "extract_pages", "_pages", func(w io.Writer) error { return api.Collect(d.reader(), w, d.sel, d.conf()) })
 	if err != nil {
 		return nil, err
 	}
-	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.Collect(in.reader(), w, sel, conf(pw)) })
-	if err != nil {
-		return nil, opErr("extract_pages", err)
-	}
-	return &tool.Result{
-		Summary: fmt.Sprintf("extracted %d pages of %s into %s", len(pages), rel(p.d.Sandbox, in.abs), rel(p.d.Sandbox, out.Path(".pdf"))),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "pages": pages, "page_count": len(pages)},
-		Files:   []tool.File{f},
-	}, nil
+	return w.result(fmt.Sprintf("extracted %d pages of %s into %s", len(pages), rel(p.d.Sandbox, d.abs), w.rel),
+		map[string]any{"pages": pages, "page_count": len(pages)}), nil
 }
 
 func (p *pdfTool) removePages(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	pw := c.Args.String("password")
-	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	d, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
-	pages, err := selectedPages(c.Args.String("pages"), n)
-	if err != nil {
-		return nil, err
-	}
-	if len(pages) >= n {
+	if len(d.pages) >= d.n {
 		return nil, tool.Invalid("pages", "the selection covers every page; a PDF needs at least one page", "select fewer pages")
 	}
-	sel, _ := selection(c.Args.String("pages"))
-	out, err := p.output(c, stem(in.abs)+"_removed", ".pdf", in.abs)
+	w, err := p.writePDF(c, d, "remove_pages", "_removed", func(w io.Writer) error { return api.RemovePages(d.reader(), w, d.sel, d.conf()) })
 	if err != nil {
 		return nil, err
 	}
-	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.RemovePages(in.reader(), w, sel, conf(pw)) })
-	if err != nil {
-		return nil, opErr("remove_pages", err)
-	}
-	return &tool.Result{
-		Summary: fmt.Sprintf("removed %d pages; %s has %d pages", len(pages), rel(p.d.Sandbox, out.Path(".pdf")), n-len(pages)),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "removed": pages, "page_count": n - len(pages)},
-		Files:   []tool.File{f},
-	}, nil
+	left := d.n - len(d.pages)
+	return w.result(fmt.Sprintf("removed %d pages; %s has %d pages", len(d.pages), w.rel, left),
+		map[string]any{"removed": d.pages, "page_count": left}), nil
 }
 
 func (p *pdfTool) rotate(_ context.Context, c *tool.Call) (*tool.Result, error) {
@@ -298,51 +275,30 @@ func (p *pdfTool) rotate(_ context.Context, c *tool.Call) (*tool.Result, error) 
 	default:
 		return nil, tool.Invalid("rotation", fmt.Sprintf("rotation must be 90, 180 or 270 (or negative), got %d", rot), "")
 	}
-	pw := c.Args.String("password")
-	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	d, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
-	pages, err := selectedPages(c.Args.String("pages"), n)
+	w, err := p.writePDF(c, d, "rotate", "_rotated", func(w io.Writer) error { return api.Rotate(d.reader(), w, rot, d.sel, d.conf()) })
 	if err != nil {
 		return nil, err
 	}
-	sel, _ := selection(c.Args.String("pages"))
-	out, err := p.output(c, stem(in.abs)+"_rotated", ".pdf", in.abs)
-	if err != nil {
-		return nil, err
-	}
-	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.Rotate(in.reader(), w, rot, sel, conf(pw)) })
-	if err != nil {
-		return nil, opErr("rotate", err)
-	}
-	return &tool.Result{
-		Summary: fmt.Sprintf("rotated %d pages by %d° into %s", len(pages), rot, rel(p.d.Sandbox, out.Path(".pdf"))),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "rotated": pages, "rotation": rot, "page_count": n},
-		Files:   []tool.File{f},
-	}, nil
+	return w.result(fmt.Sprintf("rotated %d pages by %d° into %s", len(d.pages), rot, w.rel),
+		map[string]any{"rotated": d.pages, "rotation": rot, "page_count": d.n}), nil
 }
 
 func (p *pdfTool) optimize(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	pw := c.Args.String("password")
-	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	d, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
-	out, err := p.output(c, stem(in.abs)+"_optimized", ".pdf", in.abs)
+	w, err := p.writePDF(c, d, "optimize", "_optimized", func(w io.Writer) error { return api.Optimize(d.reader(), w, d.conf()) })
 	if err != nil {
 		return nil, err
 	}
-	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.Optimize(in.reader(), w, conf(pw)) })
-	if err != nil {
-		return nil, opErr("optimize", err)
-	}
-	saved := int64(len(in.data)) - f.Size
-	return &tool.Result{
-		Summary: fmt.Sprintf("optimized %s: %d -> %d bytes", rel(p.d.Sandbox, in.abs), len(in.data), f.Size),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "before_bytes": len(in.data), "after_bytes": f.Size, "saved_bytes": saved, "page_count": n},
-		Files:   []tool.File{f},
-	}, nil
+	before, after := len(d.data), w.file.Size
+	return w.result(fmt.Sprintf("optimized %s: %d -> %d bytes", rel(p.d.Sandbox, d.abs), before, after),
+		map[string]any{"before_bytes": before, "after_bytes": after, "saved_bytes": int64(before) - after, "page_count": d.n}), nil
 }
 
 func (p *pdfTool) validate(_ context.Context, c *tool.Call) (*tool.Result, error) {

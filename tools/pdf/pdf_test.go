@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"clawbridge/internal/cjkfont"
+	"clawbridge/internal/officetest"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
@@ -125,7 +126,7 @@ func TestPageOperations(t *testing.T) {
 	}
 	checkPDF(t, res.Files[0].Path, 1, "")
 	checkPDF(t, res.Files[1].Path, 2, "")
-	if txt := pdftotext(t, res.Files[1].Path); !strings.Contains(txt, "第二页") || strings.Contains(txt, "第一页") {
+	if txt := officetest.Text(t, res.Files[1].Path); !strings.Contains(txt, "第二页") || strings.Contains(txt, "第一页") {
 		t.Fatalf("split part 2 text: %q", txt)
 	}
 	// The same split again into the same directory is refused, not clobbered.
@@ -133,7 +134,7 @@ func TestPageOperations(t *testing.T) {
 
 	res = e.run(map[string]any{"action": "extract_pages", "path": c, "pages": "3,1"})
 	checkPDF(t, res.Files[0].Path, 2, "")
-	txt := pdftotext(t, res.Files[0].Path)
+	txt := officetest.Text(t, res.Files[0].Path)
 	if i, j := strings.Index(txt, "第三页"), strings.Index(txt, "第一页"); i < 0 || j < 0 || i > j || strings.Contains(txt, "第二页") {
 		t.Fatalf("extract_pages order/content: %q", txt)
 	}
@@ -246,7 +247,7 @@ func TestWatermarkAndStamp(t *testing.T) {
 			if info.Data.(map[string]any)["watermarked"] != true {
 				t.Fatalf("not watermarked: %v", info.Data)
 			}
-			txt := pdftotext(t, res.Files[0].Path)
+			txt := officetest.Text(t, res.Files[0].Path)
 			if !strings.Contains(txt, "你好") {
 				t.Fatalf("original text lost: %q", txt)
 			}

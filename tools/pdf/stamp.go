@@ -61,16 +61,10 @@ func (p *pdfTool) watermark(_ context.Context, c *tool.Call, onTop bool) (*tool.
 	if c.Args.Has("scale") || img != "" || !latin1(text) {
 		desc = append(desc, "scalefactor:"+strconv.FormatFloat(c.Args.Float("scale", 0.5), 'f', 3, 64)+" rel")
 	}
-	pw := c.Args.String("password")
-	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	d, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
-	pages, err := selectedPages(c.Args.String("pages"), n)
-	if err != nil {
-		return nil, err
-	}
-	sel, _ := selection(c.Args.String("pages"))
 
 	var wm *model.Watermark
 	kind := "text"
@@ -106,19 +100,12 @@ func (p *pdfTool) watermark(_ context.Context, c *tool.Call, onTop bool) (*tool.
 			return nil, opErr(action, err)
 		}
 	}
-	out, err := p.output(c, stem(in.abs)+"_"+action, ".pdf", in.abs)
+	w, err := p.writePDF(c, d, action, "_"+action, func(w io.Writer) error { return api.AddWatermarks(d.reader(), w, d.sel, wm, d.conf()) })
 	if err != nil {
 		return nil, err
 	}
-	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.AddWatermarks(in.reader(), w, sel, wm, conf(pw)) })
-	if err != nil {
-		return nil, opErr(action, err)
-	}
-	return &tool.Result{
-		Summary: fmt.Sprintf("added a %s %s to %d pages into %s", kind, action, len(pages), rel(p.d.Sandbox, out.Path(".pdf"))),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "pages": pages, "kind": kind, "on_top": onTop},
-		Files:   []tool.File{f},
-	}, nil
+	return w.result(fmt.Sprintf("added a %s %s to %d pages into %s", kind, action, len(d.pages), w.rel),
+		map[string]any{"pages": d.pages, "kind": kind, "on_top": onTop}), nil
 }
 
 // textPNG renders text at 4x the point size for a sharp result when scaled.

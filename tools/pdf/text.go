@@ -20,15 +20,11 @@ func (p *pdfTool) extractText(ctx context.Context, c *tool.Call) (*tool.Result, 
 	if err != nil {
 		return nil, tool.Missing("pdftotext", "poppler-utils")
 	}
-	pw := c.Args.String("password")
-	in, n, err := p.readPDF("path", c.Args.String("path"), pw)
+	in, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
-	pages, err := selectedPages(c.Args.String("pages"), n)
-	if err != nil {
-		return nil, err
-	}
+	n, pw, pages := in.n, in.pw, in.pages
 	first, last := pages[0], pages[len(pages)-1]
 	args := []string{"-enc", "UTF-8", "-f", strconv.Itoa(first), "-l", strconv.Itoa(last)}
 	if c.Args.Bool("layout", false) {

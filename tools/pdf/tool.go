@@ -5,10 +5,12 @@ package pdf
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 
+	"clawbridge/internal/config"
 	"clawbridge/tools/tool"
 )
 
@@ -21,6 +23,11 @@ type Section struct {
 	// Font is a TTF/TTC used to draw non-Latin watermark text (default: a
 	// CJK font found on the system).
 	Font string `yaml:"font"`
+}
+
+// Validate refuses limits below one megabyte or one page.
+func (s *Section) Validate() error {
+	return errors.Join(config.AtLeast("max_mb", s.MaxMB, 1), config.AtLeast("max_pages", s.MaxPages, 1))
 }
 
 var configOnce sync.Once
@@ -38,14 +45,9 @@ type pdfTool struct {
 func New(d *tool.Deps) tool.Tool {
 	configure()
 	p := &pdfTool{d: d, cfg: Section{MaxMB: 300, MaxPages: 5000}}
-	if d.Config != nil {
-		_ = d.Config.Section("pdf_tool", &p.cfg)
-	}
-	if p.cfg.MaxMB <= 0 {
-		p.cfg.MaxMB = 300
-	}
-	if p.cfg.MaxPages <= 0 {
-		p.cfg.MaxPages = 5000
+	// A refused section keeps the defaults; the server does not start on it.
+	if s := p.cfg; d.Config != nil && d.Config.Section("pdf_tool", &s) == nil {
+		p.cfg = s
 	}
 	return tool.Tool{
 		Name:  "pdf_tool",

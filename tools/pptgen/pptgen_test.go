@@ -155,8 +155,7 @@ func TestMarkdownPath(t *testing.T) {
 		if n := officetest.Pages(t, pdfs[0]); n != 4 {
 			t.Errorf("pages = %d, want 4", n)
 		}
-		out, _ := exec.Command("pdfinfo", pdfs[0]).Output()
-		if !strings.Contains(string(out), "Page size:       720 x 540 pts") {
+		if out := officetest.Info(t, pdfs[0], ""); !strings.Contains(out, "Page size:       720 x 540 pts") {
 			t.Errorf("not 4:3:\n%s", out)
 		}
 	}

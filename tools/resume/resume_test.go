@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"clawbridge/browser"
+	"clawbridge/browser/browsertest"
 	"clawbridge/internal/officetest"
 	"clawbridge/tools/resume"
 	"clawbridge/tools/tool"
@@ -22,12 +23,7 @@ func withBrowser(t *testing.T, d *tool.Deps) {
 	cfg.IdleTimeout = 0
 	cfg.DownloadDir = t.TempDir()
 	m := browser.New(cfg, d.Guard, zerolog.Nop())
-	if _, err := m.BrowserPath(); err != nil {
-		if tooltest.RequirePrograms() {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	browsertest.Need(t, m)
 	t.Cleanup(m.Close)
 	d.PDF = m
 }

@@ -6,10 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rs/zerolog"
+	"gopkg.in/yaml.v3"
 
+	"clawbridge/internal/cjkfont"
 	"clawbridge/internal/config"
 	"clawbridge/internal/netguard"
 	"clawbridge/internal/sandbox"
@@ -103,6 +106,56 @@ func Missing(t testing.TB, format string, args ...any) {
 		t.Fatalf("required (CLAWBRIDGE_REQUIRE_PROGRAMS=1) but missing: "+format, args...)
 	}
 	t.Skipf(format, args...)
+}
+
+// CJKFont returns the system CJK font the tools draw Chinese with; when
+// there is none the test is skipped, or fails under
+// CLAWBRIDGE_REQUIRE_PROGRAMS=1 (Missing).
+func CJKFont(t testing.TB) *cjkfont.Font {
+	t.Helper()
+	f, err := cjkfont.Open("")
+	if err != nil {
+		Missing(t, "no CJK font: %v (apt-get install %s)", err, cjkfont.Package)
+	}
+	return f
+}
+
+// ConfigSection sets the tools.<name> section of d's config from YAML text
+// (the section's body, e.g. "max_nodes: -5"), as a config file would, for
+// a tool built on d afterwards.
+func ConfigSection(t testing.TB, d *tool.Deps, name, body string) {
+	t.Helper()
+	var doc struct {
+		Tools map[string]yaml.Node `yaml:"tools"`
+	}
+	src := "tools:\n  " + name + ":\n"
+	for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
+		src += "    " + line + "\n"
+	}
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if d.Config.Tools == nil {
+		d.Config.Tools = map[string]yaml.Node{}
+	}
+	d.Config.Tools[name] = doc.Tools[name]
+}
+
+// SectionRefused fails the test unless d's config records a problem with
+// the tools.<name> section that mentions want (the server then refuses to
+// start), and returns it.
+func SectionRefused(t testing.TB, d *tool.Deps, name, want string) error {
+	t.Helper()
+	for _, err := range d.Config.SectionProblems() {
+		if strings.Contains(err.Error(), "tools."+name+":") {
+			if !strings.Contains(err.Error(), want) {
+				t.Fatalf("tools.%s refused with %q, want it to mention %q", name, err, want)
+			}
+			return err
+		}
+	}
+	t.Fatalf("tools.%s was accepted; problems: %v", name, d.Config.SectionProblems())
+	return nil
 }
 
 // WriteFile writes data to path, creating its parent directories, and fails

@@ -7,9 +7,11 @@ package webfetch
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"clawbridge/browser"
+	"clawbridge/internal/config"
 	"clawbridge/tools/tool"
 )
 
@@ -44,6 +46,19 @@ func DefaultConfig() Config {
 	}
 }
 
+// Validate refuses limits that cannot work: a negative spacing between
+// requests to one host, a zero timeout, size, thin-page threshold or robots
+// cache time.
+func (c *Config) Validate() error {
+	return errors.Join(
+		config.AtLeast("min_interval", c.MinInterval, 0),
+		config.AtLeast("timeout", c.Timeout, time.Millisecond),
+		config.AtLeast("max_bytes", c.MaxBytes, 1),
+		config.AtLeast("thin_chars", c.ThinChars, 1),
+		config.AtLeast("robots_ttl", c.RobotsTTL, time.Second),
+	)
+}
+
 // New builds the web_fetch tool; m (nil: none) renders pages whose HTML is
 // thin. The robots cache and rate limiter live as long as the tool value.
 func New(d *tool.Deps, m *browser.Manager) (tool.Tool, error) {
@@ -54,21 +69,8 @@ func New(d *tool.Deps, m *browser.Manager) (tool.Tool, error) {
 		}
 	}
 	def := DefaultConfig()
-	if cfg.MinInterval < 0 {
-		cfg.MinInterval = 0
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = def.Timeout
-	}
-	if cfg.MaxBytes <= 0 {
-		cfg.MaxBytes = def.MaxBytes
-	}
-	if cfg.ThinChars <= 0 {
-		cfg.ThinChars = def.ThinChars
-	}
-	if cfg.RobotsTTL <= 0 {
-		cfg.RobotsTTL = def.RobotsTTL
-	}
+	// Numbers out of range were refused by Validate; empty agents mean
+	// the defaults.
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = def.UserAgent
 	}

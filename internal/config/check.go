@@ -1,0 +1,17 @@
+package config
+
+import (
+	"cmp"
+	"fmt"
+)
+
+// AtLeast is the check a section's Validate method makes of one number:
+// nil when v >= low, else "<key> must be at least <low>, got <v>".
+// Section prefixes the section's path ("tools.mind_map: max_nodes ...").
+// A value out of range is refused at start, never replaced by a default.
+func AtLeast[T cmp.Ordered](key string, v, low T) error {
+	if v >= low {
+		return nil
+	}
+	return fmt.Errorf("%s must be at least %v, got %v", key, low, v)
+}

@@ -1,0 +1,25 @@
+package file
+
+import (
+	"testing"
+
+	"clawbridge/tools/tooltest"
+)
+
+// TestConfig_SectionRefusesOutOfRange: a value out of range in
+// tools.file is refused at start (config's section problems, which stop
+// the server and fail doctor), naming the key, instead of silently falling
+// back to the default; a good value is accepted.
+func TestConfig_SectionRefusesOutOfRange(t *testing.T) {
+	d := tooltest.Deps(t)
+	tooltest.ConfigSection(t, d, "file", "max_unzip_ratio: 0.5")
+	New(d)
+	tooltest.SectionRefused(t, d, "file", "max_unzip_ratio must be at least 1, got 0.5")
+
+	d = tooltest.Deps(t)
+	tooltest.ConfigSection(t, d, "file", "max_walk_entries: 10")
+	New(d)
+	if p := d.Config.SectionProblems(); len(p) != 0 {
+		t.Fatalf("a good section refused: %v", p)
+	}
+}
