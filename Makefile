@@ -23,8 +23,12 @@ run: deps build
 	@echo
 	$(BIN) serve --http $(ADDR)
 
+# staticcheck is pinned and fetched through the module proxy on first use.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 vet:
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 # Tests need the external programs (CLAWBRIDGE_REQUIRE_PROGRAMS=1 turns a
 # missing one into a failure instead of a skip) and a PostgreSQL server.

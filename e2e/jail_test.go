@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"clawbridge/internal/jail"
+	"clawbridge/tools/tooltest"
 )
 
 // TestJail_ShellReadCallsThroughMCP: through a real MCP client and the
@@ -16,7 +17,7 @@ import (
 // dir inside the workspace stays hidden, the host keeps its name.
 func TestJail_ShellReadCallsThroughMCP(t *testing.T) {
 	if err := jail.Check(); err != nil {
-		t.Skip(err)
+		tooltest.Missing(t, "the jail: %v", err)
 	}
 	dir := t.TempDir()
 	ws := filepath.Join(dir, "ws")

@@ -43,7 +43,7 @@ func compileGlob(pattern string) (*glob, error) {
 		segs := strings.Split(a, "/")
 		for _, s := range segs {
 			if s == ".." {
-				return nil, errors.New("the pattern may not contain ..")
+				return nil, errors.New("the pattern may not contain a .. segment")
 			}
 			if s != "**" {
 				if _, err := path.Match(s, ""); err != nil {

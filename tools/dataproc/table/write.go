@@ -138,7 +138,6 @@ type xlsxWriter struct {
 	dateID int
 	dtID   int
 	cells  []any
-	widths []int
 }
 
 const maxSheetRows = 1_048_576
