@@ -3,6 +3,7 @@ package convert
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"testing"
 )
 
@@ -16,7 +17,7 @@ func FuzzCSVRoundTrip(f *testing.F) {
 		if err != nil || len(g.rows) == 0 || len(g.rows) > 200 {
 			return
 		}
-		x, err := writeXLSX(g)
+		x, err := writeXLSX(context.Background(), g)
 		if err != nil {
 			return // e.g. characters XML cannot hold
 		}
@@ -51,4 +52,21 @@ func FuzzDocxRead(f *testing.F) {
 		_, _ = docxRead(buf.Bytes(), true)
 		_, _ = docxRead(buf.Bytes(), false)
 	})
+}
+
+// TestCancel_TableWriteStops: a cancelled call stops writing a big table
+// instead of finishing it.
+func TestCancel_TableWriteStops(t *testing.T) {
+	g, err := readCSV(bytes.Repeat([]byte("a,b,c\n1,2,3\n"), 2000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if out, err := writeXLSX(ctx, g); err != context.Canceled || out != nil {
+		t.Fatalf("writeXLSX with a cancelled context = %d bytes, %v; want context.Canceled", len(out), err)
+	}
+	if _, err := writeXLSX(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -124,7 +124,7 @@ func (c cell) jsonValue() any {
 	return c.s
 }
 
-func (cv *converter) table(_ context.Context, c *tool.Call, src *source, to string) ([]byte, map[string]any, error) {
+func (cv *converter) table(ctx context.Context, c *tool.Call, src *source, to string) ([]byte, map[string]any, error) {
 	var g *grid
 	var err error
 	switch src.kind {
@@ -141,12 +141,15 @@ func (cv *converter) table(_ context.Context, c *tool.Call, src *source, to stri
 	if len(g.rows) == 0 {
 		return nil, nil, tool.Errorf(tool.CodeInvalid, "", "the %s input has no rows", src.kind)
 	}
+	if err := ctx.Err(); err != nil { // reading a big input may have used up the call's time
+		return nil, nil, err
+	}
 	var out []byte
 	switch to {
 	case "csv":
 		out, err = writeCSV(g)
 	case "xlsx":
-		out, err = writeXLSX(g)
+		out, err = writeXLSX(ctx, g)
 	case "json":
 		out, err = writeJSON(g)
 	}
@@ -556,7 +559,7 @@ func readXLSX(data []byte, sheet string) (*grid, error) {
 	return g, nil
 }
 
-func writeXLSX(g *grid) ([]byte, error) {
+func writeXLSX(ctx context.Context, g *grid) ([]byte, error) {
 	f := excelize.NewFile()
 	defer f.Close()
 	name := "Sheet1"
@@ -600,6 +603,9 @@ func writeXLSX(g *grid) ([]byte, error) {
 		}
 	}
 	for i, r := range g.rows {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		vals := make([]any, len(r))
 		for j, c := range r {
 			var v any
