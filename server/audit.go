@@ -23,9 +23,10 @@ func redactArgs(args map[string]any) map[string]any {
 	return logging.Redact(clean).(map[string]any)
 }
 
-// audit writes one JSON line per call through zerolog and keeps a trace row
-// in the store. Arguments are redacted: secret-named fields and credentials
-// inside values never reach the log.
+// audit writes one JSON line per call through zerolog and queues a trace
+// row for the store's trace appender, which commits rows in groups off the
+// call path (the call never waits for the disk). Arguments are redacted:
+// secret-named fields and credentials inside values never reach the log.
 func (s *Server) audit(traceID string, sess *session, name, action string, args map[string]any, status string, failure *tool.Error, d time.Duration) {
 	red := redactArgs(args)
 	ev := s.log.Info().Str("kind", "audit").Str("trace_id", traceID).Str("session", sess.key).
@@ -40,11 +41,7 @@ func (s *Server) audit(traceID string, sess *session, name, action string, args 
 	if failure != nil {
 		code = failure.Code
 	}
-	_, err := s.deps.Store.DB().Exec(`INSERT INTO traces(trace_id, at, session, client, tool, action, args, status, error_code, duration_ms) VALUES (?,?,?,?,?,?,?,?,?,?)`,
-		traceID, time.Now().UTC().Format(time.RFC3339Nano), sess.key, sess.client, name, action, string(b), status, code, d.Milliseconds())
-	if err != nil {
-		s.log.Warn().Err(err).Msg("trace not stored")
-	}
+	s.traceLog.Add(traceID, time.Now().UTC().Format(time.RFC3339Nano), sess.key, sess.client, name, action, string(b), status, code, d.Milliseconds())
 }
 
 // audited runs a call the pipeline does not (the meta tools' own work)
@@ -67,6 +64,8 @@ func (s *Server) audited(sess *session, name string, args map[string]any, f func
 	s.audit(traceID, sess, name, "", args, status, failure, time.Since(start))
 	return res
 }
+
+const traceInsert = `INSERT INTO traces(trace_id, at, session, client, tool, action, args, status, error_code, duration_ms) VALUES (?,?,?,?,?,?,?,?,?,?)`
 
 const tracesDDL = `CREATE TABLE IF NOT EXISTS traces (
 	trace_id TEXT PRIMARY KEY, at TEXT NOT NULL, session TEXT, client TEXT, tool TEXT,

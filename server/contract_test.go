@@ -183,7 +183,10 @@ func TestMetaTools_Audited(t *testing.T) {
 	call(t, c, exposure.FindTools, map[string]any{"query": "wrong field"})
 	call(t, c, exposure.CallTool, map[string]any{"name": "typed", "arguments": "{not json"})
 	call(t, c, exposure.CallTool, map[string]any{"name": "typed", "arguments": map[string]any{"count": 1}})
-	rows, err := s.deps.Store.DB().Query(`SELECT tool, status, COALESCE(error_code, '') FROM traces ORDER BY at`)
+	if err := s.traceLog.Flush(context.Background()); err != nil { // trace rows are group-committed
+		t.Fatal(err)
+	}
+	rows, err := s.deps.Store.Read().Query(`SELECT tool, status, COALESCE(error_code, '') FROM traces ORDER BY at`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,7 +93,7 @@ func TestTimeout_PanicInHandlerIsInternalError(t *testing.T) {
 	if !r.IsError || !strings.Contains(text(r), "internal error in echo") {
 		t.Fatalf("got %q", text(r))
 	}
-	rows := s.traces(context.Background(), sess.key)
+	rows := s.traces(context.Background(), sess.key).Calls
 	if len(rows) != 1 || rows[0].Status != "panic" {
 		t.Fatalf("trace of a panicking call: %+v", rows)
 	}

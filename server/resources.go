@@ -15,7 +15,7 @@ func (s *Server) addResources() {
 			return jsonResource(req.Params.URI, s.catalog())
 		})
 	s.mcp.AddResource(mcp.NewResource("clawbridge://session/traces", "session traces",
-		mcp.WithResourceDescription("The last 50 calls of this session: tool, action, status, duration"),
+		mcp.WithResourceDescription("The last 50 calls of this session (tool, action, status, duration) and how many trace rows the server dropped under load"),
 		mcp.WithMIMEType("application/json")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return jsonResource(req.Params.URI, s.traces(ctx, s.sessionOf(ctx).key))
@@ -61,18 +61,30 @@ type traceRow struct {
 	DurationMS int64  `json:"duration_ms"`
 }
 
-func (s *Server) traces(ctx context.Context, key string) []traceRow {
-	rows, err := s.deps.Store.DB().QueryContext(ctx,
+// sessionTraces is the traces resource: a session's recent calls, and the
+// server-wide count of trace rows not stored (queue full or write failed).
+type sessionTraces struct {
+	Calls       []traceRow `json:"calls"`
+	RowsDropped int64      `json:"trace_rows_dropped"`
+}
+
+// traces writes out the queued trace rows first, so a session sees its own
+// calls up to the one before this read.
+func (s *Server) traces(ctx context.Context, key string) sessionTraces {
+	out := sessionTraces{Calls: []traceRow{}, RowsDropped: s.traceLog.Dropped()}
+	if err := s.traceLog.Flush(ctx); err != nil {
+		return out
+	}
+	rows, err := s.deps.Store.Read().QueryContext(ctx,
 		`SELECT trace_id, at, tool, action, status, error_code, duration_ms FROM traces WHERE session = ? ORDER BY at DESC LIMIT 50`, key)
 	if err != nil {
-		return nil
+		return out
 	}
 	defer rows.Close()
-	var out []traceRow
 	for rows.Next() {
 		var r traceRow
 		if rows.Scan(&r.TraceID, &r.At, &r.Tool, &r.Action, &r.Status, &r.ErrorCode, &r.DurationMS) == nil {
-			out = append(out, r)
+			out.Calls = append(out.Calls, r)
 		}
 	}
 	return out

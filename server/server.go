@@ -15,6 +15,7 @@ import (
 
 	"clawbridge/exposure"
 	"clawbridge/internal/config"
+	"clawbridge/internal/store"
 	"clawbridge/tools/tool"
 )
 
@@ -39,9 +40,10 @@ type Server struct {
 	confirmer *confirmer
 	results   *resultStore
 	router    *exposure.Router
-	live      *liveSessions // HTTP sessions under http.max_sessions
-	flight    *inFlight     // tool calls running, waited for at shutdown
-	listeners *listeners    // stateless principals' subscriptions/listen streams
+	live      *liveSessions   // HTTP sessions under http.max_sessions
+	flight    *inFlight       // tool calls running, waited for at shutdown
+	listeners *listeners      // stateless principals' subscriptions/listen streams
+	traceLog  *store.Appender // trace rows, group-committed; drained by Store.Close
 
 	// stdioKey is the random key of this process's stdio session, set when
 	// it serves stdio: every process's is different, so nothing one grants
@@ -69,6 +71,7 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	pruneTraces(o.Deps.Store, o.Log)
+	s.traceLog = o.Deps.Store.Appender("traces", traceInsert, o.Log)
 	c, err := newConfirmer(o.Deps.Store, o.Config.Confirm, o.Config.ApproveTimeout)
 	if err != nil {
 		return nil, err

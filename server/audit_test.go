@@ -1,0 +1,130 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"clawbridge/internal/store"
+	"clawbridge/tools/tool"
+	"clawbridge/tools/tooltest"
+)
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestTraces_ConcurrentSessionsNoBusyAndOwnCallsVisible: 100 streamable
+// sessions calling at once get every call answered, the server logs no
+// "database is locked" (trace rows are group-committed by one writer), and
+// each session's traces resource, read right after its calls, lists all of
+// them — the queue is flushed before the read.
+func TestTraces_ConcurrentSessionsNoBusyAndOwnCallsVisible(t *testing.T) {
+	d := tooltest.Deps(t)
+	d.Config.Confirm = "auto"
+	d.Config.HTTP.MaxSessions = 200
+	logs := &syncBuffer{}
+	log := zerolog.New(logs).Level(zerolog.WarnLevel)
+	echo := echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+		return &tool.Result{Summary: c.Args.String("text")}, nil
+	})
+	s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{echo}, Log: log, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Config.Handler = testHandler(t, s, hs.Listener.Addr().String())
+	hs.Start()
+	t.Cleanup(hs.Close)
+
+	const sessions, calls = 100, 5
+	var wg sync.WaitGroup
+	for w := range sessions {
+		wg.Go(func() {
+			c, err := streamClient(t, hs.URL)
+			if err != nil {
+				t.Errorf("session %d: %v", w, err)
+				return
+			}
+			defer c.Close()
+			for i := range calls {
+				if r, err := callEcho(c, fmt.Sprintf("s%d-%d", w, i)); err != nil || r.IsError {
+					t.Errorf("session %d call %d: %v %v", w, i, err, r)
+					return
+				}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			raw, err := read(c, ctx, "clawbridge://session/traces")
+			if err != nil {
+				t.Errorf("session %d traces: %v", w, err)
+				return
+			}
+			var tr sessionTraces
+			if err := json.Unmarshal([]byte(raw), &tr); err != nil {
+				t.Errorf("session %d traces: %v in %s", w, err, raw)
+				return
+			}
+			if len(tr.Calls) != calls {
+				t.Errorf("session %d sees %d of its %d calls: %s", w, len(tr.Calls), calls, raw)
+			}
+		})
+	}
+	wg.Wait()
+	if strings.Contains(logs.String(), "locked") || strings.Contains(logs.String(), "BUSY") || strings.Contains(logs.String(), "not stored") {
+		t.Fatalf("warnings under load:\n%s", logs.String())
+	}
+}
+
+// TestTraces_DrainedOnClose: the trace rows of calls that just returned are
+// on disk once the store is closed (the graceful-shutdown path), though
+// the flush interval has not passed.
+func TestTraces_DrainedOnClose(t *testing.T) {
+	d := tooltest.Deps(t)
+	echo := echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+		return &tool.Result{Summary: "ok"}, nil
+	})
+	s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{echo}, Log: zerolog.Nop(), Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := s.sessions.get("drain", "", kindConnection)
+	for i := range 50 {
+		if r := s.run(context.Background(), sess, "echo", map[string]any{"text": fmt.Sprint(i)}, nil); r.IsError {
+			t.Fatal(text(r))
+		}
+	}
+	if err := d.Store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(d.Config.DataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var n int
+	if err := st.Read().QueryRow(`SELECT count(*) FROM traces WHERE session = ?`, sess.key).Scan(&n); err != nil || n != 50 {
+		t.Fatalf("%d trace rows after Close, %v; want 50", n, err)
+	}
+}

@@ -1,0 +1,321 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+	"github.com/rs/zerolog"
+
+	"clawbridge/tools"
+	"clawbridge/tools/tooltest"
+)
+
+// The load bench runs each server in a child process (this test binary,
+// re-executed with loadServeEnv set) so that its CPU time is the server's
+// alone, not the clients'. The child prints its address and, for
+// clawbridge, its database path, then serves until its stdin closes.
+const loadServeEnv = "CLAWBRIDGE_BENCH_SERVE"
+
+const (
+	loadSessions = 200
+	loadCalls    = 20
+)
+
+// TestLoadServe is the child side of BenchmarkLoad; it skips otherwise.
+func TestLoadServe(t *testing.T) {
+	which := os.Getenv(loadServeEnv)
+	if which == "" {
+		t.Skip("only run as BenchmarkLoad's server process")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h http.Handler
+	db := "-"
+	switch which {
+	case "clawbridge":
+		s, dbPath := loadClawbridge(t)
+		db = dbPath
+		var closeStreams func(context.Context)
+		h, closeStreams = s.httpHandler(ln.Addr().String())
+		defer closeStreams(context.Background())
+	case "reference":
+		h = mcpserver.NewStreamableHTTPServer(referenceServer(), mcpserver.WithEndpointPath("/mcp"))
+	}
+	srv := &http.Server{Handler: h}
+	go srv.Serve(ln)
+	fmt.Printf("%s %s\n", ln.Addr(), db)
+	bufio.NewReader(os.Stdin).ReadString('\n') // the parent closes stdin when done
+	srv.Close()
+}
+
+// loadClawbridge is the full registry on a disk-backed data dir, with room
+// for every bench session; the workspace holds the files the calls stat.
+func loadClawbridge(t testing.TB) (*Server, string) {
+	d := tooltest.Deps(t)
+	d.Config.HTTP.MaxSessions = loadSessions * 2
+	d.Log = zerolog.New(os.Stderr).Level(zerolog.WarnLevel)
+	for i := range loadCalls {
+		if err := os.WriteFile(filepath.Join(d.Config.Workspace[0], fmt.Sprintf("f%d.txt", i)), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reg, err := tools.All(d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Config: d.Config, Deps: d, Tools: reg, Log: d.Log, Version: "bench"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, d.Store.Path()
+}
+
+// referenceServer is a minimal mcp-go server with one trivial tool.
+func referenceServer() *mcpserver.MCPServer {
+	ref := mcpserver.NewMCPServer("reference", "1", mcpserver.WithToolCapabilities(true))
+	ref.AddTool(mcp.NewTool("stat", mcp.WithString("path")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("file " + req.GetString("path", "")), nil
+	})
+	return ref
+}
+
+// loadResult is one server's figures from one load run.
+type loadResult struct {
+	errors      int
+	p50, p99    time.Duration
+	cpu         time.Duration // the server process's user+system time during the run
+	dbFDs       int           // descriptors open on the database files after the run
+	threads     int           // OS threads of the server after the sessions closed
+	busyWarning int           // "database is locked" lines the server logged
+}
+
+// BenchmarkLoad: 200 concurrent streamable-HTTP sessions × 20 `file stat`
+// calls against clawbridge and against a minimal mcp-go server, side by
+// side in one run. Run with -benchtime 1x.
+func BenchmarkLoad(b *testing.B) {
+	for b.Loop() {
+		cb := loadRun(b, "clawbridge", "file", func(i int) map[string]any {
+			return map[string]any{"action": "stat", "path": fmt.Sprintf("f%d.txt", i)}
+		})
+		ref := loadRun(b, "reference", "stat", func(i int) map[string]any {
+			return map[string]any{"path": fmt.Sprintf("f%d.txt", i)}
+		})
+		b.ReportMetric(float64(cb.errors), "errors")
+		b.ReportMetric(float64(ref.errors), "ref_errors")
+		b.ReportMetric(ms(cb.p50), "p50_ms")
+		b.ReportMetric(ms(cb.p99), "p99_ms")
+		b.ReportMetric(ms(ref.p50), "ref_p50_ms")
+		b.ReportMetric(ms(ref.p99), "ref_p99_ms")
+		b.ReportMetric(cb.cpu.Seconds(), "cpu_s")
+		b.ReportMetric(ref.cpu.Seconds(), "ref_cpu_s")
+		b.ReportMetric(float64(cb.p99)/float64(max(ref.p99, 1)), "p99_ratio")
+		b.ReportMetric(cb.cpu.Seconds()/max(ref.cpu.Seconds(), 0.01), "cpu_ratio")
+		b.ReportMetric(float64(cb.dbFDs), "db_fds")
+		b.ReportMetric(float64(cb.threads), "threads_after")
+		b.ReportMetric(float64(cb.busyWarning), "busy_warnings")
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func loadRun(b *testing.B, which, toolName string, args func(i int) map[string]any) loadResult {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLoadServe$")
+	cmd.Env = append(os.Environ(), loadServeEnv+"="+which)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	var busy int
+	logDone := make(chan struct{})
+	go func() {
+		defer close(logDone)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "database is locked") || strings.Contains(sc.Text(), "SQLITE_BUSY") {
+				busy++
+			}
+		}
+	}()
+	var addr, db string
+	if _, err := fmt.Fscan(bufio.NewReader(stdout), &addr, &db); err != nil {
+		b.Fatalf("%s server did not start: %v", which, err)
+	}
+	base := "http://" + addr
+	pid := cmd.Process.Pid
+
+	var (
+		mu   sync.Mutex
+		lats []time.Duration
+		errs int
+		wg   sync.WaitGroup
+	)
+	cpu0 := procCPU(pid)
+	for range loadSessions {
+		wg.Go(func() {
+			fail := func(n int) { mu.Lock(); errs += n; mu.Unlock() }
+			c, err := loadClient(base)
+			if err != nil {
+				fail(loadCalls)
+				return
+			}
+			defer c.Close()
+			mine := make([]time.Duration, 0, loadCalls)
+			for i := range loadCalls {
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				req := mcp.CallToolRequest{}
+				req.Params.Name, req.Params.Arguments = toolName, args(i)
+				start := time.Now()
+				res, err := c.CallTool(ctx, req)
+				mine = append(mine, time.Since(start))
+				cancel()
+				if err != nil || res.IsError {
+					fail(1)
+				}
+			}
+			mu.Lock()
+			lats = append(lats, mine...)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	cpu := procCPU(pid) - cpu0
+	time.Sleep(200 * time.Millisecond) // let the server finish closing sessions
+	r := loadResult{errors: errs, cpu: cpu, threads: procThreads(pid)}
+	if db != "-" {
+		r.dbFDs = procFDsOn(pid, db)
+	}
+	stdin.Close()
+	cmd.Wait()
+	<-logDone
+	r.busyWarning = busy
+	slices.Sort(lats)
+	if len(lats) > 0 {
+		r.p50, r.p99 = lats[len(lats)/2], lats[len(lats)*99/100]
+	}
+	return r
+}
+
+func loadClient(base string) (*client.Client, error) {
+	tr, err := transport.NewStreamableHTTP(base + "/mcp")
+	if err != nil {
+		return nil, err
+	}
+	c := client.NewClient(tr)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		return nil, err
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.ProtocolVersion20250618
+	req.Params.ClientInfo = mcp.Implementation{Name: "load-bench", Version: "1"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// procCPU is a process's user+system time from /proc/<pid>/stat (in clock
+// ticks of 10 ms, the Linux USER_HZ).
+func procCPU(pid int) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(raw)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:]) // fields from 3 on
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
+}
+
+func procThreads(pid int) int {
+	raw, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	for line := range strings.SplitSeq(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(line, "Threads:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
+			return n
+		}
+	}
+	return 0
+}
+
+// procFDsOn counts a process's descriptors open on db or its -wal/-shm.
+func procFDsOn(pid int, db string) int {
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	ents, _ := os.ReadDir(dir)
+	n := 0
+	for _, e := range ents {
+		if target, err := os.Readlink(filepath.Join(dir, e.Name())); err == nil && strings.HasPrefix(target, db) {
+			n++
+		}
+	}
+	return n
+}
+
+// BenchmarkCallOverhead: one session's `file stat` through clawbridge's
+// whole pipeline against the reference's trivial tool, both through
+// mcp-go's in-process client. The reference runs first; clawbridge's line
+// reports its ns/op as a multiple of the reference's (x_reference).
+func BenchmarkCallOverhead(b *testing.B) {
+	s, _ := loadClawbridge(b)
+	s.log, s.deps.Log = zerolog.Nop(), zerolog.Nop() // the audit line would cost the same as its write to a file, not to a terminal
+	var refPerOp float64
+	run := func(b *testing.B, srv *mcpserver.MCPServer, toolName string, args func(i int) map[string]any) float64 {
+		c, err := client.NewInProcessClient(srv)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.Close()
+		ctx := context.Background()
+		if err := c.Start(ctx); err != nil {
+			b.Fatal(err)
+		}
+		init := mcp.InitializeRequest{}
+		init.Params.ProtocolVersion = mcp.ProtocolVersion20250618
+		if _, err := c.Initialize(ctx, init); err != nil {
+			b.Fatal(err)
+		}
+		i := 0
+		b.ReportAllocs()
+		for b.Loop() {
+			req := mcp.CallToolRequest{}
+			req.Params.Name, req.Params.Arguments = toolName, args(i%loadCalls)
+			i++
+			if res, err := c.CallTool(ctx, req); err != nil || res.IsError {
+				b.Fatalf("call: %v %v", err, res)
+			}
+		}
+		return float64(b.Elapsed()) / float64(b.N)
+	}
+	b.Run("reference_trivial", func(b *testing.B) {
+		refPerOp = run(b, referenceServer(), "stat", func(i int) map[string]any { return map[string]any{"path": fmt.Sprintf("f%d.txt", i)} })
+	})
+	b.Run("clawbridge_file_stat", func(b *testing.B) {
+		perOp := run(b, s.mcp, "file", func(i int) map[string]any { return map[string]any{"action": "stat", "path": fmt.Sprintf("f%d.txt", i)} })
+		if refPerOp > 0 {
+			b.ReportMetric(perOp/refPerOp, "x_reference")
+		}
+	})
+}
