@@ -3,6 +3,7 @@ package file
 import (
 	"bytes"
 	"io"
+	"os"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
@@ -26,13 +27,24 @@ type sniffed struct {
 // readSample reads up to n bytes from the start of r; full reports that the
 // whole content was read.
 func readSample(r io.Reader, n int) (sample []byte, full bool, err error) {
-	buf := make([]byte, n+1)
+	size := n
+	if f, ok := r.(*os.File); ok {
+		// A small file gets a small buffer: stat and friends call this for
+		// every file, and most files are far below the sample size.
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() < int64(n) {
+			size = int(st.Size())
+		}
+	}
+	buf := make([]byte, size+1)
 	k, err := io.ReadFull(r, buf)
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
 		return buf[:k], true, nil
 	}
 	if err != nil {
 		return nil, false, err
+	}
+	if size < n { // the file grew since the stat: what was read is a sample
+		return buf[:k], false, nil
 	}
 	return buf[:n], false, nil
 }
