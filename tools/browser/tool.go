@@ -27,7 +27,7 @@ func actions() []tool.Action {
 		{Name: "snapshot", Description: "page outline whose elements carry refs for other actions; paged in characters", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 			Params: []tool.Param{
 				{Name: "offset", Type: tool.Integer, Description: "next_offset of the previous window.", Min: tool.Ptr(0)},
-				{Name: "limit", Type: tool.Integer, Description: "Characters to return (default 12000).", Min: tool.Ptr(500), Max: tool.Ptr(100000)},
+				{Name: "limit", Type: tool.Integer, Description: "Characters to return (default from config).", Min: tool.Ptr(500), Max: tool.Ptr(100000)},
 				{Name: "diff", Type: tool.Boolean, Description: "Only lines new or changed since this tab's previous snapshot (with their ancestors as context)."},
 			}},
 		{Name: "click", Description: "click an element", Level: tool.Write, Timeout: tool.Normal,

@@ -45,7 +45,7 @@ func (p *pdfTool) actions() []tool.Action {
 		{Name: "color", Type: tool.String, Default: "#808080", Description: "#RRGGBB."},
 		{Name: "opacity", Type: tool.Number, Min: tool.Ptr(0), Max: tool.Ptr(1), Description: "Default 0.3 for watermark, 1 for stamp."},
 		{Name: "angle", Type: tool.Number, Min: tool.Ptr(-180), Max: tool.Ptr(180), Description: "Degrees (default 45 for text watermarks, else 0)."},
-		{Name: "scale", Type: tool.Number, Min: tool.Ptr(0.01), Max: tool.Ptr(1), Description: "Fraction of the page width (default 0.5)."},
+		{Name: "scale", Type: tool.Number, Min: tool.Ptr(0.01), Max: tool.Ptr(1), Default: 0.5, Description: "Fraction of the page width."},
 		{Name: "position", Type: tool.String, Default: "c", Enum: []string{"c", "tl", "tc", "tr", "l", "r", "bl", "bc", "br"}, Description: "Anchor: c centre, tl top-left ... br bottom-right."},
 		pPassword,
 	}
@@ -54,7 +54,7 @@ func (p *pdfTool) actions() []tool.Action {
 		rd("page_count", p.pageCount, "number of pages", pPath(true), pPassword),
 		wr("merge", p.merge, "join paths into one PDF, in order", with(out, pPaths)...),
 		wr("split", p.split, "split by span or at split_at pages",
-			pPath(true), tool.Param{Name: "span", Type: tool.Integer, Min: tool.Ptr(1), Description: "Pages per output file (default 1)."},
+			pPath(true), tool.Param{Name: "span", Type: tool.Integer, Min: tool.Ptr(1), Default: 1, Description: "Pages per output file."},
 			tool.Param{Name: "split_at", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.Integer, Description: "page number"}, Description: "Pages that start a new file, e.g. [4, 10] gives 1-3, 4-9, 10-end; overrides span."},
 			pOutputDir, pPassword, pOverwrite),
 		wr("extract_pages", p.extractPages, "keep only the selected pages", with(out, pPath(true), pPages(true), pPassword)...),

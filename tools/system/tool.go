@@ -35,18 +35,18 @@ func New(d *tool.Deps) tool.Tool {
 		Actions: []tool.Action{
 			{Name: "info", Handler: s.info, Description: "OS, kernel, hostname, CPU model/cores/usage, memory, disks with usage, uptime, Go runtime",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
-			{Name: "processes", Handler: s.processes, Description: "top processes by CPU or memory with pid, name, user, cpu%, rss",
+			{Name: "processes", Handler: s.processes, Description: "top processes by CPU or memory",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
 					{Name: "sort_by", Type: tool.String, Enum: []string{"cpu", "memory"}, Default: "cpu", Description: "Order by CPU use over a short sample (cpu) or by resident memory (memory)."},
 					limit,
 				}},
-			{Name: "ports", Handler: s.ports, Description: "listening TCP and UDP sockets with the owning pid and program where visible",
+			{Name: "ports", Handler: s.ports, Description: "listening sockets and their programs",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
 					{Name: "protocol", Type: tool.String, Enum: []string{"all", "tcp", "udp"}, Default: "all", Description: "Which sockets to list."},
 				}},
-			{Name: "env", Handler: s.env, Description: "the server's environment variables, secret names and values redacted",
+			{Name: "env", Handler: s.env, Description: "environment variables, secrets redacted",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
 					{Name: "query", Type: tool.String, Description: "Only variables whose name contains this text (case-insensitive)."},
