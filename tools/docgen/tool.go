@@ -48,8 +48,7 @@ func New(d *tool.Deps) tool.Tool {
 		Name:  "doc_generator",
 		Title: "Word document generator",
 		Description: "Creates a Word .docx document from Markdown or from structured blocks: real heading styles, bold/italic/links, bullet and numbered lists, tables with a header row, images from the workspace scaled to the page, page breaks, header/footer with page numbers, table of contents, Chinese text. " +
-			"Use it to assemble a report or document from content (text, tables, charts and images other tools produced); for slides use ppt_generator, for converting existing files use format_converter. " +
-			"Returns the .docx path (and a PDF copy when pdf is true) with counts of headings, tables and images.",
+			"Use it to assemble a report or document from content (text, tables, charts and images other tools produced); for slides use ppt_generator, for converting existing files use format_converter.",
 		Actions: []tool.Action{{
 			Description: "Write a .docx from text, path or blocks.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,

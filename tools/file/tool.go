@@ -77,7 +77,7 @@ func New(d *tool.Deps) tool.Tool {
 		Description: "Read, write and manage files inside the workspace: read text (UTF-8, GB18030/GBK and UTF-16 detected), " +
 			"write atomically, append, list, tree, find by glob, grep by regex, stat, mkdir, move, copy, hash, zip and unzip. " +
 			"delete moves to the workspace trash and restore brings it back, so nothing is lost. " +
-			"Paths are relative to the workspace root (or absolute inside it); results give workspace-relative paths and structured data.",
+			"Paths are relative to the workspace root (or absolute inside it).",
 		Actions: ft.actions(),
 
 		Examples: []string{
