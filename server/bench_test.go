@@ -25,7 +25,7 @@ func (b *benchSession) Initialized() bool                                   { re
 func (b *benchSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return b.ch }
 func (b *benchSession) SessionID() string                                   { return b.id }
 
-func benchServer(b *testing.B) *Server {
+func benchServer(b testing.TB) *Server {
 	d := tooltest.Deps(b)
 	d.Config.Exposure.Mode = "tiered"
 	reg, err := tools.All(d, nil)

@@ -41,8 +41,8 @@ func New(d *tool.Deps, m *browser.Manager) tool.Tool {
 			{Name: "extract", Handler: r.extract, Description: "Structured content of a URL or the current page.", Level: tool.Write, Timeout: tool.Normal,
 				Params: []tool.Param{
 					{Name: "url", Type: tool.String, Description: "URL to open first; empty: the current page."},
-					{Name: "max_text", Type: tool.Integer, Description: "Also return up to this many characters of visible text (default 0).", Min: tool.Ptr(0), Max: tool.Ptr(200000)},
-					{Name: "max_links", Type: tool.Integer, Description: "Links to return (default 200).", Min: tool.Ptr(0), Max: tool.Ptr(2000)},
+					{Name: "max_text", Type: tool.Integer, Default: 0, Description: "Also return up to this many characters of visible text.", Min: tool.Ptr(0), Max: tool.Ptr(200000)},
+					{Name: "max_links", Type: tool.Integer, Default: 200, Description: "Links to return.", Min: tool.Ptr(0), Max: tool.Ptr(2000)},
 				}},
 			{Name: "fill_form", Handler: r.fill, Description: "Fill form fields by label, name or id, then optionally submit.", Level: tool.Write, Timeout: tool.Normal,
 				Params: []tool.Param{

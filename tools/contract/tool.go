@@ -28,7 +28,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		Title: "Contract generator",
 		Description: "Generates a contract from built-in templates — house lease, labour/employment, sale of goods, services, NDA — in Chinese or English. " +
 			"Required fields (parties, amounts, dates, term) are checked with precise errors; Chinese contracts also write amounts in capital numerals (壹万贰仟元整). Output is .docx, PDF or Markdown. " +
-			"Call list_templates first to see each template's fields. Returns the file, the clauses used and a reminder that the result is not legal advice.",
+			"Call list_templates first to see each template's fields.",
 		Actions: []tool.Action{
 			{Name: "list_templates", Handler: g.list, Description: "List the templates with their fields (name, label, type, required).", Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{{Name: "contract_type", Type: tool.String, Description: "Show only this template.", Enum: TypeIDs}, lang}},

@@ -5,20 +5,20 @@ import "clawbridge/tools/tool"
 var (
 	pPath  = tool.Param{Name: "path", Type: tool.String, Description: "Input file in the workspace: .xlsx, .csv, .tsv, .json (array of objects) or .jsonl."}
 	pPaths = tool.Param{Name: "paths", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String, Description: "file path; add #Sheet to pick a worksheet"},
-		Description: "Input files, each loaded as one table named after the file (e.g. sales_2024.xlsx -> sales_2024; file.xlsx#Sheet2 -> file_Sheet2). Table and column names are reported in the result."}
-	pSheet     = tool.Param{Name: "sheet", Type: tool.String, Description: "Worksheet name or 1-based number (default: the first visible sheet)."}
-	pHeader    = tool.Param{Name: "header", Type: tool.Boolean, Description: "Whether the first row is a header. Default: detected."}
-	pHeaderRow = tool.Param{Name: "header_row", Type: tool.Integer, Description: "1-based row that holds the header, when titles sit above it. Default: detected.", Min: tool.Ptr(1)}
+		Description: "Input files, each a table named after the file (sales_2024.xlsx -> sales_2024; f.xlsx#Sheet2 -> f_Sheet2)."}
+	pSheet     = tool.Param{Name: "sheet", Type: tool.String, Description: "Worksheet name or 1-based number (default the first)."}
+	pHeader    = tool.Param{Name: "header", Type: tool.Boolean, Description: "First row is a header (default detected)."}
+	pHeaderRow = tool.Param{Name: "header_row", Type: tool.Integer, Description: "1-based header row (default detected).", Min: tool.Ptr(1)}
 	pOffset    = tool.Param{Name: "offset", Type: tool.Integer, Description: "Rows to skip (paging).", Default: 0, Min: tool.Ptr(0)}
-	pLimit     = tool.Param{Name: "limit", Type: tool.Integer, Description: "Rows to return (default 50, at most 1000).", Min: tool.Ptr(1), Max: tool.Ptr(1000)}
+	pLimit     = tool.Param{Name: "limit", Type: tool.Integer, Default: 50, Description: "Rows to return.", Min: tool.Ptr(1), Max: tool.Ptr(1000)}
 	pColumns   = tool.Param{Name: "columns", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String, Description: "column name"}, Description: "Only these columns (header text or the sanitised name)."}
 	pSQL       = tool.Param{Name: "sql", Type: tool.String, Description: "One SQLite SELECT (or WITH) over the loaded tables, e.g. SELECT region, SUM(amount) FROM sales GROUP BY region. Dates are ISO text (use strftime)."}
-	pWhere     = tool.Param{Name: "where", Type: tool.Array, Description: "Conditions, e.g. [{\"column\":\"amount\",\"op\":\">\",\"value\":100}]. op: = != > >= < <= contains not_contains starts_with ends_with in not_in between is_empty not_empty.",
+	pWhere     = tool.Param{Name: "where", Type: tool.Array, Description: "Conditions, e.g. [{\"column\":\"amount\",\"op\":\">\",\"value\":100}].",
 		Items: &tool.Param{Name: "item", Type: tool.Object, Description: "one condition", Properties: []tool.Param{
 			{Name: "column", Type: tool.String, Description: "column name", Required: true},
 			{Name: "op", Type: tool.String, Description: "operator", Enum: []string{"=", "!=", ">", ">=", "<", "<=", "contains", "not_contains", "starts_with", "ends_with", "in", "not_in", "between", "is_empty", "not_empty"}},
 		}}}
-	pMatch   = tool.Param{Name: "match", Type: tool.String, Description: "Combine conditions with all (AND, default) or any (OR).", Enum: []string{"all", "any"}}
+	pMatch   = tool.Param{Name: "match", Type: tool.String, Description: "all (AND) or any (OR).", Default: "all", Enum: []string{"all", "any"}}
 	pOrderBy = tool.Param{Name: "order_by", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String, Description: "column, optionally followed by ' desc'"}, Description: "Sort keys, e.g. [\"amount desc\", \"name\"]."}
 	pGroupBy = tool.Param{Name: "group_by", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String, Description: "column name"}, Description: "Columns to group by. A date column can be bucketed with a suffix: \"date:month\", \"date:year\", \"date:quarter\", \"date:week\", \"date:day\"."}
 	pAggs    = tool.Param{Name: "aggregations", Type: tool.Array, Description: "Aggregates, e.g. [{\"column\":\"amount\",\"func\":\"sum\"}]. Default: count of rows.",
@@ -30,15 +30,15 @@ var (
 	pIndex       = tool.Param{Name: "index", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String, Description: "column name"}, Description: "Pivot row keys (same bucket suffixes as group_by)."}
 	pPivotColumn = tool.Param{Name: "pivot_column", Type: tool.String, Description: "Column whose distinct values become the pivot's columns (at most 100)."}
 	pValues      = tool.Param{Name: "values", Type: tool.String, Description: "Column aggregated into the pivot cells."}
-	pAgg         = tool.Param{Name: "agg", Type: tool.String, Description: "Pivot aggregate (default sum).", Enum: []string{"sum", "count", "avg", "min", "max"}}
+	pAgg         = tool.Param{Name: "agg", Type: tool.String, Description: "Pivot aggregate.", Default: "sum", Enum: []string{"sum", "count", "avg", "min", "max"}}
 	pOn          = tool.Param{Name: "on", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String, Description: "key column, or left_col=right_col"}, Description: "Join keys: a column present in both files, or \"left_col=right_col\"."}
-	pHow         = tool.Param{Name: "how", Type: tool.String, Description: "Join type (default inner).", Enum: []string{"inner", "left", "right", "full"}}
-	pDedupe      = tool.Param{Name: "dedupe", Type: tool.Boolean, Description: "Drop exact duplicate rows (default true).", Default: true}
-	pDropEmpty   = tool.Param{Name: "drop_empty", Type: tool.Boolean, Description: "Drop empty rows and empty columns (default true).", Default: true}
+	pHow         = tool.Param{Name: "how", Type: tool.String, Description: "Join type.", Default: "inner", Enum: []string{"inner", "left", "right", "full"}}
+	pDedupe      = tool.Param{Name: "dedupe", Type: tool.Boolean, Description: "Drop duplicate rows.", Default: true}
+	pDropEmpty   = tool.Param{Name: "drop_empty", Type: tool.Boolean, Description: "Drop empty rows and columns.", Default: true}
 	pFill        = tool.Param{Name: "fill", Type: tool.Object, Description: "Fill empty cells per column: {\"column\": value}; the value \"previous\" repeats the cell above, \"zero\" writes 0."}
-	pNormalize   = tool.Param{Name: "normalize", Type: tool.Boolean, Description: "Write numbers as numbers (1,234.5 -> 1234.5) and dates as ISO dates (default true).", Default: true}
-	pOutput      = tool.Param{Name: "output", Type: tool.String, Description: "Output file in the workspace (default outputs/<name>). Its extension picks the format unless format is given."}
-	pFormat      = tool.Param{Name: "format", Type: tool.String, Description: "Output format (default from output's extension, else xlsx).", Enum: []string{"xlsx", "csv", "json"}}
+	pNormalize   = tool.Param{Name: "normalize", Type: tool.Boolean, Description: "Numbers as numbers (1,234.5 -> 1234.5), dates as ISO.", Default: true}
+	pOutput      = tool.Param{Name: "output", Type: tool.String, Description: "Output file (default outputs/<name>); its extension picks the format."}
+	pFormat      = tool.Param{Name: "format", Type: tool.String, Description: "Format (default from output's extension, else xlsx).", Enum: []string{"xlsx", "csv", "json"}}
 	pOverwrite   = tool.Param{Name: "overwrite", Type: tool.Boolean, Description: "Replace output if it exists (an input file too).", Default: false}
 )
 
@@ -56,16 +56,16 @@ func (p *processor) actions() []tool.Action {
 		return out
 	}
 	return []tool.Action{
-		{Name: "sheets", Handler: p.sheets, Description: "list the worksheets of a workbook with their sizes", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{withRequired(pPath)}},
-		{Name: "read", Handler: p.read, Description: "rows of one sheet or file, paged by offset/limit, with the header and column types", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: cat(src, page, []tool.Param{pColumns})},
-		{Name: "describe", Handler: p.describe, Description: "per-column statistics: type, count, missing, distinct, min/max/mean/median/std, top values", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{pColumns})},
-		{Name: "query", Handler: p.query, Description: "one SQL SELECT over the files in paths, each loaded as a table", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(many, []tool.Param{withRequired(pSQL)}, page)},
-		{Name: "filter", Handler: p.transform, Description: "rows matching conditions (where, match), optionally sorted", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pWhere), pMatch, pOrderBy, pColumns}, page)},
+		{Name: "sheets", Handler: p.sheets, Description: "worksheets of a workbook", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{withRequired(pPath)}},
+		{Name: "read", Handler: p.read, Description: "rows of a sheet or file, paged", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: cat(src, page, []tool.Param{pColumns})},
+		{Name: "describe", Handler: p.describe, Description: "per-column statistics", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{pColumns})},
+		{Name: "query", Handler: p.query, Description: "SQL SELECT over the files in paths", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(many, []tool.Param{withRequired(pSQL)}, page)},
+		{Name: "filter", Handler: p.transform, Description: "rows matching where", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pWhere), pMatch, pOrderBy, pColumns}, page)},
 		{Name: "sort", Handler: p.transform, Description: "rows sorted by order_by", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pOrderBy), pColumns}, page)},
-		{Name: "group", Handler: p.transform, Description: "group by columns (or date buckets) with aggregations such as sum, avg, count", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pGroupBy), pAggs, pWhere, pMatch, pOrderBy}, page)},
-		{Name: "pivot", Handler: p.transform, Description: "pivot table: index rows x pivot_column values, cells aggregating values", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pIndex), withRequired(pPivotColumn), withRequired(pValues), pAgg, pWhere, pMatch}, page)},
-		{Name: "join", Handler: p.join, Description: "join two files (paths) on key columns", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(many, []tool.Param{withRequired(pOn), pHow, pColumns}, page)},
-		{Name: "clean", Handler: p.clean, Description: "write a cleaned copy: trimmed cells, duplicates and empty rows/columns dropped, empty cells filled, numbers and dates normalised", Level: tool.Write, Timeout: tool.Slow, Params: cat(src, []tool.Param{pDedupe, pDropEmpty, pFill, pNormalize, pOutput, pFormat, pOverwrite})},
-		{Name: "export", Handler: p.export, Description: "write a file (path) or a query's result (paths + sql) as xlsx, csv or json", Level: tool.Write, Timeout: tool.Slow, Params: cat([]tool.Param{pPath, pPaths, pSheet, pHeader, pHeaderRow, pSQL, pColumns}, []tool.Param{pOutput, pFormat, pOverwrite})},
+		{Name: "group", Handler: p.transform, Description: "group_by with aggregations", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pGroupBy), pAggs, pWhere, pMatch, pOrderBy}, page)},
+		{Name: "pivot", Handler: p.transform, Description: "pivot table", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pIndex), withRequired(pPivotColumn), withRequired(pValues), pAgg, pWhere, pMatch}, page)},
+		{Name: "join", Handler: p.join, Description: "join two files on keys", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(many, []tool.Param{withRequired(pOn), pHow, pColumns}, page)},
+		{Name: "clean", Handler: p.clean, Description: "write a cleaned copy", Level: tool.Write, Timeout: tool.Slow, Params: cat(src, []tool.Param{pDedupe, pDropEmpty, pFill, pNormalize, pOutput, pFormat, pOverwrite})},
+		{Name: "export", Handler: p.export, Description: "write path or a query result (paths + sql) as a file", Level: tool.Write, Timeout: tool.Slow, Params: cat([]tool.Param{pPath, pPaths, pSheet, pHeader, pHeaderRow, pSQL, pColumns}, []tool.Param{pOutput, pFormat, pOverwrite})},
 	}
 }

@@ -56,8 +56,7 @@ func New(d *tool.Deps) tool.Tool {
 		Description: "Analyses spreadsheet and table files (xlsx, csv, tsv, json): list sheets, read rows page by page, " +
 			"describe every column (type, missing values, min/max/mean/median, top values), run SQL SELECT over the files as tables, " +
 			"filter, sort, group and aggregate, pivot, join two files, clean (trim, dedupe, fill) and export to xlsx/csv/json. " +
-			"Use it whenever the user wants numbers or answers from a data file rather than its raw text; pair it with data_visualization for charts. " +
-			"Returns rows as columns + arrays, the inferred column types and the exact SQL that ran.",
+			"Use it whenever the user wants numbers or answers from a data file rather than its raw text; pair it with data_visualization for charts.",
 		Actions: p.actions(),
 		Examples: []string{
 			"Analyse the sales trend in sales_data.xlsx",

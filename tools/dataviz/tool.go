@@ -49,7 +49,7 @@ func New(d *tool.Deps) tool.Tool {
 		{Name: "output", Type: tool.String, Description: "Output path in the workspace (default outputs/<title>.png/.svg, .xlsx or .html)."},
 		{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing output files."},
 	}
-	chart := append(append([]tool.Param{}, one...), tool.Param{Name: "format", Type: tool.String, Enum: []string{"both", "png", "svg"}, Description: "Files to write (default both PNG and SVG)."})
+	chart := append(append([]tool.Param{}, one...), tool.Param{Name: "format", Type: tool.String, Enum: []string{"both", "png", "svg"}, Default: "both", Description: "Files to write."})
 	chart = append(chart, out...)
 	excel := append(append([]tool.Param{}, one...), out...)
 	dash := []tool.Param{
@@ -95,14 +95,14 @@ func chartParams() []tool.Param {
 		{Name: "x", Type: tool.String, Description: "Category (or x) column of the file."},
 		{Name: "y", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String, Description: "column"}, Description: "Value column(s) of the file: one series each (a heatmap takes its row column here)."},
 		{Name: "value", Type: tool.String, Description: "Heatmap cell value column (with x and y)."},
-		{Name: "agg", Type: tool.String, Enum: []string{"sum", "avg", "min", "max", "count", "none"}, Description: "How rows with the same x combine (default sum; none plots rows as they are)."},
+		{Name: "agg", Type: tool.String, Enum: []string{"sum", "avg", "min", "max", "count", "none"}, Default: "sum", Description: "How rows with the same x combine; none plots rows as they are."},
 		{Name: "stacked", Type: tool.Boolean, Description: "Stack bar or area series."},
 		{Name: "donut", Type: tool.Boolean, Description: "Draw a pie as a donut."},
 		{Name: "bins", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Histogram bins (default by Sturges' rule)."},
-		{Name: "width", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(4000), Description: "Width in pixels (default 900)."},
-		{Name: "height", Type: tool.Integer, Min: tool.Ptr(150), Max: tool.Ptr(4000), Description: "Height in pixels (default 540)."},
+		{Name: "width", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(4000), Default: 900, Description: "Pixels."},
+		{Name: "height", Type: tool.Integer, Min: tool.Ptr(150), Max: tool.Ptr(4000), Default: 540, Description: "Pixels."},
 		{Name: "value_format", Type: tool.String, Enum: []string{"auto", "integer", "percent", "thousands", "wan"}, Description: "Number labels: auto, integer, percent (0.25 -> 25%), thousands (1.2K/3.4M), wan (1.2万/3.4亿)."},
-		{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100000), Description: "Most categories or points read from a file (default 10000)."},
+		{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100000), Default: 10000, Description: "Most categories or points read from a file."},
 	}
 }
 

@@ -112,16 +112,16 @@ func (q *dbq) tool() tool.Tool {
 			"Use connections to see them, describe to list tables and columns with example values, then query with one SELECT; explain shows the plan. " +
 			"Results come back as columns and rows, capped (a notice says when rows or columns were cut); nothing is ever written.",
 		Actions: []tool.Action{
-			{Name: "connections", Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return q.connections(), nil }, Description: "list configured databases (name, driver, host/database; never credentials)", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
+			{Name: "connections", Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return q.connections(), nil }, Description: "configured databases", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 			{Name: "describe", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.describe(ctx, conn, a.String("table"))
-			}), Description: "tables of a database, or one table's columns, types and a few example values", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pTable}},
+			}), Description: "tables, or one table's columns and sample values", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pTable}},
 			{Name: "query", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.query(ctx, conn, a.String("sql"), a.Int("limit", 0))
-			}), Description: "run one read-only SELECT and return its rows", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL, pLimit}},
+			}), Description: "rows of one read-only SELECT", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL, pLimit}},
 			{Name: "explain", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.explain(ctx, conn, a.String("sql"))
-			}), Description: "the database's query plan for a SELECT, without running it", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL}},
+			}), Description: "query plan of a SELECT, not run", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL}},
 		},
 		OpenWorld: true,
 		Examples: []string{

@@ -38,8 +38,8 @@ func New(d *tool.Deps) tool.Tool {
 		{Name: "toc", Type: tool.Boolean, Description: "Insert a table of contents after the title (Word refreshes page numbers on open).", Default: false},
 		{Name: "page_size", Type: tool.String, Description: "Paper size.", Enum: []string{"A4", "Letter", "A3", "A5", "Legal"}, Default: "A4"},
 		{Name: "landscape", Type: tool.Boolean, Description: "Landscape pages.", Default: false},
-		{Name: "font", Type: tool.String, Description: "Latin font (default Calibri)."},
-		{Name: "east_asia_font", Type: tool.String, Description: "Chinese/Japanese/Korean font (default Microsoft YaHei; SimSun is another common choice)."},
+		{Name: "font", Type: tool.String, Default: "Calibri", Description: "Latin font."},
+		{Name: "east_asia_font", Type: tool.String, Default: "Microsoft YaHei", Description: "Chinese/Japanese/Korean font, e.g. SimSun."},
 		{Name: "language", Type: tool.String, Description: "Main language, e.g. en-US or zh-CN (Chinese page-number wording, TOC title).", Default: "auto"},
 		{Name: "pdf", Type: tool.Boolean, Description: "Also write a PDF copy beside the .docx (printed by LibreOffice).", Default: false},
 		{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output file.", Default: false},
@@ -48,8 +48,7 @@ func New(d *tool.Deps) tool.Tool {
 		Name:  "doc_generator",
 		Title: "Word document generator",
 		Description: "Creates a Word .docx document from Markdown or from structured blocks: real heading styles, bold/italic/links, bullet and numbered lists, tables with a header row, images from the workspace scaled to the page, page breaks, header/footer with page numbers, table of contents, Chinese text. " +
-			"Use it to assemble a report or document from content (text, tables, charts and images other tools produced); for slides use ppt_generator, for converting existing files use format_converter. " +
-			"Returns the .docx path (and a PDF copy when pdf is true) with counts of headings, tables and images.",
+			"Use it to assemble a report or document from content (text, tables, charts and images other tools produced); for slides use ppt_generator, for converting existing files use format_converter.",
 		Actions: []tool.Action{{
 			Description: "Write a .docx from text, path or blocks.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,

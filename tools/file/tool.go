@@ -77,7 +77,7 @@ func New(d *tool.Deps) tool.Tool {
 		Description: "Read, write and manage files inside the workspace: read text (UTF-8, GB18030/GBK and UTF-16 detected), " +
 			"write atomically, append, list, tree, find by glob, grep by regex, stat, mkdir, move, copy, hash, zip and unzip. " +
 			"delete moves to the workspace trash and restore brings it back, so nothing is lost. " +
-			"Paths are relative to the workspace root (or absolute inside it); results give workspace-relative paths and structured data.",
+			"Paths are relative to the workspace root (or absolute inside it).",
 		Actions: ft.actions(),
 
 		Examples: []string{
@@ -130,37 +130,37 @@ func req(p tool.Param) tool.Param { p.Required = true; return p }
 
 func (ft *fileTool) actions() []tool.Action {
 	return []tool.Action{
-		{Name: "read", Handler: ft.read, Description: "text of a file, a window of lines (offset/limit); reports the encoding; refuses binary files",
+		{Name: "read", Handler: ft.read, Description: "text of a file, by lines (offset/limit)",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath), pOffset, pLimit, pEncoding}},
-		{Name: "write", Handler: ft.write, Description: "write text to a file atomically, creating parent directories; needs overwrite=true to replace an existing file",
+		{Name: "write", Handler: ft.write, Description: "write text atomically; overwrite=true to replace",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pOverwrite, pEncoding}},
-		{Name: "append", Handler: ft.appendText, Description: "append text to a file (created if missing)",
+		{Name: "append", Handler: ft.appendText, Description: "append text (creates the file)",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pEncoding}},
-		{Name: "list", Handler: ft.list, Description: "entries of one directory with type, size and modification time",
+		{Name: "list", Handler: ft.list, Description: "entries of a directory",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pOffset, pLimit}},
 		{Name: "tree", Handler: ft.tree, Description: "directory tree to a depth",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pDepth, pLimit}},
-		{Name: "find", Handler: ft.find, Description: "files and directories whose path matches a glob",
+		{Name: "find", Handler: ft.find, Description: "paths matching a glob",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pPattern), pLimit}},
-		{Name: "grep", Handler: ft.grep, Description: "lines matching a regex in a file or in the files under a directory (optionally filtered by a glob pattern), with line numbers; binaries skipped",
+		{Name: "grep", Handler: ft.grep, Description: "regex lines in a file or under a directory (glob pattern filters)",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pQuery), pPattern, pIgnoreCase, pLimit}},
-		{Name: "stat", Handler: ft.stat, Description: "type, size, times, permissions, MIME type and text encoding of a path",
+		{Name: "stat", Handler: ft.stat, Description: "type, size, times, mode, MIME, encoding",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath)}},
-		{Name: "mkdir", Handler: ft.mkdir, Description: "create a directory and its parents",
+		{Name: "mkdir", Handler: ft.mkdir, Description: "create a directory",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath)}},
-		{Name: "move", Handler: ft.move, Description: "move or rename a file or directory",
+		{Name: "move", Handler: ft.move, Description: "move or rename",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
-		{Name: "copy", Handler: ft.copy, Description: "copy a file or a directory tree",
+		{Name: "copy", Handler: ft.copy, Description: "copy a file or tree",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
-		{Name: "delete", Handler: ft.delete, Description: "move a file or directory to the workspace trash; returns a trash id for restore",
+		{Name: "delete", Handler: ft.delete, Description: "to the trash; returns an id for restore",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath)}},
-		{Name: "restore", Handler: ft.restore, Description: "bring an item back from the trash by id or by its original path; never overwrites; with neither, lists the trash",
+		{Name: "restore", Handler: ft.restore, Description: "back from the trash by id or path; with neither, lists the trash",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{pID, pPath, pOutput}},
-		{Name: "zip", Handler: ft.zip, Description: "pack files and directories into a zip archive",
+		{Name: "zip", Handler: ft.zip, Description: "pack paths into a zip",
 			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPaths), pOutput, pOverwrite}},
-		{Name: "unzip", Handler: ft.unzip, Description: "extract a zip archive; refuses entries escaping the destination, symlinks and zip bombs",
+		{Name: "unzip", Handler: ft.unzip, Description: "extract a zip",
 			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPath), pOutput, pOverwrite}},
-		{Name: "hash", Handler: ft.hash, Description: "checksum of a file (sha256 default, sha1, md5, sha512)",
+		{Name: "hash", Handler: ft.hash, Description: "checksum of a file",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{req(pPath), pAlgorithm}},
 	}
 }

@@ -50,7 +50,7 @@ func New(d *tool.Deps) tool.Tool {
 		Description: "Draws a mind map from a Markdown outline (headings and nested lists) or a JSON tree " +
 			"({\"label\": ..., \"children\": [...]}) and saves it as SVG and PNG (Chinese labels supported, long labels wrapped), " +
 			"plus Mermaid mindmap, OPML, FreeMind .mm and Markdown exports. Use it for 思维导图/脑图 requests and to visualise " +
-			"an outline; returns the files, node count, image size and the Mermaid text.",
+			"an outline.",
 		Actions: []tool.Action{{
 			Description: "render a mind map",
 			Level:       tool.Write,

@@ -56,7 +56,7 @@ func New(d *tool.Deps) tool.Tool {
 			"encrypt (AES-256) and decrypt, permissions, text or image watermarks and stamps, optimize, validate, " +
 			"images to PDF, extract images, list and fill form fields, and extract text per page (Chinese included). " +
 			"Use it for any operation on a PDF that already exists; use format_converter to turn other formats into PDF. " +
-			"Returns structured data and the produced files; inputs are never overwritten unless overwrite is true.",
+			"Inputs are never overwritten unless overwrite is true.",
 		Actions:  p.actions(),
 		Programs: map[string]string{"pdftotext": "poppler-utils"},
 		Examples: []string{

@@ -19,7 +19,7 @@ func strArray(name, desc string) tool.Param {
 func New(d *tool.Deps) tool.Tool {
 	g := &generator{d: d}
 	slide := &tool.Param{Name: "slide", Type: tool.Object, Description: "One slide.", Properties: []tool.Param{
-		{Name: "layout", Type: tool.String, Description: "Slide kind (default bullets).", Enum: pptx.Kinds},
+		{Name: "layout", Type: tool.String, Default: "bullets", Description: "Slide kind.", Enum: pptx.Kinds},
 		{Name: "title", Type: tool.String, Description: "Slide title."},
 		{Name: "subtitle", Type: tool.String, Description: "Subtitle (title, section and closing slides)."},
 		strArray("bullets", "Bullet lines; start a line with two spaces for a second-level bullet. **bold**, *italic* and [links](url) work."),
@@ -40,8 +40,8 @@ func New(d *tool.Deps) tool.Tool {
 		{Name: "title", Type: tool.String, Description: "Deck title: with slides, adds a title slide first unless the first slide is one."},
 		{Name: "subtitle", Type: tool.String, Description: "Subtitle of that title slide (author, date...)."},
 		{Name: "theme_color", Type: tool.String, Description: "Theme colour as hex RRGGBB (e.g. 1F4E79 navy, C00000 red, 2E7D32 green).", Default: "1F4E79"},
-		{Name: "font", Type: tool.String, Description: "Latin font (default Calibri)."},
-		{Name: "east_asia_font", Type: tool.String, Description: "Chinese font (default Microsoft YaHei)."},
+		{Name: "font", Type: tool.String, Default: "Calibri", Description: "Latin font."},
+		{Name: "east_asia_font", Type: tool.String, Default: "Microsoft YaHei", Description: "Chinese font."},
 		{Name: "aspect", Type: tool.String, Description: "Slide shape.", Enum: []string{"16:9", "4:3"}, Default: "16:9"},
 		{Name: "author", Type: tool.String, Description: "Author property."},
 		{Name: "output", Type: tool.String, Description: "Output .pptx path in the workspace (default outputs/<title>.pptx)."},
@@ -52,8 +52,7 @@ func New(d *tool.Deps) tool.Tool {
 		Name:  "ppt_generator",
 		Title: "PowerPoint deck generator",
 		Description: "Creates a PowerPoint presentation (.pptx, 16:9 by default) from a Markdown outline or a JSON list of slides: title, bullet (two levels), two-column, image, table, section and closing slides, with speaker notes, a theme colour and font; Chinese text works. " +
-			"Use it whenever the user asks for a PPT, slides, a deck or a presentation (幻灯片/演示文稿) — not doc_generator, which makes Word documents. " +
-			"Returns the .pptx path (and a PDF of the deck when pdf is true) and the slide count and kinds.",
+			"Use it whenever the user asks for a PPT, slides, a deck or a presentation (幻灯片/演示文稿) — not doc_generator, which makes Word documents.",
 		Actions: []tool.Action{{
 			Description: "Write a .pptx from text, path or slides.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,

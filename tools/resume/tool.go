@@ -42,7 +42,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		Title: "Résumé builder",
 		Description: "Builds a résumé/CV from JSON Resume data (checked against the JSON Resume schema) or from simple fields (name, experience, education, skills). " +
 			"Writes any of docx, pdf, html, md and a plain-text version for applicant tracking systems, in a classic, modern or compact theme; Chinese résumés work. " +
-			"Returns the files and the sections included; schema errors name the exact field (e.g. /basics/email).",
+			"Schema errors name the exact field (e.g. /basics/email).",
 		Actions: []tool.Action{{
 			Description: "Write the résumé in the requested formats.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,

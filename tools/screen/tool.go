@@ -28,7 +28,7 @@ func New(d *tool.Deps) tool.Tool {
 			{Name: "capture", Handler: s.capture, Description: "Capture a screen or a region as PNG.", Level: tool.Read, Timeout: tool.Normal,
 				Params: []tool.Param{
 					{Name: "display", Type: tool.String, Description: "X display, e.g. :0 (default $DISPLAY, else the only one running)."},
-					{Name: "screen", Type: tool.Integer, Description: "Screen number on the display (default 0).", Min: tool.Ptr(0)},
+					{Name: "screen", Type: tool.Integer, Default: 0, Description: "Screen number on the display.", Min: tool.Ptr(0)},
 					{Name: "x", Type: tool.Integer, Description: "Region left edge in pixels.", Min: tool.Ptr(0)},
 					{Name: "y", Type: tool.Integer, Description: "Region top edge in pixels.", Min: tool.Ptr(0)},
 					{Name: "width", Type: tool.Integer, Description: "Region width (default: to the right edge).", Min: tool.Ptr(1)},

@@ -31,22 +31,22 @@ func New(d *tool.Deps) tool.Tool {
 		Description: "Inspect the machine the server runs on: OS, CPU, memory, disks and uptime (info), the top processes by CPU or memory (processes), " +
 			"listening TCP/UDP ports with their programs (ports), and the server's environment with secrets redacted (env). " +
 			"Also checks the HTTP health of the services named in the server config (service_status) and shows the last lines of its configured log files (log_tail). " +
-			"Read-only; returns structured data.",
+			"Read-only.",
 		Actions: []tool.Action{
 			{Name: "info", Handler: s.info, Description: "OS, kernel, hostname, CPU model/cores/usage, memory, disks with usage, uptime, Go runtime",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
-			{Name: "processes", Handler: s.processes, Description: "top processes by CPU or memory with pid, name, user, cpu%, rss",
+			{Name: "processes", Handler: s.processes, Description: "top processes by CPU or memory",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
 					{Name: "sort_by", Type: tool.String, Enum: []string{"cpu", "memory"}, Default: "cpu", Description: "Order by CPU use over a short sample (cpu) or by resident memory (memory)."},
 					limit,
 				}},
-			{Name: "ports", Handler: s.ports, Description: "listening TCP and UDP sockets with the owning pid and program where visible",
+			{Name: "ports", Handler: s.ports, Description: "listening sockets and their programs",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
 					{Name: "protocol", Type: tool.String, Enum: []string{"all", "tcp", "udp"}, Default: "all", Description: "Which sockets to list."},
 				}},
-			{Name: "env", Handler: s.env, Description: "the server's environment variables, secret names and values redacted",
+			{Name: "env", Handler: s.env, Description: "environment variables, secrets redacted",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
 					{Name: "query", Type: tool.String, Description: "Only variables whose name contains this text (case-insensitive)."},

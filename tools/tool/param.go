@@ -180,7 +180,7 @@ func (t *Tool) actionNote(p mergedParam) string {
 		return ""
 	}
 	var parts []string
-	if len(p.actions) < len(t.Actions) {
+	if len(p.actions) < len(t.Actions) && !namesAll(p.Description, p.actions) {
 		parts = append(parts, shorter("for ", p.actions, "not for ", without(t.ActionNames(), p.actions)))
 	}
 	switch {
@@ -191,6 +191,20 @@ func (t *Tool) actionNote(p mergedParam) string {
 		parts = append(parts, shorter("required for ", p.requiredBy, "optional for ", without(p.actions, p.requiredBy)))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// namesAll reports whether a description already names every action (as a
+// word), so that a "for …" list would only repeat it.
+func namesAll(desc string, actions []string) bool {
+	words := strings.FieldsFunc(desc, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	})
+	for _, a := range actions {
+		if !slices.Contains(words, a) {
+			return false
+		}
+	}
+	return true
 }
 
 // shorter renders the shorter of two ways to name the same set of actions.

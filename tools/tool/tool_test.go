@@ -222,3 +222,25 @@ func roundTrip(t *testing.T, v any) map[string]any {
 	}
 	return out
 }
+
+// TestSchema_ActionNoteNotRepeated: a parameter used by some actions gets a
+// "(for …)" note, unless its description already names each of those
+// actions; the "required" part of the note stays either way.
+func TestSchema_ActionNoteNotRepeated(t *testing.T) {
+	tl := valid()
+	tl.Actions = append(tl.Actions, Action{Handler: noop, Name: "other", Description: "other", Level: Read, Timeout: Fast})
+	tl.Actions[0].Params = append(tl.Actions[0].Params, Param{Name: "depth", Type: Integer, Description: "How deep to go."})
+	tl.Actions[1].Params = append(tl.Actions[1].Params, Param{Name: "mode", Type: String, Description: "How to write.", Required: true})
+	tl.Actions[0].Params = append(tl.Actions[0].Params, Param{Name: "limit", Type: Integer, Description: "look: lines; change: bytes."})
+	tl.Actions[1].Params = append(tl.Actions[1].Params, Param{Name: "limit", Type: Integer, Description: "look: lines; change: bytes."})
+	props := roundTrip(t, tl.InputSchema())["properties"].(map[string]any)
+	for name, want := range map[string]string{
+		"depth": "How deep to go. (for look)",
+		"mode":  "How to write. (for change; required)",
+		"limit": "look: lines; change: bytes.", // both actions named: no list
+	} {
+		if got := props[name].(map[string]any)["description"]; got != want {
+			t.Errorf("%s: description %q, want %q", name, got, want)
+		}
+	}
+}

@@ -88,7 +88,7 @@ func New(d *tool.Deps, m *browser.Manager) (tool.Tool, error) {
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 			Params: []tool.Param{
 				{Name: "url", Type: tool.String, Description: "Absolute http(s) URL.", Required: true},
-				{Name: "max_chars", Type: tool.Integer, Description: "Maximum characters of Markdown to return (default 20000).", Min: tool.Ptr(200), Max: tool.Ptr(500000)},
+				{Name: "max_chars", Type: tool.Integer, Default: 20000, Description: "Maximum characters of Markdown to return.", Min: tool.Ptr(200), Max: tool.Ptr(500000)},
 				{Name: "full_page", Type: tool.Boolean, Description: "Convert the whole page instead of only the main content."},
 				{Name: "render", Type: tool.Boolean, Description: "Always render with the browser (for script-built pages)."},
 			},

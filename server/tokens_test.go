@@ -1,0 +1,96 @@
+package server
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"clawbridge/exposure"
+)
+
+// tokenRequests are the fixed requests (10 Chinese, 10 English) over which
+// the schema token cost is measured; they are not from the routing dev set.
+func tokenRequests(t testing.TB) []string {
+	t.Helper()
+	f, err := os.Open("testdata/token_requests.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var qs []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r struct{ Q string }
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		qs = append(qs, r.Q)
+	}
+	if len(qs) != 20 {
+		t.Fatalf("token_requests.jsonl has %d requests, want 20", len(qs))
+	}
+	return qs
+}
+
+// schemaTokens is the token cost of the views over the fixed requests, as
+// `clawbridge route` counts it (Server.ViewTokens: the JSON of registered
+// tools, the catalog estimate for the others).
+type schemaTokens struct {
+	recMean, recMin, recMax float64 // the recommended-tier view, as route reports it
+	publishedMean           float64 // the same view, registered tools only (what tools/list sends)
+	full                    int     // every registered tool
+	tools                   int     // registered tools
+}
+
+func measureSchemaTokens(t testing.TB, s *Server) schemaTokens {
+	qs := tokenRequests(t)
+	var m schemaTokens
+	m.recMin = 1e9
+	for _, q := range qs {
+		det := s.router.Route(q).Detection
+		view := s.router.ViewAt(exposure.TierRecommended, det)
+		var all, published []string
+		for _, v := range view {
+			all = append(all, v.Name)
+		}
+		for _, v := range s.router.Offered(view, exposure.TierRecommended) {
+			published = append(published, v.Name)
+		}
+		n := float64(s.ViewTokens(all))
+		m.recMean += n / float64(len(qs))
+		m.recMin, m.recMax = min(m.recMin, n), max(m.recMax, n)
+		m.publishedMean += float64(s.ViewTokens(published)) / float64(len(qs))
+	}
+	var names []string
+	for _, t := range s.order {
+		names = append(names, t.Name)
+	}
+	m.full, m.tools = s.ViewTokens(names), len(names)
+	return m
+}
+
+// TestSchemaTokens_Report logs the schema token cost over the fixed requests.
+func TestSchemaTokens_Report(t *testing.T) {
+	s := benchServer(t)
+	m := measureSchemaTokens(t, s)
+	t.Logf("schema tokens over %d requests: recommended view mean %.0f (min %.0f, max %.0f), published %.0f; full list %d tokens, %d tools",
+		20, m.recMean, m.recMin, m.recMax, m.publishedMean, m.full, m.tools)
+	if m.tools < 18 {
+		t.Fatalf("only %d tools registered; the budget is for 18+", m.tools)
+	}
+}
+
+// BenchmarkSchemaTokens reports the same figures in `make bench`.
+func BenchmarkSchemaTokens(b *testing.B) {
+	s := benchServer(b)
+	var m schemaTokens
+	for b.Loop() {
+		m = measureSchemaTokens(b, s)
+	}
+	b.ReportMetric(m.recMean, "rec_mean_tokens")
+	b.ReportMetric(m.recMax, "rec_max_tokens")
+	b.ReportMetric(m.publishedMean, "rec_published_tokens")
+	b.ReportMetric(float64(m.full), "full_tokens")
+	b.ReportMetric(float64(m.tools), "tools")
+}
