@@ -47,7 +47,7 @@ func newRouter(cfg config.Exposure, registered []*tool.Tool) (*exposure.Router, 
 		names = append(names, t.Name)
 		texts = append(texts, exposure.ToolText{Name: t.Name, Description: t.Description, Examples: t.Examples})
 	}
-	return exposure.NewRouter(exposure.Config{
+	r, err := exposure.NewRouter(exposure.Config{
 		Tables:            tables,
 		Texts:             texts,
 		RecommendedAt:     cfg.RecommendedAt,
@@ -56,6 +56,15 @@ func newRouter(cfg config.Exposure, registered []*tool.Tool) (*exposure.Router, 
 		Registered:        names,
 		FailuresToUpgrade: cfg.FailuresToUpgrade,
 	})
+	if err == nil && cfg.TablesFile != "" {
+		// The embedded tables are compiled by tests; a deployment's own are
+		// compiled now, so a defect in them refuses the start. Otherwise
+		// the detector is compiled by the first routed request.
+		if err = r.Ready(); err != nil {
+			err = fmt.Errorf("exposure.tables_file %s: %w", cfg.TablesFile, err)
+		}
+	}
+	return r, err
 }
 
 func (s *Server) newSession(key, client string, kind sessionKind, limit int) *session {
