@@ -38,17 +38,21 @@ test: deps vet
 	CLAWBRIDGE_REQUIRE_PROGRAMS=1 $(GO) test -race -timeout 30m ./...
 
 # Benchmarks: routing (detection ns/op and allocs), tools/list with
-# per-session views vs a static list, tokens per tier, per-call overhead of
-# `file stat` vs a minimal mcp-go server, the load run (200 streamable-HTTP
-# sessions x 20 calls against clawbridge and that server, one run: errors,
-# p50/p99, server CPU and their ratios), and the browser side
+# per-session views vs a static list, tokens per tier and over 20 fixed
+# requests, per-call overhead of `file stat` vs a minimal mcp-go server, the
+# load run (200 streamable-HTTP sessions x 20 calls against clawbridge and
+# that server, one run: errors, p50/p99, server CPU and their ratios), the
+# cold start (median ms from starting the binary to the first tools/list
+# answer over stdio, and package-init ms, against a minimal mcp-go server),
+# and the browser side
 # by side with @playwright/mcp on the same Chromium (installed from npm into
 # .cache/ when npm is available; skipped otherwise).
 PWMCP := .cache/playwright-mcp/node_modules/@playwright/mcp/cli.js
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./exposure/
-	$(GO) test -run '^$$' -bench 'ListTools|TierTokens|CallOverhead' -benchmem ./server/
+	$(GO) test -run '^$$' -bench 'ListTools|TierTokens|SchemaTokens|CallOverhead|New' -benchmem ./server/
 	$(GO) test -run '^$$' -bench Load -benchtime 1x ./server/
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./e2e/coldstart/
 	@command -v npm >/dev/null && [ ! -f $(PWMCP) ] && \
 		npm install --silent --no-audit --no-fund --prefix .cache/playwright-mcp @playwright/mcp@0.0.83 >/dev/null 2>&1 || true
 	CLAWBRIDGE_PLAYWRIGHT_MCP=$$( [ -f $(PWMCP) ] && echo $(CURDIR)/$(PWMCP) ) \

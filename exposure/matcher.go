@@ -51,20 +51,27 @@ func (m *acMatcher) step(node int32, b byte) int32 {
 	return -1
 }
 
-func (m *acMatcher) compile() {
-	n := len(m.fail)
-	children := make([][]uint32, n) // byte<<24 | child
+// children lists each node's children as byte<<24 | child, by byte.
+func (m *acMatcher) children() [][]uint32 {
+	children := make([][]uint32, len(m.fail))
 	for key, child := range m.next {
 		node, b := key>>8, key&0xff
 		children[node] = append(children[node], b<<24|uint32(child))
 	}
+	for _, c := range children {
+		slices.Sort(c)
+	}
+	return children
+}
+
+func (m *acMatcher) compile(children [][]uint32) {
+	n := len(m.fail)
 	for i := range m.root {
 		m.root[i] = -1
 	}
 	m.edgeStart = make([]int32, n+1)
 	for node := 0; node < n; node++ {
 		m.edgeStart[node] = int32(len(m.edgeByte))
-		slices.Sort(children[node])
 		for _, c := range children[node] {
 			b, child := byte(c>>24), int32(c&0xffffff)
 			if node == 0 {
@@ -128,25 +135,21 @@ func newMatcher(pats []pattern) (*acMatcher, error) {
 			m.out[node] = append(m.out[node], ^int32(i))
 		}
 	}
-	// Breadth-first fail links. Children of a node are found by scanning all
-	// 256 bytes: build time only.
+	// Breadth-first fail links, over each node's own children (scanning
+	// all 256 bytes per node made this most of a cold start).
+	children := m.children()
 	queue := []int32{}
-	for b := 0; b < 256; b++ {
-		if nx, ok := m.next[uint32(b)]; ok {
-			queue = append(queue, nx)
-		}
+	for _, c := range children[0] {
+		queue = append(queue, int32(c&0xffffff))
 	}
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
-		for b := 0; b < 256; b++ {
-			v, ok := m.next[uint32(u)<<8|uint32(b)]
-			if !ok {
-				continue
-			}
+		for _, c := range children[u] {
+			b, v := c>>24, int32(c&0xffffff)
 			f := m.fail[u]
 			for {
-				if nx, ok := m.next[uint32(f)<<8|uint32(b)]; ok && nx != v {
+				if nx, ok := m.next[uint32(f)<<8|b]; ok && nx != v {
 					m.fail[v] = nx
 					break
 				}
@@ -160,7 +163,7 @@ func newMatcher(pats []pattern) (*acMatcher, error) {
 			queue = append(queue, v)
 		}
 	}
-	m.compile()
+	m.compile(children)
 	return m, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Tier is the size class of a view.
@@ -99,7 +100,7 @@ type ToolText struct {
 type Router struct {
 	cfg        Config
 	t          *Tables
-	det        *Detector
+	det        func() (*Detector, error) // compiled on first use: most of a cold start otherwise
 	registered map[string]bool
 	extra      []string // registered tools that are not in the catalog
 	catalog    map[string]bool
@@ -134,10 +135,10 @@ func NewRouter(cfg Config) (*Router, error) {
 	if len(cfg.Texts) > 0 {
 		r.t = r.t.withTexts(cfg.Texts)
 	}
-	var err error
-	if r.det, err = NewDetector(r.t); err != nil {
+	if err := r.t.Validate(); err != nil {
 		return nil, err
 	}
+	r.det = sync.OnceValues(func() (*Detector, error) { return NewDetector(r.t) })
 	for _, ti := range r.t.Catalog {
 		r.catalog[ti.Name] = true
 	}
@@ -165,7 +166,20 @@ func NewRouter(cfg Config) (*Router, error) {
 func (r *Router) Tables() *Tables { return r.t }
 
 // Detector returns the router's detector.
-func (r *Router) Detector() *Detector { return r.det }
+// The detector (keyword automaton, lexical index) is compiled on the first
+// call that needs it, so a session that never routes never pays for it.
+// Nil when the tables do not compile (see Ready).
+func (r *Router) Detector() *Detector {
+	d, _ := r.det()
+	return d
+}
+
+// Ready compiles the detector now and returns what it found wrong with the
+// tables that Validate does not see (a keyword that normalises to nothing).
+func (r *Router) Ready() error {
+	_, err := r.det()
+	return err
+}
 
 // IsRegistered reports whether the server has the tool.
 func (r *Router) IsRegistered(name string) bool {
@@ -187,7 +201,16 @@ func (r *Router) TierFor(confidence float64) Tier {
 }
 
 // Route detects and decides.
-func (r *Router) Route(text string) Decision { return r.Decide(r.det.Detect(text)) }
+// Tables that do not compile were refused by Ready at start (the server
+// calls it for a tables file; tests for the embedded ones); if it was not
+// called, nothing is detected and views stay at the full tier.
+func (r *Router) Route(text string) Decision {
+	d, err := r.det()
+	if err != nil {
+		return r.Decide(Detection{Lang: Language(text)})
+	}
+	return r.Decide(d.Detect(text))
+}
 
 // Decide turns a detection into a decision.
 func (r *Router) Decide(det Detection) Decision {

@@ -147,3 +147,18 @@ func TestEstimateTokens(t *testing.T) {
 		}
 	}
 }
+
+// The detector is compiled on first use; the embedded tables must compile
+// (the server relies on this test rather than compiling them at start).
+func TestRouterReady_EmbeddedTablesCompile(t *testing.T) {
+	r, err := NewRouter(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Ready(); err != nil {
+		t.Fatalf("embedded tables do not compile: %v", err)
+	}
+	if d := r.Route("合并这三个PDF"); len(d.Intents) == 0 {
+		t.Errorf("a routed request found no intent after a lazy compile: %+v", d)
+	}
+}

@@ -55,6 +55,8 @@ type Session struct {
 	failures int
 	history  []Transition
 	view     []ViewTool // cached current view
+	lang     string     // the language the view's tags are written in
+	version  uint64     // bumped whenever view or lang changes
 	// Now is the clock (tests replace it).
 	Now func() time.Time
 }
@@ -69,7 +71,7 @@ func (r *Router) NewSession(mode string) *Session {
 		mode = ModeTiered
 	}
 	s := &Session{r: r, mode: mode, tier: TierFull, Now: time.Now}
-	s.view = s.build()
+	s.view, s.lang = s.build(), s.langLocked()
 	return s
 }
 
@@ -101,10 +103,16 @@ func (s *Session) build() []ViewTool {
 }
 
 // refresh rebuilds the view and reports whether it changed (lock held).
+// A change of the view or of its tags' language bumps the version, which
+// is what caches of the rendered list key on.
 func (s *Session) refresh() bool {
 	nv := s.build()
 	changed := !slices.Equal(nv, s.view)
 	s.view = nv
+	if lang := s.langLocked(); changed || lang != s.lang {
+		s.lang = lang
+		s.version++
+	}
 	return changed
 }
 
@@ -199,10 +207,29 @@ func (s *Session) View() []ViewTool {
 func (s *Session) Lang() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.langLocked()
+}
+
+func (s *Session) langLocked() string {
 	if s.det.Lang == "" {
 		return "en"
 	}
 	return s.det.Lang
+}
+
+// Version identifies the current view and its language: equal versions of
+// one session mean the same tools/list. Cheap, for a cache check.
+func (s *Session) Version() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// Snapshot returns the view, its language and their version, read together.
+func (s *Session) Snapshot() ([]ViewTool, string, uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.view), s.langLocked(), s.version
 }
 
 // State returns a snapshot.

@@ -96,3 +96,18 @@ func BenchmarkTierTokens(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNew is the server's share of a cold start: the registry adapted,
+// the router and its index built, the store's tables migrated.
+func BenchmarkNew(b *testing.B) {
+	d := tooltest.Deps(b)
+	reg, err := tools.All(d, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := New(Options{Config: d.Config, Deps: d, Tools: reg, Log: zerolog.Nop(), Version: "bench"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"clawbridge/exposure"
 	"clawbridge/internal/config"
@@ -45,7 +47,7 @@ func newRouter(cfg config.Exposure, registered []*tool.Tool) (*exposure.Router, 
 		names = append(names, t.Name)
 		texts = append(texts, exposure.ToolText{Name: t.Name, Description: t.Description, Examples: t.Examples})
 	}
-	return exposure.NewRouter(exposure.Config{
+	r, err := exposure.NewRouter(exposure.Config{
 		Tables:            tables,
 		Texts:             texts,
 		RecommendedAt:     cfg.RecommendedAt,
@@ -54,6 +56,15 @@ func newRouter(cfg config.Exposure, registered []*tool.Tool) (*exposure.Router, 
 		Registered:        names,
 		FailuresToUpgrade: cfg.FailuresToUpgrade,
 	})
+	if err == nil && cfg.TablesFile != "" {
+		// The embedded tables are compiled by tests; a deployment's own are
+		// compiled now, so a defect in them refuses the start. Otherwise
+		// the detector is compiled by the first routed request.
+		if err = r.Ready(); err != nil {
+			err = fmt.Errorf("exposure.tables_file %s: %w", cfg.TablesFile, err)
+		}
+	}
+	return r, err
 }
 
 func (s *Server) newSession(key, client string, kind sessionKind, limit int) *session {
@@ -66,17 +77,80 @@ func (s *Server) newSession(key, client string, kind sessionKind, limit int) *se
 	return &session{key: key, kind: kind, client: client, sem: make(chan struct{}, limit), exp: s.router.NewSession(mode)}
 }
 
-// filterList replaces the global tool list with the caller's view.
+// filterList replaces the global tool list with the caller's view. The
+// rendered list is cached twice: per session under the view's version (a
+// re-list of an unchanged view is a version check), and per distinct view
+// across sessions (new sessions mostly start in the same view). Cached
+// slices are shared between responses and never modified after they are
+// stored.
 func (s *Server) filterList(ctx context.Context, id any, req *mcp.ListToolsRequest, res *mcp.ListToolsResult) {
 	if res == nil {
 		return
 	}
-	sess := s.sessionOf(ctx)
-	byName := make(map[string]mcp.Tool, len(res.Tools))
-	for _, t := range res.Tools {
-		byName[t.Name] = t
+	res.Tools = s.listFor(s.sessionOf(ctx))
+}
+
+// viewList is one session's last rendered tools/list and the view version
+// it was rendered from.
+type viewList struct {
+	mu      sync.Mutex
+	ok      bool
+	version uint64
+	tools   []mcp.Tool
+}
+
+// listFor returns sess's current view as MCP tools.
+func (s *Server) listFor(sess *session) []mcp.Tool {
+	c := &sess.list
+	v := sess.exp.Version()
+	c.mu.Lock()
+	if c.ok && c.version == v {
+		tools := c.tools
+		c.mu.Unlock()
+		return tools
 	}
-	res.Tools = s.viewTools(sess.exp.View(), sess.exp.Lang(), byName)
+	c.mu.Unlock()
+	view, lang, version := sess.exp.Snapshot()
+	tools := s.views.get(view, lang, func() []mcp.Tool { return s.viewTools(view, lang, s.published) })
+	c.mu.Lock()
+	if !c.ok || version >= c.version {
+		c.ok, c.version, c.tools = true, version, tools
+	}
+	c.mu.Unlock()
+	return tools
+}
+
+// viewCache holds rendered lists by view content, shared by all sessions.
+// Views are few (tier × detected intents × pins × language); the cache is
+// emptied when it reaches maxViews, so it stays bounded whatever callers do.
+type viewCache struct {
+	mu sync.RWMutex
+	m  map[string][]mcp.Tool
+}
+
+const maxViews = 512
+
+func (c *viewCache) get(view []exposure.ViewTool, lang string, render func() []mcp.Tool) []mcp.Tool {
+	var k strings.Builder
+	k.WriteString(lang)
+	for _, v := range view {
+		k.WriteString("\x00" + v.Name + "\x01" + v.Tag)
+	}
+	key := k.String()
+	c.mu.RLock()
+	tools, ok := c.m[key]
+	c.mu.RUnlock()
+	if ok {
+		return tools
+	}
+	tools = render()
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxViews {
+		c.m = map[string][]mcp.Tool{}
+	}
+	c.m[key] = tools
+	c.mu.Unlock()
+	return tools
 }
 
 // viewTools renders a view as MCP tools with tagged description copies.
@@ -169,8 +243,15 @@ func metaTool(t *tool.Tool) mcp.Tool {
 // addMeta registers find_tools (always listed) and call_tool (listed in
 // search mode; callable always).
 func (s *Server) addMeta() {
-	s.mcp.AddTool(metaTool(findToolsDef), s.findTools)
-	s.mcp.AddTool(metaTool(callToolDef), s.callTool)
+	s.publish(metaTool(findToolsDef), s.findTools)
+	s.publish(metaTool(callToolDef), s.callTool)
+}
+
+// publish registers a tool with mcp-go and keeps its published form, from
+// which the views are rendered.
+func (s *Server) publish(t mcp.Tool, h mcpserver.ToolHandlerFunc) {
+	s.published[t.Name] = t
+	s.mcp.AddTool(t, h)
 }
 
 type foundTool struct {

@@ -62,3 +62,17 @@ func TestRouterText_ServerIndexesRegisteredExamples(t *testing.T) {
 		t.Errorf("offered view %v, want mind_map first", v)
 	}
 }
+
+// A tables file's keywords reach the detector, which is compiled at start
+// for a tables file (a defect refuses the start) and on first use otherwise.
+func TestTablesFileOverride_KeywordRoutes(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "t.json")
+	os.WriteFile(f, []byte(`{"intents":[{"name":"file_operation","groups":[{"tool":"file","strong":["zorblify the folder"]}]}]}`), 0o600)
+	r, err := newRouter(config.Exposure{TablesFile: f}, []*tool.Tool{{Name: "file"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := r.Route("please zorblify the folder"); !slices.Contains(d.Intents, "file_operation") {
+		t.Errorf("the tables file's keyword did not route: %+v", d)
+	}
+}

@@ -40,10 +40,12 @@ type Server struct {
 	confirmer *confirmer
 	results   *resultStore
 	router    *exposure.Router
-	live      *liveSessions   // HTTP sessions under http.max_sessions
-	flight    *inFlight       // tool calls running, waited for at shutdown
-	listeners *listeners      // stateless principals' subscriptions/listen streams
-	traceLog  *store.Appender // trace rows, group-committed; drained by Store.Close
+	live      *liveSessions       // HTTP sessions under http.max_sessions
+	flight    *inFlight           // tool calls running, waited for at shutdown
+	listeners *listeners          // stateless principals' subscriptions/listen streams
+	traceLog  *store.Appender     // trace rows, group-committed; drained by Store.Close
+	published map[string]mcp.Tool // every tool as mcp-go lists it, by name
+	views     viewCache           // rendered tools/list views, shared by sessions
 
 	// stdioKey is the random key of this process's stdio session, set when
 	// it serves stdio: every process's is different, so nothing one grants
@@ -62,6 +64,7 @@ func New(o Options) (*Server, error) {
 		live:      newLiveSessions(o.Config.HTTP.MaxSessions),
 		flight:    &inFlight{},
 		listeners: &listeners{},
+		published: map[string]mcp.Tool{},
 	}
 	limit := max(o.Config.Limits.ConcurrentCalls, 1)
 	s.sessions = &sessions{m: map[string]*session{}, new: func(key, client string, kind sessionKind) *session {
@@ -118,7 +121,7 @@ func New(o Options) (*Server, error) {
 		}
 		s.tools[t.Name] = t
 		s.order = append(s.order, t)
-		s.mcp.AddTool(mcpTool(t), s.handle)
+		s.publish(mcpTool(t), s.handle)
 	}
 	if s.router, err = newRouter(o.Config.Exposure, s.order); err != nil {
 		return nil, err

@@ -42,6 +42,8 @@ type session struct {
 	breakers map[string]*circuit // by tool name
 
 	rootsChecked bool // the client's MCP roots were asked for
+
+	list viewList // the last rendered tools/list of this session
 }
 
 // notifiable reports whether the session has a connection that server

@@ -12,6 +12,7 @@ import (
 	"clawbridge/internal/logging"
 	"clawbridge/internal/netguard"
 	"clawbridge/internal/sandbox"
+	"clawbridge/internal/startheap"
 	"clawbridge/internal/store"
 	"clawbridge/server"
 	"clawbridge/tools"
@@ -67,6 +68,7 @@ func newLookApp(configPath string) (*app, error) {
 // mode. Any problem in a tool's config section refuses the start, whatever
 // the tool did with it, with every problem in the message.
 func assemble(cfg *config.Config, lookOnly bool) (*app, error) {
+	defer startheap.Done() // started: the collector runs normally from here
 	jail.SetDefaults(jail.Limits{CPUSeconds: cfg.Jail.CPUSeconds, MemoryMB: cfg.Jail.MemoryMB, Processes: cfg.Jail.Processes, FileSizeMB: cfg.Jail.FileSizeMB})
 	logFile := cfg.LogFile
 	if lookOnly {

@@ -14,12 +14,16 @@ import (
 
 func (g *generator) list(_ context.Context, c *tool.Call) (*tool.Result, error) {
 	lang := c.Args.StringOr("language", "en")
+	ts, err := templates()
+	if err != nil {
+		return nil, err
+	}
 	var out []map[string]any
 	for _, id := range TypeIDs {
 		if want := c.Args.String("contract_type"); want != "" && want != id {
 			continue
 		}
-		t := g.templates[id]
+		t := ts[id]
 		var fields []map[string]any
 		for _, f := range t.Fields {
 			m := map[string]any{"name": f.Name, "label": f.label(lang), "type": f.Type, "required": f.Required}
@@ -46,7 +50,11 @@ func (g *generator) list(_ context.Context, c *tool.Call) (*tool.Result, error) 
 
 func (g *generator) generate(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	a := c.Args
-	t := g.templates[a.String("contract_type")]
+	ts, err := templates()
+	if err != nil {
+		return nil, err
+	}
+	t := ts[a.String("contract_type")]
 	fields := a.Object("fields")
 	lang := a.String("language")
 	if lang == "" {

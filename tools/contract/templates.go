@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -101,6 +102,10 @@ func commonFields(t *templateDef) []fieldDef {
 
 // TypeIDs are the contract types in a stable order.
 var TypeIDs = []string{"house_lease", "labour", "sale", "services", "nda"}
+
+// templates are parsed on first use, not at start (2 ms of every cold
+// start); the list_templates tests parse every one.
+var templates = sync.OnceValues(loadTemplates)
 
 func loadTemplates() (map[string]*templateDef, error) {
 	entries, err := templateFS.ReadDir("templates")

@@ -10,17 +10,12 @@ import (
 )
 
 type generator struct {
-	d         *tool.Deps
-	templates map[string]*templateDef
+	d *tool.Deps
 }
 
 // New builds the contract_generator tool.
 func New(d *tool.Deps) (tool.Tool, error) {
-	ts, err := loadTemplates()
-	if err != nil {
-		return tool.Tool{}, err
-	}
-	g := &generator{d: d, templates: ts}
+	g := &generator{d: d}
 	typ := tool.Param{Name: "contract_type", Type: tool.String, Description: "Template: house_lease (房屋租赁), labour (劳动合同), sale (买卖合同), services (服务合同), nda (保密协议).", Enum: TypeIDs}
 	lang := tool.Param{Name: "language", Type: tool.String, Description: "Contract language: zh (Chinese) or en (English); default: zh when any field value is Chinese, else en.", Enum: []string{"zh", "en"}}
 	return tool.Tool{

@@ -57,7 +57,11 @@ func (b *builder) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 		}
 		doc = s.ToJSONResume()
 	}
-	if err := b.schema.Validate(normalize(doc)); err != nil {
+	schema, err := resumeSchema()
+	if err != nil {
+		return nil, err
+	}
+	if err := schema.Validate(normalize(doc)); err != nil {
 		return nil, tool.Invalid(field, "the résumé does not match the JSON Resume schema: "+joinProblems(schemaProblems(err)), "fix the fields named (JSON pointer paths) and call again")
 	}
 	raw, _ := json.Marshal(doc)

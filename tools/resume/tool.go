@@ -7,13 +7,10 @@ package resume
 import (
 	"clawbridge/internal/office"
 	"clawbridge/tools/tool"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 type builder struct {
-	d      *tool.Deps
-	schema *jsonschema.Schema
+	d *tool.Deps
 }
 
 // Formats the tool writes.
@@ -21,11 +18,7 @@ var Formats = []string{"docx", "pdf", "html", "md", "txt"}
 
 // New builds the resume_builder tool.
 func New(d *tool.Deps) (tool.Tool, error) {
-	sch, err := compileSchema()
-	if err != nil {
-		return tool.Tool{}, err
-	}
-	b := &builder{d: d, schema: sch}
+	b := &builder{d: d}
 	params := []tool.Param{
 		{Name: "resume", Type: tool.Object, Description: "The résumé as a JSON Resume document (jsonresume.org/schema: basics{name,label,email,phone,url,summary,location,profiles}, work[], education[], skills[], projects[], languages[], certificates[], awards[]...). Give resume, path or fields."},
 		{Name: "path", Type: tool.String, Description: "A JSON Resume file (resume.json) in the workspace."},

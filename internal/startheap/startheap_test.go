@@ -1,0 +1,35 @@
+package startheap
+
+import (
+	"math"
+	"os"
+	"runtime/debug"
+	"testing"
+)
+
+// Until Done the collector is off under the start limit; Done gives back
+// the settings the process started with, once.
+func TestStartheap_HeldUntilDone(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT set: the environment's settings are left alone")
+	}
+	if p := debug.SetGCPercent(-1); p != -1 {
+		t.Fatalf("GC percent %d before Done, want -1 (off)", p)
+	}
+	if l := debug.SetMemoryLimit(-1); l != startLimit {
+		t.Fatalf("memory limit %d before Done, want %d", l, startLimit)
+	}
+	Done()
+	if p := debug.SetGCPercent(-1); p != 100 {
+		t.Errorf("GC percent %d after Done, want the default 100", p)
+	}
+	debug.SetGCPercent(100)
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		t.Errorf("memory limit %d after Done, want none", l)
+	}
+	debug.SetGCPercent(50)
+	Done() // a second call changes nothing
+	if p := debug.SetGCPercent(100); p != 50 {
+		t.Errorf("a second Done changed the GC percent to %d", p)
+	}
+}
