@@ -61,9 +61,8 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  "data_visualization",
 		Title: "Charts and dashboards",
-		Description: "Draws charts — bar (grouped or stacked), line, area, pie/donut, scatter, histogram, heatmap — from inline data or from a data file plus column names, " +
-			"with titles, axis labels, legends and number formatting; Chinese text is rendered with a real CJK font. " +
-			"Writes PNG and SVG (the PNG also comes back inline), a native Excel chart in an .xlsx, or a self-contained offline HTML dashboard of several charts. " +
+		Description: "Draws charts (bar, line, area, pie, scatter, histogram, heatmap; Chinese text fine) from inline data or a data file: " +
+			"PNG/SVG, a native Excel chart, or an offline HTML dashboard. " +
 			"Use it whenever the user asks for a chart or a visual; use data_processor first when the numbers still need computing.",
 		Actions: []tool.Action{
 			{Name: "chart", Handler: v.chart, Description: "one chart as PNG and/or SVG", Level: tool.Write, Timeout: tool.Normal, Params: chart},

@@ -47,7 +47,7 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  "doc_generator",
 		Title: "Word document generator",
-		Description: "Creates a Word .docx document from Markdown or from structured blocks: real heading styles, bold/italic/links, bullet and numbered lists, tables with a header row, images from the workspace scaled to the page, page breaks, header/footer with page numbers, table of contents, Chinese text. " +
+		Description: "Creates a Word .docx document from Markdown or structured blocks (headings, lists, tables, images, TOC, page numbers, Chinese text). " +
 			"Use it to assemble a report or document from content (text, tables, charts and images other tools produced); for slides use ppt_generator, for converting existing files use format_converter.",
 		Actions: []tool.Action{{
 			Description: "Write a .docx from text, path or blocks.",

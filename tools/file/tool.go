@@ -74,10 +74,8 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  "file",
 		Title: "Workspace files",
-		Description: "Read, write and manage files inside the workspace: read text (UTF-8, GB18030/GBK and UTF-16 detected), " +
-			"write atomically, append, list, tree, find by glob, grep by regex, stat, mkdir, move, copy, hash, zip and unzip. " +
-			"delete moves to the workspace trash and restore brings it back, so nothing is lost. " +
-			"Paths are relative to the workspace root (or absolute inside it).",
+		Description: "Read, write, search and manage files inside the workspace (text in UTF-8, GBK or UTF-16; zip, unzip, hash). " +
+			"delete moves to a trash that restore undoes. Paths are relative to the workspace root.",
 		Actions: ft.actions(),
 
 		Examples: []string{
@@ -97,33 +95,33 @@ func New(d *tool.Deps) tool.Tool {
 // published schema shows one description per parameter name.
 var (
 	pPath = tool.Param{Name: "path", Type: tool.String,
-		Description: "File or directory, relative to the workspace root or absolute inside it (default: the workspace root for list, tree, find, grep)."}
-	pPaths = tool.Param{Name: "paths", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String, Description: "a workspace path"},
-		Description: "Files or directories to put in the archive."}
+		Description: "File or directory (default the workspace root)."}
+	pPaths = tool.Param{Name: "paths", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String},
+		Description: "Files or directories to archive."}
 	pOutput = tool.Param{Name: "output", Type: tool.String,
-		Description: "Destination path. move/copy: the new path, or an existing directory to put the item into; zip: the archive (default outputs/NAME.zip); unzip: the directory to extract into (default: beside the archive, named after it); restore: where to put the item instead of its original path."}
+		Description: "Destination: the new path or a directory to move/copy into; the archive for zip; the directory for unzip; restore target instead of the original path."}
 	pText      = tool.Param{Name: "text", Type: tool.String, Description: "Text to write or append."}
 	pOverwrite = tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false,
-		Description: "Replace an existing destination; the replaced content goes to the trash first."}
+		Description: "Replace an existing destination (the old content goes to the trash)."}
 	pEncoding = tool.Param{Name: "encoding", Type: tool.String, Default: "auto",
 		Enum:        tool.EnumValues("auto", "utf-8", "gb18030", "gbk", "utf-16le", "utf-16be", "latin1"),
-		Description: "Text encoding. read: auto detects UTF-8, GB18030/GBK and UTF-16 with BOM; write/append: auto keeps an existing file's encoding, else UTF-8."}
+		Description: "auto detects on read and keeps an existing file's encoding on write."}
 	pOffset = tool.Param{Name: "offset", Type: tool.Integer, Min: tool.Ptr(0), Default: 0,
-		Description: "Items to skip: lines for read, entries for list."}
+		Description: "Lines or entries to skip."}
 	pLimit = tool.Param{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10000),
-		Description: "Maximum items returned: lines for read (default 2000), entries for list/tree (default 500), results for find (default 200) and matches for grep (default 100)."}
+		Description: "Maximum lines, entries or matches returned."}
 	pDepth = tool.Param{Name: "depth", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10), Default: 3,
-		Description: "How many directory levels tree shows."}
+		Description: "Directory levels shown."}
 	pPattern = tool.Param{Name: "pattern", Type: tool.String,
-		Description: "Glob relative to path: * and ? within a name, ** across directories, {a,b} alternatives. A pattern without / matches names at any depth (e.g. *.md)."}
+		Description: "Glob relative to path (*, ?, **, {a,b}); without / it matches names at any depth, e.g. *.md."}
 	pQuery = tool.Param{Name: "query", Type: tool.String,
-		Description: "Regular expression (RE2 syntax) searched line by line."}
+		Description: "RE2 regular expression, matched per line."}
 	pIgnoreCase = tool.Param{Name: "ignore_case", Type: tool.Boolean, Default: false,
-		Description: "Match case-insensitively."}
+		Description: "Case-insensitive."}
 	pID = tool.Param{Name: "id", Type: tool.String,
-		Description: "Trash id returned by delete (or by write/move/copy/unzip when they replaced something)."}
+		Description: "Trash id returned by delete or by a replacing write."}
 	pAlgorithm = tool.Param{Name: "algorithm", Type: tool.String, Default: "sha256",
-		Enum: tool.EnumValues("sha256", "sha1", "md5", "sha512"), Description: "Hash algorithm."}
+		Enum: tool.EnumValues("sha256", "sha1", "md5", "sha512"), Description: "Algorithm."}
 )
 
 func req(p tool.Param) tool.Param { p.Required = true; return p }
@@ -132,7 +130,7 @@ func (ft *fileTool) actions() []tool.Action {
 	return []tool.Action{
 		{Name: "read", Handler: ft.read, Description: "text of a file, by lines (offset/limit)",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath), pOffset, pLimit, pEncoding}},
-		{Name: "write", Handler: ft.write, Description: "write text atomically; overwrite=true to replace",
+		{Name: "write", Handler: ft.write, Description: "write text atomically",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pOverwrite, pEncoding}},
 		{Name: "append", Handler: ft.appendText, Description: "append text (creates the file)",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pEncoding}},
@@ -142,7 +140,7 @@ func (ft *fileTool) actions() []tool.Action {
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pDepth, pLimit}},
 		{Name: "find", Handler: ft.find, Description: "paths matching a glob",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pPattern), pLimit}},
-		{Name: "grep", Handler: ft.grep, Description: "regex lines in a file or under a directory (glob pattern filters)",
+		{Name: "grep", Handler: ft.grep, Description: "regex lines in a file or directory",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pQuery), pPattern, pIgnoreCase, pLimit}},
 		{Name: "stat", Handler: ft.stat, Description: "type, size, times, mode, MIME, encoding",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath)}},

@@ -151,7 +151,7 @@ func (t *Tool) InputSchema() map[string]any {
 		props["action"] = map[string]any{
 			"type":        "string",
 			"enum":        t.ActionNames(),
-			"description": "Operation to run. " + strings.Join(lines, "; "),
+			"description": strings.Join(lines, "; "),
 		}
 		required = append(required, "action")
 	}
