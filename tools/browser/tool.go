@@ -93,15 +93,12 @@ func New(d *tool.Deps, m *browser.Manager) tool.Tool {
 		}
 	}
 	return tool.Tool{
-		Name:  "browser",
-		Title: "Web browser (Chromium)",
-		Description: "Drive a real headless Chromium step by step: navigate, take a snapshot (a compact accessibility outline where " +
-			"interactive elements carry refs like e12), then click, type, select, press keys or wait by ref or CSS selector. " +
-			"Also tabs, screenshots (returned as images), printing to PDF and the console. Each session has its own isolated " +
-			"browser profile; snapshots are paged (offset/limit) and can show only what changed (diff).",
-		Actions:   acts,
-		OpenWorld: true,
-		Programs:  map[string]string{"chromium": "chromium"},
+		Name:        "browser",
+		Title:       "Web browser (Chromium)",
+		Description: "Drive a real headless Chromium step by step: navigate, snapshot (an outline whose elements carry refs like e12), then click, type, select or wait by ref or CSS selector; also tabs, screenshots and PDF. Each session has its own browser profile.",
+		Actions:     acts,
+		OpenWorld:   true,
+		Programs:    map[string]string{"chromium": "chromium"},
 		Examples: []string{
 			"open https://example.com and click the login button",
 			"fill in the search box on this page and press Enter",

@@ -24,12 +24,9 @@ type runner struct {
 func New(d *tool.Deps, m *browser.Manager) tool.Tool {
 	r := &runner{d: d, m: m, br: browsertool.NewRunner(d, m)}
 	return tool.Tool{
-		Name:  "browser_use",
-		Title: "Browser task runner",
-		Description: "Do several browser steps in one call, extract structured data from a page, or fill a form. " +
-			"run takes an ordered list of steps in the browser tool's vocabulary (navigate, click, type, select, press, wait_for, snapshot...), " +
-			"stops at the first failure and reports every step plus a final snapshot. extract returns title, headings, links, tables as rows, " +
-			"forms with their fields and metadata; fill_form fills fields by label or name and can submit.",
+		Name:        "browser_use",
+		Title:       "Browser task runner",
+		Description: "Do several browser steps in one call (run, in the browser tool's vocabulary; stops at the first failure), extract structured data from a page, or fill a form.",
 		Actions: []tool.Action{
 			{Name: "run", Handler: r.run, Description: "Run browser steps in order; stop at the first failure.", Level: tool.Write, Timeout: tool.Slow,
 				Params: []tool.Param{

@@ -19,11 +19,9 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	typ := tool.Param{Name: "contract_type", Type: tool.String, Description: "Template: house_lease (房屋租赁), labour (劳动合同), sale (买卖合同), services (服务合同), nda (保密协议).", Enum: TypeIDs}
 	lang := tool.Param{Name: "language", Type: tool.String, Description: "Contract language: zh (Chinese) or en (English); default: zh when any field value is Chinese, else en.", Enum: []string{"zh", "en"}}
 	return tool.Tool{
-		Name:  "contract_generator",
-		Title: "Contract generator",
-		Description: "Generates a contract from built-in templates — house lease, labour/employment, sale of goods, services, NDA — in Chinese or English. " +
-			"Required fields (parties, amounts, dates, term) are checked with precise errors; Chinese contracts also write amounts in capital numerals (壹万贰仟元整). Output is .docx, PDF or Markdown. " +
-			"Call list_templates first to see each template's fields.",
+		Name:        "contract_generator",
+		Title:       "Contract generator",
+		Description: "Generates a contract (house lease, employment, sale of goods, services, NDA) in Chinese or English as .docx, PDF or Markdown, checking required fields. Call list_templates first to see each template's fields.",
 		Actions: []tool.Action{
 			{Name: "list_templates", Handler: g.list, Description: "List the templates with their fields (name, label, type, required).", Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{{Name: "contract_type", Type: tool.String, Description: "Show only this template.", Enum: TypeIDs}, lang}},

@@ -81,12 +81,9 @@ func New(d *tool.Deps) tool.Tool {
 	targets := []string{"html", "pdf", "docx", "md", "txt", "xlsx", "csv", "json", "png", "jpeg", "gif", "bmp", "tiff"}
 	froms := []string{"md", "html", "docx", "pptx", "office", "csv", "xlsx", "json", "png", "jpeg", "gif", "bmp", "tiff", "webp"}
 	return tool.Tool{
-		Name:  "format_converter",
-		Title: "Format converter",
-		Description: "Converts files between formats: Markdown to HTML, PDF or Word (.docx); HTML to Markdown, PDF or docx; " +
-			"Word to Markdown or text; Word, PowerPoint and Excel to PDF (LibreOffice); csv, xlsx and json into each other with " +
-			"numbers and dates kept as such; images between png, jpeg, gif, bmp and tiff. PDFs are printed by Chromium so Chinese " +
-			"text, tables and code render properly. Use pdf_tool to edit existing PDFs and doc_generator/ppt_generator to write new documents.",
+		Name:        "format_converter",
+		Title:       "Format converter",
+		Description: "Converts files between formats: Markdown, HTML, Word, PowerPoint, Excel to PDF or to each other; csv, xlsx and json into each other; images between png, jpeg, gif, bmp and tiff. Use pdf_tool to edit existing PDFs and doc_generator/ppt_generator to write new documents.",
 		Actions: []tool.Action{
 			{Name: "convert", Handler: cv.convert, Description: "convert path (or inline text) to the format in 'to'", Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{
 				{Name: "path", Type: tool.String, Description: "Input file in the workspace; its extension gives the source format."},

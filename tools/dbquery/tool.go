@@ -106,11 +106,9 @@ func (q *dbq) tool() tool.Tool {
 	pTable := tool.Param{Name: "table", Type: tool.String, Description: "Table to describe (schema.table allowed); omit to list tables."}
 	pLimit := tool.Param{Name: "limit", Type: tool.Integer, Description: fmt.Sprintf("Rows to return (default and maximum %d).", q.cfg.MaxRows), Min: tool.Ptr(1), Max: tool.Ptr(float64(q.cfg.MaxRows))}
 	return tool.Tool{
-		Name:  "db_query",
-		Title: "Database query (read-only SQL)",
-		Description: "Runs read-only SQL against the databases configured for this server (SQLite files, PostgreSQL, MySQL). " +
-			"Use connections to see them, describe to list tables and columns with example values, then query with one SELECT; explain shows the plan. " +
-			"Results come back as columns and rows, capped (a notice says when rows or columns were cut); nothing is ever written.",
+		Name:        "db_query",
+		Title:       "Database query (read-only SQL)",
+		Description: "Runs read-only SQL against the databases configured for this server (SQLite, PostgreSQL, MySQL): connections lists them, describe shows tables and columns, query runs one SELECT. Nothing is ever written.",
 		Actions: []tool.Action{
 			{Name: "connections", Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return q.connections(), nil }, Description: "configured databases", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 			{Name: "describe", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {

@@ -99,10 +99,10 @@ var (
 	pPaths = tool.Param{Name: "paths", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String},
 		Description: "Files or directories to archive."}
 	pOutput = tool.Param{Name: "output", Type: tool.String,
-		Description: "Destination: the new path or a directory to move/copy into; the archive for zip; the directory for unzip; restore target instead of the original path."}
+		Description: "Destination path or directory (the archive for zip)."}
 	pText      = tool.Param{Name: "text", Type: tool.String, Description: "Text to write or append."}
 	pOverwrite = tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false,
-		Description: "Replace an existing destination (the old content goes to the trash)."}
+		Description: "Replace an existing destination (old content to the trash)."}
 	pEncoding = tool.Param{Name: "encoding", Type: tool.String, Default: "auto",
 		Enum:        tool.EnumValues("auto", "utf-8", "gb18030", "gbk", "utf-16le", "utf-16be", "latin1"),
 		Description: "auto detects on read and keeps an existing file's encoding on write."}
@@ -113,13 +113,13 @@ var (
 	pDepth = tool.Param{Name: "depth", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10), Default: 3,
 		Description: "Directory levels shown."}
 	pPattern = tool.Param{Name: "pattern", Type: tool.String,
-		Description: "Glob relative to path (*, ?, **, {a,b}); without / it matches names at any depth, e.g. *.md."}
+		Description: "Glob under path (*, ?, **, {a,b}); without / it matches names at any depth."}
 	pQuery = tool.Param{Name: "query", Type: tool.String,
 		Description: "RE2 regular expression, matched per line."}
 	pIgnoreCase = tool.Param{Name: "ignore_case", Type: tool.Boolean, Default: false,
 		Description: "Case-insensitive."}
 	pID = tool.Param{Name: "id", Type: tool.String,
-		Description: "Trash id returned by delete or by a replacing write."}
+		Description: "Trash id (from delete or a replacing write)."}
 	pAlgorithm = tool.Param{Name: "algorithm", Type: tool.String, Default: "sha256",
 		Enum: tool.EnumValues("sha256", "sha1", "md5", "sha512"), Description: "Algorithm."}
 )
@@ -128,37 +128,37 @@ func req(p tool.Param) tool.Param { p.Required = true; return p }
 
 func (ft *fileTool) actions() []tool.Action {
 	return []tool.Action{
-		{Name: "read", Handler: ft.read, Description: "text of a file, by lines (offset/limit)",
+		{Name: "read", Handler: ft.read, Description: "lines of a text file",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath), pOffset, pLimit, pEncoding}},
 		{Name: "write", Handler: ft.write, Description: "write text atomically",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pOverwrite, pEncoding}},
-		{Name: "append", Handler: ft.appendText, Description: "append text (creates the file)",
+		{Name: "append", Handler: ft.appendText, Description: "append text",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pEncoding}},
-		{Name: "list", Handler: ft.list, Description: "entries of a directory",
+		{Name: "list", Handler: ft.list, Description: "directory entries",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pOffset, pLimit}},
-		{Name: "tree", Handler: ft.tree, Description: "directory tree to a depth",
+		{Name: "tree", Handler: ft.tree, Description: "directory tree",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pDepth, pLimit}},
 		{Name: "find", Handler: ft.find, Description: "paths matching a glob",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pPattern), pLimit}},
-		{Name: "grep", Handler: ft.grep, Description: "regex lines in a file or directory",
+		{Name: "grep", Handler: ft.grep, Description: "regex search",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pQuery), pPattern, pIgnoreCase, pLimit}},
-		{Name: "stat", Handler: ft.stat, Description: "type, size, times, mode, MIME, encoding",
+		{Name: "stat", Handler: ft.stat, Description: "size, times, MIME, encoding",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath)}},
-		{Name: "mkdir", Handler: ft.mkdir, Description: "create a directory",
+		{Name: "mkdir", Handler: ft.mkdir, Description: "make a directory",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath)}},
 		{Name: "move", Handler: ft.move, Description: "move or rename",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
-		{Name: "copy", Handler: ft.copy, Description: "copy a file or tree",
+		{Name: "copy", Handler: ft.copy, Description: "copy",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
-		{Name: "delete", Handler: ft.delete, Description: "to the trash; returns an id for restore",
+		{Name: "delete", Handler: ft.delete, Description: "move to the trash (returns an id)",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath)}},
-		{Name: "restore", Handler: ft.restore, Description: "back from the trash by id or path; with neither, lists the trash",
+		{Name: "restore", Handler: ft.restore, Description: "from the trash by id or path, or list the trash",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{pID, pPath, pOutput}},
-		{Name: "zip", Handler: ft.zip, Description: "pack paths into a zip",
+		{Name: "zip", Handler: ft.zip, Description: "pack paths",
 			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPaths), pOutput, pOverwrite}},
-		{Name: "unzip", Handler: ft.unzip, Description: "extract a zip",
+		{Name: "unzip", Handler: ft.unzip, Description: "extract",
 			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPath), pOutput, pOverwrite}},
-		{Name: "hash", Handler: ft.hash, Description: "checksum of a file",
+		{Name: "hash", Handler: ft.hash, Description: "checksum",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{req(pPath), pAlgorithm}},
 	}
 }

@@ -37,11 +37,9 @@ func New(d *tool.Deps) tool.Tool {
 		{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing outputs."},
 	}
 	return tool.Tool{
-		Name:  "financial_report",
-		Title: "Financial statements from a ledger",
-		Description: "Builds an income statement, balance sheet and cash-flow statement (indirect method) for a period from a ledger file, with gross and net margin, current ratio, debt ratio and ROE. " +
-			"Writes a formatted xlsx whose subtotals, totals and ratios are live Excel formulas, plus a Markdown summary; checks that assets = liabilities + equity and reports any gap. " +
-			"Use check to validate a ledger without writing files. Amounts are exact decimals.",
+		Name:        "financial_report",
+		Title:       "Financial statements from a ledger",
+		Description: "Builds an income statement, balance sheet and cash-flow statement with key ratios for a period from a ledger file, as an xlsx with live formulas plus a Markdown summary, and checks that the balance sheet balances. Use check to validate a ledger without writing files.",
 		Actions: []tool.Action{
 			{Name: "report", Handler: rp.report, Description: "write the statements (xlsx with formulas + Markdown) and return the key figures", Level: tool.Write, Timeout: tool.Normal, Params: append(append([]tool.Param{}, src...), out...)},
 			{Name: "check", Handler: rp.check, Description: "compute the statements and the balance check without writing files", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: src},

@@ -45,12 +45,9 @@ func New(d *tool.Deps) tool.Tool {
 		m.cfg = s
 	}
 	return tool.Tool{
-		Name:  "mind_map",
-		Title: "Mind map",
-		Description: "Draws a mind map from a Markdown outline (headings and nested lists) or a JSON tree " +
-			"({\"label\": ..., \"children\": [...]}) and saves it as SVG and PNG (Chinese labels supported, long labels wrapped), " +
-			"plus Mermaid mindmap, OPML, FreeMind .mm and Markdown exports. Use it for 思维导图/脑图 requests and to visualise " +
-			"an outline.",
+		Name:        "mind_map",
+		Title:       "Mind map",
+		Description: "Draws a mind map from a Markdown outline or a JSON tree as SVG and PNG (plus Mermaid, OPML, FreeMind, Markdown). Use it for 思维导图/脑图 requests and to visualise an outline.",
 		Actions: []tool.Action{{
 			Description: "render a mind map",
 			Level:       tool.Write,

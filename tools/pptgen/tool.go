@@ -49,10 +49,9 @@ func New(d *tool.Deps) tool.Tool {
 		{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output file.", Default: false},
 	}
 	return tool.Tool{
-		Name:  "ppt_generator",
-		Title: "PowerPoint deck generator",
-		Description: "Creates a PowerPoint presentation (.pptx, 16:9 by default) from a Markdown outline or a JSON list of slides: title, bullet (two levels), two-column, image, table, section and closing slides, with speaker notes, a theme colour and font; Chinese text works. " +
-			"Use it whenever the user asks for a PPT, slides, a deck or a presentation (幻灯片/演示文稿) — not doc_generator, which makes Word documents.",
+		Name:        "ppt_generator",
+		Title:       "PowerPoint deck generator",
+		Description: "Creates a PowerPoint presentation (.pptx) from a Markdown outline or a JSON list of slides; Chinese text works. Use it whenever the user asks for a PPT, slides, a deck or a presentation (幻灯片/演示文稿) — not doc_generator, which makes Word documents.",
 		Actions: []tool.Action{{
 			Description: "Write a .pptx from text, path or slides.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,

@@ -31,11 +31,9 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		{Name: "overwrite", Type: tool.Boolean, Description: "Replace existing output files.", Default: false},
 	}
 	return tool.Tool{
-		Name:  "resume_builder",
-		Title: "Résumé builder",
-		Description: "Builds a résumé/CV from JSON Resume data (checked against the JSON Resume schema) or from simple fields (name, experience, education, skills). " +
-			"Writes any of docx, pdf, html, md and a plain-text version for applicant tracking systems, in a classic, modern or compact theme; Chinese résumés work. " +
-			"Schema errors name the exact field (e.g. /basics/email).",
+		Name:        "resume_builder",
+		Title:       "Résumé builder",
+		Description: "Builds a résumé/CV from JSON Resume data or simple fields as docx, pdf, html, md or plain text, in a classic, modern or compact theme; Chinese résumés work.",
 		Actions: []tool.Action{{
 			Description: "Write the résumé in the requested formats.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,

@@ -19,11 +19,9 @@ import (
 func New(d *tool.Deps) tool.Tool {
 	s := &screenTool{d: d}
 	return tool.Tool{
-		Name:  "screen",
-		Title: "Screen capture",
-		Description: "Capture the desktop of this machine's X display: the full screen, one screen, or a region, as a PNG " +
-			"returned inline and saved in the workspace. list shows the available displays and their sizes. " +
-			"On a headless server without an X display it says so.",
+		Name:        "screen",
+		Title:       "Screen capture",
+		Description: "Capture the desktop of this machine's X display (full screen, one screen or a region) as a PNG; list shows the displays. On a headless server it says there is no display.",
 		Actions: []tool.Action{
 			{Name: "capture", Handler: s.capture, Description: "Capture a screen or a region as PNG.", Level: tool.Read, Timeout: tool.Normal,
 				Params: []tool.Param{

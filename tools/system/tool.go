@@ -26,12 +26,9 @@ func New(d *tool.Deps) tool.Tool {
 	nameRequired := name
 	nameRequired.Required = true
 	return tool.Tool{
-		Name:  Name,
-		Title: "System information",
-		Description: "Inspect the machine the server runs on: OS, CPU, memory, disks and uptime (info), the top processes by CPU or memory (processes), " +
-			"listening TCP/UDP ports with their programs (ports), and the server's environment with secrets redacted (env). " +
-			"Also checks the HTTP health of the services named in the server config (service_status) and shows the last lines of its configured log files (log_tail). " +
-			"Read-only.",
+		Name:        Name,
+		Title:       "System information",
+		Description: "Inspect the machine the server runs on (read-only): OS, CPU, memory, disks, processes, listening ports, environment with secrets redacted, health of configured services and their log tails.",
 		Actions: []tool.Action{
 			{Name: "info", Handler: s.info, Description: "OS, kernel, hostname, CPU model/cores/usage, memory, disks with usage, uptime, Go runtime",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
