@@ -179,18 +179,35 @@ func (t *Tool) actionNote(p mergedParam) string {
 	if !t.MultiAction() {
 		return ""
 	}
+	// Actions that take no parameters are left out of "for …" lists: their
+	// own line in the action description already says they take nothing.
+	takers := t.paramTakers()
 	var parts []string
-	if len(p.actions) < len(t.Actions) && !namesAll(p.Description, p.actions) {
-		parts = append(parts, shorter("for ", p.actions, "not for ", without(t.ActionNames(), p.actions)))
+	named := len(p.actions) == len(t.Actions) || namesAll(p.Description, p.actions)
+	if len(p.actions) < len(takers) && !named {
+		parts = append(parts, shorter("for ", p.actions, "not for ", without(takers, p.actions)))
 	}
 	switch {
 	case len(p.requiredBy) == 0:
-	case len(p.requiredBy) == len(p.actions):
+	case len(p.requiredBy) == len(p.actions) && (len(parts) > 0 || named):
 		parts = append(parts, "required")
+	case len(p.requiredBy) == len(p.actions):
+		parts = append(parts, "required for "+strings.Join(p.requiredBy, ", "))
 	default:
 		parts = append(parts, shorter("required for ", p.requiredBy, "optional for ", without(p.actions, p.requiredBy)))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// paramTakers lists the actions that take at least one parameter.
+func (t *Tool) paramTakers() []string {
+	var out []string
+	for _, a := range t.Actions {
+		if slices.ContainsFunc(a.Params, func(p Param) bool { return p.Disabled == "" }) {
+			out = append(out, a.Name)
+		}
+	}
+	return out
 }
 
 // namesAll reports whether a description already names every action (as a
