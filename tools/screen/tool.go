@@ -25,13 +25,13 @@ func New(d *tool.Deps) tool.Tool {
 		Actions: []tool.Action{
 			{Name: "capture", Handler: s.capture, Description: "Capture a screen or a region as PNG.", Level: tool.Read, Timeout: tool.Normal,
 				Params: []tool.Param{
-					{Name: "display", Type: tool.String, Description: "X display, e.g. :0 (default $DISPLAY, else the only one running)."},
+					{Name: "display", Type: tool.String, Description: "X display, e.g. :0 (default $DISPLAY)."},
 					{Name: "screen", Type: tool.Integer, Default: 0, Description: "Screen number on the display.", Min: tool.Ptr(0)},
 					{Name: "x", Type: tool.Integer, Description: "Region left edge in pixels.", Min: tool.Ptr(0)},
 					{Name: "y", Type: tool.Integer, Description: "Region top edge in pixels.", Min: tool.Ptr(0)},
-					{Name: "width", Type: tool.Integer, Description: "Region width (default: to the right edge).", Min: tool.Ptr(1)},
-					{Name: "height", Type: tool.Integer, Description: "Region height (default: to the bottom edge).", Min: tool.Ptr(1)},
-					{Name: "output", Type: tool.String, Description: "Workspace path of the PNG (default outputs/screen.png, then screen-2.png...)."},
+					{Name: "width", Type: tool.Integer, Description: "Region width.", Min: tool.Ptr(1)},
+					{Name: "height", Type: tool.Integer, Description: "Region height.", Min: tool.Ptr(1)},
+					{Name: "output", Type: tool.String, Description: "PNG path (default outputs/screen.png)."},
 				}},
 			{Name: "list", Handler: s.list, Description: "List X displays and their screens.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 		},
