@@ -11,8 +11,8 @@ import (
 
 // Parameters shared by several actions.
 var (
-	pRef      = tool.Param{Name: "ref", Type: tool.String, Description: "Element ref from the latest snapshot, e.g. e12 (preferred over selector)."}
-	pSelector = tool.Param{Name: "selector", Type: tool.String, Description: "CSS selector of the element, when no ref is at hand."}
+	pRef      = tool.Param{Name: "ref", Type: tool.String, Description: "Element ref from the latest snapshot, e.g. e12."}
+	pSelector = tool.Param{Name: "selector", Type: tool.String, Description: "CSS selector, when no ref is at hand."}
 	pURL      = tool.Param{Name: "url", Type: tool.String, Description: "Absolute http(s) URL.", Required: true}
 )
 
@@ -38,9 +38,9 @@ func actions() []tool.Action {
 			Params: []tool.Param{pRef, pSelector,
 				{Name: "text", Type: tool.String, Description: "Text to type.", Required: true},
 				{Name: "submit", Type: tool.Boolean, Description: "Press Enter afterwards."},
-				{Name: "append", Type: tool.Boolean, Description: "Keep the existing content and add to it."}}},
+				{Name: "append", Type: tool.Boolean, Description: "Add to the existing content."}}},
 		{Name: "press", Description: "press a key, on an element if given", Level: tool.Write, Timeout: tool.Normal,
-			Params: []tool.Param{{Name: "key", Type: tool.String, Description: "Key name or combination, e.g. Enter or Control+a.", Required: true}, pRef, pSelector}},
+			Params: []tool.Param{{Name: "key", Type: tool.String, Description: "Key, e.g. Enter or Control+a.", Required: true}, pRef, pSelector}},
 		{Name: "select", Description: "choose select options", Level: tool.Write, Timeout: tool.Normal,
 			Params: []tool.Param{pRef, pSelector,
 				{Name: "values", Type: tool.Array, Items: &tool.Param{Name: "value", Type: tool.String}, Description: "Option values or texts.", Required: true}}},

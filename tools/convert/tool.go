@@ -88,7 +88,7 @@ func New(d *tool.Deps) tool.Tool {
 			{Name: "convert", Handler: cv.convert, Description: "path or text to the format in to", Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{
 				{Name: "path", Type: tool.String, Description: "Input file."},
 				{Name: "text", Type: tool.String, Description: "Inline Markdown or HTML instead of a file (see from)."},
-				{Name: "from", Type: tool.String, Enum: froms, Description: "Source format when the extension is missing or misleading (office = doc/odt/rtf/ppt/xls...)."},
+				{Name: "from", Type: tool.String, Enum: froms, Description: "Source format if the extension is wrong (office: doc, odt, rtf, ppt, xls...)."},
 				{Name: "to", Type: tool.String, Required: true, Enum: targets, Description: "Target format."},
 				{Name: "output", Type: tool.String, Description: "Output file (default: outputs/<input name>.<ext>)."},
 				{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace an existing output file."},

@@ -3,7 +3,7 @@ package dataproc
 import "clawbridge/tools/tool"
 
 var (
-	pPath  = tool.Param{Name: "path", Type: tool.String, Description: "Input file: .xlsx, .csv, .tsv, .json (array of objects) or .jsonl."}
+	pPath  = tool.Param{Name: "path", Type: tool.String, Description: "Input .xlsx, .csv, .tsv, .json or .jsonl."}
 	pPaths = tool.Param{Name: "paths", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String},
 		Description: "Input files, each a table named after the file (f.xlsx#Sheet2 -> f_Sheet2)."}
 	pSheet     = tool.Param{Name: "sheet", Type: tool.String, Description: "Worksheet name or 1-based number."}
@@ -13,7 +13,7 @@ var (
 	pLimit     = tool.Param{Name: "limit", Type: tool.Integer, Default: 50, Description: "Rows to return.", Min: tool.Ptr(1), Max: tool.Ptr(1000)}
 	pColumns   = tool.Param{Name: "columns", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Only these columns."}
 	pSQL       = tool.Param{Name: "sql", Type: tool.String, Description: "One SQLite SELECT or WITH over the tables; dates are ISO text."}
-	pWhere     = tool.Param{Name: "where", Type: tool.Array, Description: "Conditions, e.g. [{\"column\":\"amount\",\"op\":\">\",\"value\":100}].",
+	pWhere     = tool.Param{Name: "where", Type: tool.Array, Description: "Conditions, e.g. [{\"column\":\"a\",\"op\":\">\",\"value\":1}].",
 		Items: &tool.Param{Name: "item", Type: tool.Object, Properties: []tool.Param{
 			{Name: "column", Type: tool.String, Required: true},
 			{Name: "op", Type: tool.String, Enum: []string{"=", "!=", ">", ">=", "<", "<=", "contains", "not_contains", "starts_with", "ends_with", "in", "not_in", "between", "is_empty", "not_empty"}},
@@ -21,7 +21,7 @@ var (
 	pMatch   = tool.Param{Name: "match", Type: tool.String, Description: "all (AND) or any (OR).", Default: "all", Enum: []string{"all", "any"}}
 	pOrderBy = tool.Param{Name: "order_by", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Sort keys, e.g. [\"amount desc\", \"name\"]."}
 	pGroupBy = tool.Param{Name: "group_by", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Columns to group by; a date column takes a bucket suffix: \"date:month\" (or year, quarter, week, day)."}
-	pAggs    = tool.Param{Name: "aggregations", Type: tool.Array, Description: "Aggregates, e.g. [{\"column\":\"amount\",\"func\":\"sum\"}]. Default: count of rows.",
+	pAggs    = tool.Param{Name: "aggregations", Type: tool.Array, Description: "Aggregates (default a row count).",
 		Items: &tool.Param{Name: "item", Type: tool.Object, Properties: []tool.Param{
 			{Name: "column", Type: tool.String},
 			{Name: "func", Type: tool.String, Required: true, Enum: []string{"count", "count_distinct", "sum", "avg", "mean", "min", "max"}},

@@ -102,7 +102,7 @@ func (q *dbq) tool() tool.Tool {
 		q.cfg.MaxCellChars = 2000
 	}
 	pConn := tool.Param{Name: "connection", Type: tool.String, Description: "Connection name (optional when only one)."}
-	pSQL := tool.Param{Name: "sql", Type: tool.String, Required: true, Description: "One read-only statement: SELECT, WITH ... SELECT or VALUES. Writes, several statements, locking clauses and server-side file or sleep functions are refused."}
+	pSQL := tool.Param{Name: "sql", Type: tool.String, Required: true, Description: "One read-only SELECT, WITH or VALUES statement; anything else is refused."}
 	pTable := tool.Param{Name: "table", Type: tool.String, Description: "Table to describe (schema.table allowed); omit to list tables."}
 	pLimit := tool.Param{Name: "limit", Type: tool.Integer, Description: fmt.Sprintf("Rows to return (default and maximum %d).", q.cfg.MaxRows), Min: tool.Ptr(1), Max: tool.Ptr(float64(q.cfg.MaxRows))}
 	return tool.Tool{

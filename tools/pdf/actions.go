@@ -10,9 +10,9 @@ var (
 	pPaths = tool.Param{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Name: "item", Type: tool.String},
 		Description: "Input files in order."}
 	pOutput = tool.Param{Name: "output", Type: tool.String,
-		Description: "Output PDF (default outputs/<input>_<action>.pdf), or .txt for extract_text."}
+		Description: "Output PDF (default under outputs/), or .txt for extract_text."}
 	pOutputDir = tool.Param{Name: "output_dir", Type: tool.String,
-		Description: "Directory for the files (default outputs/<input>_<action>/)."}
+		Description: "Directory for the files (default under outputs/)."}
 	pPages = func(req bool) tool.Param {
 		return tool.Param{Name: "pages", Type: tool.String, Required: req,
 			Description: `Pages: "1-3,5", "even", "odd", "5-", "l" (last), "!2" (not 2); empty: all.`}
@@ -35,18 +35,18 @@ func (p *pdfTool) actions() []tool.Action {
 		return append(append([]tool.Param{}, more...), ps...)
 	}
 	perms := tool.Param{Name: "permissions", Type: tool.String,
-		Description: `"none", "print", "all" or a comma list of print, modify, copy, annotate, fill_forms, assemble, print_high (encrypt default "print").`}
+		Description: `"none", "print", "all" or a comma list of print, modify, copy, annotate, fill_forms, assemble, print_high.`}
 	wmParams := []tool.Param{
 		pPath(true),
-		{Name: "text", Type: tool.String, Description: "Text to place (Chinese works). Give text or image."},
-		{Name: "image", Type: tool.String, Description: "Image file (png, jpeg, tiff) instead of text."},
+		{Name: "text", Type: tool.String, Description: "Text to place. Give text or image."},
+		{Name: "image", Type: tool.String, Description: "Image file instead of text."},
 		pPages(false),
 		{Name: "font_size", Type: tool.Number, Default: 48.0, Min: tool.Ptr(4), Max: tool.Ptr(400), Description: "Points."},
 		{Name: "color", Type: tool.String, Default: "#808080", Description: "#RRGGBB."},
-		{Name: "opacity", Type: tool.Number, Min: tool.Ptr(0), Max: tool.Ptr(1), Description: "Default 0.3 for watermark, 1 for stamp."},
-		{Name: "angle", Type: tool.Number, Min: tool.Ptr(-180), Max: tool.Ptr(180), Description: "Degrees (default 45 for text watermarks, else 0)."},
+		{Name: "opacity", Type: tool.Number, Min: tool.Ptr(0), Max: tool.Ptr(1), Description: "Default 0.3 (watermark) or 1 (stamp)."},
+		{Name: "angle", Type: tool.Number, Min: tool.Ptr(-180), Max: tool.Ptr(180), Description: "Degrees."},
 		{Name: "scale", Type: tool.Number, Min: tool.Ptr(0.01), Max: tool.Ptr(1), Default: 0.5, Description: "Fraction of the page width."},
-		{Name: "position", Type: tool.String, Default: "c", Enum: []string{"c", "tl", "tc", "tr", "l", "r", "bl", "bc", "br"}, Description: "Anchor: c centre, tl top-left ... br bottom-right."},
+		{Name: "position", Type: tool.String, Default: "c", Enum: []string{"c", "tl", "tc", "tr", "l", "r", "bl", "bc", "br"}, Description: "Anchor (tl top-left ... br bottom-right)."},
 		pPassword,
 	}
 	return []tool.Action{
@@ -69,7 +69,7 @@ func (p *pdfTool) actions() []tool.Action {
 		rd("permissions", p.permissions, "list permissions", pPath(true), pPassword),
 		wr("set_permissions", p.setPermissions, "change permissions", with(out, pPath(true),
 			tool.Param{Name: "password", Type: tool.String, Required: true, Description: "Owner password."},
-			tool.Param{Name: "user_password", Type: tool.String, Description: "Current user (open) password, if any."},
+			tool.Param{Name: "user_password", Type: tool.String, Description: "Current open password, if any."},
 			tool.Param{Name: "permissions", Type: tool.String, Required: true, Description: perms.Description})...),
 		wr("watermark", p.watermarkAction(false), "text/image behind content", with(out, wmParams...)...),
 		wr("stamp", p.watermarkAction(true), "text/image on top", with(out, wmParams...)...),
@@ -82,11 +82,11 @@ func (p *pdfTool) actions() []tool.Action {
 		wr("extract_images", p.extractImages, "save embedded images", pPath(true), pPages(false), pOutputDir, pPassword, pOverwrite),
 		rd("list_form_fields", p.listFormFields, "form fields and values", pPath(true), pPassword),
 		wr("fill_form", p.fillForm, "fill form fields", with(out, pPath(true),
-			tool.Param{Name: "fields", Type: tool.Object, Required: true, Description: `By field name or id, e.g. {"name": "Alice", "agree": true}; list boxes take an array. Latin-1 text only.`},
+			tool.Param{Name: "fields", Type: tool.Object, Required: true, Description: `By field name or id, e.g. {"name": "Alice", "agree": true}; Latin-1 text only.`},
 			tool.Param{Name: "lock", Type: tool.Boolean, Default: false, Description: "Make the filled fields read-only."}, pPassword)...),
 		rd("extract_text", p.extractText, "text per page (Chinese works); scanned pages need ocr",
 			pPath(true), pPages(false), pPassword,
-			tool.Param{Name: "layout", Type: tool.Boolean, Default: false, Description: "Keep the physical layout instead of reading order."},
+			tool.Param{Name: "layout", Type: tool.Boolean, Default: false, Description: "Keep the physical layout."},
 			pOutput,
 			pOverwrite),
 	}

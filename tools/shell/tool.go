@@ -31,8 +31,8 @@ func New(d *tool.Deps) tool.Tool {
 			Timeout: tool.Slow,
 			Params: []tool.Param{
 				{Name: "argv", Type: tool.Array, Items: &tool.Param{Name: "arg", Type: tool.String},
-					Description: "The program and its arguments, e.g. [\"ls\", \"-la\", \"src\"]. The program is looked up on PATH; " +
-						"no shell: `;`, `|`, `&&`, `$(...)`, `*` and quotes reach the program literally." + argvNote(d),
+					Description: "The program (on PATH) and its arguments, e.g. [\"ls\", \"-la\"]; " +
+						"`;`, `|`, `$(...)`, `*` and quotes reach it literally." + argvNote(d),
 					Required: shellOff(d) != ""},
 				{Name: "shell", Type: tool.String, Disabled: shellOff(d),
 					Description: "A command line run with `sh -c` (pipes, redirections, globs); use argv when no shell is needed."},

@@ -43,18 +43,18 @@ func New(d *tool.Deps) tool.Tool {
 				Params: []tool.Param{
 					{Name: "protocol", Type: tool.String, Enum: []string{"all", "tcp", "udp"}, Default: "all", Description: "Which sockets to list."},
 				}},
-			{Name: "env", Handler: s.env, Description: "environment variables, secrets redacted",
+			{Name: "env", Handler: s.env, Description: "environment, secrets redacted",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
 					{Name: "query", Type: tool.String, Description: "Only names containing this text."},
 				}},
-			{Name: "service_status", Handler: s.serviceStatus, Description: "HTTP health checks of the services named in config",
+			{Name: "service_status", Handler: s.serviceStatus, Description: "health of configured services",
 				Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 				Params: []tool.Param{
 					name,
 					{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(60), Default: 5, Description: "Per-service request timeout in seconds."},
 				}},
-			{Name: "log_tail", Handler: s.logTail, Description: "last lines of a log file named in config",
+			{Name: "log_tail", Handler: s.logTail, Description: "end of a configured log file",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
 					nameRequired,

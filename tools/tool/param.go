@@ -72,7 +72,9 @@ func (p Param) Schema() map[string]any {
 	if len(p.Enum) > 0 {
 		s["enum"] = p.Enum
 	}
-	if p.Default != nil {
+	// A boolean that defaults to false says nothing a client does not
+	// assume of an absent flag; only the other defaults are published.
+	if p.Default != nil && p.Default != false {
 		s["default"] = p.Default
 	}
 	if p.Min != nil {
