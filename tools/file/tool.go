@@ -74,7 +74,7 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  "file",
 		Title: "Workspace files",
-		Description: "Read, write, search and manage files inside the workspace (text in UTF-8, GBK or UTF-16; zip, unzip, hash). " +
+		Description: "Read, write, search and manage files in the workspace (any common text encoding; zip, hash). " +
 			"delete moves to a trash that restore undoes. Paths are relative to the workspace root.",
 		Actions: ft.actions(),
 
@@ -109,7 +109,7 @@ var (
 	pOffset = tool.Param{Name: "offset", Type: tool.Integer, Min: tool.Ptr(0), Default: 0,
 		Description: "Lines or entries to skip."}
 	pLimit = tool.Param{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10000),
-		Description: "Maximum lines, entries or matches returned."}
+		Description: "Most lines, entries or matches returned."}
 	pDepth = tool.Param{Name: "depth", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10), Default: 3,
 		Description: "Directory levels shown."}
 	pPattern = tool.Param{Name: "pattern", Type: tool.String,

@@ -19,9 +19,8 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  Name,
 		Title: "Run a command",
-		Description: "Run one program in the workspace and get its exit code, stdout and stderr; a non-zero exit code is a normal result. " +
-			"Give it as an argv list (no shell). It runs with a timeout, capped output and no secrets in its environment. " +
-			"Read-only programs (ls, cat, grep, wc...) run at once in a jail that cannot change anything (no network, workspace read-only). Anything else (other programs, " + shellLines(d) + "a cwd outside the workspace) asks the user first and then runs normally.",
+		Description: "Run one program in the workspace: exit code (non-zero is a normal result), stdout and stderr, with a timeout and no secrets in its environment. " +
+			"Read-only programs (ls, cat, grep, wc...) run at once in a jail that cannot change anything; anything else (other programs, " + shellLines(d) + "a cwd outside the workspace) asks the user first.",
 		Actions: []tool.Action{{
 			Description: "Run one command",
 			Level:       tool.High, // CallLevel lowers it to Read for read-only programs
