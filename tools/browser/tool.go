@@ -11,8 +11,8 @@ import (
 
 // Parameters shared by several actions.
 var (
-	pRef      = tool.Param{Name: "ref", Type: tool.String, Description: "Element ref from the latest snapshot, e.g. e12 (preferred over selector)."}
-	pSelector = tool.Param{Name: "selector", Type: tool.String, Description: "CSS selector of the element, when no ref is at hand."}
+	pRef      = tool.Param{Name: "ref", Type: tool.String, Description: "Element ref from the latest snapshot, e.g. e12."}
+	pSelector = tool.Param{Name: "selector", Type: tool.String, Description: "CSS selector, when no ref is at hand."}
 	pURL      = tool.Param{Name: "url", Type: tool.String, Description: "Absolute http(s) URL.", Required: true}
 )
 
@@ -24,11 +24,11 @@ func actions() []tool.Action {
 		{Name: "back", Description: "history back", Level: tool.Write, Timeout: tool.Normal},
 		{Name: "forward", Description: "history forward", Level: tool.Write, Timeout: tool.Normal},
 		{Name: "reload", Description: "reload the tab", Level: tool.Write, Timeout: tool.Normal},
-		{Name: "snapshot", Description: "page outline whose elements carry refs for other actions; paged in characters", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
+		{Name: "snapshot", Description: "page outline with element refs, paged", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 			Params: []tool.Param{
 				{Name: "offset", Type: tool.Integer, Description: "next_offset of the previous window.", Min: tool.Ptr(0)},
-				{Name: "limit", Type: tool.Integer, Description: "Characters to return (default from config).", Min: tool.Ptr(500), Max: tool.Ptr(100000)},
-				{Name: "diff", Type: tool.Boolean, Description: "Only lines new or changed since this tab's previous snapshot (with their ancestors as context)."},
+				{Name: "limit", Type: tool.Integer, Description: "Characters to return.", Min: tool.Ptr(500), Max: tool.Ptr(100000)},
+				{Name: "diff", Type: tool.Boolean, Description: "Only lines changed since the previous snapshot."},
 			}},
 		{Name: "click", Description: "click an element", Level: tool.Write, Timeout: tool.Normal,
 			Params: []tool.Param{pRef, pSelector,
@@ -38,18 +38,18 @@ func actions() []tool.Action {
 			Params: []tool.Param{pRef, pSelector,
 				{Name: "text", Type: tool.String, Description: "Text to type.", Required: true},
 				{Name: "submit", Type: tool.Boolean, Description: "Press Enter afterwards."},
-				{Name: "append", Type: tool.Boolean, Description: "Keep the existing content and add to it."}}},
+				{Name: "append", Type: tool.Boolean, Description: "Add to the existing content."}}},
 		{Name: "press", Description: "press a key, on an element if given", Level: tool.Write, Timeout: tool.Normal,
-			Params: []tool.Param{{Name: "key", Type: tool.String, Description: "Key name or combination, e.g. Enter or Control+a.", Required: true}, pRef, pSelector}},
-		{Name: "select", Description: "choose options of a select by value or text", Level: tool.Write, Timeout: tool.Normal,
+			Params: []tool.Param{{Name: "key", Type: tool.String, Description: "Key, e.g. Enter or Control+a.", Required: true}, pRef, pSelector}},
+		{Name: "select", Description: "choose select options", Level: tool.Write, Timeout: tool.Normal,
 			Params: []tool.Param{pRef, pSelector,
-				{Name: "values", Type: tool.Array, Items: &tool.Param{Name: "value", Type: tool.String, Description: "Option value or text."}, Description: "Options to select.", Required: true}}},
+				{Name: "values", Type: tool.Array, Items: &tool.Param{Name: "value", Type: tool.String}, Description: "Option values or texts.", Required: true}}},
 		{Name: "hover", Description: "hover an element", Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{pRef, pSelector}},
-		{Name: "scroll", Description: "scroll an element into view, the page by dx/dy, or to top/bottom", Level: tool.Write, Timeout: tool.Normal,
+		{Name: "scroll", Description: "element into view, by dx/dy, or to top/bottom", Level: tool.Write, Timeout: tool.Normal,
 			Params: []tool.Param{pRef, pSelector,
 				{Name: "dx", Type: tool.Number, Description: "Horizontal pixels."},
 				{Name: "dy", Type: tool.Number, Description: "Vertical pixels (default: most of a screen down)."},
-				{Name: "to", Type: tool.String, Description: "Scroll to the top or bottom of the page.", Enum: []string{"top", "bottom"}}}},
+				{Name: "to", Type: tool.String, Description: "Page top or bottom.", Enum: []string{"top", "bottom"}}}},
 		{Name: "wait_for", Description: "wait for text, text_gone, a selector or seconds", Level: tool.Read, Timeout: tool.Normal,
 			Params: []tool.Param{
 				{Name: "text", Type: tool.String, Description: "Text to wait for."},
@@ -57,15 +57,15 @@ func actions() []tool.Action {
 				{Name: "selector", Type: tool.String, Description: "CSS selector to wait to be visible."},
 				{Name: "seconds", Type: tool.Number, Description: "Fixed pause in seconds.", Min: tool.Ptr(0), Max: tool.Ptr(60)},
 				{Name: "timeout", Type: tool.Number, Default: 10.0, Description: "Seconds before giving up.", Min: tool.Ptr(0.1), Max: tool.Ptr(120)}}},
-		{Name: "screenshot", Description: "PNG of the viewport, full page or an element; a file when output or save", Level: tool.Read, Timeout: tool.Normal,
+		{Name: "screenshot", Description: "PNG of the viewport, page or element", Level: tool.Read, Timeout: tool.Normal,
 			Params: []tool.Param{pRef, pSelector,
 				{Name: "full_page", Type: tool.Boolean, Description: "Capture the whole scrollable page."},
 				{Name: "save", Type: tool.Boolean, Description: "Also save it under outputs/."},
-				{Name: "output", Type: tool.String, Description: "Workspace path of the PNG file to write."},
+				{Name: "output", Type: tool.String, Description: "PNG path to write."},
 				{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing file at output."}}},
 		{Name: "pdf", Description: "print the page to a PDF file", Level: tool.Write, Timeout: tool.Slow,
 			Params: []tool.Param{
-				{Name: "output", Type: tool.String, Description: "Workspace path of the PDF (default outputs/page.pdf, then page-2.pdf...)."},
+				{Name: "output", Type: tool.String, Description: "PDF path (default outputs/page.pdf)."},
 				{Name: "page_size", Type: tool.String, Description: "Paper size.", Enum: browser.PageSizes()},
 				{Name: "landscape", Type: tool.Boolean, Description: "Landscape orientation."},
 				{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing file at output."}}},
@@ -75,8 +75,8 @@ func actions() []tool.Action {
 				{Name: "tab", Type: tool.String, Description: "Tab id (t1, t2...); close defaults to the current tab."},
 				{Name: "url", Type: tool.String, Description: "URL to open in the new tab."}}},
 		{Name: "console", Description: "recent console messages and errors", Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
-			Params: []tool.Param{{Name: "limit", Type: tool.Integer, Default: 50, Description: "Most recent messages to return.", Min: tool.Ptr(1), Max: tool.Ptr(200)}}},
-		{Name: "evaluate", Description: "run JavaScript (with ref/selector the element is `this`); off unless configured", Level: tool.High, Timeout: tool.Normal,
+			Params: []tool.Param{{Name: "limit", Type: tool.Integer, Default: 50, Description: "Messages to return.", Min: tool.Ptr(1), Max: tool.Ptr(200)}}},
+		{Name: "evaluate", Description: "run JavaScript (the element is `this`); off unless configured", Level: tool.High, Timeout: tool.Normal,
 			Params: []tool.Param{{Name: "script", Type: tool.String, Description: "JavaScript expression or function source.", Required: true}, pRef, pSelector}},
 	}
 }
@@ -93,15 +93,12 @@ func New(d *tool.Deps, m *browser.Manager) tool.Tool {
 		}
 	}
 	return tool.Tool{
-		Name:  "browser",
-		Title: "Web browser (Chromium)",
-		Description: "Drive a real headless Chromium step by step: navigate, take a snapshot (a compact accessibility outline where " +
-			"interactive elements carry refs like e12), then click, type, select, press keys or wait by ref or CSS selector. " +
-			"Also tabs, screenshots (returned as images), printing to PDF and the console. Each session has its own isolated " +
-			"browser profile; snapshots are paged (offset/limit) and can show only what changed (diff).",
-		Actions:   acts,
-		OpenWorld: true,
-		Programs:  map[string]string{"chromium": "chromium"},
+		Name:        "browser",
+		Title:       "Web browser (Chromium)",
+		Description: "Drive a real headless Chromium step by step: navigate, snapshot (an outline whose elements carry refs like e12), then click, type, select or wait by ref or CSS selector; also tabs, screenshots and PDF. Each session has its own browser profile.",
+		Actions:     acts,
+		OpenWorld:   true,
+		Programs:    map[string]string{"chromium": "chromium"},
 		Examples: []string{
 			"open https://example.com and click the login button",
 			"fill in the search box on this page and press Enter",

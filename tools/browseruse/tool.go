@@ -24,29 +24,26 @@ type runner struct {
 func New(d *tool.Deps, m *browser.Manager) tool.Tool {
 	r := &runner{d: d, m: m, br: browsertool.NewRunner(d, m)}
 	return tool.Tool{
-		Name:  "browser_use",
-		Title: "Browser task runner",
-		Description: "Do several browser steps in one call, extract structured data from a page, or fill a form. " +
-			"run takes an ordered list of steps in the browser tool's vocabulary (navigate, click, type, select, press, wait_for, snapshot...), " +
-			"stops at the first failure and reports every step plus a final snapshot. extract returns title, headings, links, tables as rows, " +
-			"forms with their fields and metadata; fill_form fills fields by label or name and can submit.",
+		Name:        "browser_use",
+		Title:       "Browser task runner",
+		Description: "Do several browser steps in one call (run, in the browser tool's vocabulary; stops at the first failure), extract structured data from a page, or fill a form.",
 		Actions: []tool.Action{
 			{Name: "run", Handler: r.run, Description: "Run browser steps in order; stop at the first failure.", Level: tool.Write, Timeout: tool.Slow,
 				Params: []tool.Param{
-					{Name: "steps", Type: tool.Array, Required: true, Description: "Ordered steps; each is an object with `action` (a browser action except evaluate) and that action's fields, e.g. {\"action\":\"click\",\"ref\":\"e5\"}.",
+					{Name: "steps", Type: tool.Array, Required: true, Description: "Steps, each a browser action (not evaluate) and its fields, e.g. {\"action\":\"click\",\"ref\":\"e5\"}.",
 						Items: &tool.Param{Name: "step", Type: tool.Object, Description: "One browser step.",
 							Properties: []tool.Param{{Name: "action", Type: tool.String, Description: "Browser action name.", Required: true}}}},
-					{Name: "snapshot_limit", Type: tool.Integer, Description: "Characters of the final snapshot (default 6000; 0 for none).", Min: tool.Ptr(0), Max: tool.Ptr(50000)},
+					{Name: "snapshot_limit", Type: tool.Integer, Description: "Characters of the final snapshot (0: none).", Min: tool.Ptr(0), Max: tool.Ptr(50000)},
 				}},
 			{Name: "extract", Handler: r.extract, Description: "Structured content of a URL or the current page.", Level: tool.Write, Timeout: tool.Normal,
 				Params: []tool.Param{
 					{Name: "url", Type: tool.String, Description: "URL to open first; empty: the current page."},
-					{Name: "max_text", Type: tool.Integer, Default: 0, Description: "Also return up to this many characters of visible text.", Min: tool.Ptr(0), Max: tool.Ptr(200000)},
+					{Name: "max_text", Type: tool.Integer, Default: 0, Description: "Also return this many characters of text.", Min: tool.Ptr(0), Max: tool.Ptr(200000)},
 					{Name: "max_links", Type: tool.Integer, Default: 200, Description: "Links to return.", Min: tool.Ptr(0), Max: tool.Ptr(2000)},
 				}},
 			{Name: "fill_form", Handler: r.fill, Description: "Fill form fields by label, name or id, then optionally submit.", Level: tool.Write, Timeout: tool.Normal,
 				Params: []tool.Param{
-					{Name: "fields", Type: tool.Object, Required: true, Description: "Map of field label (or name or id) to value; checkboxes take true/false, radios and selects the option text or value."},
+					{Name: "fields", Type: tool.Object, Required: true, Description: "Field label, name or id to value; checkboxes take true/false, selects the option."},
 					{Name: "submit", Type: tool.Boolean, Description: "Submit the form afterwards."},
 					{Name: "url", Type: tool.String, Description: "URL to open first; empty: the current page."},
 				}},

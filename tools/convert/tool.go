@@ -81,24 +81,21 @@ func New(d *tool.Deps) tool.Tool {
 	targets := []string{"html", "pdf", "docx", "md", "txt", "xlsx", "csv", "json", "png", "jpeg", "gif", "bmp", "tiff"}
 	froms := []string{"md", "html", "docx", "pptx", "office", "csv", "xlsx", "json", "png", "jpeg", "gif", "bmp", "tiff", "webp"}
 	return tool.Tool{
-		Name:  "format_converter",
-		Title: "Format converter",
-		Description: "Converts files between formats: Markdown to HTML, PDF or Word (.docx); HTML to Markdown, PDF or docx; " +
-			"Word to Markdown or text; Word, PowerPoint and Excel to PDF (LibreOffice); csv, xlsx and json into each other with " +
-			"numbers and dates kept as such; images between png, jpeg, gif, bmp and tiff. PDFs are printed by Chromium so Chinese " +
-			"text, tables and code render properly. Use pdf_tool to edit existing PDFs and doc_generator/ppt_generator to write new documents.",
+		Name:        "format_converter",
+		Title:       "Format converter",
+		Description: "Converts files between formats: Markdown, HTML, Word, PowerPoint, Excel to PDF or to each other; csv, xlsx and json into each other; images between png, jpeg, gif, bmp and tiff. Use pdf_tool to edit existing PDFs and doc_generator/ppt_generator to write new documents.",
 		Actions: []tool.Action{
-			{Name: "convert", Handler: cv.convert, Description: "convert path (or inline text) to the format in 'to'", Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{
-				{Name: "path", Type: tool.String, Description: "Input file in the workspace; its extension gives the source format."},
-				{Name: "text", Type: tool.String, Description: "Inline Markdown or HTML to convert instead of a file (set 'from', default md)."},
-				{Name: "from", Type: tool.String, Enum: froms, Description: "Source format when the extension is missing or misleading (office = doc/odt/rtf/ppt/xls...)."},
+			{Name: "convert", Handler: cv.convert, Description: "path or text to the format in to", Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{
+				{Name: "path", Type: tool.String, Description: "Input file."},
+				{Name: "text", Type: tool.String, Description: "Inline Markdown or HTML instead of a file (see from)."},
+				{Name: "from", Type: tool.String, Enum: froms, Description: "Source format if the extension is wrong (office: doc, odt, rtf, ppt, xls...)."},
 				{Name: "to", Type: tool.String, Required: true, Enum: targets, Description: "Target format."},
 				{Name: "output", Type: tool.String, Description: "Output file (default: outputs/<input name>.<ext>)."},
 				{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace an existing output file."},
-				{Name: "title", Type: tool.String, Description: "Document title for html, pdf and docx (default: first heading or file name)."},
+				{Name: "title", Type: tool.String, Description: "Document title (default the first heading)."},
 				{Name: "page_size", Type: tool.String, Enum: []string{"A4", "Letter", "A3", "A5", "Legal"}, Default: "A4", Description: "PDF and docx page size."},
 				{Name: "landscape", Type: tool.Boolean, Default: false, Description: "Landscape pages for PDF and docx."},
-				{Name: "margin_mm", Type: tool.Number, Min: tool.Ptr(0), Max: tool.Ptr(60), Description: "Page margins in mm for PDF and docx (default 15 for PDF, 25.4 for docx)."},
+				{Name: "margin_mm", Type: tool.Number, Min: tool.Ptr(0), Max: tool.Ptr(60), Description: "Page margins in mm."},
 				{Name: "page_numbers", Type: tool.Boolean, Default: false, Description: "Page numbers in the footer (PDF and docx)."},
 				{Name: "sheet", Type: tool.String, Description: "Worksheet to read from an xlsx (default: the first)."},
 				{Name: "quality", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Default: 90, Description: "JPEG quality."},

@@ -53,10 +53,8 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  "data_processor",
 		Title: "Data processor (Excel, CSV, JSON)",
-		Description: "Analyses spreadsheet and table files (xlsx, csv, tsv, json): list sheets, read rows page by page, " +
-			"describe every column (type, missing values, min/max/mean/median, top values), run SQL SELECT over the files as tables, " +
-			"filter, sort, group and aggregate, pivot, join two files, clean (trim, dedupe, fill) and export to xlsx/csv/json. " +
-			"Use it whenever the user wants numbers or answers from a data file rather than its raw text; pair it with data_visualization for charts.",
+		Description: "Analyses spreadsheet and table files (xlsx, csv, tsv, json): statistics, SQL, filter, group, pivot, join, clean, export. " +
+			"Use it when the user wants numbers or answers from a data file rather than its raw text; data_visualization draws charts.",
 		Actions: p.actions(),
 		Examples: []string{
 			"Analyse the sales trend in sales_data.xlsx",

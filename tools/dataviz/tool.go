@@ -46,7 +46,7 @@ func New(d *tool.Deps) tool.Tool {
 	}
 	one := chartParams()
 	out := []tool.Param{
-		{Name: "output", Type: tool.String, Description: "Output path in the workspace (default outputs/<title>.png/.svg, .xlsx or .html)."},
+		{Name: "output", Type: tool.String, Description: "Output path (default outputs/<title>.<ext>)."},
 		{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing output files."},
 	}
 	chart := append(append([]tool.Param{}, one...), tool.Param{Name: "format", Type: tool.String, Enum: []string{"both", "png", "svg"}, Default: "both", Description: "Files to write."})
@@ -54,21 +54,20 @@ func New(d *tool.Deps) tool.Tool {
 	excel := append(append([]tool.Param{}, one...), out...)
 	dash := []tool.Param{
 		{Name: "title", Type: tool.String, Description: "Dashboard title."},
-		{Name: "charts", Type: tool.Array, Required: true, Description: "Charts to place on the dashboard, each an object with the same fields as the chart action (type, title, data or path + x + y, ...).",
-			Items: &tool.Param{Name: "item", Type: tool.Object, Description: "one chart", Properties: []tool.Param{{Name: "type", Type: tool.String, Required: true, Description: "chart type", Enum: chartTypes}}}},
+		{Name: "charts", Type: tool.Array, Required: true, Description: "Charts, each with the chart action's fields (type, title, data or path + x + y...).",
+			Items: &tool.Param{Name: "item", Type: tool.Object, Properties: []tool.Param{{Name: "type", Type: tool.String, Required: true, Enum: chartTypes}}}},
 	}
 	dash = append(dash, out...)
 	return tool.Tool{
 		Name:  "data_visualization",
 		Title: "Charts and dashboards",
-		Description: "Draws charts — bar (grouped or stacked), line, area, pie/donut, scatter, histogram, heatmap — from inline data or from a data file plus column names, " +
-			"with titles, axis labels, legends and number formatting; Chinese text is rendered with a real CJK font. " +
-			"Writes PNG and SVG (the PNG also comes back inline), a native Excel chart in an .xlsx, or a self-contained offline HTML dashboard of several charts. " +
+		Description: "Draws charts (bar, line, area, pie, scatter, histogram, heatmap; Chinese text fine) from inline data or a data file: " +
+			"PNG/SVG, a native Excel chart, or an offline HTML dashboard. " +
 			"Use it whenever the user asks for a chart or a visual; use data_processor first when the numbers still need computing.",
 		Actions: []tool.Action{
-			{Name: "chart", Handler: v.chart, Description: "one chart as PNG and/or SVG", Level: tool.Write, Timeout: tool.Normal, Params: chart},
-			{Name: "excel_chart", Handler: v.excelChart, Description: "an .xlsx with the data and a native Excel chart of it", Level: tool.Write, Timeout: tool.Normal, Params: excel},
-			{Name: "dashboard", Handler: v.dashboard, Description: "a single offline HTML page with several charts (inline SVG, no network)", Level: tool.Write, Timeout: tool.Slow, Params: dash},
+			{Name: "chart", Handler: v.chart, Description: "one chart as PNG/SVG", Level: tool.Write, Timeout: tool.Normal, Params: chart},
+			{Name: "excel_chart", Handler: v.excelChart, Description: "an .xlsx with the data and a native chart", Level: tool.Write, Timeout: tool.Normal, Params: excel},
+			{Name: "dashboard", Handler: v.dashboard, Description: "one offline HTML page of several charts", Level: tool.Write, Timeout: tool.Slow, Params: dash},
 		},
 		Examples: []string{
 			"Make a bar chart of sales by region",
@@ -86,23 +85,23 @@ func New(d *tool.Deps) tool.Tool {
 func chartParams() []tool.Param {
 	return []tool.Param{
 		{Name: "type", Type: tool.String, Required: true, Enum: chartTypes, Description: "Chart type."},
-		{Name: "title", Type: tool.String, Description: "Chart title (Chinese is fine)."},
+		{Name: "title", Type: tool.String, Description: "Chart title."},
 		{Name: "x_label", Type: tool.String, Description: "X axis title."},
 		{Name: "y_label", Type: tool.String, Description: "Y axis title."},
-		{Name: "data", Type: tool.Object, Description: `Inline data: {"labels": ["1月","2月"], "series": [{"name": "销售额", "values": [120, 150]}]}; scatter series add "x": [...]; histogram: {"values": [...]}; heatmap: {"labels": [...], "y_labels": [...], "matrix": [[...], ...]}.`},
-		{Name: "path", Type: tool.String, Description: "Data file (xlsx, csv, json) instead of inline data; name the columns with x and y."},
-		{Name: "sheet", Type: tool.String, Description: "Worksheet of an xlsx file."},
-		{Name: "x", Type: tool.String, Description: "Category (or x) column of the file."},
-		{Name: "y", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String, Description: "column"}, Description: "Value column(s) of the file: one series each (a heatmap takes its row column here)."},
-		{Name: "value", Type: tool.String, Description: "Heatmap cell value column (with x and y)."},
-		{Name: "agg", Type: tool.String, Enum: []string{"sum", "avg", "min", "max", "count", "none"}, Default: "sum", Description: "How rows with the same x combine; none plots rows as they are."},
+		{Name: "data", Type: tool.Object, Description: `Inline data: {"labels": [...], "series": [{"name": "...", "values": [...]}]}; scatter series add "x"; histogram {"values"}; heatmap {"labels", "y_labels", "matrix"}.`},
+		{Name: "path", Type: tool.String, Description: "Data file (xlsx, csv, json) instead of data; columns named by x and y."},
+		{Name: "sheet", Type: tool.String, Description: "Worksheet."},
+		{Name: "x", Type: tool.String, Description: "Category or x column."},
+		{Name: "y", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Value columns, one series each (heatmap: its row column)."},
+		{Name: "value", Type: tool.String, Description: "Heatmap cell value column."},
+		{Name: "agg", Type: tool.String, Enum: []string{"sum", "avg", "min", "max", "count", "none"}, Default: "sum", Description: "How rows with the same x combine."},
 		{Name: "stacked", Type: tool.Boolean, Description: "Stack bar or area series."},
-		{Name: "donut", Type: tool.Boolean, Description: "Draw a pie as a donut."},
-		{Name: "bins", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Histogram bins (default by Sturges' rule)."},
+		{Name: "donut", Type: tool.Boolean, Description: "Pie as a donut."},
+		{Name: "bins", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Histogram bins."},
 		{Name: "width", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(4000), Default: 900, Description: "Pixels."},
 		{Name: "height", Type: tool.Integer, Min: tool.Ptr(150), Max: tool.Ptr(4000), Default: 540, Description: "Pixels."},
-		{Name: "value_format", Type: tool.String, Enum: []string{"auto", "integer", "percent", "thousands", "wan"}, Description: "Number labels: auto, integer, percent (0.25 -> 25%), thousands (1.2K/3.4M), wan (1.2万/3.4亿)."},
-		{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100000), Default: 10000, Description: "Most categories or points read from a file."},
+		{Name: "value_format", Type: tool.String, Enum: []string{"auto", "integer", "percent", "thousands", "wan"}, Description: "Number labels (percent: 0.25 -> 25%; wan: 1.2万)."},
+		{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100000), Default: 10000, Description: "Most points read from a file."},
 	}
 }
 

@@ -101,21 +101,19 @@ func (q *dbq) tool() tool.Tool {
 	if q.cfg.MaxCellChars <= 0 {
 		q.cfg.MaxCellChars = 2000
 	}
-	pConn := tool.Param{Name: "connection", Type: tool.String, Description: "Connection name from the connections action (may be omitted when only one is configured)."}
-	pSQL := tool.Param{Name: "sql", Type: tool.String, Required: true, Description: "One read-only statement: SELECT, WITH ... SELECT or VALUES. Writes, several statements, locking clauses and server-side file or sleep functions are refused."}
+	pConn := tool.Param{Name: "connection", Type: tool.String, Description: "Connection name (optional when only one)."}
+	pSQL := tool.Param{Name: "sql", Type: tool.String, Required: true, Description: "One read-only SELECT, WITH or VALUES statement; anything else is refused."}
 	pTable := tool.Param{Name: "table", Type: tool.String, Description: "Table to describe (schema.table allowed); omit to list tables."}
 	pLimit := tool.Param{Name: "limit", Type: tool.Integer, Description: fmt.Sprintf("Rows to return (default and maximum %d).", q.cfg.MaxRows), Min: tool.Ptr(1), Max: tool.Ptr(float64(q.cfg.MaxRows))}
 	return tool.Tool{
-		Name:  "db_query",
-		Title: "Database query (read-only SQL)",
-		Description: "Runs read-only SQL against the databases configured for this server (SQLite files, PostgreSQL, MySQL). " +
-			"Use connections to see them, describe to list tables and columns with example values, then query with one SELECT; explain shows the plan. " +
-			"Results come back as columns and rows, capped (a notice says when rows or columns were cut); nothing is ever written.",
+		Name:        "db_query",
+		Title:       "Database query (read-only SQL)",
+		Description: "Runs read-only SQL against the databases configured for this server (SQLite, PostgreSQL, MySQL): connections lists them, describe shows tables and columns, query runs one SELECT. Nothing is ever written.",
 		Actions: []tool.Action{
 			{Name: "connections", Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return q.connections(), nil }, Description: "configured databases", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 			{Name: "describe", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.describe(ctx, conn, a.String("table"))
-			}), Description: "tables, or one table's columns and sample values", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pTable}},
+			}), Description: "tables, or a table's columns", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pTable}},
 			{Name: "query", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.query(ctx, conn, a.String("sql"), a.Int("limit", 0))
 			}), Description: "rows of one read-only SELECT", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL, pLimit}},

@@ -13,41 +13,41 @@ type generator struct{ d *tool.Deps }
 // New builds the doc_generator tool.
 func New(d *tool.Deps) tool.Tool {
 	g := &generator{d: d}
-	blockItem := &tool.Param{Name: "block", Type: tool.Object, Description: "One block.", Properties: []tool.Param{
-		{Name: "type", Type: tool.String, Required: true, Description: "Block type.", Enum: blockTypes},
-		{Name: "text", Type: tool.String, Description: "Text of a heading, paragraph, quote or code block; inline Markdown (**bold**, *italic*, [link](url), `code`) is honoured."},
-		{Name: "level", Type: tool.Integer, Description: "Heading level 1-6 (heading) or depth of the table of contents (toc).", Min: tool.Ptr(1), Max: tool.Ptr(6)},
-		{Name: "items", Type: tool.Array, Description: "List entries (bullets, numbered); start an entry with two spaces per level to nest it under the one before.", Items: &tool.Param{Name: "item", Type: tool.String, Description: "An entry."}},
-		{Name: "header", Type: tool.Array, Description: "Table header cells.", Items: &tool.Param{Name: "cell", Type: tool.String, Description: "A cell."}},
-		{Name: "rows", Type: tool.Array, Description: "Table rows, each an array of cell strings.", Items: &tool.Param{Name: "row", Type: tool.Array, Description: "A row.", Items: &tool.Param{Name: "cell", Type: tool.String, Description: "A cell."}}},
-		{Name: "path", Type: tool.String, Description: "Image file in the workspace (image)."},
+	blockItem := &tool.Param{Name: "block", Type: tool.Object, Properties: []tool.Param{
+		{Name: "type", Type: tool.String, Required: true, Enum: blockTypes},
+		{Name: "text", Type: tool.String, Description: "Text; inline Markdown is honoured."},
+		{Name: "level", Type: tool.Integer, Description: "Heading level, or toc depth.", Min: tool.Ptr(1), Max: tool.Ptr(6)},
+		{Name: "items", Type: tool.Array, Description: "List entries; two leading spaces per level nest one.", Items: &tool.Param{Name: "item", Type: tool.String}},
+		{Name: "header", Type: tool.Array, Description: "Table header cells.", Items: &tool.Param{Name: "cell", Type: tool.String}},
+		{Name: "rows", Type: tool.Array, Description: "Table rows of cells.", Items: &tool.Param{Name: "row", Type: tool.Array, Items: &tool.Param{Name: "cell", Type: tool.String}}},
+		{Name: "path", Type: tool.String, Description: "Image file."},
 		{Name: "caption", Type: tool.String, Description: "Image caption."},
-		{Name: "width_mm", Type: tool.Number, Description: "Image width in millimetres (default: natural size, at most the page width)."},
-		{Name: "align", Type: tool.String, Description: "Paragraph alignment.", Enum: []string{"left", "center", "right", "justify"}},
+		{Name: "width_mm", Type: tool.Number, Description: "Image width (default natural, at most the page)."},
+		{Name: "align", Type: tool.String, Enum: []string{"left", "center", "right", "justify"}},
 	}}
 	params := []tool.Param{
-		{Name: "text", Type: tool.String, Description: "The document as Markdown (headings, **bold**, *italic*, links, lists, GFM tables, images as workspace paths, [TOC] for a table of contents, <!-- pagebreak --> for a page break). Give text, path or blocks."},
-		{Name: "path", Type: tool.String, Description: "A Markdown file in the workspace to convert; image paths in it are relative to its folder."},
-		{Name: "blocks", Type: tool.Array, Description: "Structured content instead of Markdown: an ordered array of blocks (heading, paragraph, bullets, numbered, table, image, page_break, toc, code, quote).", Items: blockItem},
-		{Name: "output", Type: tool.String, Description: "Output .docx path in the workspace (default outputs/<title>.docx)."},
-		{Name: "title", Type: tool.String, Description: "Document title: written as a title line at the top and as the file's title property."},
+		{Name: "text", Type: tool.String, Description: "The document as Markdown (GFM tables, images as workspace paths, [TOC], <!-- pagebreak -->). Give text, path or blocks."},
+		{Name: "path", Type: tool.String, Description: "A Markdown file to convert."},
+		{Name: "blocks", Type: tool.Array, Description: "Ordered content blocks instead of Markdown.", Items: blockItem},
+		{Name: "output", Type: tool.String, Description: "Output .docx (default outputs/<title>.docx)."},
+		{Name: "title", Type: tool.String, Description: "Title line and title property."},
 		{Name: "author", Type: tool.String, Description: "Author property."},
-		{Name: "header", Type: tool.String, Description: "Running header text on every page."},
-		{Name: "footer", Type: tool.String, Description: "Running footer text on every page."},
+		{Name: "header", Type: tool.String, Description: "Page header text."},
+		{Name: "footer", Type: tool.String, Description: "Page footer text."},
 		{Name: "page_numbers", Type: tool.Boolean, Description: "Page N of M in the footer.", Default: true},
-		{Name: "toc", Type: tool.Boolean, Description: "Insert a table of contents after the title (Word refreshes page numbers on open).", Default: false},
-		{Name: "page_size", Type: tool.String, Description: "Paper size.", Enum: []string{"A4", "Letter", "A3", "A5", "Legal"}, Default: "A4"},
+		{Name: "toc", Type: tool.Boolean, Description: "Table of contents after the title.", Default: false},
+		{Name: "page_size", Type: tool.String, Description: "Paper.", Enum: []string{"A4", "Letter", "A3", "A5", "Legal"}, Default: "A4"},
 		{Name: "landscape", Type: tool.Boolean, Description: "Landscape pages.", Default: false},
 		{Name: "font", Type: tool.String, Default: "Calibri", Description: "Latin font."},
-		{Name: "east_asia_font", Type: tool.String, Default: "Microsoft YaHei", Description: "Chinese/Japanese/Korean font, e.g. SimSun."},
-		{Name: "language", Type: tool.String, Description: "Main language, e.g. en-US or zh-CN (Chinese page-number wording, TOC title).", Default: "auto"},
-		{Name: "pdf", Type: tool.Boolean, Description: "Also write a PDF copy beside the .docx (printed by LibreOffice).", Default: false},
+		{Name: "east_asia_font", Type: tool.String, Default: "Microsoft YaHei", Description: "CJK font."},
+		{Name: "language", Type: tool.String, Description: "Main language, e.g. zh-CN.", Default: "auto"},
+		{Name: "pdf", Type: tool.Boolean, Description: "Also write a PDF copy.", Default: false},
 		{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output file.", Default: false},
 	}
 	return tool.Tool{
 		Name:  "doc_generator",
 		Title: "Word document generator",
-		Description: "Creates a Word .docx document from Markdown or from structured blocks: real heading styles, bold/italic/links, bullet and numbered lists, tables with a header row, images from the workspace scaled to the page, page breaks, header/footer with page numbers, table of contents, Chinese text. " +
+		Description: "Creates a Word .docx document from Markdown or structured blocks (headings, lists, tables, images, TOC, page numbers, Chinese text). " +
 			"Use it to assemble a report or document from content (text, tables, charts and images other tools produced); for slides use ppt_generator, for converting existing files use format_converter.",
 		Actions: []tool.Action{{
 			Description: "Write a .docx from text, path or blocks.",

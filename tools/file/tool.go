@@ -74,10 +74,8 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  "file",
 		Title: "Workspace files",
-		Description: "Read, write and manage files inside the workspace: read text (UTF-8, GB18030/GBK and UTF-16 detected), " +
-			"write atomically, append, list, tree, find by glob, grep by regex, stat, mkdir, move, copy, hash, zip and unzip. " +
-			"delete moves to the workspace trash and restore brings it back, so nothing is lost. " +
-			"Paths are relative to the workspace root (or absolute inside it).",
+		Description: "Read, write, search and manage files in the workspace (any common text encoding; zip, hash). " +
+			"delete moves to a trash that restore undoes. Paths are relative to the workspace root.",
 		Actions: ft.actions(),
 
 		Examples: []string{
@@ -97,70 +95,70 @@ func New(d *tool.Deps) tool.Tool {
 // published schema shows one description per parameter name.
 var (
 	pPath = tool.Param{Name: "path", Type: tool.String,
-		Description: "File or directory, relative to the workspace root or absolute inside it (default: the workspace root for list, tree, find, grep)."}
-	pPaths = tool.Param{Name: "paths", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String, Description: "a workspace path"},
-		Description: "Files or directories to put in the archive."}
+		Description: "File or directory (default the workspace root)."}
+	pPaths = tool.Param{Name: "paths", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String},
+		Description: "Files or directories to archive."}
 	pOutput = tool.Param{Name: "output", Type: tool.String,
-		Description: "Destination path. move/copy: the new path, or an existing directory to put the item into; zip: the archive (default outputs/NAME.zip); unzip: the directory to extract into (default: beside the archive, named after it); restore: where to put the item instead of its original path."}
+		Description: "Destination path or directory (the archive for zip)."}
 	pText      = tool.Param{Name: "text", Type: tool.String, Description: "Text to write or append."}
 	pOverwrite = tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false,
-		Description: "Replace an existing destination; the replaced content goes to the trash first."}
+		Description: "Replace an existing destination (old content to the trash)."}
 	pEncoding = tool.Param{Name: "encoding", Type: tool.String, Default: "auto",
 		Enum:        tool.EnumValues("auto", "utf-8", "gb18030", "gbk", "utf-16le", "utf-16be", "latin1"),
-		Description: "Text encoding. read: auto detects UTF-8, GB18030/GBK and UTF-16 with BOM; write/append: auto keeps an existing file's encoding, else UTF-8."}
+		Description: "auto detects on read and keeps an existing file's encoding on write."}
 	pOffset = tool.Param{Name: "offset", Type: tool.Integer, Min: tool.Ptr(0), Default: 0,
-		Description: "Items to skip: lines for read, entries for list."}
+		Description: "Lines or entries to skip."}
 	pLimit = tool.Param{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10000),
-		Description: "Maximum items returned: lines for read (default 2000), entries for list/tree (default 500), results for find (default 200) and matches for grep (default 100)."}
+		Description: "Most lines, entries or matches returned."}
 	pDepth = tool.Param{Name: "depth", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10), Default: 3,
-		Description: "How many directory levels tree shows."}
+		Description: "Directory levels shown."}
 	pPattern = tool.Param{Name: "pattern", Type: tool.String,
-		Description: "Glob relative to path: * and ? within a name, ** across directories, {a,b} alternatives. A pattern without / matches names at any depth (e.g. *.md)."}
+		Description: "Glob under path (*, ?, **, {a,b}); without / it matches names at any depth."}
 	pQuery = tool.Param{Name: "query", Type: tool.String,
-		Description: "Regular expression (RE2 syntax) searched line by line."}
+		Description: "RE2 regular expression, matched per line."}
 	pIgnoreCase = tool.Param{Name: "ignore_case", Type: tool.Boolean, Default: false,
-		Description: "Match case-insensitively."}
+		Description: "Case-insensitive."}
 	pID = tool.Param{Name: "id", Type: tool.String,
-		Description: "Trash id returned by delete (or by write/move/copy/unzip when they replaced something)."}
+		Description: "Trash id (from delete or a replacing write)."}
 	pAlgorithm = tool.Param{Name: "algorithm", Type: tool.String, Default: "sha256",
-		Enum: tool.EnumValues("sha256", "sha1", "md5", "sha512"), Description: "Hash algorithm."}
+		Enum: tool.EnumValues("sha256", "sha1", "md5", "sha512"), Description: "Algorithm."}
 )
 
 func req(p tool.Param) tool.Param { p.Required = true; return p }
 
 func (ft *fileTool) actions() []tool.Action {
 	return []tool.Action{
-		{Name: "read", Handler: ft.read, Description: "text of a file, by lines (offset/limit)",
+		{Name: "read", Handler: ft.read, Description: "lines of a text file",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath), pOffset, pLimit, pEncoding}},
-		{Name: "write", Handler: ft.write, Description: "write text atomically; overwrite=true to replace",
+		{Name: "write", Handler: ft.write, Description: "write text atomically",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pOverwrite, pEncoding}},
-		{Name: "append", Handler: ft.appendText, Description: "append text (creates the file)",
+		{Name: "append", Handler: ft.appendText, Description: "append text",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pEncoding}},
-		{Name: "list", Handler: ft.list, Description: "entries of a directory",
+		{Name: "list", Handler: ft.list, Description: "directory entries",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pOffset, pLimit}},
-		{Name: "tree", Handler: ft.tree, Description: "directory tree to a depth",
+		{Name: "tree", Handler: ft.tree, Description: "directory tree",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pDepth, pLimit}},
 		{Name: "find", Handler: ft.find, Description: "paths matching a glob",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pPattern), pLimit}},
-		{Name: "grep", Handler: ft.grep, Description: "regex lines in a file or under a directory (glob pattern filters)",
+		{Name: "grep", Handler: ft.grep, Description: "regex search",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pQuery), pPattern, pIgnoreCase, pLimit}},
-		{Name: "stat", Handler: ft.stat, Description: "type, size, times, mode, MIME, encoding",
+		{Name: "stat", Handler: ft.stat, Description: "size, times, MIME, encoding",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath)}},
-		{Name: "mkdir", Handler: ft.mkdir, Description: "create a directory",
+		{Name: "mkdir", Handler: ft.mkdir, Description: "make a directory",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath)}},
 		{Name: "move", Handler: ft.move, Description: "move or rename",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
-		{Name: "copy", Handler: ft.copy, Description: "copy a file or tree",
+		{Name: "copy", Handler: ft.copy, Description: "copy",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
-		{Name: "delete", Handler: ft.delete, Description: "to the trash; returns an id for restore",
+		{Name: "delete", Handler: ft.delete, Description: "move to the trash (returns an id)",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath)}},
-		{Name: "restore", Handler: ft.restore, Description: "back from the trash by id or path; with neither, lists the trash",
+		{Name: "restore", Handler: ft.restore, Description: "from the trash by id or path, or list the trash",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{pID, pPath, pOutput}},
-		{Name: "zip", Handler: ft.zip, Description: "pack paths into a zip",
+		{Name: "zip", Handler: ft.zip, Description: "pack paths",
 			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPaths), pOutput, pOverwrite}},
-		{Name: "unzip", Handler: ft.unzip, Description: "extract a zip",
+		{Name: "unzip", Handler: ft.unzip, Description: "extract",
 			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPath), pOutput, pOverwrite}},
-		{Name: "hash", Handler: ft.hash, Description: "checksum of a file",
+		{Name: "hash", Handler: ft.hash, Description: "checksum",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{req(pPath), pAlgorithm}},
 	}
 }

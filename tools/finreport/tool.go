@@ -24,27 +24,25 @@ type reporter struct{ d *tool.Deps }
 func New(d *tool.Deps) tool.Tool {
 	rp := &reporter{d: d}
 	src := []tool.Param{
-		{Name: "path", Type: tool.String, Required: true, Description: "Ledger file (.csv or .xlsx): one row per journal line with date, account, debit and credit (or a signed amount, debit-positive) and optionally a category column."},
+		{Name: "path", Type: tool.String, Required: true, Description: "Ledger .csv or .xlsx: one row per journal line with date, account, debit and credit (or a signed amount)."},
 		{Name: "sheet", Type: tool.String, Description: "Worksheet of an xlsx ledger (default the first)."},
-		{Name: "start", Type: tool.String, Description: "First day of the period, YYYY-MM-DD (default: the earliest entry). Entries before it are opening balances."},
-		{Name: "end", Type: tool.String, Description: "Last day of the period and the balance-sheet date, YYYY-MM-DD (default: the latest entry)."},
+		{Name: "start", Type: tool.String, Description: "First day, YYYY-MM-DD (default the earliest entry); earlier entries are opening balances."},
+		{Name: "end", Type: tool.String, Description: "Last day and balance-sheet date (default the latest entry)."},
 		{Name: "columns", Type: tool.Object, Description: "Map ledger roles to column headers when they are not recognised, e.g. {\"date\": \"Posted\", \"account\": \"GL name\", \"debit\": \"Dr\", \"credit\": \"Cr\", \"category\": \"Type\"}."},
-		{Name: "language", Type: tool.String, Enum: []string{"zh", "en"}, Description: "Statement language (default: Chinese when the ledger is in Chinese)."},
+		{Name: "language", Type: tool.String, Enum: []string{"zh", "en"}, Description: "Statement language (default from the ledger)."},
 	}
 	out := []tool.Param{
 		{Name: "company", Type: tool.String, Description: "Company name for the titles."},
-		{Name: "output", Type: tool.String, Description: "Output .xlsx path (default outputs/<ledger>_report.xlsx); the Markdown summary is written beside it."},
+		{Name: "output", Type: tool.String, Description: "Output .xlsx (default outputs/<ledger>_report.xlsx)."},
 		{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing outputs."},
 	}
 	return tool.Tool{
-		Name:  "financial_report",
-		Title: "Financial statements from a ledger",
-		Description: "Builds an income statement, balance sheet and cash-flow statement (indirect method) for a period from a ledger file, with gross and net margin, current ratio, debt ratio and ROE. " +
-			"Writes a formatted xlsx whose subtotals, totals and ratios are live Excel formulas, plus a Markdown summary; checks that assets = liabilities + equity and reports any gap. " +
-			"Use check to validate a ledger without writing files. Amounts are exact decimals.",
+		Name:        "financial_report",
+		Title:       "Financial statements from a ledger",
+		Description: "Builds an income statement, balance sheet and cash-flow statement with key ratios for a period from a ledger file, as an xlsx with live formulas plus a Markdown summary, and checks that the balance sheet balances. Use check to validate a ledger without writing files.",
 		Actions: []tool.Action{
-			{Name: "report", Handler: rp.report, Description: "write the statements (xlsx with formulas + Markdown) and return the key figures", Level: tool.Write, Timeout: tool.Normal, Params: append(append([]tool.Param{}, src...), out...)},
-			{Name: "check", Handler: rp.check, Description: "compute the statements and the balance check without writing files", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: src},
+			{Name: "report", Handler: rp.report, Description: "write the statements, return key figures", Level: tool.Write, Timeout: tool.Normal, Params: append(append([]tool.Param{}, src...), out...)},
+			{Name: "check", Handler: rp.check, Description: "balance check, no files written", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: src},
 		},
 		Examples: []string{
 			"Generate financial statements from ledger.xlsx for Q1 2024",

@@ -45,27 +45,24 @@ func New(d *tool.Deps) tool.Tool {
 		m.cfg = s
 	}
 	return tool.Tool{
-		Name:  "mind_map",
-		Title: "Mind map",
-		Description: "Draws a mind map from a Markdown outline (headings and nested lists) or a JSON tree " +
-			"({\"label\": ..., \"children\": [...]}) and saves it as SVG and PNG (Chinese labels supported, long labels wrapped), " +
-			"plus Mermaid mindmap, OPML, FreeMind .mm and Markdown exports. Use it for 思维导图/脑图 requests and to visualise " +
-			"an outline.",
+		Name:        "mind_map",
+		Title:       "Mind map",
+		Description: "Draws a mind map from a Markdown outline or a JSON tree as SVG and PNG (plus Mermaid, OPML, FreeMind, Markdown). Use it for 思维导图/脑图 requests and to visualise an outline.",
 		Actions: []tool.Action{{
 			Description: "render a mind map",
 			Level:       tool.Write,
 			Timeout:     tool.Normal,
 			Params: []tool.Param{
-				{Name: "text", Type: tool.String, Description: "Markdown outline: '# Root', '## Branch', '- item' lines (indent to nest). Give text, tree or path."},
+				{Name: "text", Type: tool.String, Description: "Markdown outline: '# Root', '## Branch', '- item' (indent to nest). Give text, tree or path."},
 				{Name: "tree", Type: tool.Object, Description: `JSON tree: {"label": "Root", "children": [{"label": "A", "children": [...]}, ...]} (text/name/title/topic also accepted for label).`},
-				{Name: "path", Type: tool.String, Description: "A workspace file holding the outline (.md, .txt) or tree (.json)."},
-				{Name: "title", Type: tool.String, Description: "Root label when the outline has several top-level topics (default: the single top topic)."},
-				{Name: "formats", Type: tool.Array, Items: &tool.Param{Name: "format", Type: tool.String, Enum: allFormats, Description: "an output format"},
-					Description: "Files to produce: svg, png, mermaid (.mmd), opml, mm (FreeMind), md. Default: svg, png, mermaid."},
-				{Name: "output", Type: tool.String, Description: "Output path; its extension is replaced per format (default: outputs/<title>.<ext>)."},
-				{Name: "layout", Type: tool.String, Enum: []string{"auto", "right", "both"}, Default: "auto", Description: "right: branches grow to the right; both: balanced on both sides; auto: both when the root has 4+ branches."},
+				{Name: "path", Type: tool.String, Description: "Outline (.md, .txt) or tree (.json) file."},
+				{Name: "title", Type: tool.String, Description: "Root label when there are several top topics."},
+				{Name: "formats", Type: tool.Array, Items: &tool.Param{Name: "format", Type: tool.String, Enum: allFormats},
+					Description: "Files to produce (default svg, png, mermaid)."},
+				{Name: "output", Type: tool.String, Description: "Output path (default outputs/<title>.<ext>)."},
+				{Name: "layout", Type: tool.String, Enum: []string{"auto", "right", "both"}, Default: "auto", Description: "Branches to the right, or on both sides."},
 				{Name: "label_width", Type: tool.Number, Min: tool.Ptr(80), Max: tool.Ptr(600), Default: 200.0, Description: "Maximum label width in pixels before wrapping."},
-				{Name: "scale", Type: tool.Number, Min: tool.Ptr(1), Max: tool.Ptr(4), Default: 2.0, Description: "PNG pixel density (2 = sharp on high-DPI screens); lowered for very large maps."},
+				{Name: "scale", Type: tool.Number, Min: tool.Ptr(1), Max: tool.Ptr(4), Default: 2.0, Description: "PNG pixel density."},
 				{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing output files."},
 			},
 			Handler: m.handle,

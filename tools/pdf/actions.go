@@ -5,17 +5,17 @@ import "clawbridge/tools/tool"
 // Parameters shared by several actions.
 var (
 	pPath = func(req bool) tool.Param {
-		return tool.Param{Name: "path", Type: tool.String, Required: req, Description: "Input PDF file in the workspace."}
+		return tool.Param{Name: "path", Type: tool.String, Required: req, Description: "Input PDF."}
 	}
-	pPaths = tool.Param{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Name: "item", Type: tool.String, Description: "a file path"},
+	pPaths = tool.Param{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Name: "item", Type: tool.String},
 		Description: "Input files in order."}
 	pOutput = tool.Param{Name: "output", Type: tool.String,
-		Description: "Output PDF (default outputs/<input>_<action>.pdf); for extract_text an optional .txt."}
+		Description: "Output PDF (default under outputs/), or .txt for extract_text."}
 	pOutputDir = tool.Param{Name: "output_dir", Type: tool.String,
-		Description: "Directory for the files (default outputs/<input>_<action>/)."}
+		Description: "Directory for the files (default under outputs/)."}
 	pPages = func(req bool) tool.Param {
 		return tool.Param{Name: "pages", Type: tool.String, Required: req,
-			Description: `pdfcpu pages: "1-3,5", "even", "odd", "5-", "-3" (first 3), "l" (last), "!2" (not 2); empty: all.`}
+			Description: `Pages: "1-3,5", "even", "odd", "5-", "l" (last), "!2" (not 2); empty: all.`}
 	}
 	pPassword = tool.Param{Name: "password", Type: tool.String,
 		Description: "Password of an encrypted input."}
@@ -35,58 +35,58 @@ func (p *pdfTool) actions() []tool.Action {
 		return append(append([]tool.Param{}, more...), ps...)
 	}
 	perms := tool.Param{Name: "permissions", Type: tool.String,
-		Description: `"none", "print", "all" or a comma list of print, modify, copy, annotate, fill_forms, assemble, print_high (encrypt default "print").`}
+		Description: `"none", "print", "all" or a comma list of print, modify, copy, annotate, fill_forms, assemble, print_high.`}
 	wmParams := []tool.Param{
 		pPath(true),
-		{Name: "text", Type: tool.String, Description: "Text to place (Chinese works). Give text or image."},
-		{Name: "image", Type: tool.String, Description: "Image file (png, jpeg, tiff) instead of text."},
+		{Name: "text", Type: tool.String, Description: "Text to place. Give text or image."},
+		{Name: "image", Type: tool.String, Description: "Image file instead of text."},
 		pPages(false),
 		{Name: "font_size", Type: tool.Number, Default: 48.0, Min: tool.Ptr(4), Max: tool.Ptr(400), Description: "Points."},
 		{Name: "color", Type: tool.String, Default: "#808080", Description: "#RRGGBB."},
-		{Name: "opacity", Type: tool.Number, Min: tool.Ptr(0), Max: tool.Ptr(1), Description: "Default 0.3 for watermark, 1 for stamp."},
-		{Name: "angle", Type: tool.Number, Min: tool.Ptr(-180), Max: tool.Ptr(180), Description: "Degrees (default 45 for text watermarks, else 0)."},
+		{Name: "opacity", Type: tool.Number, Min: tool.Ptr(0), Max: tool.Ptr(1), Description: "Default 0.3 (watermark) or 1 (stamp)."},
+		{Name: "angle", Type: tool.Number, Min: tool.Ptr(-180), Max: tool.Ptr(180), Description: "Degrees."},
 		{Name: "scale", Type: tool.Number, Min: tool.Ptr(0.01), Max: tool.Ptr(1), Default: 0.5, Description: "Fraction of the page width."},
-		{Name: "position", Type: tool.String, Default: "c", Enum: []string{"c", "tl", "tc", "tr", "l", "r", "bl", "bc", "br"}, Description: "Anchor: c centre, tl top-left ... br bottom-right."},
+		{Name: "position", Type: tool.String, Default: "c", Enum: []string{"c", "tl", "tc", "tr", "l", "r", "bl", "bc", "br"}, Description: "Anchor (tl top-left ... br bottom-right)."},
 		pPassword,
 	}
 	return []tool.Action{
-		rd("info", p.info, "metadata, pages, sizes, encryption, permissions", pPath(true), pPassword),
+		rd("info", p.info, "metadata, pages, encryption", pPath(true), pPassword),
 		rd("page_count", p.pageCount, "number of pages", pPath(true), pPassword),
-		wr("merge", p.merge, "join paths into one PDF, in order", with(out, pPaths)...),
-		wr("split", p.split, "split by span or at split_at pages",
+		wr("merge", p.merge, "join paths in order", with(out, pPaths)...),
+		wr("split", p.split, "by span or at split_at",
 			pPath(true), tool.Param{Name: "span", Type: tool.Integer, Min: tool.Ptr(1), Default: 1, Description: "Pages per output file."},
-			tool.Param{Name: "split_at", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.Integer, Description: "page number"}, Description: "Pages that start a new file, e.g. [4, 10] gives 1-3, 4-9, 10-end; overrides span."},
+			tool.Param{Name: "split_at", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.Integer}, Description: "Pages that start a new file, e.g. [4, 10] gives 1-3, 4-9, 10-end; overrides span."},
 			pOutputDir, pPassword, pOverwrite),
-		wr("extract_pages", p.extractPages, "keep only the selected pages", with(out, pPath(true), pPages(true), pPassword)...),
-		wr("remove_pages", p.removePages, "drop the selected pages", with(out, pPath(true), pPages(true), pPassword)...),
-		wr("rotate", p.rotate, "rotate pages clockwise", with(out, pPath(true),
+		wr("extract_pages", p.extractPages, "keep only pages", with(out, pPath(true), pPages(true), pPassword)...),
+		wr("remove_pages", p.removePages, "drop pages", with(out, pPath(true), pPages(true), pPassword)...),
+		wr("rotate", p.rotate, "clockwise", with(out, pPath(true),
 			tool.Param{Name: "rotation", Type: tool.Integer, Required: true, Description: "90, 180, 270 or -90."}, pPages(false), pPassword)...),
-		wr("encrypt", p.encrypt, "AES-256 with user/owner passwords and permissions", with(out, pPath(true),
+		wr("encrypt", p.encrypt, "AES-256 with passwords", with(out, pPath(true),
 			tool.Param{Name: "user_password", Type: tool.String, Description: "Password to open (may be empty)."},
 			tool.Param{Name: "owner_password", Type: tool.String, Required: true, Description: "Password for full rights."},
 			perms)...),
 		wr("decrypt", p.decrypt, "remove encryption", with(out, pPath(true), tool.Param{Name: "password", Type: tool.String, Required: true, Description: "User or owner password."})...),
 		rd("permissions", p.permissions, "list permissions", pPath(true), pPassword),
-		wr("set_permissions", p.setPermissions, "change permissions (owner password)", with(out, pPath(true),
+		wr("set_permissions", p.setPermissions, "change permissions", with(out, pPath(true),
 			tool.Param{Name: "password", Type: tool.String, Required: true, Description: "Owner password."},
-			tool.Param{Name: "user_password", Type: tool.String, Description: "Current user (open) password, if any."},
+			tool.Param{Name: "user_password", Type: tool.String, Description: "Current open password, if any."},
 			tool.Param{Name: "permissions", Type: tool.String, Required: true, Description: perms.Description})...),
-		wr("watermark", p.watermarkAction(false), "text/image behind the content", with(out, wmParams...)...),
-		wr("stamp", p.watermarkAction(true), "text/image on top of the content", with(out, wmParams...)...),
-		wr("optimize", p.optimize, "make the file smaller", with(out, pPath(true), pPassword)...),
-		rd("validate", p.validate, "check against the PDF spec", pPath(true), pPassword,
+		wr("watermark", p.watermarkAction(false), "text/image behind content", with(out, wmParams...)...),
+		wr("stamp", p.watermarkAction(true), "text/image on top", with(out, wmParams...)...),
+		wr("optimize", p.optimize, "make it smaller", with(out, pPath(true), pPassword)...),
+		rd("validate", p.validate, "check the PDF spec", pPath(true), pPassword,
 			tool.Param{Name: "strict", Type: tool.Boolean, Default: false, Description: "Strict instead of relaxed."}),
-		wr("images_to_pdf", p.imagesToPDF, "one page per image (png, jpeg, tiff, webp)", with(out, pPaths,
+		wr("images_to_pdf", p.imagesToPDF, "one page per image", with(out, pPaths,
 			tool.Param{Name: "page_size", Type: tool.String, Default: "A4", Enum: []string{"A3", "A4", "A5", "Letter", "Legal", "image"}, Description: `"image": each page the size of its image.`},
 			tool.Param{Name: "landscape", Type: tool.Boolean, Default: false, Description: "Landscape pages."})...),
-		wr("extract_images", p.extractImages, "save embedded images to output_dir", pPath(true), pPages(false), pOutputDir, pPassword, pOverwrite),
-		rd("list_form_fields", p.listFormFields, "form fields: ids, names, types, values", pPath(true), pPassword),
-		wr("fill_form", p.fillForm, "fill form fields by name or id", with(out, pPath(true),
-			tool.Param{Name: "fields", Type: tool.Object, Required: true, Description: `By field name or id, e.g. {"name": "Alice", "agree": true}; list boxes take an array. Latin-1 text only.`},
+		wr("extract_images", p.extractImages, "save embedded images", pPath(true), pPages(false), pOutputDir, pPassword, pOverwrite),
+		rd("list_form_fields", p.listFormFields, "form fields and values", pPath(true), pPassword),
+		wr("fill_form", p.fillForm, "fill form fields", with(out, pPath(true),
+			tool.Param{Name: "fields", Type: tool.Object, Required: true, Description: `By field name or id, e.g. {"name": "Alice", "agree": true}; Latin-1 text only.`},
 			tool.Param{Name: "lock", Type: tool.Boolean, Default: false, Description: "Make the filled fields read-only."}, pPassword)...),
 		rd("extract_text", p.extractText, "text per page (Chinese works); scanned pages need ocr",
 			pPath(true), pPages(false), pPassword,
-			tool.Param{Name: "layout", Type: tool.Boolean, Default: false, Description: "Keep the physical layout instead of reading order."},
+			tool.Param{Name: "layout", Type: tool.Boolean, Default: false, Description: "Keep the physical layout."},
 			pOutput,
 			pOverwrite),
 	}

@@ -50,15 +50,11 @@ func New(d *tool.Deps) tool.Tool {
 		p.cfg = s
 	}
 	return tool.Tool{
-		Name:  "pdf_tool",
-		Title: "PDF tool",
-		Description: "Works on existing PDF files: info and page count, merge, split, extract/remove/rotate pages, " +
-			"encrypt (AES-256) and decrypt, permissions, text or image watermarks and stamps, optimize, validate, " +
-			"images to PDF, extract images, list and fill form fields, and extract text per page (Chinese included). " +
-			"Use it for any operation on a PDF that already exists; use format_converter to turn other formats into PDF. " +
-			"Inputs are never overwritten unless overwrite is true.",
-		Actions:  p.actions(),
-		Programs: map[string]string{"pdftotext": "poppler-utils"},
+		Name:        "pdf_tool",
+		Title:       "PDF tool",
+		Description: "Works on existing PDF files: merge, split, pages, encryption, watermarks, forms, text and images. Use it for any operation on a PDF that already exists; use format_converter to turn other formats into PDF. Inputs are never overwritten unless overwrite is true.",
+		Actions:     p.actions(),
+		Programs:    map[string]string{"pdftotext": "poppler-utils"},
 		Examples: []string{
 			"merge these three PDFs into one",
 			"split report.pdf into single pages",

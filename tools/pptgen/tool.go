@@ -12,47 +12,46 @@ import (
 type generator struct{ d *tool.Deps }
 
 func strArray(name, desc string) tool.Param {
-	return tool.Param{Name: name, Type: tool.Array, Description: desc, Items: &tool.Param{Name: "item", Type: tool.String, Description: "A line."}}
+	return tool.Param{Name: name, Type: tool.Array, Description: desc, Items: &tool.Param{Name: "item", Type: tool.String}}
 }
 
 // New builds the ppt_generator tool.
 func New(d *tool.Deps) tool.Tool {
 	g := &generator{d: d}
-	slide := &tool.Param{Name: "slide", Type: tool.Object, Description: "One slide.", Properties: []tool.Param{
-		{Name: "layout", Type: tool.String, Default: "bullets", Description: "Slide kind.", Enum: pptx.Kinds},
+	slide := &tool.Param{Name: "slide", Type: tool.Object, Properties: []tool.Param{
+		{Name: "layout", Type: tool.String, Default: "bullets", Enum: pptx.Kinds},
 		{Name: "title", Type: tool.String, Description: "Slide title."},
-		{Name: "subtitle", Type: tool.String, Description: "Subtitle (title, section and closing slides)."},
-		strArray("bullets", "Bullet lines; start a line with two spaces for a second-level bullet. **bold**, *italic* and [links](url) work."),
-		{Name: "left_title", Type: tool.String, Description: "Heading of the left column (two_column)."},
-		{Name: "right_title", Type: tool.String, Description: "Heading of the right column (two_column)."},
-		strArray("left", "Left column bullets (two_column)."),
-		strArray("right", "Right column bullets (two_column)."),
-		{Name: "image", Type: tool.String, Description: "Image file in the workspace (image slides)."},
+		{Name: "subtitle", Type: tool.String, Description: "Subtitle (title, section, closing)."},
+		strArray("bullets", "Bullet lines; two leading spaces for level 2; inline Markdown works."),
+		{Name: "left_title", Type: tool.String, Description: "Left column heading."},
+		{Name: "right_title", Type: tool.String, Description: "Right column heading."},
+		strArray("left", "Left column bullets."),
+		strArray("right", "Right column bullets."),
+		{Name: "image", Type: tool.String, Description: "Image file."},
 		{Name: "caption", Type: tool.String, Description: "Image caption."},
-		strArray("header", "Table header cells (table slides)."),
-		{Name: "rows", Type: tool.Array, Description: "Table rows, each an array of cells (table slides).", Items: &tool.Param{Name: "row", Type: tool.Array, Description: "A row.", Items: &tool.Param{Name: "cell", Type: tool.String, Description: "A cell."}}},
+		strArray("header", "Table header cells."),
+		{Name: "rows", Type: tool.Array, Description: "Table rows of cells.", Items: &tool.Param{Name: "row", Type: tool.Array, Items: &tool.Param{Name: "cell", Type: tool.String}}},
 		{Name: "notes", Type: tool.String, Description: "Speaker notes."},
 	}}
 	params := []tool.Param{
-		{Name: "text", Type: tool.String, Description: "The deck as a Markdown outline: '# Title' (title slide; later '# X' are section slides), '## Slide' with '- bullets' (indent for level 2), '### Left'/'### Right' for two columns, an image or a table for image/table slides, '> notes' for speaker notes, a final '## Thank you' for the closing slide. Give text, path or slides."},
-		{Name: "path", Type: tool.String, Description: "A Markdown outline file in the workspace; image paths are relative to its folder."},
-		{Name: "slides", Type: tool.Array, Description: "The slides as JSON objects, in order.", Items: slide},
-		{Name: "title", Type: tool.String, Description: "Deck title: with slides, adds a title slide first unless the first slide is one."},
-		{Name: "subtitle", Type: tool.String, Description: "Subtitle of that title slide (author, date...)."},
-		{Name: "theme_color", Type: tool.String, Description: "Theme colour as hex RRGGBB (e.g. 1F4E79 navy, C00000 red, 2E7D32 green).", Default: "1F4E79"},
+		{Name: "text", Type: tool.String, Description: "The deck as a Markdown outline: '# Title' (later '# X' are sections), '## Slide' with '- bullets', '### Left'/'### Right' columns, an image or a table, '> notes', a final '## Thank you'. Give text, path or slides."},
+		{Name: "path", Type: tool.String, Description: "A Markdown outline file."},
+		{Name: "slides", Type: tool.Array, Description: "The slides in order.", Items: slide},
+		{Name: "title", Type: tool.String, Description: "Deck title (with slides, adds a title slide if none)."},
+		{Name: "subtitle", Type: tool.String, Description: "Subtitle of that title slide."},
+		{Name: "theme_color", Type: tool.String, Description: "Theme colour, hex RRGGBB.", Default: "1F4E79"},
 		{Name: "font", Type: tool.String, Default: "Calibri", Description: "Latin font."},
 		{Name: "east_asia_font", Type: tool.String, Default: "Microsoft YaHei", Description: "Chinese font."},
 		{Name: "aspect", Type: tool.String, Description: "Slide shape.", Enum: []string{"16:9", "4:3"}, Default: "16:9"},
 		{Name: "author", Type: tool.String, Description: "Author property."},
-		{Name: "output", Type: tool.String, Description: "Output .pptx path in the workspace (default outputs/<title>.pptx)."},
-		{Name: "pdf", Type: tool.Boolean, Description: "Also write the deck as PDF (printed by LibreOffice).", Default: false},
+		{Name: "output", Type: tool.String, Description: "Output .pptx (default outputs/<title>.pptx)."},
+		{Name: "pdf", Type: tool.Boolean, Description: "Also write a PDF copy.", Default: false},
 		{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output file.", Default: false},
 	}
 	return tool.Tool{
-		Name:  "ppt_generator",
-		Title: "PowerPoint deck generator",
-		Description: "Creates a PowerPoint presentation (.pptx, 16:9 by default) from a Markdown outline or a JSON list of slides: title, bullet (two levels), two-column, image, table, section and closing slides, with speaker notes, a theme colour and font; Chinese text works. " +
-			"Use it whenever the user asks for a PPT, slides, a deck or a presentation (幻灯片/演示文稿) — not doc_generator, which makes Word documents.",
+		Name:        "ppt_generator",
+		Title:       "PowerPoint deck generator",
+		Description: "Creates a PowerPoint presentation (.pptx) from a Markdown outline or a JSON list of slides; Chinese text works. Use it whenever the user asks for a PPT, slides, a deck or a presentation (幻灯片/演示文稿) — not doc_generator, which makes Word documents.",
 		Actions: []tool.Action{{
 			Description: "Write a .pptx from text, path or slides.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,

@@ -20,22 +20,20 @@ var Formats = []string{"docx", "pdf", "html", "md", "txt"}
 func New(d *tool.Deps) (tool.Tool, error) {
 	b := &builder{d: d}
 	params := []tool.Param{
-		{Name: "resume", Type: tool.Object, Description: "The résumé as a JSON Resume document (jsonresume.org/schema: basics{name,label,email,phone,url,summary,location,profiles}, work[], education[], skills[], projects[], languages[], certificates[], awards[]...). Give resume, path or fields."},
-		{Name: "path", Type: tool.String, Description: "A JSON Resume file (resume.json) in the workspace."},
-		{Name: "fields", Type: tool.Object, Description: "Simple form instead of JSON Resume: name, title, email, phone, website, location, summary, experience[{company,position,start,end,summary,highlights[]}], education[{school,degree,field,start,end}], skills[], languages[], projects[{name,description,highlights[]}], certificates[]."},
-		{Name: "formats", Type: tool.Array, Description: "Files to write (default docx and txt). txt is the plain applicant-tracking-system version.", Items: &tool.Param{Name: "format", Type: tool.String, Description: "A format.", Enum: Formats}},
+		{Name: "resume", Type: tool.Object, Description: "A JSON Resume document (basics{name,label,email,phone,url,summary,location,profiles}, work[], education[], skills[], projects[]...). Give resume, path or fields."},
+		{Name: "path", Type: tool.String, Description: "A JSON Resume file."},
+		{Name: "fields", Type: tool.Object, Description: "Simple form: name, title, email, phone, website, location, summary, experience[{company,position,start,end,summary,highlights[]}], education[{school,degree,field,start,end}], skills[], languages[], projects[{name,description,highlights[]}], certificates[]."},
+		{Name: "formats", Type: tool.Array, Description: "Files to write (default docx and txt, the plain ATS version).", Items: &tool.Param{Name: "format", Type: tool.String, Enum: Formats}},
 		{Name: "theme", Type: tool.String, Description: "Look of the HTML, PDF and Word versions.", Enum: Themes, Default: "modern"},
-		{Name: "language", Type: tool.String, Description: "Language of the section headings; default: zh when the résumé is mostly Chinese, else en.", Enum: []string{"en", "zh"}},
+		{Name: "language", Type: tool.String, Description: "Heading language (default from the text).", Enum: []string{"en", "zh"}},
 		{Name: "page_size", Type: tool.String, Description: "PDF paper size.", Enum: []string{"A4", "Letter"}, Default: "A4"},
-		{Name: "output", Type: tool.String, Description: "Output path without extension in the workspace (default outputs/resume-<name>); each format adds its own extension."},
+		{Name: "output", Type: tool.String, Description: "Output path without extension (default outputs/resume-<name>)."},
 		{Name: "overwrite", Type: tool.Boolean, Description: "Replace existing output files.", Default: false},
 	}
 	return tool.Tool{
-		Name:  "resume_builder",
-		Title: "Résumé builder",
-		Description: "Builds a résumé/CV from JSON Resume data (checked against the JSON Resume schema) or from simple fields (name, experience, education, skills). " +
-			"Writes any of docx, pdf, html, md and a plain-text version for applicant tracking systems, in a classic, modern or compact theme; Chinese résumés work. " +
-			"Schema errors name the exact field (e.g. /basics/email).",
+		Name:        "resume_builder",
+		Title:       "Résumé builder",
+		Description: "Builds a résumé/CV from JSON Resume data or simple fields as docx, pdf, html, md or plain text, in a classic, modern or compact theme; Chinese résumés work.",
 		Actions: []tool.Action{{
 			Description: "Write the résumé in the requested formats.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,

@@ -19,21 +19,19 @@ import (
 func New(d *tool.Deps) tool.Tool {
 	s := &screenTool{d: d}
 	return tool.Tool{
-		Name:  "screen",
-		Title: "Screen capture",
-		Description: "Capture the desktop of this machine's X display: the full screen, one screen, or a region, as a PNG " +
-			"returned inline and saved in the workspace. list shows the available displays and their sizes. " +
-			"On a headless server without an X display it says so.",
+		Name:        "screen",
+		Title:       "Screen capture",
+		Description: "Capture the desktop of this machine's X display (full screen, one screen or a region) as a PNG; list shows the displays. On a headless server it says there is no display.",
 		Actions: []tool.Action{
 			{Name: "capture", Handler: s.capture, Description: "Capture a screen or a region as PNG.", Level: tool.Read, Timeout: tool.Normal,
 				Params: []tool.Param{
-					{Name: "display", Type: tool.String, Description: "X display, e.g. :0 (default $DISPLAY, else the only one running)."},
+					{Name: "display", Type: tool.String, Description: "X display, e.g. :0 (default $DISPLAY)."},
 					{Name: "screen", Type: tool.Integer, Default: 0, Description: "Screen number on the display.", Min: tool.Ptr(0)},
 					{Name: "x", Type: tool.Integer, Description: "Region left edge in pixels.", Min: tool.Ptr(0)},
 					{Name: "y", Type: tool.Integer, Description: "Region top edge in pixels.", Min: tool.Ptr(0)},
-					{Name: "width", Type: tool.Integer, Description: "Region width (default: to the right edge).", Min: tool.Ptr(1)},
-					{Name: "height", Type: tool.Integer, Description: "Region height (default: to the bottom edge).", Min: tool.Ptr(1)},
-					{Name: "output", Type: tool.String, Description: "Workspace path of the PNG (default outputs/screen.png, then screen-2.png...)."},
+					{Name: "width", Type: tool.Integer, Description: "Region width.", Min: tool.Ptr(1)},
+					{Name: "height", Type: tool.Integer, Description: "Region height.", Min: tool.Ptr(1)},
+					{Name: "output", Type: tool.String, Description: "PNG path (default outputs/screen.png)."},
 				}},
 			{Name: "list", Handler: s.list, Description: "List X displays and their screens.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 		},

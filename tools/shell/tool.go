@@ -19,12 +19,8 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  Name,
 		Title: "Run a command",
-		Description: "Run one program in the workspace and get its exit code, stdout and stderr; a non-zero exit code is a normal result. " +
-			"Give the command as an argv list (e.g. [\"git\", \"status\"]): no shell is involved, so quotes, pipes, `;`, `$()` and globs reach the program as plain arguments. " +
-			"It runs with a timeout, capped output and a scrubbed environment without secrets. " +
-			"Read-only programs (ls, cat, grep, wc...) run without confirmation inside a jail: the workspace is visible read-only, " +
-			"there is no network, no other files of the machine (only system programs and libraries), a private /tmp, and limits on CPU, memory and processes; " +
-			"so they cannot change anything. Anything else (other programs, " + shellLines(d) + "a cwd outside the workspace) asks the user first and then runs normally.",
+		Description: "Run one program in the workspace: exit code (non-zero is a normal result), stdout and stderr, with a timeout and no secrets in its environment. " +
+			"Read-only programs (ls, cat, grep, wc...) run at once in a jail that cannot change anything; anything else (other programs, " + shellLines(d) + "a cwd outside the workspace) asks the user first.",
 		Actions: []tool.Action{{
 			Description: "Run one command",
 			Level:       tool.High, // CallLevel lowers it to Read for read-only programs
@@ -33,16 +29,16 @@ func New(d *tool.Deps) tool.Tool {
 			// must not be shorter than any timeout the config may set.
 			Timeout: tool.Slow,
 			Params: []tool.Param{
-				{Name: "argv", Type: tool.Array, Items: &tool.Param{Name: "arg", Type: tool.String, Description: "One argument"},
-					Description: "The program and its arguments, e.g. [\"ls\", \"-la\", \"src\"]. The program is looked up on PATH; " +
-						"no shell: `;`, `|`, `&&`, `$(...)`, `*` and quotes reach the program literally." + argvNote(d),
+				{Name: "argv", Type: tool.Array, Items: &tool.Param{Name: "arg", Type: tool.String},
+					Description: "The program (on PATH) and its arguments, e.g. [\"ls\", \"-la\"]; " +
+						"`;`, `|`, `$(...)`, `*` and quotes reach it literally." + argvNote(d),
 					Required: shellOff(d) != ""},
 				{Name: "shell", Type: tool.String, Disabled: shellOff(d),
 					Description: "A command line run with `sh -c` (pipes, redirections, globs); use argv when no shell is needed."},
-				{Name: "cwd", Type: tool.String, Description: "Working directory inside the workspace (relative to the workspace root or absolute inside it); default the workspace root."},
+				{Name: "cwd", Type: tool.String, Description: "Working directory (default the workspace root)."},
 				{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(3600),
-					Description: "Kill the command (and everything it started) after this many seconds; capped by the server's shell.timeout (default 60)."},
-				{Name: "stdin", Type: tool.String, Description: "Text written to the program's standard input; default none."},
+					Description: "Kill the command and its children after this many seconds (capped by shell.timeout)."},
+				{Name: "stdin", Type: tool.String, Description: "Standard input text."},
 			},
 			Handler: r.handle,
 		}},

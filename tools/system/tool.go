@@ -20,25 +20,22 @@ func New(d *tool.Deps) tool.Tool {
 	// processes and log_tail share `limit`; the merged schema shows one
 	// description, so it names both defaults.
 	limit := tool.Param{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(5000),
-		Description: "How many processes to list (processes: default 15, at most 500) or lines to return (log_tail: default 100, at most 5000)."}
+		Description: "Processes (default 15) or log lines (default 100) to return."}
 	name := tool.Param{Name: "name", Type: tool.String,
-		Description: "A name from the server config: the service to check (service_status; default all) or the log file to read (log_tail)."}
+		Description: "Service (default all) or log file name from the config."}
 	nameRequired := name
 	nameRequired.Required = true
 	return tool.Tool{
-		Name:  Name,
-		Title: "System information",
-		Description: "Inspect the machine the server runs on: OS, CPU, memory, disks and uptime (info), the top processes by CPU or memory (processes), " +
-			"listening TCP/UDP ports with their programs (ports), and the server's environment with secrets redacted (env). " +
-			"Also checks the HTTP health of the services named in the server config (service_status) and shows the last lines of its configured log files (log_tail). " +
-			"Read-only.",
+		Name:        Name,
+		Title:       "System information",
+		Description: "Inspect the machine the server runs on (read-only): OS, CPU, memory, disks, processes, listening ports, environment with secrets redacted, health of configured services and their log tails.",
 		Actions: []tool.Action{
-			{Name: "info", Handler: s.info, Description: "OS, kernel, hostname, CPU model/cores/usage, memory, disks with usage, uptime, Go runtime",
+			{Name: "info", Handler: s.info, Description: "OS, CPU, memory, disks, uptime",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 			{Name: "processes", Handler: s.processes, Description: "top processes by CPU or memory",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
-					{Name: "sort_by", Type: tool.String, Enum: []string{"cpu", "memory"}, Default: "cpu", Description: "Order by CPU use over a short sample (cpu) or by resident memory (memory)."},
+					{Name: "sort_by", Type: tool.String, Enum: []string{"cpu", "memory"}, Default: "cpu", Description: "Order by CPU or resident memory."},
 					limit,
 				}},
 			{Name: "ports", Handler: s.ports, Description: "listening sockets and their programs",
@@ -46,18 +43,18 @@ func New(d *tool.Deps) tool.Tool {
 				Params: []tool.Param{
 					{Name: "protocol", Type: tool.String, Enum: []string{"all", "tcp", "udp"}, Default: "all", Description: "Which sockets to list."},
 				}},
-			{Name: "env", Handler: s.env, Description: "environment variables, secrets redacted",
+			{Name: "env", Handler: s.env, Description: "environment, secrets redacted",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
-					{Name: "query", Type: tool.String, Description: "Only variables whose name contains this text (case-insensitive)."},
+					{Name: "query", Type: tool.String, Description: "Only names containing this text."},
 				}},
-			{Name: "service_status", Handler: s.serviceStatus, Description: "HTTP health checks of the services named in config",
+			{Name: "service_status", Handler: s.serviceStatus, Description: "health of configured services",
 				Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 				Params: []tool.Param{
 					name,
 					{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(60), Default: 5, Description: "Per-service request timeout in seconds."},
 				}},
-			{Name: "log_tail", Handler: s.logTail, Description: "last lines of a log file named in config",
+			{Name: "log_tail", Handler: s.logTail, Description: "end of a configured log file",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
 					nameRequired,

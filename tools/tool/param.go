@@ -72,7 +72,9 @@ func (p Param) Schema() map[string]any {
 	if len(p.Enum) > 0 {
 		s["enum"] = p.Enum
 	}
-	if p.Default != nil {
+	// A boolean that defaults to false says nothing a client does not
+	// assume of an absent flag; only the other defaults are published.
+	if p.Default != nil && p.Default != false {
 		s["default"] = p.Default
 	}
 	if p.Min != nil {
@@ -151,7 +153,7 @@ func (t *Tool) InputSchema() map[string]any {
 		props["action"] = map[string]any{
 			"type":        "string",
 			"enum":        t.ActionNames(),
-			"description": "Operation to run. " + strings.Join(lines, "; "),
+			"description": strings.Join(lines, "; "),
 		}
 		required = append(required, "action")
 	}
@@ -179,18 +181,35 @@ func (t *Tool) actionNote(p mergedParam) string {
 	if !t.MultiAction() {
 		return ""
 	}
+	// Actions that take no parameters are left out of "for …" lists: their
+	// own line in the action description already says they take nothing.
+	takers := t.paramTakers()
 	var parts []string
-	if len(p.actions) < len(t.Actions) && !namesAll(p.Description, p.actions) {
-		parts = append(parts, shorter("for ", p.actions, "not for ", without(t.ActionNames(), p.actions)))
+	named := len(p.actions) == len(t.Actions) || namesAll(p.Description, p.actions)
+	if len(p.actions) < len(takers) && !named {
+		parts = append(parts, shorter("for ", p.actions, "not for ", without(takers, p.actions)))
 	}
 	switch {
 	case len(p.requiredBy) == 0:
-	case len(p.requiredBy) == len(p.actions):
+	case len(p.requiredBy) == len(p.actions) && (len(parts) > 0 || named):
 		parts = append(parts, "required")
+	case len(p.requiredBy) == len(p.actions):
+		parts = append(parts, "required for "+strings.Join(p.requiredBy, ", "))
 	default:
 		parts = append(parts, shorter("required for ", p.requiredBy, "optional for ", without(p.actions, p.requiredBy)))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// paramTakers lists the actions that take at least one parameter.
+func (t *Tool) paramTakers() []string {
+	var out []string
+	for _, a := range t.Actions {
+		if slices.ContainsFunc(a.Params, func(p Param) bool { return p.Disabled == "" }) {
+			out = append(out, a.Name)
+		}
+	}
+	return out
 }
 
 // namesAll reports whether a description already names every action (as a

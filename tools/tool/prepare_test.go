@@ -179,6 +179,36 @@ func TestSchemaNotes_Short(t *testing.T) {
 	}
 }
 
+// Actions that take no parameters are not named in the notes of the others
+// (their own line says so), but a requirement still names its actions, since
+// "required" alone would be false for them.
+func TestSchemaNotes_NoParamActionsLeftOut(t *testing.T) {
+	tl := multi()
+	tl.Actions = append(tl.Actions, Action{Name: "list", Handler: noop, Description: "takes nothing", Level: Read, Timeout: Fast})
+	if err := tl.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	props := tl.InputSchema()["properties"].(map[string]any)
+	desc := func(n string) string { return props[n].(map[string]any)["description"].(string) }
+	want := map[string]string{
+		"only_a": "only_a text (for alpha)",
+		"most":   "most text (optional for beta)",
+		"path":   "path text (required for alpha, beta, gamma)",
+	}
+	for n, w := range want {
+		if got := desc(n); got != w {
+			t.Errorf("%s: %q, want %q", n, got, w)
+		}
+	}
+	two := &Tool{Name: "two", Title: "Two", Description: "convert or list", Actions: []Action{
+		{Name: "convert", Handler: noop, Description: "c", Level: Read, Timeout: Fast, Params: []Param{{Name: "to", Type: String, Description: "target"}}},
+		{Name: "formats", Handler: noop, Description: "f", Level: Read, Timeout: Fast},
+	}}
+	if got := two.InputSchema()["properties"].(map[string]any)["to"].(map[string]any)["description"]; got != "target" {
+		t.Errorf("optional parameter of the only taker: %q, want no note", got)
+	}
+}
+
 // A parameter that config disables is not published; giving it is refused
 // with the hint that says how to enable it.
 func TestDisabledParam_NotPublished(t *testing.T) {

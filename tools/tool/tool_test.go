@@ -88,6 +88,14 @@ func TestSchema_ParamKeywords(t *testing.T) {
 	if s := (Param{Name: "n", Type: Number, Description: "n", Min: Ptr(0)}).Schema(); s["minimum"] != 0.0 {
 		t.Errorf("Min 0 dropped: %v", s)
 	}
+	// A false boolean default is what an absent flag means: not published;
+	// a true one is.
+	if s := (Param{Name: "b", Type: Boolean, Description: "b", Default: false}).Schema(); s["default"] != nil {
+		t.Errorf("default false published: %v", s)
+	}
+	if s := (Param{Name: "b", Type: Boolean, Description: "b", Default: true}).Schema(); s["default"] != true {
+		t.Errorf("default true dropped: %v", s)
+	}
 }
 
 // TestSchema_FlatObject: the published schema is one flat object that

@@ -81,14 +81,13 @@ func New(d *tool.Deps, m *browser.Manager) (tool.Tool, error) {
 	return tool.Tool{
 		Name:  "web_fetch",
 		Title: "Fetch a web page as Markdown",
-		Description: "Fetch a URL and return its main content as clean Markdown, with title, final URL after redirects, " +
-			"byte counts and a truncated flag (cut at max_chars on a paragraph boundary). Handles any charset including GBK. " +
-			"Pages that build their content with JavaScript are rendered in a headless browser automatically. Respects robots.txt.",
+		Description: "Fetch a URL and return its main content as clean Markdown with its title, cut at max_chars. " +
+			"Any charset; pages built by JavaScript are rendered automatically. Respects robots.txt.",
 		Actions: []tool.Action{{
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 			Params: []tool.Param{
 				{Name: "url", Type: tool.String, Description: "Absolute http(s) URL.", Required: true},
-				{Name: "max_chars", Type: tool.Integer, Default: 20000, Description: "Maximum characters of Markdown to return.", Min: tool.Ptr(200), Max: tool.Ptr(500000)},
+				{Name: "max_chars", Type: tool.Integer, Default: 20000, Description: "Maximum characters returned.", Min: tool.Ptr(200), Max: tool.Ptr(500000)},
 				{Name: "full_page", Type: tool.Boolean, Description: "Convert the whole page instead of only the main content."},
 				{Name: "render", Type: tool.Boolean, Description: "Always render with the browser (for script-built pages)."},
 			},
