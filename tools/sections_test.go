@@ -1,0 +1,42 @@
+package tools_test
+
+import (
+	"testing"
+
+	"clawbridge/tools"
+	"clawbridge/tools/tooltest"
+)
+
+// TestConfig_SectionsRefuseOutOfRange: a value out of range in a tool's
+// config section is refused when the registry is built (config's section
+// problems stop the server and fail doctor), naming the key, instead of
+// silently falling back to the default; a good value is accepted. One table
+// for every tool that owns a section; whether a good value takes effect is
+// tested in the tool's own package.
+func TestConfig_SectionsRefuseOutOfRange(t *testing.T) {
+	for _, tc := range []struct{ section, bad, want, good string }{
+		{"file", "max_unzip_ratio: 0.5", "max_unzip_ratio must be at least 1, got 0.5", "max_walk_entries: 10"},
+		{"mind_map", "max_nodes: -5", "max_nodes must be at least 1, got -5", "max_nodes: 3"},
+		{"pdf_tool", "max_pages: 0", "max_pages must be at least 1, got 0", "max_pages: 2"},
+		{"format_converter", "max_mb: -1", "max_mb must be at least 1, got -1", "max_mb: 5"},
+		{"data_processor", "max_rows: -10", "max_rows must be at least 0, got -10", "max_rows: 10"},
+		{"web_fetch", "min_interval: -1s", "min_interval must be at least 0s, got -1s", "min_interval: 0s\ntimeout: 5s"},
+		{"web_fetch", "timeout: 0s", "timeout must be at least 1ms, got 0s", "timeout: 5s"},
+	} {
+		t.Run(tc.section+"/"+tc.bad, func(t *testing.T) {
+			d := tooltest.Deps(t)
+			tooltest.ConfigSection(t, d, tc.section, tc.bad)
+			tools.All(d, nil) // a refused section may also fail its constructor
+			tooltest.SectionRefused(t, d, tc.section, "tools."+tc.section+": "+tc.want)
+
+			d = tooltest.Deps(t)
+			tooltest.ConfigSection(t, d, tc.section, tc.good)
+			if _, err := tools.All(d, nil); err != nil {
+				t.Fatalf("a good section: %v", err)
+			}
+			if p := d.Config.SectionProblems(); len(p) != 0 {
+				t.Fatalf("a good section refused: %v", p)
+			}
+		})
+	}
+}
