@@ -215,6 +215,7 @@ func loadRun(b *testing.B, which, toolName string, args func(i int) map[string]a
 	return r
 }
 
+// loadClient opens and initialises a 2025-06-18 streamable-HTTP session.
 func loadClient(base string) (*client.Client, error) {
 	tr, err := transport.NewStreamableHTTP(base + "/mcp")
 	if err != nil {

@@ -180,26 +180,10 @@ func TestHTTPTimeouts_IdleKeepAlive(t *testing.T) {
 	}
 }
 
+// streamClient opens and initialises a 2025-06-18 streamable-HTTP session.
 func streamClient(t *testing.T, base string) (*client.Client, error) {
 	t.Helper()
-	tr, err := transport.NewStreamableHTTP(base + "/mcp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		return nil, err
-	}
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.ProtocolVersion20250618
-	req.Params.ClientInfo = mcp.Implementation{Name: "cap-test", Version: "1"}
-	if _, err := c.Initialize(ctx, req); err != nil {
-		c.Close()
-		return nil, err
-	}
-	return c, nil
+	return loadClient(base)
 }
 
 func callEcho(c *client.Client, text string) (*mcp.CallToolResult, error) {
