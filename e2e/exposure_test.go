@@ -137,14 +137,7 @@ func TestExposureStreamableHTTP(t *testing.T) {
 func TestExposureSSE(t *testing.T) {
 	e := newEnv(t, "CLAWBRIDGE_EXPOSURE=tiered")
 	base := httpServer(t, e)
-	c, err := client.NewSSEMCPClient(base + "/sse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Start(ctxT(t)); err != nil {
-		t.Fatal(err)
-	}
+	c := started(t)(client.NewSSEMCPClient(base + "/sse"))
 	initialize(t, c, "2025-06-18")
 	journey(t, c)
 }
@@ -255,14 +248,7 @@ func httpClient(t *testing.T, base, version string) *client.Client {
 func TestExposureStatelessPrincipal(t *testing.T) {
 	e := newEnv(t, "CLAWBRIDGE_EXPOSURE=tiered")
 	base := httpServer(t, e, "--token", "principal-token")
-	c, err := client.NewStreamableHttpClient(base+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer principal-token"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Start(ctxT(t)); err != nil {
-		t.Fatal(err)
-	}
+	c := started(t)(client.NewStreamableHttpClient(base+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer principal-token"})))
 	initialize(t, c, "2026-07-28")
 	if c.ProtocolVersion() != "2026-07-28" {
 		t.Fatalf("negotiated %s", c.ProtocolVersion())

@@ -85,6 +85,22 @@ func newStdioTransport(e *env) *transport.Stdio {
 	return transport.NewStdio(binPath, e.vars, "serve")
 }
 
+// started takes what a client constructor returns, starts the client and
+// closes it when the test ends: started(t)(client.NewSSEMCPClient(url)).
+func started(t *testing.T) func(*client.Client, error) *client.Client {
+	return func(c *client.Client, err error) *client.Client {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		if err := c.Start(ctxT(t)); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+}
+
 func initialize(t *testing.T, c *client.Client, version string) *mcp.InitializeResult {
 	t.Helper()
 	req := mcp.InitializeRequest{}
@@ -248,14 +264,7 @@ func TestStreamableHTTPBothEras(t *testing.T) {
 func TestSSE(t *testing.T) {
 	e := newEnv(t)
 	base := httpServer(t, e)
-	c, err := client.NewSSEMCPClient(base + "/sse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Start(ctxT(t)); err != nil {
-		t.Fatal(err)
-	}
+	c := started(t)(client.NewSSEMCPClient(base + "/sse"))
 	initialize(t, c, "2025-06-18")
 	exercise(t, c, e.workspace)
 }
