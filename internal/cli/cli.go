@@ -6,38 +6,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"clawbridge/internal/config"
 )
-
-func cmdTools(args []string, stdout io.Writer) error {
-	fs, cfgPath := newFlags("tools")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	a, err := newLookApp(*cfgPath)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	w := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "TOOL\tACTIONS (level)\tTITLE")
-	for _, t := range a.srv.Tools() {
-		var acts []string
-		for _, ac := range t.Actions {
-			name := ac.Name
-			if name == "" {
-				name = "run"
-			}
-			acts = append(acts, fmt.Sprintf("%s(%s)", name, ac.Level))
-		}
-		fmt.Fprintf(w, "%s\t%s\t%s\n", t.Name, strings.Join(acts, " "), t.Title)
-	}
-	return w.Flush()
-}
 
 func cmdCall(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {

@@ -26,7 +26,7 @@ Usage:
   clawbridge serve --http ADDR        serve SSE (/sse) and streamable HTTP (/mcp)
   clawbridge route "text"             show the routing decision for a request
   clawbridge route --jsonl            route {"id","q"} lines from stdin
-  clawbridge tools                    list the registry: tools, actions, levels
+  clawbridge tools [TOOL]             list the tools, or one tool's actions and parameters
   clawbridge call TOOL --args JSON    run one tool through the call pipeline
   clawbridge approve                  list the calls waiting for a person's approval
   clawbridge approve [--reject] ID    approve (or reject) one waiting call, once
