@@ -139,8 +139,14 @@ func (s *Server) Tools() []*tool.Tool { return s.order }
 // Call runs one tool locally through the same pipeline as a client's call
 // (the CLI's `call` command).
 func (s *Server) Call(ctx context.Context, name string, args map[string]any) *mcp.CallToolResult {
+	return s.CallProgress(ctx, name, args, func(float64, float64, string) {})
+}
+
+// CallProgress is Call with the call's progress reports (a call waiting for
+// approval says through it what to run).
+func (s *Server) CallProgress(ctx context.Context, name string, args map[string]any, progress func(done, total float64, msg string)) *mcp.CallToolResult {
 	sess := s.sessions.get("local", "cli", kindLocal)
-	return s.run(ctx, sess, name, args, func(float64, float64, string) {})
+	return s.run(ctx, sess, name, args, progress)
 }
 
 // sweepLoop forgets idle sessions (stateless principals have no end of

@@ -191,7 +191,8 @@ func TestExitCode_UsageErrorAndVersion(t *testing.T) {
 	}{
 		{[]string{"nope"}, `unknown command "nope"`},
 		{[]string{"serve", "--htp", ":1"}, "-htp"},
-		{[]string{"tools", "extra"}, `unexpected argument "extra"`},
+		{[]string{"doctor", "extra"}, `unexpected argument "extra"`},
+		{[]string{"tools", "file", "extra"}, `name one tool`},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := Main(context.Background(), c.args, strings.NewReader(""), &stdout, &stderr); code != 2 {
