@@ -106,7 +106,7 @@ func New(o Options) (*Server, error) {
 		mcpserver.WithResourceCapabilities(false, false),
 		mcpserver.WithPromptCapabilities(false),
 		mcpserver.WithLogging(),
-		mcpserver.WithInstructions(instructions),
+		mcpserver.WithInstructions(buildInstructions(registered(o.Tools), o.Config.Exposure.Core)),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithRecovery(),
 		mcpserver.WithToolHandlerMiddleware(s.flight.track),
@@ -131,6 +131,14 @@ func New(o Options) (*Server, error) {
 	s.addResources()
 	s.addPrompts()
 	return s, nil
+}
+
+func registered(ts []tool.Tool) []*tool.Tool {
+	out := make([]*tool.Tool, len(ts))
+	for i := range ts {
+		out[i] = &ts[i]
+	}
+	return out
 }
 
 // Tools lists the registered tools in registry order.

@@ -29,8 +29,12 @@ func cliEnv(t *testing.T) string {
 }
 
 func runCLI(t *testing.T, args ...string) (string, error) {
+	return runStdin(t, "", args...)
+}
+
+func runStdin(t *testing.T, stdin string, args ...string) (string, error) {
 	var out bytes.Buffer
-	err := run(context.Background(), args, strings.NewReader(""), &out, &out)
+	err := run(context.Background(), args, strings.NewReader(stdin), &out, &out)
 	return out.String(), err
 }
 

@@ -25,7 +25,7 @@ const usage = `clawbridge — an MCP tool server for AI agents
 Usage:
   clawbridge [serve]                  serve one client over stdio (default)
   clawbridge serve --http ADDR        serve SSE (/sse) and streamable HTTP (/mcp)
-  clawbridge route "text"             show the routing decision for a request
+  clawbridge route "text" [--catalog] show the routing decision for a request
   clawbridge route --jsonl            route {"id","q"} lines from stdin
   clawbridge tools [TOOL]             list the tools, or one tool's actions and parameters
   clawbridge call TOOL --args JSON    run one tool through the call pipeline
