@@ -211,3 +211,39 @@ func TestExitCode_UsageErrorAndVersion(t *testing.T) {
 		t.Errorf("version: exit code %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }
+
+// TestInstall_PrintNamesFileAndRepeatIsPresent: --print names the file it
+// would change and writes nothing; a second install of the same entry says
+// it is already present and makes no backup; a changed entry is replaced.
+func TestInstall_PrintNamesFileAndRepeatIsPresent(t *testing.T) {
+	dir := cliEnv(t)
+	target := filepath.Join(dir, "cursor", "mcp.json")
+	out, err := runCLI(t, "install", "cursor", "--print", "--path", target)
+	if err != nil || !strings.Contains(out, "would add this to "+target) || !strings.Contains(out, `"mcpServers"`) {
+		t.Fatalf("--print: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(target); !os.IsNotExist(err) {
+		t.Fatal("--print wrote the file")
+	}
+	t.Setenv("HOME", dir)
+	if out, _ := runCLI(t, "install", "cursor", "--print"); !strings.Contains(out, filepath.Join(dir, ".cursor", "mcp.json")) {
+		t.Fatalf("--print without --path names no default file:\n%s", out)
+	}
+	if out, err := runCLI(t, "install", "cursor", "--path", target); err != nil || !strings.Contains(out, "added clawbridge to "+target) {
+		t.Fatalf("first install: %v %s", err, out)
+	}
+	before, _ := os.ReadFile(target)
+	out, err = runCLI(t, "install", "cursor", "--path", target)
+	if err != nil || !strings.Contains(out, "already present") {
+		t.Fatalf("second install: %v %s", err, out)
+	}
+	after, _ := os.ReadFile(target)
+	if backups, _ := filepath.Glob(target + ".bak-*"); len(backups) != 0 || !bytes.Equal(before, after) {
+		t.Fatalf("a repeated install changed the file or backed it up: %v", backups)
+	}
+	cfg := filepath.Join(dir, "other.yaml")
+	os.WriteFile(cfg, []byte("{}\n"), 0o600)
+	if out, err := runCLI(t, "install", "cursor", "--path", target, "--config", cfg); err != nil || !strings.Contains(out, "replaced the clawbridge entry") {
+		t.Fatalf("changed entry: %v %s", err, out)
+	}
+}
