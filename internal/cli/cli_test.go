@@ -15,6 +15,7 @@ import (
 
 	"clawbridge/internal/config"
 	"clawbridge/internal/jail"
+	"clawbridge/tools/screen"
 )
 
 // cliEnv isolates the CLI's config, workspace and data dir.
@@ -245,5 +246,24 @@ func TestInstall_PrintNamesFileAndRepeatIsPresent(t *testing.T) {
 	os.WriteFile(cfg, []byte("{}\n"), 0o600)
 	if out, err := runCLI(t, "install", "cursor", "--path", target, "--config", cfg); err != nil || !strings.Contains(out, "replaced the clawbridge entry") {
 		t.Fatalf("changed entry: %v %s", err, out)
+	}
+}
+
+// TestDoctor_CoversScreen: doctor has a screen line that agrees with the
+// screen tool's own check; a missing display is a note, not a failure.
+func TestDoctor_CoversScreen(t *testing.T) {
+	cliEnv(t)
+	for _, display := range []string{"", ":199"} {
+		t.Setenv("DISPLAY", display)
+		out, _ := runCLI(t, "doctor")
+		_, _, err := screen.Available()
+		ok := regexp.MustCompile(`(?m)^ok\s+screen\s+X display \S+, \d+ screen`).MatchString(out)
+		note := regexp.MustCompile(`(?m)^note\s+screen\s+no usable X display .*Xvfb`).MatchString(out)
+		if (err == nil) != ok || (err != nil) != note {
+			t.Errorf("DISPLAY=%q: Available says %v, doctor says\n%s", display, err, out)
+		}
+		if display == ":199" && strings.Contains(out, "problem(s) found") && !strings.Contains(out, "MISSING") && !strings.Contains(out, "FAIL") {
+			t.Errorf("a missing display counted as a problem:\n%s", out)
+		}
 	}
 }

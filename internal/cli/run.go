@@ -31,7 +31,7 @@ Usage:
   clawbridge call TOOL --args JSON    run one tool through the call pipeline
   clawbridge approve                  list the calls waiting for a person's approval
   clawbridge approve [--reject] ID    approve (or reject) one waiting call, once
-  clawbridge doctor                   check config, dirs and external programs
+  clawbridge doctor                   check config, dirs, jail, X display and external programs
   clawbridge install CLIENT [--print] add clawbridge to claude-desktop, cursor or vscode
   clawbridge config init              write a commented default config file
   clawbridge version
