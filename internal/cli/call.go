@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"clawbridge/internal/config"
+	"clawbridge/internal/wording"
 )
 
 // Exit codes of `call` beyond 0 (done), 1 (failed) and 2 (usage).
@@ -143,5 +144,5 @@ func cutText(s string, max int) string {
 	if max <= 0 || len(r) <= max {
 		return s
 	}
-	return string(r[:max]) + fmt.Sprintf("\n…[cut by --max-chars: %d of %d characters shown]\n", max, len(r))
+	return string(r[:max]) + fmt.Sprintf("\n…[cut by --max-chars: %d of %s shown]\n", max, wording.Count(len(r), "character", "characters"))
 }

@@ -15,6 +15,7 @@ import (
 	"clawbridge/internal/config"
 	"clawbridge/internal/jail"
 	"clawbridge/internal/toolerr"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/screen"
 )
 
@@ -85,7 +86,7 @@ func cmdDoctor(args []string, stdout io.Writer) error {
 		check(false, "jail", "unavailable (shell read calls need confirmation; LibreOffice and pdftotext refuse)", err.Error())
 	} else {
 		l := jail.Defaults()
-		check(true, "jail", fmt.Sprintf("bubblewrap: no network, read-only system, limits %ds CPU, %d MB memory, %d processes, %d MB files", l.CPUSeconds, l.MemoryMB, l.Processes, l.FileSizeMB), "")
+		check(true, "jail", fmt.Sprintf("bubblewrap: no network, read-only system, limits %ds CPU, %d MB memory, %s, %d MB files", l.CPUSeconds, l.MemoryMB, wording.Count(l.Processes, "process", "processes"), l.FileSizeMB), "")
 	}
 
 	// The screen tool needs an X display; a headless server has none, which

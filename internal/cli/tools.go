@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -135,10 +136,10 @@ func writeParam(w io.Writer, p tool.Param, indent string) {
 		head += ", default " + string(b)
 	}
 	if p.Min != nil {
-		head += fmt.Sprintf(", min %v", *p.Min)
+		head += ", min " + wording.Number(*p.Min)
 	}
 	if p.Max != nil {
-		head += fmt.Sprintf(", max %v", *p.Max)
+		head += ", max " + wording.Number(*p.Max)
 	}
 	head += ")"
 	fmt.Fprintln(w, head)
