@@ -1,12 +1,18 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // runSplit runs the binary with stdout and stderr apart.
@@ -45,5 +51,40 @@ func TestCLI_CallAuditLineOnlyWithVerbose(t *testing.T) {
 	}
 	if code, _, errOut = runSplit(t, e.vars, "call", "file", "--args", `{"action":"read","path":"none.txt"}`); code != 1 || !strings.Contains(errOut, "not_found") {
 		t.Fatalf("failed call: exit %d %s", code, errOut)
+	}
+}
+
+// TestCLI_HTTPAddrFromEnvironment: CLAWBRIDGE_HTTP_ADDR makes `serve`
+// listen over HTTP there, as --http does, and a real client talks to it.
+func TestCLI_HTTPAddrFromEnvironment(t *testing.T) {
+	e := newEnv(t, "CLAWBRIDGE_HTTP_ADDR=127.0.0.1:0")
+	cmd := exec.Command(binPath, "serve")
+	cmd.Env = e.vars
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	sc := bufio.NewScanner(stderr)
+	base := ""
+	for sc.Scan() {
+		if _, after, ok := strings.Cut(sc.Text(), "streamable HTTP: "); ok {
+			base = strings.TrimSpace(after)
+			break
+		}
+	}
+	go io.Copy(io.Discard, stderr)
+	if base == "" {
+		t.Fatal("serve with CLAWBRIDGE_HTTP_ADDR did not listen over HTTP")
+	}
+	tr, _ := transport.NewStreamableHTTP(base)
+	c := client.NewClient(tr)
+	if err := c.Start(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	initialize(t, c, mcp.ProtocolVersion20250618)
+	if tools := listTools(t, c); len(tools) == 0 {
+		t.Fatal("no tools listed")
 	}
 }
