@@ -8,11 +8,19 @@ VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
 all: build
 
+# Each step says what it does: on a fresh machine the package install and
+# the module download take minutes and would otherwise be silent. The
+# second `go mod download` is instant once the first has fetched all, and
+# fails the target if something could not be fetched.
 deps:
+	@echo "==> system packages: scripts/install-deps.sh (installs what is missing; quiet when all is there)"
 	@scripts/install-deps.sh
+	@echo "==> Go modules: go mod download (a fresh machine fetches about 100 modules; this can take a few minutes)"
+	@$(GO) mod download -x 2>&1 | sed -un 's|^# get https://[^/]*/\(.*\)/@v/\(.*\)\.zip$$|    fetched \1 \2|p'
 	@$(GO) mod download
 
 build:
+	@echo "==> building $(BIN) ($(VERSION))"
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) .
 
 run: deps build

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -81,11 +82,11 @@ func (s *Server) shape(sess *session, traceID string, r *tool.Result, limit int)
 	body := text.String()
 	if n := len([]rune(body)); n > limit {
 		if sess.kind == kindAnonymous {
-			body = cutRunes(body, limit) + fmt.Sprintf("\n…[truncated: %d characters in all; a stateless caller without a token keeps nothing between requests, so narrow the request to see the rest]", n)
+			body = cutRunes(body, limit) + fmt.Sprintf("\n…[truncated: %s in all; a stateless caller without a token keeps nothing between requests, so narrow the request to see the rest]", wording.Count(n, "character", "characters"))
 			out.StructuredContent = map[string]any{"truncated": true, "summary": r.Summary}
 		} else {
 			uri := s.results.keep(sess.key, traceID, body)
-			body = cutRunes(body, limit) + fmt.Sprintf("\n…[truncated: %d characters in all; the full result is the resource %s]", n, uri)
+			body = cutRunes(body, limit) + fmt.Sprintf("\n…[truncated: %s in all; the full result is the resource %s]", wording.Count(n, "character", "characters"), uri)
 			out.StructuredContent = map[string]any{"truncated": true, "full_result": uri, "summary": r.Summary}
 		}
 	}
@@ -98,7 +99,7 @@ func (s *Server) shape(sess *session, traceID string, r *tool.Result, limit int)
 		if m == "" {
 			m = mime.TypeByExtension(filepath.Ext(f.Path))
 		}
-		desc := fmt.Sprintf("%s (%d bytes)", s.deps.Sandbox.Rel(f.Path), f.Size)
+		desc := fmt.Sprintf("%s (%s)", s.deps.Sandbox.Rel(f.Path), wording.Count(f.Size, "byte", "bytes"))
 		out.Content = append(out.Content, mcp.NewResourceLink("file://"+f.Path, filepath.Base(f.Path), desc, m))
 	}
 	for _, img := range r.Images {

@@ -1,24 +1,46 @@
 package server
 
-// instructions is the server's guide to choosing tools, sent at initialize.
-// Keep it under 6,000 characters: it is read on every session.
-const instructions = `clawbridge gives you local tools: a headless browser, PDF/Word/PowerPoint/Excel work, data analysis, files, shell, search, knowledge bases, calendar, media and more.
+import (
+	"slices"
+	"strings"
 
-How to pick a tool
+	"clawbridge/tools/tool"
+)
+
+// The server's guide to choosing tools, sent at initialize. It names only
+// the tools this build registers: a rule is kept when every tool it names is
+// registered, and the tool and core lists are the registry's. Keep it under
+// 6,000 characters: it is read on every session.
+
+const instructionsPick = `How to pick a tool
 - Not sure which tool fits, or the list looks short? Call find_tools with the user's request in their own words (any language). It returns the best tools and narrows the list to them. Every tool stays callable even when it is not listed.
 - Tags in descriptions: [recommended] is the first choice for the current task, [alternative] a fallback, [core] always available. Chinese sessions see [推荐] [备选] [核心].
-- Multi-action tools take a required "action" field; each action lists its own required fields. Errors name the field and the allowed values: fix the call rather than guessing again.
+- Multi-action tools take a required "action" field; each action lists its own required fields. Errors name the field and the allowed values: fix the call rather than guessing again.`
 
-Decision rules
-- Files: use file (read, write, list, find, grep, zip...). Paths are relative to the workspace; outputs land in outputs/. Deleting moves to a trash that restore can undo.
-- Commands: use shell with an argv list (no shell syntax). Read-only programs run at once; others ask for confirmation.
-- Web pages: web_fetch for reading an article or page as Markdown; browser for interaction (click, type, forms, screenshots), snapshot first and act on element refs; browser_use for several steps in one call or structured extraction.
-- PDF files: pdf_tool (merge, split, encrypt, watermark, extract text, forms). Converting formats: format_converter. Do not use a document generator to edit an existing PDF.
-- Writing documents: Word .docx -> doc_generator; slides .pptx -> ppt_generator (never answer a PPT request with a Word file); contracts -> contract_generator; résumés -> resume_builder; mind maps -> mind_map.
-- Spreadsheets and data (xlsx, csv, json): data_processor to read, describe, query with SQL, filter, group, pivot, clean, join, export; data_visualization for charts; financial_report for statements from a ledger; db_query for read-only SQL against configured databases.
-- System state: system (info, processes, ports, services, logs); screen for a screenshot of the desktop.
+// instructionRule is one decision rule and the tools it names.
+type instructionRule struct {
+	tools []string
+	text  string
+}
 
-Confirmation and safety
+var decisionRules = []instructionRule{
+	{[]string{"file"}, "Files: use file (read, write, list, find, grep, zip...). Paths are relative to the workspace; outputs land in outputs/. Deleting moves to a trash that restore can undo."},
+	{[]string{"shell"}, "Commands: use shell with an argv list (no shell syntax). Read-only programs run at once; others ask for confirmation."},
+	{[]string{"web_fetch", "browser", "browser_use"}, "Web pages: web_fetch for reading an article or page as Markdown; browser for interaction (click, type, forms, screenshots), snapshot first and act on element refs; browser_use for several steps in one call or structured extraction."},
+	{[]string{"pdf_tool", "format_converter"}, "PDF files: pdf_tool (merge, split, encrypt, watermark, extract text, forms). Converting formats: format_converter. Do not use a document generator to edit an existing PDF."},
+	{[]string{"doc_generator", "ppt_generator"}, "Writing documents: Word .docx -> doc_generator; slides .pptx -> ppt_generator (never answer a PPT request with a Word file)."},
+	{[]string{"contract_generator"}, "Contracts -> contract_generator."},
+	{[]string{"resume_builder"}, "Résumés -> resume_builder."},
+	{[]string{"mind_map"}, "Mind maps -> mind_map."},
+	{[]string{"data_processor"}, "Spreadsheets and data (xlsx, csv, json): data_processor to read, describe, query with SQL, filter, group, pivot, clean, join, export."},
+	{[]string{"data_visualization"}, "Charts: data_visualization."},
+	{[]string{"financial_report"}, "Financial statements from a ledger: financial_report."},
+	{[]string{"db_query"}, "Read-only SQL against configured databases: db_query."},
+	{[]string{"system"}, "System state: system (info, processes, ports, services, logs)."},
+	{[]string{"screen"}, "A screenshot of the desktop: screen."},
+}
+
+const instructionsRest = `Confirmation and safety
 - High-risk actions (running arbitrary commands, sending, deleting outside the trash) need confirmation. Either the client asks the user, or the result is a preview with confirm_token: show the user what will run and, only if they agree, repeat the identical call with confirm_token.
 - The same call repeated again and again is refused: change the approach instead.
 - Network tools cannot reach private or loopback addresses unless the operator allowed them.
@@ -27,3 +49,37 @@ Results
 - Results carry structured data plus a short text. Produced files come back as resource links (file:// paths in the workspace).
 - Very long results are cut; the full text is kept as a clawbridge://results/... resource named in the result.
 - After two failed calls in a row the tool list widens; use find_tools again with a clearer request if needed.`
+
+// buildInstructions renders the instructions for the registered tools and
+// the configured core set (core names not registered are left out).
+func buildInstructions(registered []*tool.Tool, core []string) string {
+	have := map[string]bool{}
+	var names []string
+	for _, t := range registered {
+		have[t.Name] = true
+		names = append(names, t.Name)
+	}
+	var b strings.Builder
+	b.WriteString("clawbridge gives you these local tools: " + strings.Join(names, ", ") + ".\n")
+	var cores []string
+	for _, c := range core {
+		if have[c] && !slices.Contains(cores, c) {
+			cores = append(cores, c)
+		}
+	}
+	if len(cores) > 0 {
+		b.WriteString("Always listed ([core]): " + strings.Join(cores, ", ") + ".\n")
+	}
+	b.WriteString("\n" + instructionsPick + "\n\nDecision rules\n")
+	for _, r := range decisionRules {
+		all := true
+		for _, n := range r.tools {
+			all = all && have[n]
+		}
+		if all {
+			b.WriteString("- " + r.text + "\n")
+		}
+	}
+	b.WriteString("\n" + instructionsRest)
+	return b.String()
+}

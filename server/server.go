@@ -106,7 +106,7 @@ func New(o Options) (*Server, error) {
 		mcpserver.WithResourceCapabilities(false, false),
 		mcpserver.WithPromptCapabilities(false),
 		mcpserver.WithLogging(),
-		mcpserver.WithInstructions(instructions),
+		mcpserver.WithInstructions(buildInstructions(registered(o.Tools), o.Config.Exposure.Core)),
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithRecovery(),
 		mcpserver.WithToolHandlerMiddleware(s.flight.track),
@@ -133,14 +133,28 @@ func New(o Options) (*Server, error) {
 	return s, nil
 }
 
+func registered(ts []tool.Tool) []*tool.Tool {
+	out := make([]*tool.Tool, len(ts))
+	for i := range ts {
+		out[i] = &ts[i]
+	}
+	return out
+}
+
 // Tools lists the registered tools in registry order.
 func (s *Server) Tools() []*tool.Tool { return s.order }
 
 // Call runs one tool locally through the same pipeline as a client's call
 // (the CLI's `call` command).
 func (s *Server) Call(ctx context.Context, name string, args map[string]any) *mcp.CallToolResult {
+	return s.CallProgress(ctx, name, args, func(float64, float64, string) {})
+}
+
+// CallProgress is Call with the call's progress reports (a call waiting for
+// approval says through it what to run).
+func (s *Server) CallProgress(ctx context.Context, name string, args map[string]any, progress func(done, total float64, msg string)) *mcp.CallToolResult {
 	sess := s.sessions.get("local", "cli", kindLocal)
-	return s.run(ctx, sess, name, args, func(float64, float64, string) {})
+	return s.run(ctx, sess, name, args, progress)
 }
 
 // sweepLoop forgets idle sessions (stateless principals have no end of

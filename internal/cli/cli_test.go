@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,6 +17,7 @@ import (
 
 	"clawbridge/internal/config"
 	"clawbridge/internal/jail"
+	"clawbridge/tools/screen"
 )
 
 // cliEnv isolates the CLI's config, workspace and data dir.
@@ -29,8 +32,12 @@ func cliEnv(t *testing.T) string {
 }
 
 func runCLI(t *testing.T, args ...string) (string, error) {
+	return runStdin(t, "", args...)
+}
+
+func runStdin(t *testing.T, stdin string, args ...string) (string, error) {
 	var out bytes.Buffer
-	err := run(context.Background(), args, strings.NewReader(""), &out, &out)
+	err := run(context.Background(), args, strings.NewReader(stdin), &out, &out)
 	return out.String(), err
 }
 
@@ -191,7 +198,8 @@ func TestExitCode_UsageErrorAndVersion(t *testing.T) {
 	}{
 		{[]string{"nope"}, `unknown command "nope"`},
 		{[]string{"serve", "--htp", ":1"}, "-htp"},
-		{[]string{"tools", "extra"}, `unexpected argument "extra"`},
+		{[]string{"doctor", "extra"}, `unexpected argument "extra"`},
+		{[]string{"tools", "file", "extra"}, `name one tool`},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := Main(context.Background(), c.args, strings.NewReader(""), &stdout, &stderr); code != 2 {
@@ -205,4 +213,90 @@ func TestExitCode_UsageErrorAndVersion(t *testing.T) {
 	if code := Main(context.Background(), []string{"version"}, strings.NewReader(""), &stdout, &stderr); code != 0 || stdout.String() != "clawbridge "+Version+"\n" || stderr.Len() > 0 {
 		t.Errorf("version: exit code %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
+}
+
+// TestInstall_PrintNamesFileAndRepeatIsPresent: --print names the file it
+// would change and writes nothing; a second install of the same entry says
+// it is already present and makes no backup; a changed entry is replaced.
+func TestInstall_PrintNamesFileAndRepeatIsPresent(t *testing.T) {
+	dir := cliEnv(t)
+	target := filepath.Join(dir, "cursor", "mcp.json")
+	out, err := runCLI(t, "install", "cursor", "--print", "--path", target)
+	if err != nil || !strings.Contains(out, "would add this to "+target) || !strings.Contains(out, `"mcpServers"`) {
+		t.Fatalf("--print: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(target); !os.IsNotExist(err) {
+		t.Fatal("--print wrote the file")
+	}
+	t.Setenv("HOME", dir)
+	if out, _ := runCLI(t, "install", "cursor", "--print"); !strings.Contains(out, filepath.Join(dir, ".cursor", "mcp.json")) {
+		t.Fatalf("--print without --path names no default file:\n%s", out)
+	}
+	if out, err := runCLI(t, "install", "cursor", "--path", target); err != nil || !strings.Contains(out, "added clawbridge to "+target) {
+		t.Fatalf("first install: %v %s", err, out)
+	}
+	before, _ := os.ReadFile(target)
+	out, err = runCLI(t, "install", "cursor", "--path", target)
+	if err != nil || !strings.Contains(out, "already present") {
+		t.Fatalf("second install: %v %s", err, out)
+	}
+	after, _ := os.ReadFile(target)
+	if backups, _ := filepath.Glob(target + ".bak-*"); len(backups) != 0 || !bytes.Equal(before, after) {
+		t.Fatalf("a repeated install changed the file or backed it up: %v", backups)
+	}
+	cfg := filepath.Join(dir, "other.yaml")
+	os.WriteFile(cfg, []byte("{}\n"), 0o600)
+	if out, err := runCLI(t, "install", "cursor", "--path", target, "--config", cfg); err != nil || !strings.Contains(out, "replaced the clawbridge entry") {
+		t.Fatalf("changed entry: %v %s", err, out)
+	}
+}
+
+// TestDoctor_CoversScreen: doctor has a screen line that agrees with the
+// screen tool's own check: a display that does not answer is a note, not a
+// failure; a live one (Xvfb) is ok with its screens. DISPLAY is set in both
+// cases, so displays other processes start and stop meanwhile change nothing.
+func TestDoctor_CoversScreen(t *testing.T) {
+	cliEnv(t)
+	t.Setenv("DISPLAY", ":199")
+	out, _ := runCLI(t, "doctor")
+	if _, _, err := screen.Available(); err == nil || !regexp.MustCompile(`(?m)^note\s+screen\s+no usable X display .*Xvfb`).MatchString(out) {
+		t.Errorf("DISPLAY=:199: Available says %v, doctor says\n%s", err, out)
+	}
+	if regexp.MustCompile(`(?m)^(MISSING|FAIL)\s+screen`).MatchString(out) {
+		t.Errorf("a missing display counted as a problem:\n%s", out)
+	}
+
+	bin, err := exec.LookPath("Xvfb")
+	if err != nil {
+		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+			t.Fatal("Xvfb not installed")
+		}
+		t.Skip("Xvfb not installed")
+	}
+	for n := 150; n < 190; n++ {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+			continue
+		}
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
+			continue
+		}
+		cmd := exec.Command(bin, fmt.Sprintf(":%d", n), "-screen", "0", "320x200x24", "-nolisten", "tcp")
+		if cmd.Start() != nil {
+			continue
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		for i := 0; i < 100; i++ {
+			if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Setenv("DISPLAY", fmt.Sprintf(":%d", n))
+		out, _ := runCLI(t, "doctor")
+		if !regexp.MustCompile(fmt.Sprintf(`(?m)^ok\s+screen\s+X display :%d, 1 screen\(s\): 320x200`, n)).MatchString(out) {
+			t.Errorf("live display :%d: doctor says\n%s", n, out)
+		}
+		return
+	}
+	t.Fatal("no free display number")
 }

@@ -7,12 +7,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"clawbridge/internal/config"
 	"clawbridge/internal/jail"
+	"clawbridge/internal/toolerr"
+	"clawbridge/internal/wording"
+	"clawbridge/tools/screen"
 )
 
 // cmdDoctor checks what the tools need and says how to fix what is missing.
@@ -82,7 +86,17 @@ func cmdDoctor(args []string, stdout io.Writer) error {
 		check(false, "jail", "unavailable (shell read calls need confirmation; LibreOffice and pdftotext refuse)", err.Error())
 	} else {
 		l := jail.Defaults()
-		check(true, "jail", fmt.Sprintf("bubblewrap: no network, read-only system, limits %ds CPU, %d MB memory, %d processes, %d MB files", l.CPUSeconds, l.MemoryMB, l.Processes, l.FileSizeMB), "")
+		check(true, "jail", fmt.Sprintf("bubblewrap: no network, read-only system, limits %ds CPU, %d MB memory, %s, %d MB files", l.CPUSeconds, l.MemoryMB, wording.Count(l.Processes, "process", "processes"), l.FileSizeMB), "")
+	}
+
+	// The screen tool needs an X display; a headless server has none, which
+	// is a note, not a problem: only screen capture is affected.
+	if slices.Contains(toolNames(a.srv.Tools()), "screen") {
+		if disp, screens, err := screen.Available(); err != nil {
+			fmt.Fprintf(w, "note\tscreen\tno usable X display (%s) — screen capture answers unavailable; start one (Xvfb :1) and set DISPLAY=:1, or run clawbridge in a desktop session\n", oneLine(err))
+		} else {
+			check(true, "screen", "X display "+disp+", "+screens, "")
+		}
 	}
 
 	// External programs, with the tools that use each and the package to install.
@@ -142,6 +156,14 @@ func dirState(dir string) (bool, string) {
 		parent = filepath.Dir(parent)
 	}
 	return writable(parent), dir + " (does not exist yet; `clawbridge serve` creates it)"
+}
+
+// oneLine is an error's text without its hint or line breaks.
+func oneLine(err error) string {
+	if e, ok := err.(*toolerr.Error); ok {
+		return e.Message
+	}
+	return strings.ReplaceAll(err.Error(), "\n", " ")
 }
 
 func writable(dir string) bool {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,55 +70,89 @@ func cmdInstall(args []string, stdout io.Writer) error {
 	if cc.typ {
 		entry["type"] = "stdio"
 	}
-	if *printOnly {
-		b, _ := json.MarshalIndent(map[string]any{cc.key: map[string]any{"clawbridge": entry}}, "", "  ")
-		fmt.Fprintln(stdout, string(b))
-		return nil
-	}
 	path := *target
 	if path == "" {
 		home, _ := os.UserHomeDir()
 		path = cc.path(home)
 	}
-	if err := mergeClientConfig(path, cc.key, entry); err != nil {
+	if *printOnly {
+		b, _ := json.MarshalIndent(map[string]any{cc.key: map[string]any{"clawbridge": entry}}, "", "  ")
+		fmt.Fprintf(stdout, "%s: install would add this to %s (nothing written):\n%s\n", name, path, b)
+		return nil
+	}
+	state, err := mergeClientConfig(path, cc.key, entry)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "added clawbridge to %s\nrestart %s to load it\n", path, name)
+	switch state {
+	case entryPresent:
+		fmt.Fprintf(stdout, "clawbridge is already present in %s with this entry; nothing changed\n", path)
+		return nil
+	case entryReplaced:
+		fmt.Fprintf(stdout, "replaced the clawbridge entry in %s (the old file is kept as a backup)\n", path)
+	default:
+		fmt.Fprintf(stdout, "added clawbridge to %s\n", path)
+	}
+	fmt.Fprintf(stdout, "restart %s to load it\n", name)
 	return nil
 }
 
 // mergeClientConfig adds the entry under key, keeping everything else; the
 // previous file is kept as a timestamped backup and the write is atomic.
-func mergeClientConfig(path, key string, entry map[string]any) error {
+// When the file already holds the same entry it is left alone (no backup,
+// no write).
+func mergeClientConfig(path, key string, entry map[string]any) (entryState, error) {
 	doc := map[string]any{}
 	data, err := os.ReadFile(path)
 	switch {
 	case err == nil:
 		if len(data) > 0 {
 			if err := json.Unmarshal(data, &doc); err != nil {
-				return fmt.Errorf("%s is not valid JSON (%v); fix or move it, then run install again", path, err)
+				return entryAdded, fmt.Errorf("%s is not valid JSON (%v); fix or move it, then run install again", path, err)
 			}
+		}
+		if servers, _ := doc[key].(map[string]any); servers != nil && sameJSON(servers["clawbridge"], entry) {
+			return entryPresent, nil
 		}
 		backup := path + ".bak-" + time.Now().Format("20060102-150405")
 		if err := os.WriteFile(backup, data, 0o600); err != nil {
-			return fmt.Errorf("backup %s: %w", path, err)
+			return entryAdded, fmt.Errorf("backup %s: %w", path, err)
 		}
 	case errors.Is(err, os.ErrNotExist):
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
+			return entryAdded, err
 		}
 	default:
-		return err
+		return entryAdded, err
 	}
+	state := entryAdded
 	servers, _ := doc[key].(map[string]any)
 	if servers == nil {
 		servers = map[string]any{}
+	}
+	if _, ok := servers["clawbridge"]; ok {
+		state = entryReplaced
 	}
 	servers["clawbridge"] = entry
 	doc[key] = servers
 	out, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
-		return err
+		return entryAdded, err
 	}
-	return atomicfile.WriteFile(path, append(out, '\n'), 0o600)
+	return state, atomicfile.WriteFile(path, append(out, '\n'), 0o600)
+}
+
+type entryState int
+
+const (
+	entryAdded entryState = iota
+	entryReplaced
+	entryPresent
+)
+
+// sameJSON compares two values as JSON.
+func sameJSON(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }

@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Version is the version the binary reports (in `clawbridge version`, the
@@ -24,13 +25,13 @@ const usage = `clawbridge — an MCP tool server for AI agents
 Usage:
   clawbridge [serve]                  serve one client over stdio (default)
   clawbridge serve --http ADDR        serve SSE (/sse) and streamable HTTP (/mcp)
-  clawbridge route "text"             show the routing decision for a request
+  clawbridge route "text" [--catalog] show the routing decision for a request
   clawbridge route --jsonl            route {"id","q"} lines from stdin
-  clawbridge tools                    list the registry: tools, actions, levels
+  clawbridge tools [TOOL]             list the tools, or one tool's actions and parameters
   clawbridge call TOOL --args JSON    run one tool through the call pipeline
   clawbridge approve                  list the calls waiting for a person's approval
   clawbridge approve [--reject] ID    approve (or reject) one waiting call, once
-  clawbridge doctor                   check config, dirs and external programs
+  clawbridge doctor                   check config, dirs, jail, X display and external programs
   clawbridge install CLIENT [--print] add clawbridge to claude-desktop, cursor or vscode
   clawbridge config init              write a commented default config file
   clawbridge version
@@ -47,6 +48,18 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	if err == nil {
 		return 0
 	}
+	var help helpRequest
+	if errors.As(err, &help) {
+		fmt.Fprint(stdout, help)
+		return 0
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(stderr, "clawbridge:", ee.msg)
+		}
+		return ee.code
+	}
 	var ue usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintln(stderr, err)
@@ -61,6 +74,25 @@ type usageError string
 
 func (u usageError) Error() string { return string(u) }
 
+// helpRequest is a command's --help text, printed on stdout with exit code 0.
+type helpRequest string
+
+func (h helpRequest) Error() string { return string(h) }
+
+// exitError ends a command with its own exit code; the command has already
+// said what happened unless msg is set.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e exitError) Error() string {
+	if e.msg != "" {
+		return e.msg
+	}
+	return fmt.Sprintf("exit code %d", e.code)
+}
+
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd := "serve"
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
@@ -74,7 +106,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "tools":
 		return cmdTools(args, stdout)
 	case "call":
-		return cmdCall(ctx, args, stdout)
+		return cmdCall(ctx, args, stdout, stderr)
 	case "approve":
 		return cmdApprove(ctx, args, stdout)
 	case "reject":
@@ -117,7 +149,14 @@ func parse(fs *flag.FlagSet, args []string) error {
 
 // parseLoose parses flags and leaves positional arguments in fs.Args().
 func parseLoose(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		var b strings.Builder
+		b.WriteString(commandHelp[fs.Name()])
+		b.WriteString("\nFlags:\n")
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+		return helpRequest(b.String())
+	} else if err != nil {
 		return usageError(fmt.Sprintf("%s: %v", fs.Name(), err))
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 
 	"clawbridge/internal/config"
 )
@@ -36,7 +37,9 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer a.Close()
-	if *httpAddr == "" {
+	// CLAWBRIDGE_HTTP_ADDR chooses HTTP as --http does (for containers and
+	// service managers that configure by environment); the flag wins.
+	if *httpAddr == "" && os.Getenv("CLAWBRIDGE_HTTP_ADDR") == "" {
 		a.log.Info().Str("transport", "stdio").Strs("workspace", a.cfg.Workspace).Int("tools", len(a.srv.Tools())).Msg("serving")
 		return a.srv.ServeStdio(ctx, stdin, stdout)
 	}

@@ -3,6 +3,8 @@ package config
 import (
 	"cmp"
 	"fmt"
+
+	"clawbridge/internal/wording"
 )
 
 // AtLeast is the check a section's Validate method makes of one number:
@@ -13,5 +15,5 @@ func AtLeast[T cmp.Ordered](key string, v, low T) error {
 	if v >= low {
 		return nil
 	}
-	return fmt.Errorf("%s must be at least %v, got %v", key, low, v)
+	return fmt.Errorf("%s must be at least %s, got %s", key, wording.Number(low), wording.Number(v))
 }

@@ -22,7 +22,7 @@ workspace:
     - ~/clawbridge-workspace
   trust_client_roots: false
 
-# Data dir: the SQLite store (confirmation tokens, traces, calendars...).
+# Data dir: the SQLite store (confirmation tokens, calls waiting for approval, traces).
 data_dir: ~/.local/share/clawbridge
 
 # Logs go to stderr unless a file is named. stdout carries only JSON-RPC.
@@ -82,7 +82,7 @@ exposure:
   mode: auto             # auto | tiered | full | search
   recommended_at: 0.8    # confidence for the recommended tier
   extended_at: 0.5       # confidence for the extended tier
-  core: [file, shell, search, web_fetch]
+  core: [file, shell, web_fetch]   # always listed (tools this build has)
   failures_to_upgrade: 2
   # A JSON file overriding parts of the embedded routing tables, shaped like
   # exposure/data (e.g. {"intents": [...], "priority": {...}}); checked at start.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"clawbridge/browser"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -205,7 +206,7 @@ func (r *Runner) snapshot(ctx context.Context, s *browser.Session, a tool.Args) 
 	if err != nil {
 		return nil, err
 	}
-	sum := fmt.Sprintf("Snapshot of %q: %d characters of %d, %d interactive elements.", snap.Title, len(snap.Text), snap.TotalChars, snap.Refs)
+	sum := fmt.Sprintf("Snapshot of %q: %s of %d, %s.", snap.Title, wording.Count(len(snap.Text), "character", "characters"), snap.TotalChars, wording.Count(snap.Refs, "interactive element", "interactive elements"))
 	if snap.Truncated {
 		sum += fmt.Sprintf(" More with offset=%d.", snap.NextOffset)
 	}
@@ -237,7 +238,7 @@ func (r *Runner) typeText(ctx context.Context, s *browser.Session, a tool.Args) 
 	if err != nil {
 		return nil, err
 	}
-	return pageResult(fmt.Sprintf("Typed %d characters into %s", len([]rune(a.String("text"))), tg), res), nil
+	return pageResult(fmt.Sprintf("Typed %s into %s", wording.Count(len([]rune(a.String("text"))), "character", "characters"), tg), res), nil
 }
 
 func (r *Runner) press(ctx context.Context, s *browser.Session, a tool.Args) (*tool.Result, error) {
@@ -390,6 +391,6 @@ func (r *Runner) tabs(ctx context.Context, s *browser.Session, a tool.Args) (*to
 		if err != nil {
 			return nil, err
 		}
-		return &tool.Result{Summary: fmt.Sprintf("%d tabs open.", len(tabs)), Data: map[string]any{"tabs": tabs}}, nil
+		return &tool.Result{Summary: fmt.Sprintf("%s open.", wording.Count(len(tabs), "tab", "tabs")), Data: map[string]any{"tabs": tabs}}, nil
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"clawbridge/browser"
+	"clawbridge/internal/wording"
 	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/tool"
 )
@@ -169,7 +170,7 @@ func (r *runner) extract(ctx context.Context, c *tool.Call) (*tool.Result, error
 	if err != nil {
 		return nil, browsertool.Err(err)
 	}
-	sum := fmt.Sprintf("Extracted %q: %d headings, %d links, %d tables, %d forms.", ex.Title, len(ex.Headings), len(ex.Links), len(ex.Tables), len(ex.Forms))
+	sum := fmt.Sprintf("Extracted %q: %s, %s, %s, %s.", ex.Title, wording.Count(len(ex.Headings), "heading", "headings"), wording.Count(len(ex.Links), "link", "links"), wording.Count(len(ex.Tables), "table", "tables"), wording.Count(len(ex.Forms), "form", "forms"))
 	if ev.Notice != "" {
 		sum = ev.Notice + " " + sum
 	}
@@ -220,10 +221,10 @@ func (r *runner) fill(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	}
 	if len(bad) > 0 {
 		return nil, &tool.Error{Code: tool.CodeNotFound, Field: "fields",
-			Message: fmt.Sprintf("could not fill %d of %d fields: %s", len(bad), len(results), strings.Join(bad, "; ")),
+			Message: fmt.Sprintf("could not fill %d of %s: %s", len(bad), wording.Count(len(results), "field", "fields"), strings.Join(bad, "; ")),
 			Hint:    "use the labels or names listed by browser_use extract; the form was not submitted"}
 	}
-	sum := fmt.Sprintf("Filled %d fields.", len(results))
+	sum := fmt.Sprintf("Filled %s.", wording.Count(len(results), "field", "fields"))
 	if submitted == "ok" {
 		sum += fmt.Sprintf(" Submitted; now at %q.", page.Title)
 	}

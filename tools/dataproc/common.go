@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/dbquery/sqlcheck"
 	"clawbridge/tools/tool"
@@ -108,7 +109,7 @@ func (p *processor) loadKeep(ctx context.Context, c *tool.Call, specs []string, 
 			k = keep(r)
 		}
 		_, err = db.LoadColumns(ctx, name, r, k, func(n int) {
-			c.Progress(float64(i), float64(len(specs)), fmt.Sprintf("loaded %d rows of %s", n, filepath.Base(r.Path)))
+			c.Progress(float64(i), float64(len(specs)), fmt.Sprintf("loaded %s of %s", wording.Count(n, "row", "rows"), filepath.Base(r.Path)))
 		})
 		r.Close()
 		if err != nil {

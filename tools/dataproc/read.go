@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
 )
@@ -21,7 +22,7 @@ func (p *processor) sheets(_ context.Context, c *tool.Call) (*tool.Result, error
 	if err != nil {
 		return nil, toolErr(err)
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%s has %d sheets", filepath.Base(abs), len(list)), Data: map[string]any{"sheets": list}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s has %s", filepath.Base(abs), wording.Count(len(list), "sheet", "sheets")), Data: map[string]any{"sheets": list}}, nil
 }
 
 // selectCols maps the `columns` argument to reader column indexes.
@@ -117,11 +118,22 @@ func (p *processor) read(ctx context.Context, c *tool.Call) (*tool.Result, error
 	if len(r.Notes) > 0 {
 		data["notes"] = r.Notes
 	}
-	sum := fmt.Sprintf("rows %d-%d of %s", offset+1, offset+len(rows), filepath.Base(r.Path))
-	if more {
+	var sum string
+	switch {
+	case len(rows) == 0 && n == 0:
+		sum = fmt.Sprintf("no rows in %s", filepath.Base(r.Path))
+	case len(rows) == 0:
+		sum = fmt.Sprintf("no rows at offset %d of %s", offset, filepath.Base(r.Path))
+	case len(rows) == 1:
+		sum = fmt.Sprintf("row %d of %s", offset+1, filepath.Base(r.Path))
+	default:
+		sum = fmt.Sprintf("rows %d-%d of %s", offset+1, offset+len(rows), filepath.Base(r.Path))
+	}
+	switch {
+	case more:
 		sum += " (more follow: raise offset)"
-	} else {
-		sum += fmt.Sprintf(" (%d rows in total)", n)
+	case n > 0:
+		sum += fmt.Sprintf(" (%s in total)", wording.Count(n, "row", "rows"))
 	}
 	return &tool.Result{Summary: sum, Data: data}, nil
 }
@@ -162,7 +174,7 @@ func (p *processor) describe(ctx context.Context, c *tool.Call) (*tool.Result, e
 	if len(r.Notes) > 0 {
 		data["notes"] = r.Notes
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d rows x %d columns described in %s", n, len(stats), filepath.Base(r.Path)), Data: data}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s x %s described in %s", wording.Count(n, "row", "rows"), wording.Count(len(stats), "column", "columns"), filepath.Base(r.Path)), Data: data}, nil
 }
 
 func (p *processor) query(ctx context.Context, c *tool.Call) (*tool.Result, error) {
@@ -180,7 +192,7 @@ func (p *processor) query(ctx context.Context, c *tool.Call) (*tool.Result, erro
 		return nil, withTables(err, db)
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("query returned %d rows", pg.RowCount),
+		Summary: fmt.Sprintf("query returned %s", wording.Count(pg.RowCount, "row", "rows")),
 		Data:    map[string]any{"tables": db.Tables, "sql": q, "result": pg},
 	}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
 )
@@ -336,7 +337,7 @@ func (p *processor) transform(ctx context.Context, c *tool.Call) (*tool.Result, 
 	if len(warnings) > 0 {
 		data["warnings"] = warnings
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%s: %d result rows from %d rows of %s", c.Action, pg.RowCount, t.Rows, t.Source), Data: data}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s: %s from %s of %s", c.Action, wording.Count(pg.RowCount, "result row", "result rows"), wording.Count(t.Rows, "row", "rows"), t.Source), Data: data}, nil
 }
 
 func pivotSQL(ctx context.Context, db *table.DB, t *table.TableInfo, c *tool.Call, where string, args []any, warnings *[]string) (string, []any, error) {
@@ -468,7 +469,7 @@ func (p *processor) join(ctx context.Context, c *tool.Call) (*tool.Result, error
 		return nil, withTables(err, db)
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("%s of %s (%d rows) and %s (%d rows): %d rows", strings.ToLower(how), l.Source, l.Rows, r.Source, r.Rows, pg.RowCount),
+		Summary: fmt.Sprintf("%s of %s (%s) and %s (%s): %s", strings.ToLower(how), l.Source, wording.Count(l.Rows, "row", "rows"), r.Source, wording.Count(r.Rows, "row", "rows"), wording.Count(pg.RowCount, "row", "rows")),
 		Data:    map[string]any{"tables": db.Tables, "sql": q, "result": pg},
 	}, nil
 }

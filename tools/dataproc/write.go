@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"path/filepath"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
 )
@@ -171,7 +172,7 @@ func (p *processor) clean(ctx context.Context, c *tool.Call) (*tool.Result, erro
 		data["notes"] = r.Notes
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("cleaned %s: %d rows in, %d out (%d duplicates), saved %s", filepath.Base(in), rowsIn, rowsOut, dups, p.d.Sandbox.Rel(file.Path)),
+		Summary: fmt.Sprintf("cleaned %s: %s in, %d out (%s), saved %s", filepath.Base(in), wording.Count(rowsIn, "row", "rows"), rowsOut, wording.Count(dups, "duplicate", "duplicates"), p.d.Sandbox.Rel(file.Path)),
 		Data:    data,
 		Files:   []tool.File{file},
 	}, nil
@@ -226,7 +227,7 @@ func (p *processor) export(ctx context.Context, c *tool.Call) (*tool.Result, err
 			}, func(row []any) error {
 				// The engine's loop checks ctx itself.
 				if n++; n%progressEvery == 0 {
-					c.Progress(float64(n), 0, fmt.Sprintf("%d rows written", n))
+					c.Progress(float64(n), 0, fmt.Sprintf("%s written", wording.Count(n, "row", "rows")))
 				}
 				return w.Row(row)
 			})
@@ -276,7 +277,7 @@ func (p *processor) export(ctx context.Context, c *tool.Call) (*tool.Result, err
 		}
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("exported %d rows to %s", n, p.d.Sandbox.Rel(file.Path)),
+		Summary: fmt.Sprintf("exported %s to %s", wording.Count(n, "row", "rows"), p.d.Sandbox.Rel(file.Path)),
 		Data:    map[string]any{"output": p.d.Sandbox.Rel(file.Path), "format": format, "rows": n, "columns": header},
 		Files:   []tool.File{file},
 	}, nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/dbquery/sqlcheck"
 	"clawbridge/tools/tool"
 )
@@ -85,7 +86,7 @@ func (q *dbq) fetchCols(ctx context.Context, s *session, c *Connection, stmt str
 	rs.RowCount = len(rs.Rows)
 	var notes []string
 	if rs.Truncated {
-		notes = append(notes, fmt.Sprintf("only the first %d rows are shown; add WHERE conditions, aggregate, or use LIMIT/OFFSET to see the rest", maxRows))
+		notes = append(notes, fmt.Sprintf("only the first %s are shown; add WHERE conditions, aggregate, or use LIMIT/OFFSET to see the rest", wording.Count(maxRows, "row", "rows")))
 	}
 	if rs.ColumnsTruncated > 0 {
 		notes = append(notes, fmt.Sprintf("%d more columns were cut (at most %d); select fewer columns", rs.ColumnsTruncated, maxCols))
@@ -109,7 +110,7 @@ func (q *dbq) jsonValue(v any, secrets []string) any {
 			return q.text(string(x), secrets)
 		}
 		if len(x) > 256 {
-			return fmt.Sprintf("<%d bytes of binary data>", len(x))
+			return fmt.Sprintf("<%s of binary data>", wording.Count(len(x), "byte", "bytes"))
 		}
 		return "base64:" + base64.StdEncoding.EncodeToString(x)
 	case string:
@@ -129,7 +130,7 @@ func (q *dbq) text(s string, secrets []string) string {
 	}
 	if utf8.RuneCountInString(s) > q.cfg.MaxCellChars {
 		r := []rune(s)
-		s = string(r[:q.cfg.MaxCellChars]) + fmt.Sprintf("… (%d characters cut)", len(r)-q.cfg.MaxCellChars)
+		s = string(r[:q.cfg.MaxCellChars]) + fmt.Sprintf("… (%s cut)", wording.Count(len(r)-q.cfg.MaxCellChars, "character", "characters"))
 	}
 	return s
 }
@@ -200,7 +201,7 @@ func (q *dbq) query(ctx context.Context, c *Connection, text string, limit int) 
 		}
 		return nil, err
 	}
-	sum := fmt.Sprintf("%d rows from %s", rs.RowCount, c.Name)
+	sum := fmt.Sprintf("%s from %s", wording.Count(rs.RowCount, "row", "rows"), c.Name)
 	if rs.Truncated {
 		sum += " (truncated: more rows exist)"
 	}
@@ -252,7 +253,7 @@ func (q *dbq) explain(ctx context.Context, c *Connection, text string) (*tool.Re
 		}
 		lines = append(lines, strings.Join(parts, " | "))
 	}
-	return &tool.Result{Summary: fmt.Sprintf("query plan from %s (%d lines)", c.Name, len(lines)), Data: map[string]any{
+	return &tool.Result{Summary: fmt.Sprintf("query plan from %s (%s)", c.Name, wording.Count(len(lines), "line", "lines")), Data: map[string]any{
 		"connection": c.Name, "sql": st.SQL, "plan": strings.Join(lines, "\n"), "columns": rs.Columns, "rows": rs.Rows,
 	}}, nil
 }
@@ -346,7 +347,7 @@ func (q *dbq) describe(ctx context.Context, c *Connection, table string) (*tool.
 		return nil, err
 	}
 	if table == "" {
-		return &tool.Result{Summary: fmt.Sprintf("%d tables in %s", len(list), c.Name), Data: map[string]any{"connection": c.Name, "tables": list}}, nil
+		return &tool.Result{Summary: fmt.Sprintf("%s in %s", wording.Count(len(list), "table", "tables"), c.Name), Data: map[string]any{"connection": c.Name, "tables": list}}, nil
 	}
 	var t *tableRef
 	for i := range list {
@@ -425,7 +426,7 @@ func (q *dbq) describe(ctx context.Context, c *Connection, table string) (*tool.
 			}
 		}
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%s.%s: %d columns", c.Name, t.full(), len(cols)), Data: map[string]any{
+	return &tool.Result{Summary: fmt.Sprintf("%s.%s: %s", c.Name, t.full(), wording.Count(len(cols), "column", "columns")), Data: map[string]any{
 		"connection": c.Name, "table": t.full(), "type": t.Type, "columns": cols,
 	}}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"clawbridge/internal/docx"
 	"clawbridge/internal/office"
 	"clawbridge/internal/sandbox"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/docout"
 	"clawbridge/tools/tool"
 )
@@ -99,7 +100,7 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 		return nil, err
 	}
 	st := stats(blocks)
-	summary := fmt.Sprintf("Wrote %s (%d headings, %d tables, %d images)", g.d.Sandbox.Rel(out), st["headings"], st["tables"], st["images"])
+	summary := fmt.Sprintf("Wrote %s (%s, %s, %s)", g.d.Sandbox.Rel(out), wording.Count(st["headings"], "heading", "headings"), wording.Count(st["tables"], "table", "tables"), wording.Count(st["images"], "image", "images"))
 	if wantPDF {
 		summary += " and a PDF copy"
 	}

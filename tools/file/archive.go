@@ -17,6 +17,7 @@ import (
 
 	"clawbridge/internal/atomicfile"
 	"clawbridge/internal/sandbox"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -153,7 +154,7 @@ func (ft *fileTool) zip(ctx context.Context, c *tool.Call) (*tool.Result, error)
 				files++
 				total += n
 				if files%100 == 0 {
-					c.Progress(float64(files), 0, fmt.Sprintf("%d files packed", files))
+					c.Progress(float64(files), 0, fmt.Sprintf("%s packed", wording.Count(files, "file", "files")))
 				}
 				return nil
 			})

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -62,7 +63,7 @@ func (ft *fileTool) list(ctx context.Context, c *tool.Call) (*tool.Result, error
 		entries = append(entries, e)
 	}
 	data := map[string]any{"path": ft.rel(abs), "total": len(des), "offset": offset, "entries": entries}
-	summary := fmt.Sprintf("%s holds %d entries", ft.rel(abs), len(des))
+	summary := fmt.Sprintf("%s holds %s", ft.rel(abs), wording.Count(len(des), "entry", "entries"))
 	if next := offset + len(entries); next < len(des) {
 		data["next_offset"] = next
 		summary += fmt.Sprintf("; showing %d, continue with offset=%d", len(entries), next)
@@ -120,7 +121,7 @@ func (ft *fileTool) tree(ctx context.Context, c *tool.Call) (*tool.Result, error
 					note = " (not expanded)"
 				} else if level >= depth {
 					if n, err := os.ReadDir(full); err == nil && len(n) > 0 {
-						note = fmt.Sprintf(" (%d entries)", len(n))
+						note = fmt.Sprintf(" (%s)", wording.Count(len(n), "entry", "entries"))
 					}
 				}
 				sb.WriteString(prefix + branch + de.Name() + "/" + note + "\n")
@@ -143,10 +144,10 @@ func (ft *fileTool) tree(ctx context.Context, c *tool.Call) (*tool.Result, error
 		return nil, err
 	}
 	if truncated {
-		sb.WriteString(fmt.Sprintf("… stopped after %d entries (raise limit or tree a subdirectory)\n", limit))
+		sb.WriteString(fmt.Sprintf("… stopped after %s (raise limit or tree a subdirectory)\n", wording.Count(limit, "entry", "entries")))
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("Tree of %s: %d directories, %d files shown (depth %d)", name, dirs, files, depth),
+		Summary: fmt.Sprintf("Tree of %s: %s, %s shown (depth %d)", name, wording.Count(dirs, "directory", "directories"), wording.Count(files, "file", "files"), depth),
 		Data:    map[string]any{"path": name, "depth": depth, "dirs": dirs, "files": files, "truncated": truncated, "tree": sb.String()},
 	}, nil
 }

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 
 	"clawbridge/internal/atomicfile"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -187,7 +188,7 @@ func (ft *fileTool) copy(ctx context.Context, c *tool.Call) (*tool.Result, error
 	skipped, err := copyTree(ctx, src, filepath.Join(stage, "x"), false, func() {
 		files++
 		if files%100 == 0 {
-			c.Progress(float64(files), 0, fmt.Sprintf("%d files copied", files))
+			c.Progress(float64(files), 0, fmt.Sprintf("%s copied", wording.Count(files, "file", "files")))
 		}
 	})
 	if err != nil {
@@ -200,7 +201,7 @@ func (ft *fileTool) copy(ctx context.Context, c *tool.Call) (*tool.Result, error
 	if len(skipped) > 0 {
 		data["skipped"] = skipped // symlinks and special files are not copied
 	}
-	return &tool.Result{Summary: fmt.Sprintf("Copied %s to %s (%d files)", ft.rel(src), ft.rel(dst), files), Data: data}, nil
+	return &tool.Result{Summary: fmt.Sprintf("Copied %s to %s (%s)", ft.rel(src), ft.rel(dst), wording.Count(files, "file", "files")), Data: data}, nil
 }
 
 func (ft *fileTool) hash(ctx context.Context, c *tool.Call) (*tool.Result, error) {

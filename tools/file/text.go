@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/transform"
 
 	"clawbridge/internal/atomicfile"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -287,7 +288,7 @@ func (ft *fileTool) write(ctx context.Context, c *tool.Call) (*tool.Result, erro
 		verb = "Replaced"
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("%s %s (%d bytes, %s)", verb, ft.rel(abs), len(data), encName(enc)),
+		Summary: fmt.Sprintf("%s %s (%s, %s)", verb, ft.rel(abs), wording.Count(len(data), "byte", "bytes"), encName(enc)),
 		Data:    out,
 		Files:   []tool.File{{Path: abs, MIME: mimeOf(abs, nil), Size: int64(len(data))}},
 	}, nil
@@ -354,7 +355,7 @@ func (ft *fileTool) appendText(ctx context.Context, c *tool.Call) (*tool.Result,
 		size = st.Size()
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("Appended %d bytes to %s (%s)", len(data), ft.rel(abs), encName(enc)),
+		Summary: fmt.Sprintf("Appended %s to %s (%s)", wording.Count(len(data), "byte", "bytes"), ft.rel(abs), encName(enc)),
 		Data:    map[string]any{"path": ft.rel(abs), "bytes": len(data), "size": size, "encoding": encName(enc), "created": created},
 		Files:   []tool.File{{Path: abs, MIME: mimeOf(abs, nil), Size: size}},
 	}, nil

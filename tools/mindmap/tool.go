@@ -16,6 +16,7 @@ import (
 
 	"clawbridge/internal/cjkfont"
 	"clawbridge/internal/config"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -182,7 +183,7 @@ func (m *mindMap) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 		data["font"] = font.Path
 	}
 	res.Data = data
-	res.Summary = fmt.Sprintf("mind map %q with %d nodes saved as %s", root.Label, n, strings.Join(targets, ", "))
+	res.Summary = fmt.Sprintf("mind map %q with %s saved as %s", root.Label, wording.Count(n, "node", "nodes"), strings.Join(targets, ", "))
 	return res, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/form"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -121,7 +122,7 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 				return nil, err
 			}
 			if t.MaxLen > 0 && len([]rune(s)) > t.MaxLen {
-				return nil, tool.Invalid("fields", fmt.Sprintf("field %q takes at most %d characters", k, t.MaxLen), "")
+				return nil, tool.Invalid("fields", fmt.Sprintf("field %q takes at most %s", k, wording.Count(t.MaxLen, "character", "characters")), "")
 			}
 			t.Value, t.Locked = s, t.Locked || lock
 		}
@@ -226,7 +227,7 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 		filled = append(filled, k)
 	}
 	sort.Strings(filled)
-	return w.result(fmt.Sprintf("filled %d fields into %s", len(filled), w.rel), map[string]any{"filled": filled, "locked": lock}), nil
+	return w.result(fmt.Sprintf("filled %s into %s", wording.Count(len(filled), "field", "fields"), w.rel), map[string]any{"filled": filled, "locked": lock}), nil
 }
 
 func contains(list []string, s string) bool {

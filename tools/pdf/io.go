@@ -14,6 +14,7 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
 	"clawbridge/internal/sandbox"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -151,7 +152,7 @@ func selectedPages(s string, pageCount int) (sel []string, pages []int, err erro
 		}
 	}
 	if len(pages) == 0 {
-		return nil, nil, tool.Invalid("pages", fmt.Sprintf("page selection %q matches no page (the file has %d pages)", s, pageCount), "")
+		return nil, nil, tool.Invalid("pages", fmt.Sprintf("page selection %q matches no page (the file has %s)", s, wording.Count(pageCount, "page", "pages")), "")
 	}
 	return sel, pages, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -64,7 +65,7 @@ func (p *pdfTool) info(_ context.Context, c *tool.Call) (*tool.Result, error) {
 		"permissions": permissionNames(info.Permissions, info.Encrypted),
 		"properties":  info.Properties,
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%s: %d pages, PDF %s", rel(p.d.Sandbox, in.abs), info.PageCount, info.Version), Data: data}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s: %s, PDF %s", rel(p.d.Sandbox, in.abs), wording.Count(info.PageCount, "page", "pages"), info.Version), Data: data}, nil
 }
 
 func round1(f float64) float64 { return float64(int(f*10+0.5)) / 10 }
@@ -74,7 +75,7 @@ func (p *pdfTool) pageCount(_ context.Context, c *tool.Call) (*tool.Result, erro
 	if err != nil {
 		return nil, err
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%s has %d pages", rel(p.d.Sandbox, d.abs), d.n),
+	return &tool.Result{Summary: fmt.Sprintf("%s has %s", rel(p.d.Sandbox, d.abs), wording.Count(d.n, "page", "pages")),
 		Data: map[string]any{"path": rel(p.d.Sandbox, d.abs), "page_count": d.n}}, nil
 }
 
@@ -121,7 +122,7 @@ func (p *pdfTool) merge(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	}
 	c.Progress(float64(len(paths)+1), float64(len(paths)+1), "merged")
 	return &tool.Result{
-		Summary: fmt.Sprintf("merged %d PDFs (%d pages) into %s", len(paths), total, rel(p.d.Sandbox, out.Path(".pdf"))),
+		Summary: fmt.Sprintf("merged %s (%s) into %s", wording.Count(len(paths), "PDF", "PDFs"), wording.Count(total, "page", "pages"), rel(p.d.Sandbox, out.Path(".pdf"))),
 		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "page_count": total, "inputs": len(paths)},
 		Files:   []tool.File{f},
 	}, nil
@@ -165,7 +166,7 @@ func (p *pdfTool) split(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		}
 	}
 	if len(spans) < 2 {
-		return nil, tool.Invalid("span", fmt.Sprintf("the file has %d pages: this split would produce a single file", n), "use a smaller span or split_at")
+		return nil, tool.Invalid("span", fmt.Sprintf("the file has %s: this split would produce a single file", wording.Count(n, "page", "pages")), "use a smaller span or split_at")
 	}
 	dir, err := p.outputDir(c, stem(in.abs)+"_split")
 	if err != nil {
@@ -227,7 +228,7 @@ func (p *pdfTool) split(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		}
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("split %s (%d pages) into %d files in %s", rel(p.d.Sandbox, in.abs), n, len(files), rel(p.d.Sandbox, dir)),
+		Summary: fmt.Sprintf("split %s (%s) into %s in %s", rel(p.d.Sandbox, in.abs), wording.Count(n, "page", "pages"), wording.Count(len(files), "file", "files"), rel(p.d.Sandbox, dir)),
 		Data:    map[string]any{"output_dir": rel(p.d.Sandbox, dir), "parts": parts},
 		Files:   files,
 	}, nil
@@ -247,7 +248,7 @@ func (p *pdfTool) extractPages(_ context.Context, c *tool.Call) (*tool.Result, e
 	if err != nil {
 		return nil, err
 	}
-	return w.result(fmt.Sprintf("extracted %d pages of %s into %s", len(pages), rel(p.d.Sandbox, d.abs), w.rel),
+	return w.result(fmt.Sprintf("extracted %s of %s into %s", wording.Count(len(pages), "page", "pages"), rel(p.d.Sandbox, d.abs), w.rel),
 		map[string]any{"pages": pages, "page_count": len(pages)}), nil
 }
 
@@ -264,7 +265,7 @@ func (p *pdfTool) removePages(_ context.Context, c *tool.Call) (*tool.Result, er
 		return nil, err
 	}
 	left := d.n - len(d.pages)
-	return w.result(fmt.Sprintf("removed %d pages; %s has %d pages", len(d.pages), w.rel, left),
+	return w.result(fmt.Sprintf("removed %s; %s has %s", wording.Count(len(d.pages), "page", "pages"), w.rel, wording.Count(left, "page", "pages")),
 		map[string]any{"removed": d.pages, "page_count": left}), nil
 }
 
@@ -283,7 +284,7 @@ func (p *pdfTool) rotate(_ context.Context, c *tool.Call) (*tool.Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	return w.result(fmt.Sprintf("rotated %d pages by %d° into %s", len(d.pages), rot, w.rel),
+	return w.result(fmt.Sprintf("rotated %s by %d° into %s", wording.Count(len(d.pages), "page", "pages"), rot, w.rel),
 		map[string]any{"rotated": d.pages, "rotation": rot, "page_count": d.n}), nil
 }
 
@@ -297,7 +298,7 @@ func (p *pdfTool) optimize(_ context.Context, c *tool.Call) (*tool.Result, error
 		return nil, err
 	}
 	before, after := len(d.data), w.file.Size
-	return w.result(fmt.Sprintf("optimized %s: %d -> %d bytes", rel(p.d.Sandbox, d.abs), before, after),
+	return w.result(fmt.Sprintf("optimized %s: %d -> %s", rel(p.d.Sandbox, d.abs), before, wording.Count(after, "byte", "bytes")),
 		map[string]any{"before_bytes": before, "after_bytes": after, "saved_bytes": int64(before) - after, "page_count": d.n}), nil
 }
 
@@ -325,6 +326,6 @@ func (p *pdfTool) validate(_ context.Context, c *tool.Call) (*tool.Result, error
 			Data: map[string]any{"path": rel(p.d.Sandbox, in.abs), "valid": false, "mode": mode, "error": err.Error()}}, nil
 	}
 	n, _ := api.PageCount(in.reader(), conf(pw))
-	return &tool.Result{Summary: fmt.Sprintf("%s is a valid PDF (%s validation, %d pages)", rel(p.d.Sandbox, in.abs), mode, n),
+	return &tool.Result{Summary: fmt.Sprintf("%s is a valid PDF (%s validation, %s)", rel(p.d.Sandbox, in.abs), mode, wording.Count(n, "page", "pages")),
 		Data: map[string]any{"path": rel(p.d.Sandbox, in.abs), "valid": true, "mode": mode, "page_count": n}}, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
 	"clawbridge/internal/cjkfont"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -104,7 +105,7 @@ func (p *pdfTool) watermark(_ context.Context, c *tool.Call, onTop bool) (*tool.
 	if err != nil {
 		return nil, err
 	}
-	return w.result(fmt.Sprintf("added a %s %s to %d pages into %s", kind, action, len(d.pages), w.rel),
+	return w.result(fmt.Sprintf("added a %s %s to %s into %s", kind, action, wording.Count(len(d.pages), "page", "pages"), w.rel),
 		map[string]any{"pages": d.pages, "kind": kind, "on_top": onTop}), nil
 }
 

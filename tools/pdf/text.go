@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"clawbridge/internal/jail"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -87,14 +88,14 @@ func (p *pdfTool) extractText(ctx context.Context, c *tool.Call) (*tool.Result, 
 		out = append(out, PageText{Page: pg, Text: t, Chars: n})
 	}
 	data := map[string]any{"path": rel(p.d.Sandbox, in.abs), "page_count": n, "pages": out}
-	summary := fmt.Sprintf("text of %d pages of %s", len(out), rel(p.d.Sandbox, in.abs))
+	summary := fmt.Sprintf("text of %s of %s", wording.Count(len(out), "page", "pages"), rel(p.d.Sandbox, in.abs))
 	if empty > 0 {
 		data["pages_without_text"] = empty
-		summary += fmt.Sprintf("; %d pages have no text layer (scanned? use the ocr tool)", empty)
+		summary += fmt.Sprintf("; %s have no text layer (scanned? use the ocr tool)", wording.Count(empty, "page", "pages"))
 	}
 	if truncated > 0 {
 		data["pages_omitted"] = truncated
-		summary += fmt.Sprintf("; %d more pages omitted (over %d characters): ask for fewer pages or give 'output' to save all text", truncated, inlineCap)
+		summary += fmt.Sprintf("; %s omitted (over %s): ask for fewer pages or give 'output' to save all text", wording.Count(truncated, "more page", "more pages"), wording.Count(inlineCap, "character", "characters"))
 	}
 	res := &tool.Result{Summary: summary, Data: data}
 	if c.Args.String("output") != "" {

@@ -9,6 +9,7 @@ import (
 
 	"clawbridge/internal/office"
 	"clawbridge/internal/pptx"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/docout"
 	"clawbridge/tools/tool"
 )
@@ -113,7 +114,7 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 			notes++
 		}
 	}
-	summary := fmt.Sprintf("Wrote %s with %d slides", g.d.Sandbox.Rel(out), len(slides))
+	summary := fmt.Sprintf("Wrote %s with %s", g.d.Sandbox.Rel(out), wording.Count(len(slides), "slide", "slides"))
 	if wantPDF {
 		summary += " and a PDF copy"
 	}
@@ -205,11 +206,11 @@ func (g *generator) fromJSON(raw []rawSlide) ([]pptx.Slide, error) {
 // check refuses slides that cannot be laid out legibly.
 func check(slides []pptx.Slide) error {
 	if len(slides) > maxSlides {
-		return tool.Invalid("slides", fmt.Sprintf("%d slides; at most %d in one deck", len(slides), maxSlides), "split the deck")
+		return tool.Invalid("slides", fmt.Sprintf("%s; at most %d in one deck", wording.Count(len(slides), "slide", "slides"), maxSlides), "split the deck")
 	}
 	for i, s := range slides {
 		if len(s.Rows) > maxRows {
-			return tool.Invalid("slides", fmt.Sprintf("slide %d (%q): the table has %d rows; at most %d fit on a slide", i+1, s.Title, len(s.Rows), maxRows), "split the table over several slides")
+			return tool.Invalid("slides", fmt.Sprintf("slide %d (%q): the table has %s; at most %d fit on a slide", i+1, s.Title, wording.Count(len(s.Rows), "row", "rows"), maxRows), "split the table over several slides")
 		}
 		for _, col := range [][]pptx.Bullet{s.Bullets, s.Left, s.Right} {
 			if len(col) > maxBullets {

@@ -7,9 +7,11 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -206,5 +208,54 @@ func TestNoDisplay(t *testing.T) {
 	_, err := tooltest.Run(t, tl, map[string]any{"action": "capture", "display": ":77"})
 	if e, ok := tool.AsError(err); !ok || e.Code != tool.CodeUnavailable {
 		t.Fatalf("missing display: %v", err)
+	}
+}
+
+// staleSocket leaves an X socket file behind with no server on it, as a
+// crashed X server does.
+func staleSocket(t *testing.T, dir string, n int) {
+	t.Helper()
+	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(dir, fmt.Sprintf("X%d", n)), Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.SetUnlinkOnClose(false)
+	l.Close()
+}
+
+// TestScreen_ListAgreesWithCapture: sockets left behind by X servers that
+// are gone are not usable displays — list fails as capture does, and
+// Available (doctor's check) says so too; a live display is usable by all
+// three.
+func TestScreen_ListAgreesWithCapture(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	old := socketDir
+	socketDir = t.TempDir()
+	defer func() { socketDir = old }()
+	staleSocket(t, socketDir, 3)
+	staleSocket(t, socketDir, 4)
+	tl := New(tooltest.Deps(t))
+	for _, action := range []string{"capture", "list"} {
+		_, err := tooltest.Run(t, tl, map[string]any{"action": action})
+		if e, ok := tool.AsError(err); !ok || e.Code != tool.CodeUnavailable {
+			t.Fatalf("%s with stale sockets only: want unavailable, got %v", action, err)
+		}
+	}
+	if _, _, err := Available(); err == nil {
+		t.Fatal("Available: a stale socket counted as a display")
+	}
+	socketDir = old
+
+	disp := startXvfb(t)
+	t.Setenv("DISPLAY", disp)
+	res, err := tooltest.Run(t, tl, map[string]any{"action": "list"})
+	if err != nil || !strings.Contains(res.Summary, "usable") {
+		t.Fatalf("list with a live display: %v %v", err, res)
+	}
+	if _, err := tooltest.Run(t, tl, map[string]any{"action": "capture"}); err != nil {
+		t.Fatalf("capture with a live display: %v", err)
+	}
+	if d, screens, err := Available(); err != nil || d != disp || !strings.Contains(screens, "640x480") {
+		t.Fatalf("Available: %q %q %v", d, screens, err)
 	}
 }

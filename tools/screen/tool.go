@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"clawbridge/tools/tool"
@@ -51,6 +52,9 @@ var errNoDisplay = &tool.Error{Code: tool.CodeUnavailable,
 	Message: "no X display is available on this server (it runs headless: DISPLAY is not set and no X server is running)",
 	Hint:    "run clawbridge inside a desktop session, or start a virtual display (Xvfb :1) and set DISPLAY"}
 
+// pickDisplay is the display a call uses: the one named, else $DISPLAY,
+// else the one local display whose server answers (a socket left behind by
+// an X server that is gone does not count).
 func (s *screenTool) pickDisplay(want string) (string, error) {
 	if want != "" {
 		return want, nil
@@ -58,14 +62,39 @@ func (s *screenTool) pickDisplay(want string) (string, error) {
 	if d := os.Getenv("DISPLAY"); d != "" {
 		return d, nil
 	}
-	ds := localDisplays()
-	switch len(ds) {
+	var usable []string
+	for _, di := range probe(localDisplays()) {
+		if di.Error == "" {
+			usable = append(usable, di.Display)
+		}
+	}
+	switch len(usable) {
 	case 0:
 		return "", errNoDisplay
 	case 1:
-		return ds[0], nil
+		return usable[0], nil
 	}
-	return "", tool.Invalid("display", fmt.Sprintf("several displays are running (%v) and DISPLAY is not set", ds), "name one with display")
+	return "", tool.Invalid("display", fmt.Sprintf("several displays are running (%v) and DISPLAY is not set", usable), "name one with display")
+}
+
+// Available says whether a capture that names no display can work, as
+// capture and list decide it: the display it would use and its screens
+// ("1 screen: 1920x1080"), or why it cannot (for `clawbridge doctor`).
+func Available() (display, screens string, err error) {
+	disp, err := (&screenTool{}).pickDisplay("")
+	if err != nil {
+		return "", "", err
+	}
+	x, err := dialX(disp, 3*time.Second)
+	if err != nil {
+		return disp, "", err
+	}
+	defer x.Close()
+	var sizes []string
+	for _, sc := range x.screens {
+		sizes = append(sizes, fmt.Sprintf("%dx%d", sc.Width, sc.Height))
+	}
+	return disp, fmt.Sprintf("%d screen(s): %s", len(sizes), strings.Join(sizes, ", ")), nil
 }
 
 func (s *screenTool) capture(ctx context.Context, c *tool.Call) (*tool.Result, error) {
@@ -129,16 +158,10 @@ type displayInfo struct {
 	Error   string    `json:"error,omitempty"`
 }
 
-func (s *screenTool) list(context.Context, *tool.Call) (*tool.Result, error) {
-	names := localDisplays()
+// probe connects to each display and records its screens or why it failed.
+func probe(names []string) []displayInfo {
 	env := os.Getenv("DISPLAY")
-	if env != "" && !slices.Contains(names, env) {
-		names = append([]string{env}, names...)
-	}
-	if len(names) == 0 {
-		return nil, errNoDisplay
-	}
-	var out []displayInfo
+	out := make([]displayInfo, 0, len(names))
 	for _, n := range names {
 		di := displayInfo{Display: n, Default: n == env}
 		x, err := dialX(n, 3*time.Second)
@@ -150,5 +173,43 @@ func (s *screenTool) list(context.Context, *tool.Call) (*tool.Result, error) {
 		}
 		out = append(out, di)
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d display(s).", len(out)), Data: map[string]any{"displays": out}}, nil
+	return out
+}
+
+// list shows the displays found and which of them answer. It agrees with
+// capture: when no display can be used it fails as capture does.
+func (s *screenTool) list(context.Context, *tool.Call) (*tool.Result, error) {
+	names := localDisplays()
+	env := os.Getenv("DISPLAY")
+	if env != "" && !slices.Contains(names, env) {
+		names = append([]string{env}, names...)
+	}
+	out := probe(names)
+	usable := 0
+	for _, di := range out {
+		if di.Error == "" {
+			usable++
+		}
+	}
+	if usable == 0 {
+		if len(out) == 0 {
+			return nil, errNoDisplay
+		}
+		var why []string
+		for _, di := range out {
+			why = append(why, di.Display+": "+di.Error)
+		}
+		return nil, &tool.Error{Code: tool.CodeUnavailable, Hint: errNoDisplay.Hint,
+			Message: "no X display can be used: " + strings.Join(why, "; ")}
+	}
+	summary := fmt.Sprintf("%d of %d display(s) usable.", usable, len(out))
+	for _, di := range out {
+		if di.Default && di.Error != "" {
+			summary += fmt.Sprintf(" The default display (DISPLAY=%s) does not answer: name a usable one with display.", di.Display)
+		}
+	}
+	if _, err := s.pickDisplay(""); err != nil {
+		summary += " " + err.Error() + ": name one with display."
+	}
+	return &tool.Result{Summary: summary, Data: map[string]any{"displays": out, "usable": usable}}, nil
 }

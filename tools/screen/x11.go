@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"clawbridge/internal/wording"
 )
 
 // A minimal X11 client: the connection setup (which lists the screens) and
@@ -249,7 +251,7 @@ func (x *xConn) getImage(s xScreen, r image.Rectangle) (*image.RGBA, error) {
 	}
 	w, h := r.Dx(), r.Dy()
 	if n < w*h*4 {
-		return nil, fmt.Errorf("get image: short reply (%d bytes for %dx%d)", n, w, h)
+		return nil, fmt.Errorf("get image: short reply (%s for %dx%d)", wording.Count(n, "byte", "bytes"), w, h)
 	}
 	shift := func(m uint32) (uint, uint32) {
 		if m == 0 {

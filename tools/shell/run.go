@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"clawbridge/internal/jail"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -111,7 +112,7 @@ func (r *runner) handle(ctx context.Context, call *tool.Call) (*tool.Result, err
 		summary = fmt.Sprintf("%s exited with code %d", argv[0], out.ExitCode)
 	}
 	if out.Truncated {
-		summary += fmt.Sprintf(" (output cut at %d bytes per stream)", limit)
+		summary += fmt.Sprintf(" (output cut at %s per stream)", wording.Count(limit, "byte", "bytes"))
 	}
 	return &tool.Result{Summary: summary, Data: out}, nil
 }

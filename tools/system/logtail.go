@@ -13,6 +13,7 @@ import (
 
 	"clawbridge/internal/config"
 	"clawbridge/internal/logging"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -88,7 +89,7 @@ func (s *sys) logTail(_ context.Context, c *tool.Call) (*tool.Result, error) {
 	}
 	out := logData{Name: name, Path: path, Lines: lines, Count: len(lines), FileSize: fi.Size(),
 		Modified: fi.ModTime().UTC().Format(time.RFC3339), Partial: partial}
-	return &tool.Result{Summary: fmt.Sprintf("Last %d lines of %s (%s)", len(lines), name, path), Data: out}, nil
+	return &tool.Result{Summary: fmt.Sprintf("Last %s of %s (%s)", wording.Count(len(lines), "line", "lines"), name, path), Data: out}, nil
 }
 
 // tailLines returns the last n lines of a file of the given size, reading

@@ -15,6 +15,7 @@ import (
 	"github.com/shirou/gopsutil/v4/process"
 
 	"clawbridge/internal/logging"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -126,7 +127,7 @@ func (s *sys) processes(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		}
 		out.Processes = append(out.Processes, pi)
 	}
-	summary := fmt.Sprintf("Top %d of %d processes by %s", len(out.Processes), out.TotalProcesses, sortBy)
+	summary := fmt.Sprintf("Top %d of %s by %s", len(out.Processes), wording.Count(out.TotalProcesses, "process", "processes"), sortBy)
 	if len(out.Processes) > 0 {
 		top := out.Processes[0]
 		summary += fmt.Sprintf("; first: %s (pid %d, %.1f%% CPU, %s)", top.Name, top.PID, top.CPUPercent, humanBytes(top.RSSBytes))

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"clawbridge/internal/wording"
 )
 
 // SingleActionName is what a single-action tool's action is called where a
@@ -151,10 +153,10 @@ func normalize(p Param, path string, v any) (any, error) {
 			return nil, bad(want)
 		}
 		if p.Min != nil && f < *p.Min {
-			return nil, Invalid(p.Name, fmt.Sprintf("field '%s' must be at least %v, got %v", path, *p.Min, f), "")
+			return nil, Invalid(p.Name, fmt.Sprintf("field '%s' must be at least %s, got %s", path, wording.Number(*p.Min), wording.Number(f)), "")
 		}
 		if p.Max != nil && f > *p.Max {
-			return nil, Invalid(p.Name, fmt.Sprintf("field '%s' must be at most %v, got %v", path, *p.Max, f), "")
+			return nil, Invalid(p.Name, fmt.Sprintf("field '%s' must be at most %s, got %s", path, wording.Number(*p.Max), wording.Number(f)), "")
 		}
 		return f, nil
 	case Boolean:

@@ -27,6 +27,7 @@ import (
 
 	"clawbridge/browser"
 	"clawbridge/internal/netguard"
+	"clawbridge/internal/wording"
 	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/tool"
 )
@@ -339,7 +340,7 @@ func (f *fetcher) fetch(ctx context.Context, raw string, maxChars int, fullPage,
 				}
 			}
 			if thin {
-				data["fallback_reason"] = fmt.Sprintf("plain HTTP gave only %d characters of text", plainChars)
+				data["fallback_reason"] = fmt.Sprintf("plain HTTP gave only %s of text", wording.Count(plainChars, "character", "characters"))
 			}
 		}
 	} else {
@@ -358,7 +359,7 @@ func (f *fetcher) fetch(ctx context.Context, raw string, maxChars int, fullPage,
 	data["chars"] = utf8.RuneCountInString(md)
 	data["total_chars"] = utf8.RuneCountInString(c.markdown)
 	data["truncated"] = truncated
-	sum := fmt.Sprintf("Fetched %q (%d characters of Markdown", c.title, data["chars"])
+	sum := fmt.Sprintf("Fetched %q (%s of Markdown", c.title, wording.Count(data["chars"].(int), "character", "characters"))
 	if truncated {
 		sum += fmt.Sprintf(", truncated from %d", data["total_chars"])
 	}

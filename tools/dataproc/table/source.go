@@ -12,6 +12,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"clawbridge/internal/toolerr"
+	"clawbridge/internal/wording"
 )
 
 // Limits bound what one call may read.
@@ -286,7 +287,7 @@ func (r *Reader) Next() ([]string, int, error) {
 		if len(cells) > r.width {
 			if !r.extraCut && !blank(cells[r.width:]) {
 				r.extraCut = true
-				r.Notes = append(r.Notes, fmt.Sprintf("row %d has values beyond the %d columns found in the first rows; they were ignored", num, r.width))
+				r.Notes = append(r.Notes, fmt.Sprintf("row %d has values beyond the %s found in the first rows; they were ignored", num, wording.Count(r.width, "column", "columns")))
 			}
 			cells = cells[:r.width]
 		}

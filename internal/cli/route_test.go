@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+type routeOut struct {
+	Tools []struct {
+		Name       string `json:"name"`
+		Tag        string `json:"tag"`
+		Registered *bool  `json:"registered"`
+	} `json:"tools"`
+	Recommended []string `json:"recommended"`
+	Tokens      int      `json:"tokens"`
+	Note        string   `json:"note"`
+	Detection   struct {
+		Tools []string `json:"tools"`
+	} `json:"detection"`
+}
+
+// TestRouteCLI_OnlyRegisteredUnlessCatalog: route shows only the tools this
+// build has — in the view, the recommendations, the detection and the JSONL
+// lines — and says when the catalog's pick is missing; --catalog shows the
+// catalog's view with every tool marked registered or not.
+func TestRouteCLI_OnlyRegisteredUnlessCatalog(t *testing.T) {
+	cliEnv(t)
+	have := map[string]bool{}
+	for _, tl := range registry(t) {
+		have[tl.Name] = true
+	}
+	for _, q := range []string{"发邮件给老板", "search the web for flights", "帮个忙", "合并这三个PDF"} {
+		out, err := runCLI(t, "route", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d routeOut
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatalf("%q: %v\n%s", q, err, out)
+		}
+		for _, v := range d.Tools {
+			if !have[v.Name] || v.Registered != nil {
+				t.Errorf("%q: view has %s (registered %v)", q, v.Name, v.Registered)
+			}
+		}
+		for _, n := range slices.Concat(d.Recommended, d.Detection.Tools) {
+			if !have[n] {
+				t.Errorf("%q: names %s, which this build lacks", q, n)
+			}
+		}
+		if d.Tokens <= 0 {
+			t.Errorf("%q: tokens %d", q, d.Tokens)
+		}
+
+		out, err = runCLI(t, "route", "--catalog", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c routeOut
+		json.Unmarshal([]byte(out), &c)
+		for _, v := range c.Tools {
+			if v.Registered == nil || *v.Registered != have[v.Name] {
+				t.Errorf("%q --catalog: %s marked %v", q, v.Name, v.Registered)
+			}
+		}
+	}
+	out, _ := runCLI(t, "route", "发邮件给老板")
+	var d routeOut
+	json.Unmarshal([]byte(out), &d)
+	if have["email"] || !strings.Contains(d.Note, "email") {
+		t.Errorf("missing catalog pick not noted: %s", out)
+	}
+
+	var lines strings.Builder
+	for _, q := range []string{"发邮件给老板", "把日程加到日历", "合并这三个PDF"} {
+		b, _ := json.Marshal(map[string]string{"id": q, "q": q})
+		lines.Write(append(b, '\n'))
+	}
+	for _, catalog := range []bool{false, true} {
+		args := []string{"route", "--jsonl"}
+		if catalog {
+			args = append(args, "--catalog")
+		}
+		out, err := runStdin(t, lines.String(), args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unregistered := 0
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var rl struct{ Tools, Recommended []string }
+			if err := json.Unmarshal([]byte(l), &rl); err != nil {
+				t.Fatalf("%v: %v\n%s", args, err, l)
+			}
+			for _, n := range slices.Concat(rl.Tools, rl.Recommended) {
+				if !have[n] {
+					unregistered++
+				}
+			}
+		}
+		if catalog != (unregistered > 0) {
+			t.Errorf("%v: %d names this build lacks", args, unregistered)
+		}
+	}
+	if out, err := runCLI(t, "route", "--help"); err == nil || !strings.Contains(err.Error(), `"tokens" is an estimate`) {
+		t.Errorf("route --help does not explain tokens: %v %s", err, out)
+	}
+}
