@@ -19,10 +19,11 @@ type routeTool struct {
 	Registered *bool  `json:"registered,omitempty"`
 }
 
-// cmdRoute prints routing decisions: one request as JSON, or JSONL in and
-// out (the interface the routing eval scores). The view holds the tools
-// this build registers — what a session would be offered; --catalog shows
-// the whole product catalog's view with each tool marked registered or not.
+// cmdRoute prints routing decisions. One request as JSON: the view holds
+// the tools this build registers — what a session would be offered;
+// --catalog shows the whole product catalog's view with each tool marked
+// registered or not. JSONL in and out (the interface the routing eval
+// scores) always routes over the catalog and names the tools not built.
 func cmdRoute(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs, cfgPath := newFlags("route")
 	jsonl := fs.Bool("jsonl", false, `read {"id","q"} lines from stdin, write one decision per line`)
@@ -38,14 +39,14 @@ func cmdRoute(args []string, stdin io.Reader, stdout io.Writer) error {
 	r := a.srv.Router()
 	keep := func(name string) bool { return *catalog || r.IsRegistered(name) }
 	if *jsonl {
-		if *catalog {
-			return exposure.RouteJSONL(stdin, stdout, r, a.srv.ViewTokens)
-		}
+		// The eval interface: decisions over the whole catalog, so routing is
+		// scored the same whatever this build holds; not_built names the
+		// view's tools this build lacks.
 		var buf bytes.Buffer
 		if err := exposure.RouteJSONL(stdin, &buf, r, a.srv.ViewTokens); err != nil {
 			return err
 		}
-		return registeredLines(&buf, stdout, keep, a.srv.ViewTokens)
+		return markNotBuilt(&buf, stdout, r.IsRegistered)
 	}
 	text := strings.Join(fs.Args(), " ")
 	if text == "" {
@@ -97,19 +98,23 @@ func cmdRoute(args []string, stdin io.Reader, stdout io.Writer) error {
 
 // registeredLines rewrites RouteJSONL's lines with only the tools keep
 // admits, the tokens counted again for that view.
-func registeredLines(in io.Reader, out io.Writer, keep func(string) bool, tokens func([]string) int) error {
+// routeLine is a JSONL decision with the tools this build lacks named.
+type routeLine struct {
+	exposure.RouteLine
+	NotBuilt []string `json:"not_built"`
+}
+
+func markNotBuilt(in io.Reader, out io.Writer, registered func(string) bool) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	for sc.Scan() {
-		var l exposure.RouteLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+		var l routeLine
+		if err := json.Unmarshal(sc.Bytes(), &l.RouteLine); err != nil {
 			return fmt.Errorf("route jsonl: %w", err)
 		}
-		l.Tools = nonNil(filter(l.Tools, keep))
-		l.Recommended = nonNil(filter(l.Recommended, keep))
-		l.Tokens = tokens(l.Tools)
+		l.NotBuilt = nonNil(filter(l.Tools, func(n string) bool { return !registered(n) }))
 		if err := enc.Encode(l); err != nil {
 			return err
 		}

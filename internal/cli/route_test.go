@@ -78,29 +78,33 @@ func TestRouteCLI_OnlyRegisteredUnlessCatalog(t *testing.T) {
 		b, _ := json.Marshal(map[string]string{"id": q, "q": q})
 		lines.Write(append(b, '\n'))
 	}
-	for _, catalog := range []bool{false, true} {
-		args := []string{"route", "--jsonl"}
-		if catalog {
-			args = append(args, "--catalog")
-		}
+	// JSONL is the eval interface: the catalog's decision with or without
+	// --catalog, and every tool this build lacks named in not_built.
+	for _, args := range [][]string{{"route", "--jsonl"}, {"route", "--jsonl", "--catalog"}} {
 		out, err := runStdin(t, lines.String(), args...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		unregistered := 0
 		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-			var rl struct{ Tools, Recommended []string }
+			var rl struct {
+				Tools    []string `json:"tools"`
+				NotBuilt []string `json:"not_built"`
+			}
 			if err := json.Unmarshal([]byte(l), &rl); err != nil {
 				t.Fatalf("%v: %v\n%s", args, err, l)
 			}
-			for _, n := range slices.Concat(rl.Tools, rl.Recommended) {
+			for _, n := range rl.Tools {
 				if !have[n] {
 					unregistered++
+					if !slices.Contains(rl.NotBuilt, n) {
+						t.Errorf("%v: %s is not built but not in not_built: %s", args, n, l)
+					}
 				}
 			}
 		}
-		if catalog != (unregistered > 0) {
-			t.Errorf("%v: %d names this build lacks", args, unregistered)
+		if unregistered == 0 {
+			t.Errorf("%v: the catalog's picks (email, calendar) are missing from the eval lines", args)
 		}
 	}
 	if out, err := runCLI(t, "route", "--help"); err == nil || !strings.Contains(err.Error(), `"tokens" is an estimate`) {
