@@ -16,7 +16,8 @@ import (
 
 // Limits bound what opening a workbook may inflate.
 type Limits struct {
-	MaxUnzipBytes int64 // total uncompressed size of all parts
+	MaxUnzipBytes int64  // total uncompressed size of all parts
+	Setting       string // the setting that raises MaxUnzipBytes, for the hint
 }
 
 // Sheet kinds, from the workbook's relationship to the sheet part.
@@ -126,7 +127,11 @@ func checkZip(zr *zip.Reader, l Limits) error {
 		}
 	}
 	if l.MaxUnzipBytes > 0 && total > uint64(l.MaxUnzipBytes) {
-		return toolerr.Errorf(toolerr.CodeTooLarge, "split the workbook or raise the tool's unzip limit", "the workbook expands to %d MB, over the %d MB limit", total>>20, l.MaxUnzipBytes>>20)
+		hint := "split the workbook"
+		if l.Setting != "" {
+			hint += " or raise " + l.Setting
+		}
+		return toolerr.Errorf(toolerr.CodeTooLarge, hint, "the workbook expands to %d MB, over the %d MB limit", total>>20, l.MaxUnzipBytes>>20)
 	}
 	return nil
 }

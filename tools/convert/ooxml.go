@@ -118,10 +118,10 @@ type docxReader struct {
 	prevNum  string         // numId of the previous list paragraph
 
 	pkg   *pkg
-	notes []note           // footnotes and endnotes in the order they are referenced
-	boxes []*xnode         // text boxes met in the current paragraph, shown after it
+	notes []note                                // footnotes and endnotes in the order they are referenced
+	boxes []*xnode                              // text boxes met in the current paragraph, shown after it
 	image func(name string, data []byte) string // saves an image and returns its link; nil: links into the package
-	alt   string           // description of the drawing being read
+	alt   string                                // description of the drawing being read
 }
 
 // note is a footnote or endnote reference.

@@ -24,7 +24,7 @@ type OtherSheet struct {
 }
 
 func openWorkbook(p string, l Limits) (*xlsxcell.Workbook, error) {
-	return xlsxcell.Open(p, xlsxcell.Limits{MaxUnzipBytes: l.MaxUnzipBytes})
+	return xlsxcell.Open(p, xlsxcell.Limits{MaxUnzipBytes: l.MaxUnzipBytes, Setting: "tools.data_processor.max_unzip_mb"})
 }
 
 // ListSheets lists the worksheets of a workbook, and apart from them the
