@@ -383,6 +383,7 @@ func (r *docxReader) body(n *xnode, out *strings.Builder) {
 				plain := *r
 				plain.markdown = false
 				plain.runs(c, &t)
+				r.notes, r.boxes = plain.notes, plain.boxes // met in the code line
 				r.code = append(r.code, t.String())
 				continue
 			}
