@@ -64,7 +64,8 @@ type Image struct {
 	Caption string
 }
 
-// CodeBlock is preformatted text in a monospace font.
+// CodeBlock is preformatted text in a monospace font. A Language is kept
+// in the tag of a content control around the block (CodeLanguageTag).
 type CodeBlock struct {
 	Text     string
 	Language string

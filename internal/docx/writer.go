@@ -347,8 +347,17 @@ func (w *writer) table(t Table) {
 	w.body.WriteString(`<w:p/>`)
 }
 
+// CodeLanguageTag prefixes the tag of the content control that wraps a code
+// block with a language ("code-language:go"): Word has no notion of a code
+// language, and the tag survives editing, so docx->md gets it back.
+const CodeLanguageTag = "code-language:"
+
 func (w *writer) code(c CodeBlock) {
 	lines := strings.Split(strings.TrimRight(c.Text, "\n"), "\n")
+	if c.Language != "" {
+		fmt.Fprintf(&w.body, `<w:sdt><w:sdtPr><w:alias w:val="%s"/><w:tag w:val="%s"/></w:sdtPr><w:sdtContent>`, esc(c.Language+" code"), esc(CodeLanguageTag+c.Language))
+		defer w.body.WriteString(`</w:sdtContent></w:sdt>`)
+	}
 	for _, ln := range lines {
 		w.body.WriteString(`<w:p><w:pPr><w:pStyle w:val="CodeBlock"/></w:pPr>`)
 		if ln != "" {

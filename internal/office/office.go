@@ -53,65 +53,20 @@ const convertTimeout = 10 * time.Minute
 // (starting LibreOffice costs seconds, so callers batch) and returns the PDF
 // paths in input order. Inputs must have distinct base names.
 func ConvertToPDF(ctx context.Context, outDir string, inputs ...string) ([]string, error) {
-	bin, err := exec.LookPath(Program)
-	if err != nil {
-		return nil, ErrNoSoffice
-	}
 	if len(inputs) == 0 {
+		if !Available() {
+			return nil, ErrNoSoffice
+		}
 		return nil, nil
 	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return nil, fmt.Errorf("soffice: output dir: %w", err)
-	}
-	absOut, err := filepath.Abs(outDir)
-	if err != nil {
-		return nil, fmt.Errorf("soffice: output dir: %w", err)
-	}
-	// In the jail: inputs at /tmp/in/<name>, output at /tmp/out.
-	binds := []jail.Bind{{Source: absOut, Target: jailOut, Writable: true}}
 	outs := make([]string, len(inputs))
-	seen := map[string]bool{}
-	args := []string{bin, "-env:UserInstallation=file:///tmp/profile", "--headless", "--norestore", "--nologo", "--nodefault", "--nolockcheck",
-		"--convert-to", "pdf", "--outdir", jailOut}
 	for i, in := range inputs {
-		base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
-		if seen[base] {
-			return nil, fmt.Errorf("soffice: two inputs named %s", base)
-		}
-		seen[base] = true
-		abs, err := filepath.Abs(in)
-		if err != nil {
-			return nil, fmt.Errorf("soffice: %w", err)
-		}
-		target := jailIn + "/" + strconv.Itoa(i) + "/" + filepath.Base(in)
-		binds = append(binds, jail.Bind{Source: abs, Target: target})
-		args = append(args, target)
-		outs[i] = filepath.Join(outDir, base+".pdf")
+		outs[i] = filepath.Join(outDir, strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))+".pdf")
 		_ = os.Remove(outs[i]) // a stale copy must not pass for a fresh one
 	}
-	for _, b := range binds[1:] {
-		if _, err := os.Stat(b.Source); err != nil {
-			return nil, fmt.Errorf("soffice: input %s: %w", filepath.Base(b.Source), err)
-		}
-	}
-	res, runErr := jail.Run(ctx, jail.Spec{
-		Argv:    args,
-		Env:     []string{"SAL_USE_VCLPLUGIN=svp", "LANG=C.UTF-8"},
-		Binds:   binds,
-		Timeout: convertTimeout,
-	})
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("soffice: %w", ctx.Err())
-	}
-	if runErr != nil {
-		return nil, fmt.Errorf("soffice: %w", runErr)
-	}
-	out := res.Stdout + res.Stderr
-	switch {
-	case res.Signal != "":
-		runErr = fmt.Errorf("killed by %s", res.Signal)
-	case res.ExitCode != 0:
-		runErr = fmt.Errorf("exit code %d", res.ExitCode)
+	out, runErr, err := run(ctx, outDir, "pdf", inputs)
+	if err != nil {
+		return nil, err
 	}
 	var missing []string
 	for i, o := range outs {
@@ -130,6 +85,98 @@ func ConvertToPDF(ctx context.Context, outDir string, inputs ...string) ([]strin
 		return nil, fmt.Errorf("soffice: no PDF produced for %s: %s", strings.Join(missing, ", "), msg)
 	}
 	return outs, nil
+}
+
+// csvAllSheets is LibreOffice's CSV filter with comma, double quote, UTF-8,
+// raw values rather than values as shown, and every sheet to its own file.
+const csvAllSheets = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
+
+// SheetsToCSV exports every sheet of every input workbook as CSV in one
+// LibreOffice run, outDir/<base>-<sheet>.csv, and returns for each input
+// its files by sheet name. A workbook LibreOffice cannot read has none.
+func SheetsToCSV(ctx context.Context, outDir string, inputs ...string) ([]map[string]string, error) {
+	if _, _, err := run(ctx, outDir, csvAllSheets, inputs); err != nil {
+		return nil, err
+	}
+	out := make([]map[string]string, len(inputs))
+	for i, in := range inputs {
+		base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
+		out[i] = map[string]string{}
+		files, _ := filepath.Glob(filepath.Join(outDir, globEscape(base)+"-*.csv"))
+		for _, f := range files {
+			out[i][strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), base+"-"), ".csv")] = f
+		}
+	}
+	return out, nil
+}
+
+func globEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`)
+	return r.Replace(s)
+}
+
+// run converts the inputs with one LibreOffice run in the jail and returns
+// its output and how it exited (exitErr); err is a run that could not be
+// made. The caller checks for the files it expects.
+func run(ctx context.Context, outDir, convertTo string, inputs []string) (out string, exitErr, err error) {
+	bin, err := exec.LookPath(Program)
+	if err != nil {
+		return "", nil, ErrNoSoffice
+	}
+	if len(inputs) == 0 {
+		return "", nil, nil
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return "", nil, fmt.Errorf("soffice: output dir: %w", err)
+	}
+	absOut, err := filepath.Abs(outDir)
+	if err != nil {
+		return "", nil, fmt.Errorf("soffice: output dir: %w", err)
+	}
+	// In the jail: inputs at /tmp/in/<name>, output at /tmp/out.
+	binds := []jail.Bind{{Source: absOut, Target: jailOut, Writable: true}}
+	seen := map[string]bool{}
+	args := []string{bin, "-env:UserInstallation=file:///tmp/profile", "--headless", "--norestore", "--nologo", "--nodefault", "--nolockcheck",
+		"--convert-to", convertTo, "--outdir", jailOut}
+	for i, in := range inputs {
+		base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
+		if seen[base] {
+			return "", nil, fmt.Errorf("soffice: two inputs named %s", base)
+		}
+		seen[base] = true
+		abs, err := filepath.Abs(in)
+		if err != nil {
+			return "", nil, fmt.Errorf("soffice: %w", err)
+		}
+		target := jailIn + "/" + strconv.Itoa(i) + "/" + filepath.Base(in)
+		binds = append(binds, jail.Bind{Source: abs, Target: target})
+		args = append(args, target)
+	}
+	for _, b := range binds[1:] {
+		if _, err := os.Stat(b.Source); err != nil {
+			return "", nil, fmt.Errorf("soffice: input %s: %w", filepath.Base(b.Source), err)
+		}
+	}
+	res, runErr := jail.Run(ctx, jail.Spec{
+		Argv:    args,
+		Env:     []string{"SAL_USE_VCLPLUGIN=svp", "LANG=C.UTF-8"},
+		Binds:   binds,
+		Timeout: convertTimeout,
+	})
+	if ctx.Err() != nil {
+		return "", nil, fmt.Errorf("soffice: %w", ctx.Err())
+	}
+	if runErr != nil {
+		return "", nil, fmt.Errorf("soffice: %w", runErr)
+	}
+	out = res.Stdout + res.Stderr
+	switch {
+	case res.Signal != "":
+		exitErr = fmt.Errorf("killed by %s", res.Signal)
+	case res.ExitCode != 0:
+		exitErr = fmt.Errorf("exit code %d", res.ExitCode)
+	}
+	return out, exitErr, nil
 }
 
 // ToPDFBytes converts one in-memory document (name gives the extension, for

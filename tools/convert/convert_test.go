@@ -174,7 +174,7 @@ func TestWordRoundTrip(t *testing.T) {
 	// Our reader: docx -> md keeps headings, lists, the table and emphasis.
 	res = e.run(map[string]any{"path": "report.docx", "to": "md", "output": "back.md"})
 	md := string(read(t, res.Files[0].Path))
-	for _, want := range []string{"# 季度报告 Quarterly report", "## 数据 Data", "**中文**", "| 产品 | 数量 | 价格 |", "| 苹果 | 12 | 3.5 |", "- 第一项 first", "1. one", "2. two", "[链接](https://example.com)", "```\nfunc main() {\n\tfmt.Println(\"你好\")\n}\n```", "> 引用 quote"} {
+	for _, want := range []string{"# 季度报告 Quarterly report", "## 数据 Data", "**中文**", "| 产品 | 数量 | 价格 |", "| 苹果 | 12 | 3.5 |", "- 第一项 first", "1. one", "2. two", "[链接](https://example.com)", "```go\nfunc main() {\n\tfmt.Println(\"你好\")\n}\n```", "> 引用 quote"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("docx->md lacks %q:\n%s", want, md)
 		}

@@ -17,6 +17,7 @@ type source struct {
 	abs  string // absolute path ("" for inline text)
 	dir  string // directory that relative links resolve against
 	data []byte
+	out  string // the planned output file, set before the conversion runs
 }
 
 func (cv *converter) load(c *tool.Call) (*source, error) {

@@ -7,12 +7,15 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"clawbridge/internal/docx"
 	"clawbridge/tools/tool"
 )
 
@@ -111,7 +114,21 @@ type docxReader struct {
 	markdown bool
 	counters map[string]int // numId/ilvl -> running number (for text output)
 	code     []string       // pending lines of a code block
+	codeLang string         // language of the pending code block (our writer tags it)
 	prevNum  string         // numId of the previous list paragraph
+
+	pkg   *pkg
+	notes []note                                // footnotes and endnotes in the order they are referenced
+	boxes []*xnode                              // text boxes met in the current paragraph, shown after it
+	image func(name string, data []byte) string // saves an image and returns its link; nil: links into the package
+	alt   string                                // description of the drawing being read
+}
+
+// note is a footnote or endnote reference.
+type note struct {
+	kind  string // footnotes, endnotes
+	id    string
+	label string
 }
 
 func newDocxReader(p *pkg, markdown bool) *docxReader {
@@ -162,6 +179,7 @@ func newDocxReader(p *pkg, markdown bool) *docxReader {
 		}
 	}
 	r.rels = p.rels("word/document.xml")
+	r.pkg = p
 	return r
 }
 
@@ -200,7 +218,7 @@ func (r *docxReader) headingLevel(ppr *xnode) int {
 	return 0
 }
 
-type runStyle struct{ b, i, s bool }
+type runStyle struct{ b, i, s, code bool }
 
 // runs renders the inline content of a paragraph (or hyperlink).
 func (r *docxReader) runs(n *xnode, out *strings.Builder) {
@@ -208,6 +226,7 @@ func (r *docxReader) runs(n *xnode, out *strings.Builder) {
 		st   runStyle
 		text string
 		link string
+		raw  bool // Markdown already (a note reference, an image)
 	}
 	var pieces []piece
 	var collect func(n *xnode, link string)
@@ -221,10 +240,28 @@ func (r *docxReader) runs(n *xnode, out *strings.Builder) {
 					st.b = on(rpr.child("b"))
 					st.i = on(rpr.child("i"))
 					st.s = on(rpr.child("strike")) || on(rpr.child("dstrike"))
+					st.code = r.monospace(rpr)
 				}
 				var t strings.Builder
-				for _, e := range c.Nodes {
+				for k := range c.Nodes {
+					e := &c.Nodes[k]
 					switch e.XMLName.Local {
+					case "footnoteReference", "endnoteReference":
+						if ref := r.noteRef(e); ref != "" {
+							if t.Len() > 0 {
+								pieces = append(pieces, piece{st: st, text: t.String(), link: link})
+								t.Reset()
+							}
+							pieces = append(pieces, piece{text: ref, raw: true})
+						}
+					case "drawing", "pict", "object", "AlternateContent":
+						if t.Len() > 0 {
+							pieces = append(pieces, piece{st: st, text: t.String(), link: link})
+							t.Reset()
+						}
+						for _, img := range r.objects(e) {
+							pieces = append(pieces, piece{text: img, raw: true})
+						}
 					case "t":
 						t.WriteString(e.Text)
 					case "tab":
@@ -238,7 +275,7 @@ func (r *docxReader) runs(n *xnode, out *strings.Builder) {
 					}
 				}
 				if t.Len() > 0 {
-					pieces = append(pieces, piece{st, t.String(), link})
+					pieces = append(pieces, piece{st: st, text: t.String(), link: link})
 				}
 			case "hyperlink":
 				l := link
@@ -250,6 +287,10 @@ func (r *docxReader) runs(n *xnode, out *strings.Builder) {
 				collect(c, l)
 			case "ins", "smartTag", "fldSimple", "customXml", "sdt", "sdtContent":
 				collect(c, link)
+			case "AlternateContent":
+				if alt := alternative(c); alt != nil {
+					collect(alt, link)
+				}
 			}
 		}
 	}
@@ -263,13 +304,29 @@ func (r *docxReader) runs(n *xnode, out *strings.Builder) {
 	// Merge neighbours with the same style and link, then mark them up.
 	var merged []piece
 	for _, p := range pieces {
-		if k := len(merged); k > 0 && merged[k-1].st == p.st && merged[k-1].link == p.link {
+		if k := len(merged); k > 0 && !p.raw && !merged[k-1].raw && merged[k-1].st == p.st && merged[k-1].link == p.link {
 			merged[k-1].text += p.text
 			continue
 		}
 		merged = append(merged, p)
 	}
 	for _, p := range merged {
+		if p.raw {
+			out.WriteString(p.text)
+			continue
+		}
+		if p.st.code && strings.TrimSpace(p.text) != "" && !strings.Contains(p.text, "\n") {
+			lead, core, trail := splitSpace(p.text)
+			core = codeSpan(core)
+			if p.st.b {
+				core = "**" + core + "**"
+			}
+			if p.link != "" {
+				core = "[" + core + "](" + p.link + ")"
+			}
+			out.WriteString(lead + core + trail)
+			continue
+		}
 		t := mdEscape(p.text)
 		t = strings.ReplaceAll(t, "\n", "  \n")
 		lead, core, trail := splitSpace(t)
@@ -326,20 +383,44 @@ func (r *docxReader) body(n *xnode, out *strings.Builder) {
 				plain := *r
 				plain.markdown = false
 				plain.runs(c, &t)
+				r.notes, r.boxes = plain.notes, plain.boxes // met in the code line
 				r.code = append(r.code, t.String())
 				continue
 			}
 			r.flushCode(out)
 			isList := r.paragraph(c, out, prevList)
 			prevList = isList
+			if r.flushBoxes(out) {
+				prevList = false
+			}
 		case "tbl":
 			r.flushCode(out)
 			sep(out, false)
 			r.table(c, out)
+			r.flushBoxes(out)
 			prevList = false
 		case "sdt":
-			if sc := c.child("sdtContent"); sc != nil {
-				r.body(sc, out)
+			sc := c.child("sdtContent")
+			if sc == nil {
+				continue
+			}
+			lang := ""
+			if pr := c.child("sdtPr"); pr != nil {
+				if tag := pr.child("tag"); tag != nil {
+					lang, _ = strings.CutPrefix(tag.attr("val"), docx.CodeLanguageTag)
+					if lang == tag.attr("val") {
+						lang = ""
+					}
+				}
+			}
+			if lang != "" {
+				r.flushCode(out)
+				r.codeLang = lang
+			}
+			r.body(sc, out)
+		case "AlternateContent":
+			if alt := alternative(c); alt != nil {
+				r.body(alt, out)
 			}
 		}
 	}
@@ -375,11 +456,17 @@ func (r *docxReader) flushCode(out *strings.Builder) {
 	}
 	sep(out, false)
 	if r.markdown {
-		out.WriteString("```\n" + strings.Join(r.code, "\n") + "\n```\n")
+		body := strings.Join(r.code, "\n")
+		fence := "```"
+		for strings.Contains(body, fence) {
+			fence += "`"
+		}
+		out.WriteString(fence + r.codeLang + "\n" + body + "\n" + fence + "\n")
 	} else {
 		out.WriteString(strings.Join(r.code, "\n") + "\n")
 	}
 	r.code = nil
+	r.codeLang = ""
 	r.prevNum = ""
 }
 
@@ -528,6 +615,12 @@ func (r *docxReader) table(tbl *xnode, out *strings.Builder) {
 }
 
 func docxRead(data []byte, markdown bool) (string, error) {
+	return docxReadWith(data, markdown, nil)
+}
+
+// docxReadWith reads a Word document; image saves each embedded image and
+// returns the link to write for it (nil links to the image's part name).
+func docxReadWith(data []byte, markdown bool, image func(name string, data []byte) string) (string, error) {
 	p, err := openPkg(data, "docx")
 	if err != nil {
 		return "", err
@@ -541,14 +634,48 @@ func docxRead(data []byte, markdown bool) (string, error) {
 		return "", tool.Errorf(tool.CodeInvalid, "", "docx: no document body")
 	}
 	r := newDocxReader(p, markdown)
+	r.image = image
 	var out strings.Builder
 	r.body(body, &out)
+	r.writeNotes(&out)
 	return strings.TrimSpace(out.String()) + "\n", nil
 }
 
+// docxToMD writes the document's images into <output stem>_media/ next to
+// the Markdown file, which links them relatively.
 func (cv *converter) docxToMD(_ context.Context, _ *tool.Call, src *source, _ string) ([]byte, map[string]any, error) {
-	md, err := docxRead(src.data, true)
-	return []byte(md), nil, err
+	var saved []string
+	var saveErr error
+	done := map[string]bool{}
+	save := func(name string, data []byte) string {
+		if src.out == "" {
+			return "media/" + name
+		}
+		dir := strings.TrimSuffix(src.out, filepath.Ext(src.out)) + "_media"
+		if done[name] { // the same image shown again
+			return filepath.Base(dir) + "/" + name
+		}
+		done[name] = true
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			saveErr = err
+		} else if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			saveErr = err
+		}
+		saved = append(saved, cv.d.Sandbox.Rel(filepath.Join(dir, name)))
+		return filepath.Base(dir) + "/" + name
+	}
+	md, err := docxReadWith(src.data, true, save)
+	if err != nil {
+		return nil, nil, err
+	}
+	if saveErr != nil {
+		return nil, nil, fmt.Errorf("convert: save images: %w", saveErr)
+	}
+	var facts map[string]any
+	if len(saved) > 0 {
+		facts = map[string]any{"images": saved}
+	}
+	return []byte(md), facts, nil
 }
 
 func (cv *converter) docxToText(_ context.Context, _ *tool.Call, src *source, _ string) ([]byte, map[string]any, error) {

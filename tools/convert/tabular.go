@@ -16,6 +16,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"clawbridge/internal/xlsxcell"
 	"clawbridge/tools/tool"
 )
 
@@ -449,114 +450,74 @@ func writeJSON(g *grid) ([]byte, error) {
 
 // ---- xlsx ----
 
-// builtinDateFmt are the built-in number formats that show dates or times.
-func builtinDateFmt(id int) bool {
-	return (id >= 14 && id <= 22) || (id >= 45 && id <= 47) || (id >= 27 && id <= 36) || (id >= 50 && id <= 58)
-}
+// maxUnzip bounds what one workbook may inflate to.
+const maxUnzip = 1 << 30
 
-var dateTokens = regexp.MustCompile(`(?i)(^|[^"\\])(yy|mm?m?|dd?|hh?|ss)`)
-
-func customDateFmt(f string) bool {
-	// Strip quoted literals and colour/condition sections before looking.
-	f = regexp.MustCompile(`"[^"]*"|\[[^\]]*\]`).ReplaceAllString(f, "")
-	return dateTokens.MatchString(f) && !strings.ContainsAny(f, "0#?")
-}
-
+// readXLSX reads a worksheet (the first with data when sheet is "") with
+// the cell reader data_processor uses too, so dates, the 1904 date system
+// and booleans read the same in both tools.
 func readXLSX(data []byte, sheet string) (*grid, error) {
-	f, err := excelize.OpenReader(bytes.NewReader(data))
+	wb, err := xlsxcell.OpenBytes(data, "the workbook", xlsxcell.Limits{MaxUnzipBytes: maxUnzip})
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeInvalid, "", "not a readable xlsx workbook: %v", err)
+		return nil, err
 	}
-	defer f.Close()
-	sheets := f.GetSheetList()
-	if len(sheets) == 0 {
-		return nil, tool.Errorf(tool.CodeInvalid, "", "the workbook has no sheets")
-	}
-	if sheet == "" {
-		sheet = sheets[0]
-	} else if idx, _ := f.GetSheetIndex(sheet); idx < 0 {
-		return nil, tool.Invalid("sheet", fmt.Sprintf("no sheet named %q", sheet), "sheets: "+strings.Join(sheets, ", "))
-	}
-	raw, err := f.GetRows(sheet, excelize.Options{RawCellValue: true})
+	defer wb.Close()
+	sh, err := wb.Find(sheet)
 	if err != nil {
-		return nil, fmt.Errorf("xlsx: read %s: %w", sheet, err)
-	}
-	dateStyle := map[int]bool{}
-	isDate := func(axis string) bool {
-		sid, err := f.GetCellStyle(sheet, axis)
-		if err != nil || sid == 0 {
-			return false
+		if e, ok := tool.AsError(err); ok && sheet != "" {
+			e.Field = "sheet"
 		}
-		if v, ok := dateStyle[sid]; ok {
-			return v
-		}
-		st, err := f.GetStyle(sid)
-		v := err == nil && (builtinDateFmt(st.NumFmt) || (st.CustomNumFmt != nil && customDateFmt(*st.CustomNumFmt)))
-		dateStyle[sid] = v
-		return v
+		return nil, err
 	}
-	g := &grid{sheet: sheet}
-	width := 0
-	for _, r := range raw {
-		width = max(width, len(r))
+	rows, err := wb.Rows(sh)
+	if err != nil {
+		return nil, fmt.Errorf("xlsx: %w", err)
 	}
-	for i, r := range raw {
-		row := make([]cell, width)
-		for j := 0; j < width; j++ {
-			if j >= len(r) || r[j] == "" {
-				row[j] = cell{k: kNull}
-				continue
-			}
-			v := r[j]
-			_, numErr := strconv.ParseFloat(v, 64)
-			if numErr != nil && !strings.Contains(v, "T") {
-				// Not numeric (and not an ISO date-time cell): text, without
-				// the per-cell type and style lookups that dominate the cost.
-				row[j] = cell{k: kString, s: v}
-				continue
-			}
-			axis, _ := excelize.CoordinatesToCellName(j+1, i+1)
-			typ, _ := f.GetCellType(sheet, axis)
-			switch typ {
-			case excelize.CellTypeBool:
-				row[j] = cell{k: kBool, b: v == "1" || strings.EqualFold(v, "true")}
-			case excelize.CellTypeSharedString, excelize.CellTypeInlineString, excelize.CellTypeError:
-				row[j] = cell{k: kString, s: v}
-			case excelize.CellTypeDate:
-				if tm, err := time.Parse(time.RFC3339, v); err == nil {
-					row[j] = cell{k: kDateTime, t: tm}
-				} else {
-					row[j] = cell{k: kString, s: v}
-				}
-			default: // numbers, formulas' cached values, untyped
-				fv, err := strconv.ParseFloat(v, 64)
-				if err != nil {
-					row[j] = cell{k: kString, s: v}
-					continue
-				}
-				if i > 0 && isDate(axis) {
-					tm, err := excelize.ExcelDateToTime(fv, false)
-					if err == nil {
-						k := kDate
-						if fv != math.Trunc(fv) {
-							k = kDateTime
-							tm = tm.Round(time.Second)
-						}
-						row[j] = cell{k: k, t: tm}
-						continue
-					}
-				}
-				row[j] = cell{k: kNumber, f: fv}
-			}
-		}
-		if i == 0 {
-			for j := range row {
+	defer rows.Close()
+	g := &grid{sheet: sh.Name}
+	width, last := 0, 0
+	for rows.Next() {
+		cs := rows.Cells()
+		row := make([]cell, len(cs))
+		for j, c := range cs {
+			row[j] = tableCell(c)
+			if len(g.rows) == 0 {
 				row[j] = cell{k: kString, s: row[j].text()}
 			}
 		}
 		g.rows = append(g.rows, row)
+		if len(cs) > 0 {
+			width, last = max(width, len(cs)), len(g.rows)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, tool.Errorf(tool.CodeInvalid, "the file may be damaged; open and re-save it in Excel or LibreOffice", "%v", err)
+	}
+	g.rows = g.rows[:last] // trailing blank rows
+	for i, r := range g.rows {
+		for len(r) < width {
+			r = append(r, cell{k: kNull})
+		}
+		g.rows[i] = r
 	}
 	return g, nil
+}
+
+// tableCell maps a typed workbook cell to a table cell.
+func tableCell(c xlsxcell.Cell) cell {
+	switch c.Kind {
+	case xlsxcell.Empty:
+		return cell{k: kNull}
+	case xlsxcell.Number:
+		return cell{k: kNumber, f: c.Num}
+	case xlsxcell.Bool:
+		return cell{k: kBool, b: c.Bool}
+	case xlsxcell.Date:
+		return cell{k: kDate, t: c.Time}
+	case xlsxcell.DateTime:
+		return cell{k: kDateTime, t: c.Time}
+	}
+	return cell{k: kString, s: c.String()} // text, errors, times of day
 }
 
 func writeXLSX(ctx context.Context, g *grid) ([]byte, error) {

@@ -138,6 +138,7 @@ func (cv *converter) convert(ctx context.Context, c *tool.Call) (*tool.Result, e
 	if err != nil {
 		return nil, err
 	}
+	src.out = out.Path(outExt[to])
 	data, facts, err := fn(ctx, c, src, to)
 	if err != nil {
 		return nil, err

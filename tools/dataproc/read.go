@@ -18,11 +18,18 @@ func (p *processor) sheets(_ context.Context, c *tool.Call) (*tool.Result, error
 	if !table.IsSpreadsheet(abs) {
 		return &tool.Result{Summary: filepath.Base(abs) + " is not a workbook; it is one table", Data: map[string]any{"sheets": []table.SheetInfo{{Name: "", Index: 1, Visible: true}}}}, nil
 	}
-	list, err := table.ListSheets(abs, p.limits)
+	list, other, err := table.ListSheets(abs, p.limits)
 	if err != nil {
 		return nil, toolErr(err)
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%s has %s", filepath.Base(abs), wording.Count(len(list), "sheet", "sheets")), Data: map[string]any{"sheets": list}}, nil
+	data := map[string]any{"sheets": list}
+	summary := fmt.Sprintf("%s has %s", filepath.Base(abs), wording.Count(len(list), "worksheet", "worksheets"))
+	if len(other) > 0 {
+		// Chart and dialog sheets hold no cells; read does not take them.
+		data["other_sheets"] = other
+		summary += fmt.Sprintf(" (and %s without cells)", wording.Count(len(other), "sheet", "sheets"))
+	}
+	return &tool.Result{Summary: summary, Data: data}, nil
 }
 
 // selectCols maps the `columns` argument to reader column indexes.
