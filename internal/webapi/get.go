@@ -2,6 +2,7 @@ package webapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -62,9 +63,32 @@ func Get(ctx context.Context, c *http.Client, r Request) (*Response, error) {
 	case s >= 500:
 		return nil, toolerr.Errorf(toolerr.CodeFailed, "the service is failing; try again later", "%s answered HTTP %d %s", r.Service, s, http.StatusText(s))
 	case s >= 400:
-		return nil, toolerr.Errorf(toolerr.CodeFailed, "check the arguments and the configured API key", "%s refused the request: HTTP %d %s", r.Service, s, http.StatusText(s))
+		return nil, toolerr.Errorf(toolerr.CodeFailed, "check the arguments and the configured API key", "%s refused the request: HTTP %d %s%s", r.Service, s, http.StatusText(s), reason(body))
 	}
 	return &Response{Status: resp.StatusCode, Body: body}, nil
+}
+
+// reason is the service's own explanation in a JSON error body
+// ({"reason": ...} from Open-Meteo, {"message": ...} from others), short.
+func reason(body []byte) string {
+	var b struct {
+		Reason  string `json:"reason"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body, &b) != nil {
+		return ""
+	}
+	r := b.Reason
+	if r == "" {
+		r = b.Message
+	}
+	if r == "" {
+		return ""
+	}
+	if len([]rune(r)) > 200 {
+		r = string([]rune(r)[:200]) + "…"
+	}
+	return ": " + r
 }
 
 func transportError(ctx context.Context, service string, err error) error {
