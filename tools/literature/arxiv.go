@@ -3,6 +3,7 @@ package literature
 import (
 	"context"
 	"encoding/xml"
+	"fmt"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -76,11 +77,31 @@ func (l *lit) arxiv(ctx context.Context, v url.Values) ([]Work, int, error) {
 
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// arxivSearch asks for every word (all:a AND all:b) and puts the year
+// range into the query as a submittedDate range, so the range is not just
+// a filter over the first page; the filter stays for the published date.
 func (l *lit) arxivSearch(ctx context.Context, q searchQuery) ([]Work, int, error) {
-	v := url.Values{"search_query": {"all:" + q.Text}, "start": {"0"}, "max_results": {strconv.Itoa(q.Limit)}}
+	if q.Sort == "citations" {
+		return nil, 0, tool.Invalid("sort", "arXiv has no citation counts", "use source openalex to sort by citations, or sort by relevance or date")
+	}
+	var terms []string
+	for _, w := range strings.Fields(q.Text) {
+		terms = append(terms, "all:"+w)
+	}
+	if q.From > 0 || q.To > 0 {
+		from, to := q.From, q.To
+		if from == 0 {
+			from = 1991 // arXiv's first year
+		}
+		if to == 0 {
+			to = 9999
+		}
+		terms = append(terms, fmt.Sprintf("submittedDate:[%04d01010000 TO %04d12312359]", from, to))
+	}
+	v := url.Values{"search_query": {strings.Join(terms, " AND ")}, "start": {"0"}, "max_results": {strconv.Itoa(q.Limit)},
+		"sortBy": {"relevance"}, "sortOrder": {"descending"}}
 	if q.Sort == "date" {
 		v.Set("sortBy", "submittedDate")
-		v.Set("sortOrder", "descending")
 	}
 	ws, n, err := l.arxiv(ctx, v)
 	return filterYears(ws, q), n, err

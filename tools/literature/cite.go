@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Styles are the citation styles `cite` formats. Output is plain text:
@@ -196,19 +197,21 @@ func mla(w Work) string {
 	if w.Publisher != "" && w.Type != "article" && w.Type != "preprint" {
 		parts = append(parts, w.Publisher)
 	}
-	if y := year(w); y != "" {
-		parts = append(parts, y)
+	if d := mlaDate(w); d != "" {
+		parts = append(parts, d)
 	}
 	if w.Pages != "" {
 		f, l := pageRange(w.Pages)
 		if l == "" {
 			parts = append(parts, "p. "+f)
 		} else {
-			parts = append(parts, "pp. "+f+"–"+l)
+			parts = append(parts, "pp. "+f+"–"+mlaLastPage(f, l))
 		}
 	}
-	if u := doiURL(w); u != "" {
-		parts = append(parts, u)
+	if w.DOI != "" {
+		parts = append(parts, "https://doi.org/"+w.DOI)
+	} else if w.URL != "" { // MLA 9 drops the protocol of a plain URL
+		parts = append(parts, strings.TrimPrefix(strings.TrimPrefix(w.URL, "https://"), "http://"))
 	}
 	s := quoted
 	if a := mlaAuthors(w.Authors); a != "" {
@@ -218,6 +221,32 @@ func mla(w Work) string {
 		s += " " + strings.Join(parts, ", ") + "."
 	}
 	return s
+}
+
+// mlaDate is the year, or for a preprint (a posting MLA dates to the day)
+// "11 Oct. 2018".
+func mlaDate(w Work) string {
+	if d, err := time.Parse("2006-01-02", w.Date); err == nil && w.Type == "preprint" {
+		months := []string{"Jan.", "Feb.", "Mar.", "Apr.", "May", "June", "July", "Aug.", "Sept.", "Oct.", "Nov.", "Dec."}
+		return fmt.Sprintf("%d %s %d", d.Day(), months[d.Month()-1], d.Year())
+	}
+	return year(w)
+}
+
+// mlaLastPage shortens the end of a page range as MLA's inclusive numbers
+// do: in full through 99, else its last two digits unless more are needed
+// (436–44, 2579–605, 103–04, 923–1003).
+func mlaLastPage(first, last string) string {
+	f, err1 := strconv.Atoi(first)
+	l, err2 := strconv.Atoi(last)
+	if err1 != nil || err2 != nil || l < 100 || len(first) != len(last) || l <= f {
+		return last
+	}
+	i := 0
+	for i < len(last)-2 && first[i] == last[i] {
+		i++
+	}
+	return last[i:]
 }
 
 // --- GB/T 7714-2015 (sequential-numbering system, without the number) ---
@@ -231,7 +260,7 @@ func gbtAuthors(w Work) string {
 		if a.CJK() || a.Given == "" {
 			n = append(n, a.Full)
 		} else {
-			n = append(n, strings.ToUpper(a.Family)+" "+strings.ReplaceAll(initials(a.Given, ""), " ", ""))
+			n = append(n, strings.ToUpper(a.Family)+" "+gbtInitials(a.Given))
 		}
 	}
 	s := strings.Join(n, ", ")
@@ -243,6 +272,13 @@ func gbtAuthors(w Work) string {
 		}
 	}
 	return s
+}
+
+// gbtInitials are the given names as capital initials without points,
+// one per name part, spaced as the standard's examples ("DES MARAIS D J"):
+// "Aidan N." is "A N", "Ming-Wei" is "M W".
+func gbtInitials(given string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(initials(given, ""), "-", " ")), " ")
 }
 
 func gbt(w Work, accessed string) string {
@@ -374,9 +410,32 @@ func bibtex(w Work, key string) string {
 	return b.String()
 }
 
-var bibEscaper = strings.NewReplacer(`\`, `\textbackslash{}`, "&", `\&`, "%", `\%`, "$", `\$`, "#", `\#`, "_", `\_`)
+var bibEscaper = strings.NewReplacer(`\`, `\textbackslash{}`, "&", `\&`, "%", `\%`, "$", `\$`, "#", `\#`, "_", `\_`, "~", `\textasciitilde{}`, "^", `\textasciicircum{}`)
 
-func bibEscape(s string) string { return bibEscaper.Replace(s) }
+// bibEscape escapes TeX's special characters. BibTeX counts braces even
+// after a backslash, so balanced braces (a protected "{DNA}") are kept and
+// unbalanced ones, which would end the field early, are dropped.
+func bibEscape(s string) string {
+	if !balanced(s) {
+		s = strings.NewReplacer("{", "", "}", "").Replace(s)
+	}
+	return bibEscaper.Replace(s)
+}
+
+func balanced(s string) bool {
+	depth := 0
+	for _, r := range s {
+		switch r {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
+}
 
 // bibKey is the first author's family name in ASCII letters, the year and
 // the first significant title word: "vaswani2017attention". Names or

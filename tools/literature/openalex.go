@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"clawbridge/internal/webapi"
 	"clawbridge/tools/tool"
@@ -20,6 +22,7 @@ type oaWork struct {
 	PublicationYear int    `json:"publication_year"`
 	PublicationDate string `json:"publication_date"`
 	Type            string `json:"type"`
+	TypeCrossref    string `json:"type_crossref"`
 	Language        string `json:"language"`
 	Authorships     []struct {
 		Author struct {
@@ -72,13 +75,34 @@ func abstractFromIndex(idx map[string][]int) string {
 			}
 		}
 	}
-	var out []string
+	var b strings.Builder
+	prev := ""
 	for _, w := range words {
-		if w != "" {
-			out = append(out, w)
+		if w == "" {
+			continue
 		}
+		// Han text has no spaces between words: none is put back.
+		if prev != "" && !(endsHan(prev) && startsHan(w)) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+		prev = w
 	}
-	return strings.Join(out, " ")
+	return b.String()
+}
+
+func startsHan(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return isHanOrCJKPunct(r)
+}
+
+func endsHan(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return isHanOrCJKPunct(r)
+}
+
+func isHanOrCJKPunct(r rune) bool {
+	return unicode.Is(unicode.Han, r) || (r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xffef)
 }
 
 func (o oaWork) work() Work {
@@ -105,14 +129,22 @@ func (o oaWork) work() Work {
 		w.ArxivID = w.DOI[len("10.48550/arxiv."):]
 		w.DOI = "10.48550/arXiv." + w.ArxivID
 	}
-	w.Type = oaType(o.Type, w)
+	venueType := ""
+	if s := o.PrimaryLocation.Source; s != nil {
+		venueType = s.Type
+	}
+	w.Type = oaType(o.Type, o.TypeCrossref, venueType, w.Venue)
 	return w
 }
 
-func oaType(t string, w Work) string {
+// oaType maps OpenAlex's type to ours. OpenAlex calls a conference paper
+// an "article"; its Crossref type, its source's type or the venue's name
+// tells the two apart.
+func oaType(t, crossref, venueType, venue string) string {
 	switch t {
 	case "article":
-		if w.Venue != "" && (strings.Contains(strings.ToLower(w.Venue), "proceedings") || strings.Contains(strings.ToLower(w.Venue), "conference")) {
+		v := strings.ToLower(venue)
+		if crossref == "proceedings-article" || venueType == "conference" || strings.Contains(v, "proceedings") || strings.Contains(v, "conference") {
 			return "conference"
 		}
 		return "article"

@@ -196,7 +196,10 @@ func (l *lit) remember(w Work) {
 }
 
 // lookup finds a work: from the works just seen, else OpenAlex, else (for
-// a DOI OpenAlex lacks) Crossref, else (for an arXiv id) arXiv itself.
+// a DOI) Crossref, else (for an arXiv id) arXiv itself. The second source
+// is asked when OpenAlex lacks the work or is failing; an OpenAlex id has
+// no second source. When both fail, OpenAlex's own failure is reported
+// unless it merely lacked the work.
 func (l *lit) lookup(ctx context.Context, raw string) (Work, error) {
 	id, err := parseID(raw)
 	if err != nil {
@@ -206,18 +209,19 @@ func (l *lit) lookup(ctx context.Context, raw string) (Work, error) {
 		return w, nil
 	}
 	w, err := openAlex{l}.getWork(ctx, id)
-	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeNotFound {
-		switch id.kind {
-		case "doi":
-			w, err = l.crossrefGet(ctx, id.value)
-		case "arxiv":
-			var ws []Work
-			ws, _, err = l.arxiv(ctx, map[string][]string{"id_list": {id.value}})
-			if err == nil && len(ws) == 0 {
-				err = tool.Errorf(tool.CodeNotFound, "check the id", "no arXiv paper %s", id.value)
-			} else if err == nil {
-				w = ws[0]
-			}
+	if err != nil && id.kind != "openalex" && fallsBack(err) {
+		var w2 Work
+		var err2 error
+		if id.kind == "doi" {
+			w2, err2 = l.crossrefGet(ctx, id.value)
+		} else {
+			w2, err2 = l.arxivGet(ctx, id.value)
+		}
+		switch te, _ := tool.AsError(err); {
+		case err2 == nil:
+			w, err = w2, nil
+		case te != nil && te.Code == tool.CodeNotFound:
+			err = err2
 		}
 	}
 	if err != nil {
@@ -228,6 +232,30 @@ func (l *lit) lookup(ctx context.Context, raw string) (Work, error) {
 	}
 	l.remember(w)
 	return w, nil
+}
+
+// fallsBack: OpenAlex lacks the work, limits us, fails or is slow.
+func fallsBack(err error) bool {
+	te, ok := tool.AsError(err)
+	if !ok {
+		return false
+	}
+	switch te.Code {
+	case tool.CodeNotFound, tool.CodeUnavailable, tool.CodeFailed, tool.CodeTimeout:
+		return true
+	}
+	return false
+}
+
+func (l *lit) arxivGet(ctx context.Context, id string) (Work, error) {
+	ws, _, err := l.arxiv(ctx, map[string][]string{"id_list": {id}})
+	if err != nil {
+		return Work{}, err
+	}
+	if len(ws) == 0 {
+		return Work{}, tool.Errorf(tool.CodeNotFound, "check the id", "no arXiv paper %s", id)
+	}
+	return ws[0], nil
 }
 
 func (l *lit) get(ctx context.Context, c *tool.Call) (*tool.Result, error) {

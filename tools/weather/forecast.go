@@ -34,23 +34,39 @@ type omBody struct {
 	DailyUnits   map[string]string          `json:"daily_units"`
 }
 
-// fetch asks forecast (or archive) for one place and kind; the answer is
-// cached per place, kind and settings.
-func (w *weather) fetch(ctx context.Context, base, service string, p place, v url.Values) (*omBody, bool, error) {
+// endpoint is one Open-Meteo API that answers forecast-shaped JSON: the
+// forecast API or the historical archive.
+type endpoint struct {
+	base    string // configured base URL
+	path    string // "/v1/forecast" or "/v1/archive"
+	service string // the name used in errors
+}
+
+func (w *weather) forecastAPI() endpoint {
+	return endpoint{w.cfg.ForecastURL, "/v1/forecast", "Open-Meteo forecast"}
+}
+
+func (w *weather) archiveAPI() endpoint {
+	return endpoint{w.cfg.ArchiveURL, "/v1/archive", "Open-Meteo archive"}
+}
+
+// fetch asks api for one place and kind; the answer is cached per
+// endpoint, place, kind and settings.
+func (w *weather) fetch(ctx context.Context, api endpoint, p place, v url.Values) (*omBody, bool, error) {
 	v.Set("latitude", strconv.FormatFloat(p.Latitude, 'f', 4, 64))
 	v.Set("longitude", strconv.FormatFloat(p.Longitude, 'f', 4, 64))
 	v.Set("timezone", "auto")
-	u := strings.TrimRight(base, "/") + "/v1/" + map[bool]string{true: "archive", false: "forecast"}[service == "Open-Meteo archive"] + "?" + v.Encode()
+	u := strings.TrimRight(api.base, "/") + api.path + "?" + v.Encode()
 	if b, ok := w.cache.Get(u); ok {
 		return b, true, nil
 	}
-	resp, err := webapi.Get(ctx, w.client, webapi.Request{Service: service, URL: u})
+	resp, err := webapi.Get(ctx, w.client, webapi.Request{Service: api.service, URL: u})
 	if err != nil {
 		return nil, false, err
 	}
 	var b omBody
 	if err := json.Unmarshal(resp.Body, &b); err != nil {
-		return nil, false, tool.Errorf(tool.CodeFailed, "try again later", "%s did not answer JSON: %v", service, err)
+		return nil, false, tool.Errorf(tool.CodeFailed, "try again later", "%s did not answer JSON: %v", api.service, err)
 	}
 	w.cache.Put(u, &b)
 	return &b, false, nil

@@ -135,18 +135,18 @@ func (w *weather) locate(ctx context.Context, c *tool.Call, lang string) (*place
 }
 
 func (w *weather) current(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	return w.run(ctx, c, "current", func(v url.Values) { v.Set("current", currentVars) })
+	return w.run(ctx, c, "current", w.forecastAPI(), func(v url.Values) { v.Set("current", currentVars) })
 }
 
 func (w *weather) hourly(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	return w.run(ctx, c, "hourly", func(v url.Values) {
+	return w.run(ctx, c, "hourly", w.forecastAPI(), func(v url.Values) {
 		v.Set("hourly", hourlyVars)
 		v.Set("forecast_hours", strconv.Itoa(c.Args.Int("hours", 24)))
 	})
 }
 
 func (w *weather) daily(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	return w.run(ctx, c, "daily", func(v url.Values) {
+	return w.run(ctx, c, "daily", w.forecastAPI(), func(v url.Values) {
 		v.Set("daily", dailyVars)
 		v.Set("forecast_days", strconv.Itoa(c.Args.Int("days", 7)))
 	})
@@ -177,7 +177,11 @@ func (w *weather) past(ctx context.Context, c *tool.Call) (*tool.Result, error) 
 		return nil, tool.Invalid("date", "the archive starts in 1940", "give a later date")
 	}
 	archive := end.Before(today.AddDate(0, 0, -5))
-	return w.run(ctx, c, "past", func(v url.Values) {
+	api := w.forecastAPI()
+	if archive {
+		api = w.archiveAPI()
+	}
+	return w.run(ctx, c, "past", api, func(v url.Values) {
 		vars := pastVars
 		if !archive {
 			vars = dailyVars
@@ -185,13 +189,10 @@ func (w *weather) past(ctx context.Context, c *tool.Call) (*tool.Result, error) 
 		v.Set("daily", vars)
 		v.Set("start_date", start.Format("2006-01-02"))
 		v.Set("end_date", end.Format("2006-01-02"))
-		if archive {
-			v.Set("_archive", "1")
-		}
 	})
 }
 
-func (w *weather) run(ctx context.Context, c *tool.Call, kind string, set func(url.Values)) (*tool.Result, error) {
+func (w *weather) run(ctx context.Context, c *tool.Call, kind string, api endpoint, set func(url.Values)) (*tool.Result, error) {
 	lang := language(c)
 	p, amb, err := w.locate(ctx, c, lang)
 	if err != nil || amb != nil {
@@ -200,12 +201,7 @@ func (w *weather) run(ctx context.Context, c *tool.Call, kind string, set func(u
 	imperial := c.Args.StringOr("units", "metric") == "imperial"
 	v := unitsParams(imperial)
 	set(v)
-	base, service := w.cfg.ForecastURL, "Open-Meteo forecast"
-	if v.Get("_archive") != "" {
-		v.Del("_archive")
-		base, service = w.cfg.ArchiveURL, "Open-Meteo archive"
-	}
-	b, cached, err := w.fetch(ctx, base, service, *p, v)
+	b, cached, err := w.fetch(ctx, api, *p, v)
 	if err != nil {
 		return nil, err
 	}

@@ -168,7 +168,7 @@ func TestWeather_PastDateUsesTheArchive(t *testing.T) {
 		t.Fatalf("%q %v", r.Summary, ds)
 	}
 	a := o.requests("/v1/archive")
-	if len(a) != 1 || a[0].Get("start_date") != "2024-01-15" || a[0].Get("end_date") != "2024-01-15" || strings.Contains(a[0].Get("daily"), "probability") {
+	if len(a) != 1 || a[0].Get("start_date") != "2024-01-15" || a[0].Get("end_date") != "2024-01-15" || strings.Contains(a[0].Get("daily"), "probability") || a[0].Has("_archive") {
 		t.Fatalf("archive requests %v", a)
 	}
 	// Yesterday is not in the archive yet: the forecast API has it.
