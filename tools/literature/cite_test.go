@@ -60,3 +60,44 @@ func TestOpenAlex_AbstractFromInvertedIndex(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// TestCite_MLAInclusivePageNumbers: MLA 9 gives the second number in full
+// through 99, else its last two digits unless more are needed.
+func TestCite_MLAInclusivePageNumbers(t *testing.T) {
+	for in, want := range map[[2]string]string{
+		{"2", "3"}: "3", {"21", "48"}: "48", {"89", "111"}: "111", {"96", "101"}: "101", {"103", "104"}: "04", {"395", "401"}: "401",
+		{"923", "1003"}: "1003", {"1003", "1005"}: "05", {"1608", "1774"}: "774", {"436", "444"}: "44", {"e12", "e19"}: "e19",
+	} {
+		if got := mlaLastPage(in[0], in[1]); got != want {
+			t.Errorf("%s–%s: got %s, want %s", in[0], in[1], got, want)
+		}
+	}
+}
+
+// TestCite_GBTInitialsSpaced: GB/T 7714 writes family names in capitals and
+// each given-name part as a capital initial without a point, spaced.
+func TestCite_GBTInitialsSpaced(t *testing.T) {
+	w := Work{Title: "T", Type: "article", Venue: "J", Year: 2020, Authors: names("Aidan N. Gomez", "Ming-Wei Chang", "David J. Des Marais")}
+	if got := gbtAuthors(w); got != "GOMEZ A N, CHANG M W, DES MARAIS D J" {
+		t.Fatal(got)
+	}
+	w.Authors = []Author{fromParts("David J.", "Des Marais")}
+	if got := gbtAuthors(w); got != "DES MARAIS D J" {
+		t.Fatal(got)
+	}
+}
+
+// TestBibTeX_EscapingKeepsBracesBalanced: TeX specials are escaped; an
+// unbalanced brace in a title would end the field early, so it is dropped.
+func TestBibTeX_EscapingKeepsBracesBalanced(t *testing.T) {
+	w := Work{Title: "50% of R&D costs_in $ {DNA} #1 ~ ^ \\ and a stray } brace", Authors: names("Ann Lee"), Year: 2021, Type: "article", Venue: "A & B"}
+	b := bibtex(w, bibKey(w))
+	if !strings.Contains(b, `title = {{50\% of R\&D costs\_in \$ DNA \#1 \textasciitilde{} \textasciicircum{} \textbackslash{} and a stray  brace}}`) ||
+		!strings.Contains(b, `journal = {A \& B}`) || strings.Count(b, "{") != strings.Count(b, "}") || !strings.HasPrefix(b, "@article{lee2021rd,") {
+		t.Fatal(b)
+	}
+	w.Title = "The {DNA} of {LLM}s"
+	if b := bibtex(w, "k"); !strings.Contains(b, "title = {{The {DNA} of {LLM}s}}") {
+		t.Fatal(b)
+	}
+}

@@ -75,7 +75,7 @@ func splitName(full string) Author {
 
 func isParticle(s string) bool {
 	switch strings.ToLower(s) {
-	case "van", "von", "der", "den", "de", "del", "da", "di", "la", "le", "du", "dos":
+	case "van", "von", "der", "den", "de", "del", "da", "di", "la", "le", "du", "des", "dos":
 		return true
 	}
 	return false
