@@ -1,7 +1,9 @@
 // Package literature is the `literature_search` tool: scholarly search
 // through OpenAlex (default; abstracts rebuilt from its inverted index),
 // arXiv's Atom API and Crossref's works API; get by DOI, arXiv id or
-// OpenAlex id; related works (OpenAlex); citations in APA 7, MLA 9,
+// OpenAlex id (OpenAlex first, then Crossref for a DOI or arXiv for an
+// arXiv id when OpenAlex lacks the work or is failing); related works
+// (OpenAlex); citations in APA 7, MLA 9,
 // GB/T 7714-2015 and BibTeX; a .bib or .ris file written into the
 // workspace. It does not download full texts or check retractions.
 package literature
