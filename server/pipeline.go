@@ -200,6 +200,7 @@ func (s *Server) validationStage(ctx context.Context, c *callState, next next) (
 		return nil, err
 	}
 	call.Session = c.sess.key
+	call.Lang = c.sess.exp.Lang()
 	if c.progress != nil {
 		call.Progress = c.progress
 	}

@@ -18,14 +18,17 @@ import (
 	"clawbridge/tools/docgen"
 	"clawbridge/tools/file"
 	"clawbridge/tools/finreport"
+	"clawbridge/tools/literature"
 	"clawbridge/tools/mindmap"
 	"clawbridge/tools/pdf"
 	"clawbridge/tools/pptgen"
 	"clawbridge/tools/resume"
 	"clawbridge/tools/screen"
+	"clawbridge/tools/search"
 	"clawbridge/tools/shell"
 	"clawbridge/tools/system"
 	"clawbridge/tools/tool"
+	"clawbridge/tools/weather"
 	"clawbridge/tools/webfetch"
 )
 
@@ -54,6 +57,7 @@ var registry = []constructor{
 	withBrowser(browsertool.New),
 	withBrowser(browseruse.New),
 	webfetch.New,
+	checked(search.New),
 	plain(file.New),
 	plain(shell.New),
 	plain(screen.New),
@@ -69,6 +73,8 @@ var registry = []constructor{
 	plain(dataviz.New),
 	plain(finreport.New),
 	plain(dbquery.New),
+	checked(literature.New),
+	checked(weather.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

@@ -22,6 +22,13 @@ func TestConfig_SectionsRefuseOutOfRange(t *testing.T) {
 		{"data_processor", "max_rows: -10", "max_rows must be at least 0, got -10", "max_rows: 10"},
 		{"web_fetch", "min_interval: -1s", "min_interval must be at least 0s, got -1s", "min_interval: 0s\ntimeout: 5s"},
 		{"web_fetch", "timeout: 0s", "timeout must be at least 1ms, got 0s", "timeout: 5s"},
+		{"search", "backends: [bing]", `backends: unknown backend "bing"`, "backends: [duckduckgo]\nmin_interval: 0s"},
+		{"search", "backends: [searxng]", "searxng.base_url is required", "backends: [searxng]\nsearxng: {base_url: \"http://127.0.0.1:8888\"}"},
+		{"search", "cache_ttl: -1m", "cache_ttl must be at least 0s, got -1m0s", "cache_ttl: 0s"},
+		{"weather", "timeout: 0s", "timeout must be at least 1ms, got 0s", "timeout: 3s"},
+		{"weather", `archive_url: ""`, "archive_url must not be empty", "archive_url: http://127.0.0.1:9"},
+		{"literature_search", "min_interval: -1s", "min_interval must be at least 0s, got -1s", "min_interval: 0s"},
+		{"literature_search", `crossref_url: ""`, "openalex_url, arxiv_url and crossref_url must not be empty", "mailto: lab@example.org"},
 	} {
 		t.Run(tc.section+"/"+tc.bad, func(t *testing.T) {
 			d := tooltest.Deps(t)

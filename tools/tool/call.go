@@ -12,6 +12,10 @@ type Call struct {
 	Action  string
 	Args    Args
 	Session string // the MCP session id, or "" for local calls
+	// Lang is the language of the session's requests as the router detected
+	// it ("zh", "en"); "" for local calls. Tools answering in words (weather)
+	// use it when the call does not say.
+	Lang string
 	// Progress reports progress on long work; it is never nil.
 	Progress func(done, total float64, message string)
 }
