@@ -30,7 +30,7 @@ func TestInstructions_NameOnlyRegisteredTools(t *testing.T) {
 			t.Errorf("names %s, which this build does not have", c.Name)
 		}
 	}
-	if !strings.Contains(text, "Always listed ([core]): file, shell, web_fetch.\n") {
+	if !strings.Contains(text, "Always listed ([core]): file, shell, search, web_fetch.\n") {
 		t.Errorf("core line:\n%s", text)
 	}
 

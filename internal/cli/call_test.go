@@ -85,7 +85,7 @@ func TestCallCLI_ExitCodes(t *testing.T) {
 // find_tools; an unknown tool names the commands that list and suggest tools.
 func TestCallCLI_HintsForPeople(t *testing.T) {
 	cliEnv(t)
-	for _, name := range []string{"search", "find_tools", "call_tool"} {
+	for _, name := range []string{"no_such_tool", "find_tools", "call_tool"} {
 		code, out, errOut := mainCLI(t, "call", name, "--args", `{"request":"x"}`)
 		if code != 1 || strings.Contains(out+errOut, "find_tools to") || !strings.Contains(errOut, "`clawbridge tools`") {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", name, code, out, errOut)

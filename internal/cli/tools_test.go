@@ -118,8 +118,8 @@ func TestToolsCLI_OneToolShowsEveryParameter(t *testing.T) {
 			}
 		}
 	}
-	out, err := runCLI(t, "tools", "search")
-	if err == nil || !strings.Contains(err.Error(), `no tool "search" in this build`) {
+	out, err := runCLI(t, "tools", "no_such_tool")
+	if err == nil || !strings.Contains(err.Error(), `no tool "no_such_tool" in this build`) {
 		t.Fatalf("unknown tool: %v %s", err, out)
 	}
 }

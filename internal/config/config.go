@@ -171,7 +171,7 @@ func Default() *Config {
 			Mode:              "auto",
 			RecommendedAt:     0.8,
 			ExtendedAt:        0.5,
-			Core:              []string{"file", "shell", "web_fetch"},
+			Core:              []string{"file", "shell", "search", "web_fetch"},
 			FailuresToUpgrade: 2,
 		},
 		Shell: Shell{

@@ -82,7 +82,7 @@ exposure:
   mode: auto             # auto | tiered | full | search
   recommended_at: 0.8    # confidence for the recommended tier
   extended_at: 0.5       # confidence for the extended tier
-  core: [file, shell, web_fetch]   # always listed (tools this build has)
+  core: [file, shell, search, web_fetch]   # always listed (a core tool this build lacks is left out)
   failures_to_upgrade: 2
   # A JSON file overriding parts of the embedded routing tables, shaped like
   # exposure/data (e.g. {"intents": [...], "priority": {...}}); checked at start.
