@@ -21,8 +21,7 @@ func (p *pdfTool) listFormFields(_ context.Context, c *tool.Call) (*tool.Result,
 	if err != nil {
 		return nil, err
 	}
-	pw := in.pw
-	fields, err := api.FormFields(in.reader(), conf(pw))
+	fields, err := api.FormFields(in.reader(), in.conf())
 	if err != nil {
 		if strings.Contains(err.Error(), "no form") {
 			return &tool.Result{Summary: "the PDF has no form fields", Data: map[string]any{"path": rel(p.d.Sandbox, in.abs), "fields": []any{}, "count": 0}}, nil
@@ -65,7 +64,6 @@ func fieldType(t form.FieldType) string {
 }
 
 func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	pw := c.Args.String("password")
 	values := c.Args.Object("fields")
 	if len(values) == 0 {
 		return nil, tool.Invalid("fields", "fields must name at least one field", `e.g. {"name": "张三"}; action list_form_fields shows the names`)
@@ -74,7 +72,7 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 	if err != nil {
 		return nil, err
 	}
-	fg, err := api.ExportForm(in.reader(), "input.pdf", conf(pw))
+	fg, err := api.ExportForm(in.reader(), "input.pdf", in.conf())
 	if err != nil {
 		if strings.Contains(err.Error(), "no form") {
 			return nil, tool.Errorf(tool.CodeInvalid, "this PDF is not a fillable form", "%s has no form fields", c.Args.String("path"))

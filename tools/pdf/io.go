@@ -33,11 +33,44 @@ func conf(password string) *model.Configuration {
 
 // input is one PDF read into memory (pdfcpu parses from an io.ReadSeeker).
 type input struct {
-	abs  string
-	data []byte
+	abs      string
+	data     []byte
+	upw, opw string   // the passwords that open it (readPDF)
+	repaired []string // what salvage dropped from data, for the answer
 }
 
 func (in *input) reader() io.ReadSeeker { return bytes.NewReader(in.data) }
+
+// conf is the pdfcpu configuration that opens the input.
+func (in *input) conf() *model.Configuration {
+	c := conf(in.opw)
+	c.UserPW = in.upw
+	return c
+}
+
+// retry reports whether an operation that failed with err is worth running
+// again: pdfcpu's validator refused the file and salvage could drop what it
+// refused (in.data is then the salvaged file). A file salvaged once is not
+// salvaged again.
+func (in *input) retry(err error) bool {
+	if !isValidation(err) || in.repaired != nil {
+		return false
+	}
+	data, dropped, serr := salvage(in.data, in.conf())
+	if serr != nil || len(dropped) == 0 {
+		return false
+	}
+	in.data, in.repaired = data, dropped
+	return true
+}
+
+// note adds what salvage dropped to an answer's data.
+func (in *input) note(data map[string]any) map[string]any {
+	if len(in.repaired) > 0 {
+		data["repaired"] = "pdfcpu refused parts of this file; the result leaves out " + strings.Join(in.repaired, ", ")
+	}
+	return data
+}
 
 // readInput resolves and reads a workspace file, refusing what is too big.
 func (p *pdfTool) readInput(field, path string) (*input, error) {
@@ -65,7 +98,7 @@ func (p *pdfTool) readInput(field, path string) (*input, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	return &input{abs: abs, data: data}, nil
+	return &input{abs: abs, data: fixEncryptLength(data)}, nil
 }
 
 // readPDF reads a PDF input and checks that pdfcpu can open it (with the
@@ -79,8 +112,18 @@ func (p *pdfTool) readPDF(field, path, password string) (*input, int, error) {
 		return nil, 0, &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("%s is not a PDF (no %%PDF- header)", path), Hint: "give a PDF file; use format_converter to turn other documents into PDF"}
 	}
 	// Parse (and decrypt) without full validation: the operation itself
-	// validates, and validating twice doubled the cost of a merge.
-	ctx, err := api.ReadContext(in.reader(), conf(password))
+	// validates, and validating twice doubled the cost of a merge. The
+	// password is tried as the owner's and the user's; a file anyone may
+	// open (empty user password) opens whatever password is given.
+	in.upw, in.opw = password, password
+	ctx, err := api.ReadContext(in.reader(), in.conf())
+	if password != "" && isWrongPassword(err) {
+		in.upw = ""
+		ctx, err = api.ReadContext(in.reader(), in.conf())
+		if isWrongPassword(err) {
+			in.upw = password
+		}
+	}
 	if err == nil {
 		err = ctx.EnsurePageCount()
 	}
@@ -94,11 +137,14 @@ func (p *pdfTool) readPDF(field, path, password string) (*input, int, error) {
 	return in, n, nil
 }
 
+func isWrongPassword(err error) bool {
+	return err != nil && (errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "correct password"))
+}
+
 // pdfErr turns a pdfcpu read error into a tool error the model can act on.
 func pdfErr(field, path, password string, err error) error {
-	msg := err.Error()
 	switch {
-	case errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(msg, "correct password"):
+	case isWrongPassword(err):
 		if password == "" {
 			return &tool.Error{Code: tool.CodeDenied, Field: "password", Message: fmt.Sprintf("%s is encrypted and needs a password", path), Hint: "pass the user or owner password in 'password'"}
 		}
@@ -107,8 +153,22 @@ func pdfErr(field, path, password string, err error) error {
 		return &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("%s is empty", path)}
 	case errors.Is(err, pdfcpu.ErrUnsupportedEncryptionFeature):
 		return &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("%s uses an encryption feature pdfcpu does not support: %v", path, err)}
+	case isValidation(err):
+		return brokenErr(field, path, err)
 	}
 	return &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("%s could not be read as a PDF: %v", path, err), Hint: "the file may be damaged or not a PDF; action validate gives details"}
+}
+
+// brokenErr reports a file pdfcpu's validator refuses even after salvage:
+// the reason without pdfcpu's call chain, and what still works.
+func brokenErr(field, path string, err error) error {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, "validation error"); i >= 0 {
+		msg = msg[i:]
+	}
+	return &tool.Error{Code: tool.CodeInvalid, Field: field,
+		Message: fmt.Sprintf("%s is damaged where pdfcpu cannot work around it (%s)", path, msg),
+		Hint:    "page_count and extract_text may still read it; to repair it, print it to a new PDF (for example with format_converter or a PDF printer) and use that copy"}
 }
 
 // opErr reports a failed pdfcpu operation on a readable input: usually bad
@@ -116,6 +176,9 @@ func pdfErr(field, path, password string, err error) error {
 func opErr(action string, err error) error {
 	if te, ok := tool.AsError(err); ok {
 		return te
+	}
+	if isValidation(err) {
+		return brokenErr("path", "the input", err)
 	}
 	if errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "password") {
 		return &tool.Error{Code: tool.CodeDenied, Field: "password", Message: action + ": wrong or missing password", Hint: "pass the owner password in 'password'"}

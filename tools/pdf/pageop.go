@@ -3,8 +3,6 @@ package pdf
 import (
 	"io"
 
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
-
 	"clawbridge/tools/tool"
 )
 
@@ -40,13 +38,11 @@ func (p *pdfTool) open(c *tool.Call) (*doc, error) {
 	return d, nil
 }
 
-// conf is the pdfcpu configuration that opens the input.
-func (d *doc) conf() *model.Configuration { return conf(d.pw) }
-
 // written is the PDF a page operation produced.
 type written struct {
 	rel  string // workspace-relative path, for summaries
 	file tool.File
+	in   *input
 }
 
 // writePDF plans the output (`output`, or outputs/<input><suffix>.pdf,
@@ -58,14 +54,18 @@ func (p *pdfTool) writePDF(c *tool.Call, d *doc, action, suffix string, fn func(
 		return nil, err
 	}
 	f, err := out.WriteFrom(".pdf", fn)
+	if err != nil && d.retry(err) {
+		f, err = out.WriteFrom(".pdf", fn)
+	}
 	if err != nil {
 		return nil, opErr(action, err)
 	}
-	return &written{rel: rel(p.d.Sandbox, f.Path), file: f}, nil
+	return &written{rel: rel(p.d.Sandbox, f.Path), file: f, in: d.input}, nil
 }
 
 // result answers with the written file: data gets its "output".
 func (w *written) result(summary string, data map[string]any) *tool.Result {
 	data["output"] = w.rel
+	w.in.note(data)
 	return &tool.Result{Summary: summary, Data: data, Files: []tool.File{w.file}}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -21,13 +22,16 @@ func (p *pdfTool) info(_ context.Context, c *tool.Call) (*tool.Result, error) {
 		return nil, err
 	}
 	pw := in.pw
-	info, err := api.PDFInfo(in.reader(), rel(p.d.Sandbox, in.abs), nil, false, conf(pw))
+	info, err := api.PDFInfo(in.reader(), rel(p.d.Sandbox, in.abs), nil, false, in.conf())
+	if err != nil && in.retry(err) {
+		info, err = api.PDFInfo(in.reader(), rel(p.d.Sandbox, in.abs), nil, false, in.conf())
+	}
 	if err != nil {
 		return nil, pdfErr("path", c.Args.String("path"), pw, err)
 	}
 	// Distinct page sizes in page order (PDFInfo fills them only for a
 	// page selection).
-	dims, err := api.PageDims(in.reader(), conf(pw))
+	dims, err := api.PageDims(in.reader(), in.conf())
 	if err != nil {
 		return nil, pdfErr("path", c.Args.String("path"), pw, err)
 	}
@@ -65,7 +69,7 @@ func (p *pdfTool) info(_ context.Context, c *tool.Call) (*tool.Result, error) {
 		"permissions": permissionNames(info.Permissions, info.Encrypted),
 		"properties":  info.Properties,
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%s: %s, PDF %s", rel(p.d.Sandbox, in.abs), wording.Count(info.PageCount, "page", "pages"), info.Version), Data: data}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s: %s, PDF %s", rel(p.d.Sandbox, in.abs), wording.Count(info.PageCount, "page", "pages"), info.Version), Data: in.note(data)}, nil
 }
 
 func round1(f float64) float64 { return float64(int(f*10+0.5)) / 10 }
@@ -107,7 +111,21 @@ func (p *pdfTool) merge(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	// Inputs are parsed once, by the merge itself (a separate check of
 	// every file doubled the time); only on failure is each one examined
 	// to name the culprit.
-	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.MergeRaw(rss, w, false, conf("")) })
+	merge := func(w io.Writer) error { return api.MergeRaw(rss, w, false, conf("")) }
+	f, err := out.WriteFrom(".pdf", merge)
+	if isValidation(err) {
+		// Salvage the inputs the validator refuses, and merge once more.
+		salvaged := false
+		for i, in := range ins {
+			if _, verr := api.ReadValidateAndOptimize(in.reader(), conf("")); verr != nil && in.retry(verr) {
+				salvaged = true
+			}
+			rss[i] = in.reader()
+		}
+		if salvaged {
+			f, err = out.WriteFrom(".pdf", merge)
+		}
+	}
 	if err != nil {
 		for i, path := range paths {
 			if _, _, perr := p.readPDF(fmt.Sprintf("paths[%d]", i), path, ""); perr != nil {
@@ -123,9 +141,23 @@ func (p *pdfTool) merge(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	c.Progress(float64(len(paths)+1), float64(len(paths)+1), "merged")
 	return &tool.Result{
 		Summary: fmt.Sprintf("merged %s (%s) into %s", wording.Count(len(paths), "PDF", "PDFs"), wording.Count(total, "page", "pages"), rel(p.d.Sandbox, out.Path(".pdf"))),
-		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "page_count": total, "inputs": len(paths)},
+		Data:    mergeNotes(ins, map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "page_count": total, "inputs": len(paths)}),
 		Files:   []tool.File{f},
 	}, nil
+}
+
+// mergeNotes names the inputs salvage had to repair.
+func mergeNotes(ins []*input, data map[string]any) map[string]any {
+	var notes []string
+	for i, in := range ins {
+		if len(in.repaired) > 0 {
+			notes = append(notes, fmt.Sprintf("paths[%d]: %s", i, strings.Join(in.repaired, ", ")))
+		}
+	}
+	if len(notes) > 0 {
+		data["repaired"] = "pdfcpu refused parts of some inputs; the result leaves out " + strings.Join(notes, "; ")
+	}
+	return data
 }
 
 func readBack(path string) []byte {
@@ -138,7 +170,7 @@ func (p *pdfTool) split(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	n, pw := in.n, in.pw
+	n := in.n
 	// Ranges [from, thru] of the output files.
 	type span struct{ from, thru int }
 	var spans []span
@@ -189,7 +221,10 @@ func (p *pdfTool) split(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	size := c.Args.Int("span", 1)
 	if !c.Args.Has("split_at") {
 		// SplitRaw parses the file once for all spans.
-		ps, err := api.SplitRaw(in.reader(), size, conf(pw))
+		ps, err := api.SplitRaw(in.reader(), size, in.conf())
+		if err != nil && in.retry(err) {
+			ps, err = api.SplitRaw(in.reader(), size, in.conf())
+		}
 		if err != nil {
 			return nil, opErr("split", err)
 		}
@@ -218,7 +253,11 @@ func (p *pdfTool) split(ctx context.Context, c *tool.Call) (*tool.Result, error)
 				return nil, err
 			}
 			sel := []string{strconv.Itoa(s.from) + "-" + strconv.Itoa(s.thru)}
-			f, err := outs[i].WriteFrom(".pdf", func(w io.Writer) error { return api.Collect(in.reader(), w, sel, conf(pw)) })
+			collect := func(w io.Writer) error { return api.Collect(in.reader(), w, sel, in.conf()) }
+			f, err := outs[i].WriteFrom(".pdf", collect)
+			if err != nil && in.retry(err) {
+				f, err = outs[i].WriteFrom(".pdf", collect)
+			}
 			if err != nil {
 				return nil, opErr("split", err)
 			}
@@ -229,7 +268,7 @@ func (p *pdfTool) split(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	}
 	return &tool.Result{
 		Summary: fmt.Sprintf("split %s (%s) into %s in %s", rel(p.d.Sandbox, in.abs), wording.Count(n, "page", "pages"), wording.Count(len(files), "file", "files"), rel(p.d.Sandbox, dir)),
-		Data:    map[string]any{"output_dir": rel(p.d.Sandbox, dir), "parts": parts},
+		Data:    in.note(map[string]any{"output_dir": rel(p.d.Sandbox, dir), "parts": parts}),
 		Files:   files,
 	}, nil
 }
@@ -288,18 +327,40 @@ func (p *pdfTool) rotate(_ context.Context, c *tool.Call) (*tool.Result, error) 
 		map[string]any{"rotated": d.pages, "rotation": rot, "page_count": d.n}), nil
 }
 
+// optimize writes pdfcpu's optimized copy only when it is smaller: pdfcpu
+// rewrites every object and, on files already compact (object streams,
+// compressed xref), its result is often bigger. Then nothing is written and
+// the answer says the original is kept.
 func (p *pdfTool) optimize(_ context.Context, c *tool.Call) (*tool.Result, error) {
 	d, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
-	w, err := p.writePDF(c, d, "optimize", "_optimized", func(w io.Writer) error { return api.Optimize(d.reader(), w, d.conf()) })
+	var buf bytes.Buffer
+	err = api.Optimize(d.reader(), &buf, d.conf())
+	if err != nil && d.retry(err) {
+		buf.Reset()
+		err = api.Optimize(d.reader(), &buf, d.conf())
+	}
+	if err != nil {
+		return nil, opErr("optimize", err)
+	}
+	before, after := len(d.data), buf.Len()
+	if st, err := os.Stat(d.abs); err == nil {
+		before = int(st.Size()) // d.data may carry a repair (fixEncryptLength)
+	}
+	if after >= before {
+		return &tool.Result{
+			Summary: fmt.Sprintf("%s is already compact: pdfcpu's rewrite would be %d bytes, not smaller than %d; kept the original, wrote nothing", rel(p.d.Sandbox, d.abs), after, before),
+			Data:    map[string]any{"path": rel(p.d.Sandbox, d.abs), "kept_original": true, "before_bytes": before, "optimized_bytes": after, "saved_bytes": 0, "page_count": d.n},
+		}, nil
+	}
+	w, err := p.writePDF(c, d, "optimize", "_optimized", func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err })
 	if err != nil {
 		return nil, err
 	}
-	before, after := len(d.data), w.file.Size
-	return w.result(fmt.Sprintf("optimized %s: %d -> %s", rel(p.d.Sandbox, d.abs), before, wording.Count(after, "byte", "bytes")),
-		map[string]any{"before_bytes": before, "after_bytes": after, "saved_bytes": int64(before) - after, "page_count": d.n}), nil
+	return w.result(fmt.Sprintf("optimized %s: %d -> %s (%.0f%% smaller)", rel(p.d.Sandbox, d.abs), before, wording.Count(int64(after), "byte", "bytes"), 100*float64(before-after)/float64(before)),
+		map[string]any{"kept_original": false, "before_bytes": before, "after_bytes": int64(after), "saved_bytes": int64(before - after), "page_count": d.n}), nil
 }
 
 func (p *pdfTool) validate(_ context.Context, c *tool.Call) (*tool.Result, error) {

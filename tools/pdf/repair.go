@@ -1,0 +1,165 @@
+package pdf
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// Repairs of inputs pdfcpu refuses but other readers (poppler, Acrobat)
+// open. Both work on the input bytes in memory; the file on disk is never
+// touched.
+
+var (
+	encryptRef = regexp.MustCompile(`/Encrypt\s+(\d+)\s+(\d+)\s+R`)
+	startXRef  = regexp.MustCompile(`startxref\s+(\d+)`)
+	trailerSz  = regexp.MustCompile(`/Size\s+(\d+)`)
+	// Entries the new trailer repeats: pdfcpu wants /Root in the newest.
+	trailerKeep = []*regexp.Regexp{
+		regexp.MustCompile(`/Root\s+\d+\s+\d+\s+R`),
+		regexp.MustCompile(`/Info\s+\d+\s+\d+\s+R`),
+		regexp.MustCompile(`/ID\s*\[[^\]]*\]`),
+	}
+)
+
+// fixEncryptLength supplies the key length of a V4 (crypt filter)
+// encryption dictionary without /Length. pdfcpu then assumes 40 bits and
+// derives a wrong key, so even the empty user password "fails"; the AESV2
+// and V2 crypt filters of V4 use 128-bit keys (what poppler and pypdf
+// assume). The fix is an incremental update: a new revision of the
+// encryption dictionary with /Length 128 appended after the file, so no
+// offset of the original moves. Anything else is returned unchanged.
+func fixEncryptLength(data []byte) []byte {
+	refs := encryptRef.FindAllSubmatch(data, -1)
+	sx := startXRef.FindAllSubmatch(data, -1)
+	if len(refs) == 0 || len(sx) == 0 {
+		return data
+	}
+	ref := refs[len(refs)-1]
+	objNr, _ := strconv.Atoi(string(ref[1]))
+	gen, _ := strconv.Atoi(string(ref[2]))
+	head := regexp.MustCompile(fmt.Sprintf(`(?:^|[^0-9])%d\s+%d\s+obj\b`, objNr, gen))
+	locs := head.FindAllIndex(data, -1)
+	if len(locs) == 0 {
+		return data
+	}
+	body := data[locs[len(locs)-1][1]:]
+	end := bytes.Index(body, []byte("endobj"))
+	if end < 0 {
+		return data
+	}
+	text := string(body[:end])
+	obj, err := model.ParseObject(&text)
+	if err != nil {
+		return data
+	}
+	d, ok := obj.(types.Dict)
+	if !ok {
+		return data
+	}
+	if v := d.IntEntry("V"); v == nil || *v != 4 || d.IntEntry("Length") != nil {
+		return data
+	}
+	d["Length"] = types.Integer(128)
+	size := objNr + 1
+	if m := trailerSz.FindAllSubmatch(data, -1); len(m) > 0 {
+		if n, err := strconv.Atoi(string(m[len(m)-1][1])); err == nil && n > size {
+			size = n
+		}
+	}
+	prev := string(sx[len(sx)-1][1])
+	keep := string(ref[0])
+	for _, re := range trailerKeep {
+		if m := re.FindAll(data, -1); len(m) > 0 {
+			keep += " " + string(m[len(m)-1])
+		}
+	}
+	var b bytes.Buffer
+	b.Write(data)
+	b.WriteString("\n")
+	off := b.Len()
+	fmt.Fprintf(&b, "%d %d obj\n%s\nendobj\n", objNr, gen, d.PDFString())
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n%d 1\n%010d %05d n \ntrailer\n<< /Size %d /Prev %s %s >>\nstartxref\n%d\n%%%%EOF\n", objNr, off, gen, size, prev, keep, xref)
+	return b.Bytes()
+}
+
+// isValidation reports whether err is pdfcpu's validator refusing a file
+// it could parse.
+func isValidation(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "validation error")
+}
+
+// optionalParts are the catalog and page entries a reader can do without:
+// bookmarks and actions run on opening or on page events. pdfcpu's
+// validator refuses a whole file for one bad outline item or action
+// (outline items without /Title, actions of type "D", JavaScript in a
+// PDF 1.1 file, GoToR without /D), while poppler shows the pages.
+var optionalParts = []struct{ key, what string }{
+	{"Outlines", "the bookmarks (outline)"},
+	{"OpenAction", "the action run on opening"},
+	{"AA", "the document's event actions"},
+}
+
+// salvage drops the optional parts pdfcpu's validator refuses, one at a
+// time until the file validates, and returns the rewritten file with what
+// was dropped. It fails with the validator's reason when dropping them
+// does not help: the file is then damaged where it matters (pages,
+// content, cross references).
+func salvage(data []byte, cf *model.Configuration) ([]byte, []string, error) {
+	ctx, err := api.ReadContext(bytes.NewReader(data), cf)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := ctx.EnsurePageCount(); err != nil {
+		return nil, nil, err
+	}
+	verr := api.ValidateContext(ctx)
+	if verr == nil {
+		return data, nil, nil
+	}
+	root, err := ctx.Catalog()
+	if err != nil {
+		return nil, nil, verr
+	}
+	var dropped []string
+	for _, part := range optionalParts {
+		if _, ok := root.Find(part.key); ok {
+			root.Delete(part.key)
+			dropped = append(dropped, part.what)
+			if verr = api.ValidateContext(ctx); verr == nil {
+				break
+			}
+		}
+	}
+	if verr != nil {
+		// Page event actions (/AA of a page).
+		found := false
+		for i := 1; i <= ctx.PageCount; i++ {
+			if pd, _, _, err := ctx.PageDict(i, false); err == nil && pd != nil {
+				if _, ok := pd.Find("AA"); ok {
+					pd.Delete("AA")
+					found = true
+				}
+			}
+		}
+		if found {
+			dropped = append(dropped, "the pages' event actions")
+			verr = api.ValidateContext(ctx)
+		}
+	}
+	if verr != nil {
+		return nil, nil, verr
+	}
+	var b bytes.Buffer
+	if err := api.WriteContext(ctx, &b); err != nil {
+		return nil, nil, err
+	}
+	return b.Bytes(), dropped, nil
+}

@@ -1,0 +1,78 @@
+package pdf
+
+import (
+	"strings"
+	"testing"
+
+	"clawbridge/internal/officetest"
+)
+
+// TestEncryption_V4WithoutKeyLength: pypdf's AES file whose encryption
+// dictionary has no /Length opens in poppler with no password; pdf_tool
+// opens it without a password, with "", and with a wrong one (anyone may
+// open it), and decrypts it to a file poppler reads.
+func TestEncryption_V4WithoutKeyLength(t *testing.T) {
+	e := newEnv(t)
+	path := e.put("r4.pdf", fixture(t, "r4-aes-v2-no-key-length.pdf"))
+	for _, args := range []map[string]any{
+		{"action": "page_count", "path": path},
+		{"action": "page_count", "path": path, "password": ""},
+		{"action": "page_count", "path": path, "password": "not-the-password"},
+	} {
+		if n := e.run(args).Data.(map[string]any)["page_count"]; n != 1 {
+			t.Fatalf("%v: page_count %v, want 1", args, n)
+		}
+	}
+	info := e.run(map[string]any{"action": "info", "path": path}).Data.(map[string]any)
+	if info["encrypted"] != true || info["page_count"] != 1 {
+		t.Fatalf("info: %v", info)
+	}
+	e.run(map[string]any{"action": "decrypt", "path": path, "password": "", "output": "plain.pdf"})
+	if officetest.EncryptedPages(t, e.abs("plain.pdf"), "") != 1 {
+		t.Fatal("decrypted file does not have 1 page")
+	}
+	text, err := execOut("pdftotext", e.abs("plain.pdf"), "-")
+	want, _ := execOut("pdftotext", e.abs(path), "-")
+	if err != nil || squash(text) != squash(want) || squash(want) == "" {
+		t.Fatalf("decrypted text %q, poppler reads %q on the original (%v)", text, want, err)
+	}
+	// The file on disk is unchanged: the repair lives in memory.
+	if string(fixture(t, "r4-aes-v2-no-key-length.pdf")) != string(readBack(e.abs(path))) {
+		t.Fatal("input was modified")
+	}
+}
+
+// TestRelaxedReading_SalvagesOptionalParts: a PDF 1.1 file with a
+// JavaScript OpenAction that pdfcpu's validator refuses (poppler reads it)
+// is accepted by info, encrypt and split-like writes; the answer says what
+// was left out.
+func TestRelaxedReading_SalvagesOptionalParts(t *testing.T) {
+	e := newEnv(t)
+	path := e.put("js.pdf", fixture(t, "issue-297.pdf"))
+	info := e.run(map[string]any{"action": "info", "path": path}).Data.(map[string]any)
+	if info["page_count"] != 1 || !strings.Contains(toString(info["repaired"]), "action run on opening") {
+		t.Fatalf("info: %v", info)
+	}
+	res := e.run(map[string]any{"action": "encrypt", "path": path, "owner_password": "o", "user_password": "u", "output": "enc.pdf"})
+	if !strings.Contains(toString(res.Data.(map[string]any)["repaired"]), "action run on opening") {
+		t.Fatalf("encrypt: %v", res.Data)
+	}
+	checkPDF(t, e.abs("enc.pdf"), 1, "u")
+	e.run(map[string]any{"action": "rotate", "path": path, "rotation": 90, "output": "rot.pdf"})
+	checkPDF(t, e.abs("rot.pdf"), 1, "")
+	e.run(map[string]any{"action": "merge", "paths": []any{path, path}, "output": "two.pdf"})
+	checkPDF(t, e.abs("two.pdf"), 2, "")
+}
+
+// TestOptimize_KeepsOriginalWhenNotSmaller: a file pdfcpu cannot shrink is
+// kept: no output, kept_original true, no negative savings.
+func TestOptimize_KeepsOriginalWhenNotSmaller(t *testing.T) {
+	e := newEnv(t)
+	e.put("a.pdf", fixture(t, "chinese.pdf"))
+	e.run(map[string]any{"action": "optimize", "path": "a.pdf", "output": "once.pdf"})
+	// pdfcpu's own result cannot be made smaller again.
+	d := e.run(map[string]any{"action": "optimize", "path": "once.pdf"}).Data.(map[string]any)
+	if d["kept_original"] != true || d["saved_bytes"] != 0 || d["output"] != nil {
+		t.Fatalf("optimize: %v", d)
+	}
+}
