@@ -18,6 +18,7 @@ import (
 	"clawbridge/tools/docgen"
 	"clawbridge/tools/file"
 	"clawbridge/tools/finreport"
+	"clawbridge/tools/knowledge"
 	"clawbridge/tools/mindmap"
 	"clawbridge/tools/pdf"
 	"clawbridge/tools/pptgen"
@@ -69,6 +70,7 @@ var registry = []constructor{
 	plain(dataviz.New),
 	plain(finreport.New),
 	plain(dbquery.New),
+	plain(knowledge.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds
