@@ -6,6 +6,8 @@ require (
 	codeberg.org/readeck/go-readability/v2 v2.1.3 // web_fetch: main-content extraction (maintained readability port, MIT)
 	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2 // web_fetch, format_converter: HTML to Markdown (MIT)
 	github.com/alecthomas/chroma/v2 v2.27.0 // format_converter: code highlighting in md->html/pdf (MIT)
+	github.com/blevesearch/bleve/v2 v2.6.3 // knowledge_rag: on-disk full-text index with BM25 scoring and a CJK bigram filter, safe for searches during batches (Apache-2.0); the exposure BM25 is in-memory only, with no persistence, incremental deletes or term locations for snippets
+	github.com/blevesearch/bleve_index_api v1.4.1 // knowledge_rag: bleve's scoring-model names (BM25) (Apache-2.0)
 	github.com/go-rod/rod v0.116.2 // browser: Chromium over CDP, system browser only (MIT)
 	github.com/go-sql-driver/mysql v1.10.1 // db_query: MySQL connections (MPL-2.0, unmodified)
 	github.com/gogs/chardet v0.0.0-20211120154057-b7413eaefb8f // web_fetch: charset detection for undeclared pages (MIT)
@@ -73,11 +75,6 @@ require (
 	modernc.org/libc v1.80.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-)
-
-require (
-	github.com/blevesearch/bleve/v2 v2.6.3 // knowledge_rag: on-disk full-text index with BM25 scoring and a CJK bigram filter, safe for searches during batches (Apache-2.0); the exposure BM25 is in-memory only, with no persistence, incremental deletes or term locations for snippets
-	github.com/blevesearch/bleve_index_api v1.4.1 // knowledge_rag: bleve's scoring-model names (BM25) (Apache-2.0)
 )
 
 require (
