@@ -100,12 +100,16 @@ func build(d *tool.Deps) (*kbTool, tool.Tool) {
 		Programs: map[string]string{"pdftotext": "poppler-utils"},
 		Examples: []string{
 			"what do my meeting notes say about the hiring freeze",
-			"index my notes folder so I can search it",
+			"build an index over my notes folder",
 			"search my documents for the refund policy",
+			"what do our internal docs say about onboarding",
+			"ask questions about these pdf manuals",
 			"find where the design doc mentions rate limits",
+			"把这些资料建成知识库",
+			"在本地文档里检索关于请假的规定",
+			"从知识库里找相关段落",
+			"索引这个文件夹以便问答",
 			"在我的笔记里搜索招聘冻结",
-			"把文档文件夹建成知识库",
-			"从本地资料里找出关于预算的段落",
 		},
 	}
 }
