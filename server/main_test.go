@@ -17,7 +17,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(loadServeEnv) != "" { // BenchmarkLoad's server process, killed by its parent
 		os.Exit(m.Run())
 	}
-	goleak.VerifyTestMain(m)
+	// bleve (knowledge_rag) starts its shared analysis workers at package
+	// init; they idle for the life of the process and hold nothing.
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/blevesearch/bleve_index_api.AnalysisWorker"))
 }
 
 // testHandler is the HTTP handler ListenAndServe serves, with its streams

@@ -18,6 +18,7 @@ import (
 	"clawbridge/tools/docgen"
 	"clawbridge/tools/file"
 	"clawbridge/tools/finreport"
+	"clawbridge/tools/knowledge"
 	"clawbridge/tools/literature"
 	"clawbridge/tools/mindmap"
 	"clawbridge/tools/pdf"
@@ -75,6 +76,7 @@ var registry = []constructor{
 	plain(dbquery.New),
 	checked(literature.New),
 	checked(weather.New),
+	plain(knowledge.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

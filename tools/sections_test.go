@@ -21,6 +21,8 @@ func TestConfig_SectionsRefuseOutOfRange(t *testing.T) {
 		{"format_converter", "max_mb: -1", "max_mb must be at least 1, got -1", "max_mb: 5"},
 		{"data_processor", "max_rows: -10", "max_rows must be at least 0, got -10", "max_rows: 10"},
 		{"web_fetch", "min_interval: -1s", "min_interval must be at least 0s, got -1s", "min_interval: 0s\ntimeout: 5s"},
+		{"knowledge_rag", "chunk_chars: 100", "chunk_chars must be at least 200, got 100", "chunk_chars: 400"},
+		{"knowledge_rag", "overlap_chars: 900", "overlap_chars must be at most half of chunk_chars (500), got 900", "overlap_chars: 0"},
 		{"web_fetch", "timeout: 0s", "timeout must be at least 1ms, got 0s", "timeout: 5s"},
 		{"search", "backends: [bing]", `backends: unknown backend "bing"`, "backends: [duckduckgo]\nmin_interval: 0s"},
 		{"search", "backends: [searxng]", "searxng.base_url is required", "backends: [searxng]\nsearxng: {base_url: \"http://127.0.0.1:8888\"}"},

@@ -113,6 +113,10 @@ system:
 
 # Per-tool sections, by tool name (see the README). Keys are checked: a
 # misspelled one, here or anywhere in this file, stops the server with its line.
+# For example, knowledge_rag's defaults (indexes in <data_dir>/knowledge):
+#   tools:
+#     knowledge_rag: {max_file_mb: 50, max_files: 50000, chunk_chars: 1000,
+#                     overlap_chars: 120, snippet_chars: 240}
 tools: {}
 `
 
