@@ -148,7 +148,7 @@ func TestExposureSearchMode(t *testing.T) {
 	c := stdioClient(t, e, "2025-06-18")
 	names := listTools(t, c)
 	for n := range names {
-		if n != "find_tools" && n != "call_tool" && n != "file" && n != "shell" && n != "web_fetch" {
+		if n != "find_tools" && n != "call_tool" && n != "file" && n != "shell" && n != "search" && n != "web_fetch" {
 			t.Errorf("search mode lists %s", n)
 		}
 	}
