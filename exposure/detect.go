@@ -30,6 +30,12 @@ type Detection struct {
 	Tools []string `json:"tools,omitempty"`
 	// Lang is "zh" when the request is mainly Chinese, else "en".
 	Lang string `json:"lang"`
+	// Clauses are the clauses of a composite request that point at a tool
+	// of their own, in text order (nil for a one-task request).
+	Clauses []Clause `json:"clauses,omitempty"`
+	// Signals are the tools the request's artefacts point at: output
+	// formats, file extensions, URLs.
+	Signals []string `json:"signals,omitempty"`
 
 	// lexRank is the lexical ranker's order of the tools it scored, used
 	// to widen the extended tier; toolEv is the evidence of each of Tools.
@@ -62,6 +68,7 @@ type Detector struct {
 	toolInt  []int32   // tool -> its first intent
 	toolInts [][]int32 // tool -> all its intents
 	lex      *bm25
+	sig      *signalMatcher
 	pool     sync.Pool
 
 	// Tuning: evidence a secondary intent needs (absolute, and relative to
@@ -180,6 +187,9 @@ func NewDetector(t *Tables) (*Detector, error) {
 		docs[i] = ti.Name + " " + strings.ReplaceAll(ti.Name, "_", " ") + " " + ti.Description + " " + strings.Join(ti.Examples, " . ")
 	}
 	d.lex = newBM25(d.norm, docs, t.StopWords.English, t.StopWords.Chinese)
+	if d.sig, err = newSignalMatcher(d.norm, t.Signals); err != nil {
+		return nil, fmt.Errorf("exposure: signals: %w", err)
+	}
 	d.pool.New = func() any {
 		return &scratch{
 			seen:   make([]uint32, len(d.kws)),
@@ -207,7 +217,8 @@ func strength(e float64) float64 {
 // detection cost bounded.
 const MaxDetectBytes = 4096
 
-// Detect finds the intents of one request.
+// Detect finds the intents of one request, the clauses of a composite one
+// and the tools its artefacts point at.
 func (d *Detector) Detect(text string) Detection {
 	if len(text) > MaxDetectBytes {
 		cut := MaxDetectBytes
@@ -216,11 +227,20 @@ func (d *Detector) Detect(text string) Detection {
 		}
 		text = text[:cut]
 	}
+	det, _ := d.detect(text)
+	det.Clauses = d.clauses(text)
+	return det
+}
+
+// detect is the detection of one text, without its clauses, and the top
+// intent's evidence.
+func (d *Detector) detect(text string) (Detection, float64) {
 	det := Detection{Lang: Language(text)}
 	s := d.pool.Get().(*scratch)
 	defer d.pool.Put(s)
 	d.evidence(s, text)
 	d.rankLexical(s, &det)
+	det.Signals = d.sig.find(s.norm, s.dead)
 
 	// Order intents by evidence.
 	s.order = s.order[:0]
@@ -230,7 +250,7 @@ func (d *Detector) Detect(text string) Detection {
 		}
 	}
 	if len(s.order) == 0 {
-		return det
+		return det, 0
 	}
 	slices.SortStableFunc(s.order, func(a, b int32) int { return cmp.Compare(s.iscore[b], s.iscore[a]) })
 	top := s.iscore[s.order[0]]
@@ -291,7 +311,7 @@ func (d *Detector) Detect(text string) Detection {
 		det.toolEv[i] = s.tscore[t]
 	}
 	s.idx = idx
-	return det
+	return det, top
 }
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }

@@ -196,6 +196,19 @@ func TestRoutingHeldOut(t *testing.T) {
 	checkTargets(t, m)
 }
 
+// compositeSets are the issue-13 held-out sets of requests naming two or
+// three tasks (testdata/heldout/README.md has their blind scores).
+var compositeSets = []string{"composite1.jsonl"}
+
+func TestRoutingComposite(t *testing.T) {
+	router := liveRouter(t, Config{})
+	for _, name := range compositeSets {
+		m := score(t, router, loadRows(t, filepath.Join("testdata", "heldout", name)))
+		report(t, name, m)
+		checkTargets(t, m)
+	}
+}
+
 // TestSeedReference keeps the seed's algorithm as the reference: it still
 // runs, finds the seed's own examples, and scores below the real detector.
 func TestSeedReference(t *testing.T) {

@@ -271,6 +271,10 @@ func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
 			alts = append(alts, slices.Concat(p.Recommended, p.Alternative, r.t.IntentTools[in])...)
 		}
 	}
+	// A composite request: every clause's best tool is recommended too.
+	for _, c := range det.Clauses {
+		b.add(&b.rec, c.Tool)
+	}
 	for _, t := range slices.Clone(b.rec) {
 		for _, d := range r.t.Dependencies[t] {
 			b.add(&b.dep, d)
@@ -284,7 +288,9 @@ func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
 			named = append(named, t)
 		}
 	}
-	alts = append(named, alts...)
+	// Artefacts (an output format, a file's extension, a URL) name the
+	// tools that make or read them; they come before the intent's rest.
+	alts = slices.Concat(det.Signals, named, alts)
 	limit := r.cfg.RecommendedMax - len(core)
 	for _, c := range core {
 		if b.in[c] {

@@ -1,0 +1,218 @@
+package exposure
+
+import (
+	"bytes"
+	"slices"
+)
+
+// Composite requests name several tasks in one sentence ("grab the table
+// from <url> and turn it into an excel sheet with a chart"). The whole text
+// is detected as before; it is also cut into clauses on the connectives of
+// both languages, and each clause is detected on its own, so a second task
+// whose words are outweighed by the first one's still gets its best tool.
+// A clause only adds: one that detects nothing changes nothing.
+
+// Clause is one clause of a composite request and the tool it points at.
+type Clause struct {
+	Text       string  `json:"text"`
+	Tool       string  `json:"tool"`
+	Confidence float64 `json:"confidence"`
+}
+
+// Connectives that start a new clause, in normal form (simplified Chinese,
+// lower case). English ones must stand as words. Punctuation between clauses
+// (, ; ! ? newline, and a full stop before a space) also cuts.
+var (
+	zhConnectives = []string{"然后", "之后", "接着", "顺便", "并且", "同时", "另外", "还要", "最后", "再把", "再将", "再用", "再做", "再生成", "再导出", "再转", "再发", "再加", "再画", "再给", "再去", "再排", "再"}
+	enConnectives = []string{"and then", "after that", "afterwards", "as well as", "then", "and", "also", "plus", "finally"}
+)
+
+// clauseMinEvidence is the evidence a clause needs before its best tool joins
+// the view: a medium word, or a weak word with lexical support. A lone weak
+// word ("画个") is too little to add a tool on its own.
+const clauseMinEvidence = 1.5
+
+// maxClauses bounds the clauses detected one by one (a pasted document is
+// judged by its first few).
+const maxClauses = 6
+
+// splitClauses returns the spans [start,end) of the clauses of normalised
+// text, without the connectives. A text without connectives is one clause.
+func splitClauses(text []byte, dst [][2]int32) [][2]int32 {
+	start := 0
+	cut := func(at, next int) {
+		if at > start {
+			dst = append(dst, [2]int32{int32(start), int32(at)})
+		}
+		start = next
+	}
+	for i := 0; i < len(text); {
+		switch b := text[i]; {
+		case b == ',' || b == ';' || b == '!' || b == '?' || b == '\n':
+			cut(i, i+1)
+			i++
+			continue
+		case b == '.' && (i+1 == len(text) || text[i+1] == ' '):
+			cut(i, i+1)
+			i++
+			continue
+		case b >= 0x80:
+			if n := matchAny(text[i:], zhConnectives); n > 0 {
+				cut(i, i+n)
+				i += n
+				continue
+			}
+		case isWordByte(b) && (i == 0 || !isWordByte(text[i-1])):
+			if n := matchAny(text[i:], enConnectives); n > 0 && (i+n == len(text) || !isWordByte(text[i+n])) {
+				cut(i, i+n)
+				i += n
+				continue
+			}
+		}
+		i++
+	}
+	cut(len(text), len(text))
+	return dst
+}
+
+// matchAny returns the length of the first of words that text starts with.
+func matchAny(text []byte, words []string) int {
+	for _, w := range words {
+		if len(text) >= len(w) && string(text[:len(w)]) == w {
+			return len(w)
+		}
+	}
+	return 0
+}
+
+// clauses detects each clause of a composite request and returns the best
+// tool of every clause with enough evidence of its own, in text order.
+func (d *Detector) clauses(text string) []Clause {
+	norm := d.norm.appendNormal(nil, text)
+	spans := splitClauses(norm, nil)
+	if len(spans) < 2 {
+		return nil
+	}
+	var out []Clause
+	for _, sp := range spans[:min(len(spans), maxClauses)] {
+		part := string(bytes.TrimSpace(norm[sp[0]:sp[1]]))
+		if part == "" {
+			continue
+		}
+		cd, top := d.detect(part)
+		if len(cd.Intents) == 0 || top < clauseMinEvidence {
+			continue
+		}
+		tool := ""
+		if len(cd.Tools) > 0 {
+			tool = cd.Tools[0]
+		} else if rec := d.t.Priority[cd.Primary].Recommended; len(rec) > 0 {
+			tool = rec[0]
+		}
+		if tool == "" || slices.ContainsFunc(out, func(c Clause) bool { return c.Tool == tool }) {
+			continue
+		}
+		out = append(out, Clause{Text: part, Tool: tool, Confidence: cd.Confidence})
+	}
+	if len(out) < 2 {
+		// One clause with evidence: the whole text already says it all.
+		return nil
+	}
+	return out
+}
+
+// signalMatcher finds artefact words: output formats and file extensions.
+type signalMatcher struct {
+	m       *acMatcher
+	formats [][]string // pattern -> producing tools
+	exts    [][]string // pattern -> reading tools (when it follows "name.")
+	url     []string
+}
+
+func newSignalMatcher(n *normalizer, s Signals) (*signalMatcher, error) {
+	sm := &signalMatcher{url: s.URL}
+	idx := map[string]int{}
+	var pats []pattern
+	at := func(w string) int {
+		w = n.normal(w)
+		if i, ok := idx[w]; ok {
+			return i
+		}
+		idx[w] = len(pats)
+		pats = append(pats, splitPattern(w))
+		sm.formats = append(sm.formats, nil)
+		sm.exts = append(sm.exts, nil)
+		return len(pats) - 1
+	}
+	for _, f := range s.Formats {
+		for _, w := range f.Words {
+			i := at(w)
+			sm.formats[i] = appendNew(sm.formats[i], f.Tool)
+		}
+	}
+	for _, ext := range sortedKeys(s.Extensions) {
+		i := at(ext)
+		for _, t := range s.Extensions[ext] {
+			sm.exts[i] = appendNew(sm.exts[i], t)
+		}
+	}
+	if len(pats) == 0 {
+		return sm, nil
+	}
+	var err error
+	sm.m, err = newMatcher(pats)
+	return sm, err
+}
+
+// find returns the tools the artefacts of normalised text point at, in text
+// order; dead are the spans of URLs and file base names.
+func (sm *signalMatcher) find(norm []byte, dead [][2]int32) []string {
+	var out []string
+	if sm.m != nil {
+		for _, o := range sm.m.scan(norm, nil) {
+			if o.pat < 0 || inSpans(o, dead) {
+				continue
+			}
+			if o.start > 1 && norm[o.start-1] == '.' && isWordByte(norm[o.start-2]) || o.start > 1 && norm[o.start-1] == '.' && norm[o.start-2] >= 0x80 {
+				for _, t := range sm.exts[o.pat] {
+					out = appendNew(out, t)
+				}
+				continue
+			}
+			for _, t := range sm.formats[o.pat] {
+				out = appendNew(out, t)
+			}
+		}
+	}
+	if bytes.Contains(norm, []byte("http://")) || bytes.Contains(norm, []byte("https://")) || bytes.Contains(norm, []byte("www.")) {
+		for _, t := range sm.url {
+			out = appendNew(out, t)
+		}
+	}
+	return out
+}
+
+func inSpans(o occurrence, spans [][2]int32) bool {
+	for _, sp := range spans {
+		if o.start >= sp[0] && o.end <= sp[1] {
+			return true
+		}
+	}
+	return false
+}
+
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
