@@ -27,16 +27,24 @@ type Transition struct {
 // SessionState is a snapshot of a session, for logs and the
 // clawbridge://session/exposure resource.
 type SessionState struct {
-	Mode       string       `json:"mode"`
-	Tier       Tier         `json:"tier"`
-	Intents    []string     `json:"intents"`
-	Primary    string       `json:"primary_intent"`
-	Confidence float64      `json:"confidence"`
-	Lang       string       `json:"lang"`
-	Pinned     []string     `json:"pinned"`
-	Failures   int          `json:"consecutive_failures"`
-	View       []ViewTool   `json:"view"`
-	History    []Transition `json:"history"`
+	Mode       string   `json:"mode"`
+	Tier       Tier     `json:"tier"`
+	Intents    []string `json:"intents"`
+	Primary    string   `json:"primary_intent"`
+	Confidence float64  `json:"confidence"`
+	Lang       string   `json:"lang"`
+	Pinned     []string `json:"pinned"`
+	Failures   int      `json:"consecutive_failures"`
+	// Calls counts the calls the session made; Streak the consecutive ones
+	// within StreakFamily (core tools neither count nor break it);
+	// NarrowedTo is the family the calls narrowed the view to, if any.
+	Calls        int          `json:"calls"`
+	StreakFamily string       `json:"streak_family,omitempty"`
+	Streak       int          `json:"streak,omitempty"`
+	NarrowedTo   string       `json:"narrowed_to,omitempty"`
+	ByRequest    bool         `json:"view_by_request"` // find_tools or the task prompt set the view
+	View         []ViewTool   `json:"view"`
+	History      []Transition `json:"history"`
 }
 
 // maxHistory bounds a session's kept transitions.
@@ -51,12 +59,21 @@ type Session struct {
 	mode     string
 	tier     Tier
 	det      Detection
-	pinned   []string
+	pinned   []string       // tools called within the last PinCalls calls, first called first
+	lastUsed map[string]int // tool -> the call number that last used it
+	calls    int
 	failures int
-	history  []Transition
-	view     []ViewTool // cached current view
-	lang     string     // the language the view's tags are written in
-	version  uint64     // bumped whenever view or lang changes
+	// Evidence from calls: the family of the current run of consecutive
+	// calls, its length and tools, and the family the view was narrowed to.
+	streakFam   string
+	streak      int
+	streakTools []string
+	narrowed    string
+	routed      bool // find_tools or the task prompt set the view: calls no longer narrow it
+	history     []Transition
+	view        []ViewTool // cached current view
+	lang        string     // the language the view's tags are written in
+	version     uint64     // bumped whenever view or lang changes
 	// Now is the clock (tests replace it).
 	Now func() time.Time
 }
@@ -70,7 +87,7 @@ func (r *Router) NewSession(mode string) *Session {
 	default:
 		mode = ModeTiered
 	}
-	s := &Session{r: r, mode: mode, tier: TierFull, Now: time.Now}
+	s := &Session{r: r, mode: mode, tier: TierFull, lastUsed: map[string]int{}, Now: time.Now}
 	s.view, s.lang = s.build(), s.langLocked()
 	return s
 }
@@ -130,8 +147,15 @@ func (s *Session) Route(request string) (Decision, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	from := s.tier
+	// A request about another task replaces the intents (drift): they do
+	// not pile up. Recently used tools stay pinned (PinCalls) so work in
+	// progress keeps them.
+	drift := s.routed && len(s.det.Intents) > 0 && len(d.Intents) > 0 && !slices.Equal(s.det.Intents, d.Intents)
+	prev := s.det.Intents
 	s.det = d.Detection
 	s.failures = 0
+	s.routed = true
+	s.narrowed = ""
 	if s.mode == ModeTiered {
 		s.tier = d.Tier
 	}
@@ -140,7 +164,11 @@ func (s *Session) Route(request string) (Decision, bool) {
 	if len(d.Intents) > 0 {
 		intents = strings.Join(d.Intents, ",")
 	}
-	s.record(from, s.tier, fmt.Sprintf("routed %q: intents %s, confidence %.2f", clip(request, 80), intents, d.Confidence))
+	reason := fmt.Sprintf("routed %q: intents %s, confidence %.2f", clip(request, 80), intents, d.Confidence)
+	if drift {
+		reason += fmt.Sprintf(" (drift: replaces %s; pinned %s)", strings.Join(prev, ","), strings.Join(s.pinned, ","))
+	}
+	s.record(from, s.tier, reason)
 	return d, changed
 }
 
@@ -152,21 +180,98 @@ func clip(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-// CallStarted accounts for a call about to run. A registered tool outside
-// the current view still runs (guide, not restrict) and is pinned into the
-// view: changed=true.
+// CallStarted accounts for a call about to run; calls are evidence too.
+//   - A registered tool outside the current view still runs (guide, not
+//     restrict) and widens the view: every called tool is pinned for the
+//     next PinCalls calls, and a pin not renewed by then is dropped.
+//   - A tiered session that never routed and has made NarrowAfterCalls
+//     consecutive calls within one intent family (core tools neither count
+//     nor break the run) narrows from the full tier to that family's
+//     extended tier, the called tools recommended. find_tools and the task
+//     prompt take precedence: once the session routed, calls only pin.
+//
+// All of one call's changes are one transition with its reasons and one
+// changed=true (one list_changed).
 func (s *Session) CallStarted(tool string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.mode != ModeTiered || !s.r.IsRegistered(tool) {
+	if s.mode != ModeTiered || !s.r.IsRegistered(tool) || tool == FindTools || tool == CallTool {
 		return false
 	}
-	if slices.ContainsFunc(s.view, func(v ViewTool) bool { return v.Name == tool }) {
-		return false
+	from := s.tier
+	var reasons []string
+	if !slices.ContainsFunc(s.view, func(v ViewTool) bool { return v.Name == tool }) {
+		reasons = append(reasons, fmt.Sprintf("pinned %s: called outside the view", tool))
 	}
-	s.pinned = append(s.pinned, tool)
-	s.record(s.tier, s.tier, fmt.Sprintf("pinned %s: called outside the view", tool))
-	return s.refresh()
+	s.calls++
+	s.lastUsed[tool] = s.calls
+	if !slices.Contains(s.pinned, tool) {
+		s.pinned = append(s.pinned, tool)
+	}
+	var expired []string
+	s.pinned = slices.DeleteFunc(s.pinned, func(p string) bool {
+		old := s.calls-s.lastUsed[p] >= s.r.cfg.PinCalls
+		if old {
+			expired = append(expired, p)
+		}
+		return old
+	})
+	if len(expired) > 0 {
+		reasons = append(reasons, fmt.Sprintf("unpinned %s: not called in the last %d calls", strings.Join(expired, ","), s.r.cfg.PinCalls))
+	}
+	if fam, intent := s.familyOf(tool); fam != "" && !slices.Contains(s.r.cfg.Core, tool) {
+		if fam != s.streakFam {
+			s.streakFam, s.streak, s.streakTools = fam, 0, nil
+		}
+		s.streak++
+		if !slices.Contains(s.streakTools, tool) {
+			s.streakTools = append(s.streakTools, tool)
+		}
+		n := s.r.cfg.NarrowAfterCalls
+		if n > 0 && !s.routed && s.streak >= n && fam != s.narrowed && s.tier == TierFull {
+			s.narrowTo(fam, intent)
+			reasons = append(reasons, fmt.Sprintf("%d consecutive calls in family %s (%s) and no routing: narrowed to its extended tier",
+				s.streak, fam, strings.Join(s.streakTools, ",")))
+		}
+	}
+	changed := s.refresh()
+	if len(reasons) > 0 && (changed || from != s.tier) {
+		s.record(from, s.tier, strings.Join(reasons, "; "))
+	}
+	return changed
+}
+
+// familyOf returns the intent family of a catalog tool and its first intent.
+func (s *Session) familyOf(tool string) (string, string) {
+	ti, ok := s.r.t.Tool(tool)
+	if !ok || len(ti.Intents) == 0 {
+		return "", ""
+	}
+	return s.r.t.FamilyOf(ti.Intents[0]), ti.Intents[0]
+}
+
+// narrowTo sets the view to a family's extended tier: the streak's tools
+// recommended, their intents first, then the family's others (lock held).
+func (s *Session) narrowTo(fam, intent string) {
+	intents := []string{intent}
+	for _, t := range s.streakTools {
+		if _, in := s.familyOf(t); in != "" && !slices.Contains(intents, in) {
+			intents = append(intents, in)
+		}
+	}
+	for _, f := range s.r.t.Families {
+		if f.Name != fam {
+			continue
+		}
+		for _, in := range f.Intents {
+			if len(intents) < 3 && !slices.Contains(intents, in) {
+				intents = append(intents, in)
+			}
+		}
+	}
+	s.det = Detection{Intents: intents, Primary: intents[0], Tools: slices.Clone(s.streakTools), Lang: s.langLocked()}
+	s.tier = TierExtended
+	s.narrowed = fam
 }
 
 // CallFinished accounts for a finished call: ok=false for a tool error or
@@ -242,7 +347,8 @@ func (s *Session) State() SessionState {
 	}
 	return SessionState{Mode: s.mode, Tier: s.tier, Intents: slices.Clone(s.det.Intents), Primary: s.det.Primary,
 		Confidence: s.det.Confidence, Lang: lang, Pinned: slices.Clone(s.pinned), Failures: s.failures,
-		View: slices.Clone(s.view), History: slices.Clone(s.history)}
+		View: slices.Clone(s.view), History: slices.Clone(s.history),
+		Calls: s.calls, StreakFamily: s.streakFam, Streak: s.streak, NarrowedTo: s.narrowed, ByRequest: s.routed}
 }
 
 // ModeForClient picks the exposure mode for a client. A configured mode of
