@@ -56,7 +56,7 @@ func splitClauses(text []byte, dst [][2]int32) [][2]int32 {
 			cut(i, i+1)
 			i++
 			continue
-		case b >= 0x80:
+		case b >= 0xC0: // a rune start: Chinese connectives
 			if n := matchAny(text[i:], zhConnectives); n > 0 {
 				cut(i, i+n)
 				i += n
@@ -85,34 +85,45 @@ func matchAny(text []byte, words []string) int {
 	return 0
 }
 
-// clauses detects each clause of a composite request and returns the best
-// tool of every clause with enough evidence of its own, in text order.
-func (d *Detector) clauses(text string) []Clause {
-	norm := d.norm.appendNormal(nil, text)
-	spans := splitClauses(norm, nil)
-	if len(spans) < 2 {
-		return nil
-	}
+// clauses scores each clause of a composite request (spans in s.spans
+// over s.norm) and returns the best tool of every clause with enough
+// evidence of its own, in text order. A clause is scored on its normal form
+// as it stands (no second normalisation) and only its top intent and tool
+// are read: no lists are built for it.
+func (d *Detector) clauses(s *scratch) []Clause {
+	s.whole = append(s.whole[:0], s.norm...)
 	var out []Clause
-	for _, sp := range spans[:min(len(spans), maxClauses)] {
-		part := string(bytes.TrimSpace(norm[sp[0]:sp[1]]))
-		if part == "" {
+	for _, sp := range s.spans[:min(len(s.spans), maxClauses)] {
+		part := bytes.TrimSpace(s.whole[sp[0]:sp[1]])
+		if len(part) == 0 {
 			continue
 		}
-		cd, top := d.detect(part)
-		if len(cd.Intents) == 0 || top < clauseMinEvidence {
+		s.norm = append(s.norm[:0], part...)
+		d.score(s)
+		primary, top := -1, 0.0
+		for i, e := range s.iscore {
+			if e > top {
+				primary, top = i, e
+			}
+		}
+		if primary < 0 || top < clauseMinEvidence {
 			continue
 		}
-		tool := ""
-		if len(cd.Tools) > 0 {
-			tool = cd.Tools[0]
-		} else if rec := d.t.Priority[cd.Primary].Recommended; len(rec) > 0 {
-			tool = rec[0]
+		tool, best := "", 0.0
+		for t, e := range s.tscore {
+			if e > best {
+				tool, best = d.tools[t], e
+			}
+		}
+		if tool == "" {
+			if rec := d.t.Priority[d.intents[primary]].Recommended; len(rec) > 0 {
+				tool = rec[0]
+			}
 		}
 		if tool == "" || slices.ContainsFunc(out, func(c Clause) bool { return c.Tool == tool }) {
 			continue
 		}
-		out = append(out, Clause{Text: part, Tool: tool, Confidence: cd.Confidence})
+		out = append(out, Clause{Text: string(part), Tool: tool, Confidence: round3(strength(top))})
 	}
 	if len(out) < 2 {
 		// One clause with evidence: the whole text already says it all.
@@ -166,10 +177,11 @@ func newSignalMatcher(n *normalizer, s Signals) (*signalMatcher, error) {
 
 // find returns the tools the artefacts of normalised text point at, in text
 // order; dead are the spans of URLs and file base names.
-func (sm *signalMatcher) find(norm []byte, dead [][2]int32) []string {
+func (sm *signalMatcher) find(norm []byte, dead [][2]int32, occ []occurrence) ([]string, []occurrence) {
 	var out []string
 	if sm.m != nil {
-		for _, o := range sm.m.scan(norm, nil) {
+		occ = sm.m.scan(norm, occ)
+		for _, o := range occ {
 			if o.pat < 0 || inSpans(o, dead) {
 				continue
 			}
@@ -189,7 +201,7 @@ func (sm *signalMatcher) find(norm []byte, dead [][2]int32) []string {
 			out = appendNew(out, t)
 		}
 	}
-	return out
+	return out, occ
 }
 
 func inSpans(o occurrence, spans [][2]int32) bool {

@@ -100,6 +100,11 @@ type scratch struct {
 	idx     []int32
 	lexTool int32 // tool credited by the lexical ranker, or -1
 	lexInt  int32 // intent credited with it
+	// composite requests: the clauses' spans, the whole text's normal form
+	// while its clauses are scored, and the signal matcher's occurrences
+	spans  [][2]int32
+	whole  []byte
+	sigOcc []occurrence
 }
 
 // NewDetector compiles tables.
@@ -227,20 +232,24 @@ func (d *Detector) Detect(text string) Detection {
 		}
 		text = text[:cut]
 	}
-	det, _ := d.detect(text)
-	det.Clauses = d.clauses(text)
+	s := d.pool.Get().(*scratch)
+	defer d.pool.Put(s)
+	det := d.detect(s, text)
+	// Fast path: a text without a connective or a cut between clauses is
+	// one clause, already detected whole.
+	if s.spans = splitClauses(s.norm, s.spans[:0]); len(s.spans) >= 2 {
+		det.Clauses = d.clauses(s)
+	}
 	return det
 }
 
-// detect is the detection of one text, without its clauses, and the top
-// intent's evidence.
-func (d *Detector) detect(text string) (Detection, float64) {
+// detect is the detection of one text, without its clauses; s.norm holds
+// the text's normal form afterwards.
+func (d *Detector) detect(s *scratch, text string) Detection {
 	det := Detection{Lang: Language(text)}
-	s := d.pool.Get().(*scratch)
-	defer d.pool.Put(s)
 	d.evidence(s, text)
 	d.rankLexical(s, &det)
-	det.Signals = d.sig.find(s.norm, s.dead)
+	det.Signals, s.sigOcc = d.sig.find(s.norm, s.dead, s.sigOcc[:0])
 
 	// Order intents by evidence.
 	s.order = s.order[:0]
@@ -250,7 +259,7 @@ func (d *Detector) detect(text string) (Detection, float64) {
 		}
 	}
 	if len(s.order) == 0 {
-		return det, 0
+		return det
 	}
 	slices.SortStableFunc(s.order, func(a, b int32) int { return cmp.Compare(s.iscore[b], s.iscore[a]) })
 	top := s.iscore[s.order[0]]
@@ -311,7 +320,7 @@ func (d *Detector) detect(text string) (Detection, float64) {
 		det.toolEv[i] = s.tscore[t]
 	}
 	s.idx = idx
-	return det, top
+	return det
 }
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
@@ -336,6 +345,11 @@ func (d *Detector) allPresent(s *scratch, k *keyword) bool {
 // evidence fills s.iscore (per intent) and s.tscore (per tool).
 func (d *Detector) evidence(s *scratch, text string) {
 	s.norm = d.norm.appendNormal(s.norm[:0], text)
+	d.score(s)
+}
+
+// score fills s.iscore and s.tscore from the normal form in s.norm.
+func (d *Detector) score(s *scratch) {
 	s.occ = d.m.scan(s.norm, s.occ[:0])
 	s.dead = deadSpans(s.norm, s.dead[:0])
 	// A match inside a longer match is not evidence of its own: "数据库"
