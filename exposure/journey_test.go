@@ -88,7 +88,7 @@ func runJourney(r *Router, j journey) journeyResult {
 					res.UsedMisses = append(res.UsedMisses, st.Call)
 				}
 			}
-			changed = s.CallStarted(st.Call)
+			changed = s.CallStarted(st.Call, st.Args)
 			changed = s.CallFinished(st.Call, !st.Fail) || changed
 			used = append(used, st.Call)
 		}
@@ -142,16 +142,19 @@ func (t journeyTotals) String() string {
 
 // TestJourneys holds the journey figures: no call misses a tool the journey
 // already used, and the lists' tokens stay under the bounds measured when
-// call evidence landed (registered 66.5%, catalog 54.5% of a static list's;
-// without call evidence 74.5% and 64.5%). The goals (55% and 40%)
-// are not met on these journeys: most of the cost is the full view a
-// session holds before it routes or makes its first calls.
+// call-argument evidence landed (46 journeys: registered 65.6%, catalog
+// 54.3% of a static list's; before it 72.9% and 62.4%; the 12 journeys whose
+// calls carry arguments went from 93.9% to 68.2% and 88.8% to 58.6%). The
+// issue's goals (55% and 40%) are not met: the first step of every journey
+// holds the full list (a client that ignores list_changed must see every
+// tool), and a recommended view (core + a few tools, ~8 tools) is ~44% of
+// the 18-tool list on its own.
 func TestJourneys(t *testing.T) {
 	js := loadJourneys(t)
 	if len(js) < 30 {
 		t.Fatalf("%d journeys, want at least 30", len(js))
 	}
-	goal := map[string]float64{"registered": 0.74, "catalog": 0.63}
+	goal := map[string]float64{"registered": 0.66, "catalog": 0.55}
 	for name, r := range journeyRouters(t) {
 		tot := runJourneys(r, js, func(res journeyResult) {
 			t.Logf("%s %s: steps=%d tokens=%d static=%d (%.0f%%) oracle=%d misses=%v", name, res.ID, res.Steps, res.Tokens,

@@ -187,17 +187,34 @@ func clip(s string, n int) string {
 //   - A tiered session that never routed and has made NarrowAfterCalls
 //     consecutive calls within one intent family (core tools neither count
 //     nor break the run) narrows from the full tier to that family's
-//     extended tier, the called tools recommended. find_tools and the task
-//     prompt take precedence: once the session routed, calls only pin.
+//     extended tier, the called tools recommended; to the recommended tier
+//     of their intent when every call of the run shares it.
+//   - A non-core tool's arguments (a path's extension, a URL, a query, a
+//     text) are detected as a request is: a confident detection, or one at
+//     the extended tier's confidence that names the called tool's own
+//     intent, narrows a session that never routed at once, to the view that
+//     request would get.
+//   - find_tools and the task prompt take precedence: once the session
+//     routed, calls only pin.
 //
 // All of one call's changes are one transition with its reasons and one
 // changed=true (one list_changed).
-func (s *Session) CallStarted(tool string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Session) CallStarted(tool string, args map[string]any) bool {
 	if s.mode != ModeTiered || !s.r.IsRegistered(tool) || tool == FindTools || tool == CallTool {
 		return false
 	}
+	// The arguments are detected before the lock is taken: detection is
+	// the slow part, and it reads nothing of the session.
+	// Core tools serve every task: their arguments describe a step, not the
+	// task, as their calls neither count in nor break a run.
+	var argDet Detection
+	if text := argumentText(args); text != "" && !slices.Contains(s.r.cfg.Core, tool) {
+		if d, err := s.r.det(); err == nil {
+			argDet = d.Detect(text)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	from := s.tier
 	var reasons []string
 	if !slices.ContainsFunc(s.view, func(v ViewTool) bool { return v.Name == tool }) {
@@ -230,9 +247,12 @@ func (s *Session) CallStarted(tool string) bool {
 		n := s.r.cfg.NarrowAfterCalls
 		if n > 0 && !s.routed && s.streak >= n && fam != s.narrowed && s.tier == TierFull {
 			s.narrowTo(fam, intent)
-			reasons = append(reasons, fmt.Sprintf("%d consecutive calls in family %s (%s) and no routing: narrowed to its extended tier",
-				s.streak, fam, strings.Join(s.streakTools, ",")))
+			reasons = append(reasons, fmt.Sprintf("%d consecutive calls in family %s (%s) and no routing: narrowed to its %s tier",
+				s.streak, fam, strings.Join(s.streakTools, ","), s.tier))
 		}
+	}
+	if reason := s.narrowByArguments(tool, argDet); reason != "" {
+		reasons = append(reasons, reason)
 	}
 	changed := s.refresh()
 	if len(reasons) > 0 && (changed || from != s.tier) {
@@ -271,7 +291,110 @@ func (s *Session) narrowTo(fam, intent string) {
 	}
 	s.det = Detection{Intents: intents, Primary: intents[0], Tools: slices.Clone(s.streakTools), Lang: s.langLocked()}
 	s.tier = TierExtended
+	// Evidence agrees: every call of the run was within one intent. Its
+	// recommended tier holds that intent's tools and the core; the rest of
+	// the family is one call away (a call outside the view still runs).
+	if len(intents) > 0 && s.streakIntentsAgree(intent) {
+		s.det.Intents = []string{intent}
+		s.tier = TierRecommended
+	}
 	s.narrowed = fam
+}
+
+// streakIntentsAgree reports whether every tool of the current run has
+// intent among its intents (lock held).
+func (s *Session) streakIntentsAgree(intent string) bool {
+	for _, t := range s.streakTools {
+		ti, ok := s.r.t.Tool(t)
+		if !ok || !slices.Contains(ti.Intents, intent) {
+			return false
+		}
+	}
+	return true
+}
+
+// narrowByArguments narrows a session that never routed and still holds
+// the full tier when a non-core tool's call arguments (a path's extension, a URL, a
+// query or text) are detected as routing would detect a request: with the
+// recommended tier's confidence, or with the extended tier's when the
+// detected intent is one of the called tool's own (the call and its
+// arguments agree). The view is then the one that request would get, the
+// called tool recommended. Returns the reason, or "" (lock held).
+func (s *Session) narrowByArguments(tool string, det Detection) string {
+	if s.routed || s.tier != TierFull || len(det.Intents) == 0 {
+		return ""
+	}
+	tier := s.r.TierFor(det.Confidence)
+	agree := false
+	if ti, ok := s.r.t.Tool(tool); ok {
+		agree = slices.Contains(ti.Intents, det.Primary)
+	}
+	switch {
+	case tier == TierRecommended:
+	case tier == TierExtended && agree:
+		tier = TierRecommended
+	default:
+		return ""
+	}
+	if !slices.Contains(det.Tools, tool) {
+		det.Tools = append([]string{tool}, det.Tools...)
+	}
+	s.det = det
+	s.tier = tier
+	s.narrowed = s.r.t.FamilyOf(det.Primary)
+	return fmt.Sprintf("arguments of %s point at %s (confidence %.2f) and no routing: narrowed to the %s tier",
+		tool, strings.Join(det.Intents, ","), det.Confidence, tier)
+}
+
+// maxArgumentText bounds the argument text detected for one call.
+const maxArgumentText = 1024
+
+// argumentText joins a call's string arguments (in nested lists and
+// objects too) for detection, in key order so detection stays
+// deterministic. Secrets (password, token, key, secret fields) are left
+// out; the text is never logged or recorded.
+func argumentText(args map[string]any) string {
+	var b strings.Builder
+	var walk func(v any)
+	walk = func(v any) {
+		if b.Len() >= maxArgumentText {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case []string:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for _, k := range sortedKeys(x) {
+				if secretKey(k) {
+					continue
+				}
+				walk(x[k])
+			}
+		}
+	}
+	walk(args)
+	return clip(b.String(), maxArgumentText)
+}
+
+func secretKey(k string) bool {
+	k = strings.ToLower(k)
+	for _, w := range []string{"password", "token", "secret", "key", "credential", "auth"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // CallFinished accounts for a finished call: ok=false for a tool error or

@@ -177,9 +177,10 @@ func (s *Server) viewTools(view []exposure.ViewTool, lang string, byName map[str
 	return out
 }
 
-// beforeCall pins a tool called from outside the session's view.
-func (s *Server) beforeCall(sess *session, name string) {
-	if sess.exp.CallStarted(name) {
+// beforeCall pins a tool called from outside the session's view; the
+// call's arguments are evidence of the task too.
+func (s *Server) beforeCall(sess *session, name string, args map[string]any) {
+	if sess.exp.CallStarted(name, args) {
 		s.viewChanged(sess)
 	}
 }
