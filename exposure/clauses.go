@@ -3,6 +3,7 @@ package exposure
 import (
 	"bytes"
 	"slices"
+	"unicode/utf8"
 )
 
 // Composite requests name several tasks in one sentence ("grab the table
@@ -25,6 +26,26 @@ type Clause struct {
 var (
 	zhConnectives = []string{"然后", "之后", "接着", "顺便", "并且", "同时", "另外", "还要", "最后", "再把", "再将", "再用", "再做", "再生成", "再导出", "再转", "再发", "再加", "再画", "再给", "再去", "再排", "再"}
 	enConnectives = []string{"and then", "after that", "afterwards", "as well as", "then", "and", "also", "plus", "finally"}
+)
+
+// The first rune of each Chinese connective and the first byte of each
+// English one: most of a text is rejected on them without a comparison.
+var (
+	zhConnectiveStarts = func() []rune {
+		var rs []rune
+		for _, c := range zhConnectives {
+			if r, _ := utf8.DecodeRuneInString(c); !slices.Contains(rs, r) {
+				rs = append(rs, r)
+			}
+		}
+		return rs
+	}()
+	enConnectiveStart = func() (t [256]bool) {
+		for _, c := range enConnectives {
+			t[c[0]] = true
+		}
+		return t
+	}()
 )
 
 // clauseMinEvidence is the evidence a clause needs before its best tool joins
@@ -57,12 +78,17 @@ func splitClauses(text []byte, dst [][2]int32) [][2]int32 {
 			i++
 			continue
 		case b >= 0xC0: // a rune start: Chinese connectives
+			r, size := utf8.DecodeRune(text[i:])
+			if !slices.Contains(zhConnectiveStarts, r) {
+				i += size
+				continue
+			}
 			if n := matchAny(text[i:], zhConnectives); n > 0 {
 				cut(i, i+n)
 				i += n
 				continue
 			}
-		case isWordByte(b) && (i == 0 || !isWordByte(text[i-1])):
+		case enConnectiveStart[b] && (i == 0 || !isWordByte(text[i-1])):
 			if n := matchAny(text[i:], enConnectives); n > 0 && (i+n == len(text) || !isWordByte(text[i+n])) {
 				cut(i, i+n)
 				i += n
@@ -132,76 +158,59 @@ func (d *Detector) clauses(s *scratch) []Clause {
 	return out
 }
 
-// signalMatcher finds artefact words: output formats and file extensions.
-type signalMatcher struct {
-	m       *acMatcher
+// signals maps the artefact words' patterns (in the detector's matcher)
+// to tools: output formats to the tools that make them, file extensions to
+// the tools that read them; a URL points at the web tools.
+type signals struct {
 	formats [][]string // pattern -> producing tools
 	exts    [][]string // pattern -> reading tools (when it follows "name.")
 	url     []string
 }
 
-func newSignalMatcher(n *normalizer, s Signals) (*signalMatcher, error) {
-	sm := &signalMatcher{url: s.URL}
-	idx := map[string]int{}
-	var pats []pattern
-	at := func(w string) int {
-		w = n.normal(w)
-		if i, ok := idx[w]; ok {
-			return i
-		}
-		idx[w] = len(pats)
-		pats = append(pats, splitPattern(w))
-		sm.formats = append(sm.formats, nil)
-		sm.exts = append(sm.exts, nil)
-		return len(pats) - 1
+func newSignals(s Signals) *signals { return &signals{url: s.URL} }
+
+func (sg *signals) grow(id int32) {
+	for int(id) >= len(sg.formats) {
+		sg.formats = append(sg.formats, nil)
+		sg.exts = append(sg.exts, nil)
 	}
-	for _, f := range s.Formats {
-		for _, w := range f.Words {
-			i := at(w)
-			sm.formats[i] = appendNew(sm.formats[i], f.Tool)
-		}
-	}
-	for _, ext := range sortedKeys(s.Extensions) {
-		i := at(ext)
-		for _, t := range s.Extensions[ext] {
-			sm.exts[i] = appendNew(sm.exts[i], t)
-		}
-	}
-	if len(pats) == 0 {
-		return sm, nil
-	}
-	var err error
-	sm.m, err = newMatcher(pats)
-	return sm, err
+}
+
+func (sg *signals) addFormat(id int32, tool string) {
+	sg.grow(id)
+	sg.formats[id] = appendNew(sg.formats[id], tool)
+}
+
+func (sg *signals) addExt(id int32, tool string) {
+	sg.grow(id)
+	sg.exts[id] = appendNew(sg.exts[id], tool)
 }
 
 // find returns the tools the artefacts of normalised text point at, in text
-// order; dead are the spans of URLs and file base names.
-func (sm *signalMatcher) find(norm []byte, dead [][2]int32, occ []occurrence) ([]string, []occurrence) {
+// order, from the occurrences of the detector's scan; dead are the spans of
+// URLs and file base names.
+func (sg *signals) find(norm []byte, occ []occurrence, dead [][2]int32) []string {
 	var out []string
-	if sm.m != nil {
-		occ = sm.m.scan(norm, occ)
-		for _, o := range occ {
-			if o.pat < 0 || inSpans(o, dead) {
-				continue
-			}
-			if o.start > 1 && norm[o.start-1] == '.' && isWordByte(norm[o.start-2]) || o.start > 1 && norm[o.start-1] == '.' && norm[o.start-2] >= 0x80 {
-				for _, t := range sm.exts[o.pat] {
-					out = appendNew(out, t)
-				}
-				continue
-			}
-			for _, t := range sm.formats[o.pat] {
+	for _, o := range occ {
+		if o.pat < 0 || int(o.pat) >= len(sg.formats) || inSpans(o, dead) {
+			continue
+		}
+		if o.start > 1 && norm[o.start-1] == '.' && (isWordByte(norm[o.start-2]) || norm[o.start-2] >= 0x80) {
+			for _, t := range sg.exts[o.pat] {
 				out = appendNew(out, t)
 			}
+			continue
 		}
-	}
-	if bytes.Contains(norm, []byte("http://")) || bytes.Contains(norm, []byte("https://")) || bytes.Contains(norm, []byte("www.")) {
-		for _, t := range sm.url {
+		for _, t := range sg.formats[o.pat] {
 			out = appendNew(out, t)
 		}
 	}
-	return out, occ
+	if bytes.Contains(norm, []byte("http://")) || bytes.Contains(norm, []byte("https://")) || bytes.Contains(norm, []byte("www.")) {
+		for _, t := range sg.url {
+			out = appendNew(out, t)
+		}
+	}
+	return out
 }
 
 func inSpans(o occurrence, spans [][2]int32) bool {

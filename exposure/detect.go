@@ -68,7 +68,8 @@ type Detector struct {
 	toolInt  []int32   // tool -> its first intent
 	toolInts [][]int32 // tool -> all its intents
 	lex      *bm25
-	sig      *signalMatcher
+	sig      *signals
+	kwPats   int32 // patterns below this id are keywords' or exclusions'
 	pool     sync.Pool
 
 	// Tuning: evidence a secondary intent needs (absolute, and relative to
@@ -100,11 +101,10 @@ type scratch struct {
 	idx     []int32
 	lexTool int32 // tool credited by the lexical ranker, or -1
 	lexInt  int32 // intent credited with it
-	// composite requests: the clauses' spans, the whole text's normal form
-	// while its clauses are scored, and the signal matcher's occurrences
-	spans  [][2]int32
-	whole  []byte
-	sigOcc []occurrence
+	// composite requests: the clauses' spans, and the whole text's normal
+	// form while its clauses are scored
+	spans [][2]int32
+	whole []byte
 }
 
 // NewDetector compiles tables.
@@ -175,6 +175,21 @@ func NewDetector(t *Tables) (*Detector, error) {
 			d.exclPats[ii] = append(d.exclPats[ii], addPat(w))
 		}
 	}
+	// Artefact words (signals) share the keywords' scan; a pattern only
+	// they use (id >= kwPats) is neither evidence nor hides a keyword.
+	d.kwPats = int32(len(pats))
+	d.sig = newSignals(t.Signals)
+	for _, f := range t.Signals.Formats {
+		for _, w := range f.Words {
+			d.sig.addFormat(addPat(w), f.Tool)
+		}
+	}
+	for _, ext := range sortedKeys(t.Signals.Extensions) {
+		id := addPat(ext)
+		for _, tool := range t.Signals.Extensions[ext] {
+			d.sig.addExt(id, tool)
+		}
+	}
 	var err error
 	if d.m, err = newMatcher(pats); err != nil {
 		return nil, fmt.Errorf("exposure: keywords: %w", err)
@@ -192,9 +207,6 @@ func NewDetector(t *Tables) (*Detector, error) {
 		docs[i] = ti.Name + " " + strings.ReplaceAll(ti.Name, "_", " ") + " " + ti.Description + " " + strings.Join(ti.Examples, " . ")
 	}
 	d.lex = newBM25(d.norm, docs, t.StopWords.English, t.StopWords.Chinese)
-	if d.sig, err = newSignalMatcher(d.norm, t.Signals); err != nil {
-		return nil, fmt.Errorf("exposure: signals: %w", err)
-	}
 	d.pool.New = func() any {
 		return &scratch{
 			seen:   make([]uint32, len(d.kws)),
@@ -249,7 +261,7 @@ func (d *Detector) detect(s *scratch, text string) Detection {
 	det := Detection{Lang: Language(text)}
 	d.evidence(s, text)
 	d.rankLexical(s, &det)
-	det.Signals, s.sigOcc = d.sig.find(s.norm, s.dead, s.sigOcc[:0])
+	det.Signals = d.sig.find(s.norm, s.occ, s.dead)
 
 	// Order intents by evidence.
 	s.order = s.order[:0]
@@ -380,7 +392,7 @@ func (d *Detector) score(s *scratch) {
 			if !alive {
 				break
 			}
-			if i != j && p.start <= o.start && s.ext[j] >= s.ext[i] && s.ext[j]-p.start > s.ext[i]-o.start {
+			if i != j && p.pat < d.kwPats && p.start <= o.start && s.ext[j] >= s.ext[i] && s.ext[j]-p.start > s.ext[i]-o.start {
 				alive = false
 				break
 			}
