@@ -85,7 +85,8 @@ exposure:
   core: [file, shell, search, web_fetch]
   failures_to_upgrade: 2
   # A session that never calls find_tools: this many consecutive calls within
-  # one intent family narrow its view to that family's tools (0: never).
+  # one intent family narrow its view to that family's tools (0: never); a
+  # call whose arguments say the task clearly narrows it at once.
   narrow_after_calls: 3
   # A called tool stays pinned in the view for this many further calls.
   pin_calls: 10
