@@ -206,9 +206,14 @@ func (s *Session) CallStarted(tool string, args map[string]any) bool {
 	// The arguments are detected before the lock is taken: detection is
 	// the slow part, and it reads nothing of the session.
 	// Core tools serve every task: their arguments describe a step, not the
-	// task, as their calls neither count in nor break a run.
+	// task, as their calls neither count in nor break a run. Only a session
+	// that could still narrow pays for the detection (narrowByArguments
+	// checks again under the lock).
+	s.mu.Lock()
+	mayNarrow := !s.routed && s.tier == TierFull
+	s.mu.Unlock()
 	var argDet Detection
-	if text := argumentText(args); text != "" && !slices.Contains(s.r.cfg.Core, tool) {
+	if text := argumentText(args); mayNarrow && text != "" && !slices.Contains(s.r.cfg.Core, tool) {
 		if d, err := s.r.det(); err == nil {
 			argDet = d.Detect(text)
 		}
