@@ -213,9 +213,11 @@ func (s *Session) CallStarted(tool string, args map[string]any) bool {
 	mayNarrow := !s.routed && s.tier == TierFull
 	s.mu.Unlock()
 	var argDet Detection
-	if text := argumentText(args); mayNarrow && text != "" && !slices.Contains(s.r.cfg.Core, tool) {
+	if mayNarrow && len(args) > 0 && !slices.Contains(s.r.cfg.Core, tool) {
 		if d, err := s.r.det(); err == nil {
-			argDet = d.Detect(text)
+			if text := argumentText(args); text != "" {
+				argDet = d.Detect(text)
+			}
 		}
 	}
 	s.mu.Lock()
