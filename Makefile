@@ -45,7 +45,9 @@ test: deps vet
 	eval "$$pg" && \
 	CLAWBRIDGE_REQUIRE_PROGRAMS=1 $(GO) test -race -timeout 30m ./...
 
-# Benchmarks: routing (detection ns/op and allocs), tools/list with
+# Benchmarks: routing (detection ns/op and allocs), the session journeys
+# (testdata/journeys.jsonl: tokens of the lists a client holds against a
+# static full list and an oracle, calls that missed the view), tools/list with
 # per-session views vs a static list, tokens per tier and over 20 fixed
 # requests, per-call overhead of `file stat` vs a minimal mcp-go server, the
 # load run (200 streamable-HTTP sessions x 20 calls against clawbridge and
@@ -60,7 +62,8 @@ test: deps vet
 # .cache/ when npm is available; skipped otherwise).
 PWMCP := .cache/playwright-mcp/node_modules/@playwright/mcp/cli.js
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchmem ./exposure/
+	$(GO) test -run '^$$' -bench 'Detect|Route|View' -benchmem ./exposure/
+	$(GO) test -run '^$$' -bench Journeys -benchtime 1x ./exposure/
 	$(GO) test -run '^$$' -bench 'ListTools|TierTokens|SchemaTokens|CallOverhead|New' -benchmem ./server/
 	$(GO) test -run '^$$' -bench Load -benchtime 1x ./server/
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./e2e/coldstart/

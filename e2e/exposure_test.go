@@ -262,3 +262,70 @@ func TestExposureStatelessPrincipal(t *testing.T) {
 		t.Fatalf("principal's view not narrowed: %d of %d tools, pdf_tool %q", len(view), len(full), view["pdf_tool"].Description)
 	}
 }
+
+// callEvidence: a tiered session that never calls find_tools makes three
+// calls in one intent family (system); it gets exactly one
+// notifications/tools/list_changed and a narrowed tools/list holding the
+// called tool; then a call outside that view still runs and is pinned.
+func callEvidence(t *testing.T, c *client.Client) {
+	changed := listChanged(c)
+	full := listTools(t, c)
+	if _, ok := full["data_processor"]; !ok {
+		t.Fatalf("data_processor not in the full view")
+	}
+	for _, args := range []map[string]any{
+		{"action": "info"},
+		{"action": "processes", "limit": 5},
+		{"action": "info"},
+	} {
+		if r := callTool(t, c, "system", args); r.IsError {
+			t.Fatalf("system %v: %s", args, text(r))
+		}
+	}
+	waitChanged(t, changed, "three calls in the system family")
+	select {
+	case <-changed:
+		t.Fatal("more than one list_changed for one narrowing")
+	case <-time.After(time.Second):
+	}
+	view := listTools(t, c)
+	if len(view) >= len(full) {
+		t.Fatalf("view not narrowed: %d tools (full %d)", len(view), len(full))
+	}
+	if _, ok := view["system"]; !ok {
+		t.Fatal("called tool missing from the narrowed view")
+	}
+	if _, ok := view["data_processor"]; ok {
+		t.Fatal("data_processor should not be in a system view")
+	}
+	st := exposureState(t, c)
+	pinned, _ := st["pinned"].([]any)
+	hist, _ := st["history"].([]any)
+	if st["tier"] == "full" || st["narrowed_to"] != "system" || len(pinned) == 0 || pinned[0] != "system" || len(hist) != 1 {
+		t.Fatalf("state after narrowing: tier %v narrowed_to %v pinned %v history %v", st["tier"], st["narrowed_to"], pinned, hist)
+	}
+	// Guide, not restrict: a tool outside the view runs and is pinned.
+	if r := callTool(t, c, "file", map[string]any{"action": "write", "path": "t.csv", "text": "a,b\n1,2\n"}); r.IsError {
+		t.Fatal(text(r))
+	}
+	if r := callTool(t, c, "data_processor", map[string]any{"action": "read", "path": "t.csv"}); r.IsError {
+		t.Fatalf("a call outside the view was refused: %s", text(r))
+	}
+	waitChanged(t, changed, "a call outside the view")
+	view = listTools(t, c)
+	for _, name := range []string{"data_processor", "system"} {
+		if _, ok := view[name]; !ok {
+			t.Errorf("%s not pinned in the view after the call outside it", name)
+		}
+	}
+}
+
+func TestExposureCallEvidence_StreamableHTTP(t *testing.T) {
+	e := newEnv(t, "CLAWBRIDGE_EXPOSURE=tiered")
+	callEvidence(t, httpClient(t, httpServer(t, e), "2025-06-18"))
+}
+
+func TestExposureCallEvidence_Stdio(t *testing.T) {
+	e := newEnv(t, "CLAWBRIDGE_EXPOSURE=tiered")
+	callEvidence(t, stdioClient(t, e, "2025-11-25"))
+}

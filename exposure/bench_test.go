@@ -6,11 +6,14 @@ var benchQueries = map[string]string{
 	"zh":    "把今天的天气和几张图片组装成一份文档，再发邮件给张经理",
 	"en":    "remove duplicate rows from customers.csv, plot revenue by month and email the chart",
 	"vague": "嗯...那个...帮我弄一下那个",
+	// one-task requests: no connective, no clause work
+	"zh1": "帮我把这三个PDF合并成一个",
+	"en1": "plot revenue by month from customers.csv as a bar chart",
 }
 
 func BenchmarkDetect(b *testing.B) {
 	d := liveRouter(b, Config{}).Detector()
-	for _, lang := range []string{"zh", "en", "vague"} {
+	for _, lang := range []string{"zh", "en", "vague", "zh1", "en1"} {
 		q := benchQueries[lang]
 		b.Run(lang, func(b *testing.B) {
 			b.ReportAllocs()

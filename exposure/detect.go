@@ -30,6 +30,12 @@ type Detection struct {
 	Tools []string `json:"tools,omitempty"`
 	// Lang is "zh" when the request is mainly Chinese, else "en".
 	Lang string `json:"lang"`
+	// Clauses are the clauses of a composite request that point at a tool
+	// of their own, in text order (nil for a one-task request).
+	Clauses []Clause `json:"clauses,omitempty"`
+	// Signals are the tools the request's artefacts point at: output
+	// formats, file extensions, URLs.
+	Signals []string `json:"signals,omitempty"`
 
 	// lexRank is the lexical ranker's order of the tools it scored, used
 	// to widen the extended tier; toolEv is the evidence of each of Tools.
@@ -62,6 +68,8 @@ type Detector struct {
 	toolInt  []int32   // tool -> its first intent
 	toolInts [][]int32 // tool -> all its intents
 	lex      *bm25
+	sig      *signals
+	kwPats   int32 // patterns below this id are keywords' or exclusions'
 	pool     sync.Pool
 
 	// Tuning: evidence a secondary intent needs (absolute, and relative to
@@ -93,6 +101,10 @@ type scratch struct {
 	idx     []int32
 	lexTool int32 // tool credited by the lexical ranker, or -1
 	lexInt  int32 // intent credited with it
+	// composite requests: the clauses' spans, and the whole text's normal
+	// form while its clauses are scored
+	spans [][2]int32
+	whole []byte
 }
 
 // NewDetector compiles tables.
@@ -163,6 +175,21 @@ func NewDetector(t *Tables) (*Detector, error) {
 			d.exclPats[ii] = append(d.exclPats[ii], addPat(w))
 		}
 	}
+	// Artefact words (signals) share the keywords' scan; a pattern only
+	// they use (id >= kwPats) is neither evidence nor hides a keyword.
+	d.kwPats = int32(len(pats))
+	d.sig = newSignals(t.Signals)
+	for _, f := range t.Signals.Formats {
+		for _, w := range f.Words {
+			d.sig.addFormat(addPat(w), f.Tool)
+		}
+	}
+	for _, ext := range sortedKeys(t.Signals.Extensions) {
+		id := addPat(ext)
+		for _, tool := range t.Signals.Extensions[ext] {
+			d.sig.addExt(id, tool)
+		}
+	}
 	var err error
 	if d.m, err = newMatcher(pats); err != nil {
 		return nil, fmt.Errorf("exposure: keywords: %w", err)
@@ -207,7 +234,8 @@ func strength(e float64) float64 {
 // detection cost bounded.
 const MaxDetectBytes = 4096
 
-// Detect finds the intents of one request.
+// Detect finds the intents of one request, the clauses of a composite one
+// and the tools its artefacts point at.
 func (d *Detector) Detect(text string) Detection {
 	if len(text) > MaxDetectBytes {
 		cut := MaxDetectBytes
@@ -216,11 +244,24 @@ func (d *Detector) Detect(text string) Detection {
 		}
 		text = text[:cut]
 	}
-	det := Detection{Lang: Language(text)}
 	s := d.pool.Get().(*scratch)
 	defer d.pool.Put(s)
+	det := d.detect(s, text)
+	// Fast path: a text without a connective or a cut between clauses is
+	// one clause, already detected whole.
+	if s.spans = splitClauses(s.norm, s.spans[:0]); len(s.spans) >= 2 {
+		det.Clauses = d.clauses(s)
+	}
+	return det
+}
+
+// detect is the detection of one text, without its clauses; s.norm holds
+// the text's normal form afterwards.
+func (d *Detector) detect(s *scratch, text string) Detection {
+	det := Detection{Lang: Language(text)}
 	d.evidence(s, text)
 	d.rankLexical(s, &det)
+	det.Signals = d.sig.find(s.norm, s.occ, s.dead)
 
 	// Order intents by evidence.
 	s.order = s.order[:0]
@@ -316,6 +357,11 @@ func (d *Detector) allPresent(s *scratch, k *keyword) bool {
 // evidence fills s.iscore (per intent) and s.tscore (per tool).
 func (d *Detector) evidence(s *scratch, text string) {
 	s.norm = d.norm.appendNormal(s.norm[:0], text)
+	d.score(s)
+}
+
+// score fills s.iscore and s.tscore from the normal form in s.norm.
+func (d *Detector) score(s *scratch) {
 	s.occ = d.m.scan(s.norm, s.occ[:0])
 	s.dead = deadSpans(s.norm, s.dead[:0])
 	// A match inside a longer match is not evidence of its own: "数据库"
@@ -346,7 +392,7 @@ func (d *Detector) evidence(s *scratch, text string) {
 			if !alive {
 				break
 			}
-			if i != j && p.start <= o.start && s.ext[j] >= s.ext[i] && s.ext[j]-p.start > s.ext[i]-o.start {
+			if i != j && p.pat < d.kwPats && p.start <= o.start && s.ext[j] >= s.ext[i] && s.ext[j]-p.start > s.ext[i]-o.start {
 				alive = false
 				break
 			}

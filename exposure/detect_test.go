@@ -204,3 +204,27 @@ func TestDetectLongText(t *testing.T) {
 		t.Fatalf("long text: %+v", d)
 	}
 }
+
+// TestDetectVocabulary_TrendMeansChart: a request whose only chart cue is a
+// trend word (either language, traditional too) reaches the chart tool; a
+// drawing request without data does not.
+func TestDetectVocabulary_TrendMeansChart(t *testing.T) {
+	d := liveRouter(t, Config{}).Detector()
+	for _, q := range []string{
+		"把近半年的用户增长画出来，看看走势",
+		"畫出來看看走勢",
+		"看看销量的走向",
+		"画一下温度曲线",
+		"show me how signups changed over time",
+		"what is the trajectory of our churn",
+		"add a trend line to the revenue numbers",
+	} {
+		det := d.Detect(q)
+		if len(det.Tools) == 0 || !slices.Contains(det.Tools, "data_visualization") {
+			t.Errorf("%q: tools %v, want data_visualization", q, det.Tools)
+		}
+	}
+	if det := d.Detect("把这只猫画出来"); slices.Contains(det.Tools, "data_visualization") {
+		t.Errorf("a drawing of a cat is not a chart: %v", det.Tools)
+	}
+}

@@ -67,7 +67,7 @@
 //
 //	s := r.NewSession(exposure.ModeForClient(clientInfo.Name, cfg.Mode))
 //	dec, changed := s.Route(request)      // find_tools, task prompt
-//	changed = s.CallStarted(tool)         // unlisted tool: runs, gets pinned
+//	changed = s.CallStarted(tool, args)   // unlisted tool: runs, gets pinned; arguments are evidence
 //	changed = s.CallFinished(tool, ok)    // 2 consecutive failures widen the tier
 //	view := s.View()                      // []ViewTool incl. find_tools (and call_tool in search mode)
 //	st := s.State()                       // for clawbridge://session/exposure and logs

@@ -78,9 +78,16 @@ type Config struct {
 	Core              []string // always in the view (default: the tables' core set)
 	Registered        []string // tools the server has; nil means every catalog tool
 	FailuresToUpgrade int      // consecutive failures that widen a session's tier (default 2)
-	RecommendedMax    int      // cap of the recommended view (default 12)
-	ExtendedSize      int      // size of the extended view (default 20)
-	Tables            *Tables  // nil: the embedded tables
+	// NarrowAfterCalls is how many consecutive calls within one intent
+	// family narrow a session that never routed to that family's extended
+	// tier (default 3; negative: never).
+	NarrowAfterCalls int
+	// PinCalls is how long a called tool stays pinned in the view, in calls
+	// (default 10): work in progress keeps its tools across a drift.
+	PinCalls       int
+	RecommendedMax int     // cap of the recommended view (default 12)
+	ExtendedSize   int     // size of the extended view (default 20)
+	Tables         *Tables // nil: the embedded tables
 	// Texts are the registered tools' own descriptions and examples. The
 	// lexical index reads them in place of the catalog's text, so a tool's
 	// text lives once, in the tool; catalog tools not built yet keep their
@@ -119,6 +126,12 @@ func NewRouter(cfg Config) (*Router, error) {
 	}
 	if cfg.FailuresToUpgrade <= 0 {
 		cfg.FailuresToUpgrade = 2
+	}
+	if cfg.NarrowAfterCalls == 0 {
+		cfg.NarrowAfterCalls = 3
+	}
+	if cfg.PinCalls <= 0 {
+		cfg.PinCalls = 10
 	}
 	if cfg.RecommendedMax <= 0 {
 		cfg.RecommendedMax = 12
@@ -271,6 +284,10 @@ func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
 			alts = append(alts, slices.Concat(p.Recommended, p.Alternative, r.t.IntentTools[in])...)
 		}
 	}
+	// A composite request: every clause's best tool is recommended too.
+	for _, c := range det.Clauses {
+		b.add(&b.rec, c.Tool)
+	}
 	for _, t := range slices.Clone(b.rec) {
 		for _, d := range r.t.Dependencies[t] {
 			b.add(&b.dep, d)
@@ -284,7 +301,9 @@ func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
 			named = append(named, t)
 		}
 	}
-	alts = append(named, alts...)
+	// Artefacts (an output format, a file's extension, a URL) name the
+	// tools that make or read them; they come before the intent's rest.
+	alts = slices.Concat(det.Signals, named, alts)
 	limit := r.cfg.RecommendedMax - len(core)
 	for _, c := range core {
 		if b.in[c] {

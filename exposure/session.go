@@ -27,16 +27,24 @@ type Transition struct {
 // SessionState is a snapshot of a session, for logs and the
 // clawbridge://session/exposure resource.
 type SessionState struct {
-	Mode       string       `json:"mode"`
-	Tier       Tier         `json:"tier"`
-	Intents    []string     `json:"intents"`
-	Primary    string       `json:"primary_intent"`
-	Confidence float64      `json:"confidence"`
-	Lang       string       `json:"lang"`
-	Pinned     []string     `json:"pinned"`
-	Failures   int          `json:"consecutive_failures"`
-	View       []ViewTool   `json:"view"`
-	History    []Transition `json:"history"`
+	Mode       string   `json:"mode"`
+	Tier       Tier     `json:"tier"`
+	Intents    []string `json:"intents"`
+	Primary    string   `json:"primary_intent"`
+	Confidence float64  `json:"confidence"`
+	Lang       string   `json:"lang"`
+	Pinned     []string `json:"pinned"`
+	Failures   int      `json:"consecutive_failures"`
+	// Calls counts the calls the session made; Streak the consecutive ones
+	// within StreakFamily (core tools neither count nor break it);
+	// NarrowedTo is the family the calls narrowed the view to, if any.
+	Calls        int          `json:"calls"`
+	StreakFamily string       `json:"streak_family,omitempty"`
+	Streak       int          `json:"streak,omitempty"`
+	NarrowedTo   string       `json:"narrowed_to,omitempty"`
+	ByRequest    bool         `json:"view_by_request"` // find_tools or the task prompt set the view
+	View         []ViewTool   `json:"view"`
+	History      []Transition `json:"history"`
 }
 
 // maxHistory bounds a session's kept transitions.
@@ -51,12 +59,21 @@ type Session struct {
 	mode     string
 	tier     Tier
 	det      Detection
-	pinned   []string
+	pinned   []string       // tools called within the last PinCalls calls, first called first
+	lastUsed map[string]int // tool -> the call number that last used it
+	calls    int
 	failures int
-	history  []Transition
-	view     []ViewTool // cached current view
-	lang     string     // the language the view's tags are written in
-	version  uint64     // bumped whenever view or lang changes
+	// Evidence from calls: the family of the current run of consecutive
+	// calls, its length and tools, and the family the view was narrowed to.
+	streakFam   string
+	streak      int
+	streakTools []string
+	narrowed    string
+	routed      bool // find_tools or the task prompt set the view: calls no longer narrow it
+	history     []Transition
+	view        []ViewTool // cached current view
+	lang        string     // the language the view's tags are written in
+	version     uint64     // bumped whenever view or lang changes
 	// Now is the clock (tests replace it).
 	Now func() time.Time
 }
@@ -70,7 +87,7 @@ func (r *Router) NewSession(mode string) *Session {
 	default:
 		mode = ModeTiered
 	}
-	s := &Session{r: r, mode: mode, tier: TierFull, Now: time.Now}
+	s := &Session{r: r, mode: mode, tier: TierFull, lastUsed: map[string]int{}, Now: time.Now}
 	s.view, s.lang = s.build(), s.langLocked()
 	return s
 }
@@ -130,8 +147,15 @@ func (s *Session) Route(request string) (Decision, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	from := s.tier
+	// A request about another task replaces the intents (drift): they do
+	// not pile up. Recently used tools stay pinned (PinCalls) so work in
+	// progress keeps them.
+	drift := s.routed && len(s.det.Intents) > 0 && len(d.Intents) > 0 && !slices.Equal(s.det.Intents, d.Intents)
+	prev := s.det.Intents
 	s.det = d.Detection
 	s.failures = 0
+	s.routed = true
+	s.narrowed = ""
 	if s.mode == ModeTiered {
 		s.tier = d.Tier
 	}
@@ -140,7 +164,11 @@ func (s *Session) Route(request string) (Decision, bool) {
 	if len(d.Intents) > 0 {
 		intents = strings.Join(d.Intents, ",")
 	}
-	s.record(from, s.tier, fmt.Sprintf("routed %q: intents %s, confidence %.2f", clip(request, 80), intents, d.Confidence))
+	reason := fmt.Sprintf("routed %q: intents %s, confidence %.2f", clip(request, 80), intents, d.Confidence)
+	if drift {
+		reason += fmt.Sprintf(" (drift: replaces %s; pinned %s)", strings.Join(prev, ","), strings.Join(s.pinned, ","))
+	}
+	s.record(from, s.tier, reason)
 	return d, changed
 }
 
@@ -152,21 +180,228 @@ func clip(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-// CallStarted accounts for a call about to run. A registered tool outside
-// the current view still runs (guide, not restrict) and is pinned into the
-// view: changed=true.
-func (s *Session) CallStarted(tool string) bool {
+// CallStarted accounts for a call about to run; calls are evidence too.
+//   - A registered tool outside the current view still runs (guide, not
+//     restrict) and widens the view: every called tool is pinned for the
+//     next PinCalls calls, and a pin not renewed by then is dropped.
+//   - A tiered session that never routed and has made NarrowAfterCalls
+//     consecutive calls within one intent family (core tools neither count
+//     nor break the run) narrows from the full tier to that family's
+//     extended tier, the called tools recommended; to the recommended tier
+//     of their intent when every call of the run shares it.
+//   - A non-core tool's arguments (a path's extension, a URL, a query, a
+//     text) are detected as a request is: a confident detection, or one at
+//     the extended tier's confidence that names the called tool's own
+//     intent, narrows a session that never routed at once, to the view that
+//     request would get.
+//   - find_tools and the task prompt take precedence: once the session
+//     routed, calls only pin.
+//
+// All of one call's changes are one transition with its reasons and one
+// changed=true (one list_changed).
+func (s *Session) CallStarted(tool string, args map[string]any) bool {
+	if s.mode != ModeTiered || !s.r.IsRegistered(tool) || tool == FindTools || tool == CallTool {
+		return false
+	}
+	// The arguments are detected before the lock is taken: detection is
+	// the slow part, and it reads nothing of the session.
+	// Core tools serve every task: their arguments describe a step, not the
+	// task, as their calls neither count in nor break a run. Only a session
+	// that could still narrow pays for the detection (narrowByArguments
+	// checks again under the lock).
+	s.mu.Lock()
+	mayNarrow := !s.routed && s.tier == TierFull
+	s.mu.Unlock()
+	var argDet Detection
+	if mayNarrow && len(args) > 0 && !slices.Contains(s.r.cfg.Core, tool) {
+		if d, err := s.r.det(); err == nil {
+			if text := argumentText(args); text != "" {
+				argDet = d.Detect(text)
+			}
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.mode != ModeTiered || !s.r.IsRegistered(tool) {
-		return false
+	from := s.tier
+	var reasons []string
+	if !slices.ContainsFunc(s.view, func(v ViewTool) bool { return v.Name == tool }) {
+		reasons = append(reasons, fmt.Sprintf("pinned %s: called outside the view", tool))
 	}
-	if slices.ContainsFunc(s.view, func(v ViewTool) bool { return v.Name == tool }) {
-		return false
+	s.calls++
+	s.lastUsed[tool] = s.calls
+	if !slices.Contains(s.pinned, tool) {
+		s.pinned = append(s.pinned, tool)
 	}
-	s.pinned = append(s.pinned, tool)
-	s.record(s.tier, s.tier, fmt.Sprintf("pinned %s: called outside the view", tool))
-	return s.refresh()
+	var expired []string
+	s.pinned = slices.DeleteFunc(s.pinned, func(p string) bool {
+		old := s.calls-s.lastUsed[p] >= s.r.cfg.PinCalls
+		if old {
+			expired = append(expired, p)
+		}
+		return old
+	})
+	if len(expired) > 0 {
+		reasons = append(reasons, fmt.Sprintf("unpinned %s: not called in the last %d calls", strings.Join(expired, ","), s.r.cfg.PinCalls))
+	}
+	if fam, intent := s.familyOf(tool); fam != "" && !slices.Contains(s.r.cfg.Core, tool) {
+		if fam != s.streakFam {
+			s.streakFam, s.streak, s.streakTools = fam, 0, nil
+		}
+		s.streak++
+		if !slices.Contains(s.streakTools, tool) {
+			s.streakTools = append(s.streakTools, tool)
+		}
+		n := s.r.cfg.NarrowAfterCalls
+		if n > 0 && !s.routed && s.streak >= n && fam != s.narrowed && s.tier == TierFull {
+			s.narrowTo(fam, intent)
+			reasons = append(reasons, fmt.Sprintf("%d consecutive calls in family %s (%s) and no routing: narrowed to its %s tier",
+				s.streak, fam, strings.Join(s.streakTools, ","), s.tier))
+		}
+	}
+	if reason := s.narrowByArguments(tool, argDet); reason != "" {
+		reasons = append(reasons, reason)
+	}
+	changed := s.refresh()
+	if len(reasons) > 0 && (changed || from != s.tier) {
+		s.record(from, s.tier, strings.Join(reasons, "; "))
+	}
+	return changed
+}
+
+// familyOf returns the intent family of a catalog tool and its first intent.
+func (s *Session) familyOf(tool string) (string, string) {
+	ti, ok := s.r.t.Tool(tool)
+	if !ok || len(ti.Intents) == 0 {
+		return "", ""
+	}
+	return s.r.t.FamilyOf(ti.Intents[0]), ti.Intents[0]
+}
+
+// narrowTo sets the view to a family's extended tier: the streak's tools
+// recommended, their intents first, then the family's others (lock held).
+func (s *Session) narrowTo(fam, intent string) {
+	intents := []string{intent}
+	for _, t := range s.streakTools {
+		if _, in := s.familyOf(t); in != "" && !slices.Contains(intents, in) {
+			intents = append(intents, in)
+		}
+	}
+	for _, f := range s.r.t.Families {
+		if f.Name != fam {
+			continue
+		}
+		for _, in := range f.Intents {
+			if len(intents) < 3 && !slices.Contains(intents, in) {
+				intents = append(intents, in)
+			}
+		}
+	}
+	s.det = Detection{Intents: intents, Primary: intents[0], Tools: slices.Clone(s.streakTools), Lang: s.langLocked()}
+	s.tier = TierExtended
+	// Evidence agrees: every call of the run was within one intent. Its
+	// recommended tier holds that intent's tools and the core; the rest of
+	// the family is one call away (a call outside the view still runs).
+	if len(intents) > 0 && s.streakIntentsAgree(intent) {
+		s.det.Intents = []string{intent}
+		s.tier = TierRecommended
+	}
+	s.narrowed = fam
+}
+
+// streakIntentsAgree reports whether every tool of the current run has
+// intent among its intents (lock held).
+func (s *Session) streakIntentsAgree(intent string) bool {
+	for _, t := range s.streakTools {
+		ti, ok := s.r.t.Tool(t)
+		if !ok || !slices.Contains(ti.Intents, intent) {
+			return false
+		}
+	}
+	return true
+}
+
+// narrowByArguments narrows a session that never routed and still holds
+// the full tier when a non-core tool's call arguments (a path's extension, a URL, a
+// query or text) are detected as routing would detect a request: with the
+// recommended tier's confidence, or with the extended tier's when the
+// detected intent is one of the called tool's own (the call and its
+// arguments agree). The view is then the one that request would get, the
+// called tool recommended. Returns the reason, or "" (lock held).
+func (s *Session) narrowByArguments(tool string, det Detection) string {
+	if s.routed || s.tier != TierFull || len(det.Intents) == 0 {
+		return ""
+	}
+	tier := s.r.TierFor(det.Confidence)
+	agree := false
+	if ti, ok := s.r.t.Tool(tool); ok {
+		agree = slices.Contains(ti.Intents, det.Primary)
+	}
+	switch {
+	case tier == TierRecommended:
+	case tier == TierExtended && agree:
+		tier = TierRecommended
+	default:
+		return ""
+	}
+	if !slices.Contains(det.Tools, tool) {
+		det.Tools = append([]string{tool}, det.Tools...)
+	}
+	s.det = det
+	s.tier = tier
+	s.narrowed = s.r.t.FamilyOf(det.Primary)
+	return fmt.Sprintf("arguments of %s point at %s (confidence %.2f) and no routing: narrowed to the %s tier",
+		tool, strings.Join(det.Intents, ","), det.Confidence, tier)
+}
+
+// maxArgumentText bounds the argument text detected for one call.
+const maxArgumentText = 1024
+
+// argumentText joins a call's string arguments (in nested lists and
+// objects too) for detection, in key order so detection stays
+// deterministic. Secrets (password, token, key, secret fields) are left
+// out; the text is never logged or recorded.
+func argumentText(args map[string]any) string {
+	var b strings.Builder
+	var walk func(v any)
+	walk = func(v any) {
+		if b.Len() >= maxArgumentText {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case []string:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for _, k := range sortedKeys(x) {
+				if secretKey(k) {
+					continue
+				}
+				walk(x[k])
+			}
+		}
+	}
+	walk(args)
+	return clip(b.String(), maxArgumentText)
+}
+
+func secretKey(k string) bool {
+	k = strings.ToLower(k)
+	for _, w := range []string{"password", "token", "secret", "key", "credential", "auth"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // CallFinished accounts for a finished call: ok=false for a tool error or
@@ -242,7 +477,8 @@ func (s *Session) State() SessionState {
 	}
 	return SessionState{Mode: s.mode, Tier: s.tier, Intents: slices.Clone(s.det.Intents), Primary: s.det.Primary,
 		Confidence: s.det.Confidence, Lang: lang, Pinned: slices.Clone(s.pinned), Failures: s.failures,
-		View: slices.Clone(s.view), History: slices.Clone(s.history)}
+		View: slices.Clone(s.view), History: slices.Clone(s.history),
+		Calls: s.calls, StreakFamily: s.streakFam, Streak: s.streak, NarrowedTo: s.narrowed, ByRequest: s.routed}
 }
 
 // ModeForClient picks the exposure mode for a client. A configured mode of

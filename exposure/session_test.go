@@ -61,10 +61,10 @@ func TestSessionTiered(t *testing.T) {
 	if slices.Contains(viewNames(s.View()), "weather") {
 		t.Fatal("weather unexpectedly in the PDF view")
 	}
-	if !s.CallStarted("weather") {
+	if !s.CallStarted("weather", nil) {
 		t.Fatal("calling an unlisted tool did not change the view")
 	}
-	if !slices.Contains(viewNames(s.View()), "weather") || s.CallStarted("weather") {
+	if !slices.Contains(viewNames(s.View()), "weather") || s.CallStarted("weather", nil) {
 		t.Fatal("weather not pinned, or pinned twice")
 	}
 	st := s.State()
@@ -103,7 +103,7 @@ func TestSessionModes(t *testing.T) {
 	if _, changed := s.Route("合并这三个PDF"); changed || !slices.Equal(viewNames(s.View()), want) {
 		t.Fatal("search view changed on route")
 	}
-	if s.CallStarted("pdf_tool") || s.CallFinished("pdf_tool", false) || s.CallFinished("pdf_tool", false) {
+	if s.CallStarted("pdf_tool", nil) || s.CallFinished("pdf_tool", false) || s.CallFinished("pdf_tool", false) {
 		t.Fatal("search view changed on calls")
 	}
 
@@ -117,7 +117,7 @@ func TestSessionModes(t *testing.T) {
 		t.Fatalf("full view %v", v[:3])
 	}
 	s.CallFinished("pdf_tool", false)
-	if s.CallFinished("pdf_tool", false) || s.CallStarted("weather") {
+	if s.CallFinished("pdf_tool", false) || s.CallStarted("weather", nil) {
 		t.Fatal("full mode view changed on calls")
 	}
 }
@@ -137,7 +137,7 @@ func TestSessionConcurrent(t *testing.T) {
 				case 0:
 					s.Route(fmt.Sprintf("合并第%d个PDF", j))
 				case 1:
-					s.CallStarted(catalogNames[j%len(catalogNames)])
+					s.CallStarted(catalogNames[j%len(catalogNames)], nil)
 				case 2:
 					s.CallFinished("pdf_tool", j%3 == 0)
 				default:

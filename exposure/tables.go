@@ -48,6 +48,21 @@ type Intent struct {
 	Groups []KeywordGroup `json:"groups" yaml:"groups"`
 }
 
+// Signals name artefacts: an output format points at the tool that
+// produces it, a file extension at the tools that read it, a URL at the web
+// tools. They add tools to a view; they are not intent evidence.
+type Signals struct {
+	URL        []string            `json:"url" yaml:"url"`
+	Formats    []FormatSignal      `json:"formats" yaml:"formats"`
+	Extensions map[string][]string `json:"extensions" yaml:"extensions"` // "xlsx" -> readers
+}
+
+// FormatSignal is one output format: words that name it and its producer.
+type FormatSignal struct {
+	Tool  string   `json:"tool" yaml:"tool"`
+	Words []string `json:"words" yaml:"words"`
+}
+
 // Weights are the scores of the three keyword strengths.
 type Weights struct {
 	Strong float64 `json:"strong" yaml:"strong"`
@@ -91,6 +106,7 @@ type Tables struct {
 	Clients      []ClientRule        `json:"clients" yaml:"clients"`
 	Families     []Family            `json:"families" yaml:"families"`
 	Guides       map[string]string   `json:"guides" yaml:"guides"` // family name -> guidance text
+	Signals      Signals             `json:"signals" yaml:"signals"`
 	T2S          map[rune]rune       `json:"-" yaml:"-"`
 }
 
@@ -146,6 +162,10 @@ func loadEmbedded() (*Tables, error) {
 		Dependencies map[string][]string `json:"dependencies"`
 		Related      map[string][]string `json:"related"`
 		Clients      []ClientRule        `json:"clients"`
+		Signals      struct {
+			Doc string `json:"_doc"`
+			Signals
+		} `json:"signals"`
 	}
 	if b, err = read("routing.json"); err != nil {
 		return nil, err
@@ -155,6 +175,7 @@ func loadEmbedded() (*Tables, error) {
 	}
 	t.Core, t.IntentTools, t.Priority, t.Dependencies, t.Related, t.Clients =
 		rt.Core, rt.IntentTools, rt.Priority, rt.Dependencies, rt.Related, rt.Clients
+	t.Signals = rt.Signals.Signals
 	if b, err = read("t2s.txt"); err != nil {
 		return nil, err
 	}
@@ -227,6 +248,13 @@ func (t *Tables) Override(o *Tables) error {
 	if len(o.Clients) > 0 {
 		t.Clients = slices.Clone(o.Clients)
 	}
+	if len(o.Signals.URL) > 0 {
+		t.Signals.URL = slices.Clone(o.Signals.URL)
+	}
+	if len(o.Signals.Formats) > 0 {
+		t.Signals.Formats = slices.Clone(o.Signals.Formats)
+	}
+	mergeMap(&t.Signals.Extensions, o.Signals.Extensions)
 	mergeMap(&t.Exclusions, o.Exclusions)
 	mergeMap(&t.IntentTools, o.IntentTools)
 	mergeMap(&t.Priority, o.Priority)
@@ -345,6 +373,25 @@ func (t *Tables) Validate() error {
 	for _, f := range t.Families {
 		for _, in := range f.Intents {
 			intent("family "+f.Name, in)
+		}
+	}
+	for _, n := range t.Signals.URL {
+		tool("signals url", n)
+	}
+	for _, f := range t.Signals.Formats {
+		tool("signals formats", f.Tool)
+		for _, w := range f.Words {
+			if strings.TrimSpace(w) == "" {
+				errs = append(errs, "signals formats "+f.Tool+": empty word")
+			}
+		}
+	}
+	for ext, list := range t.Signals.Extensions {
+		if ext == "" || strings.ContainsAny(ext, ". ") {
+			errs = append(errs, fmt.Sprintf("signals extensions: %q is not an extension (no dot, no space)", ext))
+		}
+		for _, n := range list {
+			tool("signals extensions "+ext, n)
 		}
 	}
 	for _, ti := range t.Catalog {

@@ -55,6 +55,8 @@ func newRouter(cfg config.Exposure, registered []*tool.Tool) (*exposure.Router, 
 		Core:              cfg.Core,
 		Registered:        names,
 		FailuresToUpgrade: cfg.FailuresToUpgrade,
+		NarrowAfterCalls:  narrowAfter(cfg.NarrowAfterCalls),
+		PinCalls:          cfg.PinCalls,
 	})
 	if err == nil && cfg.TablesFile != "" {
 		// The embedded tables are compiled by tests; a deployment's own are
@@ -65,6 +67,14 @@ func newRouter(cfg config.Exposure, registered []*tool.Tool) (*exposure.Router, 
 		}
 	}
 	return r, err
+}
+
+// narrowAfter maps the config's 0 (never) to the router's negative.
+func narrowAfter(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 func (s *Server) newSession(key, client string, kind sessionKind, limit int) *session {
@@ -167,9 +177,10 @@ func (s *Server) viewTools(view []exposure.ViewTool, lang string, byName map[str
 	return out
 }
 
-// beforeCall pins a tool called from outside the session's view.
-func (s *Server) beforeCall(sess *session, name string) {
-	if sess.exp.CallStarted(name) {
+// beforeCall pins a tool called from outside the session's view; the
+// call's arguments are evidence of the task too.
+func (s *Server) beforeCall(sess *session, name string, args map[string]any) {
+	if sess.exp.CallStarted(name, args) {
 		s.viewChanged(sess)
 	}
 }

@@ -169,7 +169,7 @@ func (s *Server) exposureStage(ctx context.Context, c *callState, next next) (r 
 		return nil, tool.Errorf(tool.CodeNotFound, "call find_tools to see the available tools", "unknown tool %q", c.name)
 	}
 	c.tool = t
-	s.beforeCall(c.sess, c.name)
+	s.beforeCall(c.sess, c.name, c.args)
 	r, err = next(ctx, c)
 	ok = err == nil && (c.answer == nil || !c.answer.IsError)
 	return r, err

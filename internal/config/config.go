@@ -97,6 +97,11 @@ type Exposure struct {
 	ExtendedAt        float64  `yaml:"extended_at"`
 	Core              []string `yaml:"core"`
 	FailuresToUpgrade int      `yaml:"failures_to_upgrade"`
+	// NarrowAfterCalls consecutive calls within one intent family narrow a
+	// session that never routed to that family's tools (0: never).
+	NarrowAfterCalls int `yaml:"narrow_after_calls"`
+	// PinCalls is how many calls a called tool stays pinned in the view.
+	PinCalls int `yaml:"pin_calls"`
 	// TablesFile is a JSON file overriding parts of the embedded routing
 	// tables (keywords, intent-tool mapping, priorities, client modes...).
 	TablesFile string `yaml:"tables_file"`
@@ -173,6 +178,8 @@ func Default() *Config {
 			ExtendedAt:        0.5,
 			Core:              []string{"file", "shell", "search", "web_fetch"},
 			FailuresToUpgrade: 2,
+			NarrowAfterCalls:  3,
+			PinCalls:          10,
 		},
 		Shell: Shell{
 			ReadOnlyPrograms: []string{"ls", "cat", "head", "tail", "wc", "pwd", "date", "whoami", "uname", "echo", "grep", "find", "stat", "du", "df", "file", "sha256sum", "md5sum", "sort", "uniq", "diff", "tree", "which", "env", "printenv", "id", "hostname", "uptime", "free", "ps"},
@@ -335,6 +342,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Exposure.ExtendedAt > c.Exposure.RecommendedAt {
 		return errors.New("config: exposure.extended_at must not exceed exposure.recommended_at")
+	}
+	if c.Exposure.NarrowAfterCalls < 0 || c.Exposure.NarrowAfterCalls > 100 {
+		return fmt.Errorf("config: exposure.narrow_after_calls must be between 0 (never) and 100, not %d", c.Exposure.NarrowAfterCalls)
+	}
+	if c.Exposure.PinCalls < 1 || c.Exposure.PinCalls > 1000 {
+		return fmt.Errorf("config: exposure.pin_calls must be between 1 and 1000, not %d", c.Exposure.PinCalls)
 	}
 	if c.Limits.ImageMB < 1 {
 		return fmt.Errorf("config: limits.image_mb must be at least 1, not %d", c.Limits.ImageMB)

@@ -1,0 +1,227 @@
+package exposure
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func inView(s *Session, tool string) bool {
+	return slices.ContainsFunc(s.View(), func(v ViewTool) bool { return v.Name == tool })
+}
+
+// A session that never routes narrows after NarrowAfterCalls consecutive
+// calls within one family, with one transition and one change.
+func TestSessionEvidence_NarrowsAfterCallsInOneFamily(t *testing.T) {
+	r := liveRouter(t, Config{})
+	s := r.NewSession(ModeTiered)
+	full := len(s.View())
+	// Core tools neither count nor break the run.
+	for i, tool := range []string{"data_processor", "file", "data_visualization"} {
+		if s.CallStarted(tool, nil) {
+			t.Fatalf("call %d (%s) changed the full view", i, tool)
+		}
+	}
+	if st := s.State(); st.Tier != TierFull || st.Streak != 2 || st.StreakFamily != "data" {
+		t.Fatalf("before the third call: %+v", st)
+	}
+	hist := len(s.State().History)
+	if !s.CallStarted("data_processor", nil) {
+		t.Fatal("third call in the data family did not narrow the view")
+	}
+	st := s.State()
+	// Both called tools are data_analysis tools: the evidence agrees, so
+	// the view is that intent's recommended tier.
+	if st.Tier != TierRecommended || st.NarrowedTo != "data" || len(st.View) >= full {
+		t.Fatalf("after narrowing: tier %s narrowed %q, %d tools (full %d)", st.Tier, st.NarrowedTo, len(st.View), full)
+	}
+	if len(st.History) != hist+1 || !strings.Contains(st.History[hist].Reason, "3 consecutive calls in family data") {
+		t.Fatalf("want one transition with its reason, got %+v", st.History[hist:])
+	}
+	for _, tool := range []string{"data_processor", "data_visualization", "file"} {
+		if !inView(s, tool) {
+			t.Errorf("called tool %s not in the narrowed view", tool)
+		}
+	}
+	if s.CallStarted("data_visualization", nil) {
+		t.Error("a call inside the narrowed view changed it again")
+	}
+}
+
+// A call in another family breaks the run; find_tools takes precedence.
+func TestSessionEvidence_RoutingTakesPrecedence(t *testing.T) {
+	r := liveRouter(t, Config{})
+	s := r.NewSession(ModeTiered)
+	s.CallStarted("pdf_tool", nil)
+	s.CallStarted("data_processor", nil) // another family: the run restarts
+	s.CallStarted("pdf_tool", nil)
+	if st := s.State(); st.Tier != TierFull {
+		t.Fatalf("broken run narrowed: %+v", st)
+	}
+	s.Route("合并这三个PDF")
+	before := s.State().Tier
+	for range 5 {
+		s.CallStarted("data_processor", nil)
+	}
+	st := s.State()
+	if st.Tier != before || st.NarrowedTo != "" || !st.ByRequest {
+		t.Fatalf("calls overrode routing: tier %s -> %s, narrowed %q", before, st.Tier, st.NarrowedTo)
+	}
+	if !inView(s, "data_processor") {
+		t.Fatal("called tool outside the routed view not pinned")
+	}
+}
+
+// Disabled narrowing (negative) keeps the full view; calls still pin.
+func TestSessionEvidence_NarrowingOff(t *testing.T) {
+	r := liveRouter(t, Config{NarrowAfterCalls: -1})
+	s := r.NewSession(ModeTiered)
+	for range 6 {
+		s.CallStarted("pdf_tool", nil)
+	}
+	if st := s.State(); st.Tier != TierFull || st.NarrowedTo != "" {
+		t.Fatalf("narrowed with narrowing off: %+v", st)
+	}
+}
+
+// Drift: a routed request about another task replaces the intents; tools
+// used in the last calls stay pinned for PinCalls calls, then drop.
+func TestSessionEvidence_DriftReplacesIntentsPinsExpire(t *testing.T) {
+	r := liveRouter(t, Config{PinCalls: 3})
+	s := r.NewSession(ModeTiered)
+	s.Route("合并这三个PDF")
+	s.CallStarted("pdf_tool", nil)
+	s.Route("明天北京天气怎么样")
+	st := s.State()
+	if slices.Contains(st.Intents, "document_processing") || st.Primary != "daily_assistant" {
+		t.Fatalf("intents piled up: %v", st.Intents)
+	}
+	if !strings.Contains(st.History[len(st.History)-1].Reason, "drift") {
+		t.Errorf("drift not recorded: %q", st.History[len(st.History)-1].Reason)
+	}
+	if !inView(s, "pdf_tool") {
+		t.Fatal("tool in progress lost its place after the drift")
+	}
+	s.CallStarted("weather", nil)
+	s.CallStarted("weather", nil)
+	if !inView(s, "pdf_tool") {
+		t.Fatal("pin dropped before PinCalls calls")
+	}
+	hist := len(s.State().History)
+	if !s.CallStarted("weather", nil) || inView(s, "pdf_tool") {
+		t.Fatal("pin not dropped after PinCalls calls without use")
+	}
+	if h := s.State().History; len(h) != hist+1 || !strings.Contains(h[hist].Reason, "unpinned pdf_tool") {
+		t.Fatalf("unpin transition: %+v", h[hist:])
+	}
+}
+
+// Each call's changes are one transition: pinning an outside tool and
+// expiring another are reported together.
+func TestSessionEvidence_OneTransitionPerCall(t *testing.T) {
+	r := liveRouter(t, Config{PinCalls: 2})
+	s := r.NewSession(ModeTiered)
+	s.Route("合并这三个PDF")
+	s.CallStarted("weather", nil)
+	s.CallStarted("pdf_tool", nil)
+	hist := len(s.State().History)
+	if !s.CallStarted("calendar", nil) {
+		t.Fatal("outside call did not change the view")
+	}
+	h := s.State().History[hist:]
+	if len(h) != 1 || !strings.Contains(h[0].Reason, "pinned calendar") || !strings.Contains(h[0].Reason, "unpinned weather") {
+		t.Fatalf("want one transition naming both changes, got %+v", h)
+	}
+}
+
+// A run within one family but across its intents narrows to the family's
+// extended tier: the evidence does not agree on one intent.
+func TestSessionEvidence_MixedIntentsNarrowToExtended(t *testing.T) {
+	r := liveRouter(t, Config{})
+	s := r.NewSession(ModeTiered)
+	for _, tool := range []string{"pdf_tool", "doc_generator", "pdf_tool"} {
+		s.CallStarted(tool, nil)
+	}
+	st := s.State()
+	if st.Tier != TierExtended || st.NarrowedTo != "documents" {
+		t.Fatalf("tier %s narrowed %q, want extended documents", st.Tier, st.NarrowedTo)
+	}
+	if !strings.Contains(st.History[len(st.History)-1].Reason, "narrowed to its extended tier") {
+		t.Fatalf("reason %q", st.History[len(st.History)-1].Reason)
+	}
+}
+
+// A call's arguments are evidence like a request: a confident detection
+// narrows a session that never routed at its first call, one transition
+// and one change, the called tool recommended; further calls in the view
+// change nothing.
+func TestSessionEvidence_ArgumentsNarrowAtOnce(t *testing.T) {
+	r := liveRouter(t, Config{})
+	s := r.NewSession(ModeTiered)
+	full := len(s.View())
+	if !s.CallStarted("pdf_tool", map[string]any{"action": "merge", "paths": []any{"q1.pdf", "q2.pdf"}, "output": "all.pdf"}) {
+		t.Fatal("a merge of pdfs did not narrow the view")
+	}
+	st := s.State()
+	if st.Tier != TierRecommended || st.NarrowedTo != "documents" || len(st.View) >= full/2 {
+		t.Fatalf("tier %s narrowed %q, %d tools (full %d)", st.Tier, st.NarrowedTo, len(st.View), full)
+	}
+	if len(st.History) != 1 || !strings.Contains(st.History[0].Reason, "arguments of pdf_tool") {
+		t.Fatalf("want one transition with its reason: %+v", st.History)
+	}
+	if v := st.View[0]; v.Name != "pdf_tool" || v.Tag != TagRecommended {
+		t.Fatalf("called tool not first and recommended: %+v", st.View[:2])
+	}
+	if s.CallStarted("pdf_tool", map[string]any{"action": "encrypt", "path": "all.pdf"}) {
+		t.Fatal("a call inside the narrowed view changed it")
+	}
+}
+
+// The arguments and the tool agree: a detection at the extended tier's
+// confidence whose intent is the called tool's own narrows too; one at the
+// same confidence pointing elsewhere, or no evidence at all, waits.
+func TestSessionEvidence_ArgumentsMustAgreeOrBeConfident(t *testing.T) {
+	r := liveRouter(t, Config{})
+	s := r.NewSession(ModeTiered)
+	if s.CallStarted("file", map[string]any{"action": "read", "path": "notes.txt"}) {
+		t.Fatalf("a file read narrowed the view: %+v", s.State().History)
+	}
+	if s.CallStarted("shell", map[string]any{"command": "ls -la"}) {
+		t.Fatalf("ls narrowed the view: %+v", s.State().History)
+	}
+	if s.State().Tier != TierFull {
+		t.Fatal("weak evidence left the full tier")
+	}
+}
+
+// find_tools and the task prompt take precedence over arguments.
+func TestSessionEvidence_ArgumentsDoNotOverrideRouting(t *testing.T) {
+	r := liveRouter(t, Config{})
+	s := r.NewSession(ModeTiered)
+	s.Route("check the weather in Paris tomorrow")
+	before := s.State()
+	s.CallStarted("pdf_tool", map[string]any{"action": "merge", "paths": []any{"a.pdf", "b.pdf"}})
+	st := s.State()
+	if st.Primary != before.Primary || st.Tier != before.Tier {
+		t.Fatalf("arguments overrode routing: %s/%s -> %s/%s", before.Primary, before.Tier, st.Primary, st.Tier)
+	}
+	if !inView(s, "pdf_tool") {
+		t.Fatal("a call outside the view was not pinned")
+	}
+}
+
+// Secret fields are not evidence; nested lists and objects are, in key
+// order (deterministic), bounded.
+func TestSessionEvidence_ArgumentTextSkipsSecrets(t *testing.T) {
+	got := argumentText(map[string]any{
+		"path": "a.pdf", "user_password": "hunter2", "api_key": "k", "opts": map[string]any{"token": "t", "title": "Q3"},
+		"paths": []any{"b.pdf", 3, true}, "n": 5,
+	})
+	if got != "Q3 a.pdf b.pdf" {
+		t.Fatalf("argument text %q", got)
+	}
+	long := argumentText(map[string]any{"text": strings.Repeat("x", 5000)})
+	if len(long) > maxArgumentText+len("…") {
+		t.Fatalf("argument text not bounded: %d bytes", len(long))
+	}
+}
