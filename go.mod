@@ -74,3 +74,12 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+// email: go-mail composes MIME and speaks SMTP (STARTTLS/TLS, PLAIN/LOGIN);
+// v0.8.1, not v0.8.2, which needs Go 1.27. go-smtp (with go-sasl) is the real
+// SMTP server the email tests send to; tests only.
+require (
+	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
+	github.com/emersion/go-smtp v0.25.1
+	github.com/wneessen/go-mail v0.8.1
+)

@@ -16,6 +16,7 @@ import (
 	"clawbridge/tools/dataviz"
 	"clawbridge/tools/dbquery"
 	"clawbridge/tools/docgen"
+	"clawbridge/tools/email"
 	"clawbridge/tools/file"
 	"clawbridge/tools/finreport"
 	"clawbridge/tools/literature"
@@ -75,6 +76,7 @@ var registry = []constructor{
 	plain(dbquery.New),
 	checked(literature.New),
 	checked(weather.New),
+	checked(email.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds
