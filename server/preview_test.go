@@ -14,8 +14,10 @@ import (
 func TestConfirmPreview_ActionPreviewAndPrivateParams(t *testing.T) {
 	tl := &tool.Tool{Name: "mailer", Title: "M", Description: "d", Actions: []tool.Action{
 		{Name: "send", Level: tool.High, Timeout: tool.Normal, Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return nil, nil },
-			Params:  []tool.Param{{Name: "text", Type: tool.String, Private: true, Description: "body"}, {Name: "to", Type: tool.String, Description: "to"}},
-			Preview: func(_ context.Context, c *tool.Call) (string, error) { return "to " + c.Args.String("to") + "\n\n" + c.Args.String("text"), nil }},
+			Params: []tool.Param{{Name: "text", Type: tool.String, Private: true, Description: "body"}, {Name: "to", Type: tool.String, Description: "to"}},
+			Preview: func(_ context.Context, c *tool.Call) (string, error) {
+				return "to " + c.Args.String("to") + "\n\n" + c.Args.String("text"), nil
+			}},
 		{Name: "raw", Level: tool.High, Timeout: tool.Normal, Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return nil, nil },
 			Params: []tool.Param{{Name: "text", Type: tool.String, Private: true, Description: "body"}}},
 	}}
