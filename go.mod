@@ -8,6 +8,8 @@ require (
 	github.com/alecthomas/chroma/v2 v2.27.0 // format_converter: code highlighting in md->html/pdf (MIT)
 	github.com/blevesearch/bleve/v2 v2.6.3 // knowledge_rag: on-disk full-text index with BM25 scoring and a CJK bigram filter, safe for searches during batches (Apache-2.0); the exposure BM25 is in-memory only, with no persistence, incremental deletes or term locations for snippets
 	github.com/blevesearch/bleve_index_api v1.4.1 // knowledge_rag: bleve's scoring-model names (BM25) (Apache-2.0)
+	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6 // tests only: SASL for the go-smtp test server (MIT)
+	github.com/emersion/go-smtp v0.25.1 // tests only: the real SMTP server the email tests send to, STARTTLS and AUTH (MIT)
 	github.com/go-rod/rod v0.116.2 // browser: Chromium over CDP, system browser only (MIT)
 	github.com/go-sql-driver/mysql v1.10.1 // db_query: MySQL connections (MPL-2.0, unmodified)
 	github.com/gogs/chardet v0.0.0-20211120154057-b7413eaefb8f // web_fetch: charset detection for undeclared pages (MIT)
@@ -18,6 +20,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // resume_builder: JSON Resume schema validation (Apache-2.0)
 	github.com/shirou/gopsutil/v4 v4.26.10 // system: processes, ports, disks, memory (BSD-3)
 	github.com/shopspring/decimal v1.6.0 // financial_report: exact money arithmetic (MIT)
+	github.com/wneessen/go-mail v0.8.1 // email: MIME composition and SMTP (STARTTLS/TLS, PLAIN/LOGIN), maintained (MIT); v0.8.1 because v0.8.2 needs Go 1.27
 	github.com/xuri/excelize/v2 v2.11.1 // data tools, format_converter: xlsx streaming read/write and charts (BSD-3)
 	github.com/yuin/goldmark v1.8.7 // Markdown parsing for md->html/docx/pptx (MIT)
 	github.com/yuin/goldmark-highlighting/v2 v2.0.0-20230729083705-37449abec8cc // goldmark code highlighting extension (MIT)

@@ -2,7 +2,10 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
@@ -21,6 +24,32 @@ func redactArgs(args map[string]any) map[string]any {
 		clean[k] = v
 	}
 	return logging.Redact(clean).(map[string]any)
+}
+
+// withholdPrivate replaces the values of t's Private parameters (message
+// bodies) by their length, so the audit and the traces never hold them.
+func withholdPrivate(t *tool.Tool, args map[string]any) map[string]any {
+	if t == nil {
+		return args
+	}
+	var out map[string]any
+	for _, a := range t.Actions {
+		for _, p := range a.Params {
+			v, ok := args[p.Name]
+			if !p.Private || !ok {
+				continue
+			}
+			if out == nil {
+				out = maps.Clone(args)
+			}
+			s, _ := v.(string)
+			out[p.Name] = fmt.Sprintf("[withheld: %d chars]", utf8.RuneCountInString(s))
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }
 
 // audit writes one JSON line per call through zerolog and queues a trace

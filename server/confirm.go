@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -90,18 +91,25 @@ func (c *confirmer) spend(ctx context.Context, tok, session, toolName string, ar
 // could spend itself.
 func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call, args map[string]any, token string) *mcp.CallToolResult {
 	policy := s.confirmer.policy
+	what, err := describeCall(ctx, t, c)
+	if err != nil {
+		if te, ok := tool.AsError(err); ok {
+			return errorResult(traceID, te)
+		}
+		return errorResult(traceID, tool.Errorf(tool.CodeFailed, "", "could not describe the call for confirmation: %v", err))
+	}
 	switch policy {
 	case "auto":
 		return nil
 	case "deny":
 		return errorResult(traceID, tool.Errorf(tool.CodeDenied, "ask the operator to change the confirm policy (config `confirm`) if this action should be allowed",
-			"%s is a high-risk action and the server's confirmation policy is 'deny'", describeCall(t, c)))
+			"%s is a high-risk action and the server's confirmation policy is 'deny'", what))
 	case "token":
-		return s.confirmByToken(ctx, traceID, sess, t, c, args, token)
+		return s.confirmByToken(ctx, traceID, sess, t, what, args, token)
 	}
 	if policy == "elicit" && sess.canElicit(ctx) {
 		res, err := s.mcp.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
-			Message: "clawbridge wants to run a high-risk action:\n" + describeCall(t, c) + "\nAllow it to run once?",
+			Message: "clawbridge wants to run a high-risk action:\n" + what + "\nAllow it to run once?",
 			RequestedSchema: map[string]any{
 				"type": "object",
 				"properties": map[string]any{
@@ -116,25 +124,27 @@ func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *
 					return nil
 				}
 			}
-			return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user declined; do not retry unless the user asks", "the user did not confirm %s", describeCall(t, c)))
+			return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user declined; do not retry unless the user asks", "the user did not confirm %s", what))
 		}
 		s.log.Warn().Err(err).Str("session", sess.key).Msg("elicitation failed; the call waits for approval instead")
 	}
-	return s.confirmByApproval(ctx, traceID, sess, t, c)
+	return s.confirmByApproval(ctx, traceID, sess, t, c, what)
 }
 
 // confirmByApproval stores the call as pending and waits for a person to
 // approve or reject it with `clawbridge approve`. The wait happens before the
 // call takes a concurrency slot and before its class timeout starts.
-func (s *Server) confirmByApproval(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call) *mcp.CallToolResult {
-	what := describeCall(t, c)
+func (s *Server) confirmByApproval(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call, what string) *mcp.CallToolResult {
 	id, err := s.confirmer.propose(ctx, sess.key, t.Name, c.Action, what)
 	if err != nil {
 		return errorResult(traceID, tool.Errorf(tool.CodeFailed, "", "could not store the call for approval: %v", err))
 	}
 	wait := s.confirmer.wait
 	ask := fmt.Sprintf("%s needs the user's approval: run `clawbridge approve %s` to allow it once, or `clawbridge approve --reject %s`; waiting up to %s.", what, id, id, wait)
-	s.log.Warn().Str("kind", "approval").Str("pending_id", id).Str("session", sess.key).Str("call", what).Msg(ask)
+	// The log gets the first line only: a preview's later lines hold the
+	// message text, which logs never do; `clawbridge approve` shows it all.
+	first, _, _ := strings.Cut(what, "\n")
+	s.log.Warn().Str("kind", "approval").Str("pending_id", id).Str("session", sess.key).Str("call", first).Msg(strings.Replace(ask, what, first, 1))
 	_ = s.mcp.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(mcp.LoggingLevelWarning, "clawbridge", ask))
 	lastTick := time.Duration(0)
 	d, err := s.confirmer.await(ctx, id, func(waited time.Duration) {
@@ -161,7 +171,7 @@ func (s *Server) confirmByApproval(ctx context.Context, traceID string, sess *se
 // confirmByToken is the token policy: the first call returns a preview and a
 // token, the same call with the token runs once. The model can spend the
 // token itself, so this is for trusted setups only.
-func (s *Server) confirmByToken(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call, args map[string]any, token string) *mcp.CallToolResult {
+func (s *Server) confirmByToken(ctx context.Context, traceID string, sess *session, t *tool.Tool, what string, args map[string]any, token string) *mcp.CallToolResult {
 	if token != "" {
 		if err := s.confirmer.spend(ctx, token, sess.key, t.Name, args); err != nil {
 			return errorResult(traceID, tool.Errorf(tool.CodeConfirm, "call again without confirm_token to get a fresh preview and token", "%v", err))
@@ -174,21 +184,32 @@ func (s *Server) confirmByToken(ctx context.Context, traceID string, sess *sessi
 	}
 	preview := map[string]any{
 		"confirmation_required": true,
-		"action":                describeCall(t, c),
+		"action":                what,
 		"confirm_token":         tok,
 		"expires_at":            exp.UTC().Format(time.RFC3339),
 		"how":                   "Show the user what will run. If they agree, call the same tool again with exactly the same arguments plus confirm_token.",
 	}
 	return mcp.NewToolResultStructured(preview, fmt.Sprintf("Confirmation required before running %s.\nIf the user agrees, call %s again with the same arguments plus \"confirm_token\": %q (valid until %s, once).",
-		describeCall(t, c), t.Name, tok, exp.UTC().Format(time.RFC3339)))
+		what, t.Name, tok, exp.UTC().Format(time.RFC3339)))
 }
 
-func describeCall(t *tool.Tool, c *tool.Call) string {
-	args, _ := json.Marshal(redactArgs(c.Args))
+// describeCall is what the person confirming a call is shown: the action's
+// own preview where it has one (recipients and subject of a draft), else
+// the redacted arguments.
+func describeCall(ctx context.Context, t *tool.Tool, c *tool.Call) (string, error) {
+	name := t.Name
 	if c.Action != "" {
-		return fmt.Sprintf("%s.%s %s", t.Name, c.Action, args)
+		name += "." + c.Action
 	}
-	return fmt.Sprintf("%s %s", t.Name, args)
+	if a, ok := t.Action(c.Action); ok && a.Preview != nil {
+		p, err := a.Preview(ctx, c)
+		if err != nil {
+			return "", err
+		}
+		return name + ": " + p, nil
+	}
+	args, _ := json.Marshal(redactArgs(withholdPrivate(t, c.Args)))
+	return fmt.Sprintf("%s %s", name, args), nil
 }
 
 // canElicit reports whether the client declared the elicitation capability.

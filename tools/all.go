@@ -16,6 +16,7 @@ import (
 	"clawbridge/tools/dataviz"
 	"clawbridge/tools/dbquery"
 	"clawbridge/tools/docgen"
+	"clawbridge/tools/email"
 	"clawbridge/tools/file"
 	"clawbridge/tools/finreport"
 	"clawbridge/tools/knowledge"
@@ -77,6 +78,7 @@ var registry = []constructor{
 	checked(literature.New),
 	checked(weather.New),
 	plain(knowledge.New),
+	checked(email.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

@@ -272,3 +272,13 @@ func (ft *fileTool) restore(ctx context.Context, c *tool.Call) (*tool.Result, er
 		Data:    map[string]any{"path": ft.rel(dst), "trash_id": rec.ID, "type": rec.Type},
 	}, nil
 }
+
+// Trash moves the workspace file abs into the file tool's trash, where
+// `file restore` finds it, and returns its trash id. Other tools that delete
+// (email's delete_draft) use it so that every delete can be undone the same
+// way.
+func Trash(ctx context.Context, sb *sandbox.Sandbox, abs, reason string) (string, error) {
+	ft := &fileTool{sb: sb}
+	rec, err := ft.toTrash(ctx, abs, reason)
+	return rec.ID, err
+}

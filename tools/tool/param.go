@@ -36,6 +36,9 @@ type Param struct {
 	// to turn it on: it is not published, and a call that gives it is
 	// refused with this as the hint.
 	Disabled string
+	// Private marks content that never reaches the audit log or a trace
+	// (a message body): only its length is recorded.
+	Private bool
 }
 
 // Ptr returns a pointer to v, for Min and Max.

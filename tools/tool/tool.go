@@ -56,6 +56,11 @@ type Action struct {
 	// Handler runs the calls of this action; Tool.Handle dispatches to it,
 	// so no tool switches on the action name.
 	Handler Handler
+	// Preview, for a High action whose arguments do not show what it will
+	// do (a draft's path stands for its recipients), describes the call for
+	// the person asked to confirm it. An error refuses the call before
+	// anyone is asked. Nil: the tool name and the redacted arguments.
+	Preview func(ctx context.Context, c *Call) (string, error)
 }
 
 // Handler runs one validated call.
