@@ -25,24 +25,47 @@ func mcpTool(t *tool.Tool) mcp.Tool {
 		props := schema["properties"].(map[string]any)
 		props[confirmParam] = map[string]any{
 			"type":        "string",
-			"description": "Confirmation token from a previous preview of this exact call; only needed when the server asks for confirmation.",
+			"description": "From the preview of this exact call, when the server asks for confirmation.",
 		}
 	}
 	raw, _ := json.Marshal(schema)
-	a := t.Annotations()
+	title := t.Title
+	if title == t.Name {
+		title = "" // clients fall back to the name
+	}
 	return mcp.Tool{
 		Name:           t.Name,
-		Title:          t.Title,
+		Title:          title,
 		Description:    t.Description,
 		RawInputSchema: raw,
-		Annotations: mcp.ToolAnnotation{
-			Title:           t.Title,
-			ReadOnlyHint:    &a.ReadOnly,
-			DestructiveHint: &a.Destructive,
-			IdempotentHint:  &a.Idempotent,
-			OpenWorldHint:   &a.OpenWorld,
-		},
+		Annotations:    annotations(t.Annotations()),
 	}
+}
+
+// annotations publishes only the hints that differ from the protocol's
+// defaults (ToolAnnotations: readOnlyHint false, destructiveHint true,
+// idempotentHint false, openWorldHint true); an absent hint means its
+// default to every client. destructiveHint and idempotentHint mean
+// something only when readOnlyHint is false, so a read-only tool carries
+// neither. The title is Tool.title, which every protocol version this
+// server speaks (2025-06-18 on) has, so the annotation does not repeat it.
+func annotations(a tool.Annotations) mcp.ToolAnnotation {
+	yes, no := true, false
+	var out mcp.ToolAnnotation
+	if a.ReadOnly {
+		out.ReadOnlyHint = &yes
+	} else {
+		if !a.Destructive {
+			out.DestructiveHint = &no
+		}
+		if a.Idempotent {
+			out.IdempotentHint = &yes
+		}
+	}
+	if !a.OpenWorld {
+		out.OpenWorldHint = &no
+	}
+	return out
 }
 
 // shape turns a tool result into an MCP result: structured content, a
