@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"mime"
@@ -82,10 +83,18 @@ func (s *Server) shape(sess *session, traceID string, r *tool.Result, limit int)
 	if r.Data != nil {
 		data, err := json.Marshal(r.Data)
 		if err == nil {
-			var obj map[string]any
-			if json.Unmarshal(data, &obj) == nil {
-				out.StructuredContent = obj
-				data, blocks := textForm(obj)
+			if len(data) > 0 && data[0] == '{' {
+				// The object is marshalled once: structuredContent is these
+				// bytes, and so is the text form unless a long multi-line
+				// string has to move below it (only then is it decoded).
+				out.RawStructuredContent = data
+				var blocks []textBlock
+				if bytes.Contains(data, []byte(`\n`)) {
+					var obj map[string]any
+					if json.Unmarshal(data, &obj) == nil {
+						data, blocks = textForm(obj)
+					}
+				}
 				if text.Len() > 0 {
 					text.WriteString("\n")
 				}
@@ -106,11 +115,11 @@ func (s *Server) shape(sess *session, traceID string, r *tool.Result, limit int)
 	if n := len([]rune(body)); n > limit {
 		if sess.kind == kindAnonymous {
 			body = cutRunes(body, limit) + fmt.Sprintf("\n…[truncated: %s in all; a stateless caller without a token keeps nothing between requests, so narrow the request to see the rest]", wording.Count(n, "character", "characters"))
-			out.StructuredContent = map[string]any{"truncated": true, "summary": r.Summary}
+			out.RawStructuredContent, out.StructuredContent = nil, map[string]any{"truncated": true, "summary": r.Summary}
 		} else {
 			uri := s.results.keep(sess.key, traceID, body)
 			body = cutRunes(body, limit) + fmt.Sprintf("\n…[truncated: %s in all; the full result is the resource %s]", wording.Count(n, "character", "characters"), uri)
-			out.StructuredContent = map[string]any{"truncated": true, "full_result": uri, "summary": r.Summary}
+			out.RawStructuredContent, out.StructuredContent = nil, map[string]any{"truncated": true, "full_result": uri, "summary": r.Summary}
 		}
 	}
 	if body == "" {
