@@ -21,8 +21,8 @@ import (
 //	CLAWBRIDGE_PLAYWRIGHT_MCP=/path/node_modules/@playwright/mcp/cli.js \
 //	  go test -run XXX -bench Compare ./browser/
 //
-// Both drive the same system Chromium on the same fixture pages; metrics are
-// ms per navigate+snapshot, snapshot tokens (bytes/4) and refs in the snapshot.
+// Both drive the same system Chromium on the same fixture pages, both warm
+// (one untimed navigate+snapshot first); metrics are ms per navigate+snapshot, snapshot tokens (bytes/4) and refs in the snapshot.
 
 type mcpStdio struct {
 	cmd *exec.Cmd
@@ -133,7 +133,7 @@ func BenchmarkCompare(b *testing.B) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			var snap *Snapshot
-			for i := 0; i < b.N; i++ {
+			step := func() {
 				if _, err := s.Navigate(ctx, srv.At(page)); err != nil {
 					b.Fatal(err)
 				}
@@ -141,6 +141,11 @@ func BenchmarkCompare(b *testing.B) {
 				if snap, err = s.Snapshot(ctx, SnapshotOptions{}); err != nil {
 					b.Fatal(err)
 				}
+			}
+			step() // warm: the session's tab exists and the page is cached, as on @playwright/mcp's side
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				step()
 			}
 			b.ReportMetric(float64(len(snap.Text))/4, "tokens")
 			b.ReportMetric(float64(snap.TotalChars)/4, "full-tokens")
@@ -153,7 +158,7 @@ func BenchmarkCompare(b *testing.B) {
 			c := startPlaywrightMCP(b, cli)
 			defer c.close()
 			var text string
-			for i := 0; i < b.N; i++ {
+			step := func() {
 				if _, err := c.tool("browser_navigate", map[string]any{"url": srv.At(page)}); err != nil {
 					b.Fatal(err)
 				}
@@ -161,6 +166,14 @@ func BenchmarkCompare(b *testing.B) {
 				if text, err = c.tool("browser_snapshot", map[string]any{}); err != nil {
 					b.Fatal(err)
 				}
+			}
+			// Warm: @playwright/mcp launches its Chromium on the first
+			// navigate; that launch is left out of the timing, as
+			// clawbridge's (shared by the package) is.
+			step()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				step()
 			}
 			b.ReportMetric(float64(len(text))/4, "tokens")
 			b.ReportMetric(float64(len(text))/4, "full-tokens")

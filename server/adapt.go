@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"mime"
@@ -25,24 +26,47 @@ func mcpTool(t *tool.Tool) mcp.Tool {
 		props := schema["properties"].(map[string]any)
 		props[confirmParam] = map[string]any{
 			"type":        "string",
-			"description": "Confirmation token from a previous preview of this exact call; only needed when the server asks for confirmation.",
+			"description": "From the preview of this exact call, when the server asks for confirmation.",
 		}
 	}
 	raw, _ := json.Marshal(schema)
-	a := t.Annotations()
+	title := t.Title
+	if title == t.Name {
+		title = "" // clients fall back to the name
+	}
 	return mcp.Tool{
 		Name:           t.Name,
-		Title:          t.Title,
+		Title:          title,
 		Description:    t.Description,
 		RawInputSchema: raw,
-		Annotations: mcp.ToolAnnotation{
-			Title:           t.Title,
-			ReadOnlyHint:    &a.ReadOnly,
-			DestructiveHint: &a.Destructive,
-			IdempotentHint:  &a.Idempotent,
-			OpenWorldHint:   &a.OpenWorld,
-		},
+		Annotations:    annotations(t.Annotations()),
 	}
+}
+
+// annotations publishes only the hints that differ from the protocol's
+// defaults (ToolAnnotations: readOnlyHint false, destructiveHint true,
+// idempotentHint false, openWorldHint true); an absent hint means its
+// default to every client. destructiveHint and idempotentHint mean
+// something only when readOnlyHint is false, so a read-only tool carries
+// neither. The title is Tool.title, which every protocol version this
+// server speaks (2025-06-18 on) has, so the annotation does not repeat it.
+func annotations(a tool.Annotations) mcp.ToolAnnotation {
+	yes, no := true, false
+	var out mcp.ToolAnnotation
+	if a.ReadOnly {
+		out.ReadOnlyHint = &yes
+	} else {
+		if !a.Destructive {
+			out.DestructiveHint = &no
+		}
+		if a.Idempotent {
+			out.IdempotentHint = &yes
+		}
+	}
+	if !a.OpenWorld {
+		out.OpenWorldHint = &no
+	}
+	return out
 }
 
 // shape turns a tool result into an MCP result: structured content, a
@@ -59,10 +83,18 @@ func (s *Server) shape(sess *session, traceID string, r *tool.Result, limit int)
 	if r.Data != nil {
 		data, err := json.Marshal(r.Data)
 		if err == nil {
-			var obj map[string]any
-			if json.Unmarshal(data, &obj) == nil {
-				out.StructuredContent = obj
-				data, blocks := textForm(obj)
+			if len(data) > 0 && data[0] == '{' {
+				// The object is marshalled once: structuredContent is these
+				// bytes, and so is the text form unless a long multi-line
+				// string has to move below it (only then is it decoded).
+				out.RawStructuredContent = data
+				var blocks []textBlock
+				if bytes.Contains(data, []byte(`\n`)) {
+					var obj map[string]any
+					if json.Unmarshal(data, &obj) == nil {
+						data, blocks = textForm(obj)
+					}
+				}
 				if text.Len() > 0 {
 					text.WriteString("\n")
 				}
@@ -83,11 +115,11 @@ func (s *Server) shape(sess *session, traceID string, r *tool.Result, limit int)
 	if n := len([]rune(body)); n > limit {
 		if sess.kind == kindAnonymous {
 			body = cutRunes(body, limit) + fmt.Sprintf("\n…[truncated: %s in all; a stateless caller without a token keeps nothing between requests, so narrow the request to see the rest]", wording.Count(n, "character", "characters"))
-			out.StructuredContent = map[string]any{"truncated": true, "summary": r.Summary}
+			out.RawStructuredContent, out.StructuredContent = nil, map[string]any{"truncated": true, "summary": r.Summary}
 		} else {
 			uri := s.results.keep(sess.key, traceID, body)
 			body = cutRunes(body, limit) + fmt.Sprintf("\n…[truncated: %s in all; the full result is the resource %s]", wording.Count(n, "character", "characters"), uri)
-			out.StructuredContent = map[string]any{"truncated": true, "full_result": uri, "summary": r.Summary}
+			out.RawStructuredContent, out.StructuredContent = nil, map[string]any{"truncated": true, "full_result": uri, "summary": r.Summary}
 		}
 	}
 	if body == "" {

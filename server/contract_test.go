@@ -151,7 +151,7 @@ func TestMetaTools_TitlesAndSchemas(t *testing.T) {
 	seen := 0
 	for _, tl := range res.Tools {
 		schema := schemaOf(t, tl)
-		if tl.Title == "" || tl.Annotations.Title == "" {
+		if tl.Title == "" {
 			t.Errorf("%s has no title", tl.Name)
 		}
 		if schema["additionalProperties"] != false {

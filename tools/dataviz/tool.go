@@ -46,8 +46,8 @@ func New(d *tool.Deps) tool.Tool {
 	}
 	one := chartParams()
 	out := []tool.Param{
-		{Name: "output", Type: tool.String, Description: "Output path (default outputs/<title>.<ext>)."},
-		{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing output files."},
+		{Name: "output", Type: tool.String, Description: "Default outputs/<title>.<ext>."},
+		{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing files."},
 	}
 	chart := append(append([]tool.Param{}, one...), tool.Param{Name: "format", Type: tool.String, Enum: []string{"both", "png", "svg"}, Default: "both", Description: "Files to write."})
 	chart = append(chart, out...)
@@ -61,13 +61,12 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  "data_visualization",
 		Title: "Charts and dashboards",
-		Description: "Draws charts (bar, line, area, pie, scatter, histogram, heatmap; Chinese text fine) from inline data or a data file: " +
-			"PNG/SVG, a native Excel chart, or an offline HTML dashboard. " +
-			"Use it whenever the user asks for a chart or a visual; use data_processor first when the numbers still need computing.",
+		Description: "Charts (bar, line, area, pie, scatter, histogram, heatmap; Chinese text fine) from inline data or a data file: PNG/SVG, a native Excel chart, or an offline HTML dashboard. " +
+			"Use it for any chart or visual; use data_processor first when the numbers still need computing.",
 		Actions: []tool.Action{
 			{Name: "chart", Handler: v.chart, Description: "one chart as PNG/SVG", Level: tool.Write, Timeout: tool.Normal, Params: chart},
 			{Name: "excel_chart", Handler: v.excelChart, Description: "an .xlsx with the data and a native chart", Level: tool.Write, Timeout: tool.Normal, Params: excel},
-			{Name: "dashboard", Handler: v.dashboard, Description: "one offline HTML page of several charts", Level: tool.Write, Timeout: tool.Slow, Params: dash},
+			{Name: "dashboard", Handler: v.dashboard, Description: "one HTML page of several charts", Level: tool.Write, Timeout: tool.Slow, Params: dash},
 		},
 		Examples: []string{
 			"Make a bar chart of sales by region",
@@ -89,7 +88,7 @@ func chartParams() []tool.Param {
 		{Name: "x_label", Type: tool.String, Description: "X axis title."},
 		{Name: "y_label", Type: tool.String, Description: "Y axis title."},
 		{Name: "data", Type: tool.Object, Description: `Inline data: {"labels": [...], "series": [{"name": "...", "values": [...]}]}; scatter series add "x"; histogram {"values"}; heatmap {"labels", "y_labels", "matrix"}.`},
-		{Name: "path", Type: tool.String, Description: "Data file (xlsx, csv, json) instead of data; columns named by x and y."},
+		{Name: "path", Type: tool.String, Description: "xlsx, csv or json instead of data; columns named by x and y."},
 		{Name: "sheet", Type: tool.String, Description: "Worksheet."},
 		{Name: "x", Type: tool.String, Description: "Category or x column."},
 		{Name: "y", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Value columns, one series each (heatmap: its row column)."},

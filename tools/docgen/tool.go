@@ -47,8 +47,8 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  "doc_generator",
 		Title: "Word document generator",
-		Description: "Creates a Word .docx document from Markdown or structured blocks (headings, lists, tables, images, TOC, page numbers, Chinese text). " +
-			"Use it to assemble a report or document from content (text, tables, charts and images other tools produced); for slides use ppt_generator, for converting existing files use format_converter.",
+		Description: "Writes a Word .docx from Markdown or blocks (headings, lists, tables, images, TOC, Chinese text). " +
+			"Use it to assemble a report from content (text, tables, charts, images other tools made); for slides use ppt_generator, to convert existing files format_converter.",
 		Actions: []tool.Action{{
 			Description: "Write a .docx from text, path or blocks.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,

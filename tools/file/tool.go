@@ -74,7 +74,7 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  "file",
 		Title: "Workspace files",
-		Description: "Read, write, search and manage files in the workspace (any common text encoding; zip, hash). " +
+		Description: "Read, write, search and manage workspace files (any text encoding). " +
 			"delete moves to a trash that restore undoes. Paths are relative to the workspace root.",
 		Actions: ft.actions(),
 
@@ -95,27 +95,27 @@ func New(d *tool.Deps) tool.Tool {
 // published schema shows one description per parameter name.
 var (
 	pPath = tool.Param{Name: "path", Type: tool.String,
-		Description: "File or directory (default the workspace root)."}
+		Description: "Default the workspace root."}
 	pPaths = tool.Param{Name: "paths", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String},
 		Description: "Files or directories to archive."}
 	pOutput = tool.Param{Name: "output", Type: tool.String,
-		Description: "Destination path or directory (the archive for zip)."}
+		Description: "Destination (zip: the archive)."}
 	pText      = tool.Param{Name: "text", Type: tool.String, Description: "Text to write or append."}
 	pOverwrite = tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false,
-		Description: "Replace an existing destination (old content to the trash)."}
+		Description: "Replace the destination (old content to the trash)."}
 	pEncoding = tool.Param{Name: "encoding", Type: tool.String, Default: "auto",
 		Enum:        tool.EnumValues("auto", "utf-8", "gb18030", "gbk", "utf-16le", "utf-16be", "latin1"),
-		Description: "auto detects on read and keeps an existing file's encoding on write."}
+		Description: "auto: detected on read, kept on write."}
 	pOffset = tool.Param{Name: "offset", Type: tool.Integer, Min: tool.Ptr(0), Default: 0,
 		Description: "Lines or entries to skip."}
 	pLimit = tool.Param{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10000),
-		Description: "Most lines, entries or matches returned."}
+		Description: "Most lines, entries or matches."}
 	pDepth = tool.Param{Name: "depth", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10), Default: 3,
 		Description: "Directory levels shown."}
 	pPattern = tool.Param{Name: "pattern", Type: tool.String,
 		Description: "Glob under path (*, ?, **, {a,b}); without / it matches names at any depth."}
 	pQuery = tool.Param{Name: "query", Type: tool.String,
-		Description: "RE2 regular expression, matched per line."}
+		Description: "RE2 regex, per line."}
 	pIgnoreCase = tool.Param{Name: "ignore_case", Type: tool.Boolean, Default: false,
 		Description: "Case-insensitive."}
 	pID = tool.Param{Name: "id", Type: tool.String,
@@ -128,31 +128,31 @@ func req(p tool.Param) tool.Param { p.Required = true; return p }
 
 func (ft *fileTool) actions() []tool.Action {
 	return []tool.Action{
-		{Name: "read", Handler: ft.read, Description: "lines of a text file",
+		{Name: "read", Handler: ft.read, Description: "text lines",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath), pOffset, pLimit, pEncoding}},
-		{Name: "write", Handler: ft.write, Description: "write text atomically",
+		{Name: "write", Handler: ft.write, Description: "atomically",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pOverwrite, pEncoding}},
-		{Name: "append", Handler: ft.appendText, Description: "append text",
+		{Name: "append", Handler: ft.appendText, Description: "to a text file",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pEncoding}},
-		{Name: "list", Handler: ft.list, Description: "directory entries",
+		{Name: "list", Handler: ft.list, Description: "a directory",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pOffset, pLimit}},
-		{Name: "tree", Handler: ft.tree, Description: "directory tree",
+		{Name: "tree", Handler: ft.tree, Description: "nested listing",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pDepth, pLimit}},
-		{Name: "find", Handler: ft.find, Description: "paths matching a glob",
+		{Name: "find", Handler: ft.find, Description: "paths by glob",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pPattern), pLimit}},
 		{Name: "grep", Handler: ft.grep, Description: "regex search",
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pQuery), pPattern, pIgnoreCase, pLimit}},
 		{Name: "stat", Handler: ft.stat, Description: "size, times, MIME, encoding",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath)}},
-		{Name: "mkdir", Handler: ft.mkdir, Description: "make a directory",
+		{Name: "mkdir", Handler: ft.mkdir, Description: "with parents",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath)}},
 		{Name: "move", Handler: ft.move, Description: "move or rename",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
-		{Name: "copy", Handler: ft.copy, Description: "copy",
+		{Name: "copy", Handler: ft.copy, Description: "a file or tree",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
-		{Name: "delete", Handler: ft.delete, Description: "move to the trash (returns an id)",
+		{Name: "delete", Handler: ft.delete, Description: "to the trash (returns an id)",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath)}},
-		{Name: "restore", Handler: ft.restore, Description: "from the trash by id or path, or list the trash",
+		{Name: "restore", Handler: ft.restore, Description: "from the trash by id or path; neither lists it",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{pID, pPath, pOutput}},
 		{Name: "zip", Handler: ft.zip, Description: "pack paths",
 			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPaths), pOutput, pOverwrite}},

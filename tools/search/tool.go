@@ -35,7 +35,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	return tool.Tool{
 		Name:  "search",
 		Title: "Web search",
-		Description: "Search the web (DuckDuckGo, SearXNG or Brave): title, URL and snippet for each result, deduplicated. " +
+		Description: "Web search (DuckDuckGo, SearXNG or Brave): title, URL and snippet per result. " +
 			"Use web_fetch to read a result page.",
 		Actions: []tool.Action{{
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
@@ -44,7 +44,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "count", Type: tool.Integer, Default: 10, Description: "Results wanted.", Min: tool.Ptr(1), Max: tool.Ptr(30)},
 				{Name: "language", Type: tool.String, Description: "Result language, e.g. en or zh-CN."},
 				{Name: "region", Type: tool.String, Description: "Two-letter country code, e.g. us or cn."},
-				{Name: "time_range", Type: tool.String, Enum: []string{"day", "week", "month", "year"}, Description: "Only results from this recent period."},
+				{Name: "time_range", Type: tool.String, Enum: []string{"day", "week", "month", "year"}, Description: "Only this recent period."},
 				{Name: "safe_search", Type: tool.String, Enum: []string{"off", "moderate", "strict"}, Default: "moderate", Description: "Filter adult content."},
 			},
 			Handler: s.handle,

@@ -19,8 +19,8 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  Name,
 		Title: "Run a command",
-		Description: "Run one program in the workspace: exit code (non-zero is a normal result), stdout and stderr, with a timeout and no secrets in its environment. " +
-			"Read-only programs (ls, cat, grep, wc...) run at once in a jail that cannot change anything; anything else (other programs, " + shellLines(d) + "a cwd outside the workspace) asks the user first.",
+		Description: "Run one program in the workspace: exit code (non-zero is a normal result), stdout, stderr; timeout, no secrets in its environment. " +
+			"Read-only programs (ls, cat, grep, wc...) run at once in a read-only jail; anything else (other programs, " + shellLines(d) + "a cwd outside the workspace) asks the user first.",
 		Actions: []tool.Action{{
 			Description: "Run one command",
 			Level:       tool.High, // CallLevel lowers it to Read for read-only programs
@@ -30,15 +30,15 @@ func New(d *tool.Deps) tool.Tool {
 			Timeout: tool.Slow,
 			Params: []tool.Param{
 				{Name: "argv", Type: tool.Array, Items: &tool.Param{Name: "arg", Type: tool.String},
-					Description: "The program (on PATH) and its arguments, e.g. [\"ls\", \"-la\"]; " +
+					Description: "Program and arguments, e.g. [\"ls\", \"-la\"]; " +
 						"`;`, `|`, `$(...)`, `*` and quotes reach it literally." + argvNote(d),
 					Required: shellOff(d) != ""},
 				{Name: "shell", Type: tool.String, Disabled: shellOff(d),
 					Description: "A command line run with `sh -c` (pipes, redirections, globs); use argv when no shell is needed."},
-				{Name: "cwd", Type: tool.String, Description: "Working directory (default the workspace root)."},
+				{Name: "cwd", Type: tool.String, Description: "Default the workspace root."},
 				{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(3600),
-					Description: "Kill the command and its children after this many seconds (capped by shell.timeout)."},
-				{Name: "stdin", Type: tool.String, Description: "Standard input text."},
+					Description: "Kill it and its children after this (capped by shell.timeout)."},
+				{Name: "stdin", Type: tool.String, Description: "Input text."},
 			},
 			Handler: r.handle,
 		}},
