@@ -21,6 +21,7 @@ import (
 	"clawbridge/tools/finreport"
 	"clawbridge/tools/literature"
 	"clawbridge/tools/mindmap"
+	"clawbridge/tools/notify"
 	"clawbridge/tools/pdf"
 	"clawbridge/tools/pptgen"
 	"clawbridge/tools/resume"
@@ -77,6 +78,7 @@ var registry = []constructor{
 	checked(literature.New),
 	checked(weather.New),
 	checked(email.New),
+	checked(notify.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds
