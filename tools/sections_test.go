@@ -33,6 +33,9 @@ func TestConfig_SectionsRefuseOutOfRange(t *testing.T) {
 		{"email", "security: none", `security must be starttls or tls, got "none"`, "security: tls"},
 		{"email", "username: bot\npassword_env: \"\"", "password_env is required with username", "username: bot\npassword_env: SMTP_PASSWORD"},
 		{"email", "host: smtp.example.org", "from is required when host is set", "host: smtp.example.org\nfrom: bot@example.org"},
+		{"notify", "max_parts: 0", "max_parts must be at least 1, got 0", "max_parts: 3"},
+		{"notify", "targets:\n  - {name: team, kind: slack, url: \"https://hooks.slack.com/services/T/B/x\"}", "targets[0] (team): a slack URL carries its credential",
+			"targets:\n  - {name: team, kind: slack, url_env: SLACK_WEBHOOK_URL}"},
 		{"literature_search", `crossref_url: ""`, "openalex_url, arxiv_url and crossref_url must not be empty", "mailto: lab@example.org"},
 	} {
 		t.Run(tc.section+"/"+tc.bad, func(t *testing.T) {
