@@ -183,6 +183,9 @@ func opErr(action string, err error) error {
 	if errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "password") {
 		return &tool.Error{Code: tool.CodeDenied, Field: "password", Message: action + ": wrong or missing password", Hint: "pass the owner password in 'password'"}
 	}
+	if action == "fill_form" {
+		return tool.Errorf(tool.CodeFailed, "list_form_fields shows the fields and values this form takes; if the values fit them, the form itself is damaged", "%s failed: %v", action, err)
+	}
 	return tool.Errorf(tool.CodeFailed, "check the arguments (page selection, options) and try again", "%s failed: %v", action, err)
 }
 
