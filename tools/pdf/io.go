@@ -124,6 +124,12 @@ func (p *pdfTool) readPDF(field, path, password string) (*input, int, error) {
 			in.upw = password
 		}
 	}
+	if isWrongPassword(err) {
+		if data, ok := openEmptyOwner(in.data); ok {
+			in.data, in.upw, in.opw = data, "", ""
+			ctx, err = api.ReadContext(in.reader(), in.conf())
+		}
+	}
 	if err == nil {
 		err = ctx.EnsurePageCount()
 	}
