@@ -163,7 +163,7 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 	}
 	out := map[string]any{"filled": filled, "locked": lock, "appearances": "drawn"}
 	if fallback != "" {
-		out["appearances"] = "left to the viewer: pdf_tool wrote the values but could not draw them (" + fallback + "), so the file asks the viewer to (NeedAppearances; Acrobat, poppler and browsers do)"
+		out["appearances"] = "left to the viewer: pdf_tool wrote the values but could not draw them (" + fallback + "), so the file asks the viewer to (NeedAppearances); a viewer that ignores it shows the fields empty — open and save the file in Acrobat or LibreOffice to fix the look"
 	}
 	return w.result(fmt.Sprintf("filled %s into %s", wording.Count(len(filled), "field", "fields"), w.rel), out), nil
 }
