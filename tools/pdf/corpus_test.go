@@ -74,7 +74,7 @@ func TestCorpus_PDF(t *testing.T) {
 	tooltest.NeedProgram(t, "pdfinfo")
 	files := corpusPDFs(t)
 	e := newEnv(t)
-	var readable, countEqual, infoOK, splitTried, splitOK, formTried, formOK, trips, tripOK, optimized, kept, optGrew int
+	var readable, countEqual, infoOK, splitTried, splitOK, formTried, formOK, formFieldsSeen, formFieldsAgree, trips, tripOK, alreadyEncrypted, optimized, kept, optGrew int
 	var refused []string
 	for i, f := range files {
 		st, err := os.Stat(f)
@@ -108,10 +108,18 @@ func TestCorpus_PDF(t *testing.T) {
 				refused = append(refused, fmt.Sprintf("split %s: %v", short, err))
 			}
 		}
-		if out, _ := poppler("pdfinfo", f); strings.Contains(out, "Form:            AcroForm") {
+		pinfo, _ := poppler("pdfinfo", f)
+		if strings.Contains(pinfo, "Form:            AcroForm") {
 			formTried++
-			if _, err := tooltest.Run(t, e.tool, map[string]any{"action": "list_form_fields", "path": rel}); err == nil {
+			if res, err := tooltest.Run(t, e.tool, map[string]any{"action": "list_form_fields", "path": rel}); err == nil {
 				formOK++
+				listed, _ := res.Data.(map[string]any)["fields"].([]map[string]any) // []any{} when none
+				fields, agreed := formAgreement(t, f, listed)
+				formFieldsSeen += fields
+				formFieldsAgree += agreed
+				if agreed < fields {
+					refused = append(refused, fmt.Sprintf("list_form_fields %s: %d of %d fields agree with qpdf", short, agreed, fields))
+				}
 			} else {
 				refused = append(refused, fmt.Sprintf("list_form_fields %s: %v", short, err))
 			}
@@ -128,6 +136,12 @@ func TestCorpus_PDF(t *testing.T) {
 			}
 		}
 		// Round trip: encrypt with both passwords, decrypt with the owner's.
+		// encrypt refuses an input that is encrypted already (decrypt it
+		// first), so those are counted apart.
+		if strings.Contains(pinfo, "Encrypted:       yes") {
+			alreadyEncrypted++
+			continue
+		}
 		trips++
 		enc := fmt.Sprintf("c%d/enc.pdf", i)
 		dec := fmt.Sprintf("c%d/dec.pdf", i)
@@ -152,7 +166,10 @@ func TestCorpus_PDF(t *testing.T) {
 	}
 	t.Logf("corpus: pdf_tool on %d PDFs poppler opens without a password (of %d): page_count equal to pdfinfo on %d, info accepts %d", readable, len(files), countEqual, infoOK)
 	t.Logf("corpus: split accepts %d of %d (2-50 pages); list_form_fields reads %d of %d AcroForm files", splitOK, splitTried, formOK, formTried)
-	t.Logf("corpus: encrypt/decrypt round trips with pages and text equal to poppler's on the original: %d of %d", tripOK, trips)
+	if _, err := exec.LookPath("qpdf"); err == nil {
+		t.Logf("corpus: form fields whose name, type and value agree with qpdf --json: %d of %d", formFieldsAgree, formFieldsSeen)
+	}
+	t.Logf("corpus: encrypt/decrypt round trips with pages and text equal to poppler's on the original: %d of %d unencrypted inputs (%d inputs already encrypted, which encrypt refuses: decrypt first)", tripOK, trips, alreadyEncrypted)
 	t.Logf("corpus: optimize wrote a smaller file for %d, kept the original (not smaller) for %d, wrote a bigger one for %d", optimized, kept, optGrew)
 }
 
@@ -164,3 +181,44 @@ func errOr(err error, res any) any {
 }
 
 func squash(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// formAgreement counts the listed fields whose name, type and (text and
+// choice) value agree with qpdf's reading; without qpdf, none are counted,
+// nor signature fields qpdf does not list.
+func formAgreement(t *testing.T, path string, fields []map[string]any) (seen, agreed int) {
+	q := qpdfFields(t, path)
+	if q == nil {
+		return 0, 0
+	}
+	for _, f := range fields {
+		qf, ok := q[f["name"].(string)]
+		typ := f["type"]
+		if !ok && typ == "signature" {
+			continue // qpdf lists only fields with a widget on a page
+		}
+		seen++
+		if typ == "date" {
+			typ = "text"
+		}
+		if !ok || (typ != qf.typ() && !qpdfWidgetFlags(typ, qf)) {
+			continue
+		}
+		want := qf.text()
+		if typ == "listbox" {
+			if s, ok := want.(string); ok {
+				want = []string{s}
+				if s == "" {
+					want = []string{}
+				}
+			}
+		}
+		switch typ {
+		case "text", "combobox", "listbox":
+			if toJSON(f["value"]) != toJSON(want) {
+				continue
+			}
+		}
+		agreed++
+	}
+	return seen, agreed
+}

@@ -124,6 +124,12 @@ func (p *pdfTool) readPDF(field, path, password string) (*input, int, error) {
 			in.upw = password
 		}
 	}
+	if isWrongPassword(err) {
+		if data, ok := openEmptyOwner(in.data); ok {
+			in.data, in.upw, in.opw = data, "", ""
+			ctx, err = api.ReadContext(in.reader(), in.conf())
+		}
+	}
 	if err == nil {
 		err = ctx.EnsurePageCount()
 	}
@@ -182,6 +188,9 @@ func opErr(action string, err error) error {
 	}
 	if errors.Is(err, pdfcpu.ErrWrongPassword) || strings.Contains(err.Error(), "password") {
 		return &tool.Error{Code: tool.CodeDenied, Field: "password", Message: action + ": wrong or missing password", Hint: "pass the owner password in 'password'"}
+	}
+	if action == "fill_form" {
+		return tool.Errorf(tool.CodeFailed, "list_form_fields shows the fields and values this form takes; if the values fit them, the form itself is damaged", "%s failed: %v", action, err)
 	}
 	return tool.Errorf(tool.CodeFailed, "check the arguments (page selection, options) and try again", "%s failed: %v", action, err)
 }

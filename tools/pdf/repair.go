@@ -36,10 +36,30 @@ var (
 // encryption dictionary with /Length 128 appended after the file, so no
 // offset of the original moves. Anything else is returned unchanged.
 func fixEncryptLength(data []byte) []byte {
+	e, ok := findEncrypt(data)
+	if !ok {
+		return data
+	}
+	if v := e.dict.IntEntry("V"); v == nil || *v != 4 || e.dict.IntEntry("Length") != nil {
+		return data
+	}
+	e.dict["Length"] = types.Integer(128)
+	return e.revise(data)
+}
+
+// encryptObj is the newest encryption dictionary of a file.
+type encryptObj struct {
+	objNr, gen int
+	dict       types.Dict
+	ref        string // the trailer's "/Encrypt n g R"
+	startXRef  string
+}
+
+func findEncrypt(data []byte) (*encryptObj, bool) {
 	refs := encryptRef.FindAllSubmatch(data, -1)
 	sx := startXRef.FindAllSubmatch(data, -1)
 	if len(refs) == 0 || len(sx) == 0 {
-		return data
+		return nil, false
 	}
 	ref := refs[len(refs)-1]
 	objNr, _ := strconv.Atoi(string(ref[1]))
@@ -47,34 +67,35 @@ func fixEncryptLength(data []byte) []byte {
 	head := regexp.MustCompile(fmt.Sprintf(`(?:^|[^0-9])%d\s+%d\s+obj\b`, objNr, gen))
 	locs := head.FindAllIndex(data, -1)
 	if len(locs) == 0 {
-		return data
+		return nil, false
 	}
 	body := data[locs[len(locs)-1][1]:]
 	end := bytes.Index(body, []byte("endobj"))
 	if end < 0 {
-		return data
+		return nil, false
 	}
 	text := string(body[:end])
 	obj, err := model.ParseObject(&text)
 	if err != nil {
-		return data
+		return nil, false
 	}
 	d, ok := obj.(types.Dict)
 	if !ok {
-		return data
+		return nil, false
 	}
-	if v := d.IntEntry("V"); v == nil || *v != 4 || d.IntEntry("Length") != nil {
-		return data
-	}
-	d["Length"] = types.Integer(128)
-	size := objNr + 1
+	return &encryptObj{objNr: objNr, gen: gen, dict: d, ref: string(ref[0]), startXRef: string(sx[len(sx)-1][1])}, true
+}
+
+// revise appends the changed dictionary as an incremental update: a new
+// revision after the file, so no offset of the original moves.
+func (e *encryptObj) revise(data []byte) []byte {
+	size := e.objNr + 1
 	if m := trailerSz.FindAllSubmatch(data, -1); len(m) > 0 {
 		if n, err := strconv.Atoi(string(m[len(m)-1][1])); err == nil && n > size {
 			size = n
 		}
 	}
-	prev := string(sx[len(sx)-1][1])
-	keep := string(ref[0])
+	keep := e.ref
 	for _, re := range trailerKeep {
 		if m := re.FindAll(data, -1); len(m) > 0 {
 			keep += " " + string(m[len(m)-1])
@@ -84,9 +105,9 @@ func fixEncryptLength(data []byte) []byte {
 	b.Write(data)
 	b.WriteString("\n")
 	off := b.Len()
-	fmt.Fprintf(&b, "%d %d obj\n%s\nendobj\n", objNr, gen, d.PDFString())
+	fmt.Fprintf(&b, "%d %d obj\n%s\nendobj\n", e.objNr, e.gen, e.dict.PDFString())
 	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n%d 1\n%010d %05d n \ntrailer\n<< /Size %d /Prev %s %s >>\nstartxref\n%d\n%%%%EOF\n", objNr, off, gen, size, prev, keep, xref)
+	fmt.Fprintf(&b, "xref\n%d 1\n%010d %05d n \ntrailer\n<< /Size %d /Prev %s %s >>\nstartxref\n%d\n%%%%EOF\n", e.objNr, off, e.gen, size, e.startXRef, keep, xref)
 	return b.Bytes()
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"clawbridge/internal/officetest"
+	"clawbridge/tools/tool"
 )
 
 // TestEncryption_V4WithoutKeyLength: pypdf's AES file whose encryption
@@ -87,3 +88,36 @@ func TestOptimize_KeepsOriginalWhenNotSmaller(t *testing.T) {
 
 // minimalPDF is a valid one-page PDF with a classic xref table.
 const minimalPDF = "%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\nxref\n0 4\n0000000000 65535 f \n0000000009 00000 n \n0000000058 00000 n \n0000000115 00000 n \ntrailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n186\n%%EOF\n"
+
+// TestEncryption_EmptyOwnerPassword: pypdf's AES-256 files made with qpdf
+// --encrypt asdfzxcv "" (R5 and R6) have an empty owner password, so
+// poppler opens them with none; pdf_tool does too (and with the user
+// password), decrypts them to the text poppler reads, and leaves the file
+// on disk as it was. A file with a real owner password still asks for one.
+func TestEncryption_EmptyOwnerPassword(t *testing.T) {
+	e := newEnv(t)
+	for _, name := range []string{"r5-user-password.pdf", "r6-user-password.pdf"} {
+		path := e.put(name, fixture(t, name))
+		for _, pw := range []string{"", "asdfzxcv"} {
+			if n := e.run(map[string]any{"action": "page_count", "path": path, "password": pw}).Data.(map[string]any)["page_count"]; n != 1 {
+				t.Fatalf("%s with password %q: page_count %v", name, pw, n)
+			}
+		}
+		out := "plain-" + name
+		e.run(map[string]any{"action": "decrypt", "path": path, "password": "", "output": out})
+		text, err := execOut("pdftotext", e.abs(out), "-")
+		want, _ := execOut("pdftotext", e.abs(path), "-")
+		if err != nil || squash(text) != squash(want) || squash(want) == "" {
+			t.Fatalf("%s: decrypted text %q, poppler reads %q on the original (%v)", name, text, want, err)
+		}
+		if officetest.EncryptedPages(t, e.abs(out), "") != 1 {
+			t.Fatalf("%s: decrypted file does not have 1 page", name)
+		}
+		if string(fixture(t, name)) != string(readBack(e.abs(path))) {
+			t.Fatalf("%s: input was modified", name)
+		}
+	}
+	plain := e.put("plain.pdf", fixture(t, "english-unlocked.pdf"))
+	e.run(map[string]any{"action": "encrypt", "path": plain, "output": "locked.pdf", "owner_password": "owner", "user_password": "user"})
+	e.fail(map[string]any{"action": "page_count", "path": "locked.pdf"}, tool.CodeDenied)
+}
