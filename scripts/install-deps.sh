@@ -15,6 +15,7 @@ need pdfinfo poppler-utils
 need soffice libreoffice-writer-nogui
 need psql postgresql
 need bwrap bubblewrap
+need qpdf qpdf   # tests: the second reader of PDF form fields
 [ -d /usr/lib/postgresql ] || missing="$missing postgresql"
 [ -n "$(ls /usr/share/fonts/truetype/wqy 2>/dev/null)" ] || missing="$missing fonts-wqy-zenhei"
 [ -n "$(ls /usr/share/fonts/opentype/noto/NotoSansCJK* 2>/dev/null)" ] || missing="$missing fonts-noto-cjk"

@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"clawbridge/tools/tooltest"
 	"encoding/json"
 	"errors"
 	"os/exec"
@@ -24,7 +25,7 @@ func (e *env) listed(path string) map[string]map[string]any {
 }
 
 // qpdfField is one field as qpdf --json reports it: the second program the
-// form tests check against (skipped when qpdf is not installed).
+// form tests check against (scripts/install-deps.sh installs it).
 type qpdfField struct {
 	FullName   string   `json:"fullname"`
 	FieldType  string   `json:"fieldtype"`
@@ -112,9 +113,10 @@ func (q qpdfField) text() any {
 // fields, value) against qpdf's reading of the same file.
 func agreeWithQpdf(t *testing.T, e *env, path string, fields map[string]map[string]any) {
 	t.Helper()
+	tooltest.NeedProgram(t, "qpdf")
 	q := qpdfFields(t, e.abs(path))
 	if q == nil {
-		return
+		t.Fatalf("%s: qpdf --json could not read the fields", path)
 	}
 	if len(q) != len(fields) {
 		t.Fatalf("%s: %d fields, qpdf lists %d", path, len(fields), len(q))

@@ -73,6 +73,7 @@ var debianPackages = map[string]string{
 	"pdftotext": "poppler-utils",
 	"pdfinfo":   "poppler-utils",
 	"pdfimages": "poppler-utils",
+	"qpdf":      "qpdf",
 	"soffice":   "libreoffice-writer-nogui",
 	"sh":        "dash",
 	"cat":       "coreutils", "echo": "coreutils", "env": "coreutils", "false": "coreutils", "ls": "coreutils",
