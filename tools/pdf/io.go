@@ -192,7 +192,9 @@ func opErr(action string, err error) error {
 	if action == "fill_form" {
 		return tool.Errorf(tool.CodeFailed, "list_form_fields shows the fields and values this form takes; if the values fit them, the form itself is damaged", "%s failed: %v", action, err)
 	}
-	return tool.Errorf(tool.CodeFailed, "check the arguments (page selection, options) and try again", "%s failed: %v", action, err)
+	// The arguments were checked before pdfcpu ran, so what is left is
+	// something in the file pdfcpu cannot process for this action.
+	return tool.Errorf(tool.CodeFailed, "the arguments were accepted; pdfcpu cannot do this on this file's structure: `validate` shows what is wrong, and printing the file to a new PDF (browser pdf, or format_converter) usually gives one it can process", "%s failed: %v", action, err)
 }
 
 // selection parses a pdfcpu page selection; empty means all pages.
