@@ -10,6 +10,7 @@ import (
 	"clawbridge/browser"
 	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/browseruse"
+	"clawbridge/tools/codeassist"
 	"clawbridge/tools/contract"
 	"clawbridge/tools/convert"
 	"clawbridge/tools/dataproc"
@@ -79,6 +80,7 @@ var registry = []constructor{
 	checked(weather.New),
 	plain(knowledge.New),
 	checked(email.New),
+	plain(codeassist.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds
