@@ -6,13 +6,16 @@ require (
 	codeberg.org/readeck/go-readability/v2 v2.1.3 // web_fetch: main-content extraction (maintained readability port, MIT)
 	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2 // web_fetch, format_converter: HTML to Markdown (MIT)
 	github.com/alecthomas/chroma/v2 v2.27.0 // format_converter: code highlighting in md->html/pdf (MIT)
+	github.com/aymanbagabas/go-udiff v0.4.2 // coding_assistant: unified diffs, a maintained copy of gopls' diff package with context size (MIT/BSD-3); pmezard/go-difflib is archived and sergi/go-diff writes no unified diff with context
 	github.com/blevesearch/bleve/v2 v2.6.3 // knowledge_rag: on-disk full-text index with BM25 scoring and a CJK bigram filter, safe for searches during batches (Apache-2.0); the exposure BM25 is in-memory only, with no persistence, incremental deletes or term locations for snippets
 	github.com/blevesearch/bleve_index_api v1.4.1 // knowledge_rag: bleve's scoring-model names (BM25) (Apache-2.0)
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6 // tests only: SASL for the go-smtp test server (MIT)
 	github.com/emersion/go-smtp v0.25.1 // tests only: the real SMTP server the email tests send to, STARTTLS and AUTH (MIT)
+	github.com/fzipp/gocyclo v0.6.0 // tests only: the reference cyclomatic complexity coding_assistant's Go analysis must agree with (BSD-3)
 	github.com/go-rod/rod v0.116.2 // browser: Chromium over CDP, system browser only (MIT)
 	github.com/go-sql-driver/mysql v1.10.1 // db_query: MySQL connections (MPL-2.0, unmodified)
 	github.com/gogs/chardet v0.0.0-20211120154057-b7413eaefb8f // web_fetch: charset detection for undeclared pages (MIT)
+	github.com/itchyny/gojq v0.12.20 // coding_assistant: jq queries, pure Go, no environment or file access unless given (MIT)
 	github.com/jackc/pgx/v5 v5.12.0 // db_query: PostgreSQL with read-only transactions (MIT)
 	github.com/mark3labs/mcp-go v1.2.1 // server: MCP protocol, stdio/SSE/streamable HTTP (MIT)
 	github.com/pdfcpu/pdfcpu v0.15.0 // pdf_tool: PDF processing, pure Go (Apache-2.0)
@@ -101,6 +104,7 @@ require (
 	github.com/blevesearch/zapx/v16 v16.3.4 // indirect
 	github.com/blevesearch/zapx/v17 v17.2.5 // indirect
 	github.com/golang/snappy v1.0.0 // indirect
+	github.com/itchyny/timefmt-go v0.1.9 // indirect
 	github.com/json-iterator/go v0.0.0-20171115153421-f7279a603ede // indirect
 	github.com/mschoch/smat v0.2.0 // indirect
 	go.etcd.io/bbolt v1.4.0 // indirect

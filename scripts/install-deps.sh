@@ -16,6 +16,13 @@ need soffice libreoffice-writer-nogui
 need psql postgresql
 need bwrap bubblewrap
 need qpdf qpdf   # tests: the second reader of PDF form fields
+# coding_assistant's formatters; python3, node and patch for its tests
+need shfmt shfmt
+need clang-format clang-format
+need black black
+need python3 python3
+need node nodejs
+need patch patch
 [ -d /usr/lib/postgresql ] || missing="$missing postgresql"
 [ -n "$(ls /usr/share/fonts/truetype/wqy 2>/dev/null)" ] || missing="$missing fonts-wqy-zenhei"
 [ -n "$(ls /usr/share/fonts/opentype/noto/NotoSansCJK* 2>/dev/null)" ] || missing="$missing fonts-noto-cjk"

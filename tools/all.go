@@ -10,6 +10,7 @@ import (
 	"clawbridge/browser"
 	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/browseruse"
+	"clawbridge/tools/codeassist"
 	"clawbridge/tools/contract"
 	"clawbridge/tools/convert"
 	"clawbridge/tools/dataproc"
@@ -81,6 +82,7 @@ var registry = []constructor{
 	plain(knowledge.New),
 	checked(email.New),
 	checked(notify.New),
+	plain(codeassist.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

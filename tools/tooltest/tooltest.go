@@ -78,6 +78,7 @@ var debianPackages = map[string]string{
 	"sh":        "dash",
 	"cat":       "coreutils", "echo": "coreutils", "env": "coreutils", "false": "coreutils", "ls": "coreutils",
 	"printf": "coreutils", "pwd": "coreutils", "seq": "coreutils", "sleep": "coreutils", "tr": "coreutils",
+	"shfmt": "shfmt", "clang-format": "clang-format", "black": "black", "patch": "patch", "python3": "python3", "node": "nodejs",
 }
 
 // NeedProgram returns the path of an external program a test needs. When it
