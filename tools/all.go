@@ -11,6 +11,7 @@ import (
 	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/browseruse"
 	"clawbridge/tools/contract"
+	"clawbridge/tools/cron"
 	"clawbridge/tools/convert"
 	"clawbridge/tools/dataproc"
 	"clawbridge/tools/dataviz"
@@ -81,6 +82,7 @@ var registry = []constructor{
 	plain(knowledge.New),
 	checked(email.New),
 	checked(notify.New),
+	checked(cron.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

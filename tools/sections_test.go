@@ -36,6 +36,9 @@ func TestConfig_SectionsRefuseOutOfRange(t *testing.T) {
 		{"notify", "max_parts: 0", "max_parts must be at least 1, got 0", "max_parts: 3"},
 		{"notify", "targets:\n  - {name: team, kind: slack, url: \"https://hooks.slack.com/services/T/B/x\"}", "targets[0] (team): a slack URL carries its credential",
 			"targets:\n  - {name: team, kind: slack, url_env: SLACK_WEBHOOK_URL}"},
+		{"cron", "tick: 1ms", "tick must be at least 10ms, got 1ms", "tick: 100ms\nmissed_after: 500ms"},
+		{"cron", "timezone: Mars/Olympus", `timezone: unknown IANA time zone "Mars/Olympus"`, "timezone: Asia/Shanghai"},
+		{"cron", "tick: 1s\nmissed_after: 500ms", "missed_after must be at least 1s, got 500ms", "missed_after: 2m"},
 		{"literature_search", `crossref_url: ""`, "openalex_url, arxiv_url and crossref_url must not be empty", "mailto: lab@example.org"},
 	} {
 		t.Run(tc.section+"/"+tc.bad, func(t *testing.T) {
