@@ -10,9 +10,10 @@ import (
 	"clawbridge/browser"
 	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/browseruse"
+	"clawbridge/tools/calendar"
 	"clawbridge/tools/contract"
-	"clawbridge/tools/cron"
 	"clawbridge/tools/convert"
+	"clawbridge/tools/cron"
 	"clawbridge/tools/dataproc"
 	"clawbridge/tools/dataviz"
 	"clawbridge/tools/dbquery"
@@ -83,6 +84,7 @@ var registry = []constructor{
 	checked(email.New),
 	checked(notify.New),
 	checked(cron.New),
+	checked(calendar.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

@@ -169,4 +169,4 @@ func itoa(n int) string {
 var errNoJob = errors.New("no such job")
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
-func jsonMarshal(v any) ([]byte, error)    { return json.Marshal(v) }
+func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }
