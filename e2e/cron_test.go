@@ -212,3 +212,36 @@ func TestCron_TwoProcessesOnOneStoreRunEachTimeOnce(t *testing.T) {
 		t.Fatalf("%d runs recorded for %d fired times: %s", len(runs), len(seen), text(r))
 	}
 }
+
+// TestCron_HighToolCallNeedsConfirmationWhenAdded: under the token policy,
+// a job whose call is notify send (high) is not stored until the call is
+// confirmed; a plain reminder needs no confirmation.
+func TestCron_HighToolCallNeedsConfirmationWhenAdded(t *testing.T) {
+	e := cronEnv(t, "")
+	e.vars = append(e.vars, "CLAWBRIDGE_CONFIRM=token")
+	s := startCronServer(t, e)
+	args := map[string]any{"action": "add", "phrase": "every day at 8", "message": "status", "tool": "notify", "tool_action": "send",
+		"args": map[string]any{"target": "team", "text": "daily status"}}
+	r := callTool(t, s.c, "cron", args)
+	sc, _ := r.StructuredContent.(map[string]any)
+	tok, _ := sc["confirm_token"].(string)
+	if r.IsError || tok == "" {
+		t.Fatalf("a job calling notify send was not held for confirmation: %s", text(r))
+	}
+	list := func() int {
+		r := callTool(t, s.c, "cron", map[string]any{"action": "list"})
+		jobs, _ := r.StructuredContent.(map[string]any)["jobs"].([]any)
+		return len(jobs)
+	}
+	if n := list(); n != 0 {
+		t.Fatalf("%d jobs stored before confirmation", n)
+	}
+	args["confirm_token"] = tok
+	if r := callTool(t, s.c, "cron", args); r.IsError || list() != 1 {
+		t.Fatalf("confirmed add: %s", text(r))
+	}
+	addJob(t, s.c, map[string]any{"schedule": "@every 1h", "message": "plain reminder"})
+	if n := list(); n != 2 {
+		t.Fatalf("%d jobs after a plain reminder", n)
+	}
+}
