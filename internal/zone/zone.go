@@ -5,14 +5,17 @@ package zone
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 )
 
-// Load returns the named IANA zone; "" is the system's (TZ, else
-// /etc/localtime). key is the config key, for the message.
+// Load returns the named IANA zone; "" is the system's (System). key is
+// the config key, for the message.
 func Load(key, name string) (*time.Location, error) {
 	if name == "" || name == "Local" {
-		return time.Local, nil
+		return System(), nil
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
@@ -21,6 +24,24 @@ func Load(key, name string) (*time.Location, error) {
 	return loc, nil
 }
 
-// Name is loc's IANA name as it is stored ("Local" becomes the system's
-// name where the system says it, else "Local").
+// System is the system's zone under its IANA name (from TZ, else the
+// /etc/localtime link), so that what is stored and exported names a real
+// zone rather than "Local"; time.Local when no name can be found.
+func System() *time.Location {
+	if tz := strings.TrimPrefix(os.Getenv("TZ"), ":"); tz != "" {
+		if loc, err := time.LoadLocation(tz); err == nil {
+			return loc
+		}
+	}
+	if target, err := filepath.EvalSymlinks("/etc/localtime"); err == nil {
+		if _, name, ok := strings.Cut(target, "zoneinfo/"); ok {
+			if loc, err := time.LoadLocation(name); err == nil {
+				return loc
+			}
+		}
+	}
+	return time.Local
+}
+
+// Name is loc's IANA name as it is stored.
 func Name(loc *time.Location) string { return loc.String() }
