@@ -84,7 +84,9 @@ func New(o Options) (*Server, error) {
 
 	s.host = newHost(s)
 	hooks := &mcpserver.Hooks{}
-	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, _ *mcp.InitializeResult) { s.host.sessionUp(ctx) })
+	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, _ *mcp.InitializeResult) {
+		s.host.sessionUp(ctx)
+	})
 	hooks.AddAfterListTools(s.filterList)
 	hooks.AddBeforeReadResource(s.hideUnreadableResults)
 	hooks.AddBeforeGetPrompt(s.requirePromptArguments)
