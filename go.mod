@@ -6,6 +6,7 @@ require (
 	codeberg.org/readeck/go-readability/v2 v2.1.3 // web_fetch: main-content extraction (maintained readability port, MIT)
 	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2 // web_fetch, format_converter: HTML to Markdown (MIT)
 	github.com/alecthomas/chroma/v2 v2.27.0 // format_converter: code highlighting in md->html/pdf (MIT)
+	github.com/arran4/golang-ical v0.3.4 // calendar: RFC 5545 parsing and serialisation, maintained (Apache-2.0)
 	github.com/aymanbagabas/go-udiff v0.4.2 // coding_assistant: unified diffs, a maintained copy of gopls' diff package with context size (MIT/BSD-3); pmezard/go-difflib is archived and sergi/go-diff writes no unified diff with context
 	github.com/blevesearch/bleve/v2 v2.6.3 // knowledge_rag: on-disk full-text index with BM25 scoring and a CJK bigram filter, safe for searches during batches (Apache-2.0); the exposure BM25 is in-memory only, with no persistence, incremental deletes or term locations for snippets
 	github.com/blevesearch/bleve_index_api v1.4.1 // knowledge_rag: bleve's scoring-model names (BM25) (Apache-2.0)
@@ -19,10 +20,12 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0 // db_query: PostgreSQL with read-only transactions (MIT)
 	github.com/mark3labs/mcp-go v1.2.1 // server: MCP protocol, stdio/SSE/streamable HTTP (MIT)
 	github.com/pdfcpu/pdfcpu v0.15.0 // pdf_tool: PDF processing, pure Go (Apache-2.0)
+	github.com/robfig/cron/v3 v3.0.1 // cron: 5-field expressions and descriptors; the scheduler, leases and persistence are ours (MIT)
 	github.com/rs/zerolog v1.35.1 // logging and audit lines (MIT)
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // resume_builder: JSON Resume schema validation (Apache-2.0)
 	github.com/shirou/gopsutil/v4 v4.26.10 // system: processes, ports, disks, memory (BSD-3)
 	github.com/shopspring/decimal v1.6.0 // financial_report: exact money arithmetic (MIT)
+	github.com/teambition/rrule-go v1.8.2 // calendar: RRULE expansion in the event's zone, for series and VTIMEZONE rules (MIT)
 	github.com/wneessen/go-mail v0.8.1 // email: MIME composition and SMTP (STARTTLS/TLS, PLAIN/LOGIN), maintained (MIT); v0.8.1 because v0.8.2 needs Go 1.27
 	github.com/xuri/excelize/v2 v2.11.1 // data tools, format_converter: xlsx streaming read/write and charts (BSD-3)
 	github.com/yuin/goldmark v1.8.7 // Markdown parsing for md->html/docx/pptx (MIT)

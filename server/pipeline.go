@@ -212,7 +212,9 @@ func (s *Server) validationStage(ctx context.Context, c *callState, next next) (
 // confirmationStage asks for confirmation of high actions; a preview or a
 // refusal answers the call without running it.
 func (s *Server) confirmationStage(ctx context.Context, c *callState, next next) (*tool.Result, error) {
-	if c.tool.LevelOf(c.call) == tool.High {
+	// A scheduled call's High level was confirmed when its job was added
+	// (cron's add is High then); the scheduler re-checks the level at fire.
+	if c.tool.LevelOf(c.call) == tool.High && c.sess.kind != kindScheduled {
 		if r := s.confirm(ctx, c.traceID, c.sess, c.tool, c.call, c.clean, c.token); r != nil {
 			c.status = "confirm"
 			if r.IsError {

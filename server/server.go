@@ -46,6 +46,7 @@ type Server struct {
 	traceLog  *store.Appender     // trace rows, group-committed; drained by Store.Close
 	published map[string]mcp.Tool // every tool as mcp-go lists it, by name
 	views     viewCache           // rendered tools/list views, shared by sessions
+	host      *host               // what tools that work between calls use (hosted.go)
 
 	// stdioKey is the random key of this process's stdio session, set when
 	// it serves stdio: every process's is different, so nothing one grants
@@ -81,7 +82,11 @@ func New(o Options) (*Server, error) {
 	}
 	s.confirmer = c
 
+	s.host = newHost(s)
 	hooks := &mcpserver.Hooks{}
+	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, _ *mcp.InitializeResult) {
+		s.host.sessionUp(ctx)
+	})
 	hooks.AddAfterListTools(s.filterList)
 	hooks.AddBeforeReadResource(s.hideUnreadableResults)
 	hooks.AddBeforeGetPrompt(s.requirePromptArguments)
@@ -95,6 +100,7 @@ func New(o Options) (*Server, error) {
 		}
 	})
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs mcpserver.ClientSession) {
+		s.host.sessionDown(cs.SessionID())
 		if cs.SessionID() == stdioSessionID && s.stdioKey != "" {
 			s.forget(s.stdioKey)
 			return
@@ -122,6 +128,13 @@ func New(o Options) (*Server, error) {
 		s.tools[t.Name] = t
 		s.order = append(s.order, t)
 		s.publish(mcpTool(t), s.handle)
+	}
+	for _, t := range s.order {
+		if t.Attach != nil {
+			if loop := t.Attach(s.host); loop != nil {
+				s.host.loops = append(s.host.loops, loop)
+			}
+		}
 	}
 	if s.router, err = newRouter(o.Config.Exposure, s.order); err != nil {
 		return nil, err

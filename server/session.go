@@ -23,6 +23,7 @@ const (
 	kindPrincipal                     // stateless (2026-07-28) requests with a checked bearer token: its hash
 	kindAnonymous                     // a stateless request without a token: a random key for this request only
 	kindLocal                         // the CLI's `call` command in this process
+	kindScheduled                     // the cron scheduler's calls (hosted.go): confirmed when their job was added
 )
 
 // session is clawbridge's state for one client session: the concurrency

@@ -25,6 +25,7 @@ import (
 // way, so `echo request | clawbridge` gets its answer.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.stdioKey = randomKey("stdio:")
+	defer s.startLoops(ctx)() // the scheduler; stopped once calls are done
 	std := mcpserver.NewStdioServer(s.mcp)
 	std.SetErrorLogger(stdLogger(s.log))
 	w := &stdioWriter{w: out, pending: map[string]bool{}}

@@ -93,6 +93,7 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 		ErrorLog:          stdLogger(s.log),
 	}
 	go s.sweepLoop(ctx)
+	defer s.startLoops(ctx)() // the scheduler; stopped once calls are done
 	if ready != nil {
 		ready(ln.Addr())
 	}

@@ -11,8 +11,10 @@ import (
 	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/browseruse"
 	"clawbridge/tools/codeassist"
+	"clawbridge/tools/calendar"
 	"clawbridge/tools/contract"
 	"clawbridge/tools/convert"
+	"clawbridge/tools/cron"
 	"clawbridge/tools/dataproc"
 	"clawbridge/tools/dataviz"
 	"clawbridge/tools/dbquery"
@@ -83,6 +85,8 @@ var registry = []constructor{
 	checked(email.New),
 	checked(notify.New),
 	plain(codeassist.New),
+	checked(cron.New),
+	checked(calendar.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

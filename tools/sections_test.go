@@ -36,6 +36,12 @@ func TestConfig_SectionsRefuseOutOfRange(t *testing.T) {
 		{"notify", "max_parts: 0", "max_parts must be at least 1, got 0", "max_parts: 3"},
 		{"notify", "targets:\n  - {name: team, kind: slack, url: \"https://hooks.slack.com/services/T/B/x\"}", "targets[0] (team): a slack URL carries its credential",
 			"targets:\n  - {name: team, kind: slack, url_env: SLACK_WEBHOOK_URL}"},
+		{"cron", "tick: 1ms", "tick must be at least 10ms, got 1ms", "tick: 100ms\nmissed_after: 500ms"},
+		{"cron", "timezone: Mars/Olympus", `timezone: unknown IANA time zone "Mars/Olympus"`, "timezone: Asia/Shanghai"},
+		{"cron", "tick: 1s\nmissed_after: 500ms", "missed_after must be at least 1s, got 500ms", "missed_after: 2m"},
+		{"calendar", "work_start: \"18:00\"\nwork_end: \"09:00\"", "work_end (09:00) must be after work_start (18:00)", "work_start: \"08:30\"\nwork_end: \"17:30\""},
+		{"calendar", "work_days: [1, 7]", "work_days: 7 is not a day (0 = Sunday ... 6 = Saturday)", "work_days: [0, 6]"},
+		{"calendar", "timezone: Nowhere/Land", `timezone: unknown IANA time zone "Nowhere/Land"`, "timezone: Europe/Berlin"},
 		{"literature_search", `crossref_url: ""`, "openalex_url, arxiv_url and crossref_url must not be empty", "mailto: lab@example.org"},
 	} {
 		t.Run(tc.section+"/"+tc.bad, func(t *testing.T) {

@@ -66,15 +66,30 @@ func TestRouteCLI_OnlyRegisteredUnlessCatalog(t *testing.T) {
 			}
 		}
 	}
-	out, _ := runCLI(t, "route", "发邮件给老板")
-	var d routeOut
-	json.Unmarshal([]byte(out), &d)
-	if have["email"] || !strings.Contains(d.Note, "email") {
-		t.Errorf("missing catalog pick not noted: %s", out)
+	// Requests whose catalog pick this build lacks: the first whose tool
+	// is still unregistered is the example (tools keep being added).
+	missing := ""
+	var queries []string
+	for _, c := range [][2]string{{"识别这张图片里的文字", "ocr"}, {"写今天的日记", "diary"}, {"记一笔账 午饭30元", "finance"}} {
+		if !have[c[1]] {
+			queries = append(queries, c[0])
+			if missing == "" {
+				missing = c[1]
+				out, _ := runCLI(t, "route", c[0])
+				var d routeOut
+				json.Unmarshal([]byte(out), &d)
+				if !strings.Contains(d.Note, c[1]) {
+					t.Errorf("missing catalog pick not noted: %s", out)
+				}
+			}
+		}
+	}
+	if missing == "" {
+		t.Skip("every example tool is registered: pick other unregistered ones")
 	}
 
 	var lines strings.Builder
-	for _, q := range []string{"发邮件给老板", "把日程加到日历", "合并这三个PDF"} {
+	for _, q := range append(queries, "合并这三个PDF") {
 		b, _ := json.Marshal(map[string]string{"id": q, "q": q})
 		lines.Write(append(b, '\n'))
 	}
@@ -104,7 +119,7 @@ func TestRouteCLI_OnlyRegisteredUnlessCatalog(t *testing.T) {
 			}
 		}
 		if unregistered == 0 {
-			t.Errorf("%v: the catalog's picks (email, calendar) are missing from the eval lines", args)
+			t.Errorf("%v: the catalog's picks (%s) are missing from the eval lines", args, missing)
 		}
 	}
 	if out, err := runCLI(t, "route", "--help"); err == nil || !strings.Contains(err.Error(), `"tokens" is an estimate`) {

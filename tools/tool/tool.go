@@ -83,6 +83,8 @@ type Tool struct {
 	// (the shell runs read-only programs at Read); it may only lower the
 	// action's declared level, never raise it past High.
 	CallLevel func(c *Call) Level
+	// Attach, when set, is called once by the server with its Host (host.go).
+	Attach Attach
 }
 
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)

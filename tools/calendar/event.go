@@ -1,0 +1,220 @@
+package calendar
+
+import (
+	"database/sql"
+	"encoding/json"
+	"time"
+
+	"clawbridge/internal/store"
+)
+
+// The calendar table. Times are Unix seconds in UTC. A recurring event is
+// one row with its RRULE and EXDATEs; an occurrence changed on its own is
+// another row with the same uid and recurrence_id set to the occurrence's
+// original start (RFC 5545 RECURRENCE-ID). extra keeps the VEVENT
+// properties this tool does not model, so an imported event is exported
+// with them.
+var migrations = []store.Migration{{Version: 1, Stmts: []string{
+	`CREATE TABLE IF NOT EXISTS calendar_events (
+		id TEXT PRIMARY KEY, uid TEXT NOT NULL, calendar TEXT NOT NULL, title TEXT NOT NULL,
+		description TEXT NOT NULL, location TEXT NOT NULL, start_at BIGINT NOT NULL, end_at BIGINT NOT NULL,
+		all_day INTEGER NOT NULL, tz TEXT NOT NULL, rrule TEXT NOT NULL, exdates TEXT NOT NULL,
+		recurrence_id BIGINT NOT NULL, status TEXT NOT NULL, transp TEXT NOT NULL, sequence INTEGER NOT NULL,
+		extra TEXT NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+		UNIQUE (calendar, uid, recurrence_id))`,
+	`CREATE INDEX IF NOT EXISTS calendar_events_span ON calendar_events (calendar, start_at)`,
+}}}
+
+// event is one row: a single event, a recurring series, or one changed
+// occurrence of a series.
+type event struct {
+	ID          string    `json:"id"`
+	UID         string    `json:"uid"`
+	Calendar    string    `json:"calendar"`
+	Title       string    `json:"title"`
+	Description string    `json:"description,omitempty"`
+	Location    string    `json:"location,omitempty"`
+	Start       time.Time `json:"start"` // UTC; for an all-day event, the date at 00:00 UTC
+	End         time.Time `json:"end"`   // exclusive; all-day: the day after the last
+	AllDay      bool      `json:"all_day"`
+	// TZ is the IANA zone whose wall clock the event keeps (recurrences
+	// follow it across DST); "" for UTC times and all-day dates.
+	TZ           string      `json:"tz,omitempty"`
+	RRule        string      `json:"rrule,omitempty"`
+	ExDates      []time.Time `json:"exdates,omitempty"`
+	RecurrenceID time.Time   `json:"recurrence_id,omitzero"`
+	Status       string      `json:"status,omitempty"`
+	Transp       string      `json:"transp,omitempty"`
+	Sequence     int         `json:"sequence"`
+	Extra        []rawProp   `json:"extra,omitempty"`
+	Created      int64       `json:"created_at"`
+	Updated      int64       `json:"updated_at"`
+}
+
+// rawProp is a VEVENT property kept as it came.
+type rawProp struct {
+	Name   string              `json:"name"`
+	Params map[string][]string `json:"params,omitempty"`
+	Value  string              `json:"value"`
+}
+
+const eventCols = `id, uid, calendar, title, description, location, start_at, end_at, all_day, tz, rrule, exdates, recurrence_id, status, transp, sequence, extra, created_at, updated_at`
+
+type scanner interface{ Scan(...any) error }
+
+func scanEvent(r scanner) (*event, error) {
+	e := &event{}
+	var start, end, rid int64
+	var allDay int
+	var ex, extra string
+	if err := r.Scan(&e.ID, &e.UID, &e.Calendar, &e.Title, &e.Description, &e.Location, &start, &end, &allDay, &e.TZ, &e.RRule, &ex,
+		&rid, &e.Status, &e.Transp, &e.Sequence, &extra, &e.Created, &e.Updated); err != nil {
+		return nil, err
+	}
+	e.Start, e.End, e.AllDay = time.Unix(start, 0).UTC(), time.Unix(end, 0).UTC(), allDay != 0
+	if rid != 0 {
+		e.RecurrenceID = time.Unix(rid, 0).UTC()
+	}
+	var exs []int64
+	if err := json.Unmarshal([]byte(ex), &exs); err != nil {
+		return nil, err
+	}
+	for _, x := range exs {
+		e.ExDates = append(e.ExDates, time.Unix(x, 0).UTC())
+	}
+	return e, json.Unmarshal([]byte(extra), &e.Extra)
+}
+
+func (e *event) columns() []any {
+	exs := []int64{}
+	for _, x := range e.ExDates {
+		exs = append(exs, x.Unix())
+	}
+	ex, _ := json.Marshal(exs)
+	extra := []byte("[]")
+	if len(e.Extra) > 0 {
+		extra, _ = json.Marshal(e.Extra)
+	}
+	var rid int64
+	if !e.RecurrenceID.IsZero() {
+		rid = e.RecurrenceID.Unix()
+	}
+	return []any{e.ID, e.UID, e.Calendar, e.Title, e.Description, e.Location, e.Start.Unix(), e.End.Unix(), b2i(e.AllDay), e.TZ, e.RRule,
+		string(ex), rid, e.Status, e.Transp, e.Sequence, string(extra), e.Created, e.Updated}
+}
+
+func insertEvent(tx *sql.Tx, e *event) error {
+	_, err := tx.Exec(`INSERT INTO calendar_events (`+eventCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`, e.columns()...)
+	return err
+}
+
+// upsertEvent is an import's write: the same uid and recurrence id in the
+// same calendar replace the row (keeping its id), so importing a file
+// again adds nothing.
+func upsertEvent(tx *sql.Tx, e *event) (inserted bool, err error) {
+	var id string
+	var rid int64
+	if !e.RecurrenceID.IsZero() {
+		rid = e.RecurrenceID.Unix()
+	}
+	err = tx.QueryRow(`SELECT id FROM calendar_events WHERE calendar = $1 AND uid = $2 AND recurrence_id = $3`, e.Calendar, e.UID, rid).Scan(&id)
+	if err == sql.ErrNoRows {
+		return true, insertEvent(tx, e)
+	}
+	if err != nil {
+		return false, err
+	}
+	e.ID = id
+	return false, updateEvent(tx, e)
+}
+
+func updateEvent(tx *sql.Tx, e *event) error {
+	c := e.columns()
+	_, err := tx.Exec(`UPDATE calendar_events SET uid = $2, calendar = $3, title = $4, description = $5, location = $6, start_at = $7, end_at = $8,
+		all_day = $9, tz = $10, rrule = $11, exdates = $12, recurrence_id = $13, status = $14, transp = $15, sequence = $16, extra = $17,
+		created_at = $18, updated_at = $19 WHERE id = $1`, c...)
+	return err
+}
+
+func getEvent(q interface {
+	QueryRow(string, ...any) *sql.Row
+}, id string) (*event, error) {
+	return scanEvent(q.QueryRow(`SELECT `+eventCols+` FROM calendar_events WHERE id = $1`, id))
+}
+
+// loadEvents reads the rows of the given calendars (all when none) that
+// can touch [from, to): series are always read, their instances decided
+// by expansion.
+func loadEvents(db *sql.DB, calendars []string, from, to time.Time) ([]*event, error) {
+	q := `SELECT ` + eventCols + ` FROM calendar_events WHERE (rrule <> '' OR (start_at < $1 AND end_at > $2) OR recurrence_id <> 0)`
+	args := []any{to.Unix() + 86400, from.Unix() - 86400} // a day of slack for all-day dates read in the zone
+	if len(calendars) > 0 {
+		q += ` AND calendar IN (`
+		for i, c := range calendars {
+			if i > 0 {
+				q += `, `
+			}
+			args = append(args, c)
+			q += "$" + itoa(len(args))
+		}
+		q += `)`
+	}
+	rows, err := db.Query(q+` ORDER BY start_at, id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*event
+	for rows.Next() {
+		e, err := scanEvent(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+func allEvents(db *sql.DB, calendars []string) ([]*event, error) {
+	q := `SELECT ` + eventCols + ` FROM calendar_events`
+	var args []any
+	if len(calendars) > 0 {
+		q += ` WHERE calendar IN (`
+		for i, c := range calendars {
+			if i > 0 {
+				q += `, `
+			}
+			args = append(args, c)
+			q += "$" + itoa(len(args))
+		}
+		q += `)`
+	}
+	rows, err := db.Query(q+` ORDER BY calendar, uid, recurrence_id, id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*event
+	for rows.Next() {
+		e, err := scanEvent(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

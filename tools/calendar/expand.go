@@ -1,0 +1,158 @@
+package calendar
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/teambition/rrule-go"
+)
+
+// occurrence is one instance of an event in a range.
+type occurrence struct {
+	ev         *event
+	start, end time.Time // instants
+	original   time.Time // the series' start for this instance (its RECURRENCE-ID)
+}
+
+// span is an event's instants: an all-day date is read as that day in loc.
+func (e *event) span(loc *time.Location) (time.Time, time.Time) {
+	if !e.AllDay {
+		return e.Start, e.End
+	}
+	return dateIn(e.Start, loc), dateIn(e.End, loc)
+}
+
+func dateIn(d time.Time, loc *time.Location) time.Time {
+	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, loc)
+}
+
+// wallZone is where a series repeats: its own zone, else loc.
+func (e *event) wallZone(loc *time.Location) *time.Location {
+	if e.TZ != "" {
+		if l, err := time.LoadLocation(e.TZ); err == nil {
+			return l
+		}
+	}
+	if e.AllDay {
+		return loc
+	}
+	return time.UTC
+}
+
+// parseRule reads an RRULE value, tolerating the spaces some writers put
+// after commas ("BYDAY=MO, TU").
+func parseRule(s string, start time.Time) (*rrule.RRule, error) {
+	s = strings.ReplaceAll(strings.TrimPrefix(strings.TrimSpace(s), "RRULE:"), " ", "")
+	opt, err := rrule.StrToROptionInLocation(s, start.Location())
+	if err != nil {
+		return nil, err
+	}
+	opt.Dtstart = start
+	return rrule.NewRRule(*opt)
+}
+
+// expand lists the instances of events in [from, to), series expanded in
+// their wall-clock zone, EXDATEs left out and changed occurrences put in
+// place of the ones they replace, sorted by start. At most max instances.
+func expand(events []*event, from, to time.Time, loc *time.Location, max int) ([]occurrence, error) {
+	overridden := map[string]bool{} // calendar|uid|original start
+	for _, e := range events {
+		if !e.RecurrenceID.IsZero() {
+			overridden[e.Calendar+"|"+e.UID+"|"+itoa(int(e.RecurrenceID.Unix()))] = true
+		}
+	}
+	var out []occurrence
+	for _, e := range events {
+		start, end := e.span(loc)
+		dur := end.Sub(start)
+		if e.RRule == "" || !e.RecurrenceID.IsZero() {
+			if start.Before(to) && end.After(from) {
+				orig := e.RecurrenceID
+				if orig.IsZero() {
+					orig = start
+				}
+				out = append(out, occurrence{ev: e, start: start, end: end, original: orig})
+			}
+			continue
+		}
+		wall := e.wallZone(loc)
+		r, err := parseRule(e.RRule, start.In(wall))
+		if err != nil {
+			return nil, fmt.Errorf("event %s: RRULE %q: %v", e.ID, e.RRule, err)
+		}
+		ex := map[int64]bool{}
+		for _, x := range e.ExDates {
+			ex[x.Unix()] = true
+			if e.AllDay {
+				ex[dateIn(x, loc).Unix()] = true
+			}
+		}
+		next := r.Iterator()
+		for n := 0; ; n++ {
+			t, ok := next()
+			if !ok || !t.Before(to) {
+				break
+			}
+			if n > 100000 {
+				return nil, fmt.Errorf("event %s repeats too often to list", e.ID)
+			}
+			if !t.Add(dur).After(from) || ex[t.Unix()] || overridden[e.Calendar+"|"+e.UID+"|"+itoa(int(t.Unix()))] {
+				continue
+			}
+			out = append(out, occurrence{ev: e, start: t, end: t.Add(dur), original: t})
+			if len(out) > max {
+				return nil, fmt.Errorf("more than %d occurrences in the range", max)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].start.Equal(out[j].start) {
+			return out[i].start.Before(out[j].start)
+		}
+		return out[i].ev.ID < out[j].ev.ID
+	})
+	return out, nil
+}
+
+// freeSlots are the gaps of at least dur inside working hours, per day of
+// [from, to) in loc, between busy instances.
+func freeSlots(busy []occurrence, from, to time.Time, loc *time.Location, workStart, workEnd time.Duration, days []int, dur time.Duration) [][2]time.Time {
+	isDay := map[int]bool{}
+	for _, d := range days {
+		isDay[d] = true
+	}
+	var out [][2]time.Time
+	l := from.In(loc)
+	for day := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc); day.Before(to); day = time.Date(day.Year(), day.Month(), day.Day()+1, 0, 0, 0, 0, loc) {
+		if !isDay[int(day.Weekday())] {
+			continue
+		}
+		// Working hours are wall times: time.Date keeps them on DST days.
+		ws := time.Date(day.Year(), day.Month(), day.Day(), int(workStart.Hours()), int(workStart.Minutes())%60, 0, 0, loc)
+		we := time.Date(day.Year(), day.Month(), day.Day(), int(workEnd.Hours()), int(workEnd.Minutes())%60, 0, 0, loc)
+		if ws.Before(from) {
+			ws = from
+		}
+		if we.After(to) {
+			we = to
+		}
+		cur := ws
+		for _, b := range busy {
+			if !b.end.After(cur) || !b.start.Before(we) {
+				continue
+			}
+			if b.start.Sub(cur) >= dur {
+				out = append(out, [2]time.Time{cur, b.start})
+			}
+			if b.end.After(cur) {
+				cur = b.end
+			}
+		}
+		if we.Sub(cur) >= dur {
+			out = append(out, [2]time.Time{cur, we})
+		}
+	}
+	return out
+}

@@ -1,0 +1,648 @@
+// Package calendar is the `calendar` tool: a local calendar in the store.
+// Events are created, updated and deleted (to the trash, restorable);
+// recurring ones carry an RFC 5545 RRULE with EXDATE exceptions and
+// occurrences changed on their own (RECURRENCE-ID). query lists the
+// instances in a range; free_slots finds gaps of a duration within the
+// configured working hours across several calendars. import_ics reads
+// .ics files (golang-ical parses them; TZIDs may be IANA names, Windows
+// names as Outlook writes them, or a VTIMEZONE matched to an IANA zone)
+// and importing the same file again changes nothing; export_ics writes
+// them back with the properties this tool does not model, so export then
+// import gives the same events.
+//
+// Instants are stored in UTC; a zoned event keeps its IANA zone so that it
+// repeats on that wall clock across daylight-saving changes. Days, "today",
+// "next monday" and working hours are in tools.calendar.timezone (default:
+// the system's). It does not sync with remote calendars (CalDAV), send
+// invitations, or handle alarms beyond keeping them in exported files.
+package calendar
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"clawbridge/internal/sandbox"
+	"clawbridge/internal/store"
+	"clawbridge/internal/zone"
+	"clawbridge/tools/tool"
+)
+
+type caltool struct {
+	cfg  Config
+	st   *store.Store
+	sb   *sandbox.Sandbox
+	loc  *time.Location
+	work [2]time.Duration
+	now  func() time.Time
+}
+
+// New builds the calendar tool from the tools.calendar section.
+func New(d *tool.Deps) (tool.Tool, error) {
+	_, t, err := build(d)
+	return t, err
+}
+
+func build(d *tool.Deps) (*caltool, tool.Tool, error) {
+	cfg := DefaultConfig()
+	if d.Config != nil {
+		if err := d.Config.Section("calendar", &cfg); err != nil {
+			return nil, tool.Tool{}, err
+		}
+	}
+	loc, err := zone.Load("tools.calendar.timezone", cfg.Timezone)
+	if err != nil {
+		return nil, tool.Tool{}, err
+	}
+	ws, _ := clock(cfg.WorkStart)
+	we, _ := clock(cfg.WorkEnd)
+	c := &caltool{cfg: cfg, st: d.Store, sb: d.Sandbox, loc: loc, work: [2]time.Duration{ws, we}, now: func() time.Time { return time.Now().UTC() }}
+	if d.Store != nil {
+		if err := d.Store.MigrateVersions("calendar", migrations...); err != nil {
+			return nil, tool.Tool{}, err
+		}
+		if err := d.Store.MigrateTrash(); err != nil {
+			return nil, tool.Tool{}, err
+		}
+	}
+	eventFields := []tool.Param{
+		{Name: "title", Type: tool.String, Description: "What the event is."},
+		{Name: "start", Type: tool.String, Description: "RFC 3339 (2026-03-09T10:00:00+08:00), a local time (2026-03-09T10:00, in the calendar's zone) or, with all_day, a date."},
+		{Name: "end", Type: tool.String, Description: "Like start; exclusive. Or give duration_minutes."},
+		{Name: "duration_minutes", Type: tool.Integer, Min: tool.Ptr(1), Description: "Instead of end."},
+		{Name: "all_day", Type: tool.Boolean, Description: "start and end are dates (end: the last day, inclusive)."},
+		{Name: "timezone", Type: tool.String, Description: "IANA zone the event keeps (default: the configured one)."},
+		{Name: "location", Type: tool.String, Description: "Where it is."},
+		{Name: "description", Type: tool.String, Private: true, Description: "Notes."},
+		{Name: "rrule", Type: tool.String, Description: "RFC 5545 recurrence, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10 (\"\" on update: no longer repeats)."},
+		{Name: "exdates", Type: tool.Array, Items: &tool.Param{Type: tool.String}, Description: "Start times of occurrences to leave out."},
+	}
+	calParam := tool.Param{Name: "calendar", Type: tool.String, Description: "Calendar name (default " + cfg.Calendar + ")."}
+	calsParam := tool.Param{Name: "calendars", Type: tool.Array, Items: &tool.Param{Type: tool.String}, Description: "Calendars to include (default: all)."}
+	id := tool.Param{Name: "id", Type: tool.String, Required: true, Description: "The event id (from create or query)."}
+	occ := tool.Param{Name: "occurrence", Type: tool.String, Description: "For a recurring event: the start of the one occurrence to change or delete (as query shows it)."}
+	rangeParams := []tool.Param{
+		{Name: "from", Type: tool.String, Required: true, Description: "today, tomorrow, next monday, this week, next week, 明天, 下周一, a date or a time."},
+		{Name: "to", Type: tool.String, Description: "End of the range: a time, or a day word or date, which counts in full (default: the end of from's day or week)."},
+		calsParam,
+	}
+	create := append([]tool.Param{}, eventFields...)
+	create[0].Required, create[1].Required = true, true
+	create = append(create, calParam)
+	update := append([]tool.Param{id, occ}, eventFields...)
+	t := tool.Tool{
+		Name:  "calendar",
+		Title: "Calendar",
+		Description: "A local calendar: query a range (today, next week, dates), find free slots within working hours, create, update " +
+			"and delete events (recurring ones with RRULE and exceptions), import and export .ics (Google, Outlook).",
+		Actions: []tool.Action{
+			{Name: "query", Description: "Events in a range, recurring ones expanded.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: c.query, Params: rangeParams},
+			{Name: "free_slots", Description: "Free time of at least duration_minutes within working hours.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: c.free,
+				Params: append([]tool.Param{{Name: "duration_minutes", Type: tool.Integer, Required: true, Min: tool.Ptr(1), Max: tool.Ptr(1440), Description: "Length of the slot needed."}}, rangeParams...)},
+			{Name: "create", Description: "Create an event.", Level: tool.Write, Timeout: tool.Fast, Handler: c.create, Params: create},
+			{Name: "update", Description: "Change an event, or one occurrence of a recurring one.", Level: tool.Write, Timeout: tool.Fast, Handler: c.update, Params: update},
+			{Name: "delete", Description: "Delete an event to the trash, or leave one occurrence out.", Level: tool.Write, Timeout: tool.Fast, Handler: c.delete, Params: []tool.Param{id, occ}},
+			{Name: "restore", Description: "Bring a deleted event back from the trash.", Level: tool.Write, Timeout: tool.Fast, Handler: c.restore, Params: []tool.Param{id}},
+			{Name: "import_ics", Description: "Import an .ics file from the workspace (the same file again changes nothing).", Level: tool.Write, Timeout: tool.Normal, Handler: c.importICS,
+				Params: []tool.Param{{Name: "path", Type: tool.String, Required: true, Description: "The .ics file."}, calParam}},
+			{Name: "export_ics", Description: "Export events to an .ics file.", Level: tool.Write, Timeout: tool.Normal, Handler: c.exportICS, Params: []tool.Param{
+				calsParam,
+				{Name: "output", Type: tool.String, Description: "Output path (default outputs/calendar.ics)."},
+				{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace an existing file."},
+			}},
+		},
+		Examples: []string{
+			"what's on my schedule tomorrow",
+			"book a call with the client on Tuesday at 10",
+			"find a free hour next week",
+			"export my calendar to ics",
+			"import this ics file from outlook",
+			"明天有什么安排",
+			"帮我在日程里加一个周四的会议",
+			"看看我这周哪天有空",
+			"把下午的会议改到四点",
+		},
+	}
+	return c, t, nil
+}
+
+func newID() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return "e" + hex.EncodeToString(b)
+}
+
+func (c *caltool) needStore() error {
+	if c.st == nil {
+		return tool.Errorf(tool.CodeFailed, "", "calendar needs the store, and this process has none")
+	}
+	return nil
+}
+
+// view is one instance as the model sees it, in the zone.
+func (c *caltool) view(o occurrence) map[string]any {
+	e := o.ev
+	v := map[string]any{"id": e.ID, "title": e.Title, "calendar": e.Calendar}
+	if e.AllDay {
+		v["all_day"] = true
+		v["start"] = o.start.Format("2006-01-02")
+		v["end"] = o.end.AddDate(0, 0, -1).Format("2006-01-02")
+	} else {
+		v["start"] = o.start.In(c.loc).Format(time.RFC3339)
+		v["end"] = o.end.In(c.loc).Format(time.RFC3339)
+	}
+	if e.Location != "" {
+		v["location"] = e.Location
+	}
+	if e.Description != "" {
+		v["description"] = e.Description
+	}
+	if e.TZ != "" && e.TZ != c.loc.String() {
+		v["event_timezone"] = e.TZ
+	}
+	if e.RRule != "" || !e.RecurrenceID.IsZero() {
+		v["recurring"] = true
+		if e.RRule != "" {
+			v["rrule"] = e.RRule
+		}
+		if e.AllDay {
+			v["occurrence"] = o.original.Format("2006-01-02")
+		} else {
+			v["occurrence"] = o.original.In(c.loc).Format(time.RFC3339)
+		}
+	}
+	if e.Status != "" && e.Status != "CONFIRMED" {
+		v["status"] = e.Status
+	}
+	return v
+}
+
+func (c *caltool) rangeOf(a tool.Args) (time.Time, time.Time, error) {
+	now := c.now()
+	from, to, err := parseRangeStart(a.String("from"), now, c.loc)
+	if err != nil {
+		return from, to, tool.Invalid("from", err.Error(), "")
+	}
+	if a.Has("to") {
+		if to, err = parseRangeEnd(a.String("to"), now, c.loc); err != nil {
+			return from, to, tool.Invalid("to", err.Error(), "")
+		}
+	}
+	if !to.After(from) {
+		return from, to, tool.Invalid("to", fmt.Sprintf("to (%s) is not after from (%s)", to.In(c.loc).Format(time.RFC3339), from.In(c.loc).Format(time.RFC3339)), "give an end after the start")
+	}
+	if to.Sub(from) > 366*24*time.Hour {
+		return from, to, tool.Invalid("to", "the range is longer than a year", "query a year or less at a time")
+	}
+	return from, to, nil
+}
+
+func (c *caltool) instances(a tool.Args, from, to time.Time) ([]occurrence, error) {
+	evs, err := loadEvents(c.st.Read(), a.Strings("calendars"), from, to)
+	if err != nil {
+		return nil, err
+	}
+	occ, err := expand(evs, from, to, c.loc, c.cfg.MaxOccurrences)
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeTooLarge, "query a shorter range", "%v", err)
+	}
+	return occ, nil
+}
+
+func (c *caltool) query(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	if err := c.needStore(); err != nil {
+		return nil, err
+	}
+	from, to, err := c.rangeOf(call.Args)
+	if err != nil {
+		return nil, err
+	}
+	occ, err := c.instances(call.Args, from, to)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]map[string]any, 0, len(occ))
+	for _, o := range occ {
+		out = append(out, c.view(o))
+	}
+	return &tool.Result{Summary: fmt.Sprintf("%d events from %s to %s (%s).", len(out), from.In(c.loc).Format("2006-01-02 15:04"), to.In(c.loc).Format("2006-01-02 15:04"), c.loc),
+		Data: map[string]any{"events": out, "from": from.In(c.loc).Format(time.RFC3339), "to": to.In(c.loc).Format(time.RFC3339), "timezone": c.loc.String()}}, nil
+}
+
+func (c *caltool) free(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	if err := c.needStore(); err != nil {
+		return nil, err
+	}
+	from, to, err := c.rangeOf(call.Args)
+	if err != nil {
+		return nil, err
+	}
+	occ, err := c.instances(call.Args, from, to)
+	if err != nil {
+		return nil, err
+	}
+	busy := occ[:0:0]
+	for _, o := range occ {
+		if o.ev.Transp != "TRANSPARENT" && o.ev.Status != "CANCELLED" {
+			busy = append(busy, o)
+		}
+	}
+	dur := time.Duration(call.Args.Int("duration_minutes", 30)) * time.Minute
+	slots := freeSlots(busy, from, to, c.loc, c.work[0], c.work[1], c.cfg.WorkDays, dur)
+	out := make([]map[string]any, 0, len(slots))
+	for _, s := range slots {
+		out = append(out, map[string]any{"start": s[0].In(c.loc).Format(time.RFC3339), "end": s[1].In(c.loc).Format(time.RFC3339), "minutes": int(s[1].Sub(s[0]).Minutes())})
+	}
+	return &tool.Result{Summary: fmt.Sprintf("%d free slots of at least %d minutes within %s-%s (%s).", len(out), int(dur.Minutes()), c.cfg.WorkStart, c.cfg.WorkEnd, c.loc),
+		Data: map[string]any{"slots": out, "busy": len(busy), "working_hours": c.cfg.WorkStart + "-" + c.cfg.WorkEnd, "timezone": c.loc.String()}}, nil
+}
+
+// fill applies the event fields given in a to e, checking each and naming
+// the field that is wrong. creating requires title and start.
+func (c *caltool) fill(e *event, a tool.Args, creating bool) error {
+	if a.Has("title") {
+		e.Title = strings.TrimSpace(a.String("title"))
+		if e.Title == "" {
+			return tool.Invalid("title", "title is empty", "say what the event is")
+		}
+	}
+	if a.Has("location") {
+		e.Location = a.String("location")
+	}
+	if a.Has("description") {
+		e.Description = a.String("description")
+	}
+	loc := c.loc
+	if a.Has("timezone") {
+		l, err := zone.Load("timezone", a.String("timezone"))
+		if err != nil {
+			return tool.Invalid("timezone", err.Error(), "")
+		}
+		loc = l
+	} else if e.TZ != "" {
+		loc, _ = time.LoadLocation(e.TZ)
+	}
+	if a.Has("all_day") {
+		e.AllDay = a.Bool("all_day", false)
+	}
+	dur := e.End.Sub(e.Start)
+	if a.Has("start") || (creating && a.Has("all_day")) || a.Has("timezone") {
+		s := a.String("start")
+		if !a.Has("start") {
+			s = e.Start.In(loc).Format("2006-01-02T15:04:05")
+			if e.AllDay {
+				s = e.Start.Format("2006-01-02")
+			}
+		}
+		if e.AllDay {
+			d, err := parseDate(s)
+			if err != nil {
+				return tool.Invalid("start", err.Error(), "an all-day event takes a date: 2026-03-09")
+			}
+			e.Start, e.TZ = d, ""
+		} else {
+			t, err := parseInstant(s, loc)
+			if err != nil {
+				return tool.Invalid("start", err.Error(), "")
+			}
+			e.Start, e.TZ = t, loc.String()
+			if loc == time.UTC {
+				e.TZ = ""
+			}
+		}
+	}
+	switch {
+	case a.Has("end") && a.Has("duration_minutes"):
+		return tool.Invalid("end", "give end or duration_minutes, not both", "")
+	case a.Has("end") && e.AllDay:
+		d, err := parseDate(a.String("end"))
+		if err != nil {
+			return tool.Invalid("end", err.Error(), "the last day, inclusive: 2026-03-10")
+		}
+		e.End = d.AddDate(0, 0, 1)
+	case a.Has("end"):
+		t, err := parseInstant(a.String("end"), loc)
+		if err != nil {
+			return tool.Invalid("end", err.Error(), "")
+		}
+		e.End = t
+	case a.Has("duration_minutes"):
+		e.End = e.Start.Add(time.Duration(a.Int("duration_minutes", 0)) * time.Minute)
+	case creating && e.AllDay:
+		e.End = e.Start.AddDate(0, 0, 1)
+	case creating:
+		e.End = e.Start.Add(time.Hour)
+	default:
+		e.End = e.Start.Add(dur)
+	}
+	if !e.End.After(e.Start) {
+		f := "end"
+		if a.Has("duration_minutes") {
+			f = "duration_minutes"
+		}
+		return tool.Invalid(f, "the event ends before it starts", "give an end after start")
+	}
+	if a.Has("rrule") {
+		e.RRule = strings.ToUpper(strings.ReplaceAll(strings.TrimPrefix(strings.TrimSpace(a.String("rrule")), "RRULE:"), " ", ""))
+	}
+	if e.RRule != "" {
+		if !e.RecurrenceID.IsZero() {
+			return tool.Invalid("rrule", "one occurrence of a series cannot repeat on its own", "update the series (without occurrence) instead")
+		}
+		if _, err := parseRule(e.RRule, e.Start.In(e.wallZone(c.loc))); err != nil {
+			return tool.Invalid("rrule", fmt.Sprintf("RRULE %q: %v", e.RRule, err), "e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10")
+		}
+	}
+	if a.Has("exdates") {
+		e.ExDates = nil
+		for _, s := range a.Strings("exdates") {
+			t, err := c.occurrenceTime(e, s)
+			if err != nil {
+				return tool.Invalid("exdates", err.Error(), "")
+			}
+			e.ExDates = append(e.ExDates, t)
+		}
+		if len(e.ExDates) > 0 && e.RRule == "" {
+			return tool.Invalid("exdates", "exdates need a recurring event (rrule)", "")
+		}
+	}
+	return nil
+}
+
+// occurrenceTime reads the start of one occurrence of e (a date for an
+// all-day series).
+func (c *caltool) occurrenceTime(e *event, s string) (time.Time, error) {
+	if e.AllDay {
+		return parseDate(s)
+	}
+	return parseInstant(s, e.wallZone(c.loc))
+}
+
+func (c *caltool) create(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	if err := c.needStore(); err != nil {
+		return nil, err
+	}
+	now := c.now()
+	e := &event{ID: newID(), Calendar: strings.TrimSpace(call.Args.StringOr("calendar", c.cfg.Calendar)), Created: now.Unix(), Updated: now.Unix()}
+	e.UID = e.ID + "@clawbridge"
+	if e.Calendar == "" {
+		return nil, tool.Invalid("calendar", "calendar is empty", "leave it out for "+c.cfg.Calendar)
+	}
+	if err := c.fill(e, call.Args, true); err != nil {
+		return nil, err
+	}
+	if err := c.st.Tx(ctx, func(tx *sql.Tx) error { return insertEvent(tx, e) }); err != nil {
+		return nil, err
+	}
+	s, en := e.span(c.loc)
+	v := c.view(occurrence{ev: e, start: s, end: en, original: s})
+	return &tool.Result{Summary: fmt.Sprintf("Created %q (%s) on %s, %s.", e.Title, e.ID, e.Calendar, v["start"]), Data: v}, nil
+}
+
+// change runs fn on event id in one transaction.
+func (c *caltool) change(ctx context.Context, id string, fn func(tx *sql.Tx, e *event) error) (*event, error) {
+	if err := c.needStore(); err != nil {
+		return nil, err
+	}
+	var e *event
+	err := c.st.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if e, err = getEvent(tx, id); errors.Is(err, sql.ErrNoRows) {
+			return tool.Invalid("id", fmt.Sprintf("no event %q", id), "query shows the events and their ids")
+		} else if err != nil {
+			return err
+		}
+		return fn(tx, e)
+	})
+	return e, err
+}
+
+// isOccurrence checks that t is an instance of series e.
+func (c *caltool) isOccurrence(e *event, t time.Time) bool {
+	start, _ := e.span(c.loc)
+	wt := t
+	if e.AllDay {
+		wt = dateIn(t, c.loc)
+	}
+	r, err := parseRule(e.RRule, start.In(e.wallZone(c.loc)))
+	if err != nil {
+		return false
+	}
+	got := r.Between(wt.Add(-time.Second), wt.Add(time.Second), true)
+	return len(got) > 0 && got[0].Equal(wt)
+}
+
+func (c *caltool) update(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	now := c.now()
+	var result *event
+	_, err := c.change(ctx, call.Args.String("id"), func(tx *sql.Tx, e *event) error {
+		target := e
+		if call.Args.Has("occurrence") {
+			if e.RRule == "" {
+				return tool.Invalid("occurrence", "the event does not repeat", "update it without occurrence")
+			}
+			t, err := c.occurrenceTime(e, call.Args.String("occurrence"))
+			if err != nil || !c.isOccurrence(e, t) {
+				return tool.Invalid("occurrence", fmt.Sprintf("%q is not an occurrence of %s", call.Args.String("occurrence"), e.ID), "give the occurrence's start as query shows it")
+			}
+			// An override: the series' fields, this occurrence's time.
+			o := *e
+			o.ID, o.RRule, o.ExDates, o.RecurrenceID, o.Created = newID(), "", nil, t, now.Unix()
+			o.Start, o.End = t, t.Add(e.End.Sub(e.Start))
+			target = &o
+			var existing string
+			if err := tx.QueryRow(`SELECT id FROM calendar_events WHERE calendar = $1 AND uid = $2 AND recurrence_id = $3`, e.Calendar, e.UID, t.Unix()).Scan(&existing); err == nil {
+				if target, err = getEvent(tx, existing); err != nil {
+					return err
+				}
+			}
+		}
+		if err := c.fill(target, call.Args, false); err != nil {
+			return err
+		}
+		target.Sequence++
+		target.Updated = now.Unix()
+		result = target
+		if target.ID != e.ID {
+			if _, err := getEvent(tx, target.ID); errors.Is(err, sql.ErrNoRows) {
+				return insertEvent(tx, target)
+			}
+		}
+		return updateEvent(tx, target)
+	})
+	if err != nil {
+		return nil, err
+	}
+	s, en := result.span(c.loc)
+	orig := result.RecurrenceID
+	if orig.IsZero() {
+		orig = s
+	}
+	v := c.view(occurrence{ev: result, start: s, end: en, original: orig})
+	return &tool.Result{Summary: fmt.Sprintf("Updated %q (%s): %s.", result.Title, result.ID, v["start"]), Data: v}, nil
+}
+
+func (c *caltool) delete(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	var summary string
+	_, err := c.change(ctx, call.Args.String("id"), func(tx *sql.Tx, e *event) error {
+		if call.Args.Has("occurrence") {
+			if e.RRule == "" {
+				return tool.Invalid("occurrence", "the event does not repeat", "delete it without occurrence")
+			}
+			t, err := c.occurrenceTime(e, call.Args.String("occurrence"))
+			if err != nil || !c.isOccurrence(e, t) {
+				return tool.Invalid("occurrence", fmt.Sprintf("%q is not an occurrence of %s", call.Args.String("occurrence"), e.ID), "give the occurrence's start as query shows it")
+			}
+			if !slices.ContainsFunc(e.ExDates, t.Equal) {
+				e.ExDates = append(e.ExDates, t)
+			}
+			e.Sequence++
+			e.Updated = c.now().Unix()
+			summary = fmt.Sprintf("Left out the %s occurrence of %q (EXDATE); update with exdates to bring it back.", call.Args.String("occurrence"), e.Title)
+			if _, err := tx.Exec(`DELETE FROM calendar_events WHERE calendar = $1 AND uid = $2 AND recurrence_id = $3`, e.Calendar, e.UID, t.Unix()); err != nil {
+				return err
+			}
+			return updateEvent(tx, e)
+		}
+		// The series and its changed occurrences go to the trash together.
+		rows, err := tx.Query(`SELECT `+eventCols+` FROM calendar_events WHERE calendar = $1 AND uid = $2 ORDER BY recurrence_id`, e.Calendar, e.UID)
+		if err != nil {
+			return err
+		}
+		var group []*event
+		for rows.Next() {
+			x, err := scanEvent(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			group = append(group, x)
+		}
+		rows.Close()
+		if e.RecurrenceID.IsZero() == false { // one changed occurrence only
+			group = []*event{e}
+		}
+		if err := store.Trash(tx, "calendar", "event", e.ID, e.Title, group); err != nil {
+			return err
+		}
+		for _, x := range group {
+			if _, err := tx.Exec(`DELETE FROM calendar_events WHERE id = $1`, x.ID); err != nil {
+				return err
+			}
+		}
+		summary = fmt.Sprintf("Deleted %q (%s) to the trash; restore with id %s.", e.Title, e.ID, e.ID)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &tool.Result{Summary: summary, Data: map[string]any{"id": call.Args.String("id")}}, nil
+}
+
+func (c *caltool) restore(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	if err := c.needStore(); err != nil {
+		return nil, err
+	}
+	id := call.Args.String("id")
+	var group []*event
+	err := c.st.Tx(ctx, func(tx *sql.Tx) error {
+		it, err := store.Restore(tx, "calendar", id)
+		if errors.Is(err, store.ErrNotInTrash) {
+			return tool.Invalid("id", fmt.Sprintf("no deleted event %q in the trash", id), "")
+		} else if err != nil {
+			return err
+		}
+		if err := jsonUnmarshal(it.Payload, &group); err != nil {
+			return err
+		}
+		for _, e := range group {
+			if err := insertEvent(tx, e); err != nil {
+				return tool.Errorf(tool.CodeExists, "an event with its UID was created or imported since; delete that one first", "cannot restore %s: %v", e.ID, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &tool.Result{Summary: fmt.Sprintf("Restored %q (%s).", group[0].Title, id), Data: map[string]any{"id": id, "rows": len(group)}}, nil
+}
+
+func (c *caltool) importICS(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	if err := c.needStore(); err != nil {
+		return nil, err
+	}
+	p := call.Args.String("path")
+	abs, err := c.sb.Resolve(p)
+	if err != nil {
+		return nil, tool.PathError("path", p, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, tool.Invalid("path", fmt.Sprintf("cannot read %s: %v", p, err), "give an .ics file in the workspace")
+	}
+	if fi.Size() > int64(c.cfg.MaxImportMB)<<20 {
+		return nil, tool.Errorf(tool.CodeTooLarge, "split the file, or raise tools.calendar.max_import_mb", "%s is over %d MB", p, c.cfg.MaxImportMB)
+	}
+	raw, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, tool.Invalid("path", err.Error(), "")
+	}
+	cal := strings.TrimSpace(call.Args.StringOr("calendar", c.cfg.Calendar))
+	evs, err := parseICS(bytes.NewReader(raw), cal, c.loc, c.now())
+	if err != nil {
+		return nil, tool.Invalid("path", fmt.Sprintf("%s: %v", p, err), "nothing was imported")
+	}
+	added, updated := 0, 0
+	err = c.st.Tx(ctx, func(tx *sql.Tx) error {
+		for _, e := range evs {
+			e.ID = newID()
+			ins, err := upsertEvent(tx, e)
+			if err != nil {
+				return err
+			}
+			if ins {
+				added++
+			} else {
+				updated++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &tool.Result{Summary: fmt.Sprintf("Imported %d events from %s into %s: %d new, %d already there (replaced).", len(evs), p, cal, added, updated),
+		Data: map[string]any{"events": len(evs), "added": added, "updated": updated, "calendar": cal}}, nil
+}
+
+func (c *caltool) exportICS(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	if err := c.needStore(); err != nil {
+		return nil, err
+	}
+	evs, err := allEvents(c.st.Read(), call.Args.Strings("calendars"))
+	if err != nil {
+		return nil, err
+	}
+	out, err := tool.PlanOutput(c.sb, call.Args, tool.Output{Stem: "calendar", Exts: []string{".ics"}})
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := writeICS(&b, evs, c.now()); err != nil {
+		return nil, err
+	}
+	f, err := out.Write(".ics", b.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	return &tool.Result{Summary: fmt.Sprintf("Exported %d events to %s.", len(evs), c.sb.Rel(f.Path)), Data: map[string]any{"events": len(evs), "path": c.sb.Rel(f.Path)}, Files: []tool.File{f}}, nil
+}

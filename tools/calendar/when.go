@@ -1,0 +1,107 @@
+package calendar
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// localLayouts are wall times given without an offset, read in the zone.
+var localLayouts = []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02 15:04"}
+
+// parseInstant reads an RFC 3339 time, or a wall time without offset in
+// loc. A wall time that loc skips (spring forward) is refused; one it
+// repeats (fall back) is the first of the two.
+func parseInstant(s string, loc *time.Location) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t.UTC(), nil
+	}
+	for _, layout := range localLayouts {
+		if t, err := time.Parse(layout, s); err == nil { // the fields as written; wall puts them in loc
+			return wall(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), loc)
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a time: give RFC 3339 (2026-03-08T09:00:00+08:00) or a local time (2026-03-08T09:00)", s)
+}
+
+// wall is a wall-clock time in loc, refusing one that does not exist and
+// taking the earlier of two that do.
+func wall(y int, mo time.Month, d, h, mi, s int, loc *time.Location) (time.Time, error) {
+	t := time.Date(y, mo, d, h, mi, s, 0, loc)
+	if t.Hour() != h || t.Minute() != mi {
+		return time.Time{}, fmt.Errorf("%04d-%02d-%02d %02d:%02d does not exist in %s (the clocks skip it for daylight saving)", y, mo, d, h, mi, loc)
+	}
+	if e := t.Add(-time.Hour); e.Hour() == h && e.Minute() == mi { // repeated hour: the first
+		t = e
+	}
+	return t.UTC(), nil
+}
+
+// parseDate reads YYYY-MM-DD.
+func parseDate(s string) (time.Time, error) {
+	t, err := time.Parse("2006-01-02", strings.TrimSpace(s))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not a date (YYYY-MM-DD)", s)
+	}
+	return t, nil
+}
+
+var weekdayWords = map[string]time.Weekday{
+	"sunday": 0, "monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4, "friday": 5, "saturday": 6,
+	"日": 0, "天": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+}
+
+// parseRangeStart reads the start of a range and its natural end: a day
+// word (today, tomorrow, 明天), a week (this week, next week, 下周), next
+// <weekday> (下周一), a date, or a time (then the end is a day later).
+// Days and weeks are midnight to midnight in loc; weeks start on Monday.
+func parseRangeStart(s string, now time.Time, loc *time.Location) (time.Time, time.Time, error) {
+	w := strings.ToLower(strings.Join(strings.Fields(s), " "))
+	l := now.In(loc)
+	today := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
+	day := func(n int) time.Time { return time.Date(today.Year(), today.Month(), today.Day()+n, 0, 0, 0, 0, loc) }
+	monday := -((int(today.Weekday()) + 6) % 7)
+	switch w {
+	case "today", "今天":
+		return day(0), day(1), nil
+	case "tomorrow", "明天":
+		return day(1), day(2), nil
+	case "yesterday", "昨天":
+		return day(-1), day(0), nil
+	case "后天":
+		return day(2), day(3), nil
+	case "this week", "本周", "这周", "这个星期":
+		return day(monday), day(monday + 7), nil
+	case "next week", "下周", "下个星期", "下星期":
+		return day(monday + 7), day(monday + 14), nil
+	}
+	for _, p := range []string{"next ", "下周", "下星期", "下个星期"} {
+		if name, ok := strings.CutPrefix(w, p); ok {
+			if wd, ok := weekdayWords[name]; ok {
+				// "next Monday" / 下周一: that day of next week.
+				n := monday + 7 + (int(wd)+6)%7
+				return day(n), day(n + 1), nil
+			}
+		}
+	}
+	if d, err := parseDate(w); err == nil {
+		start := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, loc)
+		return start, time.Date(d.Year(), d.Month(), d.Day()+1, 0, 0, 0, 0, loc), nil
+	}
+	t, err := parseInstant(s, loc)
+	if err != nil {
+		return time.Time{}, time.Time{}, fmt.Errorf("%q is not a day or time: give today, tomorrow, next monday, this week, 明天, 下周一, a date (2026-03-08) or a time", s)
+	}
+	return t, t.Add(24 * time.Hour), nil
+}
+
+// parseRangeEnd reads the end of a range: like a start, a day or week word
+// means its end.
+func parseRangeEnd(s string, now time.Time, loc *time.Location) (time.Time, error) {
+	if t, err := parseInstant(s, loc); err == nil {
+		return t, nil
+	}
+	_, end, err := parseRangeStart(s, now, loc)
+	return end, err
+}
