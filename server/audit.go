@@ -57,15 +57,18 @@ func withholdPrivate(t *tool.Tool, args map[string]any) map[string]any {
 // call path (the call never waits for the disk). Arguments are redacted:
 // secret-named fields and credentials inside values never reach the log.
 func (s *Server) audit(traceID string, sess *session, name, action string, args map[string]any, status string, failure *tool.Error, d time.Duration) {
-	red := redactArgs(args)
-	ev := s.log.Info().Str("kind", "audit").Str("trace_id", traceID).Str("session", sess.key).
-		Str("client", sess.client).Str("tool", name).Str("action", action).
-		Interface("args", red).Str("status", status).Dur("duration", d)
-	if failure != nil {
-		ev = ev.Str("error_code", failure.Code).Str("error", logging.RedactString(failure.Message))
+	// The redacted arguments are marshalled once, for the log line and the
+	// trace row alike.
+	b, _ := json.Marshal(redactArgs(args))
+	if ev := s.log.Info(); ev != nil { // nil: the level drops audit lines
+		ev = ev.Str("kind", "audit").Str("trace_id", traceID).Str("session", sess.key).
+			Str("client", sess.client).Str("tool", name).Str("action", action).
+			RawJSON("args", b).Str("status", status).Dur("duration", d)
+		if failure != nil {
+			ev = ev.Str("error_code", failure.Code).Str("error", logging.RedactString(failure.Message))
+		}
+		ev.Msg("call")
 	}
-	ev.Msg("call")
-	b, _ := json.Marshal(red)
 	code := ""
 	if failure != nil {
 		code = failure.Code

@@ -123,6 +123,14 @@ var (
 // (token=x, password=x, api_key=x). It works on whole runes and never cuts
 // a UTF-8 character.
 func RedactString(s string) string {
+	if !mayHoldSecret(s) {
+		return s
+	}
+	return redactPatterns(s)
+}
+
+// redactPatterns applies every value pattern.
+func redactPatterns(s string) string {
 	s = pemKey.ReplaceAllString(s, mask)
 	s = knownKey.ReplaceAllString(s, mask)
 	s = urlUserinfo.ReplaceAllString(s, "${1}"+mask+"@")
@@ -134,6 +142,15 @@ func RedactString(s string) string {
 	s = replaceNamed(s, flagValue, 2, 4)
 	s = replaceNamed(s, nameValue, 3, 5)
 	return s
+}
+
+// mayHoldSecret reports whether any pattern of RedactString could match s.
+// Every pattern needs one of - : = _ or white space, except three key
+// formats, which need their own prefix (AKIA/ASIA, AIza, a JWT's eyJ): a
+// plain path or word skips the regular expressions, with the same result.
+func mayHoldSecret(s string) bool {
+	return strings.ContainsAny(s, "-:=_ \t\n\r\f\v") || strings.Contains(s, "AKIA") || strings.Contains(s, "ASIA") ||
+		strings.Contains(s, "AIza") || strings.Contains(s, "eyJ")
 }
 
 // headerName: names whose values authHeader and cookieHeader have masked

@@ -143,15 +143,24 @@ type mergedParam struct {
 // InputSchema builds the published JSON Schema: one flat object that admits
 // no other fields, a required `action` enum for multi-action tools (no
 // top-level oneOf/anyOf, which several clients reject), and short notes on
-// parameters that only some actions use or require.
+// which actions use which parameters, each said once: a parameter that few
+// actions take says so itself ("for a, b"); an action that goes without
+// parameters most actions take says so on its own line of the action
+// description ("fields: …" or "without …"), instead of every one of those
+// parameters repeating "not for a".
 func (t *Tool) InputSchema() map[string]any {
 	params, _ := t.mergedParams()
 	props := map[string]any{}
 	var required []string
+	skips := map[string][]string{} // action -> common parameters it does not take
+	notes := make([]string, len(params))
+	for i, p := range params {
+		notes[i] = t.actionNote(p, skips)
+	}
 	if t.MultiAction() {
 		var lines []string
 		for _, a := range t.Actions {
-			lines = append(lines, a.Name+": "+a.Description)
+			lines = append(lines, a.Name+": "+a.Description+actionFields(a, skips[a.Name]))
 		}
 		props["action"] = map[string]any{
 			"type":        "string",
@@ -160,13 +169,13 @@ func (t *Tool) InputSchema() map[string]any {
 		}
 		required = append(required, "action")
 	}
-	for _, p := range params {
+	for i, p := range params {
 		s := p.Schema()
 		all := !t.MultiAction() || len(p.actions) == len(t.Actions)
 		if all && len(p.requiredBy) == len(p.actions) && len(p.requiredBy) > 0 {
 			required = append(required, p.Name)
-		} else if note := t.actionNote(p); note != "" {
-			s["description"] = p.Description + " (" + note + ")"
+		} else if notes[i] != "" {
+			s["description"] = p.Description + " (" + notes[i] + ")"
 		}
 		props[p.Name] = s
 	}
@@ -177,10 +186,28 @@ func (t *Tool) InputSchema() map[string]any {
 	return out
 }
 
+// actionFields is the note on an action's line when it goes without some
+// parameters that most actions take: the shorter of the fields it takes and
+// the common ones it lacks.
+func actionFields(a Action, skipped []string) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	var takes []string
+	for _, p := range a.Params {
+		if p.Disabled == "" {
+			takes = append(takes, p.Name)
+		}
+	}
+	return " (" + shorter("fields: ", takes, "without ", skipped) + ")"
+}
+
 // actionNote says, as briefly as it can, which actions use and require a
-// parameter of a multi-action tool: "for a, b" or "not for c", then
-// "required", "required for a" or "optional for b".
-func (t *Tool) actionNote(p mergedParam) string {
+// parameter of a multi-action tool: "for a, b", then "required",
+// "required for a" or "optional for b". A parameter that most actions take
+// gets no "for" list; it is added to skips under each action that does not
+// take it, for that action's own line.
+func (t *Tool) actionNote(p mergedParam, skips map[string][]string) string {
 	if !t.MultiAction() {
 		return ""
 	}
@@ -190,7 +217,15 @@ func (t *Tool) actionNote(p mergedParam) string {
 	var parts []string
 	named := len(p.actions) == len(t.Actions) || namesAll(p.Description, p.actions)
 	if len(p.actions) < len(takers) && !named {
-		parts = append(parts, shorter("for ", p.actions, "not for ", without(takers, p.actions)))
+		others := without(takers, p.actions)
+		if forList := "for " + strings.Join(p.actions, ", "); len(forList) <= len("not for "+strings.Join(others, ", ")) {
+			parts = append(parts, forList)
+		} else {
+			for _, a := range others {
+				skips[a] = append(skips[a], p.Name)
+			}
+			named = true // the actions' lines say where it is taken
+		}
 	}
 	switch {
 	case len(p.requiredBy) == 0:

@@ -252,3 +252,36 @@ func TestSchema_ActionNoteNotRepeated(t *testing.T) {
 		}
 	}
 }
+
+// TestSchema_CommonParamsSaidOnce: a parameter most actions take carries no
+// "not for" note; the action that goes without it says so once on its own
+// line of the action description (the shorter of the fields it takes and
+// the ones it lacks), and a required note on the parameter stays.
+func TestSchema_CommonParamsSaidOnce(t *testing.T) {
+	common := []Param{
+		{Name: "x", Type: String, Description: "x column.", Required: true},
+		{Name: "y", Type: String, Description: "y column."},
+		{Name: "width", Type: Integer, Description: "Pixels."},
+	}
+	tl := &Tool{Name: "charts", Title: "Charts", Description: "d", Actions: []Action{
+		{Name: "chart", Description: "one chart", Handler: noop, Level: Read, Timeout: Fast, Params: common},
+		{Name: "excel", Description: "an xlsx", Handler: noop, Level: Read, Timeout: Fast, Params: common},
+		{Name: "board", Description: "a page", Handler: noop, Level: Read, Timeout: Fast,
+			Params: []Param{{Name: "charts", Type: Array, Items: &Param{Name: "c", Type: Object, Description: "c"}, Description: "Charts.", Required: true}}},
+	}}
+	props := roundTrip(t, tl.InputSchema())["properties"].(map[string]any)
+	for name, want := range map[string]string{
+		"x":      "x column. (required)",
+		"y":      "y column.",
+		"width":  "Pixels.",
+		"charts": "Charts. (for board; required)",
+	} {
+		if got := props[name].(map[string]any)["description"]; got != want {
+			t.Errorf("%s: description %q, want %q", name, got, want)
+		}
+	}
+	want := "chart: one chart; excel: an xlsx; board: a page (fields: charts)"
+	if got := props["action"].(map[string]any)["description"]; got != want {
+		t.Errorf("action description %q, want %q", got, want)
+	}
+}
