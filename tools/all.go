@@ -22,6 +22,7 @@ import (
 	"clawbridge/tools/knowledge"
 	"clawbridge/tools/literature"
 	"clawbridge/tools/mindmap"
+	"clawbridge/tools/ocr"
 	"clawbridge/tools/pdf"
 	"clawbridge/tools/pptgen"
 	"clawbridge/tools/resume"
@@ -79,6 +80,7 @@ var registry = []constructor{
 	checked(weather.New),
 	plain(knowledge.New),
 	checked(email.New),
+	checked(ocr.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds
