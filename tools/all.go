@@ -29,6 +29,7 @@ import (
 	"clawbridge/tools/screen"
 	"clawbridge/tools/search"
 	"clawbridge/tools/shell"
+	"clawbridge/tools/speech"
 	"clawbridge/tools/system"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/weather"
@@ -81,6 +82,7 @@ var registry = []constructor{
 	plain(knowledge.New),
 	checked(email.New),
 	checked(ocr.New),
+	checked(speech.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds
