@@ -56,7 +56,9 @@ test: deps vet
 # answer over stdio, and package-init ms, against a minimal mcp-go server),
 # knowledge_rag's retrieval quality (recall@5 and MRR on the labelled zh+en
 # set, with a substring baseline) and scale (10,000 files / 100 MB: index
-# time, peak RSS, index size, search p50/p99),
+# time, peak RSS, index size, search p50/p99), OCR character error rates
+# (rendered zh/en text at several sizes and noise, and tesseract's public
+# test images),
 # and the browser side
 # by side with @playwright/mcp on the same Chromium (installed from npm into
 # .cache/ when npm is available; skipped otherwise).
@@ -68,6 +70,7 @@ bench: deps
 	$(GO) test -run '^$$' -bench Load -benchtime 1x ./server/
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./e2e/coldstart/
 	$(GO) test -run '^$$' -bench 'Retrieval|Scale' -benchtime 1x -timeout 30m ./tools/knowledge/
+	$(GO) test -run '^$$' -bench CER -benchtime 1x ./tools/ocr/
 	@command -v npm >/dev/null && [ ! -f $(PWMCP) ] && \
 		npm install --silent --no-audit --no-fund --prefix .cache/playwright-mcp @playwright/mcp@0.0.83 >/dev/null 2>&1 || true
 	CLAWBRIDGE_PLAYWRIGHT_MCP=$$( [ -f $(PWMCP) ] && echo $(CURDIR)/$(PWMCP) ) \

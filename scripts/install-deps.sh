@@ -23,6 +23,14 @@ need black black
 need python3 python3
 need node nodejs
 need patch patch
+need pdftoppm poppler-utils
+need tesseract tesseract-ocr
+[ -n "$(ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata 2>/dev/null)" ] || missing="$missing tesseract-ocr-eng"
+[ -n "$(ls /usr/share/tesseract-ocr/*/tessdata/chi_sim.traineddata 2>/dev/null)" ] || missing="$missing tesseract-ocr-chi-sim"
+[ -n "$(ls /usr/share/tesseract-ocr/*/tessdata/chi_tra.traineddata 2>/dev/null)" ] || missing="$missing tesseract-ocr-chi-tra"
+need espeak-ng espeak-ng
+need ffmpeg ffmpeg
+need ffprobe ffmpeg
 [ -d /usr/lib/postgresql ] || missing="$missing postgresql"
 [ -n "$(ls /usr/share/fonts/truetype/wqy 2>/dev/null)" ] || missing="$missing fonts-wqy-zenhei"
 [ -n "$(ls /usr/share/fonts/opentype/noto/NotoSansCJK* 2>/dev/null)" ] || missing="$missing fonts-noto-cjk"

@@ -26,12 +26,14 @@ import (
 	"clawbridge/tools/literature"
 	"clawbridge/tools/mindmap"
 	"clawbridge/tools/notify"
+	"clawbridge/tools/ocr"
 	"clawbridge/tools/pdf"
 	"clawbridge/tools/pptgen"
 	"clawbridge/tools/resume"
 	"clawbridge/tools/screen"
 	"clawbridge/tools/search"
 	"clawbridge/tools/shell"
+	"clawbridge/tools/speech"
 	"clawbridge/tools/system"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/weather"
@@ -87,6 +89,8 @@ var registry = []constructor{
 	plain(codeassist.New),
 	checked(cron.New),
 	checked(calendar.New),
+	checked(ocr.New),
+	checked(speech.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

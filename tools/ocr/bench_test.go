@@ -1,0 +1,68 @@
+package ocr
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"clawbridge/tools/tooltest"
+)
+
+// BenchmarkOCR_CER reports the character error rate (whitespace removed;
+// see cer) of the default settings on (a) images rendered here from known
+// Chinese and English text at several pixel sizes, clean and with 2%
+// salt-and-pepper noise, with and without preprocessing, and (b) public
+// test images with ground truth from the tesseract project
+// (testdata/SOURCES.md). `make bench` runs it once.
+func BenchmarkOCR_CER(b *testing.B) {
+	tl, d := newTool(b, "")
+	font := tooltest.CJKFont(b)
+	run := func(b *testing.B, path, lang, want string, pre bool) float64 {
+		b.Helper()
+		res, err := tooltest.Run(b, tl, map[string]any{"path": path, "lang": lang, "preprocess": pre})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return cer(want, pageOf(b, res, 0).Text)
+	}
+	for _, set := range []struct {
+		name, lang string
+		lines      []string
+	}{
+		{"zh", "chi_sim+eng", zhLines},
+		{"en", "chi_sim+eng", enLines},
+	} {
+		for _, size := range []float64{12, 16, 24, 40} {
+			for _, noise := range []float64{0, 0.02} {
+				name := fmt.Sprintf("rendered/%s/%gpx/noise%g", set.name, size, noise)
+				path := strings.ReplaceAll(name, "/", "_") + ".png"
+				writePNG(b, filepath.Join(d.Sandbox.Root(), path), renderText(b, font, set.lines, size, noise, 7))
+				for _, pre := range []bool{true, false} {
+					b.Run(fmt.Sprintf("%s/preprocess=%v", name, pre), func(b *testing.B) {
+						var e float64
+						for b.Loop() {
+							e = run(b, path, set.lang, strings.Join(set.lines, "\n"), pre)
+						}
+						b.ReportMetric(e, "CER")
+					})
+				}
+			}
+		}
+	}
+	for _, name := range []string{"phototest", "eurotext"} {
+		img, _ := os.ReadFile(filepath.Join("testdata", name+".tif"))
+		want, _ := os.ReadFile(filepath.Join("testdata", name+".txt"))
+		tooltest.WriteFile(b, filepath.Join(d.Sandbox.Root(), name+".tif"), img)
+		for _, lang := range []string{"eng", "chi_sim+eng"} {
+			b.Run("public/"+name+"/"+lang, func(b *testing.B) {
+				var e float64
+				for b.Loop() {
+					e = run(b, name+".tif", lang, string(want), true)
+				}
+				b.ReportMetric(e, "CER")
+			})
+		}
+	}
+}

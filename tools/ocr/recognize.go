@@ -1,0 +1,372 @@
+package ocr
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/draw"
+	_ "image/gif" // decoders for the formats the tool reads
+	_ "image/jpeg"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	_ "golang.org/x/image/bmp"
+	xdraw "golang.org/x/image/draw"
+	_ "golang.org/x/image/tiff"
+	_ "golang.org/x/image/webp"
+
+	"clawbridge/internal/wording"
+	"clawbridge/tools/tool"
+)
+
+// Page is what was recognised on one image or PDF page.
+type Page struct {
+	Page       int     `json:"page"`
+	Width      int     `json:"width"` // pixels of the image, or of the page at 300 dpi
+	Height     int     `json:"height"`
+	Text       string  `json:"text"`
+	Confidence float64 `json:"confidence"` // mean word confidence, 0-100
+	Words      []Item  `json:"words,omitempty"`
+	Lines      []Item  `json:"lines,omitempty"`
+	Paragraphs []Item  `json:"paragraphs,omitempty"`
+}
+
+type request struct {
+	lang, detail string
+	psm          int
+	preprocess   bool
+}
+
+func (o *ocrTool) recognize(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	path := c.Args.String("path")
+	abs, err := o.d.Sandbox.Resolve(path)
+	if err != nil {
+		return nil, tool.PathError("path", path, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, &tool.Error{Code: tool.CodeNotFound, Field: "path", Message: fmt.Sprintf("%s does not exist", path), Hint: "give a file in the workspace (relative to its root)"}
+	}
+	if fi.IsDir() {
+		return nil, tool.Invalid("path", path+" is a directory", "give an image or PDF file")
+	}
+	req := request{lang: c.Args.StringOr("lang", o.cfg.Lang), detail: c.Args.StringOr("detail", "text"), psm: c.Args.Int("psm", 3), preprocess: c.Args.Bool("preprocess", true)}
+	if err := checkLang(req.lang); err != nil {
+		return nil, err
+	}
+	if _, err := lookPath("tesseract", "tesseract-ocr"); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "clawbridge-ocr-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+
+	var pages []Page
+	count := 0
+	if isPDF(abs) {
+		pages, count, err = o.pdf(ctx, c, abs, fi.Size(), tmp, req)
+	} else {
+		if c.Args.Has("pages") {
+			return nil, tool.Invalid("pages", "pages applies to PDF files only", "leave pages out for an image")
+		}
+		var p Page
+		p, err = o.image(ctx, path, fi.Size(), tmp, req)
+		pages, count = []Page{p}, 1
+	}
+	if err != nil {
+		return nil, err
+	}
+	var all []string
+	chars := 0
+	for _, p := range pages {
+		all = append(all, p.Text)
+		chars += len([]rune(p.Text))
+	}
+	text := strings.Join(all, "\n\f")
+	data := map[string]any{"path": o.d.Sandbox.Rel(abs), "lang": req.lang, "chars": chars, "pages": pages}
+	if len(pages) == 1 {
+		data["text"] = text
+	} else {
+		data["page_count"] = count
+	}
+	summary := fmt.Sprintf("recognised %s in %s", wording.Count(chars, "character", "characters"), o.d.Sandbox.Rel(abs))
+	if len(pages) > 1 || count > 1 {
+		summary += " (" + wording.Count(len(pages), "page", "pages") + ")"
+	}
+	if chars == 0 {
+		summary += "; no text found (try another psm, lang, or a sharper image)"
+	}
+	res := &tool.Result{Summary: summary, Data: data}
+	if c.Args.Has("output") {
+		out, err := tool.PlanOutput(o.d.Sandbox, c.Args, tool.Output{Stem: tool.StemOf(abs) + "_ocr", Exts: []string{".txt"}, Inputs: []string{abs}})
+		if err != nil {
+			return nil, err
+		}
+		f, err := out.Write(".txt", []byte(text+"\n"))
+		if err != nil {
+			return nil, err
+		}
+		data["output"] = o.d.Sandbox.Rel(f.Path)
+		res.Files = append(res.Files, f)
+	}
+	return res, nil
+}
+
+func isPDF(abs string) bool {
+	f, err := os.Open(abs)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 1024)
+	n, _ := f.Read(head)
+	return bytes.Contains(head[:n], []byte("%PDF-"))
+}
+
+// image decodes the image in Go (size and pixels checked before), applies
+// the preprocessing and recognises it.
+func (o *ocrTool) image(ctx context.Context, path string, size int64, tmp string, req request) (Page, error) {
+	if limit := o.d.Config.Limits.ImageMB; size > int64(limit)<<20 {
+		return Page{}, tool.Errorf(tool.CodeTooLarge, "use a smaller image or raise limits.image_mb", "image %s is %d MB, above the %d MB limit (limits.image_mb)", path, size>>20, limit)
+	}
+	raw, err := o.d.LoadImage(o.d.Sandbox.Root(), path)
+	if err != nil {
+		return Page{}, tool.PathError("path", path, err)
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(raw))
+	if err != nil {
+		return Page{}, tool.Invalid("path", fmt.Sprintf("%s is not an image this tool reads: %v", path, err), "give a png, jpeg, gif, bmp, tiff or webp image, or a PDF")
+	}
+	if px := cfg.Width * cfg.Height; px > o.cfg.MaxPixels || cfg.Width <= 0 || cfg.Height <= 0 {
+		return Page{}, tool.Errorf(tool.CodeTooLarge, "crop or shrink the image, or raise tools.ocr.max_pixels",
+			"image %s is %d×%d = %d pixels, above the %d pixel limit (tools.ocr.max_pixels)", path, cfg.Width, cfg.Height, px, o.cfg.MaxPixels)
+	}
+	img, _, err := image.Decode(bytes.NewReader(raw))
+	if err != nil {
+		return Page{}, tool.Invalid("path", fmt.Sprintf("%s cannot be decoded: %v", path, err), "give a valid image")
+	}
+	prepared, scale := prepare(img, req.preprocess, o.cfg.MaxPixels)
+	in := filepath.Join(tmp, "input.png")
+	f, err := os.Create(in)
+	if err != nil {
+		return Page{}, err
+	}
+	err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(f, prepared)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return Page{}, err
+	}
+	tsv, err := o.tesseract(ctx, in, req.lang, req.psm)
+	if err != nil {
+		return Page{}, err
+	}
+	return page(1, cfg.Width, cfg.Height, parseTSV(tsv, scale), req.detail), nil
+}
+
+// minHeight is the image height below which preprocessing upscales:
+// tesseract reads best with capital letters 20-40 px high, and a small
+// screenshot or crop has them at 10-15 px (see the bench in ocr_bench_test.go
+// for the measured effect).
+const minHeight = 1000
+
+// prepare turns img into 8-bit grayscale, removes salt-and-pepper speckle
+// with a 3×3 median where there is some, and, when small, upscales it by a
+// whole factor (at most 4, within maxPixels); it returns the image and the
+// factor. Without preprocessing only the colour model changes.
+func prepare(img image.Image, preprocess bool, maxPixels int) (image.Image, float64) {
+	b := img.Bounds()
+	gray := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(gray, gray.Bounds(), img, b.Min, draw.Src)
+	if !preprocess {
+		return gray, 1
+	}
+	if speckled(gray) {
+		gray = median3(gray)
+	}
+	if b.Dy() >= minHeight {
+		return gray, 1
+	}
+	f := int(math.Ceil(float64(minHeight) / float64(b.Dy())))
+	for f > 1 && (f > 4 || b.Dx()*f*b.Dy()*f > maxPixels) {
+		f--
+	}
+	if f == 1 {
+		return gray, 1
+	}
+	big := image.NewGray(image.Rect(0, 0, b.Dx()*f, b.Dy()*f))
+	xdraw.CatmullRom.Scale(big, big.Bounds(), gray, gray.Bounds(), draw.Src, nil)
+	return big, float64(f)
+}
+
+// pdf renders and recognises the chosen pages one by one, reporting
+// progress per page; sizes and counts are checked before any rendering.
+func (o *ocrTool) pdf(ctx context.Context, c *tool.Call, abs string, size int64, tmp string, req request) ([]Page, int, error) {
+	if size > int64(o.cfg.MaxPDFMB)<<20 {
+		return nil, 0, tool.Errorf(tool.CodeTooLarge, "split the PDF with pdf_tool, or raise tools.ocr.max_pdf_mb", "the PDF is %d MB, above the %d MB limit (tools.ocr.max_pdf_mb)", size>>20, o.cfg.MaxPDFMB)
+	}
+	sizes, err := o.pdfPageSizes(ctx, abs)
+	if err != nil {
+		return nil, 0, err
+	}
+	n := len(sizes)
+	want, err := parsePages(c.Args.String("pages"), n)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(want) > o.cfg.MaxPages {
+		return nil, 0, tool.Errorf(tool.CodeTooLarge, "ask for fewer pages, e.g. pages: 1-"+strconv.Itoa(o.cfg.MaxPages), "%s asked for, above the %d page limit (tools.ocr.max_pages)", wording.Count(len(want), "page", "pages"), o.cfg.MaxPages)
+	}
+	dims := make([][2]int, len(want))
+	for i, pg := range want {
+		w, h := int(math.Ceil(sizes[pg-1][0]/72*renderDPI)), int(math.Ceil(sizes[pg-1][1]/72*renderDPI))
+		if w*h > o.cfg.MaxPixels || w*h == 0 {
+			return nil, 0, tool.Errorf(tool.CodeTooLarge, "leave that page out (pages), or raise tools.ocr.max_pixels",
+				"page %d is %d×%d pixels at %d dpi, above the %d pixel limit (tools.ocr.max_pixels)", pg, w, h, renderDPI, o.cfg.MaxPixels)
+		}
+		dims[i] = [2]int{w, h}
+	}
+	out := make([]Page, 0, len(want))
+	for i, pg := range want {
+		c.Progress(float64(i), float64(len(want)), fmt.Sprintf("page %d of %d", i+1, len(want)))
+		img, err := o.renderPage(ctx, abs, tmp, pg)
+		if err != nil {
+			return nil, 0, err
+		}
+		w, h := dims[i][0], dims[i][1]
+		if f, err := os.Open(img); err == nil {
+			if cfg, err := png.DecodeConfig(f); err == nil {
+				w, h = cfg.Width, cfg.Height
+			}
+			f.Close()
+		}
+		tsv, err := o.tesseract(ctx, img, req.lang, req.psm)
+		os.Remove(img)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, page(pg, w, h, parseTSV(tsv, 1), req.detail))
+	}
+	c.Progress(float64(len(want)), float64(len(want)), "done")
+	return out, n, nil
+}
+
+func page(n, w, h int, ws []word, detail string) Page {
+	p := Page{Page: n, Width: w, Height: h, Text: pageText(ws), Confidence: meanConfidence(ws)}
+	switch detail {
+	case "words":
+		p.Words = wordItems(ws)
+	case "lines":
+		p.Lines = group(ws, func(w word) [3]int { return w.line })
+	case "paragraphs":
+		p.Paragraphs = group(ws, func(w word) [3]int { return w.par })
+	}
+	return p
+}
+
+// parsePages reads "1-3,5" against n pages; empty means all.
+func parsePages(spec string, n int) ([]int, error) {
+	if strings.TrimSpace(spec) == "" {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i + 1
+		}
+		return out, nil
+	}
+	bad := func(msg string) error {
+		return tool.Invalid("pages", msg, fmt.Sprintf("give pages like 1-3,5 within 1-%d", n))
+	}
+	seen := map[int]bool{}
+	var out []int
+	for _, part := range strings.Split(spec, ",") {
+		part = strings.TrimSpace(part)
+		a, b, isRange := strings.Cut(part, "-")
+		lo, err1 := strconv.Atoi(strings.TrimSpace(a))
+		hi := lo
+		var err2 error
+		if isRange {
+			hi, err2 = strconv.Atoi(strings.TrimSpace(b))
+		}
+		if err1 != nil || err2 != nil || lo < 1 || hi < lo {
+			return nil, bad(fmt.Sprintf("pages %q: %q is not a page or range", spec, part))
+		}
+		if hi > n {
+			return nil, bad(fmt.Sprintf("pages %q: the PDF has %s", spec, wording.Count(n, "page", "pages")))
+		}
+		for p := lo; p <= hi; p++ {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out, nil
+}
+
+// speckled reports whether more than 0.5% of the pixels are isolated: far
+// (over 128 levels) from each of their eight neighbours. Text strokes are
+// never one pixel alone; scanner and transmission speckle is, and an upscale
+// turns it into blobs tesseract reads as characters.
+func speckled(g *image.Gray) bool {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	if w < 3 || h < 3 {
+		return false
+	}
+	isolated := 0
+	for y := 1; y < h-1; y++ {
+		for x := 1; x < w-1; x++ {
+			v := int(g.Pix[y*g.Stride+x])
+			alone := true
+			for dy := -1; dy <= 1 && alone; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					if (dx != 0 || dy != 0) && abs(int(g.Pix[(y+dy)*g.Stride+x+dx])-v) <= 128 {
+						alone = false
+						break
+					}
+				}
+			}
+			if alone {
+				isolated++
+			}
+		}
+	}
+	return isolated*200 > w*h
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// median3 is g through a 3×3 median filter (edges copied).
+func median3(g *image.Gray) *image.Gray {
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	copy(out.Pix, g.Pix)
+	var win [9]uint8
+	for y := 1; y < h-1; y++ {
+		for x := 1; x < w-1; x++ {
+			k := 0
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					win[k] = g.Pix[(y+dy)*g.Stride+x+dx]
+					k++
+				}
+			}
+			slices.Sort(win[:])
+			out.Pix[y*out.Stride+x] = win[4]
+		}
+	}
+	return out
+}

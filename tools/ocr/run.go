@@ -1,0 +1,191 @@
+package ocr
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"clawbridge/internal/jail"
+	"clawbridge/tools/tool"
+)
+
+// Where files live inside the jail.
+const (
+	jailIn  = "/tmp/in"
+	jailOut = "/tmp/out"
+)
+
+// pageTimeout bounds one program run on one page.
+const pageTimeout = 3 * time.Minute
+
+var langRE = regexp.MustCompile(`^[a-z][a-z0-9_]*(\+[a-z][a-z0-9_]*)*$`)
+
+// installedLangs lists the traineddata files of Debian's tesseract (the
+// jail sees the same /usr).
+func installedLangs() []string {
+	files, _ := filepath.Glob("/usr/share/tesseract-ocr/*/tessdata/*.traineddata")
+	var out []string
+	for _, f := range files {
+		if l := strings.TrimSuffix(filepath.Base(f), ".traineddata"); l != "osd" {
+			out = append(out, l)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// langPackages names the Debian package of the languages this project uses.
+var langPackages = map[string]string{"chi_sim": "tesseract-ocr-chi-sim", "chi_tra": "tesseract-ocr-chi-tra", "eng": "tesseract-ocr-eng"}
+
+// checkLang refuses a malformed list or a language that is not installed.
+func checkLang(lang string) error {
+	if !langRE.MatchString(lang) {
+		return tool.Invalid("lang", fmt.Sprintf("lang %q is not a tesseract language list", lang), "join language codes with +, e.g. chi_sim+eng")
+	}
+	have := installedLangs()
+	for _, l := range strings.Split(lang, "+") {
+		if slices.Contains(have, l) {
+			continue
+		}
+		pkg := langPackages[l]
+		if pkg == "" {
+			pkg = "tesseract-ocr-" + strings.ReplaceAll(l, "_", "-")
+		}
+		return &tool.Error{Code: tool.CodeUnavailable, Field: "lang",
+			Message: fmt.Sprintf("tesseract language %q is not installed (installed: %s)", l, strings.Join(have, ", ")),
+			Hint:    "use one of the installed languages, or install the Debian package " + pkg}
+	}
+	return nil
+}
+
+// run runs one program in the jail with binds; it answers a failed run as
+// a tool error naming what.
+func run(ctx context.Context, what string, argv []string, binds []jail.Bind, protected []string) (string, error) {
+	res, err := jail.Run(ctx, jail.Spec{
+		Argv:      argv,
+		Env:       []string{"LANG=C.UTF-8", "OMP_THREAD_LIMIT=1"},
+		Binds:     binds,
+		Protected: protected,
+		Timeout:   pageTimeout,
+		StdoutCap: 32 << 20,
+		StderrCap: 8 << 10,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", tool.Errorf(tool.CodeUnavailable, "see clawbridge doctor", "%s cannot run: %v", what, err)
+	}
+	if res.TimedOut {
+		return "", tool.Errorf(tool.CodeTimeout, "try fewer pages or a smaller image", "%s took longer than %s", what, pageTimeout)
+	}
+	if res.ExitCode != 0 || res.Signal != "" {
+		msg := strings.TrimSpace(res.Stderr)
+		if len(msg) > 400 {
+			msg = msg[:400]
+		}
+		return "", tool.Errorf(tool.CodeFailed, "check that the file is a readable image or PDF", "%s failed (exit %d %s): %s", what, res.ExitCode, res.Signal, msg)
+	}
+	if res.StdoutTruncated {
+		return "", tool.Errorf(tool.CodeFailed, "try fewer pages", "%s produced more output than the cap", what)
+	}
+	return res.Stdout, nil
+}
+
+func lookPath(prog, pkg string) (string, error) {
+	p, err := exec.LookPath(prog)
+	if err != nil {
+		return "", tool.Missing(prog, pkg)
+	}
+	return p, nil
+}
+
+// tesseract recognises the image at host path img and returns its TSV.
+func (o *ocrTool) tesseract(ctx context.Context, img, lang string, psm int) (string, error) {
+	bin, err := lookPath("tesseract", "tesseract-ocr")
+	if err != nil {
+		return "", err
+	}
+	target := jailIn + "/" + filepath.Base(img)
+	return run(ctx, "tesseract", []string{bin, target, "stdout", "-l", lang, "--psm", strconv.Itoa(psm), "tsv"},
+		[]jail.Bind{{Source: img, Target: target}}, o.protected())
+}
+
+// pdfPageSizes runs pdfinfo over the PDF and returns each page's size in
+// points (width, height), page 1 first.
+func (o *ocrTool) pdfPageSizes(ctx context.Context, pdf string) ([][2]float64, error) {
+	bin, err := lookPath("pdfinfo", "poppler-utils")
+	if err != nil {
+		return nil, err
+	}
+	target := jailIn + "/" + filepath.Base(pdf)
+	out, err := run(ctx, "pdfinfo", []string{bin, "-f", "1", "-l", strconv.Itoa(o.cfg.MaxPages + 1), target},
+		[]jail.Bind{{Source: pdf, Target: target}}, o.protected())
+	if err != nil {
+		return nil, err
+	}
+	return parsePDFInfo(out)
+}
+
+var (
+	pagesRE    = regexp.MustCompile(`(?m)^Pages:\s+(\d+)`)
+	pageSizeRE = regexp.MustCompile(`(?m)^Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+) pts`)
+)
+
+// parsePDFInfo reads the page count and the sizes pdfinfo printed. Pages
+// past those printed (over the cap) have no size.
+func parsePDFInfo(out string) ([][2]float64, error) {
+	m := pagesRE.FindStringSubmatch(out)
+	if m == nil {
+		return nil, tool.Errorf(tool.CodeFailed, "check that the file is a valid PDF", "pdfinfo gave no page count")
+	}
+	n, _ := strconv.Atoi(m[1])
+	sizes := make([][2]float64, n)
+	for _, s := range pageSizeRE.FindAllStringSubmatch(out, -1) {
+		pg, _ := strconv.Atoi(s[1])
+		w, _ := strconv.ParseFloat(s[2], 64)
+		h, _ := strconv.ParseFloat(s[3], 64)
+		if pg >= 1 && pg <= n {
+			sizes[pg-1] = [2]float64{w, h}
+		}
+	}
+	return sizes, nil
+}
+
+// renderPage renders one PDF page as an 8-bit grayscale PNG in outDir at
+// 300 dpi and returns its host path.
+func (o *ocrTool) renderPage(ctx context.Context, pdf, outDir string, page int) (string, error) {
+	bin, err := lookPath("pdftoppm", "poppler-utils")
+	if err != nil {
+		return "", err
+	}
+	target := jailIn + "/" + filepath.Base(pdf)
+	name := fmt.Sprintf("page-%d", page)
+	p := strconv.Itoa(page)
+	if _, err := run(ctx, "pdftoppm", []string{bin, "-r", strconv.Itoa(renderDPI), "-gray", "-png", "-f", p, "-l", p, "-singlefile", target, jailOut + "/" + name},
+		[]jail.Bind{{Source: pdf, Target: target}, {Source: outDir, Target: jailOut, Writable: true}}, o.protected()); err != nil {
+		return "", err
+	}
+	img := filepath.Join(outDir, name+".png")
+	if _, err := os.Stat(img); err != nil {
+		return "", tool.Errorf(tool.CodeFailed, "check the PDF with pdf_tool validate", "pdftoppm rendered no image of page %d", page)
+	}
+	return img, nil
+}
+
+// renderDPI is the resolution PDF pages are rendered at for tesseract.
+const renderDPI = 300
+
+func (o *ocrTool) protected() []string {
+	if o.d.Config == nil || o.d.Config.DataDir == "" {
+		return nil
+	}
+	return []string{o.d.Config.DataDir}
+}

@@ -1,0 +1,171 @@
+package speech
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"clawbridge/internal/jail"
+	"clawbridge/tools/tool"
+)
+
+const (
+	jailIn     = "/tmp/in/"
+	jailOut    = "/tmp/out"
+	runTimeout = 10 * time.Minute
+)
+
+// formats are the output formats and the ffmpeg codec arguments of each.
+var formats = map[string][]string{
+	"wav":  {"-c:a", "pcm_s16le"},
+	"mp3":  {"-c:a", "libmp3lame", "-q:a", "4"},
+	"ogg":  {"-c:a", "libvorbis", "-q:a", "4"},
+	"flac": {"-c:a", "flac"},
+	"m4a":  {"-c:a", "aac", "-b:a", "128k"},
+	"opus": {"-c:a", "libopus", "-b:a", "64k"},
+}
+
+func formatNames() []string {
+	out := make([]string, 0, len(formats))
+	for f := range formats {
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func lookPath(prog string) (string, error) {
+	p, err := exec.LookPath(prog)
+	if err != nil {
+		pkg := "ffmpeg"
+		if prog == "espeak-ng" {
+			pkg = "espeak-ng"
+		}
+		return "", tool.Missing(prog, pkg)
+	}
+	return p, nil
+}
+
+// run runs prog in the jail with the input files bound read-only under
+// /tmp/in and outDir (if any) writable at /tmp/out; args refer to those.
+func (s *speech) run(ctx context.Context, prog string, args []string, inputs []string, outDir string) (string, error) {
+	bin, err := lookPath(prog)
+	if err != nil {
+		return "", err
+	}
+	var binds []jail.Bind
+	for _, in := range inputs {
+		binds = append(binds, jail.Bind{Source: in, Target: jailIn + filepath.Base(in)})
+	}
+	if outDir != "" {
+		binds = append(binds, jail.Bind{Source: outDir, Target: jailOut, Writable: true})
+	}
+	var protected []string
+	if s.d.Config != nil && s.d.Config.DataDir != "" {
+		protected = []string{s.d.Config.DataDir}
+	}
+	res, err := jail.Run(ctx, jail.Spec{Argv: append([]string{bin}, args...), Env: []string{"LANG=C.UTF-8"}, Binds: binds, Protected: protected,
+		Timeout: runTimeout, StdoutCap: 4 << 20, StderrCap: 8 << 10})
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", tool.Errorf(tool.CodeUnavailable, "see clawbridge doctor", "%s cannot run: %v", prog, err)
+	}
+	if res.TimedOut {
+		return "", tool.Errorf(tool.CodeTimeout, "use a shorter input", "%s took longer than %s", prog, runTimeout)
+	}
+	if res.ExitCode != 0 || res.Signal != "" {
+		msg := strings.TrimSpace(res.Stderr)
+		if i := strings.LastIndexByte(msg, '\n'); i >= 0 && len(msg) > 400 {
+			msg = msg[i+1:]
+		}
+		return "", tool.Errorf(tool.CodeFailed, "check that the file is an audio file ffmpeg reads", "%s failed (exit %d %s): %s", prog, res.ExitCode, res.Signal, msg)
+	}
+	return res.Stdout, nil
+}
+
+// Info is what ffprobe reports of an audio file.
+type Info struct {
+	Path       string  `json:"path,omitempty"`
+	Format     string  `json:"format"`
+	Duration   float64 `json:"duration_seconds"`
+	Codec      string  `json:"codec"`
+	SampleRate int     `json:"sample_rate"`
+	Channels   int     `json:"channels"`
+	BitRate    int     `json:"bit_rate,omitempty"`
+	Bytes      int64   `json:"bytes"`
+}
+
+// probe runs ffprobe on a host file.
+func (s *speech) probe(ctx context.Context, abs string) (Info, error) {
+	out, err := s.run(ctx, "ffprobe", []string{"-v", "error", "-show_format", "-show_streams", "-of", "json", jailIn + filepath.Base(abs)}, []string{abs}, "")
+	if err != nil {
+		return Info{}, err
+	}
+	var p struct {
+		Streams []struct {
+			CodecType  string `json:"codec_type"`
+			CodecName  string `json:"codec_name"`
+			SampleRate string `json:"sample_rate"`
+			Channels   int    `json:"channels"`
+		} `json:"streams"`
+		Format struct {
+			FormatName string `json:"format_name"`
+			Duration   string `json:"duration"`
+			BitRate    string `json:"bit_rate"`
+			Size       string `json:"size"`
+		} `json:"format"`
+	}
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		return Info{}, fmt.Errorf("ffprobe output: %w", err)
+	}
+	info := Info{Format: p.Format.FormatName}
+	info.Duration, _ = strconv.ParseFloat(p.Format.Duration, 64)
+	info.BitRate, _ = strconv.Atoi(p.Format.BitRate)
+	info.Bytes, _ = strconv.ParseInt(p.Format.Size, 10, 64)
+	for _, st := range p.Streams {
+		if st.CodecType == "audio" {
+			info.Codec, info.Channels = st.CodecName, st.Channels
+			info.SampleRate, _ = strconv.Atoi(st.SampleRate)
+			break
+		}
+	}
+	if info.Codec == "" {
+		return Info{}, tool.Invalid("path", "the file has no audio stream", "give an audio file (wav, mp3, ogg, flac, m4a, opus...)")
+	}
+	return info, nil
+}
+
+// input resolves an audio input and checks its size and duration before
+// any work.
+func (s *speech) input(ctx context.Context, c *tool.Call) (string, Info, error) {
+	path := c.Args.String("path")
+	abs, err := s.d.Sandbox.Resolve(path)
+	if err != nil {
+		return "", Info{}, tool.PathError("path", path, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil || fi.IsDir() {
+		return "", Info{}, &tool.Error{Code: tool.CodeNotFound, Field: "path", Message: path + " is not a file in the workspace", Hint: "give an audio file (relative to the workspace root)"}
+	}
+	if fi.Size() > int64(s.cfg.MaxInputMB)<<20 {
+		return "", Info{}, tool.Errorf(tool.CodeTooLarge, "use a shorter file or raise tools.speech.max_input_mb", "%s is %d MB, above the %d MB limit (tools.speech.max_input_mb)", path, fi.Size()>>20, s.cfg.MaxInputMB)
+	}
+	info, err := s.probe(ctx, abs)
+	if err != nil {
+		return "", Info{}, err
+	}
+	if info.Duration > float64(s.cfg.MaxDurationSecs) {
+		return "", Info{}, tool.Errorf(tool.CodeTooLarge, "trim it first or raise tools.speech.max_duration_seconds", "%s lasts %.0f s, above the %d s limit (tools.speech.max_duration_seconds)", path, info.Duration, s.cfg.MaxDurationSecs)
+	}
+	info.Path = s.d.Sandbox.Rel(abs)
+	return abs, info, nil
+}
