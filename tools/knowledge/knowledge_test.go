@@ -143,7 +143,9 @@ func TestIndex_DamagedIndexRebuiltNeverServed(t *testing.T) {
 	}{
 		{"update did not finish", func(dir string) { os.WriteFile(filepath.Join(dir, "writing"), []byte("x"), 0o600) }},
 		{"no manifest", func(dir string) { os.Remove(filepath.Join(dir, "manifest.json")) }},
-		{"torn manifest", func(dir string) { os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"version":1,"gen`), 0o600) }},
+		{"torn manifest", func(dir string) {
+			os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"version":1,"gen`), 0o600)
+		}},
 		{"bleve files gone", func(dir string) { os.RemoveAll(filepath.Join(dir, "gen-1")) }},
 		{"bleve garbage", func(dir string) {
 			os.RemoveAll(filepath.Join(dir, "gen-1"))

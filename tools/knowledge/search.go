@@ -272,4 +272,3 @@ func neighbours(ctx context.Context, k *kbIndex, abs string, ord, n int, rel fun
 	slices.SortFunc(out, func(a, b Hit) int { return a.Ord - b.Ord })
 	return out, nil
 }
-
