@@ -229,8 +229,13 @@ func (s *Session) CallStarted(tool string, args map[string]any) bool {
 	}
 	s.calls++
 	s.lastUsed[tool] = s.calls
+	// dirty says whether anything the view is built from changed; most
+	// calls (a pinned tool called again) change nothing, and rebuilding the
+	// view would be most of this method's cost.
+	dirty := false
 	if !slices.Contains(s.pinned, tool) {
 		s.pinned = append(s.pinned, tool)
+		dirty = true
 	}
 	var expired []string
 	s.pinned = slices.DeleteFunc(s.pinned, func(p string) bool {
@@ -241,6 +246,7 @@ func (s *Session) CallStarted(tool string, args map[string]any) bool {
 		return old
 	})
 	if len(expired) > 0 {
+		dirty = true
 		reasons = append(reasons, fmt.Sprintf("unpinned %s: not called in the last %d calls", strings.Join(expired, ","), s.r.cfg.PinCalls))
 	}
 	if fam, intent := s.familyOf(tool); fam != "" && !slices.Contains(s.r.cfg.Core, tool) {
@@ -254,12 +260,17 @@ func (s *Session) CallStarted(tool string, args map[string]any) bool {
 		n := s.r.cfg.NarrowAfterCalls
 		if n > 0 && !s.routed && s.streak >= n && fam != s.narrowed && s.tier == TierFull {
 			s.narrowTo(fam, intent)
+			dirty = true
 			reasons = append(reasons, fmt.Sprintf("%d consecutive calls in family %s (%s) and no routing: narrowed to its %s tier",
 				s.streak, fam, strings.Join(s.streakTools, ","), s.tier))
 		}
 	}
 	if reason := s.narrowByArguments(tool, argDet); reason != "" {
+		dirty = true
 		reasons = append(reasons, reason)
+	}
+	if !dirty {
+		return false
 	}
 	changed := s.refresh()
 	if len(reasons) > 0 && (changed || from != s.tier) {
