@@ -33,7 +33,7 @@ const versionsDDL = `CREATE TABLE IF NOT EXISTS schema_versions (
 func (s *Store) MigrateVersions(component string, steps ...Migration) error {
 	for i, st := range steps {
 		if st.Version != i+1 {
-			return fmt.Errorf("store: %s migration %d has version %d; versions go 1, 2, 3, ...", component, i, st.Version)
+			return fmt.Errorf("store: %s migration %d has version %d; versions go 1, 2, 3 in order", component, i, st.Version)
 		}
 	}
 	s.mu.Lock()

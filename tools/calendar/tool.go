@@ -527,7 +527,7 @@ func (c *caltool) delete(ctx context.Context, call *tool.Call) (*tool.Result, er
 			group = append(group, x)
 		}
 		rows.Close()
-		if e.RecurrenceID.IsZero() == false { // one changed occurrence only
+		if !e.RecurrenceID.IsZero() { // one changed occurrence only
 			group = []*event{e}
 		}
 		if err := store.Trash(tx, "calendar", "event", e.ID, e.Title, group); err != nil {

@@ -302,7 +302,7 @@ func (an *analysis) file(name, dir, lang, text string) error {
 	} else {
 		r := fileReport{File: name, Language: lang, lineCounts: counts, Functions: []funcRef{}}
 		for _, f := range found {
-			r.Functions = append(r.Functions, funcRef{Name: f.Name, Line: f.Line})
+			r.Functions = append(r.Functions, funcRef(f))
 		}
 		an.others = append(an.others, r)
 		funcs = len(found)
