@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,33 +18,8 @@ import (
 	"clawbridge/tools/tooltest"
 )
 
-// startXvfb runs a virtual display on a free number and returns ":N".
-func startXvfb(t *testing.T) string {
-	bin := tooltest.NeedProgram(t, "Xvfb")
-	for n := 87; n < 120; n++ {
-		if _, err := os.Stat(filepath.Join(socketDir, fmt.Sprintf("X%d", n))); err == nil {
-			continue
-		}
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
-			continue
-		}
-		cmd := exec.Command(bin, fmt.Sprintf(":%d", n), "-screen", "0", "640x480x24", "-nolisten", "tcp", "-noreset")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		sock := filepath.Join(socketDir, fmt.Sprintf("X%d", n))
-		for i := 0; i < 100; i++ {
-			if _, err := os.Stat(sock); err == nil {
-				return fmt.Sprintf(":%d", n)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		t.Fatalf("Xvfb :%d did not start", n)
-	}
-	t.Fatal("no free display number")
-	return ""
-}
+// startXvfb runs a virtual display for the test and returns ":N".
+func startXvfb(t *testing.T) string { return tooltest.Xvfb(t, "640x480x24") }
 
 // paintRoot paints rectangles of the root window of disp in known colours
 // (0xRRGGBB on the 24-bit TrueColor screen Xvfb makes) over the X11
