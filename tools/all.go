@@ -22,6 +22,7 @@ import (
 	"clawbridge/tools/email"
 	"clawbridge/tools/file"
 	"clawbridge/tools/finreport"
+	"clawbridge/tools/gifmaker"
 	"clawbridge/tools/knowledge"
 	"clawbridge/tools/literature"
 	"clawbridge/tools/mindmap"
@@ -91,6 +92,7 @@ var registry = []constructor{
 	checked(calendar.New),
 	checked(ocr.New),
 	checked(speech.New),
+	checked(gifmaker.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds
