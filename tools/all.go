@@ -23,6 +23,7 @@ import (
 	"clawbridge/tools/file"
 	"clawbridge/tools/finreport"
 	"clawbridge/tools/gifmaker"
+	"clawbridge/tools/imagegen"
 	"clawbridge/tools/knowledge"
 	"clawbridge/tools/literature"
 	"clawbridge/tools/mindmap"
@@ -93,6 +94,7 @@ var registry = []constructor{
 	checked(ocr.New),
 	checked(speech.New),
 	checked(gifmaker.New),
+	checked(imagegen.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

@@ -36,6 +36,7 @@ func TestConfig_SectionsRefuseOutOfRange(t *testing.T) {
 		{"speech", "api_key_env: K", "api_key_env needs transcribe_url", "transcribe_url: http://127.0.0.1:9/v1\napi_key_env: K"},
 		{"gif_maker", "max_frames: 0", "max_frames must be at least 1, got 0", "max_frames: 10"},
 		{"gif_maker", "max_output_mb: -1", "max_output_mb must be at least 1, got -1", "max_output_mb: 5"},
+		{"image_generator", "max_pixels: 0", "max_pixels must be at least 1, got 0", "max_pixels: 1000"},
 		{"email", "security: none", `security must be starttls or tls, got "none"`, "security: tls"},
 		{"email", "username: bot\npassword_env: \"\"", "password_env is required with username", "username: bot\npassword_env: SMTP_PASSWORD"},
 		{"email", "host: smtp.example.org", "from is required when host is set", "host: smtp.example.org\nfrom: bot@example.org"},
