@@ -87,6 +87,11 @@ require (
 )
 
 require (
+	github.com/disintegration/imaging v1.6.2 // image_generator: resize, crop, rotate, encode (MIT)
+	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e // image_generator: QR encoding, no dependencies (MIT)
+)
+
+require (
 	github.com/RoaringBitmap/roaring/v2 v2.14.5 // indirect
 	github.com/bits-and-blooms/bitset v1.24.2 // indirect
 	github.com/blevesearch/geo v0.2.8 // indirect

@@ -47,4 +47,4 @@ pkgs=$(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')
 echo "install-deps: installing $pkgs" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq >&2
-$sudo apt-get install -y -qq --no-install-recommends $pkgs >&2
+$sudo apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=900 $pkgs >&2

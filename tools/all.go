@@ -22,6 +22,8 @@ import (
 	"clawbridge/tools/email"
 	"clawbridge/tools/file"
 	"clawbridge/tools/finreport"
+	"clawbridge/tools/gifmaker"
+	"clawbridge/tools/imagegen"
 	"clawbridge/tools/knowledge"
 	"clawbridge/tools/literature"
 	"clawbridge/tools/mindmap"
@@ -91,6 +93,8 @@ var registry = []constructor{
 	checked(calendar.New),
 	checked(ocr.New),
 	checked(speech.New),
+	checked(gifmaker.New),
+	checked(imagegen.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

@@ -80,6 +80,7 @@ var debianPackages = map[string]string{
 	"espeak-ng": "espeak-ng",
 	"ffmpeg":    "ffmpeg",
 	"ffprobe":   "ffmpeg",
+	"zbarimg":   "zbar-tools",
 	"bwrap":     "bubblewrap",
 	"sh":        "dash",
 	"cat":       "coreutils", "echo": "coreutils", "env": "coreutils", "false": "coreutils", "ls": "coreutils",

@@ -1,0 +1,95 @@
+// Package imagegen is the `image_generator` tool: images made by code. QR
+// codes (skip2/go-qrcode: error-correction level, size, colours, an
+// optional centre logo), text cards with wrapping and CJK line breaking
+// (internal/cjkfont), and resize, crop, rotate and convert of workspace
+// images (disintegration/imaging). Inputs go through Deps.LoadImage and a
+// pixel limit before decoding; outputs are written atomically. Prompt to
+// image, posters with image layers, collages and watermarks are not done
+// here yet.
+package imagegen
+
+import (
+	"errors"
+
+	"clawbridge/internal/config"
+	"clawbridge/tools/tool"
+)
+
+// Section is the tool's config section (tools: image_generator: ...).
+type Section struct {
+	// MaxPixels caps an input image before decoding, and any output.
+	MaxPixels int `yaml:"max_pixels"`
+	// Font overrides the CJK font file (default: found by internal/cjkfont).
+	Font string `yaml:"font"`
+}
+
+// DefaultSection is the section's defaults.
+func DefaultSection() Section { return Section{MaxPixels: 40_000_000} }
+
+// Validate refuses a pixel limit below one.
+func (s *Section) Validate() error {
+	return errors.Join(config.AtLeast("max_pixels", s.MaxPixels, 1))
+}
+
+type imageGen struct {
+	d   *tool.Deps
+	cfg Section
+}
+
+// New builds the image_generator tool from the tools.image_generator section.
+func New(d *tool.Deps) (tool.Tool, error) {
+	g := &imageGen{d: d, cfg: DefaultSection()}
+	if d.Config != nil {
+		if err := d.Config.Section("image_generator", &g.cfg); err != nil {
+			return tool.Tool{}, err
+		}
+	}
+	output := tool.Param{Name: "output", Type: tool.String, Description: "Output file (default outputs/<name>.png)."}
+	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output."}
+	path := tool.Param{Name: "path", Type: tool.String, Required: true, Description: "Image in the workspace (png, jpeg, gif, bmp, tiff, webp)."}
+	size := tool.Param{Name: "size", Type: tool.Integer, Default: 512, Min: tool.Ptr(64), Max: tool.Ptr(4096), Description: "Width and height in pixels."}
+	return tool.Tool{
+		Name:        "image_generator",
+		Title:       "Image generator",
+		Description: "Images made by code: QR codes, text cards with Chinese text, and resize, crop, rotate or convert of images.",
+		Actions: []tool.Action{
+			{Name: "qr", Description: "A QR code.", Level: tool.Write, Timeout: tool.Normal, Handler: g.qr, Params: []tool.Param{
+				{Name: "text", Type: tool.String, Required: true, Description: "Content: text, a URL, or e.g. WIFI:T:WPA;S:name;P:pass;;"},
+				{Name: "level", Type: tool.String, Enum: []string{"L", "M", "Q", "H"}, Default: "M", Description: "Error correction: L 7%, M 15%, Q 25%, H 30% (H with a logo)."},
+				size,
+				{Name: "foreground", Type: tool.String, Default: "#000000", Description: "Module colour (#rrggbb)."},
+				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Background colour (#rrggbb)."},
+				{Name: "logo", Type: tool.String, Description: "Image drawn in the centre (needs level Q or H)."},
+				output, overwrite}},
+			{Name: "card", Description: "A text card: title, subtitle and body, wrapped (CJK breaks between characters).", Level: tool.Write, Timeout: tool.Normal, Handler: g.card, Params: []tool.Param{
+				{Name: "title", Type: tool.String, Required: true, Description: "Title."},
+				{Name: "subtitle", Type: tool.String, Description: "Subtitle."},
+				{Name: "text", Type: tool.String, Description: "Body text."},
+				{Name: "width", Type: tool.Integer, Default: 1080, Min: tool.Ptr(200), Max: tool.Ptr(4096), Description: "Width in pixels."},
+				{Name: "height", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(8192), Description: "Height in pixels (default: fits the text)."},
+				{Name: "background", Type: tool.String, Default: "#1e3a5f", Description: "Background colour, or two joined by a comma for a vertical gradient."},
+				{Name: "color", Type: tool.String, Default: "#ffffff", Description: "Text colour."},
+				output, overwrite}},
+			{Name: "transform", Description: "Resize, crop, rotate and/or convert an image.", Level: tool.Write, Timeout: tool.Normal, Handler: g.transform, Params: []tool.Param{
+				path,
+				{Name: "width", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Resize to this width (height follows unless given)."},
+				{Name: "height", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Resize to this height."},
+				{Name: "crop", Type: tool.String, Description: "Crop first: x,y,width,height in pixels, or square (centre)."},
+				{Name: "rotate", Type: tool.Number, Description: "Degrees counter-clockwise (90, 180, 270 exact; others on the background)."},
+				{Name: "format", Type: tool.String, Enum: []string{"png", "jpeg", "gif", "bmp", "tiff"}, Description: "Output format (default: the input's, png for webp)."},
+				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG quality."},
+				output, overwrite}},
+		},
+		Examples: []string{
+			"generate a qr code for my wifi",
+			"make a poster with the event title",
+			"resize the photo to 800 pixels wide",
+			"crop the image to a square",
+			"convert the png to jpeg",
+			"生成一张宣传海报",
+			"做一个二维码",
+			"把图片旋转90度",
+			"生成一张配图",
+		},
+	}, nil
+}
