@@ -31,6 +31,7 @@ need tesseract tesseract-ocr
 need espeak-ng espeak-ng
 need ffmpeg ffmpeg
 need ffprobe ffmpeg
+need zbarimg zbar-tools   # tests: the second reader of image_generator QR codes
 [ -d /usr/lib/postgresql ] || missing="$missing postgresql"
 [ -n "$(ls /usr/share/fonts/truetype/wqy 2>/dev/null)" ] || missing="$missing fonts-wqy-zenhei"
 [ -n "$(ls /usr/share/fonts/opentype/noto/NotoSansCJK* 2>/dev/null)" ] || missing="$missing fonts-noto-cjk"
