@@ -20,6 +20,7 @@ import (
 	"clawbridge/tools/dbquery"
 	"clawbridge/tools/docgen"
 	"clawbridge/tools/email"
+	"clawbridge/tools/finance"
 	"clawbridge/tools/file"
 	"clawbridge/tools/finreport"
 	"clawbridge/tools/knowledge"
@@ -89,6 +90,7 @@ var registry = []constructor{
 	plain(codeassist.New),
 	checked(cron.New),
 	checked(calendar.New),
+	checked(finance.New),
 	checked(ocr.New),
 	checked(speech.New),
 }
