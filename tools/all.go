@@ -18,6 +18,7 @@ import (
 	"clawbridge/tools/dataproc"
 	"clawbridge/tools/dataviz"
 	"clawbridge/tools/dbquery"
+	"clawbridge/tools/diary"
 	"clawbridge/tools/docgen"
 	"clawbridge/tools/email"
 	"clawbridge/tools/file"
@@ -90,6 +91,7 @@ var registry = []constructor{
 	plain(codeassist.New),
 	checked(cron.New),
 	checked(calendar.New),
+	checked(diary.New),
 	checked(finance.New),
 	checked(ocr.New),
 	checked(speech.New),
