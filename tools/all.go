@@ -18,9 +18,11 @@ import (
 	"clawbridge/tools/dataproc"
 	"clawbridge/tools/dataviz"
 	"clawbridge/tools/dbquery"
+	"clawbridge/tools/diary"
 	"clawbridge/tools/docgen"
 	"clawbridge/tools/email"
 	"clawbridge/tools/file"
+	"clawbridge/tools/finance"
 	"clawbridge/tools/finreport"
 	"clawbridge/tools/gifmaker"
 	"clawbridge/tools/imagegen"
@@ -91,6 +93,8 @@ var registry = []constructor{
 	plain(codeassist.New),
 	checked(cron.New),
 	checked(calendar.New),
+	checked(diary.New),
+	checked(finance.New),
 	checked(ocr.New),
 	checked(speech.New),
 	checked(gifmaker.New),

@@ -49,6 +49,10 @@ func TestConfig_SectionsRefuseOutOfRange(t *testing.T) {
 		{"calendar", "work_start: \"18:00\"\nwork_end: \"09:00\"", "work_end (09:00) must be after work_start (18:00)", "work_start: \"08:30\"\nwork_end: \"17:30\""},
 		{"calendar", "work_days: [1, 7]", "work_days: 7 is not a day (0 = Sunday ... 6 = Saturday)", "work_days: [0, 6]"},
 		{"calendar", "timezone: Nowhere/Land", `timezone: unknown IANA time zone "Nowhere/Land"`, "timezone: Europe/Berlin"},
+		{"diary", "max_chars: 0", "max_chars must be at least 1, got 0", "max_chars: 5000"},
+		{"finance", "max_import_mb: 0", "max_import_mb must be at least 1, got 0", "max_import_mb: 5"},
+		{"finance", `currency: ""`, "currency must not be empty", "currency: EUR"},
+		{"finance", "timezone: Mars/Base", `timezone: unknown IANA time zone "Mars/Base"`, "timezone: Asia/Shanghai"},
 		{"literature_search", `crossref_url: ""`, "openalex_url, arxiv_url and crossref_url must not be empty", "mailto: lab@example.org"},
 	} {
 		t.Run(tc.section+"/"+tc.bad, func(t *testing.T) {
