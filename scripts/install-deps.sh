@@ -15,6 +15,8 @@ need pdfinfo poppler-utils
 need soffice libreoffice-writer-nogui
 need psql postgresql
 need bwrap bubblewrap
+[ -x /usr/bin/python3 ] || missing="$missing python3"
+[ -x /usr/bin/node ] || missing="$missing nodejs"
 [ -d /usr/lib/postgresql ] || missing="$missing postgresql"
 [ -n "$(ls /usr/share/fonts/truetype/wqy 2>/dev/null)" ] || missing="$missing fonts-wqy-zenhei"
 [ -n "$(ls /usr/share/fonts/opentype/noto/NotoSansCJK* 2>/dev/null)" ] || missing="$missing fonts-noto-cjk"

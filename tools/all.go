@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"clawbridge/browser"
+	"clawbridge/tools/aiwriter"
 	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/browseruse"
 	"clawbridge/tools/contract"
@@ -24,6 +25,7 @@ import (
 	"clawbridge/tools/mindmap"
 	"clawbridge/tools/pdf"
 	"clawbridge/tools/pptgen"
+	"clawbridge/tools/pyrunner"
 	"clawbridge/tools/resume"
 	"clawbridge/tools/screen"
 	"clawbridge/tools/search"
@@ -79,6 +81,8 @@ var registry = []constructor{
 	checked(weather.New),
 	plain(knowledge.New),
 	checked(email.New),
+	checked(aiwriter.New),
+	checked(pyrunner.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

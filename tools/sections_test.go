@@ -33,6 +33,10 @@ func TestConfig_SectionsRefuseOutOfRange(t *testing.T) {
 		{"email", "security: none", `security must be starttls or tls, got "none"`, "security: tls"},
 		{"email", "username: bot\npassword_env: \"\"", "password_env is required with username", "username: bot\npassword_env: SMTP_PASSWORD"},
 		{"email", "host: smtp.example.org", "from is required when host is set", "host: smtp.example.org\nfrom: bot@example.org"},
+		{"python_runner", "memory_mb: 10", "memory_mb must be at least 64, got 10", "memory_mb: 256"},
+		{"python_runner", "timeout: 0s", "timeout must be at least 1s, got 0s", "timeout: 30s\nallow_unsandboxed: true"},
+		{"ai_writer", "max_tokens: 1", "max_tokens must be at least 16, got 1", "max_tokens: 512"},
+		{"ai_writer", "endpoint: {base_url: ftp://x}", "endpoint.base_url must be an http(s) URL", "endpoint: {base_url: \"http://127.0.0.1:9/v1\", model: m, api_key_env: KEY}"},
 		{"literature_search", `crossref_url: ""`, "openalex_url, arxiv_url and crossref_url must not be empty", "mailto: lab@example.org"},
 	} {
 		t.Run(tc.section+"/"+tc.bad, func(t *testing.T) {

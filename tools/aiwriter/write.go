@@ -243,6 +243,9 @@ func (w *writer) transform(ctx context.Context, c *tool.Call, action, instructio
 	if err != nil {
 		return nil, err
 	}
+	if action == "translate" && c.Args.String("language") == "" {
+		return nil, tool.Invalid("language", "translate needs the target language", `give language, e.g. "English" or "中文"`)
+	}
 	m, err := w.modelFor(c)
 	if err != nil {
 		return nil, err
@@ -277,10 +280,7 @@ func (w *writer) summarise(ctx context.Context, c *tool.Call) (*tool.Result, err
 }
 
 func (w *writer) translate(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	lang := c.Args.String("language")
-	if lang == "" {
-		return nil, tool.Invalid("language", "translate needs the target language", `give language, e.g. "English" or "中文"`)
-	}
+	lang := c.Args.String("language") // transform refuses it empty
 	return w.transform(ctx, c, "translate", "Translate the text below into "+lang+", faithfully, keeping its Markdown structure. Answer with the translation only.", 0)
 }
 

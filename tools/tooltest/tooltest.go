@@ -75,6 +75,9 @@ var debianPackages = map[string]string{
 	"pdfimages": "poppler-utils",
 	"soffice":   "libreoffice-writer-nogui",
 	"sh":        "dash",
+	"bwrap":     "bubblewrap",
+	"python3":   "python3",
+	"node":      "nodejs",
 	"cat":       "coreutils", "echo": "coreutils", "env": "coreutils", "false": "coreutils", "ls": "coreutils",
 	"printf": "coreutils", "pwd": "coreutils", "seq": "coreutils", "sleep": "coreutils", "tr": "coreutils",
 }
