@@ -1,9 +1,7 @@
 package pyrunner
 
 import (
-	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -111,6 +109,9 @@ func TestPythonRunner_RunsCodeWithInputsAndOutputs(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "plots", "p.txt")); string(b) != "p" {
 		t.Errorf("plots/p.txt = %q", b)
 	}
+	if o.OutputDir != filepath.Dir(o.Files[1]) || !strings.Contains(res.Summary, "copied to "+o.OutputDir) {
+		t.Errorf("output dir %q, summary %q", o.OutputDir, res.Summary)
+	}
 	if !strings.HasPrefix(o.Files[0], "outputs/run-") {
 		t.Errorf("default output dir: %v", o.Files)
 	}
@@ -201,6 +202,3 @@ func TestPythonRunner_BadInput(t *testing.T) {
 		t.Errorf("a refused call wrote outputs: %v", ents)
 	}
 }
-
-var _ = errors.Is
-var _ = net.Listen

@@ -30,6 +30,7 @@ type runOutput struct {
 	StdoutBytes     int64    `json:"stdout_bytes"` // produced, before the cap
 	StderrBytes     int64    `json:"stderr_bytes"`
 	DurationMS      int64    `json:"duration_ms"`
+	OutputDir       string   `json:"output_dir,omitempty"`
 	Files           []string `json:"files,omitempty"` // produced files, workspace-relative
 	FilesLeftOut    int      `json:"files_left_out,omitempty"`
 }
@@ -126,10 +127,11 @@ func (r *runner) run(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 		out.FilesLeftOut = len(names) - r.cfg.MaxFiles
 		names = names[:r.cfg.MaxFiles]
 	}
-	files, err := r.copyOut(w, c, names)
+	files, outDir, err := r.copyOut(w, c, names)
 	if err != nil {
 		return nil, err
 	}
+	out.OutputDir = r.d.Sandbox.Rel(outDir)
 	for _, f := range files {
 		out.Files = append(out.Files, r.d.Sandbox.Rel(f.Path))
 	}
@@ -275,7 +277,7 @@ func (r *runner) summary(o *runOutput, lang language, timeout time.Duration) str
 		s += fmt.Sprintf("; output cut at %d bytes per stream (stdout was %d bytes, stderr %d)", r.cfg.MaxOutputBytes, o.StdoutBytes, o.StderrBytes)
 	}
 	if len(o.Files) > 0 {
-		s += fmt.Sprintf("; %d file(s) copied to %s", len(o.Files), filepath.Dir(o.Files[0]))
+		s += fmt.Sprintf("; %d file(s) copied to %s", len(o.Files), o.OutputDir)
 	}
 	if o.FilesLeftOut > 0 && hasLimit(o.LimitsHit, "work_dir") {
 		s += fmt.Sprintf("; its %d file(s) were not copied out", o.FilesLeftOut)

@@ -141,25 +141,25 @@ func (w *workDir) size() int64 {
 // copyOut copies the produced files into the output directory, keeping
 // their sub-directories; every destination is planned (and refused if
 // taken) before anything is written.
-func (r *runner) copyOut(w *workDir, c *tool.Call, names []string) ([]tool.File, error) {
+func (r *runner) copyOut(w *workDir, c *tool.Call, names []string) ([]tool.File, string, error) {
 	if len(names) == 0 {
-		return nil, nil
+		return nil, "", nil
 	}
 	outDir, err := tool.PlanOutputDir(r.d.Sandbox, c.Args, tool.Output{Field: "output_dir", Stem: "run-" + time.Now().Format("20060102-150405")})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	plans := make([]*tool.Outputs, len(names))
 	for i, n := range names {
 		if plans[i], err = tool.PlanFileIn(r.d.Sandbox, c.Args, "output_dir", filepath.Join(outDir, filepath.Dir(n)), filepath.Base(n)); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
 	files := make([]tool.File, 0, len(names))
 	for i, n := range names {
 		src, err := os.Open(filepath.Join(w.dir, n))
 		if err != nil {
-			return nil, fmt.Errorf("python_runner: copy %s out: %w", n, err)
+			return nil, "", fmt.Errorf("python_runner: copy %s out: %w", n, err)
 		}
 		f, err := plans[i].WriteFrom(filepath.Ext(n), func(dst io.Writer) error {
 			_, err := io.Copy(dst, src)
@@ -167,9 +167,9 @@ func (r *runner) copyOut(w *workDir, c *tool.Call, names []string) ([]tool.File,
 		})
 		src.Close()
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		files = append(files, f)
 	}
-	return files, nil
+	return files, outDir, nil
 }
