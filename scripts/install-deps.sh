@@ -32,6 +32,8 @@ need espeak-ng espeak-ng
 need ffmpeg ffmpeg
 need ffprobe ffmpeg
 need zbarimg zbar-tools   # tests: the second reader of image_generator QR codes
+[ -x /usr/bin/python3 ] || missing="$missing python3"
+[ -x /usr/bin/node ] || missing="$missing nodejs"
 [ -d /usr/lib/postgresql ] || missing="$missing postgresql"
 [ -n "$(ls /usr/share/fonts/truetype/wqy 2>/dev/null)" ] || missing="$missing fonts-wqy-zenhei"
 [ -n "$(ls /usr/share/fonts/opentype/noto/NotoSansCJK* 2>/dev/null)" ] || missing="$missing fonts-noto-cjk"

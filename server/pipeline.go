@@ -204,6 +204,9 @@ func (s *Server) validationStage(ctx context.Context, c *callState, next next) (
 	if c.progress != nil {
 		call.Progress = c.progress
 	}
+	if c.sess.canSample(ctx) {
+		call.Sample = s.sampler()
+	}
 	c.call = call
 	c.action, _ = c.tool.Action(call.Action)
 	return next(ctx, c)

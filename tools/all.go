@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"clawbridge/browser"
+	"clawbridge/tools/aiwriter"
 	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/browseruse"
 	"clawbridge/tools/calendar"
@@ -33,6 +34,7 @@ import (
 	"clawbridge/tools/ocr"
 	"clawbridge/tools/pdf"
 	"clawbridge/tools/pptgen"
+	"clawbridge/tools/pyrunner"
 	"clawbridge/tools/resume"
 	"clawbridge/tools/screen"
 	"clawbridge/tools/search"
@@ -99,6 +101,8 @@ var registry = []constructor{
 	checked(speech.New),
 	checked(gifmaker.New),
 	checked(imagegen.New),
+	checked(aiwriter.New),
+	checked(pyrunner.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

@@ -53,6 +53,10 @@ func TestConfig_SectionsRefuseOutOfRange(t *testing.T) {
 		{"finance", "max_import_mb: 0", "max_import_mb must be at least 1, got 0", "max_import_mb: 5"},
 		{"finance", `currency: ""`, "currency must not be empty", "currency: EUR"},
 		{"finance", "timezone: Mars/Base", `timezone: unknown IANA time zone "Mars/Base"`, "timezone: Asia/Shanghai"},
+		{"python_runner", "memory_mb: 10", "memory_mb must be at least 64, got 10", "memory_mb: 256"},
+		{"python_runner", "timeout: 0s", "timeout must be at least 1s, got 0s", "timeout: 30s\nallow_unsandboxed: true"},
+		{"ai_writer", "max_tokens: 1", "max_tokens must be at least 16, got 1", "max_tokens: 512"},
+		{"ai_writer", "endpoint: {base_url: ftp://x}", "endpoint.base_url must be an http(s) URL", "endpoint: {base_url: \"http://127.0.0.1:9/v1\", model: m, api_key_env: KEY}"},
 		{"literature_search", `crossref_url: ""`, "openalex_url, arxiv_url and crossref_url must not be empty", "mailto: lab@example.org"},
 	} {
 		t.Run(tc.section+"/"+tc.bad, func(t *testing.T) {

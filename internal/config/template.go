@@ -123,6 +123,11 @@ system:
 #   tools:
 #     knowledge_rag: {max_file_mb: 50, max_files: 50000, chunk_chars: 1000,
 #                     overlap_chars: 120, snippet_chars: 240}
+#     python_runner: {timeout: 60s, cpu_seconds: 60, memory_mb: 1024, processes: 64,
+#                     file_size_mb: 100, work_mb: 500, allow_unsandboxed: false}
+#     ai_writer:     # the client's model (MCP sampling) first, else this endpoint
+#       endpoint: {base_url: "https://api.openai.com/v1", model: gpt-4o-mini,
+#                  api_key_env: OPENAI_API_KEY, stream: true}
 tools: {}
 `
 

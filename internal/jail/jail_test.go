@@ -308,3 +308,15 @@ func TestUnconfined(t *testing.T) {
 		t.Fatalf("%v %q", err, r.Stdout)
 	}
 }
+
+// TestJail_RootReadOnly: the root bwrap builds cannot be written (not /,
+// not /etc, not /home); the private /tmp and a writable bind can.
+func TestJail_RootReadOnly(t *testing.T) {
+	needJail(t)
+	dir := t.TempDir()
+	r := run(t, Spec{Argv: sh(`for p in /x /etc/x /home; do (mkdir -p $p/y || echo > $p) 2>/dev/null && echo WROTE $p; done; echo ok > /tmp/t && echo ok > /w/t && echo writable`),
+		Binds: []Bind{{Source: dir, Target: "/w", Writable: true}}})
+	if strings.Contains(r.Stdout, "WROTE") || !strings.Contains(r.Stdout, "writable") {
+		t.Fatalf("stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+}

@@ -80,6 +80,9 @@ func bwrapArgs(spec Spec, binds []Bind, hide []string) ([]string, []*os.File, er
 	for _, h := range hide {
 		a = append(a, "--tmpfs", h, "--remount-ro", h)
 	}
+	// The root bwrap builds is a tmpfs; read-only, it leaves /tmp and the
+	// writable binds the only places a program can write.
+	a = append(a, "--remount-ro", "/")
 	dir := spec.Dir
 	if dir == "" {
 		dir = jailHome

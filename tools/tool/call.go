@@ -18,6 +18,9 @@ type Call struct {
 	Lang string
 	// Progress reports progress on long work; it is never nil.
 	Progress func(done, total float64, message string)
+	// Sample asks the client's own model (MCP sampling); nil when the
+	// client did not declare sampling or the call is local.
+	Sample Sampler
 }
 
 // NewCall builds a call with a no-op progress reporter.

@@ -1,0 +1,82 @@
+// Package pyrunner is the `python_runner` tool: run a Python 3 script (or
+// JavaScript with node, where installed) in internal/jail. Each run gets a
+// fresh host temp directory, bound writable at /work inside the jail as the
+// only writable place besides the jail's private /tmp; the workspace files
+// the call names are copied in, and the files the script creates or changes
+// there are copied out to outputs/ afterwards. No network, a read-only
+// /usr, rlimits on CPU, memory, processes and file size, a work directory
+// quota, a wall-clock timeout that kills every process of the run, and
+// capped output whose cut is said so; stdout lines are progress reports.
+//
+// When the jail cannot be created on the machine the tool refuses, unless
+// tools.python_runner.allow_unsandboxed is set. It installs no packages:
+// the `env` action says which modules the interpreter can import.
+package pyrunner
+
+import (
+	"clawbridge/internal/jail"
+	"clawbridge/tools/tool"
+)
+
+// Name is the catalog name of the tool.
+const Name = "python_runner"
+
+type runner struct {
+	cfg Config
+	d   *tool.Deps
+	// jailCheck reports whether the jail works here (jail.Check; tests
+	// replace it to play a machine without user namespaces).
+	jailCheck func() error
+}
+
+// New builds the tool from the tools.python_runner section.
+func New(d *tool.Deps) (tool.Tool, error) {
+	cfg := DefaultConfig()
+	if d.Config != nil {
+		if err := d.Config.Section(Name, &cfg); err != nil {
+			return tool.Tool{}, err
+		}
+	}
+	r := &runner{cfg: cfg, d: d, jailCheck: jail.Check}
+	return r.tool(), nil
+}
+
+func (r *runner) tool() tool.Tool {
+	return tool.Tool{
+		Name:  Name,
+		Title: "Run Python or JavaScript",
+		Description: "Run Python 3 (or JavaScript with node) code in a sandbox: no network, a fresh work directory, " +
+			"CPU, memory and time limits; returns stdout, stderr, exit code and the files the code wrote (copied to outputs/). " +
+			"env lists the importable modules (numpy and the like are not guaranteed).",
+		Actions: []tool.Action{
+			{Name: "run", Description: "Run code or a workspace script (needs the user's confirmation).", Level: tool.High, Timeout: tool.Slow,
+				Params: []tool.Param{
+					{Name: "code", Type: tool.String, Description: "The program text; or give path."},
+					{Name: "path", Type: tool.String, Description: "A workspace script (.py, .js) to run instead of code."},
+					{Name: "language", Type: tool.String, Enum: tool.EnumValues("python", "javascript"), Description: "Default python, or from the script's extension."},
+					{Name: "files", Type: tool.Array, Items: &tool.Param{Name: "path", Type: tool.String, Description: "a workspace file"},
+						Description: "Workspace files copied into the work directory (by base name) for the code to read."},
+					{Name: "args", Type: tool.Array, Items: &tool.Param{Name: "arg", Type: tool.String, Description: "an argument"}, Description: "Arguments for the script (sys.argv[1:])."},
+					{Name: "stdin", Type: tool.String, Description: "Standard input text."},
+					{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(3600), Description: "Kill the run after this (capped by the server's limit)."},
+					{Name: "output_dir", Type: tool.String, Description: "Where produced files go (default outputs/run-<time>)."},
+					{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing files in output_dir."},
+				},
+				Handler: r.run},
+			{Name: "env", Description: "Interpreter versions and the Python modules the sandbox can import.", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
+				Handler: r.env},
+		},
+		Programs: map[string]string{"python3": "python3", "node": "nodejs", "bwrap": "bubblewrap"},
+		Examples: []string{
+			"execute this python script",
+			"calculate the fibonacci numbers with python",
+			"run the javascript and show the console output",
+			"use code to compute the statistics",
+			"which python modules are installed",
+			"运行这段Python代码",
+			"写个python脚本算一下平均值",
+			"执行这段JS代码看看结果",
+			"用代码计算复利",
+		},
+	}
+}
