@@ -41,6 +41,9 @@ func (s *Server) sampler() tool.Sampler {
 			}
 			p.ModelPreferences = mp
 		}
+		// Sampling is deprecated from 2026-07-28 on, but clients of the
+		// earlier versions we serve declare it, and it is their own model.
+		//lint:ignore SA1019 used only for sessions that declared sampling
 		res, err := s.mcp.RequestSampling(ctx, mcp.CreateMessageRequest{CreateMessageParams: p})
 		if err != nil {
 			return nil, err
