@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"clawbridge/browser"
+	bridgetool "clawbridge/tools/bridge"
 	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/browseruse"
 	"clawbridge/tools/contract"
@@ -65,6 +66,7 @@ var registry = []constructor{
 	plain(shell.New),
 	plain(screen.New),
 	plain(system.New),
+	plain(bridgetool.New),
 	plain(pdf.New),
 	plain(convert.New),
 	plain(pptgen.New),

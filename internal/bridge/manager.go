@@ -208,12 +208,14 @@ func (m *Manager) ensure(ctx context.Context, s *server) (*conn, error) {
 		s.lastErr = err.Error()
 		s.retryAt = time.Now().Add(min(time.Second<<(s.failures-1), time.Minute))
 		m.o.Log.Error().Str("server", s.cfg.Name).Err(err).Msg("bridge: start failed")
+		m.recordState(s)
 		return nil, toolerr.Errorf(toolerr.CodeUnavailable, "check the server's command or url in bridge.servers; `clawbridge bridge status` shows the state",
 			"bridge server %s did not start: %s", s.cfg.Name, err)
 	}
 	s.conn, s.failures, s.failed, s.lastErr, s.retryAt = c, 0, false, "", time.Time{}
 	s.lastUse = time.Now()
 	s.adopt(m.o.DataDir, man, m.o.Log)
+	m.recordState(s)
 	m.reaper.Do(func() { m.wg.Add(1); go m.reap() })
 	m.wg.Add(1)
 	go func() { defer m.wg.Done(); m.changed(s.cfg.Name) }()
@@ -238,6 +240,9 @@ func (m *Manager) start(ctx context.Context, s *server) (*conn, *Manifest, error
 // ones and flags suspicious text. Called with s.mu held.
 func (s *server) adopt(dataDir string, man *Manifest, log zerolog.Logger) {
 	s.manifest = man
+	if p, err := loadPins(dataDir, s.cfg.Name); err == nil {
+		s.pins = p // the record on disk: `bridge approve` may have written it from another process
+	}
 	held, added := s.pins.reconcile(man.Tools)
 	if len(held) > 0 && !slices.Equal(held, s.held) {
 		log.Warn().Str("server", s.cfg.Name).Strs("tools", held).Msg("bridge: tool definitions changed since pinned; held until `clawbridge bridge approve`")
@@ -359,6 +364,7 @@ func (m *Manager) Call(ctx context.Context, name, tool string, args map[string]a
 			s.conn = nil
 			s.failed = true
 			s.lastErr = "exited during a call: " + err.Error()
+			m.recordState(s)
 		}
 		s.mu.Unlock()
 		return nil, toolerr.Errorf(toolerr.CodeUnavailable, "it is restarted on the next call; call again if the tool is safe to repeat",
@@ -384,6 +390,7 @@ func (m *Manager) reap() {
 					m.o.Log.Info().Str("server", name).Msg("bridge: stopping idle server")
 					s.conn.close()
 					s.conn = nil
+					m.recordState(s)
 				}
 				s.mu.Unlock()
 			}
@@ -405,6 +412,7 @@ func (m *Manager) Close() {
 		if s.conn != nil {
 			s.conn.close()
 			s.conn = nil
+			m.recordState(s)
 		}
 		s.mu.Unlock()
 	}

@@ -13,7 +13,8 @@ type Status struct {
 	State     State    `json:"state"`
 	LastError string   `json:"last_error,omitempty"`
 	PID       int      `json:"pid,omitempty"`
-	Tools     int      `json:"tools"` // usable: allowed and not held
+	Owner     int      `json:"owner,omitempty"` // another clawbridge process that runs it
+	Tools     int      `json:"tools"`           // usable: allowed and not held
 	Level     string   `json:"level"`
 	Publish   string   `json:"publish"`
 	Held      []string `json:"held,omitempty"`  // changed definitions awaiting approval
@@ -42,6 +43,12 @@ func (m *Manager) Status() []Status {
 			st.State = ManifestKnown
 		default:
 			st.State = Configured
+		}
+		if st.State != Running {
+			if rec, ok := recordedState(m.o.DataDir, name); ok && (rec.State == Running || rec.State == Failed) {
+				st.State, st.PID, st.LastError = rec.State, rec.PID, rec.LastError
+				st.Owner = rec.Owner
+			}
 		}
 		s.mu.Unlock()
 		out = append(out, st)
