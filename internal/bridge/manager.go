@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -349,6 +350,20 @@ func (m *Manager) Call(ctx context.Context, name, tool string, args map[string]a
 		req.Params.Meta = &mcp.Meta{ProgressToken: tok}
 	}
 	res, err := c.client.CallTool(ctx, req)
+	if err != nil && strings.Contains(err.Error(), "failed to write request") {
+		// The server died before the request reached it (its stdin is
+		// closed), so it never ran: start it again and send once more.
+		s.mu.Lock()
+		if s.conn == c {
+			s.conn.close()
+			s.conn = nil
+		}
+		s.mu.Unlock()
+		if c, err = m.ensure(ctx, s); err != nil {
+			return nil, err
+		}
+		res, err = c.client.CallTool(ctx, req)
+	}
 	switch {
 	case err == nil:
 		return res, nil
