@@ -15,6 +15,8 @@ all: build
 deps:
 	@echo "==> system packages: scripts/install-deps.sh (installs what is missing; quiet when all is there)"
 	@scripts/install-deps.sh
+	@echo "==> downstream MCP servers for the bridge tests: scripts/install-mcp-servers.sh (npm, pinned; skipped without npm)"
+	@scripts/install-mcp-servers.sh
 	@echo "==> Go modules: go mod download (a fresh machine fetches about 100 modules; this can take a few minutes)"
 	@$(GO) mod download -x 2>&1 | sed -un 's|^# get https://[^/]*/\(.*\)/@v/\(.*\)\.zip$$|    fetched \1 \2|p'
 	@$(GO) mod download

@@ -9,6 +9,7 @@ import (
 
 	"clawbridge/browser"
 	"clawbridge/tools/aiwriter"
+	bridgetool "clawbridge/tools/bridge"
 	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/browseruse"
 	"clawbridge/tools/calendar"
@@ -76,6 +77,7 @@ var registry = []constructor{
 	plain(shell.New),
 	plain(screen.New),
 	plain(system.New),
+	plain(bridgetool.New),
 	plain(pdf.New),
 	plain(convert.New),
 	plain(pptgen.New),

@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"clawbridge/browser"
+	"clawbridge/internal/bridge"
 	"clawbridge/internal/config"
 	"clawbridge/internal/jail"
 	"clawbridge/internal/logging"
@@ -109,7 +110,13 @@ func assemble(cfg *config.Config, lookOnly bool) (*app, error) {
 	}
 	bm := browser.New(bc, guard, log) // launches Chromium lazily, on first use
 	a.closer = append(a.closer, closerFunc(bm.Close))
-	a.deps = &tool.Deps{Config: cfg, Sandbox: sb, Store: st, Guard: guard, Log: log, Sessions: bm, PDF: bm}
+	bridges, err := bridge.New(bridge.Options{Config: cfg.Bridge, DataDir: cfg.DataDir, Guard: guard, Log: log})
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.closer = append(a.closer, closerFunc(bridges.Close))
+	a.deps = &tool.Deps{Config: cfg, Sandbox: sb, Store: st, Guard: guard, Log: log, Sessions: bm, PDF: bm, Bridge: bridges}
 	registry, err := tools.All(a.deps, bm)
 	if problems := cfg.SectionError(); problems != nil {
 		a.Close()

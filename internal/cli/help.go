@@ -44,6 +44,19 @@ Exit codes: 0 done, 1 the tool failed, 2 usage error, 3 confirmation needed.
 Without ID, lists the calls waiting for a person's approval (from a server or a
 ` + "`call --confirm approve`" + ` on the same data dir). With ID, approves (or rejects) one.
 `,
+	"bridge status": `clawbridge bridge status
+
+Shows the downstream MCP servers of bridge.servers: transport, state
+(configured, manifest known, running, failed with the last error), usable
+tools, level, publish mode; tools whose definition changed since approved
+(held out of every view and refused) and descriptions flagged for text aimed
+at the model or hidden characters. It starts no server.
+`,
+	"bridge approve": `clawbridge bridge approve SERVER
+
+Approves the current definitions of SERVER's tools (review them first: bridge
+status lists what changed) and releases the held ones, also in a running server.
+`,
 	"doctor": `clawbridge doctor
 
 Checks the config, the workspace and data dir, the jail, the X display the

@@ -31,6 +31,8 @@ Usage:
   clawbridge call TOOL --args JSON    run one tool through the call pipeline
   clawbridge approve                  list the calls waiting for a person's approval
   clawbridge approve [--reject] ID    approve (or reject) one waiting call, once
+  clawbridge bridge status            downstream MCP servers: state, tools, changed or flagged definitions
+  clawbridge bridge approve SERVER    approve a server's changed tool definitions
   clawbridge doctor                   check config, dirs, jail, X display and external programs
   clawbridge install CLIENT [--print] add clawbridge to claude-desktop, cursor or vscode
   clawbridge config init              write a commented default config file
@@ -111,6 +113,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdApprove(ctx, args, stdout)
 	case "reject":
 		return cmdApprove(ctx, append([]string{"--reject"}, args...), stdout)
+	case "bridge":
+		return cmdBridge(args, stdout)
 	case "doctor":
 		return cmdDoctor(args, stdout)
 	case "install":

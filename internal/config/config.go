@@ -37,6 +37,7 @@ type Config struct {
 	Shell          Shell         `yaml:"shell"`
 	System         System        `yaml:"system"`
 	Jail           Jail          `yaml:"jail"`
+	Bridge         Bridge        `yaml:"bridge"` // downstream MCP servers (bridge.go)
 
 	// Tools holds the sections of tools that own their config, by tool name.
 	// A tool decodes its own section with Section.
@@ -186,7 +187,8 @@ func Default() *Config {
 			Timeout:          60 * time.Second,
 			MaxOutputBytes:   64 << 10,
 		},
-		Jail: Jail{CPUSeconds: 120, MemoryMB: 4096, Processes: 256, FileSizeMB: 1024},
+		Jail:   Jail{CPUSeconds: 120, MemoryMB: 4096, Processes: 256, FileSizeMB: 1024},
+		Bridge: defaultBridge(),
 	}
 }
 
@@ -364,6 +366,9 @@ func (c *Config) Validate() error {
 		if d <= 0 {
 			return fmt.Errorf("config: %s must be a positive duration such as 5s, not %v", name, d)
 		}
+	}
+	if err := c.Bridge.Validate(); err != nil {
+		return err
 	}
 	for _, o := range c.HTTP.AllowedOrigins {
 		if _, err := ParseOrigin(o); err != nil && o != "*" {

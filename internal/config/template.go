@@ -117,6 +117,23 @@ system:
   services: []           # - {name: api, url: http://127.0.0.1:8080/healthz}
   log_files: []          # - {name: app, path: /var/log/app.log}
 
+# Your other MCP servers, used through mcp_bridge (see the README). Each is a
+# stdio command or an HTTP url; it starts on the first call that needs it, its
+# manifest is cached in the data dir, and its tool definitions are pinned (a
+# changed one is held until ` + "`clawbridge bridge approve NAME`" + `).
+#   servers:
+#     - {name: memory, command: npx, args: [-y, "@modelcontextprotocol/server-memory"]}
+#     - {name: github, url: "https://api.githubcopilot.com/mcp/", token_env: GITHUB_TOKEN, level: write}
+# Per server: env / pass_env / cwd (stdio; the environment is otherwise scrubbed),
+# transport: streamable | sse, headers, token_env (url), level: read | write |
+# high (default), trust_annotations, allow / deny (tool names), intents /
+# keywords (routing hints), publish: tools | bridge_only, timeout.
+bridge:
+  servers: []
+  start_timeout: 30s
+  call_timeout: 2m0s
+  idle_stop: 10m0s
+
 # Per-tool sections, by tool name (see the README). Keys are checked: a
 # misspelled one, here or anywhere in this file, stops the server with its line.
 # For example, knowledge_rag's defaults (indexes in <data_dir>/knowledge):

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"clawbridge/internal/bridge"
 	"clawbridge/internal/config"
 	"clawbridge/internal/netguard"
 	"clawbridge/internal/sandbox"
@@ -29,6 +30,9 @@ type Deps struct {
 	// pulls go-rod, which the contract does not, and the browser tools take
 	// it in their constructors.
 	Sessions SessionCloser
+	// Bridge manages the downstream MCP servers of mcp_bridge; nil when
+	// none is configured.
+	Bridge *bridge.Manager
 }
 
 // SessionCloser drops what is kept for one MCP session.

@@ -1,0 +1,168 @@
+package bridge
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"golang.org/x/sys/unix"
+
+	"clawbridge/internal/config"
+	"clawbridge/internal/netguard"
+)
+
+// conn is one live connection to a downstream server.
+type conn struct {
+	client *client.Client
+	mu     sync.Mutex
+	cmd    *exec.Cmd // stdio only
+}
+
+// dial starts a stdio server or connects to an HTTP one, and initializes.
+// onNote receives the server's notifications.
+func dial(ctx context.Context, s config.BridgeServer, guard *netguard.Guard, getenv func(string) string, onNote func(mcp.JSONRPCNotification)) (*conn, error) {
+	c := &conn{}
+	var tr transport.Interface
+	if s.Command != "" {
+		env := serverEnv(s, getenv)
+		tr = transport.NewStdioWithOptions(s.Command, env, s.Args, transport.WithCommandFunc(
+			func(ctx context.Context, command string, env, args []string) (*exec.Cmd, error) {
+				// Not CommandContext: the start context ends when the
+				// start does, the server lives on.
+				cmd := exec.Command(command, args...)
+				cmd.Env = env // the scrubbed environment, not os.Environ()
+				cmd.Dir = s.Cwd
+				cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+				c.mu.Lock()
+				c.cmd = cmd
+				c.mu.Unlock()
+				return cmd, nil
+			}))
+	} else {
+		headers := map[string]string{}
+		for k, v := range s.Headers {
+			headers[k] = v
+		}
+		if s.TokenEnv != "" {
+			tok := getenv(s.TokenEnv)
+			if tok == "" {
+				return nil, fmt.Errorf("the environment variable %s (token_env) is empty", s.TokenEnv)
+			}
+			headers["Authorization"] = "Bearer " + tok
+		}
+		u, _ := url.Parse(s.URL)
+		if _, err := guard.CheckURL(s.URL); err != nil && !guard.HostAllowed(u.Hostname()) {
+			return nil, fmt.Errorf("%s is refused by the outbound guard (add its host to network.allow_hosts to allow it): %w", u.Host, err)
+		}
+		hc := guard.Client(0) // every connection checked after DNS; no overall timeout on a stream
+		var err error
+		if s.Transport == "sse" {
+			tr, err = transport.NewSSE(s.URL, transport.WithHeaders(headers), transport.WithHTTPClient(hc))
+		} else {
+			tr, err = transport.NewStreamableHTTP(s.URL, transport.WithHTTPHeaders(headers), transport.WithHTTPBasicClient(hc), transport.WithContinuousListening())
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := tr.Start(ctx); err != nil {
+		return nil, err
+	}
+	c.client = client.NewClient(tr, client.WithLegacyProtocolOnly())
+	if err := c.client.Start(ctx); err != nil {
+		c.close()
+		return nil, err
+	}
+	c.client.OnNotification(onNote)
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "clawbridge", Version: "bridge"}
+	if _, err := c.client.Initialize(ctx, init); err != nil {
+		c.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// pid is the stdio server's process id, 0 for HTTP.
+func (c *conn) pid() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cmd == nil || c.cmd.Process == nil {
+		return 0
+	}
+	return c.cmd.Process.Pid
+}
+
+// exited reports whether the stdio server's process has ended. It looks
+// without reaping (WNOWAIT), so the transport's own Wait still collects it.
+func (c *conn) exited() bool {
+	pid := c.pid()
+	if pid == 0 {
+		return false
+	}
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+	if err != nil {
+		return true // ECHILD: already reaped
+	}
+	return info.Signo != 0 // SIGCHLD: it has exited; 0: still running
+}
+
+// close ends the connection; a stdio server's whole process group is
+// killed if it does not exit on its own (the transport closes its stdin,
+// then signals it).
+func (c *conn) close() {
+	pid := c.pid()
+	done := make(chan struct{})
+	go func() {
+		if c.client != nil {
+			_ = c.client.Close()
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
+	if pid > 0 {
+		_ = syscall.Kill(-pid, syscall.SIGKILL) // children it left behind
+	}
+}
+
+// manifest reads the server's tools, prompts and resources.
+func (c *conn) manifest(ctx context.Context, server string) (*Manifest, error) {
+	m := &Manifest{Server: server, Fetched: time.Now().UTC()}
+	lt, err := c.client.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		return nil, fmt.Errorf("tools/list: %w", err)
+	}
+	for _, t := range lt.Tools {
+		d, err := toolDef(t)
+		if err != nil {
+			return nil, err
+		}
+		m.Tools = append(m.Tools, d)
+	}
+	caps := c.client.GetServerCapabilities()
+	if caps.Prompts != nil {
+		if lp, err := c.client.ListPrompts(ctx, mcp.ListPromptsRequest{}); err == nil {
+			m.Prompts = lp.Prompts
+		}
+	}
+	if caps.Resources != nil {
+		if lr, err := c.client.ListResources(ctx, mcp.ListResourcesRequest{}); err == nil {
+			m.Resources = lr.Resources
+		}
+	}
+	return m, nil
+}
+
+var errTransportClosed = transport.ErrTransportClosed
