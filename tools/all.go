@@ -20,6 +20,7 @@ import (
 	"clawbridge/tools/dbquery"
 	"clawbridge/tools/diary"
 	"clawbridge/tools/docgen"
+	"clawbridge/tools/education"
 	"clawbridge/tools/email"
 	"clawbridge/tools/file"
 	"clawbridge/tools/finance"
@@ -99,6 +100,7 @@ var registry = []constructor{
 	checked(speech.New),
 	checked(gifmaker.New),
 	checked(imagegen.New),
+	checked(education.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds
