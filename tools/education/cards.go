@@ -33,10 +33,10 @@ var migrations = []store.Migration{{Version: 1, Stmts: []string{
 }}}
 
 type card struct {
-	ID      string `json:"id"`
-	Deck    string `json:"deck"`
-	Front   string `json:"front"`
-	Back    string `json:"back"`
+	ID    string `json:"id"`
+	Deck  string `json:"deck"`
+	Front string `json:"front"`
+	Back  string `json:"back"`
 	sm2State
 	Due     string `json:"due"`
 	Created int64  `json:"created_at"`

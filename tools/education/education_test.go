@@ -186,3 +186,73 @@ func TestFlashcardsBadInput_NamesFieldWritesNothing(t *testing.T) {
 		t.Fatal("a refused call wrote")
 	}
 }
+
+// TestMathQuiz_EveryGradeCheckedAndSeeded: every grade of both topics gives
+// the count asked, each answer re-checked here by the exact evaluator, and
+// the same seed gives the same quiz.
+func TestMathQuiz_EveryGradeCheckedAndSeeded(t *testing.T) {
+	r := newRig(t)
+	for _, tc := range []struct {
+		topic  string
+		lo, hi int
+	}{{"arithmetic", 1, 6}, {"algebra", 5, 9}} {
+		for g := tc.lo; g <= tc.hi; g++ {
+			args := map[string]any{"action": "math_quiz", "topic": tc.topic, "grade": g, "count": 30, "seed": 7}
+			m := r.must(t, args)
+			ps := m["problems"].([]problem)
+			if len(ps) != 30 || m["seed"] != uint64(7) {
+				t.Fatalf("%s grade %d: %d problems, seed %v", tc.topic, g, len(ps), m["seed"])
+			}
+			for _, p := range ps {
+				if p.check() != nil || len(p.Steps) == 0 || p.Answer == "" {
+					t.Fatalf("%s grade %d: %+v", tc.topic, g, p)
+				}
+			}
+			again := r.must(t, args)["problems"].([]problem)
+			for i := range ps {
+				if ps[i].Question != again[i].Question || ps[i].Answer != again[i].Answer {
+					t.Fatalf("seed 7 gave %q then %q", ps[i].Question, again[i].Question)
+				}
+			}
+		}
+	}
+}
+
+// TestExactChecker_CatchesWrongAnswers: the checker is exact (no float
+// slack) and refuses a wrong answer.
+func TestExactChecker_CatchesWrongAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		q, ans string
+		ok     bool
+	}{{"0.1 + 0.2", "0.3", true}, {"1/3 + 1/6", "1/2", true}, {"(2/3) ÷ (4/9)", "3/2", true}, {"2/3 ÷ 4/9", "3/2", false}, {"7 + 3 × 4", "40", false}, {"(7 + 3) × 4", "40", true},
+		{"8 − (−5)", "13", true}, {"1/3", "0.333333333333", false}} {
+		if err := value(tc.q, tc.ans)(); (err == nil) != tc.ok {
+			t.Errorf("%s = %s: %v", tc.q, tc.ans, err)
+		}
+	}
+	if roots("x² − 5x + 6 = 0", rat(2, 1), rat(3, 1))() != nil || roots("3x + 5 = 20", rat(4, 1))() == nil || roots("−2x − 3 = 4", rat(-7, 2))() != nil {
+		t.Fatal("roots check wrong")
+	}
+	if got := fmtRat(rat(1, 8)); got != "0.125" {
+		t.Fatal(got)
+	}
+}
+
+// TestMathQuizBadInput_NamesField.
+func TestMathQuizBadInput_NamesField(t *testing.T) {
+	r := newRig(t)
+	for _, tc := range []struct {
+		args  map[string]any
+		field string
+	}{
+		{map[string]any{"action": "math_quiz"}, "grade"},
+		{map[string]any{"action": "math_quiz", "grade": 2, "topic": "algebra"}, "grade"},
+		{map[string]any{"action": "math_quiz", "grade": 2, "topic": "chemistry"}, "topic"},
+		{map[string]any{"action": "math_quiz", "grade": 2, "count": 1000}, "count"},
+	} {
+		_, err := tooltest.Run(t, r.t, tc.args)
+		if te, ok := tool.AsError(err); !ok || !strings.Contains(te.Field+" "+te.Message, tc.field) {
+			t.Errorf("%v: %v does not name %s", tc.args, err, tc.field)
+		}
+	}
+}

@@ -88,7 +88,7 @@ func build(d *tool.Deps) (*edu, tool.Tool, error) {
 	seed := tool.Param{Name: "seed", Type: tool.Integer, Description: "Random seed: the same seed and arguments give the same quiz (default: a new one, echoed back)."}
 	count := tool.Param{Name: "count", Type: tool.Integer, Default: 10, Min: tool.Ptr(1), Description: "How many questions."}
 	text := tool.Param{Name: "text", Type: tool.String, Required: true, Description: "The source text (Chinese or English)."}
-	_, _, _ = seed, count, text // QUIZ
+	_ = text // TEXTQUIZ
 	t := tool.Tool{
 		Name:  "education_tool",
 		Title: "Education",
@@ -108,6 +108,10 @@ func build(d *tool.Deps) (*edu, tool.Tool, error) {
 			{Name: "delete_card", Description: "Delete a card (with its review history) to the trash.", Level: tool.Write, Timeout: tool.Fast, Handler: x.deleteCard, Params: []tool.Param{id}},
 			{Name: "restore_card", Description: "Bring a deleted card back.", Level: tool.Write, Timeout: tool.Fast, Handler: x.restoreCard, Params: []tool.Param{id}},
 			{Name: "export_cards", Description: "Export cards with their schedule to CSV.", Level: tool.Write, Timeout: tool.Normal, Handler: x.exportCards, Params: []tool.Param{deck, output, overwrite}},
+			{Name: "math_quiz", Description: "Arithmetic or algebra problems for a school grade, with answers and worked steps.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.mathQuiz, Params: []tool.Param{
+				{Name: "topic", Type: tool.String, Enum: []string{"arithmetic", "algebra"}, Default: "arithmetic", Description: "arithmetic (grades 1–6) or algebra (grades 5–9)."},
+				{Name: "grade", Type: tool.Integer, Required: true, Min: tool.Ptr(1), Max: tool.Ptr(9), Description: "School grade 1–9."},
+				count, seed}},
 		},
 		Examples: []string{
 			"create a math quiz for grade 3",
