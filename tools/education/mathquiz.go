@@ -83,9 +83,15 @@ func addSub(r *rand.Rand, max int) problem {
 var arithmetic = map[int][]generator{
 	1: {func(r *rand.Rand) problem { return addSub(r, 20) }},
 	2: {func(r *rand.Rand) problem { return addSub(r, 100) },
-		func(r *rand.Rand) problem { a, b := between(r, 2, 9), between(r, 2, 9); return binop(a, "×", b, rat(int64(a*b), 1)) }},
+		func(r *rand.Rand) problem {
+			a, b := between(r, 2, 9), between(r, 2, 9)
+			return binop(a, "×", b, rat(int64(a*b), 1))
+		}},
 	3: {func(r *rand.Rand) problem { return addSub(r, 1000) },
-		func(r *rand.Rand) problem { a, b := between(r, 11, 99), between(r, 2, 9); return binop(a, "×", b, rat(int64(a*b), 1)) },
+		func(r *rand.Rand) problem {
+			a, b := between(r, 11, 99), between(r, 2, 9)
+			return binop(a, "×", b, rat(int64(a*b), 1))
+		},
 		func(r *rand.Rand) problem { // division with a remainder
 			d := between(r, 2, 9)
 			n := between(r, d+1, 99)
@@ -100,8 +106,14 @@ var arithmetic = map[int][]generator{
 					return nil
 				}}
 		}},
-	4: {func(r *rand.Rand) problem { a, b := between(r, 100, 999), between(r, 11, 99); return binop(a, "×", b, rat(int64(a*b), 1)) },
-		func(r *rand.Rand) problem { d, q := between(r, 11, 99), between(r, 2, 30); return binop(d*q, "÷", d, rat(int64(q), 1)) },
+	4: {func(r *rand.Rand) problem {
+		a, b := between(r, 100, 999), between(r, 11, 99)
+		return binop(a, "×", b, rat(int64(a*b), 1))
+	},
+		func(r *rand.Rand) problem {
+			d, q := between(r, 11, 99), between(r, 2, 30)
+			return binop(d*q, "÷", d, rat(int64(q), 1))
+		},
 		func(r *rand.Rand) problem { // order of operations
 			a, b, c := between(r, 2, 50), between(r, 2, 20), between(r, 2, 9)
 			if r.IntN(2) == 0 {
@@ -114,11 +126,11 @@ var arithmetic = map[int][]generator{
 			return problem{Question: q + " = ?", Answer: ans, Steps: []string{fmt.Sprintf("%d + %d = %d (brackets first)", a, b, a+b), fmt.Sprintf("%d × %d = %s", a+b, c, ans)}, check: value(q, ans)}
 		}},
 	5: {func(r *rand.Rand) problem { // decimals
-			a, b := rat(int64(between(r, 11, 999)), 10), rat(int64(between(r, 11, 999)), 100)
-			q := fmtRat(a) + " + " + fmtRat(b)
-			ans := fmtRat(new(big.Rat).Add(a, b))
-			return problem{Question: q + " = ?", Answer: ans, Steps: []string{"line up the decimal points", q + " = " + ans}, check: value(q, ans)}
-		},
+		a, b := rat(int64(between(r, 11, 999)), 10), rat(int64(between(r, 11, 999)), 100)
+		q := fmtRat(a) + " + " + fmtRat(b)
+		ans := fmtRat(new(big.Rat).Add(a, b))
+		return problem{Question: q + " = ?", Answer: ans, Steps: []string{"line up the decimal points", q + " = " + ans}, check: value(q, ans)}
+	},
 		func(r *rand.Rand) problem {
 			a, b := rat(int64(between(r, 11, 99)), 10), between(r, 2, 9)
 			q := fmt.Sprintf("%s × %d", fmtRat(a), b)

@@ -1,14 +1,13 @@
 // Package education is the `education_tool`: flashcards in the store with
 // SM-2 spaced repetition (decks, add, review, due list, delete to the trash
-// and restore, CSV export), generated quizzes (arithmetic and algebra by
-// grade, every answer checked by evaluating the printed problem with exact
-// rationals; cloze and multiple-choice questions from a given zh or en
-// text), and study plans (topics spread over days within a daily time
-// budget, exportable as .ics through the calendar tool's writer).
+// and restore, CSV export), and generated math quizzes (arithmetic and
+// algebra by grade, every answer checked by evaluating the printed problem
+// with exact rationals, deterministic by seed).
 //
 // Days ("today", a card's due date) are counted in tools.education.timezone
-// (default: the system's). It does not grade free-text answers, fetch
-// texts, or sync cards with Anki.
+// (default: the system's). It does not grade free-text answers or sync cards
+// with Anki. Not yet here: cloze and choice questions from a text, and
+// study plans (issue 16 asks for both).
 package education
 
 import (
@@ -87,13 +86,11 @@ func build(d *tool.Deps) (*edu, tool.Tool, error) {
 	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace an existing file."}
 	seed := tool.Param{Name: "seed", Type: tool.Integer, Description: "Random seed: the same seed and arguments give the same quiz (default: a new one, echoed back)."}
 	count := tool.Param{Name: "count", Type: tool.Integer, Default: 10, Min: tool.Ptr(1), Description: "How many questions."}
-	text := tool.Param{Name: "text", Type: tool.String, Required: true, Description: "The source text (Chinese or English)."}
-	_ = text // TEXTQUIZ
 	t := tool.Tool{
 		Name:  "education_tool",
 		Title: "Education",
-		Description: "Learning aids: arithmetic and algebra quizzes with answers and worked steps, cloze and multiple-choice " +
-			"questions from a text, flashcards with SM-2 spaced repetition, study plans exportable as .ics.",
+		Description: "Learning aids: arithmetic and algebra quizzes by grade with answers and worked steps, " +
+			"flashcards in decks with SM-2 spaced repetition and a due list.",
 		Actions: []tool.Action{
 			{Name: "add_cards", Description: "Add flashcards to a deck (a front already in the deck is skipped).", Level: tool.Write, Timeout: tool.Fast, Handler: x.addCards, Params: []tool.Param{
 				deck,
@@ -116,12 +113,8 @@ func build(d *tool.Deps) (*edu, tool.Tool, error) {
 		Examples: []string{
 			"create a math quiz for grade 3",
 			"make vocabulary flashcards",
-			"quiz me on these notes",
-			"plan my exam revision over 30 days",
 			"review my due flashcards",
 			"出二十道三年级加减法题",
-			"根据课文生成填空题",
-			"制定一个月的考研复习计划",
 			"复习今天到期的单词卡",
 		},
 	}
