@@ -22,6 +22,7 @@ import (
 	"clawbridge/tools/dbquery"
 	"clawbridge/tools/diary"
 	"clawbridge/tools/docgen"
+	"clawbridge/tools/education"
 	"clawbridge/tools/email"
 	"clawbridge/tools/file"
 	"clawbridge/tools/finance"
@@ -105,6 +106,7 @@ var registry = []constructor{
 	checked(imagegen.New),
 	checked(aiwriter.New),
 	checked(pyrunner.New),
+	checked(education.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

@@ -50,6 +50,8 @@ func TestConfig_SectionsRefuseOutOfRange(t *testing.T) {
 		{"calendar", "work_days: [1, 7]", "work_days: 7 is not a day (0 = Sunday ... 6 = Saturday)", "work_days: [0, 6]"},
 		{"calendar", "timezone: Nowhere/Land", `timezone: unknown IANA time zone "Nowhere/Land"`, "timezone: Europe/Berlin"},
 		{"diary", "max_chars: 0", "max_chars must be at least 1, got 0", "max_chars: 5000"},
+		{"education", "max_questions: 0", "max_questions must be at least 1, got 0", "max_questions: 20"},
+		{"education", "timezone: Nowhere/Land", `timezone: unknown IANA time zone "Nowhere/Land"`, "timezone: Europe/Berlin"},
 		{"finance", "max_import_mb: 0", "max_import_mb must be at least 1, got 0", "max_import_mb: 5"},
 		{"finance", `currency: ""`, "currency must not be empty", "currency: EUR"},
 		{"finance", "timezone: Mars/Base", `timezone: unknown IANA time zone "Mars/Base"`, "timezone: Asia/Shanghai"},

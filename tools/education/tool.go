@@ -1,0 +1,133 @@
+// Package education is the `education_tool`: flashcards in the store with
+// SM-2 spaced repetition (decks, add, review, due list, delete to the trash
+// and restore, CSV export), and generated math quizzes (arithmetic and
+// algebra by grade, every answer checked by evaluating the printed problem
+// with exact rationals, deterministic by seed).
+//
+// Days ("today", a card's due date) are counted in tools.education.timezone
+// (default: the system's). It does not grade free-text answers or sync cards
+// with Anki. Not yet here: cloze and choice questions from a text, and
+// study plans (issue 16 asks for both).
+package education
+
+import (
+	"errors"
+	"time"
+
+	"clawbridge/internal/config"
+	"clawbridge/internal/sandbox"
+	"clawbridge/internal/store"
+	"clawbridge/internal/zone"
+	"clawbridge/tools/tool"
+)
+
+// Config is the `tools.education` section.
+type Config struct {
+	// Timezone is the IANA zone days are counted in ("": the system's).
+	Timezone string `yaml:"timezone"`
+	// MaxChars bounds a card side and a quiz source text.
+	MaxChars int `yaml:"max_chars"`
+	// MaxQuestions bounds one quiz.
+	MaxQuestions int `yaml:"max_questions"`
+	// MaxPlanDays bounds a study plan's length.
+	MaxPlanDays int `yaml:"max_plan_days"`
+}
+
+// DefaultConfig: sides and texts up to 20,000 characters, 100 questions, plans up to a year.
+func DefaultConfig() Config {
+	return Config{MaxChars: 20_000, MaxQuestions: 100, MaxPlanDays: 366}
+}
+
+// Validate checks the section.
+func (c *Config) Validate() error {
+	_, zerr := zone.Load("timezone", c.Timezone)
+	return errors.Join(zerr, config.AtLeast("max_chars", c.MaxChars, 1),
+		config.AtLeast("max_questions", c.MaxQuestions, 1), config.AtLeast("max_plan_days", c.MaxPlanDays, 1))
+}
+
+type edu struct {
+	cfg Config
+	st  *store.Store
+	sb  *sandbox.Sandbox
+	loc *time.Location
+	now func() time.Time
+}
+
+// New builds the education tool from the tools.education section.
+func New(d *tool.Deps) (tool.Tool, error) {
+	_, t, err := build(d)
+	return t, err
+}
+
+func build(d *tool.Deps) (*edu, tool.Tool, error) {
+	cfg := DefaultConfig()
+	if d.Config != nil {
+		if err := d.Config.Section("education", &cfg); err != nil {
+			return nil, tool.Tool{}, err
+		}
+	}
+	loc, err := zone.Load("tools.education.timezone", cfg.Timezone)
+	if err != nil {
+		return nil, tool.Tool{}, err
+	}
+	x := &edu{cfg: cfg, st: d.Store, sb: d.Sandbox, loc: loc, now: time.Now}
+	if d.Store != nil {
+		if err := d.Store.MigrateVersions("education", migrations...); err != nil {
+			return nil, tool.Tool{}, err
+		}
+		if err := d.Store.MigrateTrash(); err != nil {
+			return nil, tool.Tool{}, err
+		}
+	}
+	deck := tool.Param{Name: "deck", Type: tool.String, Description: "Deck name (default: all decks; for add_cards: default)."}
+	id := tool.Param{Name: "id", Type: tool.String, Required: true, Description: "The card id (from add_cards or due)."}
+	date := tool.Param{Name: "date", Type: tool.String, Description: "YYYY-MM-DD (default today)."}
+	output := tool.Param{Name: "output", Type: tool.String, Description: "Output file (default under outputs/)."}
+	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace an existing file."}
+	seed := tool.Param{Name: "seed", Type: tool.Integer, Description: "Random seed: the same seed and arguments give the same quiz (default: a new one, echoed back)."}
+	count := tool.Param{Name: "count", Type: tool.Integer, Default: 10, Min: tool.Ptr(1), Description: "How many questions."}
+	t := tool.Tool{
+		Name:  "education_tool",
+		Title: "Education",
+		Description: "Learning aids: arithmetic and algebra quizzes by grade with answers and worked steps, " +
+			"flashcards in decks with SM-2 spaced repetition and a due list.",
+		Actions: []tool.Action{
+			{Name: "add_cards", Description: "Add flashcards to a deck (a front already in the deck is skipped).", Level: tool.Write, Timeout: tool.Fast, Handler: x.addCards, Params: []tool.Param{
+				deck,
+				{Name: "cards", Type: tool.Array, Required: true, Description: "Cards to add.", Items: &tool.Param{Type: tool.Object, Properties: []tool.Param{
+					{Name: "front", Type: tool.String, Required: true, Description: "Question side."},
+					{Name: "back", Type: tool.String, Required: true, Description: "Answer side."}}}}}},
+			{Name: "decks", Description: "The decks with their card counts and how many are due today.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.decks},
+			{Name: "due", Description: "Cards due on or before a date, most overdue first.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.due, Params: []tool.Param{
+				deck, date, {Name: "limit", Type: tool.Integer, Default: 50, Min: tool.Ptr(1), Max: tool.Ptr(1000), Description: "At most this many cards."}}},
+			{Name: "review", Description: "Record an answer's quality 0–5 (SM-2: 5 perfect, 3 correct with effort, <3 wrong) and schedule the card's next review.", Level: tool.Write, Timeout: tool.Fast, Handler: x.review, Params: []tool.Param{
+				id, {Name: "quality", Type: tool.Integer, Required: true, Min: tool.Ptr(0), Max: tool.Ptr(5), Description: "0–5: 0 blackout, 1–2 wrong, 3 hard, 4 good, 5 perfect."}}},
+			{Name: "delete_card", Description: "Delete a card (with its review history) to the trash.", Level: tool.Write, Timeout: tool.Fast, Handler: x.deleteCard, Params: []tool.Param{id}},
+			{Name: "restore_card", Description: "Bring a deleted card back.", Level: tool.Write, Timeout: tool.Fast, Handler: x.restoreCard, Params: []tool.Param{id}},
+			{Name: "export_cards", Description: "Export cards with their schedule to CSV.", Level: tool.Write, Timeout: tool.Normal, Handler: x.exportCards, Params: []tool.Param{deck, output, overwrite}},
+			{Name: "math_quiz", Description: "Arithmetic or algebra problems for a school grade, with answers and worked steps.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.mathQuiz, Params: []tool.Param{
+				{Name: "topic", Type: tool.String, Enum: []string{"arithmetic", "algebra"}, Default: "arithmetic", Description: "arithmetic (grades 1–6) or algebra (grades 5–9)."},
+				{Name: "grade", Type: tool.Integer, Required: true, Min: tool.Ptr(1), Max: tool.Ptr(9), Description: "School grade 1–9."},
+				count, seed}},
+		},
+		Examples: []string{
+			"create a math quiz for grade 3",
+			"make vocabulary flashcards",
+			"review my due flashcards",
+			"出二十道三年级加减法题",
+			"复习今天到期的单词卡",
+		},
+	}
+	return x, t, nil
+}
+
+func (x *edu) needStore() error {
+	if x.st == nil {
+		return tool.Errorf(tool.CodeFailed, "", "education_tool needs the store for flashcards, and this process has none")
+	}
+	return nil
+}
+
+func (x *edu) today() string { return x.now().In(x.loc).Format(dayFmt) }
+
+const dayFmt = "2006-01-02"
