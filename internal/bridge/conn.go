@@ -66,6 +66,9 @@ func dial(ctx context.Context, s config.BridgeServer, guard *netguard.Guard, get
 		if s.Transport == "sse" {
 			tr, err = transport.NewSSE(s.URL, transport.WithHeaders(headers), transport.WithHTTPClient(hc))
 		} else {
+			// Downstream servers from npm speak the 2025 protocol versions,
+			// whose notifications arrive on the standalone GET stream.
+			//lint:ignore SA1019 the downstream servers predate 2026-07-28
 			tr, err = transport.NewStreamableHTTP(s.URL, transport.WithHTTPHeaders(headers), transport.WithHTTPBasicClient(hc), transport.WithContinuousListening())
 		}
 		if err != nil {
@@ -75,6 +78,8 @@ func dial(ctx context.Context, s config.BridgeServer, guard *netguard.Guard, get
 	if err := tr.Start(ctx); err != nil {
 		return nil, err
 	}
+	// The same servers need the initialize handshake.
+	//lint:ignore SA1019 the downstream servers predate 2026-07-28
 	c.client = client.NewClient(tr, client.WithLegacyProtocolOnly())
 	if err := c.client.Start(ctx); err != nil {
 		c.close()

@@ -32,14 +32,14 @@ func manager(t *testing.T, servers ...config.BridgeServer) *downstream.Manager {
 	return m
 }
 
-func run(t *testing.T, tl tool.Tool, args map[string]any) (*tool.Result, error, tool.Level) {
+func run(t *testing.T, tl tool.Tool, args map[string]any) (*tool.Result, tool.Level, error) {
 	t.Helper()
 	c, err := tl.Prepare(args)
 	if err != nil {
-		return nil, err, ""
+		return nil, "", err
 	}
 	r, err := tl.Handle(context.Background(), c)
-	return r, err, tl.LevelOf(c)
+	return r, tl.LevelOf(c), err
 }
 
 // TestMCPBridgeLevels_ServerLevelAndTrustedAnnotations: a call runs at its
@@ -55,7 +55,7 @@ func TestMCPBridgeLevels_ServerLevelAndTrustedAnnotations(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, srv := range []string{"plain", "trusted"} {
-		if _, err, _ := run(t, tl, map[string]any{"action": "list_tools", "server": srv}); err != nil {
+		if _, _, err := run(t, tl, map[string]any{"action": "list_tools", "server": srv}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,7 +77,7 @@ func TestMCPBridgeLevels_ServerLevelAndTrustedAnnotations(t *testing.T) {
 			t.Errorf("%s/%s: level %s, want %s", c.server, c.tool, got, c.want)
 		}
 	}
-	r, err, _ := run(t, tl, map[string]any{"action": "call", "server": "plain", "tool": "get-sum", "arguments": map[string]any{"a": 1.5, "b": 2}})
+	r, _, err := run(t, tl, map[string]any{"action": "call", "server": "plain", "tool": "get-sum", "arguments": map[string]any{"a": 1.5, "b": 2}})
 	if err != nil || !strings.Contains(r.Data.(map[string]any)["text"].(string), "3.5") {
 		t.Fatalf("call: %v %+v", err, r)
 	}
@@ -91,7 +91,7 @@ func TestMCPBridgeListTools_Paged(t *testing.T) {
 	seen := map[string]bool{}
 	off, total := 0, -1
 	for page := 0; page < 20; page++ {
-		r, err, _ := run(t, tl, map[string]any{"action": "list_tools", "server": "everything", "offset": off, "limit": 4})
+		r, _, err := run(t, tl, map[string]any{"action": "list_tools", "server": "everything", "offset": off, "limit": 4})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,13 +122,13 @@ func TestMCPBridgeListTools_Paged(t *testing.T) {
 // TestMCPBridgeErrors_ClearToolErrors: no servers, an unknown server and a
 // downstream isError answer are tool errors with a hint.
 func TestMCPBridgeErrors_ClearToolErrors(t *testing.T) {
-	_, err, _ := run(t, New(&tool.Deps{}), map[string]any{"action": "list_servers"})
+	_, _, err := run(t, New(&tool.Deps{}), map[string]any{"action": "list_servers"})
 	if te, ok := tool.AsError(err); !ok || te.Code != tool.CodeUnavailable || !strings.Contains(te.Hint, "bridge.servers") {
 		t.Fatalf("no servers: %v", err)
 	}
 	m := manager(t, config.BridgeServer{Name: "everything", Command: "node", Args: []string{bridgetest.Script(t, "server-everything"), "stdio"}})
 	tl := New(&tool.Deps{Bridge: m})
-	_, err, _ = run(t, tl, map[string]any{"action": "list_tools", "server": "github"})
+	_, _, err = run(t, tl, map[string]any{"action": "list_tools", "server": "github"})
 	if te, ok := tool.AsError(err); !ok || te.Field != "server" || !strings.Contains(te.Hint, "everything") {
 		t.Fatalf("unknown server: %v", err)
 	}
@@ -136,7 +136,7 @@ func TestMCPBridgeErrors_ClearToolErrors(t *testing.T) {
 	if te, ok := tool.AsError(err); !ok || !strings.Contains(te.Message, "bad input: a") || te.Hint == "" {
 		t.Fatalf("downstream error: %v", err)
 	}
-	_, err, _ = run(t, tl, map[string]any{"action": "call", "server": "everything", "tool": "get-sum", "arguments": map[string]any{"a": "x"}})
+	_, _, err = run(t, tl, map[string]any{"action": "call", "server": "everything", "tool": "get-sum", "arguments": map[string]any{"a": "x"}})
 	if _, ok := tool.AsError(err); !ok {
 		t.Fatalf("a downstream validation failure is a tool error: %v", err)
 	}
