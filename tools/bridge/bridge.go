@@ -26,7 +26,7 @@ func New(d *tool.Deps) tool.Tool {
 		Description: "Use the user's other MCP servers configured in clawbridge: list_servers (state and tool count), " +
 			"list_tools (names and one-line descriptions, paged), call (run one of their tools with its own arguments).",
 		OpenWorld: true,
-		Examples:  []string{"list the tools of my github MCP server", "call the notion server's search tool", "用另一个 MCP 服务器的工具"},
+		Examples:  []string{"list the tools of my github MCP server", "call the notion server's search tool", "用另一个 MCP 服务器的工具", "call the jira mcp server to create a ticket", "which MCP servers are configured", "use the filesystem MCP server tool", "list tools on the notion server", "调用配置好的 MCP 服务器上的工具", "列出所有 MCP 服务", "通过 MCP 在博客平台发布文章", "用外部 mcp 工具完成任务"},
 		Actions: []tool.Action{
 			{Name: "list_servers", Description: "servers with state, tool count and permission level", Level: tool.Read, Timeout: tool.Fast,
 				Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) { return listServers(m) }},
