@@ -170,4 +170,3 @@ func TestIDPhoto_Standards(t *testing.T) {
 		}
 	}
 }
-
