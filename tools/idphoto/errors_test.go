@@ -134,7 +134,7 @@ func TestIDPhoto_Sheet(t *testing.T) {
 	}
 	for i := range cells {
 		for j := range i {
-			if (image.Rect(cells[i]["x"], cells[i]["y"], cells[i]["x"]+413, cells[i]["y"]+579).Overlaps(image.Rect(cells[j]["x"], cells[j]["y"], cells[j]["x"]+413, cells[j]["y"]+579))) {
+			if image.Rect(cells[i]["x"], cells[i]["y"], cells[i]["x"]+413, cells[i]["y"]+579).Overlaps(image.Rect(cells[j]["x"], cells[j]["y"], cells[j]["x"]+413, cells[j]["y"]+579)) {
 				t.Fatalf("copies %d and %d overlap", i, j)
 			}
 		}
