@@ -25,6 +25,7 @@ import (
 	"clawbridge/tools/finance"
 	"clawbridge/tools/finreport"
 	"clawbridge/tools/gifmaker"
+	"clawbridge/tools/idphoto"
 	"clawbridge/tools/imagegen"
 	"clawbridge/tools/knowledge"
 	"clawbridge/tools/literature"
@@ -99,6 +100,7 @@ var registry = []constructor{
 	checked(speech.New),
 	checked(gifmaker.New),
 	checked(imagegen.New),
+	checked(idphoto.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

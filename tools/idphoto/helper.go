@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"image"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -37,13 +38,35 @@ type helper struct {
 	protected []string
 }
 
-// newHelper writes the script into work after checking the programs.
-func newHelper(work string, protected []string) (*helper, error) {
+// Available reports whether the helper can run: Debian's python3, the
+// cascade file, and (by importing it on the host, for `clawbridge doctor`)
+// python3-opencv.
+func Available() error {
+	if err := present(); err != nil {
+		return err
+	}
+	if exec.Command(pythonBin, "-I", "-c", "import cv2").Run() != nil {
+		return tool.Missing("OpenCV for Python (cv2)", "python3-opencv")
+	}
+	return nil
+}
+
+// present checks the files the helper needs; a missing cv2 shows when the
+// helper runs.
+func present() error {
 	if _, err := os.Stat(pythonBin); err != nil {
-		return nil, tool.Missing("python3", "python3 python3-opencv")
+		return tool.Missing("python3", "python3 python3-opencv")
 	}
 	if _, err := os.Stat(cascadePath); err != nil {
-		return nil, tool.Missing("OpenCV's Haar cascades ("+cascadePath+")", "opencv-data")
+		return tool.Missing("OpenCV's Haar cascades ("+cascadePath+")", "opencv-data")
+	}
+	return nil
+}
+
+// newHelper writes the script into work after checking the files.
+func newHelper(work string, protected []string) (*helper, error) {
+	if err := present(); err != nil {
+		return nil, err
 	}
 	if err := os.WriteFile(filepath.Join(work, "helper.py"), helperScript, 0o644); err != nil {
 		return nil, err
