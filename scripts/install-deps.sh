@@ -34,6 +34,9 @@ need ffprobe ffmpeg
 need zbarimg zbar-tools   # tests: the second reader of image_generator QR codes
 [ -x /usr/bin/python3 ] || missing="$missing python3"
 [ -x /usr/bin/node ] || missing="$missing nodejs"
+# id_photo: OpenCV for Debian's own python3 (a pyenv python3 on PATH has no cv2)
+/usr/bin/python3 -c 'import cv2' >/dev/null 2>&1 || missing="$missing python3-opencv"
+[ -f /usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml ] || missing="$missing opencv-data"
 [ -d /usr/lib/postgresql ] || missing="$missing postgresql"
 [ -n "$(ls /usr/share/fonts/truetype/wqy 2>/dev/null)" ] || missing="$missing fonts-wqy-zenhei"
 [ -n "$(ls /usr/share/fonts/opentype/noto/NotoSansCJK* 2>/dev/null)" ] || missing="$missing fonts-noto-cjk"

@@ -28,6 +28,7 @@ import (
 	"clawbridge/tools/finance"
 	"clawbridge/tools/finreport"
 	"clawbridge/tools/gifmaker"
+	"clawbridge/tools/idphoto"
 	"clawbridge/tools/imagegen"
 	"clawbridge/tools/knowledge"
 	"clawbridge/tools/literature"
@@ -107,6 +108,7 @@ var registry = []constructor{
 	checked(aiwriter.New),
 	checked(pyrunner.New),
 	checked(education.New),
+	checked(idphoto.New),
 }
 
 // All builds every tool in registry order; when some fail, it still builds

@@ -37,6 +37,8 @@ func TestConfig_SectionsRefuseOutOfRange(t *testing.T) {
 		{"gif_maker", "max_frames: 0", "max_frames must be at least 1, got 0", "max_frames: 10"},
 		{"gif_maker", "max_output_mb: -1", "max_output_mb must be at least 1, got -1", "max_output_mb: 5"},
 		{"image_generator", "max_pixels: 0", "max_pixels must be at least 1, got 0", "max_pixels: 1000"},
+		{"id_photo", "max_pixels: 0", "max_pixels must be at least 1, got 0", "max_pixels: 1000000"},
+		{"id_photo", "min_face_pixels: 10", "min_face_pixels must be at least 24, got 10", "min_face_pixels: 120"},
 		{"email", "security: none", `security must be starttls or tls, got "none"`, "security: tls"},
 		{"email", "username: bot\npassword_env: \"\"", "password_env is required with username", "username: bot\npassword_env: SMTP_PASSWORD"},
 		{"email", "host: smtp.example.org", "from is required when host is set", "host: smtp.example.org\nfrom: bot@example.org"},

@@ -16,6 +16,7 @@ import (
 	"clawbridge/internal/jail"
 	"clawbridge/internal/toolerr"
 	"clawbridge/internal/wording"
+	"clawbridge/tools/idphoto"
 	"clawbridge/tools/screen"
 )
 
@@ -97,6 +98,12 @@ func cmdDoctor(args []string, stdout io.Writer) error {
 		} else {
 			check(true, "screen", "X display "+disp+", "+screens, "")
 		}
+	}
+
+	// id_photo's OpenCV is a Python module and a data file, not a program.
+	if slices.Contains(toolNames(a.srv.Tools()), "id_photo") {
+		err := idphoto.Available()
+		check(err == nil, "opencv", "python3-opencv and opencv-data for id_photo", "apt-get install python3-opencv opencv-data")
 	}
 
 	// External programs, with the tools that use each and the package to install.

@@ -1,0 +1,259 @@
+package idphoto
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/disintegration/imaging"
+
+	"clawbridge/tools/tool"
+)
+
+// backgrounds are the colours offered: white, the usual ID blue and red.
+var backgrounds = map[string]color.NRGBA{
+	"white": {255, 255, 255, 255},
+	"blue":  {67, 142, 219, 255},
+	"red":   {217, 0, 27, 255},
+}
+
+// load reads and decodes a workspace image (EXIF orientation applied),
+// its file size and pixel count checked first.
+func (p *idPhoto) load(path string) (image.Image, []byte, error) {
+	raw, err := p.d.LoadImage(p.d.Sandbox.Root(), path)
+	if err != nil {
+		return nil, nil, tool.PathError("path", path, err)
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(raw))
+	if err != nil {
+		return nil, nil, tool.Invalid("path", fmt.Sprintf("%s is not an image this tool reads: %v", path, err), "give a png, jpeg, gif, bmp, tiff or webp photo")
+	}
+	if px := cfg.Width * cfg.Height; px > p.cfg.MaxPixels || cfg.Width <= 0 || cfg.Height <= 0 {
+		return nil, nil, tool.Errorf(tool.CodeTooLarge, "shrink the photo or raise tools.id_photo.max_pixels",
+			"photo %s is %d×%d = %d pixels, above the %d pixel limit (tools.id_photo.max_pixels)", path, cfg.Width, cfg.Height, px, p.cfg.MaxPixels)
+	}
+	img, err := imaging.Decode(bytes.NewReader(raw), imaging.AutoOrientation(true))
+	if err != nil {
+		return nil, nil, tool.Invalid("path", fmt.Sprintf("%s cannot be decoded: %v", path, err), "give a valid image")
+	}
+	return img, raw, nil
+}
+
+func (p *idPhoto) protected() []string {
+	if p.d.Config == nil || p.d.Config.DataDir == "" {
+		return nil
+	}
+	return []string{p.d.Config.DataDir}
+}
+
+func (p *idPhoto) create(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	path := c.Args.String("path")
+	sizeName := c.Args.StringOr("size", "two_inch")
+	std, ok := standards[sizeName]
+	if !ok {
+		return nil, tool.Invalid("size", fmt.Sprintf("unknown size %q", sizeName), "use one of "+fmt.Sprint(sizeNames()))
+	}
+	bgName := c.Args.StringOr("background", "white")
+	bg, ok := backgrounds[bgName]
+	if !ok && bgName != "keep" {
+		return nil, tool.Invalid("background", fmt.Sprintf("unknown background %q", bgName), "use white, blue, red or keep")
+	}
+	format := c.Args.StringOr("format", "jpg")
+	if format != "png" && format != "jpg" {
+		return nil, tool.Invalid("format", fmt.Sprintf("unknown format %q", format), "use png or jpg")
+	}
+	src, _, err := p.load(path)
+	if err != nil {
+		return nil, err
+	}
+	abs, _ := p.d.Sandbox.Resolve(filepath.Join(p.d.Sandbox.Root(), path))
+	out, err := tool.PlanOutput(p.d.Sandbox, c.Args, tool.Output{Stem: tool.StemOf(path) + "_" + sizeName, Exts: []string{"." + format}, Inputs: []string{abs}})
+	if err != nil {
+		return nil, err
+	}
+
+	work, err := os.MkdirTemp("", "clawbridge-idphoto-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	h, err := newHelper(work, p.protected())
+	if err != nil {
+		return nil, err
+	}
+	if err := writePNG(filepath.Join(work, "in.png"), src); err != nil {
+		return nil, err
+	}
+	faces, err := h.detect(ctx, "in.png")
+	if err != nil {
+		return nil, err
+	}
+	face, err := p.oneFace(faces)
+	if err != nil {
+		return nil, err
+	}
+	b := src.Bounds()
+	fr := place(std, face)
+	if err := checkInside(fr, face, b); err != nil {
+		return nil, err
+	}
+
+	// The frame may reach past the top or sides of the photo: that part is
+	// padding, background by definition.
+	canvas := image.NewNRGBA(image.Rect(0, 0, fr.Rect.Dx(), fr.Rect.Dy()))
+	draw.Draw(canvas, canvas.Bounds(), &image.Uniform{color.NRGBA{128, 128, 128, 255}}, image.Point{}, draw.Src)
+	draw.Draw(canvas, canvas.Bounds(), src, fr.Rect.Min, draw.Src)
+	valid := b.Intersect(fr.Rect).Sub(fr.Rect.Min)
+	crop := imaging.Resize(canvas, std.W, std.H, imaging.Lanczos)
+	sx, sy := float64(std.W)/float64(fr.Rect.Dx()), float64(std.H)/float64(fr.Rect.Dy())
+	scaleRect := func(r image.Rectangle) image.Rectangle {
+		return image.Rect(int(math.Floor(float64(r.Min.X)*sx)), int(math.Floor(float64(r.Min.Y)*sy)), int(math.Ceil(float64(r.Max.X)*sx)), int(math.Ceil(float64(r.Max.Y)*sy))).Intersect(crop.Bounds())
+	}
+	faceOut := scaleRect(face.Sub(fr.Rect.Min))
+	validOut := scaleRect(valid)
+
+	final := image.Image(crop)
+	if bgName != "keep" {
+		if err := writePNG(filepath.Join(work, "crop.png"), crop); err != nil {
+			return nil, err
+		}
+		maskPath, err := h.segment(ctx, "crop.png", faceOut, validOut)
+		if err != nil {
+			return nil, err
+		}
+		mask, err := readGray(maskPath, crop.Bounds())
+		if err != nil {
+			return nil, err
+		}
+		final = composite(crop, mask, bg)
+	} else if validOut != crop.Bounds() {
+		return nil, tool.Errorf(tool.CodeInvalid, "choose a background colour, or use a photo with more space around the head", "the photo does not fill the %s frame around the face, and background keep has nothing to fill it with", sizeName)
+	}
+
+	data, err := encode(final, format)
+	if err != nil {
+		return nil, err
+	}
+	file, err := out.Write("."+format, data)
+	if err != nil {
+		return nil, err
+	}
+	rel := p.d.Sandbox.Rel(file.Path)
+	return &tool.Result{
+		Summary: fmt.Sprintf("%s ID photo %s: %d×%d at %d dpi, %s background", std.Label, rel, std.W, std.H, dpi, bgName),
+		Data: map[string]any{
+			"path": rel, "size": sizeName, "width": std.W, "height": std.H, "dpi": dpi, "background": bgName, "bytes": file.Size,
+			"face_in_photo": boxJSON(face), "face_in_output": boxJSON(faceOut), "upscale": math.Round(fr.Scale*100) / 100,
+		},
+		Files: []tool.File{file},
+	}, nil
+}
+
+func boxJSON(r image.Rectangle) map[string]int {
+	return map[string]int{"x": r.Min.X, "y": r.Min.Y, "width": r.Dx(), "height": r.Dy()}
+}
+
+// oneFace picks the single face or says why there is none. Faces under half
+// the width of the largest are people in the background.
+func (p *idPhoto) oneFace(faces []image.Rectangle) (image.Rectangle, error) {
+	if len(faces) == 0 {
+		return image.Rectangle{}, tool.Errorf(tool.CodeInvalid, "use a frontal portrait with the whole face visible, well lit and not tilted", "no face was found in the photo")
+	}
+	largest := faces[0]
+	for _, f := range faces {
+		if f.Dx() > largest.Dx() {
+			largest = f
+		}
+	}
+	var main []image.Rectangle
+	for _, f := range faces {
+		if 2*f.Dx() >= largest.Dx() {
+			main = append(main, f)
+		}
+	}
+	if len(main) > 1 {
+		return image.Rectangle{}, tool.Errorf(tool.CodeInvalid, "crop the photo to one person first (image_generator transform crop), or use a photo of one person",
+			"%d faces were found in the photo (at %s); an ID photo needs exactly one", len(main), boxesText(main))
+	}
+	if largest.Dx() < p.cfg.MinFacePixels {
+		return image.Rectangle{}, tool.Errorf(tool.CodeInvalid, "use a photo taken closer or at a higher resolution",
+			"the face is %d pixels wide, below the %d pixels needed for print (tools.id_photo.min_face_pixels)", largest.Dx(), p.cfg.MinFacePixels)
+	}
+	return largest, nil
+}
+
+func boxesText(faces []image.Rectangle) string {
+	s := ""
+	for i, f := range faces {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%d,%d %d×%d", f.Min.X, f.Min.Y, f.Dx(), f.Dy())
+	}
+	return s
+}
+
+// checkInside refuses a head cut off by the photo's edge, and a photo that
+// ends before the bottom of the frame (the shoulders would be missing).
+// Space missing above the crown or at the sides is padded instead.
+func checkInside(fr frame, face, b image.Rectangle) error {
+	const hint = "use a photo showing the whole head with some space above it and the shoulders below"
+	margin := int(0.15 * float64(face.Dx())) // the ears and hair beside the face box
+	switch {
+	case fr.Crown < float64(b.Min.Y):
+		return tool.Errorf(tool.CodeInvalid, hint, "the top of the head is cut off by the photo's top edge")
+	case face.Min.X-margin < b.Min.X || face.Max.X+margin > b.Max.X:
+		return tool.Errorf(tool.CodeInvalid, hint, "the face is cut off by the photo's side edge")
+	case fr.Chin > float64(b.Max.Y):
+		return tool.Errorf(tool.CodeInvalid, hint, "the chin is cut off by the photo's bottom edge")
+	case fr.Rect.Max.Y > b.Max.Y:
+		return tool.Errorf(tool.CodeInvalid, hint, "the photo ends %d pixels above the bottom of the frame: the shoulders are cut off", fr.Rect.Max.Y-b.Max.Y)
+	}
+	return nil
+}
+
+// composite lays img over the colour bg through mask (255 = img).
+func composite(img *image.NRGBA, mask *image.Gray, bg color.NRGBA) *image.NRGBA {
+	out := image.NewNRGBA(img.Bounds())
+	for y := 0; y < img.Bounds().Dy(); y++ {
+		for x := 0; x < img.Bounds().Dx(); x++ {
+			a := int(mask.GrayAt(x, y).Y)
+			i := img.PixOffset(x, y)
+			for k, c := range [3]uint8{bg.R, bg.G, bg.B} {
+				out.Pix[i+k] = uint8((int(img.Pix[i+k])*a + int(c)*(255-a) + 127) / 255)
+			}
+			out.Pix[i+3] = 255
+		}
+	}
+	return out
+}
+
+func writePNG(path string, img image.Image) error {
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// readGray reads the helper's mask, which must match the crop's size.
+func readGray(path string, want image.Rectangle) (*image.Gray, error) {
+	f, err := os.ReadFile(path)
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeFailed, "see the server log", "the OpenCV helper wrote no mask: %v", err)
+	}
+	m, err := png.Decode(bytes.NewReader(f))
+	if err != nil || m.Bounds() != want {
+		return nil, tool.Errorf(tool.CodeFailed, "see the server log", "the OpenCV helper's mask is unreadable or of the wrong size")
+	}
+	g := image.NewGray(want)
+	draw.Draw(g, want, m, image.Point{}, draw.Src)
+	return g, nil
+}

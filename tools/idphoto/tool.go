@@ -1,0 +1,104 @@
+// Package idphoto is the `id_photo` tool: ID photos cut from a portrait to
+// a standard size (1-inch, 2-inch, Chinese passport, US visa, Schengen) with
+// the standard's head-to-frame proportions, the background replaced with
+// white, blue or red, the resolution (300 dpi) written into the file (PNG
+// pHYs, JPEG JFIF density), and print sheets of copies for 4×6 in paper
+// with cut guides.
+//
+// Face detection and segmentation run locally with OpenCV: a small Python
+// helper (embedded here, written to a temporary directory) is run with
+// Debian's /usr/bin/python3 and python3-opencv in internal/jail, using the
+// Haar cascade of Debian's opencv-data; it answers JSON (face boxes) and,
+// for the background, writes a GrabCut mask seeded from the face box. This
+// was chosen over gocv because gocv needs cgo and OpenCV's development
+// headers at build time, while the helper keeps the binary pure Go and needs
+// only two Debian packages at run time (a missing one is a clear error and
+// `clawbridge doctor` reports it).
+//
+// Exactly one face must be found (faces under half the size of the largest
+// are taken as background people and ignored), at least min_face_pixels
+// wide, with the head and the frame below it inside the photo. It does not
+// check expression, glasses or lighting, does not retouch, and estimates
+// the crown from the face box (no landmark model), so the head height is
+// within a few per cent of the standard's, not measured.
+package idphoto
+
+import (
+	"errors"
+
+	"clawbridge/internal/config"
+	"clawbridge/tools/tool"
+)
+
+// Section is the tool's config section (tools: id_photo: ...).
+type Section struct {
+	// MaxPixels caps the input photo before it is decoded.
+	MaxPixels int `yaml:"max_pixels"`
+	// MinFacePixels is the smallest face box width accepted: a smaller
+	// face would be enlarged too much for print.
+	MinFacePixels int `yaml:"min_face_pixels"`
+}
+
+// DefaultSection is the section's defaults.
+func DefaultSection() Section {
+	return Section{MaxPixels: 40_000_000, MinFacePixels: 80}
+}
+
+// Validate refuses limits below one.
+func (s *Section) Validate() error {
+	return errors.Join(config.AtLeast("max_pixels", s.MaxPixels, 1), config.AtLeast("min_face_pixels", s.MinFacePixels, 24))
+}
+
+type idPhoto struct {
+	d   *tool.Deps
+	cfg Section
+}
+
+// New builds the id_photo tool from the tools.id_photo section.
+func New(d *tool.Deps) (tool.Tool, error) {
+	p := &idPhoto{d: d, cfg: DefaultSection()}
+	if d.Config != nil {
+		if err := d.Config.Section("id_photo", &p.cfg); err != nil {
+			return tool.Tool{}, err
+		}
+	}
+	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output."}
+	return tool.Tool{
+		Name:  "id_photo",
+		Title: "ID photo",
+		Description: "ID photos from a portrait: face-centred crop to a standard size (1-inch 295×413, 2-inch 413×579, passport 390×567, " +
+			"US visa 600×600, Schengen 35×45 mm, at 300 dpi), background replaced with white, blue or red, and print sheets for 6-inch paper.",
+		Actions: []tool.Action{
+			{Name: "create", Description: "Cut an ID photo from a portrait with one face.", Level: tool.Write, Timeout: tool.Slow, Handler: p.create, Params: []tool.Param{
+				{Name: "path", Type: tool.String, Required: true, Description: "Portrait photo (png, jpeg, gif, bmp, tiff, webp) in the workspace."},
+				{Name: "size", Type: tool.String, Enum: sizeNames(), Default: "two_inch", Description: sizeHelp()},
+				{Name: "background", Type: tool.String, Enum: []string{"white", "blue", "red", "keep"}, Default: "white", Description: "New background colour, or keep the photo's."},
+				{Name: "format", Type: tool.String, Enum: []string{"png", "jpg"}, Default: "jpg", Description: "File type (both carry 300 dpi)."},
+				{Name: "output", Type: tool.String, Description: "Output file (default outputs/<name>_<size>.<format>)."},
+				overwrite}},
+			{Name: "sheet", Description: "Lay out copies of an ID photo on 4×6 in (6-inch) paper at 300 dpi with cut guides.", Level: tool.Write, Timeout: tool.Slow, Handler: p.sheet, Params: []tool.Param{
+				{Name: "path", Type: tool.String, Required: true, Description: "ID photo in the workspace (as made by create; its pixels are taken at 300 dpi)."},
+				{Name: "copies", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(64), Description: "How many copies (default as many as fit)."},
+				{Name: "format", Type: tool.String, Enum: []string{"png", "jpg"}, Default: "jpg", Description: "File type (both carry 300 dpi)."},
+				{Name: "output", Type: tool.String, Description: "Output file (default outputs/<name>_sheet.<format>)."},
+				overwrite}},
+		},
+		Programs: map[string]string{pythonBin: "python3-opencv opencv-data"},
+		Examples: []string{
+			"make a passport photo from my selfie",
+			"make a visa photo with white background",
+			"crop my picture to one inch id size",
+			"turn this portrait into a 2-inch ID photo with a blue background",
+			"change the photo background to red",
+			"US visa photo 600x600",
+			"print sheet of passport photos",
+			"做一张一寸证件照",
+			"把照片背景换成白色",
+			"生成签证照片",
+			"两寸蓝底照片",
+			"证件照换红底",
+			"排版证件照打印六寸相纸",
+			"护照照片",
+		},
+	}, nil
+}
