@@ -35,6 +35,15 @@ var ErrNotInTrash = errors.New("not in the trash")
 // MigrateTrash creates the trash table; components that trash call it.
 func (s *Store) MigrateTrash() error { return s.MigrateVersions("trash", trashSteps...) }
 
+// MigrateWithTrash applies a component's migrations and makes sure the
+// trash it deletes into exists: what every personal-data tool needs.
+func (s *Store) MigrateWithTrash(component string, steps ...Migration) error {
+	if err := s.MigrateVersions(component, steps...); err != nil {
+		return err
+	}
+	return s.MigrateTrash()
+}
+
 // Trash records row (marshalled to JSON) as deleted, in tx. Deleting the
 // same id again replaces the earlier copy.
 func Trash(tx *sql.Tx, component, kind, id, label string, row any) error {

@@ -66,10 +66,7 @@ func build(d *tool.Deps) (*caltool, tool.Tool, error) {
 	we, _ := clock(cfg.WorkEnd)
 	c := &caltool{cfg: cfg, st: d.Store, sb: d.Sandbox, loc: loc, work: [2]time.Duration{ws, we}, now: func() time.Time { return time.Now().UTC() }}
 	if d.Store != nil {
-		if err := d.Store.MigrateVersions("calendar", migrations...); err != nil {
-			return nil, tool.Tool{}, err
-		}
-		if err := d.Store.MigrateTrash(); err != nil {
+		if err := d.Store.MigrateWithTrash("calendar", migrations...); err != nil {
 			return nil, tool.Tool{}, err
 		}
 	}

@@ -67,10 +67,7 @@ func build(d *tool.Deps) (*crontool, tool.Tool, error) {
 	}
 	c := &crontool{cfg: cfg, st: d.Store, loc: loc, log: d.Log, owner: newID("p"), now: func() time.Time { return time.Now().UTC() }}
 	if d.Store != nil {
-		if err := d.Store.MigrateVersions("cron", migrations...); err != nil {
-			return nil, tool.Tool{}, err
-		}
-		if err := d.Store.MigrateTrash(); err != nil {
+		if err := d.Store.MigrateWithTrash("cron", migrations...); err != nil {
 			return nil, tool.Tool{}, err
 		}
 	}

@@ -119,10 +119,7 @@ func build(d *tool.Deps) (*diary, tool.Tool, error) {
 	}
 	x := &diary{cfg: cfg, st: d.Store, sb: d.Sandbox, loc: loc, now: time.Now}
 	if d.Store != nil {
-		if err := d.Store.MigrateVersions("diary", migrations...); err != nil {
-			return nil, tool.Tool{}, err
-		}
-		if err := d.Store.MigrateTrash(); err != nil {
+		if err := d.Store.MigrateWithTrash("diary", migrations...); err != nil {
 			return nil, tool.Tool{}, err
 		}
 	}

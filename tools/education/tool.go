@@ -72,10 +72,7 @@ func build(d *tool.Deps) (*edu, tool.Tool, error) {
 	}
 	x := &edu{cfg: cfg, st: d.Store, sb: d.Sandbox, loc: loc, now: time.Now}
 	if d.Store != nil {
-		if err := d.Store.MigrateVersions("education", migrations...); err != nil {
-			return nil, tool.Tool{}, err
-		}
-		if err := d.Store.MigrateTrash(); err != nil {
+		if err := d.Store.MigrateWithTrash("education", migrations...); err != nil {
 			return nil, tool.Tool{}, err
 		}
 	}

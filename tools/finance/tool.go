@@ -60,10 +60,7 @@ func build(d *tool.Deps) (*fintool, tool.Tool, error) {
 	}
 	f := &fintool{cfg: cfg, st: d.Store, sb: d.Sandbox, loc: loc, now: time.Now}
 	if d.Store != nil {
-		if err := d.Store.MigrateVersions("finance", migrations...); err != nil {
-			return nil, tool.Tool{}, err
-		}
-		if err := d.Store.MigrateTrash(); err != nil {
+		if err := d.Store.MigrateWithTrash("finance", migrations...); err != nil {
 			return nil, tool.Tool{}, err
 		}
 	}
