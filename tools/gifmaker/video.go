@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"clawbridge/internal/jail"
@@ -17,8 +16,8 @@ import (
 )
 
 const (
-	jailIn     = "/tmp/in/"
-	jailOut    = "/tmp/out"
+	jailIn     = jail.FilesIn
+	jailOut    = jail.FilesOut
 	runTimeout = 10 * time.Minute
 )
 
@@ -29,33 +28,13 @@ func (g *gifMaker) run(ctx context.Context, prog string, args []string, input, o
 	if err != nil {
 		return "", tool.Missing(prog, "ffmpeg")
 	}
-	binds := []jail.Bind{{Source: input, Target: jailIn + filepath.Base(input)}}
-	if outDir != "" {
-		binds = append(binds, jail.Bind{Source: outDir, Target: jailOut, Writable: true})
-	}
 	var protected []string
 	if g.d.Config != nil && g.d.Config.DataDir != "" {
 		protected = []string{g.d.Config.DataDir}
 	}
-	res, err := jail.Run(ctx, jail.Spec{Argv: append([]string{bin}, args...), Env: []string{"LANG=C.UTF-8"}, Binds: binds, Protected: protected,
-		Timeout: runTimeout, StdoutCap: 1 << 20, StderrCap: 8 << 10})
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		return "", tool.Errorf(tool.CodeUnavailable, "see clawbridge doctor", "%s cannot run: %v", prog, err)
-	}
-	if res.TimedOut {
-		return "", tool.Errorf(tool.CodeTimeout, "use a shorter clip", "%s took longer than %s", prog, runTimeout)
-	}
-	if res.ExitCode != 0 || res.Signal != "" {
-		msg := strings.TrimSpace(res.Stderr)
-		if i := strings.LastIndexByte(msg, '\n'); i >= 0 && len(msg) > 400 {
-			msg = msg[i+1:]
-		}
-		return "", tool.Errorf(tool.CodeFailed, "check that the file is a video ffmpeg reads", "%s failed (exit %d %s): %s", prog, res.ExitCode, res.Signal, msg)
-	}
-	return res.Stdout, nil
+	return jail.RunOnFiles(ctx, jail.FilesRun{Argv: append([]string{bin}, args...), Inputs: []string{input}, OutDir: outDir,
+		Protected: protected, Timeout: runTimeout, StdoutCap: 1 << 20,
+		SlowHint: "use a shorter clip", FailHint: "check that the file is a video ffmpeg reads"})
 }
 
 // video is what ffprobe says of a video input.

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"clawbridge/internal/jail"
@@ -17,8 +16,8 @@ import (
 )
 
 const (
-	jailIn     = "/tmp/in/"
-	jailOut    = "/tmp/out"
+	jailIn     = jail.FilesIn
+	jailOut    = jail.FilesOut
 	runTimeout = 10 * time.Minute
 )
 
@@ -60,36 +59,13 @@ func (s *speech) run(ctx context.Context, prog string, args []string, inputs []s
 	if err != nil {
 		return "", err
 	}
-	var binds []jail.Bind
-	for _, in := range inputs {
-		binds = append(binds, jail.Bind{Source: in, Target: jailIn + filepath.Base(in)})
-	}
-	if outDir != "" {
-		binds = append(binds, jail.Bind{Source: outDir, Target: jailOut, Writable: true})
-	}
 	var protected []string
 	if s.d.Config != nil && s.d.Config.DataDir != "" {
 		protected = []string{s.d.Config.DataDir}
 	}
-	res, err := jail.Run(ctx, jail.Spec{Argv: append([]string{bin}, args...), Env: []string{"LANG=C.UTF-8"}, Binds: binds, Protected: protected,
-		Timeout: runTimeout, StdoutCap: 4 << 20, StderrCap: 8 << 10})
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		return "", tool.Errorf(tool.CodeUnavailable, "see clawbridge doctor", "%s cannot run: %v", prog, err)
-	}
-	if res.TimedOut {
-		return "", tool.Errorf(tool.CodeTimeout, "use a shorter input", "%s took longer than %s", prog, runTimeout)
-	}
-	if res.ExitCode != 0 || res.Signal != "" {
-		msg := strings.TrimSpace(res.Stderr)
-		if i := strings.LastIndexByte(msg, '\n'); i >= 0 && len(msg) > 400 {
-			msg = msg[i+1:]
-		}
-		return "", tool.Errorf(tool.CodeFailed, "check that the file is an audio file ffmpeg reads", "%s failed (exit %d %s): %s", prog, res.ExitCode, res.Signal, msg)
-	}
-	return res.Stdout, nil
+	return jail.RunOnFiles(ctx, jail.FilesRun{Argv: append([]string{bin}, args...), Inputs: inputs, OutDir: outDir,
+		Protected: protected, Timeout: runTimeout, StdoutCap: 4 << 20,
+		SlowHint: "use a shorter input", FailHint: "check that the file is an audio file ffmpeg reads"})
 }
 
 // Info is what ffprobe reports of an audio file.
