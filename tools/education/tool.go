@@ -1,13 +1,15 @@
 // Package education is the `education_tool`: flashcards in the store with
 // SM-2 spaced repetition (decks, add, review, due list, delete to the trash
-// and restore, CSV export), and generated math quizzes (arithmetic and
-// algebra by grade, every answer checked by evaluating the printed problem
-// with exact rationals, deterministic by seed).
+// and restore, CSV export), generated math quizzes (arithmetic and algebra
+// by grade, every answer checked by evaluating the printed problem with
+// exact rationals, deterministic by seed), and cloze and multiple-choice
+// questions from a given Chinese or English text (answers checked against
+// the text, deterministic by seed).
 //
 // Days ("today", a card's due date) are counted in tools.education.timezone
-// (default: the system's). It does not grade free-text answers or sync cards
-// with Anki. Not yet here: cloze and choice questions from a text, and
-// study plans (issue 16 asks for both).
+// (default: the system's). It does not grade free-text answers, segment
+// Chinese with a dictionary, or sync cards with Anki. Not yet here: study
+// plans.
 package education
 
 import (
@@ -90,7 +92,7 @@ func build(d *tool.Deps) (*edu, tool.Tool, error) {
 		Name:  "education_tool",
 		Title: "Education",
 		Description: "Learning aids: arithmetic and algebra quizzes by grade with answers and worked steps, " +
-			"flashcards in decks with SM-2 spaced repetition and a due list.",
+			"cloze and multiple-choice questions from a text, flashcards in decks with SM-2 spaced repetition and a due list.",
 		Actions: []tool.Action{
 			{Name: "add_cards", Description: "Add flashcards to a deck (a front already in the deck is skipped).", Level: tool.Write, Timeout: tool.Fast, Handler: x.addCards, Params: []tool.Param{
 				deck,
@@ -109,12 +111,18 @@ func build(d *tool.Deps) (*edu, tool.Tool, error) {
 				{Name: "topic", Type: tool.String, Enum: []string{"arithmetic", "algebra"}, Default: "arithmetic", Description: "arithmetic (grades 1–6) or algebra (grades 5–9)."},
 				{Name: "grade", Type: tool.Integer, Required: true, Min: tool.Ptr(1), Max: tool.Ptr(9), Description: "School grade 1–9."},
 				count, seed}},
+			{Name: "text_quiz", Description: "Cloze (fill-in-the-blank) or multiple-choice questions from a Chinese or English text; blanks are its content words and recurring terms, distractors other terms of the same text.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.textQuizAction, Params: []tool.Param{
+				{Name: "text", Type: tool.String, Required: true, Description: "The source text (Chinese, English or both)."},
+				{Name: "kind", Type: tool.String, Enum: []string{"cloze", "choice", "mixed"}, Default: "cloze", Description: "cloze (fill in the blank), choice (four options), or mixed (alternating)."},
+				count, seed}},
 		},
 		Examples: []string{
 			"create a math quiz for grade 3",
 			"make vocabulary flashcards",
+			"quiz me on these notes",
 			"review my due flashcards",
 			"出二十道三年级加减法题",
+			"根据课文生成填空题",
 			"复习今天到期的单词卡",
 		},
 	}
