@@ -1,13 +1,16 @@
 // Package education is the `education_tool`: flashcards in the store with
 // SM-2 spaced repetition (decks, add, review, due list, delete to the trash
-// and restore, CSV export), and generated math quizzes (arithmetic and
-// algebra by grade, every answer checked by evaluating the printed problem
-// with exact rationals, deterministic by seed).
+// and restore, CSV export), generated math quizzes (arithmetic and algebra
+// by grade, every answer checked by evaluating the printed problem with
+// exact rationals, deterministic by seed), and cloze and multiple-choice
+// questions from a given Chinese or English text (answers checked against
+// the text, deterministic by seed), and study plans (topics over days in
+// order within a daily time budget, in the configured zone, exportable as
+// .ics through the calendar tool's writer; computed, not stored).
 //
 // Days ("today", a card's due date) are counted in tools.education.timezone
-// (default: the system's). It does not grade free-text answers or sync cards
-// with Anki. Not yet here: cloze and choice questions from a text, and
-// study plans (issue 16 asks for both).
+// (default: the system's). It does not grade free-text answers, segment
+// Chinese with a dictionary, or sync cards with Anki.
 package education
 
 import (
@@ -87,7 +90,8 @@ func build(d *tool.Deps) (*edu, tool.Tool, error) {
 		Name:  "education_tool",
 		Title: "Education",
 		Description: "Learning aids: arithmetic and algebra quizzes by grade with answers and worked steps, " +
-			"flashcards in decks with SM-2 spaced repetition and a due list.",
+			"cloze and multiple-choice questions from a text, flashcards in decks with SM-2 spaced repetition and a due list, " +
+			"study plans over days within a daily time budget, exportable as .ics.",
 		Actions: []tool.Action{
 			{Name: "add_cards", Description: "Add flashcards to a deck (a front already in the deck is skipped).", Level: tool.Write, Timeout: tool.Fast, Handler: x.addCards, Params: []tool.Param{
 				deck,
@@ -106,12 +110,32 @@ func build(d *tool.Deps) (*edu, tool.Tool, error) {
 				{Name: "topic", Type: tool.String, Enum: []string{"arithmetic", "algebra"}, Default: "arithmetic", Description: "arithmetic (grades 1–6) or algebra (grades 5–9)."},
 				{Name: "grade", Type: tool.Integer, Required: true, Min: tool.Ptr(1), Max: tool.Ptr(9), Description: "School grade 1–9."},
 				count, seed}},
+			{Name: "text_quiz", Description: "Cloze (fill-in-the-blank) or multiple-choice questions from a Chinese or English text; blanks are its content words and recurring terms, distractors other terms of the same text.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.textQuizAction, Params: []tool.Param{
+				{Name: "text", Type: tool.String, Required: true, Description: "The source text (Chinese, English or both)."},
+				{Name: "kind", Type: tool.String, Enum: []string{"cloze", "choice", "mixed"}, Default: "cloze", Description: "cloze (fill in the blank), choice (four options), or mixed (alternating)."},
+				count, seed}},
+			{Name: "study_plan", Description: "Lay topics (each with its minutes) over study days in order, no day over the daily budget, in the configured time zone; optionally export the sessions as .ics.", Level: tool.Write, Timeout: tool.Fast, Handler: x.studyPlan, Params: []tool.Param{
+				{Name: "topics", Type: tool.Array, Required: true, Description: "Topics in study order.", Items: &tool.Param{Type: tool.Object, Properties: []tool.Param{
+					{Name: "name", Type: tool.String, Required: true, Description: "Topic."},
+					{Name: "minutes", Type: tool.Integer, Required: true, Description: "Minutes it needs."}}}},
+				{Name: "daily_minutes", Type: tool.Integer, Default: 60, Min: tool.Ptr(1), Max: tool.Ptr(1440), Description: "Study minutes per day at most."},
+				{Name: "start_date", Type: tool.String, Description: "First day, YYYY-MM-DD (default today)."},
+				{Name: "start_time", Type: tool.String, Default: "19:00", Description: "When each day's study starts, HH:MM local time."},
+				{Name: "days", Type: tool.Integer, Min: tool.Ptr(1), Description: "Finish within this many calendar days (default: as long as needed, up to tools.education.max_plan_days)."},
+				{Name: "weekdays", Type: tool.Array, Items: &tool.Param{Type: tool.String}, Description: "Study only on these days (mon … sun; default every day)."},
+				{Name: "split", Type: tool.Boolean, Default: true, Description: "Let a topic continue on the next day; off: each topic on one day."},
+				{Name: "export_ics", Type: tool.Boolean, Default: false, Description: "Also write the sessions as an .ics calendar file."},
+				output, overwrite}},
 		},
 		Examples: []string{
 			"create a math quiz for grade 3",
 			"make vocabulary flashcards",
+			"quiz me on these notes",
+			"plan my exam revision over 30 days",
 			"review my due flashcards",
 			"出二十道三年级加减法题",
+			"根据课文生成填空题",
+			"制定一个月的考研复习计划",
 			"复习今天到期的单词卡",
 		},
 	}
