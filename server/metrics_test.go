@@ -73,7 +73,7 @@ next:
 
 type fakeBrowser struct{ open int }
 
-func (fakeBrowser) CloseSession(string)  {}
+func (fakeBrowser) CloseSession(string) {}
 func (b fakeBrowser) OpenContexts() int { return b.open }
 
 // TestMetrics_ScrapeAfterRealCalls drives calls through mcp-go's streamable
