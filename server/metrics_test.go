@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -249,5 +251,37 @@ func TestMetrics_PrivateRegistry(t *testing.T) {
 	}
 	if got := sample(scrape(t, ub, ""), "clawbridge_calls_total", map[string]string{"tool": "echo"}); got != 0 {
 		t.Errorf("server b counted a's call: %v", got)
+	}
+}
+
+// TestMetrics_SSESessionAndDenyPolicy: an SSE session is counted under its
+// own transport, and the deny policy's refusals as confirmation outcome
+// denied (the call never ran).
+func TestMetrics_SSESessionAndDenyPolicy(t *testing.T) {
+	f := newFixture(t, "deny", 3)
+	base := strings.TrimSuffix(f.http(t), "/mcp")
+	tr, err := transport.NewSSE(base + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, client.NewClient(tr), mcp.ProtocolVersion20250618)
+	if r := call(t, c, "danger", map[string]any{"text": "x"}); !r.IsError {
+		t.Fatalf("deny policy ran danger: %s", text(r))
+	}
+	if r := call(t, c, "echo", map[string]any{"text": "sse"}); r.IsError {
+		t.Fatalf("echo over SSE: %s", text(r))
+	}
+	fams := scrape(t, base, "")
+	if got := sample(fams, "clawbridge_sessions", map[string]string{"transport": "sse"}); got != 1 {
+		t.Errorf("SSE sessions = %v, want 1", got)
+	}
+	if got := sample(fams, "clawbridge_sessions", map[string]string{"transport": "streamable_http"}); got != 0 {
+		t.Errorf("streamable sessions = %v, want 0", got)
+	}
+	if got := sample(fams, "clawbridge_confirmations_total", map[string]string{"policy": "deny", "outcome": "denied"}); got != 1 {
+		t.Errorf("denied confirmations = %v, want 1", got)
+	}
+	if got := sample(fams, "clawbridge_calls_total", map[string]string{"tool": "danger", "status": "refused"}); got != 1 || f.runs.Load() != 0 {
+		t.Errorf("danger refused %v times and ran %d times, want 1 and 0", got, f.runs.Load())
 	}
 }
