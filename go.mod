@@ -20,6 +20,9 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0 // db_query: PostgreSQL with read-only transactions (MIT)
 	github.com/mark3labs/mcp-go v1.2.1 // server: MCP protocol, stdio/SSE/streamable HTTP (MIT)
 	github.com/pdfcpu/pdfcpu v0.15.0 // pdf_tool: PDF processing, pure Go (Apache-2.0)
+	github.com/prometheus/client_golang v1.25.0 // server: /metrics, the Prometheus project's own client (registry, counters, histograms, text exposition) (Apache-2.0); v1.25.0 is the newest the Go proxy serves that builds on Go 1.26 (go-partial.tsv)
+	github.com/prometheus/client_model v0.6.3 // tests only: the parsed metric families of the /metrics test (Apache-2.0); also client_golang's own dependency
+	github.com/prometheus/common v0.73.1 // tests only: expfmt, the Prometheus text parser the /metrics test reads the scrape with (Apache-2.0); also client_golang's own dependency
 	github.com/robfig/cron/v3 v3.0.1 // cron: 5-field expressions and descriptors; the scheduler, leases and persistence are ours (MIT)
 	github.com/rs/zerolog v1.35.1 // logging and audit lines (MIT)
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // resume_builder: JSON Resume schema validation (Apache-2.0)
@@ -93,6 +96,7 @@ require (
 
 require (
 	github.com/RoaringBitmap/roaring/v2 v2.14.5 // indirect
+	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/bits-and-blooms/bitset v1.24.2 // indirect
 	github.com/blevesearch/geo v0.2.8 // indirect
 	github.com/blevesearch/go-faiss v1.1.5 // indirect
@@ -111,10 +115,16 @@ require (
 	github.com/blevesearch/zapx/v15 v15.4.3 // indirect
 	github.com/blevesearch/zapx/v16 v16.3.4 // indirect
 	github.com/blevesearch/zapx/v17 v17.2.5 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/golang/snappy v1.0.0 // indirect
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
-	github.com/json-iterator/go v0.0.0-20171115153421-f7279a603ede // indirect
+	github.com/json-iterator/go v1.1.12 // indirect
+	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
+	github.com/modern-go/reflect2 v1.0.2 // indirect
 	github.com/mschoch/smat v0.2.0 // indirect
+	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
+	github.com/pandatix/go-abnf v0.5.3 // indirect
+	github.com/prometheus/procfs v0.22.0 // indirect
 	go.etcd.io/bbolt v1.4.0 // indirect
-	google.golang.org/protobuf v1.36.6 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
 )

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -39,6 +40,7 @@ type Manager struct {
 	gen      int    // launch generation, bumped on every launch
 	stopped  string // why the last instance stopped: "crash", "idle" or ""
 	sessions map[string]*Session
+	contexts atomic.Int64 // sessions' browser contexts open, for OpenContexts
 	closed   bool
 	busy     int
 	lastUse  time.Time

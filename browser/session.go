@@ -102,6 +102,10 @@ func (m *Manager) Sessions() int {
 	return len(m.sessions)
 }
 
+// OpenContexts counts the sessions' browser contexts that are open now (the
+// server's clawbridge_browser_contexts_open gauge).
+func (m *Manager) OpenContexts() int { return int(m.contexts.Load()) }
+
 // detach is called (with m.mu held) when the browser stopped; the context
 // is gone with it. The proxy is closed asynchronously because the session
 // may be busy.
@@ -135,6 +139,7 @@ func (s *Session) dropContext() {
 	}
 	if s.bc != nil {
 		s.bc.proxy.Close()
+		s.m.contexts.Add(-1)
 	}
 	s.bc, s.tabs, s.current = nil, nil, 0
 }
@@ -173,6 +178,7 @@ func (s *Session) op(ctx context.Context, timeout time.Duration, fn func(ctx con
 			return err
 		}
 		s.bc, s.gen = bc, inst.gen
+		s.m.contexts.Add(1)
 		s.watchDownloads()
 		if lost {
 			why := "stopped"

@@ -73,6 +73,7 @@ func (s *Server) audit(traceID string, sess *session, name, action string, args 
 	if failure != nil {
 		code = failure.Code
 	}
+	s.called(name, action, status, d)
 	s.traceLog.Add(traceID, time.Now().UTC().Format(time.RFC3339Nano), sess.key, sess.client, name, action, string(b), status, code, d.Milliseconds())
 }
 

@@ -204,7 +204,8 @@ func (s *Server) viewChanged(sess *session) {
 	}
 	ev.Msg("view changed")
 	if sess.kind == kindPrincipal {
-		s.notifyListChanged(sess.key) // on its subscriptions/listen streams, if any
+		n := s.notifyListChanged(sess.key) // on its subscriptions/listen streams, if any
+		s.metrics.listChanged.WithLabelValues("listen").Add(float64(n))
 		return
 	}
 	if !sess.notifiable() {
@@ -216,6 +217,8 @@ func (s *Server) viewChanged(sess *session) {
 	}
 	if err := s.mcp.SendNotificationToSpecificClient(target, mcp.MethodNotificationToolsListChanged, nil); err != nil {
 		s.log.Debug().Err(err).Str("session", sess.key).Msg("list_changed not delivered")
+	} else {
+		s.metrics.listChanged.WithLabelValues("session").Inc()
 	}
 }
 
@@ -290,6 +293,7 @@ func (s *Server) findTools(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 
 func (s *Server) route(sess *session, request string, withSchemas bool) *mcp.CallToolResult {
 	dec, changed := sess.exp.Route(request)
+	s.routed(dec)
 	if changed {
 		s.viewChanged(sess)
 	}
@@ -397,6 +401,7 @@ func (s *Server) addPrompts() {
 			return nil, fmt.Errorf("the task prompt needs a request argument")
 		}
 		dec, changed := sess.exp.Route(request)
+		s.routed(dec)
 		if changed {
 			s.viewChanged(sess)
 		}

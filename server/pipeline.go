@@ -218,7 +218,9 @@ func (s *Server) confirmationStage(ctx context.Context, c *callState, next next)
 	// A scheduled call's High level was confirmed when its job was added
 	// (cron's add is High then); the scheduler re-checks the level at fire.
 	if c.tool.LevelOf(c.call) == tool.High && c.sess.kind != kindScheduled {
-		if r := s.confirm(ctx, c.traceID, c.sess, c.tool, c.call, c.clean, c.token); r != nil {
+		r := s.confirm(ctx, c.traceID, c.sess, c.tool, c.call, c.clean, c.token)
+		s.confirmed(r)
+		if r != nil {
 			c.status = "confirm"
 			if r.IsError {
 				c.status = "refused"

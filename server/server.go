@@ -47,6 +47,7 @@ type Server struct {
 	published map[string]mcp.Tool // every tool as mcp-go lists it, by name
 	views     viewCache           // rendered tools/list views, shared by sessions
 	host      *host               // what tools that work between calls use (hosted.go)
+	metrics   *metrics            // /metrics collectors (metrics.go)
 
 	// stdioKey is the random key of this process's stdio session, set when
 	// it serves stdio: every process's is different, so nothing one grants
@@ -81,6 +82,9 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s.confirmer = c
+	if s.metrics, err = newMetrics(s); err != nil {
+		return nil, err
+	}
 
 	s.host = newHost(s)
 	hooks := &mcpserver.Hooks{}

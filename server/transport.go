@@ -59,6 +59,7 @@ func (s *Server) httpHandler(addr string) (http.Handler, func(context.Context)) 
 	mux.Handle("/mcp", s.gateSessions(stream))
 	mux.Handle("/sse", s.gateSSE(sse.SSEHandler()))
 	mux.Handle("/message", sse.MessageHandler())
+	mux.Handle("/metrics", s.metrics.handler()) // behind the token like /mcp: only /healthz is open
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"status": "ok", "tools": len(s.order)})

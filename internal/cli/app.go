@@ -20,6 +20,10 @@ import (
 	"clawbridge/tools/tool"
 )
 
+// The browser manager reports its open contexts to /metrics through
+// Deps.Sessions; this keeps it doing so.
+var _ server.BrowserContexts = (*browser.Manager)(nil)
+
 // app is the assembled program: config, shared services, registry, server.
 type app struct {
 	cfg    *config.Config

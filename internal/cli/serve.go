@@ -45,7 +45,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	return a.srv.ListenAndServe(ctx, a.cfg.HTTP.Addr, func(addr net.Addr) {
 		a.log.Info().Str("transport", "http").Str("addr", addr.String()).Int("tools", len(a.srv.Tools())).Msg("serving")
-		fmt.Fprintf(stderr, "clawbridge %s serving %d tools on http://%s\n  streamable HTTP: http://%s/mcp\n  SSE:             http://%s/sse\n  health:          http://%s/healthz\n",
-			Version, len(a.srv.Tools()), addr, addr, addr, addr)
+		fmt.Fprintf(stderr, "clawbridge %s serving %d tools on http://%s\n  streamable HTTP: http://%s/mcp\n  SSE:             http://%s/sse\n  health:          http://%s/healthz\n  metrics:         http://%s/metrics\n",
+			Version, len(a.srv.Tools()), addr, addr, addr, addr, addr)
 	})
 }
