@@ -132,12 +132,15 @@ var (
 	breakersDesc = prometheus.NewDesc(metricsNS+"_breakers", "Circuit breakers (one per session and network tool) by tool and state (open: calls paused; closed).",
 		[]string{"tool", "state"}, nil)
 	browserDesc = prometheus.NewDesc(metricsNS+"_browser_contexts_open", "Browser contexts open (one per session that used the browser).", nil, nil)
+	bridgeDesc  = prometheus.NewDesc(metricsNS+"_bridge_servers", "Downstream MCP servers of mcp_bridge by state (configured, manifest known, running, failed).",
+		[]string{"state"}, nil)
 )
 
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- sessionsDesc
 	ch <- breakersDesc
 	ch <- browserDesc
+	ch <- bridgeDesc
 }
 
 func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
@@ -176,6 +179,15 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	if bc, ok := s.deps.Sessions.(BrowserContexts); ok {
 		gauge(ch, browserDesc, bc.OpenContexts())
+	}
+	if s.deps.Bridge != nil {
+		byState := map[string]int{}
+		for _, st := range s.deps.Bridge.Status() {
+			byState[string(st.State)]++
+		}
+		for state, n := range byState {
+			gauge(ch, bridgeDesc, n, state)
+		}
 	}
 }
 

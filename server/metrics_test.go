@@ -13,8 +13,11 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"github.com/rs/zerolog"
 
 	"clawbridge/exposure"
+	"clawbridge/internal/bridge"
+	"clawbridge/internal/config"
 )
 
 // scrape reads /metrics with the bearer token and parses it with the
@@ -283,5 +286,23 @@ func TestMetrics_SSESessionAndDenyPolicy(t *testing.T) {
 	}
 	if got := sample(fams, "clawbridge_calls_total", map[string]string{"tool": "danger", "status": "refused"}); got != 1 || f.runs.Load() != 0 {
 		t.Errorf("danger refused %v times and ran %d times, want 1 and 0", got, f.runs.Load())
+	}
+}
+
+// TestMetrics_BridgeServersByState: the downstream servers of mcp_bridge
+// are counted by state; a configured server that never started is
+// "configured".
+func TestMetrics_BridgeServersByState(t *testing.T) {
+	f := newFixture(t, "token", 3)
+	m, err := bridge.New(bridge.Options{DataDir: t.TempDir(), Log: zerolog.Nop(),
+		Config: config.Bridge{Servers: []config.BridgeServer{{Name: "a", Command: "true"}, {Name: "b", Command: "true"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	f.s.deps.Bridge = m
+	base := strings.TrimSuffix(f.http(t), "/mcp")
+	if got := sample(scrape(t, base, ""), "clawbridge_bridge_servers", map[string]string{"state": "configured"}); got != 2 {
+		t.Errorf("bridge servers configured: %v, want 2", got)
 	}
 }
