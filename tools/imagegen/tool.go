@@ -79,6 +79,18 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "format", Type: tool.String, Enum: []string{"png", "jpeg", "gif", "bmp", "tiff"}, Description: "Output format (default: the input's, png for webp)."},
 				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG quality."},
 				output, overwrite}},
+			{Name: "watermark", Description: "Stamp text (Chinese works) or a logo image on an image, with opacity, at a corner, the centre, or tiled.", Level: tool.Write, Timeout: tool.Normal, Handler: g.watermark, Params: []tool.Param{
+				path,
+				{Name: "text", Type: tool.String, Description: "Watermark text (give text or image)."},
+				{Name: "image", Type: tool.String, Description: "Watermark image in the workspace, e.g. a logo with transparency (give text or image)."},
+				{Name: "position", Type: tool.String, Enum: positions, Default: "bottom-right", Description: "Where: a corner, center, or tile (repeated over the image)."},
+				{Name: "opacity", Type: tool.Number, Default: 0.5, Min: tool.Ptr(0.05), Max: tool.Ptr(1), Description: "Opacity of the mark, 0.05 to 1."},
+				{Name: "font_size", Type: tool.Number, Min: tool.Ptr(6), Max: tool.Ptr(1000), Description: "Text size in pixels (default: the image's width / 24)."},
+				{Name: "color", Type: tool.String, Default: "#ffffff", Description: "Text colour (#rrggbb)."},
+				{Name: "scale", Type: tool.Number, Default: 0.2, Min: tool.Ptr(0.01), Max: tool.Ptr(1), Description: "Image mark's largest side as a fraction of the image's width."},
+				{Name: "margin", Type: tool.Integer, Min: tool.Ptr(0), Max: tool.Ptr(4096), Description: "Pixels from the edges (default: the width / 50, at least 4)."},
+				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG quality."},
+				output, overwrite}},
 		},
 		Examples: []string{
 			"generate a qr code for my wifi",
