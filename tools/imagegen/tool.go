@@ -91,6 +91,23 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "margin", Type: tool.Integer, Min: tool.Ptr(0), Max: tool.Ptr(4096), Description: "Pixels from the edges (default: the width / 50, at least 4)."},
 				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG quality."},
 				output, overwrite}},
+			{Name: "placeholder", Description: "A placeholder image of a size, in colours, with a centred label (default: its size).", Level: tool.Write, Timeout: tool.Normal, Handler: g.placeholder, Params: []tool.Param{
+				{Name: "width", Type: tool.Integer, Default: 800, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Width in pixels."},
+				{Name: "height", Type: tool.Integer, Default: 600, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Height in pixels."},
+				{Name: "background", Type: tool.String, Default: "#cccccc", Description: "Background colour (#rrggbb)."},
+				{Name: "color", Type: tool.String, Default: "#555555", Description: "Label colour (#rrggbb)."},
+				{Name: "label", Type: tool.String, Description: "Label text, Chinese works (default: e.g. 800×600; empty for none)."},
+				output, overwrite}},
+			{Name: "collage", Description: "Images in a grid of rows × cols cells, with a gap and a background; each image fills its cell (cropped) or fits in it whole.", Level: tool.Write, Timeout: tool.Normal, Handler: g.collage, Params: []tool.Param{
+				{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Type: tool.String}, Description: "Images in the workspace, placed row by row."},
+				{Name: "rows", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Rows (default: from cols, or a near-square grid)."},
+				{Name: "cols", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Columns (default: from rows, or a near-square grid)."},
+				{Name: "cell_width", Type: tool.Integer, Default: 400, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Cell width in pixels."},
+				{Name: "cell_height", Type: tool.Integer, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Cell height in pixels (default: cell_width)."},
+				{Name: "gap", Type: tool.Integer, Default: 10, Min: tool.Ptr(0), Max: tool.Ptr(500), Description: "Pixels between cells and around the grid."},
+				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Colour of the gaps and empty cells (#rrggbb)."},
+				{Name: "mode", Type: tool.String, Enum: []string{"fill", "fit"}, Default: "fill", Description: "fill: cover the cell, cropping; fit: the whole image, centred."},
+				output, overwrite}},
 		},
 		Examples: []string{
 			"generate a qr code for my wifi",
