@@ -10,6 +10,7 @@ package imagegen
 
 import (
 	"errors"
+	"time"
 
 	"clawbridge/internal/config"
 	"clawbridge/tools/tool"
@@ -21,14 +22,19 @@ type Section struct {
 	MaxPixels int `yaml:"max_pixels"`
 	// Font overrides the CJK font file (default: found by internal/cjkfont).
 	Font string `yaml:"font"`
+	// Generate is the OpenAI-compatible images API behind the generate
+	// action; without base_url the action says what to configure.
+	Generate Endpoint `yaml:"generate"`
 }
 
 // DefaultSection is the section's defaults.
-func DefaultSection() Section { return Section{MaxPixels: 40_000_000} }
+func DefaultSection() Section {
+	return Section{MaxPixels: 40_000_000, Generate: Endpoint{Timeout: 3 * time.Minute}}
+}
 
-// Validate refuses a pixel limit below one.
+// Validate refuses a pixel limit below one and an incomplete endpoint.
 func (s *Section) Validate() error {
-	return errors.Join(config.AtLeast("max_pixels", s.MaxPixels, 1))
+	return errors.Join(config.AtLeast("max_pixels", s.MaxPixels, 1), s.Generate.validate())
 }
 
 type imageGen struct {
@@ -108,7 +114,13 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Colour of the gaps and empty cells (#rrggbb)."},
 				{Name: "mode", Type: tool.String, Enum: []string{"fill", "fit"}, Default: "fill", Description: "fill: cover the cell, cropping; fit: the whole image, centred."},
 				output, overwrite}},
+			{Name: "generate", Description: "An image from a prompt, by the OpenAI-compatible images API configured in tools.image_generator.generate (unavailable until then).", Level: tool.Write, Timeout: tool.Slow, Handler: g.generate, Params: []tool.Param{
+				{Name: "prompt", Type: tool.String, Required: true, Description: "What the image shows."},
+				{Name: "size", Type: tool.String, Default: "1024x1024", Description: "WIDTHxHEIGHT the model supports, e.g. 1024x1024, 1536x1024."},
+				{Name: "quality", Type: tool.String, Description: "Passed to the model if given (e.g. low, medium, high, or standard, hd)."},
+				output, overwrite}},
 		},
+		OpenWorld: g.cfg.Generate.BaseURL != "", // generate sends the prompt to the configured endpoint
 		Examples: []string{
 			"generate a qr code for my wifi",
 			"make a poster with the event title",
