@@ -100,7 +100,7 @@ func (g *imageGen) collage(ctx context.Context, c *tool.Call) (*tool.Result, err
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		img, _, err := g.load(fmt.Sprintf("paths[%d]", i), p)
+		img, _, err := g.load("paths", p)
 		if err != nil {
 			return nil, err
 		}

@@ -137,3 +137,69 @@ func TestCollage_GridSizesAndCells(t *testing.T) {
 	_, err := tooltest.Run(t, tl, map[string]any{"action": "collage", "paths": []any{wide}, "cell_width": 4096, "cell_height": 4096, "cols": 1, "rows": 3})
 	tooltest.ToolError(t, err, tool.CodeTooLarge)
 }
+
+// TestCard_ImageLayer: a banner image spans the content width above the
+// title, with the text below it; a tall banner is cropped to three
+// quarters of the width; a background image covers the card under the
+// veil of the background colour; image_mode without an image is refused.
+func TestCard_ImageLayer(t *testing.T) {
+	tooltest.CJKFont(t)
+	tl, d := newTool(t)
+	wide := writePNG(t, d, "wide.png", 200, 100, solid(red))
+	tall := writePNG(t, d, "tall.png", 100, 400, solid(blue))
+	sq := writePNG(t, d, "sq.png", 100, 100, solid(green))
+	bg := [3]int{0x10, 0x20, 0x30}
+	run := func(args map[string]any) image.Image {
+		t.Helper()
+		args["action"], args["title"], args["width"], args["overwrite"] = "card", "新品发布 Launch", 600, true
+		if _, ok := args["background"]; !ok {
+			args["background"] = "#102030"
+		}
+		res, err := tooltest.Run(t, tl, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, _ := decode(t, res.Files[0].Path)
+		return img
+	}
+	// Width 600: margin 50, banner 500×250 at (50,50); text from y 325.
+	img := run(map[string]any{"image": wide})
+	for p, want := range map[[2]int][3]int{{300, 175}: rgbOf(red), {52, 52}: rgbOf(red), {547, 297}: rgbOf(red), {300, 25}: bg, {25, 175}: bg, {575, 175}: bg, {300, 310}: bg} {
+		if got := rgb8(img, p[0], p[1]); !near(got, want, 2) {
+			t.Errorf("banner (%d,%d): %v, want %v", p[0], p[1], got, want)
+		}
+	}
+	text := 0
+	for y := range img.Bounds().Dy() {
+		for x := range 600 {
+			if px := rgb8(img, x, y); px[0] > 200 && px[1] > 200 && px[2] > 200 {
+				if y < 325 {
+					t.Fatalf("text pixel at (%d,%d), over the banner", x, y)
+				}
+				text++
+			}
+		}
+	}
+	if text < 200 || img.Bounds().Dy() < 360 {
+		t.Errorf("%d text pixels, height %d: the title is not under the banner", text, img.Bounds().Dy())
+	}
+
+	img = run(map[string]any{"image": tall})
+	if got := rgb8(img, 300, 495); !near(got, rgbOf(blue), 2) {
+		t.Errorf("tall banner bottom (300,495): %v", got)
+	}
+	if got := rgb8(img, 300, 505); got != bg {
+		t.Errorf("under a tall banner (300,505): %v, want the background: not cropped to 450", got)
+	}
+
+	img = run(map[string]any{"image": sq, "image_mode": "background", "background": "#000000", "veil": 0.5})
+	b := img.Bounds()
+	for _, p := range [][2]int{{2, 2}, {597, 2}, {2, b.Dy() - 3}, {597, b.Dy() - 3}} {
+		if got := rgb8(img, p[0], p[1]); !near(got, [3]int{0, 128, 0}, 2) {
+			t.Errorf("background (%d,%d): %v, want green under a half black veil", p[0], p[1], got)
+		}
+	}
+
+	_, err := tooltest.Run(t, tl, map[string]any{"action": "card", "title": "x", "image_mode": "background"})
+	tooltest.ToolError(t, err, tool.CodeInvalid)
+}

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
@@ -51,8 +50,6 @@ func (e Endpoint) validate() error {
 // maxImageResponse bounds the endpoint's answer (base64 of one image).
 const maxImageResponse = 64 << 20
 
-var sizeRE = regexp.MustCompile(`^[1-9][0-9]{1,4}x[1-9][0-9]{1,4}$`)
-
 type imagesRequest struct {
 	Model          string `json:"model"`
 	Prompt         string `json:"prompt"`
@@ -86,10 +83,8 @@ func (g *imageGen) generate(ctx context.Context, c *tool.Call) (*tool.Result, er
 	if prompt == "" {
 		return nil, tool.Invalid("prompt", "prompt is empty", "describe the image to make")
 	}
-	size := c.Args.StringOr("size", "1024x1024")
-	if !sizeRE.MatchString(size) {
-		return nil, tool.Invalid("size", fmt.Sprintf("size %q is not WIDTHxHEIGHT", size), "give e.g. 1024x1024, 1536x1024 or 1024x1536 (what the model supports)")
-	}
+	// The API takes the size as one "WIDTHxHEIGHT" string.
+	size := fmt.Sprintf("%dx%d", c.Args.Int("width", 1024), c.Args.Int("height", 1024))
 	key := ""
 	if ep.APIKeyEnv != "" {
 		if key = os.Getenv(ep.APIKeyEnv); key == "" {
@@ -101,7 +96,7 @@ func (g *imageGen) generate(ctx context.Context, c *tool.Call) (*tool.Result, er
 	if err != nil {
 		return nil, err
 	}
-	body := imagesRequest{Model: ep.Model, Prompt: prompt, N: 1, Size: size, Quality: c.Args.String("quality")}
+	body := imagesRequest{Model: ep.Model, Prompt: prompt, N: 1, Size: size, Quality: c.Args.String("model_quality")}
 	// gpt-image models always answer in base64 and refuse the parameter;
 	// DALL·E and most compatible servers need it to send base64, not a URL.
 	if !strings.HasPrefix(ep.Model, "gpt-image") {

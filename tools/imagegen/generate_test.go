@@ -80,7 +80,7 @@ func TestGenerate_OpenAIEndpoint(t *testing.T) {
 	if !tl.OpenWorld {
 		t.Error("a configured endpoint should mark the tool open-world")
 	}
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "generate", "prompt": "a red fox in snow, watercolour", "size": "1024x1792", "quality": "hd"})
+	res, err := tooltest.Run(t, tl, map[string]any{"action": "generate", "prompt": "a red fox in snow, watercolour", "width": 1024, "height": 1792, "model_quality": "hd"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,6 +189,6 @@ func TestGenerate_Unconfigured(t *testing.T) {
 	if len(*reqs) != 0 {
 		t.Errorf("%d requests reached the endpoint", len(*reqs))
 	}
-	_, err = tooltest.Run(t, genTool(t, "generate: {base_url: \""+srv.URL+"/v1\", model: m}", "127.0.0.1"), map[string]any{"action": "generate", "prompt": "x", "size": "big"})
+	_, err = tooltest.Run(t, genTool(t, "generate: {base_url: \""+srv.URL+"/v1\", model: m}", "127.0.0.1"), map[string]any{"action": "generate", "prompt": "x", "width": 10})
 	tooltest.ToolError(t, err, tool.CodeInvalid)
 }

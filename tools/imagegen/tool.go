@@ -1,11 +1,12 @@
 // Package imagegen is the `image_generator` tool: images made by code. QR
 // codes (skip2/go-qrcode: error-correction level, size, colours, an
-// optional centre logo), text cards with wrapping and CJK line breaking
-// (internal/cjkfont), and resize, crop, rotate and convert of workspace
-// images (disintegration/imaging). Inputs go through Deps.LoadImage and a
-// pixel limit before decoding; outputs are written atomically. Prompt to
-// image, posters with image layers, collages and watermarks are not done
-// here yet.
+// optional centre logo), text cards and posters with wrapping and CJK line
+// breaking (internal/cjkfont) and an optional image layer, placeholders,
+// collages, watermarks (text or image), and resize, crop, rotate and
+// convert of workspace images (disintegration/imaging). generate asks a
+// configured OpenAI-compatible images API for an image from a prompt; with
+// none configured it answers unavailable. Inputs go through Deps.LoadImage
+// and a pixel limit before decoding; outputs are written atomically.
 package imagegen
 
 import (
@@ -57,7 +58,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	return tool.Tool{
 		Name:        "image_generator",
 		Title:       "Image generator",
-		Description: "Images made by code: QR codes, text cards with Chinese text, and resize, crop, rotate or convert of images.",
+		Description: "Images made by code: QR codes, text cards and posters with Chinese text, placeholders, collages, watermarks, and resize, crop, rotate or convert of images; generate from a prompt when an images API is configured.",
 		Actions: []tool.Action{
 			{Name: "qr", Description: "A QR code.", Level: tool.Write, Timeout: tool.Normal, Handler: g.qr, Params: []tool.Param{
 				{Name: "text", Type: tool.String, Required: true, Description: "Content: text, a URL, or e.g. WIFI:T:WPA;S:name;P:pass;;"},
@@ -67,7 +68,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Background colour (#rrggbb)."},
 				{Name: "logo", Type: tool.String, Description: "Image drawn in the centre (needs level Q or H)."},
 				output, overwrite}},
-			{Name: "card", Description: "A text card: title, subtitle and body, wrapped (CJK breaks between characters).", Level: tool.Write, Timeout: tool.Normal, Handler: g.card, Params: []tool.Param{
+			{Name: "card", Description: "A text card or poster: title, subtitle and body, wrapped (CJK breaks between characters), on a colour or gradient, with an optional image layer.", Level: tool.Write, Timeout: tool.Normal, Handler: g.card, Params: []tool.Param{
 				{Name: "title", Type: tool.String, Required: true, Description: "Title."},
 				{Name: "subtitle", Type: tool.String, Description: "Subtitle."},
 				{Name: "text", Type: tool.String, Description: "Body text."},
@@ -75,6 +76,9 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "height", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(8192), Description: "Height in pixels (default: fits the text)."},
 				{Name: "background", Type: tool.String, Default: "#1e3a5f", Description: "Background colour, or two joined by a comma for a vertical gradient."},
 				{Name: "color", Type: tool.String, Default: "#ffffff", Description: "Text colour."},
+				{Name: "image", Type: tool.String, Description: "Image layer from the workspace: a banner above the text, or the background."},
+				{Name: "image_mode", Type: tool.String, Enum: []string{"banner", "background"}, Default: "banner", Description: "banner: the content width, above the title; background: covers the card under a veil of the background colour."},
+				{Name: "veil", Type: tool.Number, Default: 0.45, Min: tool.Ptr(0), Max: tool.Ptr(1), Description: "Opacity of the background colour over a background image."},
 				output, overwrite}},
 			{Name: "transform", Description: "Resize, crop, rotate and/or convert an image.", Level: tool.Write, Timeout: tool.Normal, Handler: g.transform, Params: []tool.Param{
 				path,
@@ -116,8 +120,9 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				output, overwrite}},
 			{Name: "generate", Description: "An image from a prompt, by the OpenAI-compatible images API configured in tools.image_generator.generate (unavailable until then).", Level: tool.Write, Timeout: tool.Slow, Handler: g.generate, Params: []tool.Param{
 				{Name: "prompt", Type: tool.String, Required: true, Description: "What the image shows."},
-				{Name: "size", Type: tool.String, Default: "1024x1024", Description: "WIDTHxHEIGHT the model supports, e.g. 1024x1024, 1536x1024."},
-				{Name: "quality", Type: tool.String, Description: "Passed to the model if given (e.g. low, medium, high, or standard, hd)."},
+				{Name: "width", Type: tool.Integer, Default: 1024, Min: tool.Ptr(64), Max: tool.Ptr(8192), Description: "Width the model supports (e.g. 1024, 1536, 1792)."},
+				{Name: "height", Type: tool.Integer, Default: 1024, Min: tool.Ptr(64), Max: tool.Ptr(8192), Description: "Height the model supports (e.g. 1024, 1536, 1792)."},
+				{Name: "model_quality", Type: tool.String, Description: "Sent as the API's quality if given (e.g. low, medium, high, or standard, hd)."},
 				output, overwrite}},
 		},
 		OpenWorld: g.cfg.Generate.BaseURL != "", // generate sends the prompt to the configured endpoint
@@ -131,6 +136,10 @@ func New(d *tool.Deps) (tool.Tool, error) {
 			"做一个二维码",
 			"把图片旋转90度",
 			"生成一张配图",
+			"add a watermark to the photo",
+			"make a collage of these pictures",
+			"给图片加水印",
+			"把几张照片拼成九宫格",
 		},
 	}, nil
 }

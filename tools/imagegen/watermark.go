@@ -16,12 +16,12 @@ import (
 var positions = []string{"top-left", "top-right", "bottom-left", "bottom-right", "center", "tile"}
 
 func (g *imageGen) watermark(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	kind, err := c.Args.ExactlyOne("give text for a text mark or image for a logo", "text", "image")
+	path := c.Args.String("path")
+	img, format, err := g.load("path", path)
 	if err != nil {
 		return nil, err
 	}
-	path := c.Args.String("path")
-	img, format, err := g.load("path", path)
+	kind, err := c.Args.ExactlyOne("give text for a text mark or image for a logo", "text", "image")
 	if err != nil {
 		return nil, err
 	}
