@@ -141,6 +141,10 @@ func (g *imageGen) card(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	}
 	w := c.Args.Int("width", 1080)
 	margin := float64(w) / 12
+	layer, mode, err := g.cardLayer(c, w, int(margin))
+	if err != nil {
+		return nil, err
+	}
 	blocks := []struct {
 		text string
 		size float64
@@ -152,6 +156,9 @@ func (g *imageGen) card(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	var missing []rune
 	var drawn []line
 	y := margin
+	if layer != nil && mode == "banner" {
+		y += float64(layer.Bounds().Dy()) + margin/2
+	}
 	for _, b := range blocks {
 		if strings.TrimSpace(b.text) == "" {
 			continue
@@ -193,6 +200,15 @@ func (g *imageGen) card(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		}
 		draw.Draw(img, image.Rect(0, yy, w, yy+1), image.NewUniform(col), image.Point{}, draw.Src)
 	}
+	switch {
+	case layer != nil && mode == "banner":
+		draw.Draw(img, layer.Bounds().Add(image.Pt(int(margin), int(margin))), layer, image.Point{}, draw.Over)
+	case layer != nil:
+		// The photo covers the card under a veil of the first background
+		// colour, so light text stays readable on any photo.
+		img = imaging.Overlay(img, imaging.Fill(layer, w, h, imaging.Center, imaging.Lanczos), image.Point{}, 1)
+		img = imaging.Overlay(img, imaging.New(w, h, cols[0]), image.Point{}, c.Args.Float("veil", 0.45))
+	}
 	for _, l := range drawn {
 		fc, err := f.NewFace(l.size)
 		if err != nil {
@@ -209,7 +225,39 @@ func (g *imageGen) card(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	for i, l := range drawn {
 		lines[i] = l.text
 	}
-	return g.save(out, ".png", img, 0, fmt.Sprintf("card of %d lines", len(drawn)), map[string]any{"lines": lines})
+	data := map[string]any{"lines": lines}
+	if layer != nil {
+		data["image_mode"] = mode
+	}
+	return g.save(out, ".png", img, 0, fmt.Sprintf("card of %d lines", len(drawn)), data)
+}
+
+// cardLayer loads a card's image layer: a banner at the content width
+// (at most three quarters of the card's width high, cropped around the
+// centre if taller), or the photo itself for a background.
+func (g *imageGen) cardLayer(c *tool.Call, w, margin int) (image.Image, string, error) {
+	mode := c.Args.StringOr("image_mode", "banner")
+	p := c.Args.String("image")
+	if p == "" {
+		if c.Args.Has("image_mode") {
+			return nil, "", tool.Invalid("image_mode", "image_mode without an image", "give image, the picture to put on the card")
+		}
+		return nil, mode, nil
+	}
+	img, _, err := g.load("image", p)
+	if err != nil {
+		return nil, "", err
+	}
+	if mode == "background" {
+		return img, mode, nil
+	}
+	cw := w - 2*margin
+	b := img.Bounds()
+	bh := max(1, int(math.Round(float64(b.Dy())*float64(cw)/float64(b.Dx()))))
+	if limit := w * 3 / 4; bh > limit {
+		return imaging.Fill(img, cw, limit, imaging.Center, imaging.Lanczos), mode, nil
+	}
+	return imaging.Resize(img, cw, bh, imaging.Lanczos), mode, nil
 }
 
 func (g *imageGen) transform(ctx context.Context, c *tool.Call) (*tool.Result, error) {

@@ -24,6 +24,9 @@ func newTool(t *testing.T) (tool.Tool, *tool.Deps) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := tl.Validate(); err != nil {
+		t.Fatal(err)
+	}
 	return tl, d
 }
 

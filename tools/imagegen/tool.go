@@ -1,15 +1,17 @@
 // Package imagegen is the `image_generator` tool: images made by code. QR
 // codes (skip2/go-qrcode: error-correction level, size, colours, an
-// optional centre logo), text cards with wrapping and CJK line breaking
-// (internal/cjkfont), and resize, crop, rotate and convert of workspace
-// images (disintegration/imaging). Inputs go through Deps.LoadImage and a
-// pixel limit before decoding; outputs are written atomically. Prompt to
-// image, posters with image layers, collages and watermarks are not done
-// here yet.
+// optional centre logo), text cards and posters with wrapping and CJK line
+// breaking (internal/cjkfont) and an optional image layer, placeholders,
+// collages, watermarks (text or image), and resize, crop, rotate and
+// convert of workspace images (disintegration/imaging). generate asks a
+// configured OpenAI-compatible images API for an image from a prompt; with
+// none configured it answers unavailable. Inputs go through Deps.LoadImage
+// and a pixel limit before decoding; outputs are written atomically.
 package imagegen
 
 import (
 	"errors"
+	"time"
 
 	"clawbridge/internal/config"
 	"clawbridge/tools/tool"
@@ -21,14 +23,19 @@ type Section struct {
 	MaxPixels int `yaml:"max_pixels"`
 	// Font overrides the CJK font file (default: found by internal/cjkfont).
 	Font string `yaml:"font"`
+	// Generate is the OpenAI-compatible images API behind the generate
+	// action; without base_url the action says what to configure.
+	Generate Endpoint `yaml:"generate"`
 }
 
 // DefaultSection is the section's defaults.
-func DefaultSection() Section { return Section{MaxPixels: 40_000_000} }
+func DefaultSection() Section {
+	return Section{MaxPixels: 40_000_000, Generate: Endpoint{Timeout: 3 * time.Minute}}
+}
 
-// Validate refuses a pixel limit below one.
+// Validate refuses a pixel limit below one and an incomplete endpoint.
 func (s *Section) Validate() error {
-	return errors.Join(config.AtLeast("max_pixels", s.MaxPixels, 1))
+	return errors.Join(config.AtLeast("max_pixels", s.MaxPixels, 1), s.Generate.validate())
 }
 
 type imageGen struct {
@@ -51,7 +58,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	return tool.Tool{
 		Name:        "image_generator",
 		Title:       "Image generator",
-		Description: "Images made by code: QR codes, text cards with Chinese text, and resize, crop, rotate or convert of images.",
+		Description: "Images made by code: QR codes, text cards and posters with Chinese text, placeholders, collages, watermarks, and resize, crop, rotate or convert of images; generate from a prompt when an images API is configured.",
 		Actions: []tool.Action{
 			{Name: "qr", Description: "A QR code.", Level: tool.Write, Timeout: tool.Normal, Handler: g.qr, Params: []tool.Param{
 				{Name: "text", Type: tool.String, Required: true, Description: "Content: text, a URL, or e.g. WIFI:T:WPA;S:name;P:pass;;"},
@@ -61,7 +68,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Background colour (#rrggbb)."},
 				{Name: "logo", Type: tool.String, Description: "Image drawn in the centre (needs level Q or H)."},
 				output, overwrite}},
-			{Name: "card", Description: "A text card: title, subtitle and body, wrapped (CJK breaks between characters).", Level: tool.Write, Timeout: tool.Normal, Handler: g.card, Params: []tool.Param{
+			{Name: "card", Description: "A text card or poster: title, subtitle and body, wrapped (CJK breaks between characters), on a colour or gradient, with an optional image layer.", Level: tool.Write, Timeout: tool.Normal, Handler: g.card, Params: []tool.Param{
 				{Name: "title", Type: tool.String, Required: true, Description: "Title."},
 				{Name: "subtitle", Type: tool.String, Description: "Subtitle."},
 				{Name: "text", Type: tool.String, Description: "Body text."},
@@ -69,6 +76,9 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "height", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(8192), Description: "Height in pixels (default: fits the text)."},
 				{Name: "background", Type: tool.String, Default: "#1e3a5f", Description: "Background colour, or two joined by a comma for a vertical gradient."},
 				{Name: "color", Type: tool.String, Default: "#ffffff", Description: "Text colour."},
+				{Name: "image", Type: tool.String, Description: "Image layer from the workspace: a banner above the text, or the background."},
+				{Name: "image_mode", Type: tool.String, Enum: []string{"banner", "background"}, Default: "banner", Description: "banner: the content width, above the title; background: covers the card under a veil of the background colour."},
+				{Name: "veil", Type: tool.Number, Default: 0.45, Min: tool.Ptr(0), Max: tool.Ptr(1), Description: "Opacity of the background colour over a background image."},
 				output, overwrite}},
 			{Name: "transform", Description: "Resize, crop, rotate and/or convert an image.", Level: tool.Write, Timeout: tool.Normal, Handler: g.transform, Params: []tool.Param{
 				path,
@@ -79,7 +89,43 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "format", Type: tool.String, Enum: []string{"png", "jpeg", "gif", "bmp", "tiff"}, Description: "Output format (default: the input's, png for webp)."},
 				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG quality."},
 				output, overwrite}},
+			{Name: "watermark", Description: "Stamp text (Chinese works) or a logo image on an image, with opacity, at a corner, the centre, or tiled.", Level: tool.Write, Timeout: tool.Normal, Handler: g.watermark, Params: []tool.Param{
+				path,
+				{Name: "text", Type: tool.String, Description: "Watermark text (give text or image)."},
+				{Name: "image", Type: tool.String, Description: "Watermark image in the workspace, e.g. a logo with transparency (give text or image)."},
+				{Name: "position", Type: tool.String, Enum: positions, Default: "bottom-right", Description: "Where: a corner, center, or tile (repeated over the image)."},
+				{Name: "opacity", Type: tool.Number, Default: 0.5, Min: tool.Ptr(0.05), Max: tool.Ptr(1), Description: "Opacity of the mark, 0.05 to 1."},
+				{Name: "font_size", Type: tool.Number, Min: tool.Ptr(6), Max: tool.Ptr(1000), Description: "Text size in pixels (default: the image's width / 24)."},
+				{Name: "color", Type: tool.String, Default: "#ffffff", Description: "Text colour (#rrggbb)."},
+				{Name: "scale", Type: tool.Number, Default: 0.2, Min: tool.Ptr(0.01), Max: tool.Ptr(1), Description: "Image mark's largest side as a fraction of the image's width."},
+				{Name: "margin", Type: tool.Integer, Min: tool.Ptr(0), Max: tool.Ptr(4096), Description: "Pixels from the edges (default: the width / 50, at least 4)."},
+				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG quality."},
+				output, overwrite}},
+			{Name: "placeholder", Description: "A placeholder image of a size, in colours, with a centred label (default: its size).", Level: tool.Write, Timeout: tool.Normal, Handler: g.placeholder, Params: []tool.Param{
+				{Name: "width", Type: tool.Integer, Default: 800, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Width in pixels."},
+				{Name: "height", Type: tool.Integer, Default: 600, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Height in pixels."},
+				{Name: "background", Type: tool.String, Default: "#cccccc", Description: "Background colour (#rrggbb)."},
+				{Name: "color", Type: tool.String, Default: "#555555", Description: "Label colour (#rrggbb)."},
+				{Name: "label", Type: tool.String, Description: "Label text, Chinese works (default: e.g. 800×600; empty for none)."},
+				output, overwrite}},
+			{Name: "collage", Description: "Images in a grid of rows × cols cells, with a gap and a background; each image fills its cell (cropped) or fits in it whole.", Level: tool.Write, Timeout: tool.Normal, Handler: g.collage, Params: []tool.Param{
+				{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Type: tool.String}, Description: "Images in the workspace, placed row by row."},
+				{Name: "rows", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Rows (default: from cols, or a near-square grid)."},
+				{Name: "cols", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Columns (default: from rows, or a near-square grid)."},
+				{Name: "cell_width", Type: tool.Integer, Default: 400, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Cell width in pixels."},
+				{Name: "cell_height", Type: tool.Integer, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Cell height in pixels (default: cell_width)."},
+				{Name: "gap", Type: tool.Integer, Default: 10, Min: tool.Ptr(0), Max: tool.Ptr(500), Description: "Pixels between cells and around the grid."},
+				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Colour of the gaps and empty cells (#rrggbb)."},
+				{Name: "mode", Type: tool.String, Enum: []string{"fill", "fit"}, Default: "fill", Description: "fill: cover the cell, cropping; fit: the whole image, centred."},
+				output, overwrite}},
+			{Name: "generate", Description: "An image from a prompt, by the OpenAI-compatible images API configured in tools.image_generator.generate (unavailable until then).", Level: tool.Write, Timeout: tool.Slow, Handler: g.generate, Params: []tool.Param{
+				{Name: "prompt", Type: tool.String, Required: true, Description: "What the image shows."},
+				{Name: "width", Type: tool.Integer, Default: 1024, Min: tool.Ptr(64), Max: tool.Ptr(8192), Description: "Width the model supports (e.g. 1024, 1536, 1792)."},
+				{Name: "height", Type: tool.Integer, Default: 1024, Min: tool.Ptr(64), Max: tool.Ptr(8192), Description: "Height the model supports (e.g. 1024, 1536, 1792)."},
+				{Name: "model_quality", Type: tool.String, Description: "Sent as the API's quality if given (e.g. low, medium, high, or standard, hd)."},
+				output, overwrite}},
 		},
+		OpenWorld: g.cfg.Generate.BaseURL != "", // generate sends the prompt to the configured endpoint
 		Examples: []string{
 			"generate a qr code for my wifi",
 			"make a poster with the event title",
@@ -90,6 +136,10 @@ func New(d *tool.Deps) (tool.Tool, error) {
 			"做一个二维码",
 			"把图片旋转90度",
 			"生成一张配图",
+			"add a watermark to the photo",
+			"make a collage of these pictures",
+			"给图片加水印",
+			"把几张照片拼成九宫格",
 		},
 	}, nil
 }

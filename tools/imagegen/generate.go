@@ -1,0 +1,205 @@
+package imagegen
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"clawbridge/tools/tool"
+)
+
+// Endpoint names an OpenAI-compatible images API. Its key is never in the
+// file: api_key_env names the environment variable holding it.
+type Endpoint struct {
+	BaseURL   string        `yaml:"base_url"` // e.g. https://api.openai.com/v1 (/images/generations is appended)
+	Model     string        `yaml:"model"`
+	APIKeyEnv string        `yaml:"api_key_env"` // empty: no Authorization header (a local server)
+	Timeout   time.Duration `yaml:"timeout"`
+}
+
+func (e Endpoint) validate() error {
+	if e.BaseURL == "" {
+		if e.Model != "" || e.APIKeyEnv != "" {
+			return errors.New("generate.base_url is required with generate.model or generate.api_key_env")
+		}
+		return nil
+	}
+	var errs []error
+	if u, err := url.Parse(e.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("generate.base_url must be an http(s) URL such as https://api.openai.com/v1, got %q", e.BaseURL))
+	}
+	if e.Model == "" {
+		errs = append(errs, errors.New("generate.model is required with generate.base_url"))
+	}
+	if e.Timeout < time.Second {
+		errs = append(errs, fmt.Errorf("generate.timeout must be at least 1s, got %s", e.Timeout))
+	}
+	return errors.Join(errs...)
+}
+
+// maxImageResponse bounds the endpoint's answer (base64 of one image).
+const maxImageResponse = 64 << 20
+
+type imagesRequest struct {
+	Model          string `json:"model"`
+	Prompt         string `json:"prompt"`
+	N              int    `json:"n"`
+	Size           string `json:"size,omitempty"`
+	Quality        string `json:"quality,omitempty"`
+	ResponseFormat string `json:"response_format,omitempty"`
+}
+
+type imagesResponse struct {
+	Data []struct {
+		B64JSON       string `json:"b64_json"`
+		URL           string `json:"url"`
+		RevisedPrompt string `json:"revised_prompt"`
+	} `json:"data"`
+	Error *struct {
+		Message string `json:"message"`
+		Type    string `json:"type"`
+		Code    any    `json:"code"`
+	} `json:"error"`
+}
+
+func (g *imageGen) generate(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	ep := g.cfg.Generate
+	if ep.BaseURL == "" {
+		return nil, tool.Errorf(tool.CodeUnavailable,
+			"set tools.image_generator.generate: {base_url: https://api.openai.com/v1, model: gpt-image-1, api_key_env: OPENAI_API_KEY} (any OpenAI-compatible images API; a local one also needs network.allow_hosts)",
+			"no image generation endpoint is configured")
+	}
+	prompt := strings.TrimSpace(c.Args.String("prompt"))
+	if prompt == "" {
+		return nil, tool.Invalid("prompt", "prompt is empty", "describe the image to make")
+	}
+	// The API takes the size as one "WIDTHxHEIGHT" string.
+	size := fmt.Sprintf("%dx%d", c.Args.Int("width", 1024), c.Args.Int("height", 1024))
+	key := ""
+	if ep.APIKeyEnv != "" {
+		if key = os.Getenv(ep.APIKeyEnv); key == "" {
+			return nil, tool.Errorf(tool.CodeUnavailable, "set "+ep.APIKeyEnv+" in the server's environment and restart it",
+				"the API key variable %s (tools.image_generator.generate.api_key_env) is empty", ep.APIKeyEnv)
+		}
+	}
+	out, err := tool.PlanOutput(g.d.Sandbox, c.Args, tool.Output{Stem: "generated", Exts: []string{".png"}})
+	if err != nil {
+		return nil, err
+	}
+	body := imagesRequest{Model: ep.Model, Prompt: prompt, N: 1, Size: size, Quality: c.Args.String("model_quality")}
+	// gpt-image models always answer in base64 and refuse the parameter;
+	// DALL·E and most compatible servers need it to send base64, not a URL.
+	if !strings.HasPrefix(ep.Model, "gpt-image") {
+		body.ResponseFormat = "b64_json"
+	}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(ep.BaseURL, "/")+"/images/generations", bytes.NewReader(raw))
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeInvalid, "fix tools.image_generator.generate.base_url", "endpoint: %v", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	c.Progress(0, 1, "asking "+req.URL.Host+" for the image")
+	resp, err := g.d.HTTPClient(ep.Timeout).Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, tool.Errorf(tool.CodeUnavailable, "check that the endpoint is up and reachable (a local one must be in network.allow_hosts)",
+			"the images endpoint did not answer: %s", redact(err.Error(), key))
+	}
+	defer resp.Body.Close()
+	rb, err := io.ReadAll(io.LimitReader(resp.Body, maxImageResponse+1))
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeFailed, "try again", "reading the images endpoint's answer: %s", redact(err.Error(), key))
+	}
+	if len(rb) > maxImageResponse {
+		return nil, tool.Errorf(tool.CodeTooLarge, "ask for a smaller size", "the images endpoint's answer is over %d MB", maxImageResponse>>20)
+	}
+	var ir imagesResponse
+	jsonErr := json.Unmarshal(rb, &ir)
+	if resp.StatusCode != http.StatusOK || ir.Error != nil {
+		msg := strings.TrimSpace(string(rb))
+		if jsonErr == nil && ir.Error != nil {
+			msg = ir.Error.Message
+			if code, ok := ir.Error.Code.(string); ok && code != "" {
+				msg += " (" + code + ")"
+			} else if ir.Error.Type != "" {
+				msg += " (" + ir.Error.Type + ")"
+			}
+		}
+		if len(msg) > 300 {
+			msg = msg[:300] + "…"
+		}
+		msg = redact(msg, key)
+		switch resp.StatusCode {
+		case http.StatusUnauthorized, http.StatusForbidden:
+			return nil, tool.Errorf(tool.CodeDenied, "check the key in the variable named by tools.image_generator.generate.api_key_env", "the images endpoint refused the key (HTTP %d): %s", resp.StatusCode, msg)
+		case http.StatusTooManyRequests:
+			return nil, tool.Errorf(tool.CodeFailed, "wait a moment and try again", "the images endpoint is rate limiting (HTTP 429): %s", msg)
+		case http.StatusBadRequest:
+			return nil, tool.Errorf(tool.CodeInvalid, "change the prompt or size to what the model accepts", "the images endpoint refused the request: %s", msg)
+		}
+		return nil, tool.Errorf(tool.CodeFailed, "check tools.image_generator.generate (base_url, model)", "the images endpoint failed (HTTP %d): %s", resp.StatusCode, msg)
+	}
+	if jsonErr != nil || len(ir.Data) == 0 {
+		return nil, tool.Errorf(tool.CodeFailed, "check that base_url points at an OpenAI-compatible /v1", "the images endpoint's answer has no image")
+	}
+	if ir.Data[0].B64JSON == "" {
+		return nil, tool.Errorf(tool.CodeFailed, "use an endpoint that honours response_format b64_json", "the images endpoint sent a URL instead of the image; this tool does not download it")
+	}
+	img, err := base64.StdEncoding.DecodeString(ir.Data[0].B64JSON)
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeFailed, "check that base_url points at an OpenAI-compatible /v1", "the image is not valid base64: %v", err)
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(img))
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeFailed, "check the endpoint", "the endpoint's image cannot be read: %v", err)
+	}
+	if cfg.Width*cfg.Height > g.cfg.MaxPixels {
+		return nil, tool.Errorf(tool.CodeTooLarge, "ask for a smaller size or raise tools.image_generator.max_pixels", "the image is %d×%d, above the %d pixel limit", cfg.Width, cfg.Height, g.cfg.MaxPixels)
+	}
+	ext := map[string]string{"png": ".png", "jpeg": ".jpg", "webp": ".webp", "gif": ".gif"}[format]
+	if ext == "" {
+		return nil, tool.Errorf(tool.CodeFailed, "check the endpoint", "the endpoint's image is %s, not png, jpeg or webp", format)
+	}
+	if ext != ".png" {
+		// Keep the endpoint's bytes; only the name follows the format.
+		if out, err = tool.PlanOutput(g.d.Sandbox, c.Args, tool.Output{Stem: "generated", Exts: []string{ext}}); err != nil {
+			return nil, err
+		}
+	}
+	file, err := out.WriteFrom(ext, func(w io.Writer) error { _, err := w.Write(img); return err })
+	if err != nil {
+		return nil, err
+	}
+	rel := g.d.Sandbox.Rel(file.Path)
+	data := map[string]any{"path": rel, "width": cfg.Width, "height": cfg.Height, "bytes": file.Size, "format": format, "model": ep.Model}
+	if rp := ir.Data[0].RevisedPrompt; rp != "" {
+		data["revised_prompt"] = rp
+	}
+	return &tool.Result{Summary: fmt.Sprintf("generated %s, %d×%d, with %s", rel, cfg.Width, cfg.Height, ep.Model), Data: data, Files: []tool.File{file}}, nil
+}
+
+// redact keeps the key out of any text an endpoint echoes back.
+func redact(s, key string) string {
+	if key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[redacted]")
+}
