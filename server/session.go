@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"clawbridge/exposure"
@@ -34,6 +35,7 @@ type session struct {
 	kind   sessionKind
 	client string
 	sem    chan struct{}
+	peer   peerInfo // client version and protocol, for the dashboard (dashboard.go)
 	exp    *exposure.Session
 
 	mu       sync.Mutex
@@ -130,7 +132,7 @@ func (s *Server) sessionOf(ctx context.Context) *session {
 			client = info.ClientInfo.Name
 		}
 		if p, _ := ctx.Value(principalKey{}).(string); p != "" {
-			return s.sessions.get(p, client, kindPrincipal)
+			return s.sessions.get(p, client, kindPrincipal).noted(info.ClientInfo, info.ProtocolVersion)
 		}
 		return s.sessions.anonymous(client)
 	}
@@ -139,13 +141,16 @@ func (s *Server) sessionOf(ctx context.Context) *session {
 		return s.sessions.anonymous("")
 	}
 	client := ""
+	var impl *mcp.Implementation
 	if ci, ok := cs.(mcpserver.SessionWithClientInfo); ok {
-		client = ci.GetClientInfo().Name
+		i := ci.GetClientInfo()
+		client, impl = i.Name, &i
 	}
+	protocol := mcpserver.RequestProtocolVersion(ctx)
 	if key := s.stdioKey; key != "" && cs.SessionID() == stdioSessionID {
-		return s.sessions.get(key, client, kindStdio)
+		return s.sessions.get(key, client, kindStdio).noted(impl, protocol)
 	}
-	return s.sessions.get(cs.SessionID(), client, kindConnection)
+	return s.sessions.get(cs.SessionID(), client, kindConnection).noted(impl, protocol)
 }
 
 // forget ends a session: its state, kept results and browser context.

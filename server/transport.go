@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,6 +59,9 @@ func (s *Server) httpHandler(addr string) (http.Handler, func(context.Context)) 
 	mux.Handle("/sse", s.gateSSE(sse.SSEHandler()))
 	mux.Handle("/message", sse.MessageHandler())
 	mux.Handle("/metrics", s.metrics.handler()) // behind the token like /mcp: only /healthz is open
+	ui := s.dashboard()                         // behind the token too, or its cookie (dashboard.go)
+	mux.Handle("/ui", ui)
+	mux.Handle("/ui/", ui)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"status": "ok", "tools": len(s.order)})
@@ -146,13 +148,10 @@ func (s *Server) guardHTTP(addr string, next http.Handler) http.Handler {
 			http.Error(w, fmt.Sprintf("forbidden: Origin %q is not allowed (add it to http.allowed_origins)", o), http.StatusForbidden)
 			return
 		}
-		if r.URL.Path != "/healthz" && token != "" {
-			got := bearer(r)
-			if subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="clawbridge"`)
-				http.Error(w, "unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
-				return
-			}
+		if r.URL.Path != "/healthz" && token != "" && !authorized(r, token) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="clawbridge"`)
+			http.Error(w, "unauthorized: send Authorization: Bearer <token> (the dashboard: open /ui?token=<token> once)", http.StatusUnauthorized)
+			return
 		}
 		if r.ContentLength > maxBody {
 			http.Error(w, fmt.Sprintf("request body too large (limit %d bytes)", maxBody), http.StatusRequestEntityTooLarge)
