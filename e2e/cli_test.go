@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -58,31 +55,8 @@ func TestCLI_CallAuditLineOnlyWithVerbose(t *testing.T) {
 // listen over HTTP there, as --http does, and a real client talks to it.
 func TestCLI_HTTPAddrFromEnvironment(t *testing.T) {
 	e := newEnv(t, "CLAWBRIDGE_HTTP_ADDR=127.0.0.1:0")
-	cmd := exec.Command(binPath, "serve")
-	cmd.Env = e.vars
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	sc := bufio.NewScanner(stderr)
-	base := ""
-	for sc.Scan() {
-		if _, after, ok := strings.Cut(sc.Text(), "streamable HTTP: "); ok {
-			base = strings.TrimSpace(after)
-			break
-		}
-	}
-	go io.Copy(io.Discard, stderr)
-	if base == "" {
-		t.Fatal("serve with CLAWBRIDGE_HTTP_ADDR did not listen over HTTP")
-	}
-	tr, _ := transport.NewStreamableHTTP(base)
-	c := client.NewClient(tr)
-	if err := c.Start(ctxT(t)); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	_, urls := serveBanner(t, e, []string{"streamable HTTP"}, "serve")
+	c := started(t)(client.NewStreamableHttpClient(urls["streamable HTTP"]))
 	initialize(t, c, mcp.ProtocolVersion20250618)
 	if tools := listTools(t, c); len(tools) == 0 {
 		t.Fatal("no tools listed")

@@ -1,11 +1,7 @@
 package e2e
 
 import (
-	"bufio"
-	"io"
 	"net/http"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -20,34 +16,10 @@ import (
 // counts the client's call and carries the browser manager's gauge.
 func TestMetrics_ServeBinary(t *testing.T) {
 	e := newEnv(t, "CLAWBRIDGE_TOKEN=tok-metrics-e2e")
-	cmd := exec.Command(binPath, "serve", "--http", "127.0.0.1:0")
-	cmd.Env = e.vars
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	sc := bufio.NewScanner(stderr)
-	endpoint, metricsURL := "", ""
-	for metricsURL == "" && sc.Scan() {
-		if _, after, ok := strings.Cut(sc.Text(), "streamable HTTP: "); ok {
-			endpoint = strings.TrimSpace(after)
-		}
-		if _, after, ok := strings.Cut(sc.Text(), "metrics: "); ok {
-			metricsURL = strings.TrimSpace(after)
-		}
-	}
-	go io.Copy(io.Discard, stderr)
-	if endpoint == "" || metricsURL == "" {
-		t.Fatalf("banner did not name /mcp and /metrics (%q, %q)", endpoint, metricsURL)
-	}
+	_, urls := serveBanner(t, e, []string{"streamable HTTP", "metrics"}, "serve", "--http", "127.0.0.1:0")
+	metricsURL := urls["metrics"]
 	auth := map[string]string{"Authorization": "Bearer tok-metrics-e2e"}
-	tr, _ := transport.NewStreamableHTTP(endpoint, transport.WithHTTPHeaders(auth))
-	c := client.NewClient(tr)
-	if err := c.Start(ctxT(t)); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := started(t)(client.NewStreamableHttpClient(urls["streamable HTTP"], transport.WithHTTPHeaders(auth)))
 	initialize(t, c, mcp.ProtocolVersion20251125)
 	if r := callTool(t, c, "shell", map[string]any{"argv": []any{"echo", "metrics"}}); r.IsError {
 		t.Fatalf("shell echo: %s", text(r))

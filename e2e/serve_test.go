@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -133,31 +132,8 @@ func TestGracefulShutdown_StdinEOFBinary(t *testing.T) {
 // runs over streamable HTTP: the result arrives and the process exits 0.
 func TestGracefulShutdown_HTTPBinary(t *testing.T) {
 	e := newEnv(t, "CLAWBRIDGE_CONFIRM=auto")
-	cmd := exec.Command(binPath, "serve", "--http", "127.0.0.1:0")
-	cmd.Env = e.vars
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	sc := bufio.NewScanner(stderr)
-	base := ""
-	for sc.Scan() {
-		if _, after, ok := strings.Cut(sc.Text(), "streamable HTTP: "); ok {
-			base = strings.TrimSpace(after)
-			break
-		}
-	}
-	go io.Copy(io.Discard, stderr)
-	if base == "" {
-		t.Fatal("server did not start")
-	}
-	tr, _ := transport.NewStreamableHTTP(base)
-	c := client.NewClient(tr)
-	if err := c.Start(ctxT(t)); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	cmd, urls := serveBanner(t, e, []string{"streamable HTTP"}, "serve", "--http", "127.0.0.1:0")
+	c := started(t)(client.NewStreamableHttpClient(urls["streamable HTTP"]))
 	initialize(t, c, mcp.ProtocolVersion20250618)
 	got := make(chan *mcp.CallToolResult, 1)
 	go func() {
