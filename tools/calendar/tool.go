@@ -58,18 +58,13 @@ func build(d *tool.Deps) (*caltool, tool.Tool, error) {
 			return nil, tool.Tool{}, err
 		}
 	}
-	loc, err := zone.Load("tools.calendar.timezone", cfg.Timezone)
+	loc, err := d.OpenRecords("calendar", cfg.Timezone, migrations...)
 	if err != nil {
 		return nil, tool.Tool{}, err
 	}
 	ws, _ := clock(cfg.WorkStart)
 	we, _ := clock(cfg.WorkEnd)
 	c := &caltool{cfg: cfg, st: d.Store, sb: d.Sandbox, loc: loc, work: [2]time.Duration{ws, we}, now: func() time.Time { return time.Now().UTC() }}
-	if d.Store != nil {
-		if err := d.Store.MigrateWithTrash("calendar", migrations...); err != nil {
-			return nil, tool.Tool{}, err
-		}
-	}
 	eventFields := []tool.Param{
 		{Name: "title", Type: tool.String, Description: "What the event is."},
 		{Name: "start", Type: tool.String, Description: "RFC 3339 (2026-03-09T10:00:00+08:00), a local time (2026-03-09T10:00, in the calendar's zone) or, with all_day, a date."},

@@ -61,16 +61,11 @@ func build(d *tool.Deps) (*crontool, tool.Tool, error) {
 			return nil, tool.Tool{}, err
 		}
 	}
-	loc, err := zone.Load("tools.cron.timezone", cfg.Timezone)
+	loc, err := d.OpenRecords("cron", cfg.Timezone, migrations...)
 	if err != nil {
 		return nil, tool.Tool{}, err
 	}
 	c := &crontool{cfg: cfg, st: d.Store, loc: loc, log: d.Log, owner: newID("p"), now: func() time.Time { return time.Now().UTC() }}
-	if d.Store != nil {
-		if err := d.Store.MigrateWithTrash("cron", migrations...); err != nil {
-			return nil, tool.Tool{}, err
-		}
-	}
 	id := tool.Param{Name: "id", Type: tool.String, Required: true, Description: "The job id (from add or list)."}
 	t := tool.Tool{
 		Name:  "cron",

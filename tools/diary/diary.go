@@ -113,16 +113,11 @@ func build(d *tool.Deps) (*diary, tool.Tool, error) {
 			return nil, tool.Tool{}, err
 		}
 	}
-	loc, err := zone.Load("tools.diary.timezone", cfg.Timezone)
+	loc, err := d.OpenRecords("diary", cfg.Timezone, migrations...)
 	if err != nil {
 		return nil, tool.Tool{}, err
 	}
 	x := &diary{cfg: cfg, st: d.Store, sb: d.Sandbox, loc: loc, now: time.Now}
-	if d.Store != nil {
-		if err := d.Store.MigrateWithTrash("diary", migrations...); err != nil {
-			return nil, tool.Tool{}, err
-		}
-	}
 	id := tool.Param{Name: "id", Type: tool.String, Required: true, Description: "The entry id (from add, list or search)."}
 	date := tool.Param{Name: "date", Type: tool.String, Description: "YYYY-MM-DD (default today)."}
 	text := tool.Param{Name: "text", Type: tool.String, Private: true, Description: "The entry."}

@@ -69,16 +69,11 @@ func build(d *tool.Deps) (*edu, tool.Tool, error) {
 			return nil, tool.Tool{}, err
 		}
 	}
-	loc, err := zone.Load("tools.education.timezone", cfg.Timezone)
+	loc, err := d.OpenRecords("education", cfg.Timezone, migrations...)
 	if err != nil {
 		return nil, tool.Tool{}, err
 	}
 	x := &edu{cfg: cfg, st: d.Store, sb: d.Sandbox, loc: loc, now: time.Now}
-	if d.Store != nil {
-		if err := d.Store.MigrateWithTrash("education", migrations...); err != nil {
-			return nil, tool.Tool{}, err
-		}
-	}
 	deck := tool.Param{Name: "deck", Type: tool.String, Description: "Deck name (default: all decks; for add_cards: default)."}
 	id := tool.Param{Name: "id", Type: tool.String, Required: true, Description: "The card id (from add_cards or due)."}
 	date := tool.Param{Name: "date", Type: tool.String, Description: "YYYY-MM-DD (default today)."}

@@ -29,7 +29,6 @@ import (
 
 	"clawbridge/internal/sandbox"
 	"clawbridge/internal/store"
-	"clawbridge/internal/zone"
 	"clawbridge/tools/tool"
 )
 
@@ -54,16 +53,11 @@ func build(d *tool.Deps) (*fintool, tool.Tool, error) {
 			return nil, tool.Tool{}, err
 		}
 	}
-	loc, err := zone.Load("tools.finance.timezone", cfg.Timezone)
+	loc, err := d.OpenRecords("finance", cfg.Timezone, migrations...)
 	if err != nil {
 		return nil, tool.Tool{}, err
 	}
 	f := &fintool{cfg: cfg, st: d.Store, sb: d.Sandbox, loc: loc, now: time.Now}
-	if d.Store != nil {
-		if err := d.Store.MigrateWithTrash("finance", migrations...); err != nil {
-			return nil, tool.Tool{}, err
-		}
-	}
 	kind := tool.Param{Name: "kind", Type: tool.String, Enum: tool.EnumValues("expense", "income"), Description: "expense or income."}
 	category := tool.Param{Name: "category", Type: tool.String, Description: "Category (food, 交通, salary ...)."}
 	account := tool.Param{Name: "account", Type: tool.String, Description: "Account (default " + cfg.Account + ")."}
