@@ -94,7 +94,9 @@ func entityLines(t *testing.T, file, name string) int {
 func bridgeState(t *testing.T, c *client.Client, name string) string {
 	t.Helper()
 	r := callTool(t, c, "mcp_bridge", map[string]any{"action": "list_servers"})
-	var out struct{ Servers []struct{ Name, State string } }
+	var out struct {
+		Servers []struct{ Name, State string }
+	}
 	if r.IsError || json.Unmarshal([]byte(text(r)), &out) != nil {
 		t.Fatalf("list_servers: %s", text(r))
 	}

@@ -1,5 +1,6 @@
 // Package bridgetest finds the real npm MCP servers that the bridge's tests
-// run (installed by scripts/install-mcp-servers.sh into .cache/mcp-servers).
+// run (installed by scripts/install-mcp-servers.sh into .cache/mcp-servers)
+// and serves server-everything over its HTTP transports for them.
 package bridgetest
 
 import (
@@ -111,7 +112,9 @@ func (e *Everything) Start(t testing.TB) {
 }
 
 // URL is the server's address with path ("/sse", "/mcp").
-func (e *Everything) URL(path string) string { return fmt.Sprintf("http://127.0.0.1:%d%s", e.Port, path) }
+func (e *Everything) URL(path string) string {
+	return fmt.Sprintf("http://127.0.0.1:%d%s", e.Port, path)
+}
 
 // Stop kills the running server (its process group) and waits for it;
 // safe to call more than once, from any goroutine.
