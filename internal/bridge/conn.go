@@ -2,7 +2,6 @@ package bridge
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"os/exec"
@@ -26,7 +25,9 @@ type conn struct {
 	cmd    *exec.Cmd // stdio only
 	// lost ends, with the reason as its cause, when an SSE server's event
 	// stream ends: every answer comes on that stream, so the connection is
-	// gone even though no request has failed yet.
+	// gone even though no request has failed yet. Closing the connection
+	// does not end it (a call retried on a new connection watches the old
+	// one's).
 	lost     context.Context
 	loseConn context.CancelCauseFunc
 }
@@ -165,10 +166,7 @@ func (c *conn) close() {
 	if pid > 0 {
 		_ = syscall.Kill(-pid, syscall.SIGKILL) // children it left behind
 	}
-	c.loseConn(errConnClosed)
 }
-
-var errConnClosed = errors.New("the connection was closed")
 
 // manifest reads the server's tools, prompts and resources.
 func (c *conn) manifest(ctx context.Context, server string) (*Manifest, error) {
