@@ -51,7 +51,9 @@ test: deps vet
 # (testdata/journeys.jsonl: tokens of the lists a client holds against a
 # static full list and an oracle, calls that missed the view), tools/list with
 # per-session views vs a static list, tokens per tier and over 20 fixed
-# requests, per-call overhead of `file stat` vs a minimal mcp-go server, the
+# requests, per-call overhead of `file stat` vs a minimal mcp-go server and
+# of a proxied mcp_bridge call (server-everything's echo: direct stdio client
+# vs Manager.Call vs the whole pipeline; median and p99 µs), the
 # load run (200 streamable-HTTP sessions x 20 calls against clawbridge and
 # that server, one run: errors, p50/p99, server CPU and their ratios), the
 # cold start (median ms from starting the binary to the first tools/list

@@ -23,12 +23,20 @@ type conn struct {
 	client *client.Client
 	mu     sync.Mutex
 	cmd    *exec.Cmd // stdio only
+	// lost ends, with the reason as its cause, when an SSE server's event
+	// stream ends: every answer comes on that stream, so the connection is
+	// gone even though no request has failed yet. Closing the connection
+	// does not end it (a call retried on a new connection watches the old
+	// one's).
+	lost     context.Context
+	loseConn context.CancelCauseFunc
 }
 
 // dial starts a stdio server or connects to an HTTP one, and initializes.
 // onNote receives the server's notifications.
 func dial(ctx context.Context, s config.BridgeServer, guard *netguard.Guard, getenv func(string) string, onNote func(mcp.JSONRPCNotification)) (*conn, error) {
 	c := &conn{}
+	c.lost, c.loseConn = context.WithCancelCause(context.Background())
 	var tr transport.Interface
 	if s.Command != "" {
 		env := serverEnv(s, getenv)
@@ -75,7 +83,18 @@ func dial(ctx context.Context, s config.BridgeServer, guard *netguard.Guard, get
 			return nil, err
 		}
 	}
-	if err := tr.Start(ctx); err != nil {
+	// The transport's streams live as long as the connection, not as long
+	// as the start: SSE opens its event stream with the context given to
+	// Start, so passing the start context would cut every answer once the
+	// start returns. The start is still bounded: when ctx ends first, the
+	// transport is closed and Start fails.
+	abandon := context.AfterFunc(ctx, func() { _ = tr.Close() })
+	err := tr.Start(context.WithoutCancel(ctx))
+	if !abandon() {
+		err = fmt.Errorf("connecting: %w", context.Cause(ctx))
+	}
+	if err != nil {
+		_ = tr.Close()
 		return nil, err
 	}
 	// The same servers need the initialize handshake.
@@ -86,6 +105,9 @@ func dial(ctx context.Context, s config.BridgeServer, guard *netguard.Guard, get
 		return nil, err
 	}
 	c.client.OnNotification(onNote)
+	if s.Transport == "sse" {
+		c.client.OnConnectionLost(func(err error) { c.loseConn(fmt.Errorf("its SSE stream ended: %w", err)) })
+	}
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
 	init.Params.ClientInfo = mcp.Implementation{Name: "clawbridge", Version: "bridge"}
@@ -120,6 +142,10 @@ func (c *conn) exited() bool {
 	}
 	return info.Signo != 0 // SIGCHLD: it has exited; 0: still running
 }
+
+// broken reports whether the connection can no longer serve: the stdio
+// server exited or the SSE stream was lost.
+func (c *conn) broken() bool { return c.exited() || c.lost.Err() != nil }
 
 // close ends the connection; a stdio server's whole process group is
 // killed if it does not exit on its own (the transport closes its stdin,

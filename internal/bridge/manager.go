@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
@@ -188,11 +189,11 @@ func (s *server) allowed(tool string) bool {
 func (m *Manager) ensure(ctx context.Context, s *server) (*conn, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.conn != nil && !s.conn.exited() {
+	if s.conn != nil && !s.conn.broken() {
 		return s.conn, nil
 	}
 	if s.conn != nil { // it died since the last call
-		m.o.Log.Warn().Str("server", s.cfg.Name).Msg("bridge: downstream server exited; restarting")
+		m.o.Log.Warn().Str("server", s.cfg.Name).Msg("bridge: downstream server exited or its connection was lost; restarting")
 		s.conn.close()
 		s.conn = nil
 	}
@@ -340,6 +341,11 @@ func (m *Manager) Call(ctx context.Context, name, tool string, args map[string]a
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
+	// A lost SSE stream ends the call at once, not at its timeout: the
+	// answer would have come on that stream.
+	callCtx, cancelCall := context.WithCancelCause(ctx)
+	defer cancelCall(nil)
+	defer context.AfterFunc(c.lost, func() { cancelCall(context.Cause(c.lost)) })()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
 	req.Params.Arguments = args
@@ -349,7 +355,7 @@ func (m *Manager) Call(ctx context.Context, name, tool string, args map[string]a
 		defer s.progress.Delete(tok)
 		req.Params.Meta = &mcp.Meta{ProgressToken: tok}
 	}
-	res, err := c.client.CallTool(ctx, req)
+	res, err := c.client.CallTool(callCtx, req)
 	if err != nil && strings.Contains(err.Error(), "failed to write request") {
 		// The server died before the request reached it (its stdin is
 		// closed), so it never ran: start it again and send once more.
@@ -362,7 +368,7 @@ func (m *Manager) Call(ctx context.Context, name, tool string, args map[string]a
 		if c, err = m.ensure(ctx, s); err != nil {
 			return nil, err
 		}
-		res, err = c.client.CallTool(ctx, req)
+		res, err = c.client.CallTool(callCtx, req)
 	}
 	switch {
 	case err == nil:
@@ -372,16 +378,31 @@ func (m *Manager) Call(ctx context.Context, name, tool string, args map[string]a
 	case ctx.Err() != nil:
 		return nil, toolerr.Errorf(toolerr.CodeFailed, "", "the call was cancelled (the downstream server was told)")
 	}
-	if c.exited() || errors.Is(err, errTransportClosed) {
+	var terr *transport.Error
+	overHTTP := s.cfg.Command == ""
+	if c.broken() || errors.Is(err, errTransportClosed) || overHTTP && errors.As(err, &terr) {
+		// A transport error over HTTP (refused, reset, a lost session) is
+		// the connection's, not the arguments'.
+		what := "exited during a call: " + err.Error()
+		if overHTTP {
+			what = "unreachable during a call: " + err.Error()
+			if cause := context.Cause(c.lost); cause != nil {
+				what = "unreachable during a call: " + cause.Error()
+			}
+		}
 		s.mu.Lock()
 		if s.conn == c {
 			s.conn.close()
 			s.conn = nil
 			s.failed = true
-			s.lastErr = "exited during a call: " + err.Error()
+			s.lastErr = what
 			m.recordState(s)
 		}
 		s.mu.Unlock()
+		if overHTTP {
+			return nil, toolerr.Errorf(toolerr.CodeUnavailable, "check that the server at its url is running; it is reconnected on the next call; call again if the tool is safe to repeat",
+				"bridge server %s is %s", name, what)
+		}
 		return nil, toolerr.Errorf(toolerr.CodeUnavailable, "it is restarted on the next call; call again if the tool is safe to repeat",
 			"bridge server %s exited during the call to %s", name, tool)
 	}

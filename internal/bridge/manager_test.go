@@ -3,10 +3,7 @@ package bridge
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -270,27 +267,7 @@ func TestBridgeServers_FilesystemAndMemory(t *testing.T) {
 // TestBridgeHTTP_StreamableEverything: the same server over its streamable
 // HTTP mode, through the outbound guard (loopback allowed for the test).
 func TestBridgeHTTP_StreamableEverything(t *testing.T) {
-	js := bridgetest.Script(t, "server-everything")
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command("node", js, "streamableHttp")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	for i := 0; i < 100; i++ {
-		if c, err := net.Dial("tcp", l.Addr().String()); err == nil {
-			c.Close()
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	url := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+	url := bridgetest.ServeEverything(t, "streamableHttp").URL("/mcp")
 	m := newManager(t, t.TempDir(), config.BridgeServer{Name: "everything-http", URL: url})
 	res, err := m.Call(context.Background(), "everything-http", "get-sum", map[string]any{"a": 20, "b": 22}, nil)
 	if err != nil || !strings.Contains(text(res), "42") {

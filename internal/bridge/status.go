@@ -33,7 +33,7 @@ func (m *Manager) Status() []Status {
 			st.Transport = s.cfg.Transport
 		}
 		switch {
-		case s.conn != nil && !s.conn.exited():
+		case s.conn != nil && !s.conn.broken():
 			st.State, st.PID = Running, s.conn.pid()
 		case s.failed:
 			st.State = Failed

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,7 +24,7 @@ func manager(t *testing.T, servers ...config.BridgeServer) *downstream.Manager {
 	if err := b.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	g, _ := netguard.New(nil)
+	g, _ := netguard.New([]string{"127.0.0.1"}) // loopback: the HTTP test servers
 	m, err := downstream.New(downstream.Options{Config: b, DataDir: t.TempDir(), Guard: g, Log: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
@@ -140,4 +141,61 @@ func TestMCPBridgeErrors_ClearToolErrors(t *testing.T) {
 	if _, ok := tool.AsError(err); !ok {
 		t.Fatalf("a downstream validation failure is a tool error: %v", err)
 	}
+}
+
+// TestMCPBridgeSSE_ThroughTheTool: mcp_bridge against server-everything
+// over SSE: list_servers shows the transport's state, list_tools lists it,
+// call passes arguments and returns the result intact with progress
+// reported on the call, and a stopped server is a clear unavailable error
+// and shows as failed with the error in list_servers.
+func TestMCPBridgeSSE_ThroughTheTool(t *testing.T) {
+	srv := bridgetest.ServeEverything(t, "sse")
+	m := manager(t, config.BridgeServer{Name: "remote", URL: srv.URL("/sse"), Transport: "sse"})
+	tl := New(&tool.Deps{Bridge: m})
+	r, _, err := run(t, tl, map[string]any{"action": "list_tools", "server": "remote", "limit": 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(r.Data)
+	if !strings.Contains(string(raw), `"name":"echo"`) || !strings.Contains(string(raw), `"name":"trigger-long-running-operation"`) {
+		t.Fatalf("list_tools over SSE: %s", raw)
+	}
+
+	c, err := tl.Prepare(map[string]any{"action": "call", "server": "remote", "tool": "trigger-long-running-operation", "arguments": map[string]any{"duration": 1, "steps": 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var steps []float64
+	c.Progress = func(done, total float64, _ string) { mu.Lock(); steps = append(steps, done); mu.Unlock() }
+	r, err = tl.Handle(context.Background(), c)
+	if err != nil || !strings.Contains(r.Data.(map[string]any)["text"].(string), "Steps: 3") {
+		t.Fatalf("long-running over SSE: %v %+v", err, r)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(steps) < 3 {
+		t.Fatalf("progress over SSE: %v", steps)
+	}
+
+	msg := "多字节 ✓ \"q\" <b>&amp;</b>"
+	r, _, err = run(t, tl, map[string]any{"action": "call", "server": "remote", "tool": "echo", "arguments": map[string]any{"message": msg}})
+	if err != nil || r.Data.(map[string]any)["text"] != "Echo: "+msg {
+		t.Fatalf("echo over SSE: %v %+v", err, r)
+	}
+
+	srv.Stop()
+	_, _, stopped := run(t, tl, map[string]any{"action": "call", "server": "remote", "tool": "echo", "arguments": map[string]any{"message": "x"}})
+	if te, ok := tool.AsError(stopped); !ok || te.Code != tool.CodeUnavailable || !strings.Contains(te.Message, "remote") || te.Hint == "" {
+		t.Fatalf("a stopped SSE server: %v", stopped)
+	}
+	r, _, err = run(t, tl, map[string]any{"action": "list_servers"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = json.Marshal(r.Data)
+	if !strings.Contains(string(raw), `"state":"failed"`) || !strings.Contains(string(raw), `"last_error":"`) {
+		t.Fatalf("list_servers after the stop: %s", raw)
+	}
+	t.Logf("stopped: %v; list_servers: %s", stopped, raw)
 }

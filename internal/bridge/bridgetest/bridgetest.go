@@ -1,13 +1,18 @@
 // Package bridgetest finds the real npm MCP servers that the bridge's tests
-// run (installed by scripts/install-mcp-servers.sh into .cache/mcp-servers).
+// run (installed by scripts/install-mcp-servers.sh into .cache/mcp-servers)
+// and serves server-everything over its HTTP transports for them.
 package bridgetest
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 var install sync.Once
@@ -54,4 +59,72 @@ func repoRoot(t testing.TB) string {
 		}
 		dir = parent
 	}
+}
+
+// Everything is server-everything running in one of its HTTP modes
+// ("sse" or "streamableHttp") on a free loopback port.
+type Everything struct {
+	Port int
+	mode string
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+}
+
+// ServeEverything starts server-everything in mode and waits until its port
+// accepts connections; it is stopped when the test ends.
+func ServeEverything(t testing.TB, mode string) *Everything {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Everything{Port: l.Addr().(*net.TCPAddr).Port, mode: mode}
+	l.Close()
+	t.Cleanup(e.Stop)
+	e.Start(t)
+	return e
+}
+
+// Start starts the server on its port (again, after Stop) and waits until
+// the port accepts connections.
+func (e *Everything) Start(t testing.TB) {
+	t.Helper()
+	cmd := exec.Command("node", Script(t, "server-everything"), e.mode)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", e.Port))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	e.mu.Lock()
+	e.cmd = cmd
+	e.mu.Unlock()
+	for i := 0; ; i++ {
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", e.Port))
+		if err == nil {
+			c.Close()
+			return
+		}
+		if i == 200 {
+			t.Fatalf("server-everything %s did not listen on %d: %v", e.mode, e.Port, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// URL is the server's address with path ("/sse", "/mcp").
+func (e *Everything) URL(path string) string {
+	return fmt.Sprintf("http://127.0.0.1:%d%s", e.Port, path)
+}
+
+// Stop kills the running server (its process group) and waits for it;
+// safe to call more than once, from any goroutine.
+func (e *Everything) Stop() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cmd == nil {
+		return
+	}
+	_ = syscall.Kill(-e.cmd.Process.Pid, syscall.SIGKILL)
+	_ = e.cmd.Wait()
+	e.cmd = nil
 }
