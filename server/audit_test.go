@@ -118,7 +118,7 @@ func TestTraces_DrainedOnClose(t *testing.T) {
 	if err := d.Store.Close(); err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(d.Config.DataDir)
+	st, err := store.OpenSQLite(d.Config.DataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
