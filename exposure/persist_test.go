@@ -12,7 +12,11 @@ import (
 func TestSessionPersist_RoundTrip(t *testing.T) {
 	r := liveRouter(t, Config{})
 	for _, drive := range []func(s *Session){
-		func(s *Session) { s.Route("合并这三个PDF"); s.CallStarted("pdf_tool", nil); s.CallStarted("file", nil) },
+		func(s *Session) {
+			s.Route("合并这三个PDF")
+			s.CallStarted("pdf_tool", nil)
+			s.CallStarted("file", nil)
+		},
 		func(s *Session) {
 			s.Route("merge these PDFs")
 			s.CallFinished("pdf_tool", false)
