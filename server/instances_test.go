@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -217,6 +218,34 @@ func TestSeveralInstances_TracesShared(t *testing.T) {
 		var n int
 		if err := b.s.deps.Store.Read().QueryRow(`SELECT count(*) FROM traces WHERE tool = $1 AND session = $2`, "echo", principalOf("tok-1")).Scan(&n); err != nil || n != 1 {
 			t.Fatalf("B sees %d trace rows of A's call (%v)", n, err)
+		}
+	})
+}
+
+// TestSeveralInstances_PrincipalStateNoLostUpdates: one principal's calls
+// racing through two instances each count in the stored state: a change
+// made on a stale copy is re-made on the stored one, never written over it.
+func TestSeveralInstances_PrincipalStateNoLostUpdates(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		a, b := pair(t, db, "token")
+		a.s.cfg.Exposure.Mode, b.s.cfg.Exposure.Mode = exposure.ModeTiered, exposure.ModeTiered
+		clients := []*client.Client{stateless(t, a), stateless(t, b)}
+		const calls = 20
+		var wg sync.WaitGroup
+		for i := range calls {
+			wg.Go(func() {
+				if r := call(t, clients[i%2], "echo", map[string]any{"text": strconv.Itoa(i)}); r.IsError {
+					t.Errorf("echo: %s", text(r))
+				}
+			})
+		}
+		wg.Wait()
+		for _, f := range []*fixture{a, b} {
+			sess := f.s.sessions.get(principalOf("tok-1"), "", kindPrincipal)
+			f.s.syncPrincipal(sess)
+			if st := sess.exp.State(); st.Calls != calls {
+				t.Fatalf("the stored state counts %d calls, want %d", st.Calls, calls)
+			}
 		}
 	})
 }

@@ -186,6 +186,16 @@ func (s *Store) Path() string { return s.path }
 // Driver is SQLite or Postgres.
 func (s *Store) Driver() string { return s.driver }
 
+// ForUpdate is the clause that locks the rows a SELECT in a transaction
+// reads, until it ends: " FOR UPDATE" on PostgreSQL; empty on SQLite, whose
+// write transactions hold the database's write lock from their start.
+func (s *Store) ForUpdate() string {
+	if s.driver == Postgres {
+		return " FOR UPDATE"
+	}
+	return ""
+}
+
 // Close writes out what the appenders still hold, then closes the database.
 func (s *Store) Close() error {
 	s.mu.Lock()
