@@ -14,6 +14,7 @@ need pdftotext poppler-utils
 need pdfinfo poppler-utils
 need soffice libreoffice-writer-nogui
 need psql postgresql
+need nginx nginx   # tests: scripts/cluster.sh puts instances behind it
 need bwrap bubblewrap
 need qpdf qpdf   # tests: the second reader of PDF form fields
 # coding_assistant's formatters; python3, node and patch for its tests

@@ -28,15 +28,17 @@ const (
 	pendingRan      = "ran"     // approved and taken by its call
 )
 
-const pendingDDL = `CREATE TABLE IF NOT EXISTS pending_calls (
+var pendingSteps = []store.Migration{{Version: 1, Stmts: []string{`CREATE TABLE IF NOT EXISTS pending_calls (
 	id TEXT PRIMARY KEY, session TEXT NOT NULL, tool TEXT NOT NULL, action TEXT NOT NULL,
-	preview TEXT NOT NULL, created INTEGER NOT NULL, expires INTEGER NOT NULL, status TEXT NOT NULL)`
+	preview TEXT NOT NULL, created BIGINT NOT NULL, expires BIGINT NOT NULL, status TEXT NOT NULL)`}}}
 
 // pendingRetention bounds the table: decided calls are kept a day for the
 // record, then deleted.
 const pendingRetention = 24 * time.Hour
 
-func migratePending(st *store.Store) error { return st.Migrate("pending_calls", pendingDDL) }
+func migratePending(st *store.Store) error {
+	return st.MigrateVersions("pending_calls", pendingSteps...)
+}
 
 // PendingCall is a call waiting for a person's decision, as listed by
 // `clawbridge approve`.
@@ -56,7 +58,7 @@ func ListPending(ctx context.Context, st *store.Store) ([]PendingCall, error) {
 		return nil, err
 	}
 	rows, err := st.DB().QueryContext(ctx,
-		`SELECT id, session, tool, action, preview, created, expires FROM pending_calls WHERE status = ? AND expires >= ? ORDER BY created`,
+		`SELECT id, session, tool, action, preview, created, expires FROM pending_calls WHERE status = $1 AND expires >= $2 ORDER BY created`,
 		pendingWaiting, time.Now().Unix())
 	if err != nil {
 		return nil, err
@@ -88,7 +90,7 @@ func Decide(ctx context.Context, st *store.Store, id string, approve bool) error
 	if approve {
 		status = pendingApproved
 	}
-	res, err := st.DB().ExecContext(ctx, `UPDATE pending_calls SET status = ? WHERE id = ? AND status = ? AND expires >= ?`,
+	res, err := st.DB().ExecContext(ctx, `UPDATE pending_calls SET status = $1 WHERE id = $2 AND status = $3 AND expires >= $4`,
 		status, id, pendingWaiting, time.Now().Unix())
 	if err != nil {
 		return err
@@ -108,10 +110,10 @@ func (c *confirmer) propose(ctx context.Context, session, toolName, action, prev
 	id := hex.EncodeToString(b[:]) // short enough to type; 48 random bits, valid for minutes
 	now := time.Now()
 	err := c.st.Tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.Exec(`DELETE FROM pending_calls WHERE expires < ?`, now.Add(-pendingRetention).Unix()); err != nil {
+		if _, err := tx.Exec(`DELETE FROM pending_calls WHERE expires < $1`, now.Add(-pendingRetention).Unix()); err != nil {
 			return err
 		}
-		_, err := tx.Exec(`INSERT INTO pending_calls(id, session, tool, action, preview, created, expires, status) VALUES (?,?,?,?,?,?,?,?)`,
+		_, err := tx.Exec(`INSERT INTO pending_calls(id, session, tool, action, preview, created, expires, status) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
 			id, session, toolName, action, preview, now.Unix(), now.Add(c.wait).Unix(), pendingWaiting)
 		return err
 	})
@@ -157,7 +159,7 @@ func (c *confirmer) await(ctx context.Context, id string, tick func(waited time.
 // Polls only read; the one write takes an approval.
 func (c *confirmer) check(id string) (decision, error) {
 	var status string
-	if err := c.st.DB().QueryRow(`SELECT status FROM pending_calls WHERE id = ?`, id).Scan(&status); err != nil {
+	if err := c.st.DB().QueryRow(`SELECT status FROM pending_calls WHERE id = $1`, id).Scan(&status); err != nil {
 		return decidedTimeout, fmt.Errorf("pending call %s: %w", id, err)
 	}
 	switch status {
@@ -166,7 +168,7 @@ func (c *confirmer) check(id string) (decision, error) {
 	case pendingRejected:
 		return decidedReject, nil
 	case pendingApproved:
-		res, err := c.st.DB().Exec(`UPDATE pending_calls SET status = ? WHERE id = ? AND status = ?`, pendingRan, id, pendingApproved)
+		res, err := c.st.DB().Exec(`UPDATE pending_calls SET status = $1 WHERE id = $2 AND status = $3`, pendingRan, id, pendingApproved)
 		if err != nil {
 			return decidedTimeout, err
 		}
@@ -180,7 +182,7 @@ func (c *confirmer) check(id string) (decision, error) {
 // expire ends the wait; a decision that came in at the last moment still
 // counts.
 func (c *confirmer) expire(id string) (decision, error) {
-	if _, err := c.st.DB().Exec(`UPDATE pending_calls SET status = ? WHERE id = ? AND status = ?`, pendingExpired, id, pendingWaiting); err != nil {
+	if _, err := c.st.DB().Exec(`UPDATE pending_calls SET status = $1 WHERE id = $2 AND status = $3`, pendingExpired, id, pendingWaiting); err != nil {
 		return decidedTimeout, err
 	}
 	d, err := c.check(id)

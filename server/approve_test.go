@@ -10,6 +10,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"clawbridge/internal/store/storetest"
 )
 
 // Confirmation a model cannot give itself: under the default policy a
@@ -58,59 +60,61 @@ func noToken(t *testing.T, r *mcp.CallToolResult) {
 }
 
 func TestApprove_DefaultPolicyWithoutElicitation(t *testing.T) {
-	f := newFixture(t, "elicit", 3)
-	c := dial(t, f.http(t), mcp.ProtocolVersion20251125, nil) // declares no elicitation
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		f := newFixtureOn(t, "elicit", 3, db.Open(t))
+		c := dial(t, f.http(t), mcp.ProtocolVersion20251125, nil) // declares no elicitation
 
-	t.Run("approve runs it exactly once", func(t *testing.T) {
-		ch := callAsync(t, c, "danger", map[string]any{"text": "deploy", "password": "hunter2"})
-		p := waitPending(t, f)
-		if p.Tool != "danger" || !strings.Contains(p.Preview, "deploy") || strings.Contains(p.Preview, "hunter2") {
-			t.Fatalf("preview %+v: want the call, redacted", p)
-		}
-		if f.runs.Load() != 0 {
-			t.Fatal("ran before approval")
-		}
-		if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); err != nil {
-			t.Fatal(err)
-		}
-		r := <-ch
-		noToken(t, r)
-		if r.IsError || f.runs.Load() != 1 {
-			t.Fatalf("approved call: %s (runs %d)", text(r), f.runs.Load())
-		}
-		if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); !errors.Is(err, ErrNoPendingCall) {
-			t.Fatalf("an approval must be single-use: %v", err)
-		}
-		if f.runs.Load() != 1 {
-			t.Fatal("ran twice")
-		}
-	})
-	t.Run("reject refuses it", func(t *testing.T) {
-		before := f.runs.Load()
-		ch := callAsync(t, c, "danger", map[string]any{"text": "reject me"})
-		p := waitPending(t, f)
-		if err := Decide(context.Background(), f.s.deps.Store, p.ID, false); err != nil {
-			t.Fatal(err)
-		}
-		r := <-ch
-		noToken(t, r)
-		if !r.IsError || !strings.Contains(text(r), "rejected") || f.runs.Load() != before {
-			t.Fatalf("rejected call: %s", text(r))
-		}
-	})
-	t.Run("timeout refuses it and says how to approve", func(t *testing.T) {
-		f.s.confirmer.wait = 700 * time.Millisecond
-		defer func() { f.s.confirmer.wait = 2 * time.Minute }()
-		before := f.runs.Load()
-		r := call(t, c, "danger", map[string]any{"text": "nobody answers"})
-		noToken(t, r)
-		if !r.IsError || !strings.Contains(text(r), "not approved within") || !strings.Contains(text(r), "clawbridge approve") || f.runs.Load() != before {
-			t.Fatalf("unanswered call: %s", text(r))
-		}
-		calls, _ := ListPending(context.Background(), f.s.deps.Store)
-		if len(calls) != 0 {
-			t.Fatalf("an expired call is still listed: %+v", calls)
-		}
+		t.Run("approve runs it exactly once", func(t *testing.T) {
+			ch := callAsync(t, c, "danger", map[string]any{"text": "deploy", "password": "hunter2"})
+			p := waitPending(t, f)
+			if p.Tool != "danger" || !strings.Contains(p.Preview, "deploy") || strings.Contains(p.Preview, "hunter2") {
+				t.Fatalf("preview %+v: want the call, redacted", p)
+			}
+			if f.runs.Load() != 0 {
+				t.Fatal("ran before approval")
+			}
+			if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); err != nil {
+				t.Fatal(err)
+			}
+			r := <-ch
+			noToken(t, r)
+			if r.IsError || f.runs.Load() != 1 {
+				t.Fatalf("approved call: %s (runs %d)", text(r), f.runs.Load())
+			}
+			if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); !errors.Is(err, ErrNoPendingCall) {
+				t.Fatalf("an approval must be single-use: %v", err)
+			}
+			if f.runs.Load() != 1 {
+				t.Fatal("ran twice")
+			}
+		})
+		t.Run("reject refuses it", func(t *testing.T) {
+			before := f.runs.Load()
+			ch := callAsync(t, c, "danger", map[string]any{"text": "reject me"})
+			p := waitPending(t, f)
+			if err := Decide(context.Background(), f.s.deps.Store, p.ID, false); err != nil {
+				t.Fatal(err)
+			}
+			r := <-ch
+			noToken(t, r)
+			if !r.IsError || !strings.Contains(text(r), "rejected") || f.runs.Load() != before {
+				t.Fatalf("rejected call: %s", text(r))
+			}
+		})
+		t.Run("timeout refuses it and says how to approve", func(t *testing.T) {
+			f.s.confirmer.wait = 700 * time.Millisecond
+			defer func() { f.s.confirmer.wait = 2 * time.Minute }()
+			before := f.runs.Load()
+			r := call(t, c, "danger", map[string]any{"text": "nobody answers"})
+			noToken(t, r)
+			if !r.IsError || !strings.Contains(text(r), "not approved within") || !strings.Contains(text(r), "clawbridge approve") || f.runs.Load() != before {
+				t.Fatalf("unanswered call: %s", text(r))
+			}
+			calls, _ := ListPending(context.Background(), f.s.deps.Store)
+			if len(calls) != 0 {
+				t.Fatalf("an expired call is still listed: %+v", calls)
+			}
+		})
 	})
 }
 
@@ -171,14 +175,16 @@ func TestApprove_ElicitationErrorFallsBack(t *testing.T) {
 
 // Stateless callers cannot be asked back: they wait for approval too.
 func TestApprove_StatelessCaller(t *testing.T) {
-	f := newFixture(t, "elicit", 3)
-	c := dial(t, f.http(t), mcp.ProtocolVersion20260728, nil)
-	ch := callAsync(t, c, "danger", map[string]any{"text": "stateless"})
-	p := waitPending(t, f)
-	Decide(context.Background(), f.s.deps.Store, p.ID, true)
-	if r := <-ch; r.IsError || f.runs.Load() != 1 {
-		t.Fatalf("stateless approved call: %s", text(r))
-	}
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		f := newFixtureOn(t, "elicit", 3, db.Open(t))
+		c := dial(t, f.http(t), mcp.ProtocolVersion20260728, nil)
+		ch := callAsync(t, c, "danger", map[string]any{"text": "stateless"})
+		p := waitPending(t, f)
+		Decide(context.Background(), f.s.deps.Store, p.ID, true)
+		if r := <-ch; r.IsError || f.runs.Load() != 1 {
+			t.Fatalf("stateless approved call: %s", text(r))
+		}
+	})
 }
 
 // A call waiting for approval holds no concurrency slot: with a cap of one,

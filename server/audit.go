@@ -98,11 +98,12 @@ func (s *Server) audited(sess *session, name string, args map[string]any, f func
 	return res
 }
 
-const traceInsert = `INSERT INTO traces(trace_id, at, session, client, tool, action, args, status, error_code, duration_ms) VALUES (?,?,?,?,?,?,?,?,?,?)`
+const traceInsert = `INSERT INTO traces(trace_id, at, session, client, tool, action, args, status, error_code, duration_ms) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`
 
-const tracesDDL = `CREATE TABLE IF NOT EXISTS traces (
+// traceSteps: at is RFC 3339 UTC text, which sorts as time on both engines.
+var traceSteps = []store.Migration{{Version: 1, Stmts: []string{`CREATE TABLE IF NOT EXISTS traces (
 	trace_id TEXT PRIMARY KEY, at TEXT NOT NULL, session TEXT, client TEXT, tool TEXT,
-	action TEXT, args TEXT, status TEXT, error_code TEXT, duration_ms INTEGER)`
+	action TEXT, args TEXT, status TEXT, error_code TEXT, duration_ms BIGINT)`}}}
 
 // traceRetention bounds the trace table: traces are for debugging recent
 // sessions, not an archive (the audit log lines are the record).
@@ -110,7 +111,7 @@ const traceRetention = 30 * 24 * time.Hour
 
 func pruneTraces(st *store.Store, log zerolog.Logger) {
 	cut := time.Now().Add(-traceRetention).UTC().Format(time.RFC3339Nano)
-	if _, err := st.DB().Exec(`DELETE FROM traces WHERE at < ?`, cut); err != nil {
+	if _, err := st.DB().Exec(`DELETE FROM traces WHERE at < $1`, cut); err != nil {
 		log.Warn().Err(err).Msg("old traces not pruned")
 	}
 }

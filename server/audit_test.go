@@ -13,7 +13,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/store"
+	"clawbridge/internal/store/storetest"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
@@ -41,90 +41,92 @@ func (s *syncBuffer) String() string {
 // each session's traces resource, read right after its calls, lists all of
 // them — the queue is flushed before the read.
 func TestTraces_ConcurrentSessionsNoBusyAndOwnCallsVisible(t *testing.T) {
-	d := tooltest.Deps(t)
-	d.Config.Confirm = "auto"
-	d.Config.HTTP.MaxSessions = 200
-	logs := &syncBuffer{}
-	log := zerolog.New(logs).Level(zerolog.WarnLevel)
-	echo := echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-		return &tool.Result{Summary: c.Args.String("text")}, nil
-	})
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{echo}, Log: log, Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewUnstartedServer(nil)
-	hs.Config.Handler = testHandler(t, s, hs.Listener.Addr().String())
-	hs.Start()
-	t.Cleanup(hs.Close)
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		d := tooltest.Deps(t)
+		d.Store = db.Open(t)
+		d.Config.Confirm = "auto"
+		d.Config.HTTP.MaxSessions = 200
+		logs := &syncBuffer{}
+		log := zerolog.New(logs).Level(zerolog.WarnLevel)
+		echo := echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+			return &tool.Result{Summary: c.Args.String("text")}, nil
+		})
+		s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{echo}, Log: log, Version: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewUnstartedServer(nil)
+		hs.Config.Handler = testHandler(t, s, hs.Listener.Addr().String())
+		hs.Start()
+		t.Cleanup(hs.Close)
 
-	const sessions, calls = 100, 5
-	var wg sync.WaitGroup
-	for w := range sessions {
-		wg.Go(func() {
-			c, err := streamClient(t, hs.URL)
-			if err != nil {
-				t.Errorf("session %d: %v", w, err)
-				return
-			}
-			defer c.Close()
-			for i := range calls {
-				if r, err := callEcho(c, fmt.Sprintf("s%d-%d", w, i)); err != nil || r.IsError {
-					t.Errorf("session %d call %d: %v %v", w, i, err, r)
+		const sessions, calls = 100, 5
+		var wg sync.WaitGroup
+		for w := range sessions {
+			wg.Go(func() {
+				c, err := streamClient(t, hs.URL)
+				if err != nil {
+					t.Errorf("session %d: %v", w, err)
 					return
 				}
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			raw, err := read(c, ctx, "clawbridge://session/traces")
-			if err != nil {
-				t.Errorf("session %d traces: %v", w, err)
-				return
-			}
-			var tr sessionTraces
-			if err := json.Unmarshal([]byte(raw), &tr); err != nil {
-				t.Errorf("session %d traces: %v in %s", w, err, raw)
-				return
-			}
-			if len(tr.Calls) != calls {
-				t.Errorf("session %d sees %d of its %d calls: %s", w, len(tr.Calls), calls, raw)
-			}
-		})
-	}
-	wg.Wait()
-	if strings.Contains(logs.String(), "locked") || strings.Contains(logs.String(), "BUSY") || strings.Contains(logs.String(), "not stored") {
-		t.Fatalf("warnings under load:\n%s", logs.String())
-	}
+				defer c.Close()
+				for i := range calls {
+					if r, err := callEcho(c, fmt.Sprintf("s%d-%d", w, i)); err != nil || r.IsError {
+						t.Errorf("session %d call %d: %v %v", w, i, err, r)
+						return
+					}
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				raw, err := read(c, ctx, "clawbridge://session/traces")
+				if err != nil {
+					t.Errorf("session %d traces: %v", w, err)
+					return
+				}
+				var tr sessionTraces
+				if err := json.Unmarshal([]byte(raw), &tr); err != nil {
+					t.Errorf("session %d traces: %v in %s", w, err, raw)
+					return
+				}
+				if len(tr.Calls) != calls {
+					t.Errorf("session %d sees %d of its %d calls: %s", w, len(tr.Calls), calls, raw)
+				}
+			})
+		}
+		wg.Wait()
+		if strings.Contains(logs.String(), "locked") || strings.Contains(logs.String(), "BUSY") || strings.Contains(logs.String(), "not stored") {
+			t.Fatalf("warnings under load:\n%s", logs.String())
+		}
+	})
 }
 
 // TestTraces_DrainedOnClose: the trace rows of calls that just returned are
 // on disk once the store is closed (the graceful-shutdown path), though
 // the flush interval has not passed.
 func TestTraces_DrainedOnClose(t *testing.T) {
-	d := tooltest.Deps(t)
-	echo := echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-		return &tool.Result{Summary: "ok"}, nil
-	})
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{echo}, Log: zerolog.Nop(), Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess := s.sessions.get("drain", "", kindConnection)
-	for i := range 50 {
-		if r := s.run(context.Background(), sess, "echo", map[string]any{"text": fmt.Sprint(i)}, nil); r.IsError {
-			t.Fatal(text(r))
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		d := tooltest.Deps(t)
+		d.Store = db.Open(t)
+		echo := echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+			return &tool.Result{Summary: "ok"}, nil
+		})
+		s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{echo}, Log: zerolog.Nop(), Version: "test"})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if err := d.Store.Close(); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(d.Config.DataDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	var n int
-	if err := st.Read().QueryRow(`SELECT count(*) FROM traces WHERE session = ?`, sess.key).Scan(&n); err != nil || n != 50 {
-		t.Fatalf("%d trace rows after Close, %v; want 50", n, err)
-	}
+		sess := s.sessions.get("drain", "", kindConnection)
+		for i := range 50 {
+			if r := s.run(context.Background(), sess, "echo", map[string]any{"text": fmt.Sprint(i)}, nil); r.IsError {
+				t.Fatal(text(r))
+			}
+		}
+		if err := d.Store.Close(); err != nil {
+			t.Fatal(err)
+		}
+		st := db.Open(t) // a new handle: what was written is in the database
+		var n int
+		if err := st.Read().QueryRow(`SELECT count(*) FROM traces WHERE session = $1`, sess.key).Scan(&n); err != nil || n != 50 {
+			t.Fatalf("%d trace rows after Close, %v; want 50", n, err)
+		}
+	})
 }

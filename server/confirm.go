@@ -32,10 +32,10 @@ type confirmer struct {
 }
 
 func newConfirmer(st *store.Store, policy string, wait time.Duration) (*confirmer, error) {
-	err := st.Migrate("confirm",
+	err := st.MigrateVersions("confirm", store.Migration{Version: 1, Stmts: []string{
 		`CREATE TABLE IF NOT EXISTS confirm_tokens (
 			token TEXT PRIMARY KEY, session TEXT NOT NULL, tool TEXT NOT NULL,
-			args_hash TEXT NOT NULL, expires_at INTEGER NOT NULL)`)
+			args_hash TEXT NOT NULL, expires_at BIGINT NOT NULL)`}})
 	if err == nil {
 		err = migratePending(st)
 	}
@@ -57,10 +57,10 @@ func (c *confirmer) issue(ctx context.Context, session, toolName string, args ma
 	tok := "cfm_" + hex.EncodeToString(b[:])
 	exp := time.Now().Add(c.ttl)
 	err := c.st.Tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.Exec(`DELETE FROM confirm_tokens WHERE expires_at < ?`, time.Now().Unix()); err != nil {
+		if _, err := tx.Exec(`DELETE FROM confirm_tokens WHERE expires_at < $1`, time.Now().Unix()); err != nil {
 			return err
 		}
-		_, err := tx.Exec(`INSERT INTO confirm_tokens(token, session, tool, args_hash, expires_at) VALUES (?,?,?,?,?)`,
+		_, err := tx.Exec(`INSERT INTO confirm_tokens(token, session, tool, args_hash, expires_at) VALUES ($1,$2,$3,$4,$5)`,
 			tok, session, toolName, argsHash(toolName, args), exp.Unix())
 		return err
 	})
@@ -72,7 +72,7 @@ var errBadToken = errors.New("confirmation token is unknown, expired, already us
 // spend checks and consumes a token.
 func (c *confirmer) spend(ctx context.Context, tok, session, toolName string, args map[string]any) error {
 	return c.st.Tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.Exec(`DELETE FROM confirm_tokens WHERE token = ? AND session = ? AND tool = ? AND args_hash = ? AND expires_at >= ?`,
+		res, err := tx.Exec(`DELETE FROM confirm_tokens WHERE token = $1 AND session = $2 AND tool = $3 AND args_hash = $4 AND expires_at >= $5`,
 			tok, session, toolName, argsHash(toolName, args), time.Now().Unix())
 		if err != nil {
 			return err

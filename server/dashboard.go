@@ -317,7 +317,7 @@ func (d *dashboard) calls(ctx context.Context, r *http.Request) ([]uiCall, error
 	d.flushTraces(ctx)
 	rows, err := d.s.deps.Store.DB().QueryContext(ctx, `SELECT trace_id, at, COALESCE(session,''), COALESCE(client,''), COALESCE(tool,''),
 		COALESCE(action,''), COALESCE(args,''), COALESCE(status,''), COALESCE(error_code,''), COALESCE(duration_ms,0)
-		FROM traces ORDER BY at DESC LIMIT ?`, limit)
+		FROM traces ORDER BY at DESC LIMIT $1`, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +361,7 @@ func (d *dashboard) usage(ctx context.Context) (any, error) {
 	d.flushTraces(ctx)
 	since := time.Now().Add(-usageWindow).UTC().Format(time.RFC3339Nano)
 	rows, err := d.s.deps.Store.DB().QueryContext(ctx, `SELECT COALESCE(tool,''), COALESCE(status,''), COALESCE(duration_ms,0)
-		FROM traces WHERE at >= ? ORDER BY at DESC LIMIT ?`, since, usageRows)
+		FROM traces WHERE at >= $1 ORDER BY at DESC LIMIT $2`, since, usageRows)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"clawbridge/exposure"
+
+	"clawbridge/internal/store/storetest"
 )
 
 // uiDo sends one dashboard request with the given credential headers and
@@ -162,140 +164,144 @@ func TestDashboard_TokenCookie(t *testing.T) {
 // change and history; the calls with redacted arguments; per-tool usage;
 // the routing playground.
 func TestDashboard_Data(t *testing.T) {
-	f := newFixture(t, "token", 3)
-	f.s.cfg.HTTP.Token = "tok-ui"
-	url := f.http(t)
-	base := strings.TrimSuffix(url, "/mcp")
-	ck := uiLogin(t, base, "tok-ui")
-	c := dial(t, url, mcp.ProtocolVersion20251125, map[string]string{"Authorization": "Bearer tok-ui"})
-	call(t, c, "echo", map[string]any{"text": "one"})
-	call(t, c, "echo", map[string]any{})
-	call(t, c, "danger", map[string]any{"text": "x", "password": "hunter2"})
-	if r := call(t, c, exposure.FindTools, map[string]any{"request": "merge these three PDF files into one"}); r.IsError {
-		t.Fatalf("find_tools: %s", text(r))
-	}
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		f := newFixtureOn(t, "token", 3, db.Open(t))
+		f.s.cfg.HTTP.Token = "tok-ui"
+		url := f.http(t)
+		base := strings.TrimSuffix(url, "/mcp")
+		ck := uiLogin(t, base, "tok-ui")
+		c := dial(t, url, mcp.ProtocolVersion20251125, map[string]string{"Authorization": "Bearer tok-ui"})
+		call(t, c, "echo", map[string]any{"text": "one"})
+		call(t, c, "echo", map[string]any{})
+		call(t, c, "danger", map[string]any{"text": "x", "password": "hunter2"})
+		if r := call(t, c, exposure.FindTools, map[string]any{"request": "merge these three PDF files into one"}); r.IsError {
+			t.Fatalf("find_tools: %s", text(r))
+		}
 
-	var sessions []uiSession
-	uiGetJSON(t, base+"/ui/api/sessions", ck, &sessions)
-	if len(sessions) != 1 {
-		t.Fatalf("sessions: %+v", sessions)
-	}
-	s := sessions[0]
-	st := f.s.sessions.m
-	var key string
-	for k := range st {
-		key = k
-	}
-	if s.Client != "session-test" || s.ClientVersion != "1" || s.Transport != "streamable_http" || s.Protocol != mcp.ProtocolVersion20251125 ||
-		s.ID == "" || strings.Contains(s.ID, key) || s.Calls < 3 || s.ViewSize == 0 || s.ViewTokens == 0 || len(s.History) == 0 {
-		t.Fatalf("session %+v", s)
-	}
-	if s.Tier == exposure.TierFull || s.History[len(s.History)-1].From != exposure.TierFull {
-		t.Fatalf("the find_tools tier change is not shown: tier %s, history %+v", s.Tier, s.History)
-	}
+		var sessions []uiSession
+		uiGetJSON(t, base+"/ui/api/sessions", ck, &sessions)
+		if len(sessions) != 1 {
+			t.Fatalf("sessions: %+v", sessions)
+		}
+		s := sessions[0]
+		st := f.s.sessions.m
+		var key string
+		for k := range st {
+			key = k
+		}
+		if s.Client != "session-test" || s.ClientVersion != "1" || s.Transport != "streamable_http" || s.Protocol != mcp.ProtocolVersion20251125 ||
+			s.ID == "" || strings.Contains(s.ID, key) || s.Calls < 3 || s.ViewSize == 0 || s.ViewTokens == 0 || len(s.History) == 0 {
+			t.Fatalf("session %+v", s)
+		}
+		if s.Tier == exposure.TierFull || s.History[len(s.History)-1].From != exposure.TierFull {
+			t.Fatalf("the find_tools tier change is not shown: tier %s, history %+v", s.Tier, s.History)
+		}
 
-	var calls []uiCall
-	uiGetJSON(t, base+"/ui/api/calls", ck, &calls)
-	statuses := map[string]string{}
-	for _, cl := range calls {
-		if cl.Session != s.ID || cl.TraceID == "" || cl.At == "" {
-			t.Errorf("call %+v: want session %s, a trace id and a time", cl, s.ID)
+		var calls []uiCall
+		uiGetJSON(t, base+"/ui/api/calls", ck, &calls)
+		statuses := map[string]string{}
+		for _, cl := range calls {
+			if cl.Session != s.ID || cl.TraceID == "" || cl.At == "" {
+				t.Errorf("call %+v: want session %s, a trace id and a time", cl, s.ID)
+			}
+			statuses[cl.Tool+"/"+cl.Status] = string(cl.Args)
 		}
-		statuses[cl.Tool+"/"+cl.Status] = string(cl.Args)
-	}
-	for _, want := range []string{"echo/ok", "echo/error", "danger/confirm", "find_tools/ok"} {
-		if _, ok := statuses[want]; !ok {
-			t.Errorf("calls lack %s: %v", want, statuses)
+		for _, want := range []string{"echo/ok", "echo/error", "danger/confirm", "find_tools/ok"} {
+			if _, ok := statuses[want]; !ok {
+				t.Errorf("calls lack %s: %v", want, statuses)
+			}
 		}
-	}
-	if a := statuses["danger/confirm"]; strings.Contains(a, "hunter2") || !strings.Contains(a, `"text":"x"`) {
-		t.Errorf("danger's arguments %s: want redacted", a)
-	}
+		if a := statuses["danger/confirm"]; strings.Contains(a, "hunter2") || !strings.Contains(a, `"text":"x"`) {
+			t.Errorf("danger's arguments %s: want redacted", a)
+		}
 
-	var usage []uiToolUsage
-	uiGetJSON(t, base+"/ui/api/tools", ck, &usage)
-	got := map[string]uiToolUsage{}
-	for _, u := range usage {
-		got[u.Tool] = u
-	}
-	if e := got["echo"]; e.Calls != 2 || e.Errors != 1 {
-		t.Errorf("echo usage %+v: want 2 calls, 1 error", e)
-	}
-	if d := got["danger"]; d.Calls != 1 || d.Errors != 0 {
-		t.Errorf("danger usage %+v: a confirmation preview is not an error", d)
-	}
+		var usage []uiToolUsage
+		uiGetJSON(t, base+"/ui/api/tools", ck, &usage)
+		got := map[string]uiToolUsage{}
+		for _, u := range usage {
+			got[u.Tool] = u
+		}
+		if e := got["echo"]; e.Calls != 2 || e.Errors != 1 {
+			t.Errorf("echo usage %+v: want 2 calls, 1 error", e)
+		}
+		if d := got["danger"]; d.Calls != 1 || d.Errors != 0 {
+			t.Errorf("danger usage %+v: a confirmation preview is not an error", d)
+		}
 
-	for _, tc := range []struct {
-		body string
-		code int
-	}{
-		{`{"request":"merge these three PDF files into one"}`, http.StatusOK},
-		{`{"request":"把这三个PDF合并成一个"}`, http.StatusOK},
-		{`{"request":"   "}`, http.StatusBadRequest},
-		{`{"request":"` + strings.Repeat("a", 2001) + `"}`, http.StatusBadRequest},
-		{`not json`, http.StatusBadRequest},
-	} {
-		res := uiDo(t, http.MethodPost, base+"/ui/api/route", tc.body, nil, ck)
-		var out map[string]any
-		json.NewDecoder(res.Body).Decode(&out)
-		if res.StatusCode != tc.code {
-			t.Errorf("route %.40s: %s %v", tc.body, res.Status, out)
-			continue
+		for _, tc := range []struct {
+			body string
+			code int
+		}{
+			{`{"request":"merge these three PDF files into one"}`, http.StatusOK},
+			{`{"request":"把这三个PDF合并成一个"}`, http.StatusOK},
+			{`{"request":"   "}`, http.StatusBadRequest},
+			{`{"request":"` + strings.Repeat("a", 2001) + `"}`, http.StatusBadRequest},
+			{`not json`, http.StatusBadRequest},
+		} {
+			res := uiDo(t, http.MethodPost, base+"/ui/api/route", tc.body, nil, ck)
+			var out map[string]any
+			json.NewDecoder(res.Body).Decode(&out)
+			if res.StatusCode != tc.code {
+				t.Errorf("route %.40s: %s %v", tc.body, res.Status, out)
+				continue
+			}
+			if tc.code == http.StatusOK && (out["tier"] == nil || out["view_tokens"].(float64) <= 0 || len(out["tools"].([]any)) == 0) {
+				t.Errorf("route %.40s: %v", tc.body, out)
+			}
+			if tc.code != http.StatusOK && out["error"] == nil {
+				t.Errorf("route %.40s: no error object", tc.body)
+			}
 		}
-		if tc.code == http.StatusOK && (out["tier"] == nil || out["view_tokens"].(float64) <= 0 || len(out["tools"].([]any)) == 0) {
-			t.Errorf("route %.40s: %v", tc.body, out)
+		if res := uiDo(t, http.MethodPost, base+"/ui/api/route", `{"request":"x"}`, map[string]string{"Content-Type": "text/plain"}, ck); res.StatusCode != http.StatusUnsupportedMediaType {
+			t.Errorf("a non-JSON POST (a cross-site form): %s, want 415", res.Status)
 		}
-		if tc.code != http.StatusOK && out["error"] == nil {
-			t.Errorf("route %.40s: no error object", tc.body)
+		if after := f.s.sessions.m[key].exp.State(); after.Tier != s.Tier || len(after.History) != len(s.History) {
+			t.Errorf("the playground changed a session: %+v", after)
 		}
-	}
-	if res := uiDo(t, http.MethodPost, base+"/ui/api/route", `{"request":"x"}`, map[string]string{"Content-Type": "text/plain"}, ck); res.StatusCode != http.StatusUnsupportedMediaType {
-		t.Errorf("a non-JSON POST (a cross-site form): %s, want 415", res.Status)
-	}
-	if after := f.s.sessions.m[key].exp.State(); after.Tier != s.Tier || len(after.History) != len(s.History) {
-		t.Errorf("the playground changed a session: %+v", after)
-	}
+	})
 }
 
 // TestDashboard_ApproveQueue: a high call under the approve policy shows in
 // /ui/api/pending with its redacted preview; approving it there runs it
 // once; a second decision on the same id is 404 and runs nothing.
 func TestDashboard_ApproveQueue(t *testing.T) {
-	f := newFixture(t, "approve", 3)
-	f.s.cfg.HTTP.Token = "tok-ui"
-	url := f.http(t)
-	base := strings.TrimSuffix(url, "/mcp")
-	ck := uiLogin(t, base, "tok-ui")
-	c := dial(t, url, mcp.ProtocolVersion20251125, map[string]string{"Authorization": "Bearer tok-ui"})
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		f := newFixtureOn(t, "approve", 3, db.Open(t))
+		f.s.cfg.HTTP.Token = "tok-ui"
+		url := f.http(t)
+		base := strings.TrimSuffix(url, "/mcp")
+		ck := uiLogin(t, base, "tok-ui")
+		c := dial(t, url, mcp.ProtocolVersion20251125, map[string]string{"Authorization": "Bearer tok-ui"})
 
-	for _, approve := range []bool{true, false} {
-		before := f.runs.Load()
-		ch := callAsync(t, c, "danger", map[string]any{"text": "deploy", "password": "hunter2"})
-		waitPending(t, f)
-		var p struct {
-			Policy  string        `json:"policy"`
-			Pending []PendingCall `json:"pending"`
+		for _, approve := range []bool{true, false} {
+			before := f.runs.Load()
+			ch := callAsync(t, c, "danger", map[string]any{"text": "deploy", "password": "hunter2"})
+			waitPending(t, f)
+			var p struct {
+				Policy  string        `json:"policy"`
+				Pending []PendingCall `json:"pending"`
+			}
+			uiGetJSON(t, base+"/ui/api/pending", ck, &p)
+			if p.Policy != "approve" || len(p.Pending) != 1 || !strings.Contains(p.Pending[0].Preview, "deploy") || strings.Contains(p.Pending[0].Preview, "hunter2") {
+				t.Fatalf("pending %+v", p)
+			}
+			body, _ := json.Marshal(map[string]any{"id": p.Pending[0].ID, "approve": approve})
+			if res := uiDo(t, http.MethodPost, base+"/ui/api/decide", string(body), nil, ck); res.StatusCode != http.StatusOK {
+				t.Fatalf("decide: %s", res.Status)
+			}
+			r := <-ch
+			if approve && (r.IsError || f.runs.Load() != before+1) {
+				t.Fatalf("approved from the dashboard: %s (runs %d)", text(r), f.runs.Load())
+			}
+			if !approve && (!r.IsError || f.runs.Load() != before) {
+				t.Fatalf("rejected from the dashboard: %s", text(r))
+			}
+			if res := uiDo(t, http.MethodPost, base+"/ui/api/decide", string(body), nil, ck); res.StatusCode != http.StatusNotFound {
+				t.Fatalf("a second decision: %s, want 404", res.Status)
+			}
 		}
-		uiGetJSON(t, base+"/ui/api/pending", ck, &p)
-		if p.Policy != "approve" || len(p.Pending) != 1 || !strings.Contains(p.Pending[0].Preview, "deploy") || strings.Contains(p.Pending[0].Preview, "hunter2") {
-			t.Fatalf("pending %+v", p)
+		if res := uiDo(t, http.MethodPost, base+"/ui/api/decide", `{"id":"abc"}`, nil, ck); res.StatusCode != http.StatusBadRequest {
+			t.Errorf("decide without approve: %s, want 400", res.Status)
 		}
-		body, _ := json.Marshal(map[string]any{"id": p.Pending[0].ID, "approve": approve})
-		if res := uiDo(t, http.MethodPost, base+"/ui/api/decide", string(body), nil, ck); res.StatusCode != http.StatusOK {
-			t.Fatalf("decide: %s", res.Status)
-		}
-		r := <-ch
-		if approve && (r.IsError || f.runs.Load() != before+1) {
-			t.Fatalf("approved from the dashboard: %s (runs %d)", text(r), f.runs.Load())
-		}
-		if !approve && (!r.IsError || f.runs.Load() != before) {
-			t.Fatalf("rejected from the dashboard: %s", text(r))
-		}
-		if res := uiDo(t, http.MethodPost, base+"/ui/api/decide", string(body), nil, ck); res.StatusCode != http.StatusNotFound {
-			t.Fatalf("a second decision: %s, want 404", res.Status)
-		}
-	}
-	if res := uiDo(t, http.MethodPost, base+"/ui/api/decide", `{"id":"abc"}`, nil, ck); res.StatusCode != http.StatusBadRequest {
-		t.Errorf("decide without approve: %s, want 400", res.Status)
-	}
+	})
 }

@@ -180,7 +180,7 @@ func (s *Server) viewTools(view []exposure.ViewTool, lang string, byName map[str
 // beforeCall pins a tool called from outside the session's view; the
 // call's arguments are evidence of the task too.
 func (s *Server) beforeCall(sess *session, name string, args map[string]any) {
-	if sess.exp.CallStarted(name, args) {
+	if s.exposureChange(sess, func() bool { return sess.exp.CallStarted(name, args) }) {
 		s.viewChanged(sess)
 	}
 }
@@ -190,7 +190,7 @@ func (s *Server) afterCall(sess *session, name string, ok bool) {
 	if _, known := s.tools[name]; !known && ok {
 		return
 	}
-	if sess.exp.CallFinished(name, ok) {
+	if s.exposureChange(sess, func() bool { return sess.exp.CallFinished(name, ok) }) {
 		s.viewChanged(sess)
 	}
 }
@@ -292,7 +292,8 @@ func (s *Server) findTools(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 }
 
 func (s *Server) route(sess *session, request string, withSchemas bool) *mcp.CallToolResult {
-	dec, changed := sess.exp.Route(request)
+	var dec exposure.Decision
+	changed := s.exposureChange(sess, func() (changed bool) { dec, changed = sess.exp.Route(request); return changed })
 	s.routed(dec)
 	if changed {
 		s.viewChanged(sess)
@@ -400,7 +401,8 @@ func (s *Server) addPrompts() {
 		if strings.TrimSpace(request) == "" {
 			return nil, fmt.Errorf("the task prompt needs a request argument")
 		}
-		dec, changed := sess.exp.Route(request)
+		var dec exposure.Decision
+		changed := s.exposureChange(sess, func() (changed bool) { dec, changed = sess.exp.Route(request); return changed })
 		s.routed(dec)
 		if changed {
 			s.viewChanged(sess)

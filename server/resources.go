@@ -76,7 +76,7 @@ func (s *Server) traces(ctx context.Context, key string) sessionTraces {
 		return out
 	}
 	rows, err := s.deps.Store.Read().QueryContext(ctx,
-		`SELECT trace_id, at, tool, action, status, error_code, duration_ms FROM traces WHERE session = ? ORDER BY at DESC LIMIT 50`, key)
+		`SELECT trace_id, at, tool, action, status, error_code, duration_ms FROM traces WHERE session = $1 ORDER BY at DESC LIMIT 50`, key)
 	if err != nil {
 		return out
 	}

@@ -72,7 +72,10 @@ func New(o Options) (*Server, error) {
 	s.sessions = &sessions{m: map[string]*session{}, new: func(key, client string, kind sessionKind) *session {
 		return s.newSession(key, client, kind, limit)
 	}}
-	if err := o.Deps.Store.Migrate("traces", tracesDDL); err != nil {
+	if err := o.Deps.Store.MigrateVersions("traces", traceSteps...); err != nil {
+		return nil, err
+	}
+	if err := o.Deps.Store.MigrateVersions("principal_state", principalSteps...); err != nil {
 		return nil, err
 	}
 	pruneTraces(o.Deps.Store, o.Log)

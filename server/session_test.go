@@ -32,7 +32,17 @@ type fixture struct {
 
 func newFixture(t *testing.T, policy string, cap int) *fixture {
 	t.Helper()
+	return newFixtureOn(t, policy, cap, nil)
+}
+
+// newFixtureOn is newFixture on st (nil: a SQLite store of its own), for
+// several servers on one database.
+func newFixtureOn(t *testing.T, policy string, cap int, st *store.Store) *fixture {
+	t.Helper()
 	d := tooltest.Deps(t)
+	if st != nil {
+		d.Store = st
+	}
 	d.Config.Confirm = policy
 	d.Config.Limits.ConcurrentCalls = cap
 	d.Config.Limits.ResultChars = 1000
@@ -305,7 +315,7 @@ func stdioPair(t *testing.T, s *Server) *client.Client {
 func TestSessionIsolation_StdioProcesses(t *testing.T) {
 	f1 := newFixture(t, "token", 3)
 	d2 := *f1.s.deps
-	st, err := store.Open(f1.s.cfg.DataDir)
+	st, err := store.OpenSQLite(f1.s.cfg.DataDir)
 	if err != nil {
 		t.Fatal(err)
 	}

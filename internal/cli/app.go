@@ -84,16 +84,16 @@ func assemble(cfg *config.Config, lookOnly bool) (*app, error) {
 		return nil, fmt.Errorf("log file: %w", err)
 	}
 	a := &app{cfg: cfg, log: log, closer: []io.Closer{lc}}
-	openSandbox, openStore := sandbox.New, store.Open
+	openSandbox, openStore := sandbox.New, func(*config.Config) (*store.Store, error) { return openStore(cfg) }
 	if lookOnly {
-		openSandbox, openStore = sandbox.Open, func(string) (*store.Store, error) { return store.OpenMemory() }
+		openSandbox, openStore = sandbox.Open, func(*config.Config) (*store.Store, error) { return store.OpenMemory() }
 	}
 	sb, err := openSandbox(cfg.Workspace)
 	if err != nil {
 		a.Close()
 		return nil, err
 	}
-	st, err := openStore(cfg.DataDir)
+	st, err := openStore(cfg)
 	if err != nil {
 		a.Close()
 		return nil, err
@@ -141,3 +141,9 @@ func assemble(cfg *config.Config, lookOnly bool) (*app, error) {
 type closerFunc func()
 
 func (f closerFunc) Close() error { f(); return nil }
+
+// openStore opens the store the config names: SQLite in data_dir, or the
+// shared PostgreSQL (the password from store.password_env).
+func openStore(cfg *config.Config) (*store.Store, error) {
+	return store.Open(store.Config{Driver: cfg.Store.Driver, DataDir: cfg.DataDir, DSN: cfg.Store.DSN, Password: cfg.Store.Password()})
+}

@@ -29,7 +29,7 @@ func cmdApprove(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(cfg.DataDir)
+	st, err := openStore(cfg)
 	if err != nil {
 		return err
 	}

@@ -38,6 +38,7 @@ type Config struct {
 	System         System        `yaml:"system"`
 	Jail           Jail          `yaml:"jail"`
 	Bridge         Bridge        `yaml:"bridge"` // downstream MCP servers (bridge.go)
+	Store          Store         `yaml:"store"`  // where shared state lives (store.go)
 
 	// Tools holds the sections of tools that own their config, by tool name.
 	// A tool decodes its own section with Section.
@@ -189,6 +190,7 @@ func Default() *Config {
 		},
 		Jail:   Jail{CPUSeconds: 120, MemoryMB: 4096, Processes: 256, FileSizeMB: 1024},
 		Bridge: defaultBridge(),
+		Store:  Store{Driver: "sqlite"},
 	}
 }
 
@@ -366,6 +368,9 @@ func (c *Config) Validate() error {
 		if d <= 0 {
 			return fmt.Errorf("config: %s must be a positive duration such as 5s, not %v", name, d)
 		}
+	}
+	if err := c.Store.Validate(); err != nil {
+		return err
 	}
 	if err := c.Bridge.Validate(); err != nil {
 		return err

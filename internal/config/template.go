@@ -25,6 +25,14 @@ workspace:
 # Data dir: the SQLite store (confirmation tokens, calls waiting for approval, traces).
 data_dir: ~/.local/share/clawbridge
 
+# The store: sqlite (the file in data_dir, one instance) or postgres (several
+# instances share it; see README "Running several instances"). The dsn holds no
+# password: password_env names the environment variable that does.
+store:
+  driver: sqlite
+  dsn: ""            # e.g. postgres://clawbridge@db:5432/clawbridge?sslmode=verify-full
+  password_env: ""   # e.g. CLAWBRIDGE_STORE_PASSWORD
+
 # Logs go to stderr unless a file is named. stdout carries only JSON-RPC.
 log_file: ""
 log_level: info         # trace, debug, info, warn or error

@@ -16,7 +16,6 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"errors"
 	"time"
 
 	"clawbridge/internal/store"
@@ -56,10 +55,10 @@ type Store struct{ st *store.Store }
 
 // Open migrates the table.
 func Open(st *store.Store) (*Store, error) {
-	err := st.Migrate("sendonce",
+	err := st.MigrateVersions("sendonce", store.Migration{Version: 1, Stmts: []string{
 		`CREATE TABLE IF NOT EXISTS send_once (
 			key TEXT PRIMARY KEY, state TEXT NOT NULL, answer TEXT NOT NULL,
-			parts INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`)
+			parts INTEGER NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)`}})
 	return &Store{st: st}, err
 }
 
@@ -85,29 +84,45 @@ func Derive(parts ...string) string {
 func (s *Store) Claim(ctx context.Context, key string) (rec Record, fresh bool, err error) {
 	now := time.Now()
 	err = s.st.Tx(ctx, func(tx *sql.Tx) error {
-		var created, updated int64
-		e := tx.QueryRowContext(ctx, `SELECT state, answer, parts, created_at, updated_at FROM send_once WHERE key = ?`, key).
-			Scan(&rec.State, &rec.Answer, &rec.Parts, &created, &updated)
-		rec.Key = key
-		switch {
-		case errors.Is(e, sql.ErrNoRows):
-			rec = Record{Key: key, State: Sending, Created: now, Updated: now}
-			fresh = true
-			_, e = tx.ExecContext(ctx, `INSERT INTO send_once(key, state, answer, parts, created_at, updated_at) VALUES (?,?,?,?,?,?)`,
-				key, Sending, "", 0, now.UnixMilli(), now.UnixMilli())
-			return e
-		case e != nil:
+		// Insert-or-nothing, then a conditional take-over, each checked by
+		// rows affected: two instances claiming one key at once never both
+		// get fresh (the loser waits on the winner's row and sees it taken).
+		res, e := tx.ExecContext(ctx, `INSERT INTO send_once(key, state, answer, parts, created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6)
+			ON CONFLICT (key) DO NOTHING`, key, Sending, "", 0, now.UnixMilli(), now.UnixMilli())
+		if e != nil {
 			return e
 		}
-		rec.Created, rec.Updated = time.UnixMilli(created), time.UnixMilli(updated)
-		if rec.State == Failed || rec.State == Partial {
-			fresh = true
-			_, e = tx.ExecContext(ctx, `UPDATE send_once SET state = ?, updated_at = ? WHERE key = ?`, Sending, now.UnixMilli(), key)
+		if n, _ := res.RowsAffected(); n == 1 {
+			rec, fresh = Record{Key: key, State: Sending, Created: now, Updated: now}, true
+			return nil
+		}
+		if rec, e = read(ctx, tx, key); e != nil {
 			return e
 		}
-		return nil
+		if rec.State != Failed && rec.State != Partial {
+			return nil
+		}
+		res, e = tx.ExecContext(ctx, `UPDATE send_once SET state = $1, updated_at = $2 WHERE key = $3 AND state = $4`, Sending, now.UnixMilli(), key, rec.State)
+		if e != nil {
+			return e
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			fresh = true
+			return nil
+		}
+		rec, e = read(ctx, tx, key) // another instance took it first
+		return e
 	})
 	return rec, fresh, err
+}
+
+func read(ctx context.Context, tx *sql.Tx, key string) (Record, error) {
+	rec := Record{Key: key}
+	var created, updated int64
+	err := tx.QueryRowContext(ctx, `SELECT state, answer, parts, created_at, updated_at FROM send_once WHERE key = $1`, key).
+		Scan(&rec.State, &rec.Answer, &rec.Parts, &created, &updated)
+	rec.Created, rec.Updated = time.UnixMilli(created), time.UnixMilli(updated)
+	return rec, err
 }
 
 // Finish records the outcome of a claimed send. It runs even when ctx is
@@ -115,7 +130,7 @@ func (s *Store) Claim(ctx context.Context, key string) (rec Record, fresh bool, 
 func (s *Store) Finish(ctx context.Context, key string, state State, answer string, parts int) error {
 	ctx = context.WithoutCancel(ctx)
 	return s.st.Tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE send_once SET state = ?, answer = ?, parts = ?, updated_at = ? WHERE key = ?`,
+		_, err := tx.ExecContext(ctx, `UPDATE send_once SET state = $1, answer = $2, parts = $3, updated_at = $4 WHERE key = $5`,
 			state, answer, parts, time.Now().UnixMilli(), key)
 		return err
 	})

@@ -15,11 +15,11 @@ import (
 	"github.com/rs/zerolog"
 )
 
-const rowInsert = `INSERT INTO r(session, n) VALUES (?, ?)`
+const rowInsert = `INSERT INTO r(session, n) VALUES ($1, $2)`
 
 func appenderStore(t *testing.T, dir string) *Store {
 	t.Helper()
-	s, err := Open(dir)
+	s, err := OpenSQLite(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,13 +160,13 @@ func TestStore_OneWriterNeverBusy(t *testing.T) {
 			for i := range 5 {
 				a.Add(sess, i)
 				if err := s.Tx(ctx, func(tx *sql.Tx) error {
-					_, err := tx.Exec(`INSERT INTO r VALUES (?, ?)`, sess, -1)
+					_, err := tx.Exec(`INSERT INTO r VALUES ($1, $2)`, sess, -1)
 					return err
 				}); err != nil {
 					errs <- err
 					return
 				}
-				if _, err := s.DB().Exec(`INSERT INTO r VALUES (?, ?)`, sess, -2); err != nil {
+				if _, err := s.DB().Exec(`INSERT INTO r VALUES ($1, $2)`, sess, -2); err != nil {
 					errs <- err
 					return
 				}

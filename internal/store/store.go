@@ -1,8 +1,14 @@
-// Package store is clawbridge's embedded SQLite database (modernc.org/sqlite,
-// pure Go, no cgo). Components own their tables and create them with Migrate;
-// writes go through transactions.
+// Package store is clawbridge's database: an embedded SQLite file
+// (modernc.org/sqlite, pure Go, no cgo) by default, or PostgreSQL (pgx's
+// database/sql adapter) for several instances that share state. Components
+// own their tables and create them with MigrateVersions; writes go through
+// transactions. SQL is written once for both engines: $n placeholders,
+// ON CONFLICT upserts, BIGINT Unix times, TEXT; Dialect covers the little
+// DDL that truly differs. The store does not hide concurrency between
+// instances: a component that must act once across them writes a
+// conditional UPDATE/DELETE and checks the rows it affected.
 //
-// A process writes through one connection (DB): SQLite takes one writer at
+// On SQLite a process writes through one connection (DB): SQLite takes one writer at
 // a time anyway, and a pool of writers only turns that into SQLITE_BUSY
 // retries and a descriptor set that grows with concurrency. Reads that need
 // not see an open transaction use the small Read pool (WAL lets them run
@@ -16,29 +22,106 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
+// Drivers.
+const (
+	SQLite   = "sqlite"
+	Postgres = "postgres"
+)
+
+// Config says which database to open.
+type Config struct {
+	Driver   string // SQLite (default) or Postgres
+	DataDir  string // SQLite: the directory of clawbridge.db
+	DSN      string // Postgres: postgres://user@host:port/db?sslmode=...
+	Password string // Postgres: the password, kept out of the DSN and of every message
+}
+
+// Open opens the database c names: SQLite in c.DataDir, or PostgreSQL at
+// c.DSN. Errors never carry the password.
+func Open(c Config) (*Store, error) {
+	switch c.Driver {
+	case "", SQLite:
+		return OpenSQLite(c.DataDir)
+	case Postgres:
+		return openPostgres(c.DSN, c.Password)
+	}
+	return nil, fmt.Errorf("store: driver must be sqlite or postgres, not %q", c.Driver)
+}
+
+// pgConns bounds the PostgreSQL pool of one instance.
+const pgConns = 16
+
+func openPostgres(dsn, password string) (*Store, error) {
+	shown := Redact(dsn)
+	cc, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		// pgx's parse errors can quote the DSN: say only what was wrong.
+		return nil, fmt.Errorf("store: store.dsn %s is not a PostgreSQL URL such as postgres://user@host:5432/db?sslmode=disable", shown)
+	}
+	if password != "" {
+		cc.Password = password
+	}
+	password = cc.Password
+	db := stdlib.OpenDB(*cc)
+	db.SetMaxOpenConns(pgConns)
+	db.SetMaxIdleConns(pgConns)
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: connect to %s: %s", shown, scrub(err.Error(), password))
+	}
+	return &Store{db: db, read: db, path: shown, driver: Postgres, done: map[string]bool{}, appenders: map[string]*Appender{}}, nil
+}
+
+// Redact is dsn without its password, for messages.
+func Redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.Scheme == "" {
+		return "(unparsable dsn)"
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
+}
+
+// scrub removes secret from msg, in case a driver quotes it.
+func scrub(msg, secret string) string {
+	if secret == "" {
+		return msg
+	}
+	return strings.ReplaceAll(msg, secret, "xxxxx")
+}
+
 // Store is the shared database handle.
 type Store struct {
-	db        *sql.DB // the one writer connection
-	read      *sql.DB // query-only readers; db itself for an in-memory store
-	path      string
+	db        *sql.DB // SQLite: the one writer connection; PostgreSQL: the pool
+	read      *sql.DB // query-only readers; db itself for an in-memory store and PostgreSQL
+	path      string  // the file, or the redacted DSN
+	driver    string
 	mu        sync.Mutex
 	done      map[string]bool
 	appenders map[string]*Appender
 }
 
-// readers bounds the read pool: reads are short, and each connection holds
-// descriptors on the database, its WAL and its shared-memory index.
+// readers bounds the SQLite read pool: reads are short, and each
+// connection holds descriptors on the database, its WAL and its
+// shared-memory index.
 const readers = 4
 
-// Open opens (creating) the database in dataDir.
-func Open(dataDir string) (*Store, error) {
+// OpenSQLite opens (creating) the SQLite database in dataDir.
+func OpenSQLite(dataDir string) (*Store, error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("store: create data dir: %w", err)
 	}
@@ -56,7 +139,7 @@ func Open(dataDir string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	return &Store{db: db, read: read, path: path, done: map[string]bool{}, appenders: map[string]*Appender{}}, nil
+	return &Store{db: db, read: read, path: path, driver: SQLite, done: map[string]bool{}, appenders: map[string]*Appender{}}, nil
 }
 
 func openPool(dsn string, conns int) (*sql.DB, error) {
@@ -85,7 +168,7 @@ func OpenMemory() (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open in memory: %w", err)
 	}
-	return &Store{db: db, read: db, path: ":memory:", done: map[string]bool{}, appenders: map[string]*Appender{}}, nil
+	return &Store{db: db, read: db, path: ":memory:", driver: SQLite, done: map[string]bool{}, appenders: map[string]*Appender{}}, nil
 }
 
 // DB is the writer: one connection, so a statement waits its turn in the
@@ -97,8 +180,21 @@ func (s *Store) DB() *sql.DB { return s.db }
 // was committed before the query began.
 func (s *Store) Read() *sql.DB { return s.read }
 
-// Path is the database file.
+// Path is the database file, or for PostgreSQL the DSN without password.
 func (s *Store) Path() string { return s.path }
+
+// Driver is SQLite or Postgres.
+func (s *Store) Driver() string { return s.driver }
+
+// ForUpdate is the clause that locks the rows a SELECT in a transaction
+// reads, until it ends: " FOR UPDATE" on PostgreSQL; empty on SQLite, whose
+// write transactions hold the database's write lock from their start.
+func (s *Store) ForUpdate() string {
+	if s.driver == Postgres {
+		return " FOR UPDATE"
+	}
+	return ""
+}
 
 // Close writes out what the appenders still hold, then closes the database.
 func (s *Store) Close() error {
@@ -113,28 +209,6 @@ func (s *Store) Close() error {
 		s.read.Close()
 	}
 	return s.db.Close()
-}
-
-// Migrate runs a component's DDL statements once per process, in one
-// transaction. Statements must be idempotent (CREATE ... IF NOT EXISTS).
-func (s *Store) Migrate(component string, stmts ...string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.done[component] {
-		return nil
-	}
-	err := s.Tx(context.Background(), func(tx *sql.Tx) error {
-		for _, st := range stmts {
-			if _, err := tx.Exec(st); err != nil {
-				return fmt.Errorf("store: migrate %s: %w", component, err)
-			}
-		}
-		return nil
-	})
-	if err == nil {
-		s.done[component] = true
-	}
-	return err
 }
 
 // Tx runs fn in a transaction, committing when it returns nil and rolling

@@ -13,12 +13,17 @@ import (
 
 func open(t *testing.T, dir string) *Store {
 	t.Helper()
-	s, err := Open(dir)
+	s, err := OpenSQLite(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// Migrate is a one-step MigrateVersions, for the tests' tables.
+func (s *Store) Migrate(component string, stmts ...string) error {
+	return s.MigrateVersions(component, Migration{Version: 1, Stmts: stmts})
 }
 
 func count(t *testing.T, s *Store, table string) int {
@@ -47,7 +52,7 @@ func TestStore_OpenCreatesPrivateDataDir(t *testing.T) {
 	if err := s.DB().QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		t.Errorf("journal_mode %q %v, want wal", mode, err)
 	}
-	if _, err := Open(filepath.Join(s.Path(), "x")); err == nil {
+	if _, err := OpenSQLite(filepath.Join(s.Path(), "x")); err == nil {
 		t.Error("a data dir under a file opened")
 	}
 }

@@ -23,9 +23,15 @@ var ErrSchemaNewer = errors.New("schema is newer than this binary")
 const versionsDDL = `CREATE TABLE IF NOT EXISTS schema_versions (
 	component TEXT PRIMARY KEY, version INTEGER NOT NULL, updated_at BIGINT NOT NULL)`
 
+// migrateLock is the advisory lock key migrations take on PostgreSQL
+// ("clawbrdg" in ASCII).
+const migrateLock int64 = 0x636c617762726467
+
 // MigrateVersions brings component's tables to the last step's version:
 // each step newer than the recorded version runs once, in order, in one
-// transaction with the new version number. A recorded version above the
+// transaction with the new version number, recorded once even when
+// several instances start together (on PostgreSQL they take an advisory
+// lock in turn). A recorded version above the
 // last step means a newer clawbridge wrote the store; that is refused with
 // a message saying so, and nothing is changed. The SQL here and in the
 // steps is written for SQLite and PostgreSQL alike ($n placeholders,
@@ -42,6 +48,14 @@ func (s *Store) MigrateVersions(component string, steps ...Migration) error {
 		return nil
 	}
 	err := s.Tx(context.Background(), func(tx *sql.Tx) error {
+		if s.driver == Postgres {
+			// Instances starting at once take turns: the lock is held to
+			// the end of this transaction, so the second one sees the
+			// first one's version and runs nothing.
+			if _, err := tx.Exec(`SELECT pg_advisory_xact_lock($1)`, migrateLock); err != nil {
+				return fmt.Errorf("store: lock for migration: %w", err)
+			}
+		}
 		if _, err := tx.Exec(versionsDDL); err != nil {
 			return fmt.Errorf("store: schema_versions: %w", err)
 		}
@@ -52,8 +66,12 @@ func (s *Store) MigrateVersions(component string, steps ...Migration) error {
 			return fmt.Errorf("store: read %s schema version: %w", component, err)
 		}
 		if have > len(steps) {
-			return fmt.Errorf("store: %s tables in %s are at version %d, this clawbridge knows up to %d: %w; run the newer clawbridge, or point data_dir elsewhere",
-				component, s.path, have, len(steps), ErrSchemaNewer)
+			where := "data_dir"
+			if s.driver == Postgres {
+				where = "store.dsn"
+			}
+			return fmt.Errorf("store: %s tables in %s are at version %d, this clawbridge knows up to %d: %w; run the newer clawbridge, or point %s elsewhere",
+				component, s.path, have, len(steps), ErrSchemaNewer, where)
 		}
 		for _, st := range steps[have:] {
 			for _, q := range st.Stmts {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"clawbridge/internal/store"
+	"clawbridge/internal/store/storetest"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
@@ -65,6 +66,13 @@ type rig struct {
 	host *fakeHost
 	at   time.Time
 	mu   sync.Mutex
+}
+
+// depsOn is tooltest.Deps on db's store.
+func depsOn(t *testing.T, db *storetest.DB) *tool.Deps {
+	d := tooltest.Deps(t)
+	d.Store = db.Open(t)
+	return d
 }
 
 func newRig(t *testing.T, d *tool.Deps, start time.Time) *rig {
@@ -218,112 +226,120 @@ func TestCronDST_WallClockAcrossTransitions(t *testing.T) {
 }
 
 func TestCronAdd_BadInputNamesTheFieldAndWritesNothing(t *testing.T) {
-	d := tooltest.Deps(t)
-	r := newRig(t, d, time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC))
-	for _, tc := range []struct {
-		field string
-		args  map[string]any
-	}{
-		{"message", map[string]any{"action": "add", "schedule": "0 8 * * *"}},
-		{"message", map[string]any{"action": "add", "schedule": "0 8 * * *", "message": "  "}},
-		{"schedule", map[string]any{"action": "add", "message": "x"}},
-		{"schedule", map[string]any{"action": "add", "message": "x", "schedule": "0 8 * *"}},
-		{"schedule", map[string]any{"action": "add", "message": "x", "schedule": "0 8 * *", "phrase": "every day at 8"}},
-		{"schedule", map[string]any{"action": "add", "message": "x", "schedule": "2020-01-01T00:00:00Z"}},
-		{"phrase", map[string]any{"action": "add", "message": "x", "phrase": "whenever"}},
-		{"tool", map[string]any{"action": "add", "message": "x", "schedule": "@every 1m", "tool": "nosuch"}},
-		{"tool", map[string]any{"action": "add", "message": "x", "schedule": "@every 1m", "tool": "cron"}},
-		{"tool", map[string]any{"action": "add", "message": "x", "schedule": "@every 1m", "tool_action": "send"}},
-		{"id", map[string]any{"action": "pause", "id": "jnope"}},
-		{"id", map[string]any{"action": "remove", "id": "jnope"}},
-		{"id", map[string]any{"action": "restore", "id": "jnope"}},
-	} {
-		_, err := r.call(t, tc.args)
-		te := tooltest.ToolError(t, err, tool.CodeInvalid)
-		if te.Field != tc.field {
-			t.Errorf("%v: field %q, want %q (%v)", tc.args, te.Field, tc.field, te)
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		d := depsOn(t, db)
+		r := newRig(t, d, time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC))
+		for _, tc := range []struct {
+			field string
+			args  map[string]any
+		}{
+			{"message", map[string]any{"action": "add", "schedule": "0 8 * * *"}},
+			{"message", map[string]any{"action": "add", "schedule": "0 8 * * *", "message": "  "}},
+			{"schedule", map[string]any{"action": "add", "message": "x"}},
+			{"schedule", map[string]any{"action": "add", "message": "x", "schedule": "0 8 * *"}},
+			{"schedule", map[string]any{"action": "add", "message": "x", "schedule": "0 8 * *", "phrase": "every day at 8"}},
+			{"schedule", map[string]any{"action": "add", "message": "x", "schedule": "2020-01-01T00:00:00Z"}},
+			{"phrase", map[string]any{"action": "add", "message": "x", "phrase": "whenever"}},
+			{"tool", map[string]any{"action": "add", "message": "x", "schedule": "@every 1m", "tool": "nosuch"}},
+			{"tool", map[string]any{"action": "add", "message": "x", "schedule": "@every 1m", "tool": "cron"}},
+			{"tool", map[string]any{"action": "add", "message": "x", "schedule": "@every 1m", "tool_action": "send"}},
+			{"id", map[string]any{"action": "pause", "id": "jnope"}},
+			{"id", map[string]any{"action": "remove", "id": "jnope"}},
+			{"id", map[string]any{"action": "restore", "id": "jnope"}},
+		} {
+			_, err := r.call(t, tc.args)
+			te := tooltest.ToolError(t, err, tool.CodeInvalid)
+			if te.Field != tc.field {
+				t.Errorf("%v: field %q, want %q (%v)", tc.args, te.Field, tc.field, te)
+			}
 		}
-	}
-	if n := count(t, d.Store, `SELECT COUNT(*) FROM cron_jobs`); n != 0 {
-		t.Fatalf("%d jobs written by refused calls", n)
-	}
+		if n := count(t, d.Store, `SELECT COUNT(*) FROM cron_jobs`); n != 0 {
+			t.Fatalf("%d jobs written by refused calls", n)
+		}
+	})
 }
 
 func TestCronAdd_LevelIsHighOnlyForAHighToolCall(t *testing.T) {
-	d := tooltest.Deps(t)
-	r := newRig(t, d, time.Now())
-	for _, tc := range []struct {
-		args map[string]any
-		want tool.Level
-	}{
-		{map[string]any{"message": "x", "schedule": "@every 1m"}, tool.Write},
-		{map[string]any{"message": "x", "schedule": "@every 1m", "tool": "weather", "tool_action": "current"}, tool.Read},
-		{map[string]any{"message": "x", "schedule": "@every 1m", "tool": "notify", "tool_action": "send", "args": map[string]any{"text": "hi"}}, tool.High},
-	} {
-		if got := r.t.LevelOf(tool.NewCall("add", tc.args)); got != tc.want {
-			t.Errorf("%v: level %s, want %s", tc.args, got, tc.want)
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		d := depsOn(t, db)
+		r := newRig(t, d, time.Now())
+		for _, tc := range []struct {
+			args map[string]any
+			want tool.Level
+		}{
+			{map[string]any{"message": "x", "schedule": "@every 1m"}, tool.Write},
+			{map[string]any{"message": "x", "schedule": "@every 1m", "tool": "weather", "tool_action": "current"}, tool.Read},
+			{map[string]any{"message": "x", "schedule": "@every 1m", "tool": "notify", "tool_action": "send", "args": map[string]any{"text": "hi"}}, tool.High},
+		} {
+			if got := r.t.LevelOf(tool.NewCall("add", tc.args)); got != tc.want {
+				t.Errorf("%v: level %s, want %s", tc.args, got, tc.want)
+			}
 		}
-	}
-	if got := r.t.LevelOf(tool.NewCall("list", nil)); got != tool.Read {
-		t.Errorf("list: %s", got)
-	}
+		if got := r.t.LevelOf(tool.NewCall("list", nil)); got != tool.Read {
+			t.Errorf("list: %s", got)
+		}
+	})
 }
 
 func TestCronScheduler_FiresRecordsAndPassesTheIdempotencyKey(t *testing.T) {
-	d := tooltest.Deps(t)
-	start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
-	r := newRig(t, d, start)
-	add := r.mustCall(t, map[string]any{"action": "add", "schedule": "@every 1m", "message": "stretch", "tool": "notify", "tool_action": "send", "args": map[string]any{"text": "stand up"}})
-	id := add["id"].(string)
-	if nr := add["next_runs"].([]string); nr[0] != "2026-03-04T10:01:00Z" || nr[1] != "2026-03-04T10:02:00Z" {
-		t.Fatalf("next runs %v", nr)
-	}
-	r.tick(t) // not due
-	if len(r.host.calls) != 0 {
-		t.Fatal("ran before its time")
-	}
-	r.set(start.Add(time.Minute + 200*time.Millisecond))
-	r.tick(t)
-	r.tick(t) // the same scheduled time again: nothing more
-	if len(r.host.calls) != 1 {
-		t.Fatalf("%d calls, want 1", len(r.host.calls))
-	}
-	args := r.host.calls[0]["args"].(map[string]any)
-	if args["idempotency_key"] != "cron:"+id+":2026-03-04T10:01:00Z" || args["text"] != "stand up" {
-		t.Fatalf("call args %v", args)
-	}
-	fired := r.host.events("cron_fired")
-	if len(fired) != 1 || fired[0]["message"] != "stretch" || fired[0]["outcome"] != "ok" {
-		t.Fatalf("notifications %v", r.host.notes)
-	}
-	h := r.mustCall(t, map[string]any{"action": "history", "id": id})["runs"].([]map[string]any)
-	if len(h) != 1 || h[0]["outcome"] != "ok" || h[0]["scheduled"] != "2026-03-04T10:01:00Z" {
-		t.Fatalf("history %v", h)
-	}
-	if n := count(t, d.Store, `SELECT COUNT(*) FROM cron_leases`); n != 0 {
-		t.Fatalf("%d leases left after the run", n)
-	}
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		d := depsOn(t, db)
+		start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+		r := newRig(t, d, start)
+		add := r.mustCall(t, map[string]any{"action": "add", "schedule": "@every 1m", "message": "stretch", "tool": "notify", "tool_action": "send", "args": map[string]any{"text": "stand up"}})
+		id := add["id"].(string)
+		if nr := add["next_runs"].([]string); nr[0] != "2026-03-04T10:01:00Z" || nr[1] != "2026-03-04T10:02:00Z" {
+			t.Fatalf("next runs %v", nr)
+		}
+		r.tick(t) // not due
+		if len(r.host.calls) != 0 {
+			t.Fatal("ran before its time")
+		}
+		r.set(start.Add(time.Minute + 200*time.Millisecond))
+		r.tick(t)
+		r.tick(t) // the same scheduled time again: nothing more
+		if len(r.host.calls) != 1 {
+			t.Fatalf("%d calls, want 1", len(r.host.calls))
+		}
+		args := r.host.calls[0]["args"].(map[string]any)
+		if args["idempotency_key"] != "cron:"+id+":2026-03-04T10:01:00Z" || args["text"] != "stand up" {
+			t.Fatalf("call args %v", args)
+		}
+		fired := r.host.events("cron_fired")
+		if len(fired) != 1 || fired[0]["message"] != "stretch" || fired[0]["outcome"] != "ok" {
+			t.Fatalf("notifications %v", r.host.notes)
+		}
+		h := r.mustCall(t, map[string]any{"action": "history", "id": id})["runs"].([]map[string]any)
+		if len(h) != 1 || h[0]["outcome"] != "ok" || h[0]["scheduled"] != "2026-03-04T10:01:00Z" {
+			t.Fatalf("history %v", h)
+		}
+		if n := count(t, d.Store, `SELECT COUNT(*) FROM cron_leases`); n != 0 {
+			t.Fatalf("%d leases left after the run", n)
+		}
+	})
 }
 
 func TestCronScheduler_PauseResumeSkipsTimesPassedWhilePaused(t *testing.T) {
-	d := tooltest.Deps(t)
-	start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
-	r := newRig(t, d, start)
-	id := r.mustCall(t, map[string]any{"action": "add", "schedule": "*/5 * * * *", "message": "m"})["id"].(string)
-	r.mustCall(t, map[string]any{"action": "pause", "id": id})
-	r.set(start.Add(12 * time.Minute))
-	r.tick(t)
-	if n := len(r.host.events("cron_fired")); n != 0 {
-		t.Fatal("a paused job fired")
-	}
-	v := r.mustCall(t, map[string]any{"action": "resume", "id": id})
-	if v["next_runs"].([]string)[0] != "2026-03-04T10:15:00Z" {
-		t.Fatalf("resumed next %v", v["next_runs"])
-	}
-	r.tick(t)
-	if len(r.host.events("cron_fired")) != 0 || len(r.host.events("cron_missed")) != 0 {
-		t.Fatalf("resume replayed paused times: %v", r.host.notes)
-	}
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		d := depsOn(t, db)
+		start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+		r := newRig(t, d, start)
+		id := r.mustCall(t, map[string]any{"action": "add", "schedule": "*/5 * * * *", "message": "m"})["id"].(string)
+		r.mustCall(t, map[string]any{"action": "pause", "id": id})
+		r.set(start.Add(12 * time.Minute))
+		r.tick(t)
+		if n := len(r.host.events("cron_fired")); n != 0 {
+			t.Fatal("a paused job fired")
+		}
+		v := r.mustCall(t, map[string]any{"action": "resume", "id": id})
+		if v["next_runs"].([]string)[0] != "2026-03-04T10:15:00Z" {
+			t.Fatalf("resumed next %v", v["next_runs"])
+		}
+		r.tick(t)
+		if len(r.host.events("cron_fired")) != 0 || len(r.host.events("cron_missed")) != 0 {
+			t.Fatalf("resume replayed paused times: %v", r.host.notes)
+		}
+	})
 }
 
 // TestCronRestart_MissedRunsReportedOnceNotReplayed: a job whose times
@@ -331,113 +347,125 @@ func TestCronScheduler_PauseResumeSkipsTimesPassedWhilePaused(t *testing.T) {
 // count, reported to the first connected session once, and goes on from
 // the next time after now.
 func TestCronRestart_MissedRunsReportedOnceNotReplayed(t *testing.T) {
-	d := tooltest.Deps(t)
-	start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
-	r := newRig(t, d, start)
-	id := r.mustCall(t, map[string]any{"action": "add", "schedule": "*/10 * * * *", "message": "m", "tool": "weather", "tool_action": "current"})["id"].(string)
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		d := depsOn(t, db)
+		start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+		r := newRig(t, d, start)
+		id := r.mustCall(t, map[string]any{"action": "add", "schedule": "*/10 * * * *", "message": "m", "tool": "weather", "tool_action": "current"})["id"].(string)
 
-	// "Restart" an hour later: a new tool on the same store, no session yet.
-	r2 := newRig(t, d, start.Add(time.Hour+5*time.Minute))
-	r2.host.connected = false
-	r2.tick(t)
-	r2.tick(t)
-	if len(r2.host.calls) != 0 {
-		t.Fatalf("missed runs were replayed: %v", r2.host.calls)
-	}
-	r2.host.connected = true
-	r2.tick(t)
-	r2.tick(t)
-	m := r2.host.events("cron_missed")
-	if len(m) != 1 || m[0]["missed"] != 6 || m[0]["first_missed"] != "2026-03-04T10:10:00Z" {
-		t.Fatalf("missed reports %v", r2.host.notes)
-	}
-	jobs := r2.mustCall(t, map[string]any{"action": "list"})["jobs"].([]map[string]any)
-	if len(jobs) != 1 || jobs[0]["id"] != id || jobs[0]["next_runs"].([]string)[0] != "2026-03-04T11:10:00Z" {
-		t.Fatalf("after restart %v", jobs)
-	}
+		// "Restart" an hour later: a new tool on the same store, no session yet.
+		r2 := newRig(t, d, start.Add(time.Hour+5*time.Minute))
+		r2.host.connected = false
+		r2.tick(t)
+		r2.tick(t)
+		if len(r2.host.calls) != 0 {
+			t.Fatalf("missed runs were replayed: %v", r2.host.calls)
+		}
+		r2.host.connected = true
+		r2.tick(t)
+		r2.tick(t)
+		m := r2.host.events("cron_missed")
+		if len(m) != 1 || m[0]["missed"] != 6 || m[0]["first_missed"] != "2026-03-04T10:10:00Z" {
+			t.Fatalf("missed reports %v", r2.host.notes)
+		}
+		jobs := r2.mustCall(t, map[string]any{"action": "list"})["jobs"].([]map[string]any)
+		if len(jobs) != 1 || jobs[0]["id"] != id || jobs[0]["next_runs"].([]string)[0] != "2026-03-04T11:10:00Z" {
+			t.Fatalf("after restart %v", jobs)
+		}
+	})
 }
 
 // TestCronLease_TwoProcessesRunEachTimeOnce: two schedulers on one store
 // (as two server processes sharing a data dir), ticking together many
 // times, run each scheduled time once between them.
 func TestCronLease_TwoProcessesRunEachTimeOnce(t *testing.T) {
-	d := tooltest.Deps(t)
-	start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
-	a := newRig(t, d, start)
-	a.mustCall(t, map[string]any{"action": "add", "schedule": "@every 1m", "message": "m", "tool": "weather", "tool_action": "current"})
-	b := newRig(t, d, start)
-	for i := 1; i <= 5; i++ {
-		at := start.Add(time.Duration(i)*time.Minute + time.Second)
-		a.set(at)
-		b.set(at)
-		var wg sync.WaitGroup
-		for _, r := range []*rig{a, b, a, b} {
-			wg.Add(1)
-			go func() { defer wg.Done(); r.tick(t) }()
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		d := depsOn(t, db)
+		start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+		a := newRig(t, d, start)
+		a.mustCall(t, map[string]any{"action": "add", "schedule": "@every 1m", "message": "m", "tool": "weather", "tool_action": "current"})
+		d2 := *d
+		d2.Store = db.Open(t) // the second process's own handle
+		b := newRig(t, &d2, start)
+		for i := 1; i <= 5; i++ {
+			at := start.Add(time.Duration(i)*time.Minute + time.Second)
+			a.set(at)
+			b.set(at)
+			var wg sync.WaitGroup
+			for _, r := range []*rig{a, b, a, b} {
+				wg.Add(1)
+				go func() { defer wg.Done(); r.tick(t) }()
+			}
+			wg.Wait()
 		}
-		wg.Wait()
-	}
-	if n := len(a.host.calls) + len(b.host.calls); n != 5 {
-		t.Fatalf("%d runs for 5 scheduled times (a %d, b %d)", n, len(a.host.calls), len(b.host.calls))
-	}
-	if n := count(t, d.Store, `SELECT COUNT(*) FROM cron_runs WHERE outcome = 'ok'`); n != 5 {
-		t.Fatalf("%d ok runs recorded", n)
-	}
+		if n := len(a.host.calls) + len(b.host.calls); n != 5 {
+			t.Fatalf("%d runs for 5 scheduled times (a %d, b %d)", n, len(a.host.calls), len(b.host.calls))
+		}
+		if n := count(t, d.Store, `SELECT COUNT(*) FROM cron_runs WHERE outcome = 'ok'`); n != 5 {
+			t.Fatalf("%d ok runs recorded", n)
+		}
+	})
 }
 
 func TestCronLease_HeldLeaseBlocksUntilItExpires(t *testing.T) {
-	d := tooltest.Deps(t)
-	start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
-	r := newRig(t, d, start)
-	id := r.mustCall(t, map[string]any{"action": "add", "schedule": "@every 1m", "message": "m"})["id"].(string)
-	// Another process holds the job (it died while running it).
-	if _, err := d.Store.DB().Exec(`INSERT INTO cron_leases (job_id, owner, expires_at) VALUES ($1, 'other', $2)`, id, start.Add(3*time.Minute).UnixMilli()); err != nil {
-		t.Fatal(err)
-	}
-	r.set(start.Add(time.Minute + time.Second))
-	r.tick(t)
-	if len(r.host.events("cron_fired")) != 0 {
-		t.Fatal("ran under another process's lease")
-	}
-	r.set(start.Add(3*time.Minute + 2*time.Second)) // expired; the 10:01 time is now missed, 10:03 due
-	r.tick(t)
-	if len(r.host.events("cron_fired")) != 0 || len(r.host.events("cron_missed")) != 1 {
-		t.Fatalf("after expiry: %v", r.host.notes)
-	}
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		d := depsOn(t, db)
+		start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+		r := newRig(t, d, start)
+		id := r.mustCall(t, map[string]any{"action": "add", "schedule": "@every 1m", "message": "m"})["id"].(string)
+		// Another process holds the job (it died while running it).
+		if _, err := d.Store.DB().Exec(`INSERT INTO cron_leases (job_id, owner, expires_at) VALUES ($1, 'other', $2)`, id, start.Add(3*time.Minute).UnixMilli()); err != nil {
+			t.Fatal(err)
+		}
+		r.set(start.Add(time.Minute + time.Second))
+		r.tick(t)
+		if len(r.host.events("cron_fired")) != 0 {
+			t.Fatal("ran under another process's lease")
+		}
+		r.set(start.Add(3*time.Minute + 2*time.Second)) // expired; the 10:01 time is now missed, 10:03 due
+		r.tick(t)
+		if len(r.host.events("cron_fired")) != 0 || len(r.host.events("cron_missed")) != 1 {
+			t.Fatalf("after expiry: %v", r.host.notes)
+		}
+	})
 }
 
 func TestCronOnce_RunsOnceThenHasNoNextRun(t *testing.T) {
-	d := tooltest.Deps(t)
-	start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
-	r := newRig(t, d, start)
-	r.mustCall(t, map[string]any{"action": "add", "schedule": "2026-03-04T18:30:00+08:00", "message": "call mum"})
-	r.set(start.Add(30*time.Minute + time.Second))
-	r.tick(t)
-	r.set(start.Add(2 * time.Hour))
-	r.tick(t)
-	if n := len(r.host.events("cron_fired")); n != 1 {
-		t.Fatalf("fired %d times", n)
-	}
-	jobs := r.mustCall(t, map[string]any{"action": "list"})["jobs"].([]map[string]any)
-	if jobs[0]["next_runs"].([]string)[0] != "none" {
-		t.Fatalf("a one-off still has a next run: %v", jobs[0]["next_runs"])
-	}
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		d := depsOn(t, db)
+		start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+		r := newRig(t, d, start)
+		r.mustCall(t, map[string]any{"action": "add", "schedule": "2026-03-04T18:30:00+08:00", "message": "call mum"})
+		r.set(start.Add(30*time.Minute + time.Second))
+		r.tick(t)
+		r.set(start.Add(2 * time.Hour))
+		r.tick(t)
+		if n := len(r.host.events("cron_fired")); n != 1 {
+			t.Fatalf("fired %d times", n)
+		}
+		jobs := r.mustCall(t, map[string]any{"action": "list"})["jobs"].([]map[string]any)
+		if jobs[0]["next_runs"].([]string)[0] != "none" {
+			t.Fatalf("a one-off still has a next run: %v", jobs[0]["next_runs"])
+		}
+	})
 }
 
 func TestCronTrash_RemoveAndRestore(t *testing.T) {
-	d := tooltest.Deps(t)
-	r := newRig(t, d, time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC))
-	id := r.mustCall(t, map[string]any{"action": "add", "phrase": "every Monday at 9", "message": "standup"})["id"].(string)
-	r.mustCall(t, map[string]any{"action": "remove", "id": id})
-	if n := count(t, d.Store, `SELECT COUNT(*) FROM cron_jobs`); n != 0 {
-		t.Fatal("remove kept the job")
-	}
-	v := r.mustCall(t, map[string]any{"action": "restore", "id": id})
-	if v["schedule"] != "0 9 * * 1" || v["message"] != "standup" || v["next_runs"].([]string)[0] != "2026-03-09T09:00:00Z" {
-		t.Fatalf("restored %v", v)
-	}
-	md := r.mustCall(t, map[string]any{"action": "export"})["markdown"].(string)
-	if !strings.Contains(md, "`0 9 * * 1`") || !strings.Contains(md, "standup") {
-		t.Fatalf("export:\n%s", md)
-	}
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		d := depsOn(t, db)
+		r := newRig(t, d, time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC))
+		id := r.mustCall(t, map[string]any{"action": "add", "phrase": "every Monday at 9", "message": "standup"})["id"].(string)
+		r.mustCall(t, map[string]any{"action": "remove", "id": id})
+		if n := count(t, d.Store, `SELECT COUNT(*) FROM cron_jobs`); n != 0 {
+			t.Fatal("remove kept the job")
+		}
+		v := r.mustCall(t, map[string]any{"action": "restore", "id": id})
+		if v["schedule"] != "0 9 * * 1" || v["message"] != "standup" || v["next_runs"].([]string)[0] != "2026-03-09T09:00:00Z" {
+			t.Fatalf("restored %v", v)
+		}
+		md := r.mustCall(t, map[string]any{"action": "export"})["markdown"].(string)
+		if !strings.Contains(md, "`0 9 * * 1`") || !strings.Contains(md, "standup") {
+			t.Fatalf("export:\n%s", md)
+		}
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"clawbridge/internal/store/storetest"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
@@ -19,9 +20,13 @@ type rig struct {
 	now time.Time
 }
 
-func newRig(t *testing.T) *rig {
+// newRig is newRigOn a SQLite store of its own.
+func newRig(t *testing.T) *rig { return newRigOn(t, storetest.SQLite(t)) }
+
+func newRigOn(t *testing.T, db *storetest.DB) *rig {
 	t.Helper()
 	d := tooltest.Deps(t)
+	d.Store = db.Open(t)
 	tooltest.ConfigSection(t, d, "education", "timezone: Asia/Shanghai")
 	x, tl, err := build(d)
 	if err != nil {
@@ -79,143 +84,151 @@ var sm2Table = []struct {
 // TestSM2_HandComputedTable: the pure step and the review action (through
 // the store, one review on each due day) follow the table.
 func TestSM2_HandComputedTable(t *testing.T) {
-	s := sm2State{EF100: startEF100}
-	for i, row := range sm2Table {
-		s = s.review(row.q)
-		if s.Reps != row.reps || s.Interval != row.interval || ef(s.EF100) != row.ef {
-			t.Fatalf("step %d (q %d): n %d I %d EF %s, want n %d I %d EF %s", i+1, row.q, s.Reps, s.Interval, ef(s.EF100), row.reps, row.interval, row.ef)
-		}
-	}
-	r := newRig(t)
-	id := r.must(t, map[string]any{"action": "add_cards", "deck": "vocab", "cards": []any{map[string]any{"front": "apple", "back": "苹果"}}})["added"].([]map[string]any)[0]["id"].(string)
-	for i, row := range sm2Table {
-		if due := r.must(t, map[string]any{"action": "due", "deck": "vocab"}); due["due"] != 1 {
-			t.Fatalf("step %d: not due on its day: %v", i+1, due)
-		}
-		v := r.must(t, map[string]any{"action": "review", "id": id, "quality": row.q})
-		sh, _ := time.LoadLocation("Asia/Shanghai")
-		want := r.now.In(sh).AddDate(0, 0, row.interval).Format(dayFmt)
-		if v["repetitions"] != row.reps || v["interval_days"] != row.interval || v["easiness"] != row.ef || v["due"] != want {
-			t.Fatalf("step %d: %v, want n %d I %d EF %s due %s", i+1, v, row.reps, row.interval, row.ef, want)
-		}
-		if row.interval > 1 { // the day before it is due it is not listed
-			r.now = r.now.AddDate(0, 0, row.interval-1)
-			if due := r.must(t, map[string]any{"action": "due"}); due["due"] != 0 {
-				t.Fatalf("step %d: due a day early: %v", i+1, due)
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		s := sm2State{EF100: startEF100}
+		for i, row := range sm2Table {
+			s = s.review(row.q)
+			if s.Reps != row.reps || s.Interval != row.interval || ef(s.EF100) != row.ef {
+				t.Fatalf("step %d (q %d): n %d I %d EF %s, want n %d I %d EF %s", i+1, row.q, s.Reps, s.Interval, ef(s.EF100), row.reps, row.interval, row.ef)
 			}
-			r.now = r.now.AddDate(0, 0, 1)
-		} else {
-			r.now = r.now.AddDate(0, 0, 1)
 		}
-	}
-	if n := r.count(t, "edu_reviews"); n != len(sm2Table) {
-		t.Fatalf("%d reviews recorded", n)
-	}
+		r := newRigOn(t, db)
+		id := r.must(t, map[string]any{"action": "add_cards", "deck": "vocab", "cards": []any{map[string]any{"front": "apple", "back": "苹果"}}})["added"].([]map[string]any)[0]["id"].(string)
+		for i, row := range sm2Table {
+			if due := r.must(t, map[string]any{"action": "due", "deck": "vocab"}); due["due"] != 1 {
+				t.Fatalf("step %d: not due on its day: %v", i+1, due)
+			}
+			v := r.must(t, map[string]any{"action": "review", "id": id, "quality": row.q})
+			sh, _ := time.LoadLocation("Asia/Shanghai")
+			want := r.now.In(sh).AddDate(0, 0, row.interval).Format(dayFmt)
+			if v["repetitions"] != row.reps || v["interval_days"] != row.interval || v["easiness"] != row.ef || v["due"] != want {
+				t.Fatalf("step %d: %v, want n %d I %d EF %s due %s", i+1, v, row.reps, row.interval, row.ef, want)
+			}
+			if row.interval > 1 { // the day before it is due it is not listed
+				r.now = r.now.AddDate(0, 0, row.interval-1)
+				if due := r.must(t, map[string]any{"action": "due"}); due["due"] != 0 {
+					t.Fatalf("step %d: due a day early: %v", i+1, due)
+				}
+				r.now = r.now.AddDate(0, 0, 1)
+			} else {
+				r.now = r.now.AddDate(0, 0, 1)
+			}
+		}
+		if n := r.count(t, "edu_reviews"); n != len(sm2Table) {
+			t.Fatalf("%d reviews recorded", n)
+		}
+	})
 }
 
 // TestFlashcards_DecksDuplicatesTrashAndExport.
 func TestFlashcards_DecksDuplicatesTrashAndExport(t *testing.T) {
-	r := newRig(t)
-	add := r.must(t, map[string]any{"action": "add_cards", "deck": "vocab", "cards": []any{
-		map[string]any{"front": "apple", "back": "苹果"}, map[string]any{"front": "pear", "back": "梨"}, map[string]any{"front": "apple", "back": "again"}}})
-	if len(add["added"].([]map[string]any)) != 2 {
-		t.Fatalf("add = %v", add)
-	}
-	again := r.must(t, map[string]any{"action": "add_cards", "deck": "vocab", "cards": []any{map[string]any{"front": "pear", "back": "梨"}}})
-	if len(again["added"].([]map[string]any)) != 0 || len(again["skipped"].([]string)) != 1 {
-		t.Fatalf("second add = %v", again)
-	}
-	r.must(t, map[string]any{"action": "add_cards", "cards": []any{map[string]any{"front": "勾股定理", "back": "a²+b²=c²"}}})
-	decks := r.must(t, map[string]any{"action": "decks"})["decks"].([]map[string]any)
-	if len(decks) != 2 || decks[0]["deck"] != "default" || decks[1]["cards"] != 2 || decks[1]["due_today"] != 2 {
-		t.Fatalf("decks = %v", decks)
-	}
-	id := add["added"].([]map[string]any)[0]["id"].(string)
-	r.must(t, map[string]any{"action": "review", "id": id, "quality": 5})
-	r.must(t, map[string]any{"action": "delete_card", "id": id})
-	if r.count(t, "edu_cards") != 2 || r.count(t, "edu_reviews") != 0 {
-		t.Fatal("not deleted")
-	}
-	back := r.must(t, map[string]any{"action": "restore_card", "id": id})
-	if back["easiness"] != "2.6" || back["due"] != "2024-05-02" || r.count(t, "edu_reviews") != 1 {
-		t.Fatalf("restored = %v", back)
-	}
-	out := r.must(t, map[string]any{"action": "export_cards", "deck": "vocab"})
-	f, err := os.Open(filepath.Join(r.d.Config.Workspace[0], out["path"].(string)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil || len(rows) != 3 || !strings.Contains(strings.Join(rows[1], "|")+"\n"+strings.Join(rows[2], "|"), "vocab|apple|苹果|1|1|2.6|2024-05-02") {
-		t.Fatalf("csv %v %v", rows, err)
-	}
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		r := newRigOn(t, db)
+		add := r.must(t, map[string]any{"action": "add_cards", "deck": "vocab", "cards": []any{
+			map[string]any{"front": "apple", "back": "苹果"}, map[string]any{"front": "pear", "back": "梨"}, map[string]any{"front": "apple", "back": "again"}}})
+		if len(add["added"].([]map[string]any)) != 2 {
+			t.Fatalf("add = %v", add)
+		}
+		again := r.must(t, map[string]any{"action": "add_cards", "deck": "vocab", "cards": []any{map[string]any{"front": "pear", "back": "梨"}}})
+		if len(again["added"].([]map[string]any)) != 0 || len(again["skipped"].([]string)) != 1 {
+			t.Fatalf("second add = %v", again)
+		}
+		r.must(t, map[string]any{"action": "add_cards", "cards": []any{map[string]any{"front": "勾股定理", "back": "a²+b²=c²"}}})
+		decks := r.must(t, map[string]any{"action": "decks"})["decks"].([]map[string]any)
+		if len(decks) != 2 || decks[0]["deck"] != "default" || decks[1]["cards"] != 2 || decks[1]["due_today"] != 2 {
+			t.Fatalf("decks = %v", decks)
+		}
+		id := add["added"].([]map[string]any)[0]["id"].(string)
+		r.must(t, map[string]any{"action": "review", "id": id, "quality": 5})
+		r.must(t, map[string]any{"action": "delete_card", "id": id})
+		if r.count(t, "edu_cards") != 2 || r.count(t, "edu_reviews") != 0 {
+			t.Fatal("not deleted")
+		}
+		back := r.must(t, map[string]any{"action": "restore_card", "id": id})
+		if back["easiness"] != "2.6" || back["due"] != "2024-05-02" || r.count(t, "edu_reviews") != 1 {
+			t.Fatalf("restored = %v", back)
+		}
+		out := r.must(t, map[string]any{"action": "export_cards", "deck": "vocab"})
+		f, err := os.Open(filepath.Join(r.d.Config.Workspace[0], out["path"].(string)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil || len(rows) != 3 || !strings.Contains(strings.Join(rows[1], "|")+"\n"+strings.Join(rows[2], "|"), "vocab|apple|苹果|1|1|2.6|2024-05-02") {
+			t.Fatalf("csv %v %v", rows, err)
+		}
+	})
 }
 
 // TestFlashcardsBadInput_NamesFieldWritesNothing.
 func TestFlashcardsBadInput_NamesFieldWritesNothing(t *testing.T) {
-	r := newRig(t)
-	id := r.must(t, map[string]any{"action": "add_cards", "cards": []any{map[string]any{"front": "kept", "back": "k"}}})["added"].([]map[string]any)[0]["id"].(string)
-	for _, tc := range []struct {
-		args  map[string]any
-		field string
-	}{
-		{map[string]any{"action": "add_cards"}, "cards"},
-		{map[string]any{"action": "add_cards", "cards": []any{}}, "cards"},
-		{map[string]any{"action": "add_cards", "cards": []any{map[string]any{"front": "ok", "back": "b"}, map[string]any{"front": "x"}}}, "cards[1].back"},
-		{map[string]any{"action": "add_cards", "cards": []any{map[string]any{"front": "  ", "back": "b"}}}, "cards[0].front"},
-		{map[string]any{"action": "add_cards", "deck": " ", "cards": []any{map[string]any{"front": "a", "back": "b"}}}, "deck"},
-		{map[string]any{"action": "review", "id": id}, "quality"},
-		{map[string]any{"action": "review", "id": id, "quality": 6}, "quality"},
-		{map[string]any{"action": "review", "id": id, "quality": 2.5}, "quality"},
-		{map[string]any{"action": "review", "id": "nope", "quality": 4}, "id"},
-		{map[string]any{"action": "due", "date": "2024-02-30"}, "date"},
-		{map[string]any{"action": "delete_card", "id": "nope"}, "id"},
-		{map[string]any{"action": "restore_card", "id": id}, "id"},
-	} {
-		_, err := tooltest.Run(t, r.t, tc.args)
-		if err == nil {
-			t.Errorf("%v accepted", tc.args)
-			continue
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		r := newRigOn(t, db)
+		id := r.must(t, map[string]any{"action": "add_cards", "cards": []any{map[string]any{"front": "kept", "back": "k"}}})["added"].([]map[string]any)[0]["id"].(string)
+		for _, tc := range []struct {
+			args  map[string]any
+			field string
+		}{
+			{map[string]any{"action": "add_cards"}, "cards"},
+			{map[string]any{"action": "add_cards", "cards": []any{}}, "cards"},
+			{map[string]any{"action": "add_cards", "cards": []any{map[string]any{"front": "ok", "back": "b"}, map[string]any{"front": "x"}}}, "cards[1].back"},
+			{map[string]any{"action": "add_cards", "cards": []any{map[string]any{"front": "  ", "back": "b"}}}, "cards[0].front"},
+			{map[string]any{"action": "add_cards", "deck": " ", "cards": []any{map[string]any{"front": "a", "back": "b"}}}, "deck"},
+			{map[string]any{"action": "review", "id": id}, "quality"},
+			{map[string]any{"action": "review", "id": id, "quality": 6}, "quality"},
+			{map[string]any{"action": "review", "id": id, "quality": 2.5}, "quality"},
+			{map[string]any{"action": "review", "id": "nope", "quality": 4}, "id"},
+			{map[string]any{"action": "due", "date": "2024-02-30"}, "date"},
+			{map[string]any{"action": "delete_card", "id": "nope"}, "id"},
+			{map[string]any{"action": "restore_card", "id": id}, "id"},
+		} {
+			_, err := tooltest.Run(t, r.t, tc.args)
+			if err == nil {
+				t.Errorf("%v accepted", tc.args)
+				continue
+			}
+			if te, ok := tool.AsError(err); !ok || !strings.Contains(te.Field+" "+te.Message, tc.field) {
+				t.Errorf("%v: %v does not name %s", tc.args, err, tc.field)
+			}
 		}
-		if te, ok := tool.AsError(err); !ok || !strings.Contains(te.Field+" "+te.Message, tc.field) {
-			t.Errorf("%v: %v does not name %s", tc.args, err, tc.field)
+		if r.count(t, "edu_cards") != 1 || r.count(t, "edu_reviews") != 0 {
+			t.Fatal("a refused call wrote")
 		}
-	}
-	if r.count(t, "edu_cards") != 1 || r.count(t, "edu_reviews") != 0 {
-		t.Fatal("a refused call wrote")
-	}
+	})
 }
 
 // TestMathQuiz_EveryGradeCheckedAndSeeded: every grade of both topics gives
 // the count asked, each answer re-checked here by the exact evaluator, and
 // the same seed gives the same quiz.
 func TestMathQuiz_EveryGradeCheckedAndSeeded(t *testing.T) {
-	r := newRig(t)
-	for _, tc := range []struct {
-		topic  string
-		lo, hi int
-	}{{"arithmetic", 1, 6}, {"algebra", 5, 9}} {
-		for g := tc.lo; g <= tc.hi; g++ {
-			args := map[string]any{"action": "math_quiz", "topic": tc.topic, "grade": g, "count": 30, "seed": 7}
-			m := r.must(t, args)
-			ps := m["problems"].([]problem)
-			if len(ps) != 30 || m["seed"] != uint64(7) {
-				t.Fatalf("%s grade %d: %d problems, seed %v", tc.topic, g, len(ps), m["seed"])
-			}
-			for _, p := range ps {
-				if p.check() != nil || len(p.Steps) == 0 || p.Answer == "" {
-					t.Fatalf("%s grade %d: %+v", tc.topic, g, p)
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		r := newRigOn(t, db)
+		for _, tc := range []struct {
+			topic  string
+			lo, hi int
+		}{{"arithmetic", 1, 6}, {"algebra", 5, 9}} {
+			for g := tc.lo; g <= tc.hi; g++ {
+				args := map[string]any{"action": "math_quiz", "topic": tc.topic, "grade": g, "count": 30, "seed": 7}
+				m := r.must(t, args)
+				ps := m["problems"].([]problem)
+				if len(ps) != 30 || m["seed"] != uint64(7) {
+					t.Fatalf("%s grade %d: %d problems, seed %v", tc.topic, g, len(ps), m["seed"])
 				}
-			}
-			again := r.must(t, args)["problems"].([]problem)
-			for i := range ps {
-				if ps[i].Question != again[i].Question || ps[i].Answer != again[i].Answer {
-					t.Fatalf("seed 7 gave %q then %q", ps[i].Question, again[i].Question)
+				for _, p := range ps {
+					if p.check() != nil || len(p.Steps) == 0 || p.Answer == "" {
+						t.Fatalf("%s grade %d: %+v", tc.topic, g, p)
+					}
+				}
+				again := r.must(t, args)["problems"].([]problem)
+				for i := range ps {
+					if ps[i].Question != again[i].Question || ps[i].Answer != again[i].Answer {
+						t.Fatalf("seed 7 gave %q then %q", ps[i].Question, again[i].Question)
+					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestExactChecker_CatchesWrongAnswers: the checker is exact (no float
@@ -240,19 +253,21 @@ func TestExactChecker_CatchesWrongAnswers(t *testing.T) {
 
 // TestMathQuizBadInput_NamesField.
 func TestMathQuizBadInput_NamesField(t *testing.T) {
-	r := newRig(t)
-	for _, tc := range []struct {
-		args  map[string]any
-		field string
-	}{
-		{map[string]any{"action": "math_quiz"}, "grade"},
-		{map[string]any{"action": "math_quiz", "grade": 2, "topic": "algebra"}, "grade"},
-		{map[string]any{"action": "math_quiz", "grade": 2, "topic": "chemistry"}, "topic"},
-		{map[string]any{"action": "math_quiz", "grade": 2, "count": 1000}, "count"},
-	} {
-		_, err := tooltest.Run(t, r.t, tc.args)
-		if te, ok := tool.AsError(err); !ok || !strings.Contains(te.Field+" "+te.Message, tc.field) {
-			t.Errorf("%v: %v does not name %s", tc.args, err, tc.field)
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		r := newRigOn(t, db)
+		for _, tc := range []struct {
+			args  map[string]any
+			field string
+		}{
+			{map[string]any{"action": "math_quiz"}, "grade"},
+			{map[string]any{"action": "math_quiz", "grade": 2, "topic": "algebra"}, "grade"},
+			{map[string]any{"action": "math_quiz", "grade": 2, "topic": "chemistry"}, "topic"},
+			{map[string]any{"action": "math_quiz", "grade": 2, "count": 1000}, "count"},
+		} {
+			_, err := tooltest.Run(t, r.t, tc.args)
+			if te, ok := tool.AsError(err); !ok || !strings.Contains(te.Field+" "+te.Message, tc.field) {
+				t.Errorf("%v: %v does not name %s", tc.args, err, tc.field)
+			}
 		}
-	}
+	})
 }

@@ -34,7 +34,7 @@ func Deps(t testing.TB, allowHosts ...string) *tool.Deps {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(cfg.DataDir)
+	st, err := store.OpenSQLite(cfg.DataDir)
 	if err != nil {
 		t.Fatal(err)
 	}

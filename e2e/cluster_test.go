@@ -1,0 +1,347 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// cluster is scripts/cluster.sh's three instances behind nginx, on a
+// fresh PostgreSQL schema.
+type cluster struct {
+	dir, url, token string
+	db              *sql.DB // the test database, search_path at the cluster's schema
+}
+
+func startCluster(t *testing.T) *cluster {
+	t.Helper()
+	for _, prog := range []string{"nginx", "psql"} {
+		if _, err := exec.LookPath(prog); err != nil {
+			if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+				t.Fatalf("%s is not installed (scripts/install-deps.sh)", prog)
+			}
+			t.Skipf("%s is not installed", prog)
+		}
+	}
+	out, err := exec.Command("../scripts/start-postgres.sh").Output()
+	if err != nil {
+		t.Fatalf("start-postgres.sh: %v", err)
+	}
+	dsn := strings.TrimPrefix(strings.TrimSpace(string(out)), "export CLAWBRIDGE_TEST_PG_DSN=")
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "cbcluster_" + hex.EncodeToString(b[:])
+	c := &cluster{dir: t.TempDir()}
+	port := freePorts(t, 4)
+	env := append(os.Environ(), "CLAWBRIDGE_BIN="+binPath, "CLAWBRIDGE_CLUSTER_DIR="+c.dir,
+		"CLAWBRIDGE_CLUSTER_PORT="+strconv.Itoa(port), "CLAWBRIDGE_CLUSTER_SCHEMA="+schema, "CLAWBRIDGE_CONFIRM=token")
+	script := func(arg string) ([]byte, error) {
+		cmd := exec.Command("../scripts/cluster.sh", arg)
+		cmd.Env = env
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return out, fmt.Errorf("cluster.sh %s: %v\n%s", arg, err, stderr.String())
+		}
+		return out, nil
+	}
+	t.Cleanup(func() {
+		if _, err := script("stop"); err != nil {
+			t.Error(err)
+		}
+		if c.db != nil {
+			c.db.Exec("DROP SCHEMA " + schema + " CASCADE")
+			c.db.Close()
+		}
+	})
+	out, err = script("start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(l, "export CLAWBRIDGE_CLUSTER_URL="); ok {
+			c.url = v
+		}
+		if v, ok := strings.CutPrefix(l, "export CLAWBRIDGE_CLUSTER_TOKEN="); ok {
+			c.token = v
+		}
+	}
+	if c.url == "" || c.token == "" {
+		t.Fatalf("cluster.sh start printed %q", out)
+	}
+	if c.db, err = sql.Open("pgx", dsn+"&search_path="+schema); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// freePorts finds n consecutive free loopback ports and returns the first.
+func freePorts(t *testing.T, n int) int {
+	for try := 0; try < 50; try++ {
+		var b [2]byte
+		rand.Read(b[:])
+		base := 20000 + int(b[0])<<6 + int(b[1])%64
+		ok := true
+		for i := range n {
+			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(base+i))
+			if err != nil {
+				ok = false
+				break
+			}
+			l.Close()
+		}
+		if ok {
+			return base
+		}
+	}
+	t.Fatal("no free ports")
+	return 0
+}
+
+// client is a stateless (2026-07-28) client of the cluster: every request
+// is its own HTTP request, so nginx spreads them over the instances.
+func (c *cluster) client(t *testing.T) *client.Client {
+	t.Helper()
+	tr, err := transport.NewStreamableHTTP(c.url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + c.token}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := client.NewClient(tr)
+	if err := cl.Start(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	initialize(t, cl, mcp.ProtocolVersion20260728)
+	return cl
+}
+
+// upstreams counts the requests each instance answered, from nginx's log.
+func (c *cluster) upstreams(t *testing.T) map[string]int {
+	f, err := os.Open(filepath.Join(c.dir, "nginx-access.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	seen := map[string]int{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// "$upstream_addr $status $request"; the address is a list
+		// ("a, b") when nginx moved on from a refused instance: the last
+		// one answered.
+		f := strings.Fields(sc.Text())
+		i := 0
+		for i < len(f)-1 && strings.HasSuffix(f[i], ",") {
+			i++
+		}
+		if len(f) > 0 && f[i] != "-" {
+			seen[f[i]]++
+		}
+	}
+	return seen
+}
+
+func names(t *testing.T, cl *client.Client) []string {
+	t.Helper()
+	res, err := cl.ListTools(ctxT(t), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, tl := range res.Tools {
+		out = append(out, tl.Name)
+	}
+	return out
+}
+
+func callErr(ctx context.Context, cl *client.Client, name string, args map[string]any) (*mcp.CallToolResult, error) {
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = name, args
+	return cl.CallTool(ctx, req)
+}
+
+func resultText(r *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// confirmToken asks for the high call and returns the preview's token.
+func confirmToken(r *mcp.CallToolResult) string {
+	if m, ok := r.StructuredContent.(map[string]any); ok {
+		tok, _ := m["confirm_token"].(string)
+		return tok
+	}
+	return ""
+}
+
+// TestCluster_StatelessClientsShareViewsAndConfirmations: stateless clients
+// whose requests nginx spreads over three instances see the view one of
+// them routed, and a confirmation token issued at one instance runs the
+// call once at another.
+func TestCluster_StatelessClientsShareViewsAndConfirmations(t *testing.T) {
+	c := startCluster(t)
+	full := names(t, c.client(t))
+	r, err := callErr(ctxT(t), c.client(t), "find_tools", map[string]any{"request": "合并这三个PDF"})
+	if err != nil || r.IsError {
+		t.Fatalf("find_tools: %v %v", err, r)
+	}
+	routed := names(t, c.client(t))
+	if len(routed) >= len(full) || !slices.Contains(routed, "pdf_tool") {
+		t.Fatalf("routed view %v (full has %d)", routed, len(full))
+	}
+	for range 6 {
+		if got := names(t, c.client(t)); !slices.Equal(got, routed) {
+			t.Fatalf("another request lists %v, want %v", got, routed)
+		}
+	}
+	for i := range 4 {
+		dir := fmt.Sprintf("confirmed-%d", i)
+		args := map[string]any{"argv": []any{"mkdir", dir}}
+		r, err := callErr(ctxT(t), c.client(t), "shell", args)
+		tok := ""
+		if err == nil {
+			tok = confirmToken(r)
+		}
+		if tok == "" {
+			t.Fatalf("no confirmation token: %v %v", err, r)
+		}
+		args["confirm_token"] = tok
+		if r, err := callErr(ctxT(t), c.client(t), "shell", args); err != nil || r.IsError {
+			t.Fatalf("redeem: %v %s", err, resultText(r))
+		}
+		if st, err := os.Stat(filepath.Join(c.dir, "workspace", dir)); err != nil || !st.IsDir() {
+			t.Fatalf("the confirmed call did not run: %v", err)
+		}
+		if r, err := callErr(ctxT(t), c.client(t), "shell", args); err != nil || !r.IsError {
+			t.Fatalf("a spent token ran again: %v %v", err, r)
+		}
+	}
+	if up := c.upstreams(t); len(up) != 3 {
+		t.Fatalf("requests reached %d instances (%v), want all 3", len(up), up)
+	}
+}
+
+// TestCluster_KillingAnInstanceLosesNoConfirmationOrTrace: while workers
+// confirm calls through nginx, one instance is stopped (SIGTERM). Every
+// token that was issued still runs its call exactly once (a redeem that
+// failed in flight is retried and finds it run or runs it), and every call
+// that ran has its trace in the store.
+func TestCluster_KillingAnInstanceLosesNoConfirmationOrTrace(t *testing.T) {
+	c := startCluster(t)
+	const workers, each = 4, 6
+	var failed atomic.Int32 // requests that failed in flight
+	var wg sync.WaitGroup
+	killed := make(chan struct{})
+	var started atomic.Int32
+	for w := range workers {
+		wg.Go(func() {
+			cl := c.client(t)
+			ctx := ctxT(t)
+			retry := func(args map[string]any) *mcp.CallToolResult {
+				for range 5 {
+					r, err := callErr(ctx, cl, "shell", args)
+					if err == nil {
+						return r
+					}
+					failed.Add(1)
+					time.Sleep(200 * time.Millisecond)
+				}
+				t.Errorf("5 tries failed: %v", args)
+				return nil
+			}
+			for i := range each {
+				if started.Add(1) == workers*each/3 {
+					close(killed)
+				}
+				dir := fmt.Sprintf("w%d-%d", w, i)
+				args := map[string]any{"argv": []any{"mkdir", dir}}
+				r := retry(args)
+				tok := ""
+				if r != nil {
+					tok = confirmToken(r)
+				}
+				if tok == "" {
+					t.Errorf("%s: no token: %v", dir, r)
+					return
+				}
+				args["confirm_token"] = tok
+				r = retry(args)
+				if r == nil {
+					return
+				}
+				if r.IsError && !strings.Contains(resultText(r), "already used") {
+					t.Errorf("%s: redeem: %s", dir, resultText(r))
+				}
+				if _, err := os.Stat(filepath.Join(c.dir, "workspace", dir)); err != nil {
+					t.Errorf("%s: the confirmed call did not run: %v", dir, err)
+				}
+			}
+		})
+	}
+	<-killed
+	pid, err := os.ReadFile(filepath.Join(c.dir, "i2.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(pid)))
+	if err := syscall.Kill(n, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	t.Logf("requests failed in flight and retried: %d", failed.Load())
+	if syscall.Kill(n, 0) == nil {
+		time.Sleep(5 * time.Second) // shutdown_grace
+		if syscall.Kill(n, 0) == nil {
+			t.Fatal("instance 2 is still running")
+		}
+	}
+	if up := c.upstreams(t); len(up) != 3 {
+		t.Fatalf("requests reached %v; instance 2 served none before it stopped", up)
+	}
+	entries, _ := os.ReadDir(filepath.Join(c.dir, "workspace"))
+	if len(entries) != workers*each {
+		t.Fatalf("%d directories made, want %d", len(entries), workers*each)
+	}
+	// The instances flush their trace queues on a graceful stop.
+	if out, err := exec.Command("env", "CLAWBRIDGE_CLUSTER_DIR="+c.dir, "../scripts/cluster.sh", "stop").CombinedOutput(); err != nil {
+		t.Fatalf("stop: %v %s", err, out)
+	}
+	for w := range workers {
+		for i := range each {
+			dir := fmt.Sprintf("w%d-%d", w, i)
+			// One preview (status confirm) and one run (ok) per directory.
+			var previews, ran int
+			err := c.db.QueryRow(`SELECT count(*) FILTER (WHERE status = 'confirm'), count(*) FILTER (WHERE status = 'ok')
+				FROM traces WHERE tool = 'shell' AND args LIKE $1`, "%\""+dir+"\"%").Scan(&previews, &ran)
+			if err != nil || previews < 1 || ran != 1 {
+				t.Errorf("%s: %d preview and %d run traces (%v), want at least 1 and exactly 1", dir, previews, ran, err)
+			}
+		}
+	}
+}

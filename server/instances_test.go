@@ -1,0 +1,251 @@
+package server
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/rs/zerolog"
+
+	"clawbridge/exposure"
+	"clawbridge/internal/store/storetest"
+	"clawbridge/tools"
+	"clawbridge/tools/tooltest"
+)
+
+// Several instances on one store (SQLite file or PostgreSQL schema), each a
+// server.Server with its own store handle, reached by real MCP clients:
+// state that must be shared is, and what must happen once does.
+
+// pair is two servers on one database, both accepting bearer token tok-1.
+func pair(t *testing.T, db *storetest.DB, policy string) (a, b *fixture) {
+	t.Helper()
+	a = newFixtureOn(t, policy, 3, db.Open(t))
+	b = newFixtureOn(t, policy, 3, db.Open(t))
+	a.s.cfg.HTTP.Token, b.s.cfg.HTTP.Token = "tok-1", "tok-1"
+	return a, b
+}
+
+func stateless(t *testing.T, f *fixture) *client.Client {
+	return dial(t, f.http(t), mcp.ProtocolVersion20260728, map[string]string{"Authorization": "Bearer tok-1"})
+}
+
+func toolNames(t *testing.T, c *client.Client) []string {
+	t.Helper()
+	res, err := c.ListTools(ctxFor(t), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, tl := range res.Tools {
+		out = append(out, tl.Name)
+	}
+	return out
+}
+
+// TestSeveralInstances_TokenIssuedOnARedeemedOnB: a stateless principal's
+// confirmation token from instance A runs the call once at instance B and
+// is refused after, at either.
+func TestSeveralInstances_TokenIssuedOnARedeemedOnB(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		a, b := pair(t, db, "token")
+		ca, cb := stateless(t, a), stateless(t, b)
+		args := map[string]any{"text": "x"}
+		tok, _ := structured(t, call(t, ca, "danger", args))[confirmParam].(string)
+		if tok == "" {
+			t.Fatal("no token from A")
+		}
+		args[confirmParam] = tok
+		if r := call(t, cb, "danger", args); r.IsError || b.runs.Load() != 1 {
+			t.Fatalf("B refused A's token: %s", text(r))
+		}
+		for _, c := range []*client.Client{ca, cb} {
+			if r := call(t, c, "danger", args); !r.IsError {
+				t.Fatalf("a spent token ran again: %s", text(r))
+			}
+		}
+		if a.runs.Load()+b.runs.Load() != 1 {
+			t.Fatalf("runs A %d B %d, want one in all", a.runs.Load(), b.runs.Load())
+		}
+	})
+}
+
+// TestSeveralInstances_TokenRaceOneWins: 20 goroutines redeeming one token
+// at once through two instances: exactly one succeeds.
+func TestSeveralInstances_TokenRaceOneWins(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		a, b := pair(t, db, "token")
+		args := map[string]any{"text": "x"}
+		ctx := context.Background()
+		tok, _, err := a.s.confirmer.issue(ctx, "principal:p", "danger", args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var won atomic.Int32
+		var wg sync.WaitGroup
+		for i := range 20 {
+			c := a.s.confirmer
+			if i%2 == 1 {
+				c = b.s.confirmer
+			}
+			wg.Go(func() {
+				switch err := c.spend(ctx, tok, "principal:p", "danger", args); err {
+				case nil:
+					won.Add(1)
+				case errBadToken:
+				default:
+					t.Errorf("spend: %v", err)
+				}
+			})
+		}
+		wg.Wait()
+		if won.Load() != 1 {
+			t.Fatalf("%d redeemed the token, want 1", won.Load())
+		}
+	})
+}
+
+// TestSeveralInstances_PendingCallRunsOnce: a call waiting at A, approved
+// through B's store (as `clawbridge approve` or B's dashboard would), is
+// taken once even when both instances poll it at the same moment.
+func TestSeveralInstances_PendingCallRunsOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		a, b := pair(t, db, "approve")
+		ctx := context.Background()
+		id, err := a.s.confirmer.propose(ctx, "principal:p", "danger", "", "danger {}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls, err := ListPending(ctx, b.s.deps.Store)
+		if err != nil || len(calls) != 1 || calls[0].ID != id {
+			t.Fatalf("B lists %+v %v", calls, err)
+		}
+		if err := Decide(ctx, b.s.deps.Store, id, true); err != nil {
+			t.Fatal(err)
+		}
+		if err := Decide(ctx, a.s.deps.Store, id, false); err == nil {
+			t.Fatal("a decided call was decided again")
+		}
+		var runs atomic.Int32
+		var wg sync.WaitGroup
+		for i := range 10 {
+			c := a.s.confirmer
+			if i%2 == 1 {
+				c = b.s.confirmer
+			}
+			wg.Go(func() {
+				if d, _ := c.check(id); d == decidedRun {
+					runs.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+		if runs.Load() != 1 {
+			t.Fatalf("the approval was taken %d times, want 1", runs.Load())
+		}
+	})
+}
+
+// TestSeveralInstances_PrincipalViewFollows: a stateless principal's view
+// changed through A (find_tools) is what B lists on its next request, with
+// the same tier, intents and history; a change made through B then is what
+// A lists; tiered mode, every registered tool.
+func TestSeveralInstances_PrincipalViewFollows(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		var fs [2]*fixture
+		for i := range fs {
+			d := tooltest.Deps(t)
+			d.Store = db.Open(t)
+			d.Config.Exposure.Mode = exposure.ModeTiered
+			d.Config.HTTP.Token = "tok-1"
+			reg, err := tools.All(d, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := New(Options{Config: d.Config, Deps: d, Tools: reg, Log: zerolog.Nop(), Version: "test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fs[i] = &fixture{s: s}
+		}
+		ca, cb := stateless(t, fs[0]), stateless(t, fs[1])
+		full := toolNames(t, cb)
+		if r := call(t, ca, exposure.FindTools, map[string]any{"request": "合并这三个PDF"}); r.IsError {
+			t.Fatalf("find_tools: %s", text(r))
+		}
+		pdf := toolNames(t, cb)
+		if !slices.Equal(toolNames(t, ca), pdf) || len(pdf) >= len(full) || !slices.Contains(pdf, "pdf_tool") {
+			t.Fatalf("after routing at A: B lists %v (before: %d tools)", pdf, len(full))
+		}
+		stA := fs[0].s.sessions.get(principalOf("tok-1"), "", kindPrincipal).exp.State()
+		stB := fs[1].s.sessions.get(principalOf("tok-1"), "", kindPrincipal).exp.State()
+		if stA.Tier != stB.Tier || !slices.Equal(stA.Intents, stB.Intents) || len(stB.History) != len(stA.History) || stB.Lang != "zh" {
+			t.Fatalf("state A %+v\nstate B %+v", stA, stB)
+		}
+		if r := call(t, cb, exposure.FindTools, map[string]any{"request": "draw a mind map of my project plan"}); r.IsError {
+			t.Fatalf("find_tools: %s", text(r))
+		}
+		mind := toolNames(t, ca)
+		if slices.Equal(mind, pdf) || !slices.Contains(mind, "mind_map") || !slices.Equal(mind, toolNames(t, cb)) {
+			t.Fatalf("after routing at B: A lists %v, B %v", mind, toolNames(t, cb))
+		}
+		if h := fs[0].s.sessions.get(principalOf("tok-1"), "", kindPrincipal).exp.State().History; len(h) != 2 {
+			t.Fatalf("A's history has %d transitions, want both routings", len(h))
+		}
+	})
+}
+
+// TestSeveralInstances_TracesShared: a call's trace row written by A is
+// read at B (the dashboard and the traces resource of any instance).
+func TestSeveralInstances_TracesShared(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		a, b := pair(t, db, "token")
+		if r := call(t, stateless(t, a), "echo", map[string]any{"text": "hi"}); r.IsError {
+			t.Fatal(text(r))
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := a.s.traceLog.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := b.s.deps.Store.Read().QueryRow(`SELECT count(*) FROM traces WHERE tool = $1 AND session = $2`, "echo", principalOf("tok-1")).Scan(&n); err != nil || n != 1 {
+			t.Fatalf("B sees %d trace rows of A's call (%v)", n, err)
+		}
+	})
+}
+
+// TestSeveralInstances_PrincipalStateNoLostUpdates: one principal's calls
+// racing through two instances each count in the stored state: a change
+// made on a stale copy is re-made on the stored one, never written over it.
+func TestSeveralInstances_PrincipalStateNoLostUpdates(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		a, b := pair(t, db, "token")
+		a.s.cfg.Exposure.Mode, b.s.cfg.Exposure.Mode = exposure.ModeTiered, exposure.ModeTiered
+		clients := []*client.Client{stateless(t, a), stateless(t, b)}
+		const calls = 20
+		var wg sync.WaitGroup
+		for i := range calls {
+			wg.Go(func() {
+				if r := call(t, clients[i%2], "echo", map[string]any{"text": strconv.Itoa(i)}); r.IsError {
+					t.Errorf("echo: %s", text(r))
+				}
+			})
+		}
+		wg.Wait()
+		for _, f := range []*fixture{a, b} {
+			sess := f.s.sessions.get(principalOf("tok-1"), "", kindPrincipal)
+			f.s.syncPrincipal(sess)
+			if st := sess.exp.State(); st.Calls != calls {
+				t.Fatalf("the stored state counts %d calls, want %d", st.Calls, calls)
+			}
+		}
+	})
+}
