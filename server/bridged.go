@@ -1,0 +1,178 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"clawbridge/exposure"
+	downstream "clawbridge/internal/bridge"
+	bridgetool "clawbridge/tools/bridge"
+	"clawbridge/tools/tool"
+)
+
+// Bridged tools: the tools of downstream MCP servers configured `publish:
+// tools`, published as first-class tools named <server>__<tool> (the
+// manager decides which: allowed, pinned and unchanged, with a valid name
+// that no other tool has). Each is a registry-shaped tool.Tool, so its calls
+// go through the same pipeline as a native tool's (audit, loop guard,
+// confirmation at its server's level, concurrency cap, timeout, result
+// shaping), and then to the manager, which starts the server lazily. Its
+// schema and annotations are published as the downstream server gave them.
+//
+// The set is rebuilt whole when a manifest changes (a downstream
+// list_changed, a first start, an approval) and swapped atomically; the
+// router gets the same set as its external tools, and every session whose
+// view changed is told with list_changed. A name seen for the first time is
+// registered with mcp-go then; a name that goes away stays registered with
+// mcp-go but is refused by the pipeline (unknown tool), since mcp-go tells
+// every session when its registry shrinks.
+
+type bridgedSet struct {
+	tools     map[string]*tool.Tool
+	published map[string]mcp.Tool
+}
+
+type bridged struct {
+	mu         sync.Mutex // serialises rebuilds
+	set        atomic.Pointer[bridgedSet]
+	registered map[string]bool // names registered with mcp-go
+}
+
+// bridgedTool finds a published downstream tool.
+func (s *Server) bridgedTool(name string) (*tool.Tool, bool) {
+	set := s.bridged.set.Load()
+	if set == nil {
+		return nil, false
+	}
+	t, ok := set.tools[name]
+	return t, ok
+}
+
+// lookupTool finds a native or a published downstream tool.
+func (s *Server) lookupTool(name string) (*tool.Tool, bool) {
+	if t, ok := s.tools[name]; ok {
+		return t, true
+	}
+	return s.bridgedTool(name)
+}
+
+// publishedTool is the MCP form of a native, meta or downstream tool.
+func (s *Server) publishedTool(name string) (mcp.Tool, bool) {
+	if t, ok := s.published[name]; ok {
+		return t, true
+	}
+	if set := s.bridged.set.Load(); set != nil {
+		t, ok := set.published[name]
+		return t, ok
+	}
+	return mcp.Tool{}, false
+}
+
+// startBridged publishes the downstream tools known from the cached
+// manifests and follows their changes.
+func (s *Server) startBridged() {
+	s.bridged.registered = map[string]bool{}
+	m := s.deps.Bridge
+	if m == nil {
+		return
+	}
+	m.ReserveNames(func(name string) bool {
+		_, native := s.tools[name]
+		return native || name == exposure.FindTools || name == exposure.CallTool
+	})
+	s.syncBridged()
+	m.OnToolsChanged(func(string) { s.syncBridged() })
+}
+
+// syncBridged rebuilds the published downstream tools from the manager,
+// updates the router and tells the sessions whose view changed.
+func (s *Server) syncBridged() {
+	m := s.deps.Bridge
+	s.bridged.mu.Lock()
+	defer s.bridged.mu.Unlock()
+	pubs, _ := m.Publishable()
+	set := &bridgedSet{tools: map[string]*tool.Tool{}, published: map[string]mcp.Tool{}}
+	var ext []exposure.ExternalTool
+	var fresh []mcp.Tool
+	for _, p := range pubs {
+		cfg, _ := m.Server(p.Server)
+		mt := mcp.Tool{Name: p.Name, Title: p.Def.Title, Description: p.Def.Description,
+			RawInputSchema: p.Def.InputSchema, Annotations: p.Def.Annotations}
+		if len(mt.RawInputSchema) == 0 {
+			mt.RawInputSchema = json.RawMessage(`{"type":"object"}`)
+		}
+		if err := mcp.ValidateParamHeaderAnnotations(&mt); err != nil {
+			s.log.Warn().Str("tool", p.Name).Err(err).Msg("bridge: downstream tool left out: its schema's x-mcp-header annotations are invalid")
+			continue
+		}
+		set.tools[p.Name] = bridgedToolOf(m, p)
+		set.published[p.Name] = mt
+		ext = append(ext, exposure.ExternalTool{Name: p.Name, Group: p.Server, Title: p.Def.Title, Description: p.Def.Description,
+			Params: schemaParams(p.Def.InputSchema), Intents: cfg.Intents, Keywords: cfg.Keywords})
+		if !s.bridged.registered[p.Name] {
+			fresh = append(fresh, mt)
+		}
+	}
+	s.bridged.set.Store(set)
+	s.router.SetExternal(ext)
+	s.views.reset()
+	if len(fresh) > 0 {
+		entries := make([]mcpserver.ServerTool, 0, len(fresh))
+		for _, t := range fresh {
+			s.bridged.registered[t.Name] = true
+			entries = append(entries, mcpserver.ServerTool{Tool: t, Handler: s.handle})
+		}
+		s.mcp.AddTools(entries...)
+	}
+	for _, sess := range s.sessions.all() {
+		if sess.exp.Refresh() {
+			s.viewChanged(sess)
+		}
+	}
+}
+
+// bridgedToolOf is the registry-shaped tool of one downstream tool: one
+// action at its server's level (annotations lower it only for a server
+// whose config trusts them), no parameters of its own (the pipeline passes
+// the arguments through; the downstream server checks them against its
+// schema).
+func bridgedToolOf(m *downstream.Manager, p downstream.Published) *tool.Tool {
+	title := p.Def.Title
+	if title == "" {
+		title = p.Name
+	}
+	server, name := p.Server, p.Def.Name
+	return &tool.Tool{Name: p.Name, Title: title, Description: p.Def.Description, OpenWorld: true,
+		Actions: []tool.Action{{Level: bridgetool.Level(m, server, name), Timeout: tool.Slow,
+			Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+				return bridgetool.Call(ctx, m, server, name, map[string]any(c.Args), c.Progress)
+			}}}}
+}
+
+// schemaParams reads the top-level properties of a JSON schema, in name
+// order, for the router's index.
+func schemaParams(raw json.RawMessage) []exposure.ExternalParam {
+	var s struct {
+		Properties map[string]struct {
+			Description string `json:"description"`
+		} `json:"properties"`
+	}
+	_ = json.Unmarshal(raw, &s)
+	out := make([]exposure.ExternalParam, 0, len(s.Properties))
+	for n, p := range s.Properties {
+		out = append(out, exposure.ExternalParam{Name: n, Description: p.Description})
+	}
+	slices.SortFunc(out, func(a, b exposure.ExternalParam) int {
+		if a.Name < b.Name {
+			return -1
+		}
+		return 1
+	})
+	return out
+}
