@@ -40,11 +40,14 @@ type ExternalMatch struct {
 	Name   string  `json:"name"`
 	Strong bool    `json:"strong"` // enough evidence to be recommended
 	Score  float64 `json:"score"`
+	lex    float64 // the tool's own lexical score, without hints
 }
 
-// Default caps of external tools per view.
+// Caps of external tools per view: recommended ones, alternatives beside
+// them in the recommended tier, and all of them in the extended tier.
 const (
 	externalRecommendedMax = 6
+	externalAlternativeMax = 3
 	externalExtendedMax    = 10
 )
 
@@ -128,6 +131,24 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 // hinted reports whether normalised text holds one of words, as a whole
 // word for Latin ones.
 func hinted(text []byte, words [][]byte) bool {
+	return eachHint(text, words, func(int, int) bool { return false })
+}
+
+// mask blanks the hint words in text: they say which server, not which of
+// its tools, so they do not count in the tools' lexical scores.
+func mask(text []byte, words [][]byte) {
+	eachHint(text, words, func(at, end int) bool {
+		for i := at; i < end; i++ {
+			text[i] = ' '
+		}
+		return true
+	})
+}
+
+// eachHint calls fn for each whole-word occurrence of words in text until
+// fn returns false; it reports whether there was one.
+func eachHint(text []byte, words [][]byte, fn func(at, end int) bool) bool {
+	found := false
 	for _, w := range words {
 		for off := 0; off < len(text); {
 			i := strings.Index(string(text[off:]), string(w))
@@ -139,12 +160,15 @@ func hinted(text []byte, words [][]byte) bool {
 			before := at == 0 || !isWordByte(text[at-1]) || !isWordByte(w[0])
 			after := end == len(text) || !isWordByte(text[end]) || !isWordByte(w[len(w)-1]) || inflection(text[end:], w[len(w)-1])
 			if before && after {
-				return true
+				found = true
+				if !fn(at, end) {
+					return true
+				}
 			}
 			off = at + 1
 		}
 	}
-	return false
+	return found
 }
 
 // match scores the request against every external tool. A tool is strong
@@ -162,22 +186,25 @@ func (x *externalSet) match(text string, det Detection) []ExternalMatch {
 		text = text[:MaxDetectBytes]
 	}
 	norm := x.norm.appendNormal(nil, text)
-	lex := make([]float64, len(x.tools))
-	if x.lex.score(norm, lex) == 0 && !x.anyHint(norm, det) {
-		return nil
-	}
-	query := map[string]bool{}
-	x.lex.forEachTerm(norm, func(term []byte) { query[string(term)] = true })
 	hint, named, intentHit := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	words := slices.Clone(norm)
 	for name, g := range x.groups {
 		hint[name] = hinted(norm, g.words)
 		named[name] = hinted(norm, g.name)
+		mask(words, g.words)
+		mask(words, g.name)
 		for _, in := range g.intents {
 			if slices.Contains(det.Intents, in) {
 				intentHit[name] = true
 			}
 		}
 	}
+	lex := make([]float64, len(x.tools))
+	if x.lex.score(words, lex) == 0 && !x.anyHint(norm, det) {
+		return nil
+	}
+	query := map[string]bool{}
+	x.lex.forEachTerm(words, func(term []byte) { query[string(term)] = true })
 	var out []ExternalMatch
 	for i, et := range x.tools {
 		covered := 0
@@ -206,7 +233,7 @@ func (x *externalSet) match(text string, det Detection) []ExternalMatch {
 		if !medium {
 			continue
 		}
-		out = append(out, ExternalMatch{Name: et.Name, Strong: strong, Score: round3(score)})
+		out = append(out, ExternalMatch{Name: et.Name, Strong: strong, Score: round3(score), lex: lex[i]})
 	}
 	slices.SortStableFunc(out, func(a, b ExternalMatch) int {
 		if a.Strong != b.Strong {
@@ -217,12 +244,19 @@ func (x *externalSet) match(text string, det Detection) []ExternalMatch {
 		}
 		return cmp.Compare(b.Score, a.Score)
 	})
-	// A strong match well below the best one is only an alternative: the
-	// GitHub server's issue tools lead a request about issues, and its
-	// other tools, named by the same hint, stay out of the recommended view.
-	if len(out) > 0 && out[0].Strong {
+	// A strong match whose own text scores well below the best one's is
+	// only an alternative: the GitHub server's issue tools lead a request
+	// about issues, and its other tools, named by the same hint, stay out
+	// of the recommended view. Hints alone (no text matched) rank nothing.
+	best := 0.0
+	for _, m := range out {
+		if m.Strong {
+			best = max(best, m.lex)
+		}
+	}
+	if best > 0 {
 		for i := range out {
-			if out[i].Strong && out[i].Score < 0.6*out[0].Score {
+			if out[i].Strong && out[i].lex < 0.7*best {
 				out[i].Strong = false
 			}
 		}
@@ -326,6 +360,8 @@ func (r *Router) externalView(tier Tier, det Detection) (rec, alt, rest []string
 		switch {
 		case m.Strong && len(rec) < externalRecommendedMax:
 			rec = append(rec, m.Name)
+		case tier == TierRecommended && len(rec) > 0 && len(alt) < externalAlternativeMax && len(rec)+len(alt) < externalRecommendedMax:
+			alt = append(alt, m.Name)
 		case tier != TierRecommended && len(rec)+len(alt) < externalExtendedMax:
 			alt = append(alt, m.Name)
 		default:
