@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -75,12 +77,25 @@ func (s *Server) publishedTool(name string) (mcp.Tool, bool) {
 }
 
 // startBridged publishes the downstream tools known from the cached
-// manifests and follows their changes.
-func (s *Server) startBridged() {
+// manifests and follows their changes. A server's hint intents must be
+// intent keys of the routing tables.
+func (s *Server) startBridged() error {
 	s.bridged.registered = map[string]bool{}
 	m := s.deps.Bridge
 	if m == nil {
-		return
+		return nil
+	}
+	var keys []string
+	for _, in := range s.router.Tables().Intents {
+		keys = append(keys, in.Name)
+	}
+	for _, name := range m.Names() {
+		cfg, _ := m.Server(name)
+		for _, in := range cfg.Intents {
+			if !slices.Contains(keys, in) {
+				return fmt.Errorf("config: bridge.servers.%s.intents: %q is not an intent of the routing tables (one of: %s)", name, in, strings.Join(keys, ", "))
+			}
+		}
 	}
 	m.ReserveNames(func(name string) bool {
 		_, native := s.tools[name]
@@ -88,6 +103,7 @@ func (s *Server) startBridged() {
 	})
 	s.syncBridged()
 	m.OnToolsChanged(func(string) { s.syncBridged() })
+	return nil
 }
 
 // syncBridged rebuilds the published downstream tools from the manager,

@@ -353,3 +353,79 @@ func TestBridgeListChanged_DownstreamReachesSession(t *testing.T) {
 		t.Fatalf("approved: %s", resultText(res))
 	}
 }
+
+// TestBridgeLevel_AnnotationsNeverLowerUnlessTrusted: a downstream tool runs
+// at its server's level whatever its annotations say (readOnlyHint is the
+// server's claim), except on a server whose config trusts them; the
+// annotations are published as given either way.
+func TestBridgeLevel_AnnotationsNeverLowerUnlessTrusted(t *testing.T) {
+	trusted := everythingServer(t)
+	trusted.Level, trusted.TrustAnnotations = "high", true
+	f := newBridgedFixture(t, "token", memoryServer(t), trusted)
+	level := func(name string) tool.Level {
+		bt, ok := f.s.bridgedTool(name)
+		if !ok {
+			t.Fatalf("%s not published", name)
+		}
+		return bt.LevelOf(tool.NewCall("", nil))
+	}
+	if got := level("memory__read_graph"); got != tool.High {
+		t.Errorf("memory__read_graph (readOnlyHint, annotations not trusted) runs at %s, want high", got)
+	}
+	if got := level("everything__echo"); got != tool.Read {
+		t.Errorf("everything__echo (readOnlyHint, trusted) runs at %s, want read", got)
+	}
+	if got := level("everything__toggle-simulated-logging"); got != tool.High {
+		t.Errorf("a tool that is not read-only stays at the server's level: %s", got)
+	}
+	pub, _ := f.s.publishedTool("memory__read_graph")
+	if pub.Annotations.ReadOnlyHint == nil || !*pub.Annotations.ReadOnlyHint {
+		t.Errorf("annotations must be published as given: %+v", pub.Annotations)
+	}
+}
+
+// TestBridgeResult_OverCapKeptAsResource: a downstream result over
+// limits.result_chars is cut and kept as a resource of the session, as a
+// native tool's.
+func TestBridgeResult_OverCapKeptAsResource(t *testing.T) {
+	f := newBridgedFixture(t, "token", everythingServer(t))
+	f.s.cfg.Limits.ResultChars = 300
+	c, _ := f.connect(t)
+	long := strings.Repeat("downstream says hello. ", 100)
+	res := callTool(t, c, "everything__echo", map[string]any{"message": long})
+	txt := resultText(res)
+	if res.IsError || !strings.Contains(txt, "truncated") || !strings.Contains(txt, "clawbridge://") {
+		t.Fatalf("want a cut result naming its resource: %.400s", txt)
+	}
+	uri := txt[strings.Index(txt, "clawbridge://"):]
+	uri = strings.TrimRight(strings.Fields(uri)[0], "]")
+	rr, err := c.ReadResource(ctxFor(t), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri}})
+	if err != nil || len(rr.Contents) == 0 {
+		t.Fatalf("read %s: %v", uri, err)
+	}
+	if tc, ok := rr.Contents[0].(mcp.TextResourceContents); !ok || !strings.Contains(tc.Text, long) {
+		t.Errorf("the kept resource lacks the downstream's full text")
+	}
+}
+
+// TestBridgeConfig_UnknownHintIntentRefused: a hint intent that is not an
+// intent key of the tables refuses the start with what the keys are.
+func TestBridgeConfig_UnknownHintIntentRefused(t *testing.T) {
+	d := tooltest.Deps(t)
+	b := config.Bridge{Servers: []config.BridgeServer{{Name: "gh", Command: "false", Intents: []string{"code_review_magic"}}},
+		StartTimeout: time.Second, CallTimeout: time.Second, IdleStop: time.Hour}
+	if err := b.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := netguard.New(nil)
+	m, err := downstream.New(downstream.Options{Config: b, DataDir: d.Config.DataDir, Guard: g, Log: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	d.Bridge = m
+	_, err = New(Options{Config: d.Config, Deps: d, Log: zerolog.Nop(), Version: "test"})
+	if err == nil || !strings.Contains(err.Error(), "code_review_magic") || !strings.Contains(err.Error(), "file_operation") {
+		t.Fatalf("want a refusal naming the bad intent and the keys: %v", err)
+	}
+}

@@ -144,7 +144,9 @@ func New(o Options) (*Server, error) {
 	if s.router, err = newRouter(o.Config.Exposure, s.order); err != nil {
 		return nil, err
 	}
-	s.startBridged()
+	if err := s.startBridged(); err != nil {
+		return nil, err
+	}
 	s.mcp.AddNotificationHandler("notifications/roots/list_changed", s.rootsChanged)
 	s.addMeta()
 	s.addResources()
