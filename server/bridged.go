@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"clawbridge/exposure"
 	downstream "clawbridge/internal/bridge"
@@ -30,10 +29,19 @@ import (
 // The set is rebuilt whole when a manifest changes (a downstream
 // list_changed, a first start, an approval) and swapped atomically; the
 // router gets the same set as its external tools, and every session whose
-// view changed is told with list_changed. A name seen for the first time is
-// registered with mcp-go then; a name that goes away stays registered with
-// mcp-go but is refused by the pipeline (unknown tool), since mcp-go tells
-// every session when its registry shrinks.
+// view changed is told with list_changed, and no other: mcp-go notifies
+// every session whenever its own registry changes, so downstream tools are
+// not in it. mcp-go finds a tool before any handler runs, so a call to a
+// <server>__<tool> name is pointed, in the before-call hook, at one
+// registered dispatcher (never listed: lists are views), which runs the
+// named tool through the pipeline.
+//
+// bridgedDispatch is the dispatcher's name; bridgedNameKey the _meta key
+// that carries the called name to it.
+const (
+	bridgedDispatch = "clawbridge.downstream"
+	bridgedNameKey  = "io.clawbridge/tool"
+)
 
 type bridgedSet struct {
 	tools     map[string]*tool.Tool
@@ -41,9 +49,8 @@ type bridgedSet struct {
 }
 
 type bridged struct {
-	mu         sync.Mutex // serialises rebuilds
-	set        atomic.Pointer[bridgedSet]
-	registered map[string]bool // names registered with mcp-go
+	mu  sync.Mutex // serialises rebuilds
+	set atomic.Pointer[bridgedSet]
 }
 
 // bridgedTool finds a published downstream tool.
@@ -80,7 +87,6 @@ func (s *Server) publishedTool(name string) (mcp.Tool, bool) {
 // manifests and follows their changes. A server's hint intents must be
 // intent keys of the routing tables.
 func (s *Server) startBridged() error {
-	s.bridged.registered = map[string]bool{}
 	m := s.deps.Bridge
 	if m == nil {
 		return nil
@@ -101,9 +107,44 @@ func (s *Server) startBridged() error {
 		_, native := s.tools[name]
 		return native || name == exposure.FindTools || name == exposure.CallTool
 	})
+	s.mcp.AddTool(mcp.NewTool(bridgedDispatch, mcp.WithDescription("Runs a downstream tool called by its own <server>__<tool> name; not called directly.")), s.handleBridged)
 	s.syncBridged()
 	m.OnToolsChanged(func(string) { s.syncBridged() })
 	return nil
+}
+
+// pointAtDispatcher is the before-call hook: a call to a name of the form
+// <server>__<tool> that is no native tool goes to the dispatcher, also when
+// the tool is not published (held, left out), so that the pipeline says
+// why rather than mcp-go "not found".
+func (s *Server) pointAtDispatcher(ctx context.Context, id any, req *mcp.CallToolRequest) {
+	name := req.Params.Name
+	if _, native := s.published[name]; native || s.deps.Bridge == nil || !strings.Contains(name, downstream.PublishSep) {
+		return
+	}
+	if req.Params.Meta == nil {
+		req.Params.Meta = &mcp.Meta{}
+	}
+	if req.Params.Meta.AdditionalFields == nil {
+		req.Params.Meta.AdditionalFields = map[string]any{}
+	}
+	req.Params.Meta.AdditionalFields[bridgedNameKey] = name
+	req.Params.Name = bridgedDispatch
+}
+
+// handleBridged runs the downstream tool the hook named, as handle runs a
+// native one.
+func (s *Server) handleBridged(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var name string
+	if req.Params.Meta != nil {
+		name, _ = req.Params.Meta.AdditionalFields[bridgedNameKey].(string)
+	}
+	if _, native := s.published[name]; native || !strings.Contains(name, downstream.PublishSep) {
+		return errorResult("", tool.Errorf(tool.CodeNotFound, "call a downstream tool by its own <server>__<tool> name", "%s is not called directly", bridgedDispatch)), nil
+	}
+	sess := s.sessionOf(ctx)
+	s.adoptRoots(ctx, sess)
+	return s.run(ctx, sess, name, req.GetArguments(), progressFunc(ctx, s.mcp, req)), nil
 }
 
 // syncBridged rebuilds the published downstream tools from the manager,
@@ -115,7 +156,6 @@ func (s *Server) syncBridged() {
 	pubs, _ := m.Publishable()
 	set := &bridgedSet{tools: map[string]*tool.Tool{}, published: map[string]mcp.Tool{}}
 	var ext []exposure.ExternalTool
-	var fresh []mcp.Tool
 	for _, p := range pubs {
 		cfg, _ := m.Server(p.Server)
 		mt := mcp.Tool{Name: p.Name, Title: p.Def.Title, Description: p.Def.Description,
@@ -131,21 +171,10 @@ func (s *Server) syncBridged() {
 		set.published[p.Name] = mt
 		ext = append(ext, exposure.ExternalTool{Name: p.Name, Group: p.Server, Title: p.Def.Title, Description: p.Def.Description,
 			Params: schemaParams(p.Def.InputSchema), Intents: cfg.Intents, Keywords: cfg.Keywords})
-		if !s.bridged.registered[p.Name] {
-			fresh = append(fresh, mt)
-		}
 	}
 	s.bridged.set.Store(set)
 	s.router.SetExternal(ext)
 	s.views.reset()
-	if len(fresh) > 0 {
-		entries := make([]mcpserver.ServerTool, 0, len(fresh))
-		for _, t := range fresh {
-			s.bridged.registered[t.Name] = true
-			entries = append(entries, mcpserver.ServerTool{Tool: t, Handler: s.handle})
-		}
-		s.mcp.AddTools(entries...)
-	}
 	for _, sess := range s.sessions.all() {
 		if sess.exp.Refresh() {
 			s.viewChanged(sess)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -297,15 +298,21 @@ func flipServer(t *testing.T) config.BridgeServer {
 }
 
 // TestBridgeListChanged_DownstreamReachesSession: a downstream list_changed
-// reaches the client as list_changed and the new tool is listed; a changed
-// definition (rug pull) leaves the view and is refused until approved; a
-// name MCP refuses is left out and flagged in status.
+// reaches the client whose view it changes as list_changed, and no other
+// client; the new tool is listed; a changed definition (rug pull) leaves
+// the view and is refused until approved; a name MCP refuses is left out
+// and flagged in status.
 func TestBridgeListChanged_DownstreamReachesSession(t *testing.T) {
 	f := newBridgedFixture(t, "auto", flipServer(t))
 	c, changed := f.connect(t)
+	// Another client, routed to a task no flip tool matches: its view does
+	// not change, so it is told nothing.
+	other, otherChanged := f.connect(t)
+	findTools(t, other, "合并这三个PDF")
+	waitFor(t, "the other client's list_changed for its routing", func() bool { return otherChanged.Load() == 1 })
 	// No cached manifest: the first call starts the server, whose manifest
 	// then publishes its tools.
-	res := callTool(t, c, exposure.CallTool, map[string]any{"name": "flip__add_tool"})
+	res := callTool(t, c, "flip__add_tool", nil)
 	if !res.IsError || !strings.Contains(resultText(res), "no tool") {
 		t.Fatalf("an unknown tool before the manifest is known: %s", resultText(res))
 	}
@@ -351,6 +358,16 @@ func TestBridgeListChanged_DownstreamReachesSession(t *testing.T) {
 	waitFor(t, "flip__target back after approval", func() bool { _, ok := listedTools(t, c)["flip__target"]; return ok })
 	if res := callTool(t, c, "flip__target", nil); res.IsError {
 		t.Fatalf("approved: %s", resultText(res))
+	}
+	if n := otherChanged.Load(); n != 1 {
+		t.Errorf("the client whose view never changed got %d list_changed, want only its routing's 1", n)
+	}
+	if _, ok := listedTools(t, other)[bridgedDispatch]; ok {
+		t.Error("the dispatcher must never be listed")
+	}
+	res = callTool(t, c, bridgedDispatch, map[string]any{})
+	if !res.IsError || !strings.Contains(resultText(res), "not called directly") {
+		t.Errorf("the dispatcher called directly: %s", resultText(res))
 	}
 }
 
@@ -428,4 +445,27 @@ func TestBridgeConfig_UnknownHintIntentRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "code_review_magic") || !strings.Contains(err.Error(), "file_operation") {
 		t.Fatalf("want a refusal naming the bad intent and the keys: %v", err)
 	}
+}
+
+// TestBridgeProgress_ForwardedToCaller: a published downstream tool's
+// progress reports reach the client that called it with a progress token
+// (the dispatcher keeps the request's _meta).
+func TestBridgeProgress_ForwardedToCaller(t *testing.T) {
+	f := newBridgedFixture(t, "token", everythingServer(t))
+	c, _ := f.connect(t)
+	var progress atomic.Int32
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationProgress) && fmt.Sprint(n.Params.AdditionalFields["progressToken"]) == "bp-1" {
+			progress.Add(1)
+		}
+	})
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "everything__trigger-long-running-operation"
+	req.Params.Arguments = map[string]any{"duration": 1, "steps": 3}
+	req.Params.Meta = &mcp.Meta{ProgressToken: "bp-1"}
+	res, err := c.CallTool(ctxFor(t), req)
+	if err != nil || res.IsError {
+		t.Fatalf("%v %s", err, resultText(res))
+	}
+	waitFor(t, "progress notifications", func() bool { return progress.Load() >= 3 })
 }

@@ -93,6 +93,7 @@ func New(o Options) (*Server, error) {
 		s.host.sessionUp(ctx)
 	})
 	hooks.AddAfterListTools(s.filterList)
+	hooks.AddBeforeCallTool(s.pointAtDispatcher)
 	hooks.AddBeforeReadResource(s.hideUnreadableResults)
 	hooks.AddBeforeGetPrompt(s.requirePromptArguments)
 	hooks.AddBeforeSubscriptionsListen(s.listenOpened)
