@@ -170,6 +170,7 @@ func (s *Server) exposureStage(ctx context.Context, c *callState, next next) (r 
 			c.status = "refused"
 			return nil, why
 		}
+		t, known = s.lookupTool(c.name) // released by an approval in another process
 	}
 	if !known {
 		return nil, tool.Errorf(tool.CodeNotFound, "call find_tools to see the available tools", "unknown tool %q", c.name)

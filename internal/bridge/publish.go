@@ -94,7 +94,10 @@ func (m *Manager) Publishable() ([]Published, map[string][]Unpublished) {
 
 // NotPublished explains why a name of the form <server>__<tool> is not a
 // published tool: its definition changed and is held, config leaves it out,
-// or its name was left out. It is nil for a name that is no server's.
+// or its name was left out. It is nil for a name that is no server's, and
+// for a held tool that `clawbridge bridge approve`, run in another process,
+// has since released: the pins are read again, and the tools-changed
+// function is called (republishing it) before NotPublished returns.
 func (m *Manager) NotPublished(published string) error {
 	name, tool, found := strings.Cut(published, PublishSep)
 	s, known := m.servers[name]
@@ -104,6 +107,15 @@ func (m *Manager) NotPublished(published string) error {
 	s.mu.Lock()
 	held := slices.Contains(s.held, tool)
 	s.mu.Unlock()
+	if held {
+		s.reloadPins(m.o.DataDir)
+		s.mu.Lock()
+		held = slices.Contains(s.held, tool)
+		s.mu.Unlock()
+		if !held {
+			m.changed(name)
+		}
+	}
 	switch {
 	case held:
 		return toolerr.Errorf(toolerr.CodeDenied, fmt.Sprintf("a person must review it and run `clawbridge bridge approve %s`", name),
@@ -120,6 +132,12 @@ func (m *Manager) NotPublished(published string) error {
 			return toolerr.Errorf(toolerr.CodeNotFound, fmt.Sprintf("call it through mcp_bridge: {\"action\":\"call\",\"server\":%q,\"tool\":%q}", name, tool),
 				"%s is not published: %s", published, u.Reason)
 		}
+	}
+	s.mu.Lock()
+	usable := slices.ContainsFunc(s.visible(), func(d ToolDef) bool { return d.Name == tool })
+	s.mu.Unlock()
+	if usable {
+		return nil
 	}
 	return toolerr.Invalid("tool", fmt.Sprintf("server %s has no tool %q", name, tool), "list its tools with mcp_bridge list_tools, or call find_tools")
 }
