@@ -175,9 +175,10 @@ func eachHint(text []byte, words [][]byte, fn func(at, end int) bool) bool {
 // (recommended) when its server's hint keywords are in the request, or
 // when its own text covers most of the request's words, or when its
 // server's name or one of its hint intents is in the request and its own
-// text matches it too (a server's name alone is no evidence: "delete
-// everything" is not about a server named everything); weaker evidence
-// makes it an alternative of the extended tier.
+// text matches it too. Weaker evidence makes it an alternative: a server's
+// name alone ("delete everything" need not be about a server named
+// everything; "我们 slack 工作区里都有哪些频道" is about slack, in words
+// its English descriptions lack).
 func (x *externalSet) match(text string, det Detection) []ExternalMatch {
 	if x == nil || len(x.tools) == 0 || strings.TrimSpace(text) == "" {
 		return nil
@@ -219,8 +220,11 @@ func (x *externalSet) match(text string, det Detection) []ExternalMatch {
 		}
 		hit := hint[et.Group] || (named[et.Group] && covered >= 1)
 		score := lex[i]
-		if hit {
+		switch {
+		case hit:
 			score += 3
+		case named[et.Group]:
+			score += 1 // named without matching text: an alternative
 		}
 		if intentHit[et.Group] {
 			score += 1.5
@@ -229,7 +233,7 @@ func (x *externalSet) match(text string, det Detection) []ExternalMatch {
 			continue
 		}
 		strong := hit || (covered >= 2 && coverage >= 0.5) || (intentHit[et.Group] && covered >= 1)
-		medium := strong || intentHit[et.Group] || (covered >= 1 && coverage >= 0.34)
+		medium := strong || intentHit[et.Group] || named[et.Group] || (covered >= 1 && coverage >= 0.34)
 		if !medium {
 			continue
 		}
@@ -275,7 +279,7 @@ func (x *externalSet) match(text string, det Detection) []ExternalMatch {
 
 func (x *externalSet) anyHint(norm []byte, det Detection) bool {
 	for _, g := range x.groups {
-		if hinted(norm, g.words) {
+		if hinted(norm, g.words) || hinted(norm, g.name) {
 			return true
 		}
 		for _, in := range g.intents {
@@ -360,7 +364,7 @@ func (r *Router) externalView(tier Tier, det Detection) (rec, alt, rest []string
 		switch {
 		case m.Strong && len(rec) < externalRecommendedMax:
 			rec = append(rec, m.Name)
-		case tier == TierRecommended && len(rec) > 0 && len(alt) < externalAlternativeMax && len(rec)+len(alt) < externalRecommendedMax:
+		case tier == TierRecommended && len(alt) < externalAlternativeMax && len(rec)+len(alt) < externalRecommendedMax:
 			alt = append(alt, m.Name)
 		case tier != TierRecommended && len(rec)+len(alt) < externalExtendedMax:
 			alt = append(alt, m.Name)

@@ -83,8 +83,8 @@ func TestExternal_IssueRequestRecommendsIssueToolsOnly(t *testing.T) {
 }
 
 // TestExternal_HintsAndServerName: a server's hint keywords bring its tools
-// in (any language); its hint intents do when detected; its bare name in an
-// ordinary sentence does not.
+// in (any language); its hint intents do when detected; its bare name
+// alone makes them alternatives, never recommended.
 func TestExternal_HintsAndServerName(t *testing.T) {
 	mem := []ExternalTool{
 		{Name: "memory__create_entities", Group: "memory", Description: "Create multiple new entities in the knowledge graph", Keywords: []string{"remember", "记住"}},
@@ -98,8 +98,13 @@ func TestExternal_HintsAndServerName(t *testing.T) {
 			t.Errorf("%q: recommended %v", q, rec)
 		}
 	}
-	if d := r.Route("delete everything in the tmp folder"); slices.ContainsFunc(d.Tools, func(v ViewTool) bool { return v.Name == "everything__echo" && v.Tag != "" }) {
-		t.Errorf("a server's bare name is not evidence: %v", d.Tools)
+	if d := r.Route("delete everything in the tmp folder"); slices.Contains(d.Recommended(), "everything__echo") {
+		t.Errorf("a server's bare name alone recommends nothing: %v", d.Tools)
+	}
+	// Named with no word of its tools' text (a Chinese request, English
+	// descriptions): its tools are alternatives.
+	if d := r.Route("用 everything 服务看看"); !slices.ContainsFunc(d.Tools, func(v ViewTool) bool { return v.Name == "everything__echo" && v.Tag == TagAlternative }) {
+		t.Errorf("a named server's tools are alternatives: %v", d.Tools)
 	}
 	d := r.Route("remind me to call mom tomorrow at 9")
 	if !slices.Contains(d.Intents, "daily_assistant") {
