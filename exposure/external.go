@@ -200,12 +200,20 @@ func (x *externalSet) match(text string, det Detection) []ExternalMatch {
 			}
 		}
 	}
+	words = withGlossary(x.norm, words)
 	lex := make([]float64, len(x.tools))
 	if x.lex.score(words, lex) == 0 && !x.anyHint(norm, det) {
 		return nil
 	}
+	// Coverage counts the request's Latin words and the Chinese bigrams the
+	// index knows: descriptions are mostly English, and a Chinese sentence's
+	// other bigrams would make every coverage small.
 	query := map[string]bool{}
-	x.lex.forEachTerm(words, func(term []byte) { query[string(term)] = true })
+	x.lex.forEachTerm(words, func(term []byte) {
+		if _, known := x.lex.vocab[string(term)]; known || term[0] < 0x80 {
+			query[string(term)] = true
+		}
+	})
 	var out []ExternalMatch
 	for i, et := range x.tools {
 		covered := 0

@@ -166,3 +166,26 @@ func TestExternal_SwapDropsToolFromViewsAndPins(t *testing.T) {
 		t.Errorf("catalog names taken as external: %v", r.External())
 	}
 }
+
+// TestExternal_ChineseRequestMeetsEnglishDescriptions: downstream tools are
+// described in English; a Chinese request reaches them through the
+// glossary's words, and routing stays deterministic.
+func TestExternal_ChineseRequestMeetsEnglishDescriptions(t *testing.T) {
+	r := externalRouter(t, githubLike())
+	cases := map[string]string{
+		"在 GitHub 上从 main 新建一个分支":      "github__create_branch",
+		"在 GitHub 的 issue 42 下面留言":     "github__add_issue_comment",
+		"合并 GitHub 上的 pull request 42": "github__merge_pull_request",
+	}
+	for q, want := range cases {
+		d := r.Route(q)
+		if !slices.Contains(d.Recommended(), want) {
+			t.Errorf("%q: %s not recommended (%v)", q, want, d.Recommended())
+		}
+		for i := 0; i < 5; i++ {
+			if again := r.Route(q); !reflect.DeepEqual(again.Tools, d.Tools) {
+				t.Fatalf("%q: routing is not deterministic: %v then %v", q, d.Tools, again.Tools)
+			}
+		}
+	}
+}
