@@ -36,17 +36,27 @@ var glossaryZH = map[string]string{
 	"压缩": "compress gzip", "求和": "sum", "相加": "add sum", "回显": "echo", "图片": "image",
 }
 
+// glossaryEN spells out abbreviations that tool descriptions write in
+// full; matched as whole words.
+var glossaryEN = map[string]string{
+	"pr": "pull request", "prs": "pull requests", "mr": "merge request", "mrs": "merge requests",
+	"repo": "repository", "repos": "repositories", "dir": "directory", "dirs": "directories",
+	"msg": "message", "dm": "direct message", "ci": "status checks", "env": "environment",
+}
+
 // glossaryOrder is the glossary's keys sorted, so that the words are
 // added in one order and the scores summed in one order: routing is
 // deterministic.
-var glossaryOrder = func() []string {
-	keys := make([]string, 0, len(glossaryZH))
-	for k := range glossaryZH {
+var glossaryOrder, glossaryENOrder = sortedKeysOf(glossaryZH), sortedKeysOf(glossaryEN)
+
+func sortedKeysOf(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	return keys
-}()
+}
 
 // withGlossary appends the English words of the glossary's Chinese words
 // found in normalised text.
@@ -55,6 +65,11 @@ func withGlossary(n *normalizer, text []byte) []byte {
 	for _, zh := range glossaryOrder {
 		if strings.Contains(string(text), n.normal(zh)) {
 			out = append(append(out, ' '), glossaryZH[zh]...)
+		}
+	}
+	for _, ab := range glossaryENOrder {
+		if hinted(text, [][]byte{[]byte(ab)}) {
+			out = append(append(out, ' '), glossaryEN[ab]...)
 		}
 	}
 	return out

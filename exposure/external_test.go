@@ -189,3 +189,15 @@ func TestExternal_ChineseRequestMeetsEnglishDescriptions(t *testing.T) {
 		}
 	}
 }
+
+// TestExternal_AbbreviationsSpelledOut: "PR" and "repo" meet descriptions
+// that write "pull request" and "repository".
+func TestExternal_AbbreviationsSpelledOut(t *testing.T) {
+	r := externalRouter(t, githubLike())
+	if rec := r.Route("merge PR 91 on github").Recommended(); !slices.Contains(rec, "github__merge_pull_request") {
+		t.Errorf("merge PR: recommended %v", rec)
+	}
+	if rec := r.Route("fork the repo octo/site on github").Recommended(); !slices.Contains(rec, "github__fork_repository") {
+		t.Errorf("fork the repo: recommended %v", rec)
+	}
+}
