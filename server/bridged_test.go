@@ -28,10 +28,10 @@ import (
 	"clawbridge/tools/tooltest"
 )
 
-// downstreamEnv makes the test binary a small stdio MCP server (TestMain):
+// downstreamVar makes the test binary a small stdio MCP server (TestMain):
 // the one downstream whose tool list changes on demand, for the
 // list_changed and rug-pull tests. Everything else runs real npm servers.
-const downstreamEnv = "CLAWBRIDGE_TEST_DOWNSTREAM"
+const downstreamVar = "CLAWBRIDGE_TEST_DOWNSTREAM"
 
 // runTestDownstream serves: add_tool (adds "extra"; mcp-go sends
 // list_changed), mutate (changes "target"'s description: a rug pull),
@@ -294,7 +294,7 @@ func flipServer(t *testing.T) config.BridgeServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return config.BridgeServer{Name: "flip", Command: exe, Level: "read", Env: map[string]string{downstreamEnv: "1"}}
+	return config.BridgeServer{Name: "flip", Command: exe, Level: "read", Env: map[string]string{downstreamVar: "1"}}
 }
 
 // TestBridgeListChanged_DownstreamReachesSession: a downstream list_changed

@@ -14,7 +14,7 @@ import (
 // stream, listener or call goroutine that nothing stops is a leak in a
 // long-running server (ARCHITECTURE.md promises these checks).
 func TestMain(m *testing.M) {
-	if os.Getenv(downstreamEnv) != "" { // a bridge test's downstream MCP server (bridged_test.go)
+	if os.Getenv(downstreamVar) != "" { // a bridge test's downstream MCP server (bridged_test.go)
 		runTestDownstream()
 		os.Exit(0)
 	}
