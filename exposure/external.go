@@ -372,7 +372,7 @@ func (r *Router) externalView(tier Tier, det Detection) (rec, alt, rest []string
 		switch {
 		case m.Strong && len(rec) < externalRecommendedMax:
 			rec = append(rec, m.Name)
-		case tier == TierRecommended && len(alt) < externalAlternativeMax && len(rec)+len(alt) < externalRecommendedMax:
+		case tier == TierRecommended && len(alt) < externalAlternativeMax:
 			alt = append(alt, m.Name)
 		case tier != TierRecommended && len(rec)+len(alt) < externalExtendedMax:
 			alt = append(alt, m.Name)
