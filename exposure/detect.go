@@ -36,6 +36,9 @@ type Detection struct {
 	// Signals are the tools the request's artefacts point at: output
 	// formats, file extensions, URLs.
 	Signals []string `json:"signals,omitempty"`
+	// External are the tools outside the catalog the request points at,
+	// recommended ones first (external.go); set by Router.Route.
+	External []ExternalMatch `json:"external,omitempty"`
 
 	// lexRank is the lexical ranker's order of the tools it scored, used
 	// to widen the extended tier; toolEv is the evidence of each of Tools.

@@ -27,6 +27,18 @@
 // `clawbridge route` build the same router. Texts of tools outside the
 // catalog are ignored (they have no intent to credit).
 //
+// # External tools
+//
+// Tools outside the catalog (downstream MCP servers' tools, published as
+// <server>__<tool>) are given as a set with Router.SetExternal, swapped
+// atomically when a manifest changes; Session.Refresh re-matches a
+// session's last request against the new set. They join a view by their
+// own text's lexical score (name split on _ - . and camelCase,
+// description, parameters; Chinese requests through a small glossary),
+// their server's hint keywords and, when detected, hint intents, capped
+// per view (external.go). With no external tool, every decision is what
+// it was.
+//
 // # Detection
 //
 //	d := r.Detector().Detect("合并这三个PDF")

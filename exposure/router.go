@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Tier is the size class of a view.
@@ -91,7 +92,8 @@ type Config struct {
 	// Texts are the registered tools' own descriptions and examples. The
 	// lexical index reads them in place of the catalog's text, so a tool's
 	// text lives once, in the tool; catalog tools not built yet keep their
-	// catalog text. Names outside the catalog are ignored (no intent).
+	// catalog text. Names outside the catalog are ignored (no intent):
+	// tools outside the catalog are routed as external tools (SetExternal).
 	Texts []ToolText
 }
 
@@ -111,6 +113,7 @@ type Router struct {
 	registered map[string]bool
 	extra      []string // registered tools that are not in the catalog
 	catalog    map[string]bool
+	ext        atomic.Pointer[externalSet] // tools outside the catalog (external.go)
 }
 
 // NewRouter builds a router. Core names must be catalog tools.
@@ -196,6 +199,9 @@ func (r *Router) Ready() error {
 
 // IsRegistered reports whether the server has the tool.
 func (r *Router) IsRegistered(name string) bool {
+	if r.isExternal(name) {
+		return true
+	}
 	if r.registered == nil {
 		return r.catalog[name]
 	}
@@ -222,7 +228,9 @@ func (r *Router) Route(text string) Decision {
 	if err != nil {
 		return r.Decide(Detection{Lang: Language(text)})
 	}
-	return r.Decide(d.Detect(text))
+	det := d.Detect(text)
+	det.External = r.matchExternal(text, det)
+	return r.Decide(det)
 }
 
 // Decide turns a detection into a decision.
@@ -231,8 +239,27 @@ func (r *Router) Decide(det Detection) Decision {
 	if len(det.Intents) == 0 {
 		tier = TierFull
 	}
-	return Decision{Tier: tier, Intents: det.Intents, Primary: det.Primary, Confidence: det.Confidence,
+	conf := det.Confidence
+	// External tools the request points at narrow a decision the catalog
+	// alone leaves wide ("remember that Alice works at Acme" names no
+	// native intent but the memory server's tools).
+	if ec := r.externalConfidence(det.External); ec > 0 {
+		if et := r.TierFor(ec); tierRank(et) < tierRank(tier) {
+			tier, conf = et, max(conf, ec)
+		}
+	}
+	return Decision{Tier: tier, Intents: det.Intents, Primary: det.Primary, Confidence: conf,
 		Lang: det.Lang, Tools: r.ViewAt(tier, det), Detection: det}
+}
+
+func tierRank(t Tier) int {
+	switch t {
+	case TierRecommended:
+		return 0
+	case TierExtended:
+		return 1
+	}
+	return 2
 }
 
 // viewBuilder collects an ordered, tagged view without duplicates.
@@ -319,6 +346,7 @@ func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
 	for _, c := range core {
 		b.add(&b.core, c)
 	}
+	extRec, extAlt, extRest := r.externalView(tier, det)
 	switch tier {
 	case TierExtended:
 		var wider []string
@@ -342,12 +370,12 @@ func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
 			b.add(&b.rest, ti.Name)
 		}
 	}
-	out := make([]ViewTool, 0, b.size())
+	out := make([]ViewTool, 0, b.size()+len(extRec)+len(extAlt)+len(extRest))
 	coreSet := func(n string) bool { return slices.Contains(core, n) }
-	for _, n := range b.rec {
+	for _, n := range slices.Concat(b.rec, extRec) {
 		out = append(out, ViewTool{n, TagRecommended})
 	}
-	for _, n := range b.alt {
+	for _, n := range slices.Concat(b.alt, extAlt) {
 		out = append(out, ViewTool{n, TagAlternative})
 	}
 	for _, n := range b.dep {
@@ -362,6 +390,9 @@ func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
 			tag = TagCore
 		}
 		out = append(out, ViewTool{n, tag})
+	}
+	for _, n := range extRest {
+		out = append(out, ViewTool{Name: n})
 	}
 	return out
 }

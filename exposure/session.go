@@ -59,6 +59,7 @@ type Session struct {
 	mode     string
 	tier     Tier
 	det      Detection
+	request  string         // the last routed request: external matches are redone from it
 	pinned   []string       // tools called within the last PinCalls calls, first called first
 	lastUsed map[string]int // tool -> the call number that last used it
 	calls    int
@@ -111,7 +112,9 @@ func (s *Session) build() []ViewTool {
 	default:
 		v = s.r.Offered(s.r.ViewAt(s.tier, s.det), s.tier)
 		for _, p := range s.pinned {
-			if !slices.ContainsFunc(v, func(x ViewTool) bool { return x.Name == p }) {
+			// An external tool since held or dropped leaves the view even
+			// when it was called: IsRegistered is false for it.
+			if s.r.IsRegistered(p) && !slices.ContainsFunc(v, func(x ViewTool) bool { return x.Name == p }) {
 				v = append(v, ViewTool{Name: p})
 			}
 		}
@@ -153,6 +156,7 @@ func (s *Session) Route(request string) (Decision, bool) {
 	drift := s.routed && len(s.det.Intents) > 0 && len(d.Intents) > 0 && !slices.Equal(s.det.Intents, d.Intents)
 	prev := s.det.Intents
 	s.det = d.Detection
+	s.request = request
 	s.failures = 0
 	s.routed = true
 	s.narrowed = ""
@@ -170,6 +174,19 @@ func (s *Session) Route(request string) (Decision, bool) {
 	}
 	s.record(from, s.tier, reason)
 	return d, changed
+}
+
+// Refresh rebuilds the view after the router's external tools changed: the
+// last routed request is matched again against the new set, and a tool no
+// longer offered (held, removed) leaves the view. changed says whether the
+// view changed (the session should get list_changed).
+func (s *Session) Refresh() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.request != "" {
+		s.det.External = s.r.matchExternal(s.request, s.det)
+	}
+	return s.refresh()
 }
 
 func clip(s string, n int) string {

@@ -71,12 +71,8 @@ func BenchmarkListTools(b *testing.B) {
 // estimated cl100k tokens, for the same registry.
 func BenchmarkTierTokens(b *testing.B) {
 	s := benchServer(b)
-	byName := map[string]mcp.Tool{}
-	for _, t := range s.order {
-		byName[t.Name] = mcpTool(t)
-	}
 	payload := func(view []exposure.ViewTool) int {
-		raw, _ := json.Marshal(mcp.ListToolsResult{Tools: s.viewTools(view, "zh", byName)})
+		raw, _ := json.Marshal(mcp.ListToolsResult{Tools: s.viewTools(view, "zh")})
 		return exposure.EstimateTokens(string(raw))
 	}
 	dec := s.router.Route("合并这三个PDF")

@@ -121,7 +121,7 @@ func (s *Server) listFor(sess *session) []mcp.Tool {
 	}
 	c.mu.Unlock()
 	view, lang, version := sess.exp.Snapshot()
-	tools := s.views.get(view, lang, func() []mcp.Tool { return s.viewTools(view, lang, s.published) })
+	tools := s.views.get(view, lang, func() []mcp.Tool { return s.viewTools(view, lang) })
 	c.mu.Lock()
 	if !c.ok || version >= c.version {
 		c.ok, c.version, c.tools = true, version, tools
@@ -163,11 +163,18 @@ func (c *viewCache) get(view []exposure.ViewTool, lang string, render func() []m
 	return tools
 }
 
+// reset drops every rendered list: a tool's published form changed.
+func (c *viewCache) reset() {
+	c.mu.Lock()
+	c.m = nil
+	c.mu.Unlock()
+}
+
 // viewTools renders a view as MCP tools with tagged description copies.
-func (s *Server) viewTools(view []exposure.ViewTool, lang string, byName map[string]mcp.Tool) []mcp.Tool {
+func (s *Server) viewTools(view []exposure.ViewTool, lang string) []mcp.Tool {
 	out := make([]mcp.Tool, 0, len(view))
 	for _, v := range view {
-		t, ok := byName[v.Name]
+		t, ok := s.publishedTool(v.Name)
 		if !ok {
 			continue
 		}
@@ -187,7 +194,7 @@ func (s *Server) beforeCall(sess *session, name string, args map[string]any) {
 
 // afterCall counts failures; two in a row widen the view.
 func (s *Server) afterCall(sess *session, name string, ok bool) {
-	if _, known := s.tools[name]; !known && ok {
+	if _, known := s.lookupTool(name); !known && ok {
 		return
 	}
 	if s.exposureChange(sess, func() bool { return sess.exp.CallFinished(name, ok) }) {
@@ -300,13 +307,14 @@ func (s *Server) route(sess *session, request string, withSchemas bool) *mcp.Cal
 	}
 	var found []foundTool
 	for _, v := range dec.Tools {
-		t, ok := s.tools[v.Name]
+		t, ok := s.lookupTool(v.Name)
 		if !ok {
 			continue
 		}
 		f := foundTool{Name: t.Name, Tag: v.Tag, Description: firstSentence(t.Description)}
 		if withSchemas {
-			f.InputSchema = mcpTool(t).RawInputSchema
+			p, _ := s.publishedTool(t.Name)
+			f.InputSchema = p.RawInputSchema
 		}
 		found = append(found, f)
 		if len(found) == 12 && dec.Tier != exposure.TierRecommended {
@@ -409,7 +417,7 @@ func (s *Server) addPrompts() {
 		}
 		var names []string
 		for _, v := range dec.Tools {
-			if _, ok := s.tools[v.Name]; ok && v.Tag == exposure.TagRecommended {
+			if _, ok := s.lookupTool(v.Name); ok && v.Tag == exposure.TagRecommended {
 				names = append(names, v.Name)
 			}
 		}
@@ -444,12 +452,12 @@ func (s *Server) ViewTokens(names []string) int {
 	total := 0
 	var missing []string
 	for _, n := range names {
-		t, ok := s.tools[n]
+		t, ok := s.publishedTool(n)
 		if !ok {
 			missing = append(missing, n)
 			continue
 		}
-		b, _ := json.Marshal(mcpTool(t))
+		b, _ := json.Marshal(t)
 		total += exposure.EstimateTokens(string(b))
 	}
 	if len(missing) > 0 {

@@ -52,7 +52,7 @@ func (h *host) Notify(level, logger string, data map[string]any) bool {
 }
 
 func (h *host) Level(name, action string, args map[string]any) (tool.Level, error) {
-	t, ok := h.s.tools[name]
+	t, ok := h.s.lookupTool(name)
 	if !ok {
 		return "", fmt.Errorf("no tool %q", name)
 	}
@@ -67,7 +67,7 @@ func (h *host) Run(ctx context.Context, name, action string, args map[string]any
 	for k, v := range args {
 		all[k] = v
 	}
-	if t, ok := h.s.tools[name]; ok && t.MultiAction() {
+	if t, ok := h.s.lookupTool(name); ok && t.MultiAction() {
 		all["action"] = action
 	}
 	sess := h.s.sessions.get("scheduler", "cron", kindScheduled)

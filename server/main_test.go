@@ -14,6 +14,10 @@ import (
 // stream, listener or call goroutine that nothing stops is a leak in a
 // long-running server (ARCHITECTURE.md promises these checks).
 func TestMain(m *testing.M) {
+	if os.Getenv(downstreamVar) != "" { // a bridge test's downstream MCP server (bridged_test.go)
+		runTestDownstream()
+		os.Exit(0)
+	}
 	if os.Getenv(loadServeEnv) != "" { // BenchmarkLoad's server process, killed by its parent
 		os.Exit(m.Run())
 	}

@@ -70,9 +70,9 @@ func (m *metrics) handler() http.Handler {
 // called records one audited call. name and action are reduced to
 // registered names first.
 func (s *Server) called(name, action, status string, d time.Duration) {
-	if _, ok := s.published[name]; !ok {
+	if _, ok := s.publishedTool(name); !ok {
 		name, action = "unknown", ""
-	} else if t, ok := s.tools[name]; ok {
+	} else if t, ok := s.lookupTool(name); ok {
 		if a, ok := t.Action(action); ok {
 			action = a.Name
 		} else {

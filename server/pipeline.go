@@ -164,7 +164,14 @@ func (s *Server) auditStage(ctx context.Context, c *callState, next next) (r *to
 func (s *Server) exposureStage(ctx context.Context, c *callState, next next) (r *tool.Result, err error) {
 	ok := false
 	defer func() { s.afterCall(c.sess, c.name, ok) }()
-	t, known := s.tools[c.name]
+	t, known := s.lookupTool(c.name)
+	if !known && s.deps.Bridge != nil {
+		if why := s.deps.Bridge.NotPublished(c.name); why != nil {
+			c.status = "refused"
+			return nil, why
+		}
+		t, known = s.lookupTool(c.name) // released by an approval in another process
+	}
 	if !known {
 		return nil, tool.Errorf(tool.CodeNotFound, "call find_tools to see the available tools", "unknown tool %q", c.name)
 	}
@@ -195,9 +202,16 @@ func (s *Server) validationStage(ctx context.Context, c *callState, next next) (
 			c.clean[k] = v
 		}
 	}
-	call, err := c.tool.Prepare(c.clean)
-	if err != nil {
-		return nil, err
+	var call *tool.Call
+	if _, downstream := s.bridgedTool(c.name); downstream {
+		// A downstream tool's arguments are checked by its own server,
+		// against the schema it published.
+		call = tool.NewCall("", c.clean)
+	} else {
+		var err error
+		if call, err = c.tool.Prepare(c.clean); err != nil {
+			return nil, err
+		}
 	}
 	call.Session = c.sess.key
 	call.Lang = c.sess.exp.Lang()

@@ -48,6 +48,7 @@ type Server struct {
 	views     viewCache           // rendered tools/list views, shared by sessions
 	host      *host               // what tools that work between calls use (hosted.go)
 	metrics   *metrics            // /metrics collectors (metrics.go)
+	bridged   bridged             // downstream tools published as tools (bridged.go)
 
 	// stdioKey is the random key of this process's stdio session, set when
 	// it serves stdio: every process's is different, so nothing one grants
@@ -95,6 +96,7 @@ func New(o Options) (*Server, error) {
 		s.host.sessionUp(ctx)
 	})
 	hooks.AddAfterListTools(s.filterList)
+	hooks.AddBeforeCallTool(s.pointAtDispatcher)
 	hooks.AddBeforeReadResource(s.hideUnreadableResults)
 	hooks.AddBeforeGetPrompt(s.requirePromptArguments)
 	hooks.AddBeforeSubscriptionsListen(s.listenOpened)
@@ -144,6 +146,9 @@ func New(o Options) (*Server, error) {
 		}
 	}
 	if s.router, err = newRouter(o.Config.Exposure, s.order); err != nil {
+		return nil, err
+	}
+	if err := s.startBridged(); err != nil {
 		return nil, err
 	}
 	s.mcp.AddNotificationHandler("notifications/roots/list_changed", s.rootsChanged)

@@ -82,6 +82,17 @@ func (ss *sessions) get(key, client string, kind sessionKind) *session {
 	return s
 }
 
+// all lists the live sessions.
+func (ss *sessions) all() []*session {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	out := make([]*session, 0, len(ss.m))
+	for _, s := range ss.m {
+		out = append(out, s)
+	}
+	return out
+}
+
 // anonymous makes the session of one anonymous stateless request.
 func (ss *sessions) anonymous(client string) *session {
 	s := ss.new(randomKey("anon:"), client, kindAnonymous)

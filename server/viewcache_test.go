@@ -66,7 +66,7 @@ func onlySession(t *testing.T, s *Server) *session {
 func assertFresh(t *testing.T, s *Server, sess *session, step string) {
 	t.Helper()
 	view, lang, _ := sess.exp.Snapshot()
-	want := s.viewTools(view, lang, s.published)
+	want := s.viewTools(view, lang)
 	got := s.listFor(sess)
 	if len(got) != len(want) {
 		t.Fatalf("%s: cached list has %d tools, a fresh render %d", step, len(got), len(want))

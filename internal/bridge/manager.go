@@ -46,6 +46,7 @@ type Manager struct {
 	servers  map[string]*server
 	onChange atomic.Pointer[func(server string)]
 	nextTok  atomic.Int64
+	reserved reservedNames // names of other tools (publish.go)
 
 	reaper sync.Once
 	stop   chan struct{}

@@ -19,16 +19,20 @@ type Status struct {
 	Publish   string   `json:"publish"`
 	Held      []string `json:"held,omitempty"`  // changed definitions awaiting approval
 	Flags     []Flag   `json:"flags,omitempty"` // suspicious text in definitions
+	// Unpublished are tools of a `publish: tools` server left out: an
+	// invalid or colliding <server>__<tool> name.
+	Unpublished []Unpublished `json:"unpublished,omitempty"`
 }
 
 // Status reports every server in config order.
 func (m *Manager) Status() []Status {
 	out := make([]Status, 0, len(m.order))
+	_, left := m.Publishable()
 	for _, name := range m.order {
 		s := m.servers[name]
 		s.mu.Lock()
 		st := Status{Name: name, Transport: "stdio", Level: s.cfg.Level, Publish: s.cfg.Publish, LastError: s.lastErr,
-			Tools: len(s.visible()), Held: slices.Clone(s.held), Flags: slices.Clone(s.flags)}
+			Tools: len(s.visible()), Held: slices.Clone(s.held), Flags: slices.Clone(s.flags), Unpublished: left[name]}
 		if s.cfg.URL != "" {
 			st.Transport = s.cfg.Transport
 		}

@@ -76,6 +76,9 @@ func cmdBridge(args []string, stdout io.Writer) error {
 		for _, f := range s.Flags {
 			fmt.Fprintf(stdout, "%s: FLAGGED %s: %s\n", s.Name, f.Tool, f.Reason)
 		}
+		for _, u := range s.Unpublished {
+			fmt.Fprintf(stdout, "%s: NOT PUBLISHED %s as %s: %s (still reachable through mcp_bridge call)\n", s.Name, u.Tool, u.Name, u.Reason)
+		}
 	}
 	return nil
 }

@@ -1,0 +1,392 @@
+package exposure
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// External tools are tools outside the catalog that the router still
+// routes: a downstream MCP server's tools published as <server>__<tool>.
+// They have no intent of their own in the tables, so they join a view by
+// their own lexical score against the request (name, description, parameter
+// names and descriptions), by their server's hint keywords found in the
+// request, and by their server's hint intents when the detector finds those.
+// The set is given whole (SetExternal) and swapped atomically; native
+// routing is untouched by it: with no external tool every decision is what
+// it was.
+
+// ExternalTool is one tool outside the catalog, with what the router reads
+// of it.
+type ExternalTool struct {
+	Name        string // the published name, e.g. github__create_issue
+	Group       string // its server: hint keywords and intents are per group
+	Title       string
+	Description string
+	Params      []ExternalParam
+	Intents     []string // intent keys of the tables (routing hints)
+	Keywords    []string // extra words in any language (routing hints)
+}
+
+// ExternalParam is one parameter of an external tool's input schema.
+type ExternalParam struct {
+	Name        string
+	Description string
+}
+
+// ExternalMatch is one external tool a request points at.
+type ExternalMatch struct {
+	Name   string  `json:"name"`
+	Strong bool    `json:"strong"` // enough evidence to be recommended
+	Score  float64 `json:"score"`
+	lex    float64 // the tool's own lexical score, without hints
+}
+
+// Caps of external tools per view: recommended ones, alternatives beside
+// them in the recommended tier, and all of them in the extended tier.
+const (
+	externalRecommendedMax = 6
+	externalAlternativeMax = 3
+	externalExtendedMax    = 10
+)
+
+// externalSet is the compiled set: a lexical index over the tools' own
+// text and each group's hint words.
+type externalSet struct {
+	tools  []ExternalTool
+	byName map[string]int
+	norm   *normalizer
+	lex    *bm25
+	docs   [][]string // each tool's distinct index terms
+	groups map[string]*extGroup
+}
+
+type extGroup struct {
+	words   [][]byte // normalised hint keywords
+	name    [][]byte // the group's name, a weaker hint (see match)
+	intents []string
+}
+
+// splitName turns create_issue, getFileContents or file-info.v2 into words.
+func splitName(s string) string {
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range s {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == '/':
+			b.WriteByte(' ')
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			b.WriteByte(' ')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+		prev = r
+	}
+	return b.String()
+}
+
+func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
+	x := &externalSet{tools: tools, byName: map[string]int{}, norm: &normalizer{t2s: t.T2S}, groups: map[string]*extGroup{}}
+	docs := make([]string, len(tools))
+	for i, et := range tools {
+		x.byName[et.Name] = i
+		short := strings.TrimPrefix(et.Name, et.Group+"__")
+		// The tool's own name counts twice: it is its most precise text.
+		parts := []string{splitName(short), splitName(short), et.Title, et.Description}
+		for _, p := range et.Params {
+			parts = append(parts, splitName(p.Name), p.Description)
+		}
+		docs[i] = strings.Join(parts, " . ")
+		g := x.groups[et.Group]
+		if g == nil {
+			g = &extGroup{}
+			for _, w := range et.Keywords {
+				if nw := strings.TrimSpace(x.norm.normal(w)); len(nw) >= 2 {
+					g.words = append(g.words, []byte(nw))
+				}
+			}
+			if nw := strings.TrimSpace(x.norm.normal(splitName(et.Group))); len(nw) >= 2 {
+				g.name = append(g.name, []byte(nw))
+			}
+			g.intents = et.Intents
+			x.groups[et.Group] = g
+		}
+	}
+	x.lex = newBM25(x.norm, docs, t.StopWords.English, t.StopWords.Chinese)
+	x.docs = make([][]string, len(tools))
+	for i, d := range docs {
+		seen := map[string]bool{}
+		x.lex.forEachTerm(x.norm.appendNormal(nil, d), func(term []byte) {
+			if !seen[string(term)] {
+				seen[string(term)] = true
+				x.docs[i] = append(x.docs[i], string(term))
+			}
+		})
+	}
+	return x
+}
+
+// hinted reports whether normalised text holds one of words, as a whole
+// word for Latin ones.
+func hinted(text []byte, words [][]byte) bool {
+	return eachHint(text, words, func(int, int) bool { return false })
+}
+
+// mask blanks the hint words in text: they say which server, not which of
+// its tools, so they do not count in the tools' lexical scores.
+func mask(text []byte, words [][]byte) {
+	eachHint(text, words, func(at, end int) bool {
+		for i := at; i < end; i++ {
+			text[i] = ' '
+		}
+		return true
+	})
+}
+
+// eachHint calls fn for each whole-word occurrence of words in text until
+// fn returns false; it reports whether there was one.
+func eachHint(text []byte, words [][]byte, fn func(at, end int) bool) bool {
+	found := false
+	for _, w := range words {
+		for off := 0; off < len(text); {
+			i := strings.Index(string(text[off:]), string(w))
+			if i < 0 {
+				break
+			}
+			at := off + i
+			end := at + len(w)
+			before := at == 0 || !isWordByte(text[at-1]) || !isWordByte(w[0])
+			after := end == len(text) || !isWordByte(text[end]) || !isWordByte(w[len(w)-1]) || inflection(text[end:], w[len(w)-1])
+			if before && after {
+				found = true
+				if !fn(at, end) {
+					return true
+				}
+			}
+			off = at + 1
+		}
+	}
+	return found
+}
+
+// match scores the request against every external tool. A tool is strong
+// (recommended) when its server's hint keywords are in the request, or
+// when its own text covers most of the request's words, or when its
+// server's name or one of its hint intents is in the request and its own
+// text matches it too. Weaker evidence makes it an alternative: a server's
+// name alone ("delete everything" need not be about a server named
+// everything; "我们 slack 工作区里都有哪些频道" is about slack, in words
+// its English descriptions lack).
+func (x *externalSet) match(text string, det Detection) []ExternalMatch {
+	if x == nil || len(x.tools) == 0 || strings.TrimSpace(text) == "" {
+		return nil
+	}
+	if len(text) > MaxDetectBytes {
+		text = text[:MaxDetectBytes]
+	}
+	norm := x.norm.appendNormal(nil, text)
+	hint, named, intentHit := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	words := slices.Clone(norm)
+	for name, g := range x.groups {
+		hint[name] = hinted(norm, g.words)
+		named[name] = hinted(norm, g.name)
+		mask(words, g.words)
+		mask(words, g.name)
+		for _, in := range g.intents {
+			if slices.Contains(det.Intents, in) {
+				intentHit[name] = true
+			}
+		}
+	}
+	words = withGlossary(x.norm, words)
+	lex := make([]float64, len(x.tools))
+	if x.lex.score(words, lex) == 0 && !x.anyHint(norm, det) {
+		return nil
+	}
+	// Coverage counts the request's Latin words and the Chinese bigrams the
+	// index knows: descriptions are mostly English, and a Chinese sentence's
+	// other bigrams would make every coverage small.
+	query := map[string]bool{}
+	x.lex.forEachTerm(words, func(term []byte) {
+		if _, known := x.lex.vocab[string(term)]; known || term[0] < 0x80 {
+			query[string(term)] = true
+		}
+	})
+	var out []ExternalMatch
+	for i, et := range x.tools {
+		covered := 0
+		for _, term := range x.docs[i] {
+			if query[term] {
+				covered++
+			}
+		}
+		coverage := 0.0
+		if len(query) > 0 {
+			coverage = float64(covered) / float64(len(query))
+		}
+		hit := hint[et.Group] || (named[et.Group] && covered >= 1)
+		score := lex[i]
+		switch {
+		case hit:
+			score += 3
+		case named[et.Group]:
+			score += 1 // named without matching text: an alternative
+		}
+		if intentHit[et.Group] {
+			score += 1.5
+		}
+		if score <= 0 {
+			continue
+		}
+		strong := hit || (covered >= 2 && coverage >= 0.5) || (intentHit[et.Group] && covered >= 1)
+		medium := strong || intentHit[et.Group] || named[et.Group] || (covered >= 1 && coverage >= 0.34)
+		if !medium {
+			continue
+		}
+		out = append(out, ExternalMatch{Name: et.Name, Strong: strong, Score: round3(score), lex: lex[i]})
+	}
+	slices.SortStableFunc(out, func(a, b ExternalMatch) int {
+		if a.Strong != b.Strong {
+			if a.Strong {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(b.Score, a.Score)
+	})
+	// A strong match whose own text scores well below the best one's is
+	// only an alternative: the GitHub server's issue tools lead a request
+	// about issues, and its other tools, named by the same hint, stay out
+	// of the recommended view. Hints alone (no text matched) rank nothing.
+	best := 0.0
+	for _, m := range out {
+		if m.Strong {
+			best = max(best, m.lex)
+		}
+	}
+	if best > 0 {
+		for i := range out {
+			if out[i].Strong && out[i].lex < 0.7*best {
+				out[i].Strong = false
+			}
+		}
+		slices.SortStableFunc(out, func(a, b ExternalMatch) int {
+			if a.Strong != b.Strong {
+				if a.Strong {
+					return -1
+				}
+				return 1
+			}
+			return 0
+		})
+	}
+	return out[:min(len(out), externalExtendedMax*2)]
+}
+
+func (x *externalSet) anyHint(norm []byte, det Detection) bool {
+	for _, g := range x.groups {
+		if hinted(norm, g.words) || hinted(norm, g.name) {
+			return true
+		}
+		for _, in := range g.intents {
+			if slices.Contains(det.Intents, in) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// externalConfidence is how sure the external matches make a decision: a
+// strong match is as good as the recommended tier's threshold, a weak one
+// as the extended tier's.
+func (r *Router) externalConfidence(m []ExternalMatch) float64 {
+	switch {
+	case len(m) == 0:
+		return 0
+	case m[0].Strong:
+		return r.cfg.RecommendedAt
+	}
+	return r.cfg.ExtendedAt
+}
+
+// SetExternal replaces the router's external tools (a manifest changed, a
+// tool was approved or held). Names must not be catalog tools or meta
+// tools; those are dropped. Sessions see the new set on their next
+// Refresh or Route.
+func (r *Router) SetExternal(tools []ExternalTool) {
+	kept := make([]ExternalTool, 0, len(tools))
+	seen := map[string]bool{}
+	for _, t := range tools {
+		if r.catalog[t.Name] || t.Name == FindTools || t.Name == CallTool || seen[t.Name] || (r.registered != nil && r.registered[t.Name]) {
+			continue
+		}
+		seen[t.Name] = true
+		kept = append(kept, t)
+	}
+	r.ext.Store(newExternalSet(r.t, kept))
+}
+
+// External lists the router's external tools' names, in the order given.
+func (r *Router) External() []string {
+	x := r.ext.Load()
+	if x == nil {
+		return nil
+	}
+	out := make([]string, len(x.tools))
+	for i, t := range x.tools {
+		out[i] = t.Name
+	}
+	return out
+}
+
+func (r *Router) isExternal(name string) bool {
+	x := r.ext.Load()
+	if x == nil {
+		return false
+	}
+	_, ok := x.byName[name]
+	return ok
+}
+
+// matchExternal is the external matches of a request, for a detection.
+func (r *Router) matchExternal(text string, det Detection) []ExternalMatch {
+	return r.ext.Load().match(text, det)
+}
+
+// externalView appends the external tools of a tier to a view built from
+// the catalog: strong matches as recommended (capped), weak ones as
+// alternatives in the extended tier, every external tool in the full tier.
+func (r *Router) externalView(tier Tier, det Detection) (rec, alt, rest []string) {
+	x := r.ext.Load()
+	if x == nil {
+		return nil, nil, nil
+	}
+	in := map[string]bool{}
+	for _, m := range det.External {
+		if _, ok := x.byName[m.Name]; !ok {
+			continue // since dropped from the set
+		}
+		switch {
+		case m.Strong && len(rec) < externalRecommendedMax:
+			rec = append(rec, m.Name)
+		case tier == TierRecommended && len(alt) < externalAlternativeMax:
+			alt = append(alt, m.Name)
+		case tier != TierRecommended && len(rec)+len(alt) < externalExtendedMax:
+			alt = append(alt, m.Name)
+		default:
+			continue
+		}
+		in[m.Name] = true
+	}
+	if tier == TierFull {
+		for _, t := range x.tools {
+			if !in[t.Name] {
+				rest = append(rest, t.Name)
+			}
+		}
+	}
+	return rec, alt, rest
+}

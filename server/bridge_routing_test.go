@@ -1,0 +1,228 @@
+package server
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"clawbridge/exposure"
+	downstream "clawbridge/internal/bridge"
+	"clawbridge/internal/config"
+	"clawbridge/internal/netguard"
+	"clawbridge/tools"
+	"clawbridge/tools/tooltest"
+)
+
+// Routing over an aggregated catalog: the native registered tools plus the
+// downstream tools of every manifest in fixtures/bridge/manifests (the
+// bridge's Manifest JSON, as cached in <data_dir>/bridge), published as
+// tools from the cache without starting anything. Routing hints per server
+// come from fixtures/bridge/hints.json. The labelled requests are
+// exposure/testdata/bridge_routing.jsonl: {"id","q","tools"} with the tools
+// a request needs (native or <server>__<tool>).
+
+const (
+	aggManifests = "../fixtures/bridge/manifests"
+	aggHints     = "../fixtures/bridge/hints.json"
+	aggRequests  = "../exposure/testdata/bridge_routing.jsonl"
+)
+
+type aggRequest struct {
+	ID    string   `json:"id"`
+	Q     string   `json:"q"`
+	Tools []string `json:"tools"`
+}
+
+// aggregatedServer is the real registry with the fixture manifests'
+// servers published as tools.
+func aggregatedServer(tb testing.TB) *Server {
+	tb.Helper()
+	d := tooltest.Deps(tb)
+	d.Config.Exposure.Mode = "tiered"
+	files, _ := filepath.Glob(filepath.Join(aggManifests, "*.manifest.json"))
+	if len(files) == 0 {
+		tb.Fatalf("no manifests in %s", aggManifests)
+	}
+	hints := map[string]struct {
+		Intents  []string `json:"intents"`
+		Keywords []string `json:"keywords"`
+	}{}
+	if b, err := os.ReadFile(aggHints); err == nil {
+		if err := json.Unmarshal(b, &hints); err != nil {
+			tb.Fatalf("%s: %v", aggHints, err)
+		}
+	}
+	cache := filepath.Join(d.Config.DataDir, "bridge")
+	if err := os.MkdirAll(cache, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	var servers []config.BridgeServer
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var man downstream.Manifest
+		if err := json.Unmarshal(b, &man); err != nil || man.Server == "" {
+			tb.Fatalf("%s: not a bridge manifest: %v", f, err)
+		}
+		if err := os.WriteFile(filepath.Join(cache, man.Server+".manifest.json"), b, 0o600); err != nil {
+			tb.Fatal(err)
+		}
+		h := hints[man.Server]
+		// Never started: the manifests are all routing needs.
+		servers = append(servers, config.BridgeServer{Name: man.Server, Command: "false", Intents: h.Intents, Keywords: h.Keywords})
+	}
+	b := config.Bridge{Servers: servers, StartTimeout: time.Second, CallTimeout: time.Second, IdleStop: time.Hour}
+	if err := b.Validate(); err != nil {
+		tb.Fatal(err)
+	}
+	g, _ := netguard.New(nil)
+	m, err := downstream.New(downstream.Options{Config: b, DataDir: d.Config.DataDir, Guard: g, Log: zerolog.Nop()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(m.Close)
+	d.Bridge = m
+	reg, err := tools.All(d, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := New(Options{Config: d.Config, Deps: d, Tools: reg, Log: zerolog.Nop(), Version: "bench"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+func readAggRequests(tb testing.TB) []aggRequest {
+	tb.Helper()
+	f, err := os.Open(aggRequests)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var out []aggRequest
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var r aggRequest
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			tb.Fatalf("%s: %v", aggRequests, err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// aggScore is what TestBridgeRouting_Aggregated reports.
+type aggScore struct {
+	tools, requests      int
+	recall, firstRec     float64
+	fullTokens           int
+	meanTokens, meanSize float64
+	misses               []string
+}
+
+func scoreAggregated(s *Server, reqs []aggRequest) aggScore {
+	all := slices.Concat(registeredNames(s), s.router.External())
+	sc := aggScore{tools: len(all), requests: len(reqs), fullTokens: s.ViewTokens(all)}
+	for _, r := range reqs {
+		dec := s.router.Route(r.Q)
+		view := s.router.Offered(dec.Tools, dec.Tier)
+		names := make([]string, len(view))
+		for i, v := range view {
+			names[i] = v.Name
+		}
+		hit := 0
+		for _, t := range r.Tools {
+			if slices.Contains(names, t) {
+				hit++
+			}
+		}
+		sc.recall += float64(hit) / float64(len(r.Tools))
+		if slices.ContainsFunc(view, func(v exposure.ViewTool) bool { return v.Name == r.Tools[0] && v.Tag == exposure.TagRecommended }) {
+			sc.firstRec++
+		} else {
+			sc.misses = append(sc.misses, r.ID+" "+r.Tools[0]+" not recommended in "+string(dec.Tier)+" "+strings.Join(dec.Recommended(), ","))
+		}
+		sc.meanTokens += float64(s.ViewTokens(names))
+		sc.meanSize += float64(len(names))
+	}
+	n := float64(len(reqs))
+	sc.recall, sc.firstRec, sc.meanTokens, sc.meanSize = sc.recall/n, sc.firstRec/n, sc.meanTokens/n, sc.meanSize/n
+	return sc
+}
+
+func registeredNames(s *Server) []string {
+	out := make([]string, 0, len(s.order))
+	for _, t := range s.order {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// TestBridgeRouting_Aggregated reports recall, first_rec (the first needed
+// tool tagged recommended), the tokens of the full aggregated tools/list
+// and of the mean routed view, and their ratio. The goals (ratio under
+// 15%, recall at least 0.95) are checked once the catalog reaches 100
+// tools: below that the full list is too small for the ratio to mean much.
+func TestBridgeRouting_Aggregated(t *testing.T) {
+	s := aggregatedServer(t)
+	reqs := readAggRequests(t)
+	sc := scoreAggregated(s, reqs)
+	ratio := sc.meanTokens / float64(sc.fullTokens)
+	t.Logf("tools=%d requests=%d recall=%.3f first_rec=%.3f full_tokens=%d mean_view_tokens=%.0f ratio=%.3f mean_size=%.1f",
+		sc.tools, sc.requests, sc.recall, sc.firstRec, sc.fullTokens, sc.meanTokens, ratio, sc.meanSize)
+	for _, m := range sc.misses {
+		t.Log("miss: " + m)
+	}
+	if len(s.router.External()) == 0 {
+		t.Fatal("no downstream tool was published from the fixture manifests")
+	}
+	for _, r := range reqs {
+		for _, n := range r.Tools {
+			if _, ok := s.lookupTool(n); !ok {
+				t.Errorf("%s needs %s, which is neither registered nor published", r.ID, n)
+			}
+		}
+	}
+	if sc.tools < 100 {
+		t.Logf("fewer than 100 tools loaded: the goals are not checked")
+		return
+	}
+	if sc.recall < 0.95 {
+		t.Errorf("recall %.3f below 0.95", sc.recall)
+	}
+	if ratio >= 0.15 {
+		t.Errorf("mean view is %.1f%% of the full list's tokens; the goal is under 15%%", 100*ratio)
+	}
+}
+
+// BenchmarkBridgeRouting is one routing decision over the aggregated
+// catalog, with the figures of TestBridgeRouting_Aggregated as metrics.
+func BenchmarkBridgeRouting(b *testing.B) {
+	s := aggregatedServer(b)
+	reqs := readAggRequests(b)
+	sc := scoreAggregated(s, reqs)
+	b.ReportMetric(sc.recall, "recall")
+	b.ReportMetric(sc.firstRec, "first_rec")
+	b.ReportMetric(float64(sc.fullTokens), "full_tokens")
+	b.ReportMetric(sc.meanTokens/float64(sc.fullTokens), "view_ratio")
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		r := reqs[i%len(reqs)]
+		s.router.Offered(s.router.Route(r.Q).Tools, exposure.TierRecommended)
+		i++
+	}
+}
