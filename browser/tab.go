@@ -18,7 +18,7 @@ type Tab struct {
 	ID   string
 	s    *Session
 	page *rod.Page // background context; operations attach their own
-	refs refTable
+	refs refCounter
 
 	lastSnapshot []string // lines of the previous full snapshot, for diffs
 	cache        struct {

@@ -1,0 +1,152 @@
+package browser
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/go-rod/rod/lib/proto"
+
+	"clawbridge/fixtures/site"
+)
+
+// richPage holds the constructs the fixture pages do not: landmarks inside
+// sections, lists, images, labelled and described controls, prefilled and
+// hidden fields, a table with links, details/summary, ARIA widgets, shadow
+// DOM and text hidden in several ways.
+const richPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Rich</title></head><body>
+<header><h1>Shop <small>beta</small></h1><nav aria-label="Main"><ul><li><a href="/a">Alpha</a></li><li><a href="/b"><img src="x.png" alt="Bravo logo"></a></li><li><a href="/c" title="Charlie page"></a></li></ul></nav></header>
+<main>
+<section aria-label="Search area"><form role="search"><input type="search" aria-label="Search" value="shoes"><input type="submit" value="Go"></form></section>
+<section><h2 id="fh">Filters</h2>
+<div role="group" aria-labelledby="fh">
+<label>Min <input type="number" value="3"></label>
+<label>Colour <select><optgroup label="Warm"><option>Red</option><option selected>Orange</option></optgroup><option>Blue</option></select></label>
+<input type="text" placeholder="Brand">
+<input type="password" value="hunter2" aria-label="Password">
+<input type="hidden" name="csrf" value="secret">
+<input type="checkbox" id="c1" checked><label for="c1">In stock</label>
+<input type="range" aria-label="Budget" min="0" max="10" value="4">
+<textarea aria-label="Notes" readonly>first note</textarea>
+<button aria-pressed="true">Bold</button>
+<button aria-expanded="false" aria-haspopup="menu">More</button>
+</div></section>
+<article><header><h2>Post</h2></header><p>Some <strong>bold</strong> and <em>emphasis</em> and <code>code</code>.</p>
+<blockquote>Quoted words.</blockquote>
+<figure><img src="y.png" alt="A chart"><figcaption>Figure 1</figcaption></figure>
+<footer>Posted today</footer></article>
+<table><caption>Orders</caption><thead><tr><th>Item</th><th>Action</th></tr></thead>
+<tbody><tr><th>Tea</th><td><a href="/tea">Open</a></td></tr><tr><td>Coffee</td><td>none</td></tr></tbody></table>
+<details><summary>More info</summary><p>Hidden until opened.</p></details>
+<details open><summary>Open info</summary><p>Shown text.</p></details>
+<div role="tablist"><div role="tab" aria-selected="true" tabindex="0">One</div><div role="tab" aria-selected="false" tabindex="-1">Two</div></div>
+<div role="checkbox" aria-checked="mixed" tabindex="0">Partial</div>
+<div tabindex="0" aria-label="Focusable region">x</div>
+<span role="button" tabindex="0">Span button</span>
+<p style="display:none">display none</p><p hidden>hidden attr</p><p aria-hidden="true">aria hidden</p>
+<p style="visibility:hidden">invisible <span style="visibility:visible">but this</span></p>
+<ol><li>First</li><li>Second <a href="/s">link</a></li></ol>
+<dl><dt>Term</dt><dd>Definition</dd></dl>
+<hr>
+<p>Line one<br>Line two</p>
+<div id="host"></div>
+<dialog open>A dialog <button>Close</button></dialog>
+</main>
+<footer><p>Footer text</p></footer>
+<script>document.getElementById('host').attachShadow({mode:'open'}).innerHTML = '<p>Shadow text</p><button>Shadow button</button>';</script>
+</body></html>`
+
+// chromiumTree turns Chromium's own accessibility tree into the shape
+// outline.js produces (ignored nodes and text boxes spliced out, refs where
+// the outline gives them), so both render through the same code.
+func chromiumTree(t *testing.T, tab *Tab) *axNode {
+	t.Helper()
+	res, err := proto.AccessibilityGetFullAXTree{}.Call(tab.page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[proto.AccessibilityAXNodeID]*proto.AccessibilityAXNode{}
+	for _, n := range res.Nodes {
+		byID[n.NodeID] = n
+	}
+	str := func(v *proto.AccessibilityAXValue) string {
+		if v == nil || v.Value.Nil() {
+			return ""
+		}
+		if s, ok := v.Value.Val().(string); ok {
+			return s
+		}
+		return v.Value.JSON("", "")
+	}
+	var conv func(n *proto.AccessibilityAXNode) []*axNode
+	conv = func(n *proto.AccessibilityAXNode) []*axNode {
+		var kids []*axNode
+		for _, id := range n.ChildIDs {
+			if c, ok := byID[id]; ok {
+				kids = append(kids, conv(c)...)
+			}
+		}
+		role := str(n.Role)
+		if n.Ignored || role == "InlineTextBox" {
+			return kids
+		}
+		// Differences kept on purpose: bullets say nothing, and a text
+		// field's inner text only repeats its value.
+		if role == "ListMarker" && !regexp.MustCompile(`[\pL\pN]`).MatchString(str(n.Name)) {
+			return nil
+		}
+		if role == "textbox" || role == "searchbox" || role == "spinbutton" {
+			kids = nil
+		}
+		x := &axNode{Role: role, Name: str(n.Name), Value: str(n.Value), Props: map[string]string{}, Children: kids}
+		for _, p := range n.Properties {
+			x.Props[string(p.Name)] = str(p.Value)
+		}
+		if n.BackendDOMNodeID != 0 && role != "RootWebArea" && (interactiveRoles[role] || x.Props["focusable"] == "true" && strings.TrimSpace(x.Name) != "") {
+			x.Ref = "e0"
+		}
+		return []*axNode{x}
+	}
+	return conv(res.Nodes[0])[0]
+}
+
+var refNumber = regexp.MustCompile(`\[ref=e\d+\]`)
+
+// TestOutline_MatchesChromiumTree compares the outline computed in the page
+// with the one rendered from Chromium's accessibility tree, line by line
+// (ref numbers aside), on every fixture page and a page of varied markup.
+func TestOutline_MatchesChromiumTree(t *testing.T) {
+	needBrowser(t)
+	srv := site.Start(t)
+	rich := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(richPage))
+	}))
+	defer rich.Close()
+	ctx := ctxT(t)
+	s := testMgr.Session("outline-oracle")
+	defer testMgr.CloseSession("outline-oracle")
+	pages := []string{srv.At("/form.html"), srv.At("/table.html"), srv.At("/article.html"), srv.At("/long.html"),
+		srv.At("/script.html"), srv.At("/dialog.html"), srv.At("/"), rich.URL + "/rich.html"}
+	for _, u := range pages {
+		if _, err := s.Navigate(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		tab, err := s.tab(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := tab.outline(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := renderOutline(chromiumTree(t, tab))
+		g := refNumber.ReplaceAllString(strings.Join(got, "\n"), "[ref]")
+		w := refNumber.ReplaceAllString(strings.Join(want, "\n"), "[ref]")
+		if g != w {
+			t.Errorf("%s: outline differs from Chromium's tree\n--- dom\n%s\n--- chromium\n%s", u, g, w)
+		}
+	}
+}
