@@ -177,4 +177,3 @@ func diffLines(prev, cur []string) ([]string, int) {
 }
 
 func indentOf(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
-
