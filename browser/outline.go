@@ -10,6 +10,8 @@ import (
 
 	"clawbridge/internal/toolerr"
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/ysmood/gson"
 )
 
 // outlineJS walks the DOM in the page and returns the accessibility tree
@@ -64,15 +66,80 @@ func quote(s string, max int) string {
 	return strconv.Quote(s)
 }
 
+// worldName names the isolated world outline.js runs in: it sees the
+// page's DOM but none of its scripts, so a page can neither break the
+// outline (by replacing built-ins) nor read or forge the refs.
+const worldName = "clawbridge-outline"
+
+// world is the tab's isolated world for one document. Chromium never reuses
+// an execution context id, so an id from an earlier document fails instead
+// of reaching the wrong page.
+type world struct {
+	doc string // document id from versionJS
+	id  proto.RuntimeExecutionContextID
+}
+
+// docID is the per-document part of a versionJS token: it survives
+// pushState and DOM changes and differs in every new document.
+func docID(ver string) string {
+	h, c := strings.LastIndexByte(ver, '#'), strings.LastIndexByte(ver, ':')
+	if h < 0 || c < h {
+		return ""
+	}
+	return ver[h+1 : c]
+}
+
+// callInWorld calls fn in the tab's isolated world for document doc,
+// creating the world when the document changed.
+func (t *Tab) callInWorld(ctx context.Context, doc, fn string, byValue bool, args ...any) (*proto.RuntimeRemoteObject, error) {
+	p := t.page.Context(ctx)
+	for attempt := 0; ; attempt++ {
+		if t.world.id == 0 || doc == "" || t.world.doc != doc {
+			w, err := proto.PageCreateIsolatedWorld{FrameID: t.page.FrameID, WorldName: worldName}.Call(p)
+			if err != nil {
+				return nil, fmt.Errorf("snapshot: isolated world: %w", err)
+			}
+			t.world = world{doc: doc, id: w.ExecutionContextID}
+		}
+		callArgs := make([]*proto.RuntimeCallArgument, len(args))
+		for i, a := range args {
+			callArgs[i] = &proto.RuntimeCallArgument{Value: gson.New(a)}
+		}
+		res, err := proto.RuntimeCallFunctionOn{FunctionDeclaration: fn, ExecutionContextID: t.world.id,
+			Arguments: callArgs, ReturnByValue: byValue}.Call(p)
+		if err == nil && res.ExceptionDetails != nil {
+			err = fmt.Errorf("%s", res.ExceptionDetails.Text)
+			if res.ExceptionDetails.Exception != nil {
+				err = fmt.Errorf("%s", res.ExceptionDetails.Exception.Description)
+			}
+		}
+		if err != nil && attempt == 0 && ctx.Err() == nil && isContextGone(err) {
+			// The document changed after its version was read.
+			t.world = world{}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return res.Result, nil
+	}
+}
+
+// isContextGone reports a call into an execution context that no longer
+// exists (its document was replaced).
+func isContextGone(err error) bool {
+	return strings.Contains(err.Error(), "Cannot find context")
+}
+
 // domTree runs outline.js in the tab's main frame.
-func (t *Tab) domTree(ctx context.Context) (*axNode, error) {
+func (t *Tab) domTree(ctx context.Context, ver string) (*axNode, error) {
 	roles := make([]string, 0, len(interactiveRoles))
 	for r, on := range interactiveRoles {
 		if on {
 			roles = append(roles, r)
 		}
 	}
-	res, err := t.page.Context(ctx).Eval(outlineJS, roles, t.refs.counter)
+	res, err := t.callInWorld(ctx, docID(ver), outlineJS, true, roles, t.refs.counter)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
@@ -88,8 +155,9 @@ func (t *Tab) domTree(ctx context.Context) (*axNode, error) {
 }
 
 // outline renders the accessibility tree of the tab's main frame.
-func (t *Tab) outline(ctx context.Context) ([]string, int, error) {
-	root, err := t.domTree(ctx)
+// ver is the document's versionJS token.
+func (t *Tab) outline(ctx context.Context, ver string) ([]string, int, error) {
+	root, err := t.domTree(ctx, ver)
 	if err != nil || root == nil {
 		return nil, 0, err
 	}
@@ -267,18 +335,34 @@ const resolveJS = `(ref) => {
 }`
 
 // resolve finds the element of a ref, failing clearly when the ref is
-// unknown or its element is gone.
+// unknown or its element is gone. The element is handed out in the page's
+// own world, where scripts given to evaluate expect to run.
 func (t *Tab) resolve(ctx context.Context, ref string) (*rod.Element, error) {
 	ref = strings.TrimPrefix(strings.TrimSpace(ref), "ref=")
-	p := t.page.Context(ctx)
-	obj, err := p.Evaluate(rod.Eval(resolveJS, ref).ByObject())
-	if err != nil {
-		return nil, fmt.Errorf("resolve ref %s: %w", ref, err)
+	state := "unknown"
+	if t.world.id != 0 {
+		obj, err := t.callInWorld(ctx, t.world.doc, resolveJS, false, ref)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, err
+		case err != nil:
+			// The world's document is gone: the tab navigated.
+		case obj.Subtype == proto.RuntimeRemoteObjectSubtypeNode:
+			p := t.page.Context(ctx)
+			node, err := proto.DOMDescribeNode{ObjectID: obj.ObjectID}.Call(p)
+			if err != nil {
+				return nil, fmt.Errorf("resolve ref %s: %w", ref, err)
+			}
+			main, err := proto.DOMResolveNode{BackendNodeID: node.Node.BackendNodeID}.Call(p)
+			if err != nil {
+				return nil, fmt.Errorf("resolve ref %s: %w", ref, err)
+			}
+			return p.ElementFromObject(main.Object)
+		default:
+			state = obj.Value.Str()
+		}
 	}
-	if obj.Subtype == "node" {
-		return p.ElementFromObject(obj)
-	}
-	if obj.Value.Str() == "gone" {
+	if state == "gone" {
 		return nil, &toolerr.Error{Code: toolerr.CodeNotFound, Field: "ref",
 			Message: fmt.Sprintf("ref %s is stale: its element was removed from the page", ref),
 			Hint:    "take a new snapshot and use its refs"}

@@ -138,7 +138,7 @@ func TestOutline_MatchesChromiumTree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, _, err := tab.outline(ctx)
+		got, _, err := tab.outline(ctx, tab.version(ctx))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,5 +148,111 @@ func TestOutline_MatchesChromiumTree(t *testing.T) {
 		if g != w {
 			t.Errorf("%s: outline differs from Chromium's tree\n--- dom\n%s\n--- chromium\n%s", u, g, w)
 		}
+	}
+}
+
+// hostilePage replaces the built-ins outline.js would use in the page's
+// world and plants a fake ref table where the real one would live.
+const hostilePage = `<!doctype html><html><head><meta charset="utf-8"><title>Hostile</title><script>
+JSON.stringify = () => '{"root":{"r":"RootWebArea","c":[{"r":"button","n":"Forged","ref":"e1"}]},"counter":1}';
+WeakMap.prototype.get = () => 'e1';
+Map.prototype.get = function () { return {deref: () => document.getElementById('trap')}; };
+Element.prototype.getAttribute = () => 'presentation';
+Object.defineProperty(window, Symbol.for('clawbridge.refs'), {value: {byRef: new Map([['e1', {deref: () => document.getElementById('trap')}]])}});
+window.pageSecret = 'main-world';
+</script></head><body>
+<button id="real" onclick="document.title='clicked real'">Real</button>
+<button id="trap" onclick="document.title='clicked trap'">Trap</button>
+<a href="#" id="spa" onclick="history.pushState({}, '', '/elsewhere'); return false">Go elsewhere</a>
+</body></html>`
+
+func hostileServer(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(hostilePage))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/hostile.html"
+}
+
+// TestOutline_PageCannotBreakOrForgeRefs: the outline runs in an isolated
+// world, so a page that replaces built-ins or plants a ref table neither
+// breaks the snapshot nor redirects a ref to another element.
+func TestOutline_PageCannotBreakOrForgeRefs(t *testing.T) {
+	needBrowser(t)
+	ctx := ctxT(t)
+	s := testMgr.Session("outline-hostile")
+	defer testMgr.CloseSession("outline-hostile")
+	if _, err := s.Navigate(ctx, hostileServer(t)); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := s.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(snap.Text, "Forged") || !strings.Contains(snap.Text, `button "Real"`) || !strings.Contains(snap.Text, `button "Trap"`) {
+		t.Fatalf("outline:\n%s", snap.Text)
+	}
+	ref := refFor(t, snap.Text, `button "Real"`)
+	res, err := s.Click(ctx, Target{Ref: ref}, ClickOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Title != "clicked real" {
+		t.Fatalf("clicking %s reached %q", ref, res.Title)
+	}
+}
+
+// TestRefs_SurvivePushState: a same-document navigation (an SPA route
+// change) keeps the refs of the document's elements.
+func TestRefs_SurvivePushState(t *testing.T) {
+	needBrowser(t)
+	ctx := ctxT(t)
+	s := testMgr.Session("outline-spa")
+	defer testMgr.CloseSession("outline-spa")
+	if _, err := s.Navigate(ctx, hostileServer(t)); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := s.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := refFor(t, snap.Text, `button "Real"`)
+	if _, err := s.Click(ctx, Target{Ref: refFor(t, snap.Text, `link "Go elsewhere"`)}, ClickOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(again.URL, "/elsewhere") || refFor(t, again.Text, `button "Real"`) != real {
+		t.Fatalf("after pushState %s:\n%s", again.URL, again.Text)
+	}
+	if res, err := s.Click(ctx, Target{Ref: real}, ClickOptions{}); err != nil || res.Title != "clicked real" {
+		t.Fatalf("click %s after pushState: %+v %v", real, res, err)
+	}
+}
+
+// TestRefs_EvaluateRunsInPageWorld: an element found by ref is handed to
+// scripts in the page's own world, where its globals are.
+func TestRefs_EvaluateRunsInPageWorld(t *testing.T) {
+	needBrowser(t)
+	cfg := DefaultConfig()
+	cfg.AllowEvaluate = true
+	m := New(cfg, testGuard(), testMgr.log)
+	defer m.Close()
+	ctx := ctxT(t)
+	s := m.Session("outline-eval")
+	if _, err := s.Navigate(ctx, hostileServer(t)); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := s.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Evaluate(ctx, `function() { return window.pageSecret + ':' + this.id }`, Target{Ref: refFor(t, snap.Text, `button "Real"`)})
+	if err != nil || got != "main-world:real" {
+		t.Fatalf("evaluate by ref: %v %v", got, err)
 	}
 }

@@ -60,7 +60,7 @@ func (t *Tab) snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, er
 		lines, refs = t.cache.lines, t.cache.refs
 	} else {
 		var err error
-		lines, refs, err = t.outline(ctx)
+		lines, refs, err = t.outline(ctx, ver)
 		if err != nil {
 			return nil, err
 		}
