@@ -71,35 +71,26 @@ func quote(s string, max int) string {
 // outline (by replacing built-ins) nor read or forge the refs.
 const worldName = "clawbridge-outline"
 
-// world is the tab's isolated world for one document. Chromium never reuses
-// an execution context id, so an id from an earlier document fails instead
-// of reaching the wrong page.
+// world is the tab's isolated world for the current document. Chromium
+// drops a document's worlds with it and never reuses an execution context
+// id, so a call into the world of an earlier document fails instead of
+// reaching the wrong page.
 type world struct {
-	doc string // document id from versionJS
-	id  proto.RuntimeExecutionContextID
+	id proto.RuntimeExecutionContextID
 }
 
-// docID is the per-document part of a versionJS token: it survives
-// pushState and DOM changes and differs in every new document.
-func docID(ver string) string {
-	h, c := strings.LastIndexByte(ver, '#'), strings.LastIndexByte(ver, ':')
-	if h < 0 || c < h {
-		return ""
-	}
-	return ver[h+1 : c]
-}
-
-// callInWorld calls fn in the tab's isolated world for document doc,
-// creating the world when the document changed.
-func (t *Tab) callInWorld(ctx context.Context, doc, fn string, byValue bool, args ...any) (*proto.RuntimeRemoteObject, error) {
+// callInWorld calls fn in the tab's isolated world. With create, a world
+// is made when there is none or its document is gone; without, such a call
+// fails with an error isContextGone recognises.
+func (t *Tab) callInWorld(ctx context.Context, create bool, fn string, byValue bool, args ...any) (*proto.RuntimeRemoteObject, error) {
 	p := t.page.Context(ctx)
 	for attempt := 0; ; attempt++ {
-		if t.world.id == 0 || doc == "" || t.world.doc != doc {
+		if t.world.id == 0 && create {
 			w, err := proto.PageCreateIsolatedWorld{FrameID: t.page.FrameID, WorldName: worldName}.Call(p)
 			if err != nil {
 				return nil, fmt.Errorf("snapshot: isolated world: %w", err)
 			}
-			t.world = world{doc: doc, id: w.ExecutionContextID}
+			t.world = world{id: w.ExecutionContextID}
 		}
 		callArgs := make([]*proto.RuntimeCallArgument, len(args))
 		for i, a := range args {
@@ -113,10 +104,12 @@ func (t *Tab) callInWorld(ctx context.Context, doc, fn string, byValue bool, arg
 				err = fmt.Errorf("%s", res.ExceptionDetails.Exception.Description)
 			}
 		}
-		if err != nil && attempt == 0 && ctx.Err() == nil && isContextGone(err) {
-			// The document changed after its version was read.
+		if err != nil && ctx.Err() == nil && isContextGone(err) {
+			// A new document replaced the world's.
 			t.world = world{}
-			continue
+			if create && attempt == 0 {
+				continue
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -131,38 +124,34 @@ func isContextGone(err error) bool {
 	return strings.Contains(err.Error(), "Cannot find context")
 }
 
-// domTree runs outline.js in the tab's main frame.
-func (t *Tab) domTree(ctx context.Context, ver string) (*axNode, error) {
+// pageTree is what outline.js returns.
+type pageTree struct {
+	Version string  `json:"ver"`
+	URL     string  `json:"url"`
+	Title   string  `json:"title"`
+	Counter int     `json:"counter"`
+	Root    *axNode `json:"root"` // nil when the version equals the known one
+}
+
+// pageTree runs outline.js in the tab's main frame; known is the version
+// of the outline already rendered.
+func (t *Tab) pageTree(ctx context.Context, known string) (*pageTree, error) {
 	roles := make([]string, 0, len(interactiveRoles))
 	for r, on := range interactiveRoles {
 		if on {
 			roles = append(roles, r)
 		}
 	}
-	res, err := t.callInWorld(ctx, docID(ver), outlineJS, true, roles, t.refs.counter)
+	res, err := t.callInWorld(ctx, true, outlineJS, true, roles, t.refs.counter, known)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	var out struct {
-		Root    *axNode `json:"root"`
-		Counter int     `json:"counter"`
-	}
+	var out pageTree
 	if err := json.Unmarshal([]byte(res.Value.Str()), &out); err != nil {
 		return nil, fmt.Errorf("snapshot: decode the tree: %w", err)
 	}
 	t.refs.counter = max(t.refs.counter, out.Counter)
-	return out.Root, nil
-}
-
-// outline renders the accessibility tree of the tab's main frame.
-// ver is the document's versionJS token.
-func (t *Tab) outline(ctx context.Context, ver string) ([]string, int, error) {
-	root, err := t.domTree(ctx, ver)
-	if err != nil || root == nil {
-		return nil, 0, err
-	}
-	lines, refs := renderOutline(root)
-	return lines, refs, nil
+	return &out, nil
 }
 
 // renderOutline writes the tree as indented lines, one per node worth
@@ -341,7 +330,7 @@ func (t *Tab) resolve(ctx context.Context, ref string) (*rod.Element, error) {
 	ref = strings.TrimPrefix(strings.TrimSpace(ref), "ref=")
 	state := "unknown"
 	if t.world.id != 0 {
-		obj, err := t.callInWorld(ctx, t.world.doc, resolveJS, false, ref)
+		obj, err := t.callInWorld(ctx, false, resolveJS, false, ref)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return nil, err

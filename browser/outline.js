@@ -7,13 +7,22 @@
 // the walk. Interactive nodes get refs, kept per document in a WeakMap so a
 // node keeps its ref across snapshots; the counter comes from Go and never
 // restarts within a tab.
-(interactiveRoles, counter) => {
+//
+// The version ("<document id>:<changes>") changes with every DOM mutation
+// and form input; when it equals known the tree is not rebuilt (paging
+// through a huge page reuses the outline Go already has).
+(interactiveRoles, counter, known) => {
   const K = Symbol.for('clawbridge.refs');
   let st = window[K];
   if (!st) {
-    st = {byEl: new WeakMap(), byRef: new Map()};
+    st = {byEl: new WeakMap(), byRef: new Map(), id: Math.random().toString(36).slice(2), n: 0};
+    const bump = () => { st.n++; };
+    new MutationObserver(bump).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+    for (const ev of ['input', 'change', 'focusin', 'focusout']) document.addEventListener(ev, bump, true);
     Object.defineProperty(window, K, {value: st});
   }
+  const ver = st.id + ':' + st.n;
+  if (ver === known) return JSON.stringify({ver, url: location.href, title: document.title, counter});
   const interactive = new Set(interactiveRoles);
   let active = document.activeElement;
   while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
@@ -290,5 +299,5 @@
 
   const root = {r: 'RootWebArea', c: []};
   visit(document.documentElement, root.c, true, false);
-  return JSON.stringify({root, counter});
+  return JSON.stringify({ver, url: location.href, title: document.title, counter, root});
 }

@@ -138,10 +138,11 @@ func TestOutline_MatchesChromiumTree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, _, err := tab.outline(ctx, tab.version(ctx))
+		tree, err := tab.pageTree(ctx, "")
 		if err != nil {
 			t.Fatal(err)
 		}
+		got, _ := renderOutline(tree.Root)
 		want, _ := renderOutline(chromiumTree(t, tab))
 		g := refNumber.ReplaceAllString(strings.Join(got, "\n"), "[ref]")
 		w := refNumber.ReplaceAllString(strings.Join(want, "\n"), "[ref]")

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"strings"
 )
 
@@ -27,53 +28,21 @@ type Snapshot struct {
 	Removed    int    `json:"removed_lines,omitempty"`
 }
 
-// versionJS returns a token that changes whenever the document changes: a
-// per-document id plus a counter bumped by DOM mutations and form input. An
-// unchanged token lets paging reuse the previous outline instead of
-// rebuilding the accessibility tree of a huge page.
-const versionJS = `() => {
-  const k = Symbol.for('clawbridge.version');
-  if (!window[k]) {
-    const st = {id: Math.random().toString(36).slice(2), n: 0};
-    const bump = () => { st.n++; };
-    new MutationObserver(bump).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-    for (const ev of ['input', 'change', 'focusin', 'focusout']) document.addEventListener(ev, bump, true);
-    Object.defineProperty(window, k, {value: st});
-  }
-  return location.href + '#' + window[k].id + ':' + window[k].n;
-}`
-
-func (t *Tab) version(ctx context.Context) string {
-	r, err := t.page.Context(ctx).Eval(versionJS)
-	if err != nil {
-		return ""
-	}
-	return r.Value.Str()
-}
-
 // snapshot renders and windows the outline. Called with the session locked.
 func (t *Tab) snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error) {
-	var lines []string
-	var refs int
-	ver := t.version(ctx)
-	if ver != "" && ver == t.cache.version {
-		lines, refs = t.cache.lines, t.cache.refs
-	} else {
-		var err error
-		lines, refs, err = t.outline(ctx, ver)
-		if err != nil {
-			return nil, err
-		}
-		// The tree walk itself may not change the version; read it again
-		// so that a change during the walk is not cached as current.
-		if ver != "" && ver == t.version(ctx) {
-			t.cache.version, t.cache.lines, t.cache.refs = ver, lines, refs
-		} else {
-			t.cache.version = ""
-		}
+	tree, err := t.pageTree(ctx, t.cache.version)
+	if err != nil {
+		return nil, err
 	}
-	pi := t.info(ctx)
-	snap := &Snapshot{Tab: t.ID, URL: pi.URL, Title: pi.Title, Refs: refs, Offset: opts.Offset}
+	lines, refs := t.cache.lines, t.cache.refs
+	if tree.Root != nil || tree.Version != t.cache.version {
+		if tree.Root == nil {
+			return nil, errors.New("snapshot: the page sent no tree")
+		}
+		lines, refs = renderOutline(tree.Root)
+		t.cache.version, t.cache.lines, t.cache.refs = tree.Version, lines, refs
+	}
+	snap := &Snapshot{Tab: t.ID, URL: tree.URL, Title: tree.Title, Refs: refs, Offset: opts.Offset}
 	body := lines
 	if opts.Diff && t.lastSnapshot != nil {
 		body, snap.Removed = diffLines(t.lastSnapshot, lines)
