@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"clawbridge/internal/toolerr"
 	"github.com/go-rod/rod"
@@ -58,12 +59,37 @@ var transparentRoles = map[string]bool{
 // States worth showing, in display order.
 var shownStates = []string{"checked", "pressed", "selected", "expanded", "disabled", "required", "readonly", "invalid", "focused", "modal"}
 
+// quote collapses white space, cuts s to max runes and quotes it.
 func quote(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > max {
-		s = string(r[:max]) + "…"
+	if needsSquash(s) {
+		s = strings.Join(strings.Fields(s), " ")
+	}
+	if len(s) > max { // only then can it have more than max runes
+		if r := []rune(s); len(r) > max {
+			s = string(r[:max]) + "…"
+		}
 	}
 	return strconv.Quote(s)
+}
+
+// needsSquash reports white space other than single inner spaces (names
+// and text from outline.js are already collapsed, so this is the rule).
+func needsSquash(s string) bool {
+	prevSpace := true // a leading space needs squashing
+	for _, r := range s {
+		switch {
+		case r == ' ':
+			if prevSpace {
+				return true
+			}
+			prevSpace = true
+		case unicode.IsSpace(r):
+			return true
+		default:
+			prevSpace = false
+		}
+	}
+	return prevSpace && s != ""
 }
 
 // worldName names the isolated world outline.js runs in: it sees the

@@ -52,7 +52,11 @@
 
   const tag = el => el.localName;
   const attr = (el, a) => { const v = el.getAttribute(a); return v == null ? '' : v.trim(); };
-  const focusable = el => !el.matches(':disabled') && (el.tabIndex >= 0 || el.hasAttribute('tabindex'));
+  // Form controls are the only elements :disabled, :user-invalid or
+  // required apply to; the check is skipped for the rest (most of a page).
+  const formTags = new Set(['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset']);
+  const disabled = el => formTags.has(tag(el)) && el.matches(':disabled');
+  const focusable = el => !disabled(el) && (el.tabIndex >= 0 || el.hasAttribute('tabindex'));
 
   function implicitRole(el) {
     const t = tag(el);
@@ -89,7 +93,7 @@
   }
 
   function roleOf(el) {
-    const explicit = attr(el, 'role').split(/\s+/)[0].toLowerCase();
+    const explicit = el.hasAttribute('role') ? attr(el, 'role').split(/\s+/)[0].toLowerCase() : '';
     if (explicit && !((explicit === 'none' || explicit === 'presentation') && focusable(el))) return explicit;
     return implicitRole(el);
   }
@@ -199,7 +203,8 @@
   function states(el, role) {
     const p = {};
     const t = tag(el);
-    const aria = a => { const v = attr(el, a).toLowerCase(); return v && v !== 'undefined' ? v : ''; };
+    const any = el.hasAttributes();
+    const aria = a => { if (!any) return ''; const v = attr(el, a).toLowerCase(); return v && v !== 'undefined' ? v : ''; };
     if (role === 'heading') p.level = aria('aria-level') || (/^h[1-6]$/.test(t) ? t[1] : '2');
     if (t === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {
       p.checked = el.indeterminate ? 'mixed' : String(el.checked);
@@ -209,15 +214,16 @@
     else if (aria('aria-selected')) p.selected = aria('aria-selected');
     if (aria('aria-expanded')) p.expanded = aria('aria-expanded');
     else if (t === 'summary' && el.parentElement && tag(el.parentElement) === 'details') p.expanded = String(el.parentElement.open);
-    if (aria('aria-disabled') === 'true' || el.matches(':disabled')) p.disabled = 'true';
-    if (el.required || aria('aria-required') === 'true') p.required = 'true';
+    const form = formTags.has(t);
+    if (aria('aria-disabled') === 'true' || form && el.matches(':disabled')) p.disabled = 'true';
+    if (form && el.required || aria('aria-required') === 'true') p.required = 'true';
     if ((t === 'textarea' || t === 'input' && textTypes.has((el.getAttribute('type') || '').toLowerCase())) && el.readOnly || aria('aria-readonly') === 'true') p.readonly = 'true';
     const inv = aria('aria-invalid');
     if (inv && inv !== 'false') p.invalid = inv;
-    else { try { if (el.matches(':user-invalid')) p.invalid = 'true'; } catch (e) {} }
+    else if (form) { try { if (el.matches(':user-invalid')) p.invalid = 'true'; } catch (e) {} }
     if (el === active && el !== document.body) p.focused = 'true';
     if (aria('aria-modal') === 'true') p.modal = 'true';
-    else { try { if (el.matches(':modal')) p.modal = 'true'; } catch (e) {} }
+    else if (t === 'dialog') { try { if (el.matches(':modal')) p.modal = 'true'; } catch (e) {} }
     if (focusable(el)) p.focusable = 'true';
     return p;
   }
@@ -272,7 +278,7 @@
     const v = value(el, role);
     if (v) n.v = v;
     const p = states(el, role);
-    n.p = p;
+    for (const k in p) { n.p = p; break; }
     if (interactive.has(role) || p.focusable === 'true' && name) n.ref = refOf(el);
     const c = [];
     if (t === 'li' && cs.listStyleType === 'decimal' && el.parentElement && tag(el.parentElement) === 'ol') {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -255,5 +256,19 @@ func TestRefs_EvaluateRunsInPageWorld(t *testing.T) {
 	got, err := s.Evaluate(ctx, `function() { return window.pageSecret + ':' + this.id }`, Target{Ref: refFor(t, snap.Text, `button "Real"`)})
 	if err != nil || got != "main-world:real" {
 		t.Fatalf("evaluate by ref: %v %v", got, err)
+	}
+}
+
+// TestQuote_SquashesLikeFields: the fast path of quote gives what
+// collapsing with strings.Fields gives, cut at max runes.
+func TestQuote_SquashesLikeFields(t *testing.T) {
+	for _, s := range []string{"", " ", "a", "a b", " a", "a ", "a  b", "a\tb", "a\nb", "a\u00a0b", "中文 文本", "x\u3000y", "a b c d e f", "ééééé"} {
+		want := strings.Join(strings.Fields(s), " ")
+		if r := []rune(want); len(r) > 3 {
+			want = string(r[:3]) + "…"
+		}
+		if got := quote(s, 3); got != strconv.Quote(want) {
+			t.Errorf("quote(%q) = %s, want %q", s, got, want)
+		}
 	}
 }
