@@ -56,12 +56,12 @@
   // required apply to; the check is skipped for the rest (most of a page).
   const formTags = new Set(['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset']);
   const disabled = el => formTags.has(tag(el)) && el.matches(':disabled');
-  const focusable = el => !disabled(el) && (el.tabIndex >= 0 || el.hasAttribute('tabindex'));
+  const focusable = el => tag(el) !== 'iframe' && !disabled(el) && (el.tabIndex >= 0 || el.hasAttribute('tabindex'));
 
   function implicitRole(el) {
     const t = tag(el);
     switch (t) {
-      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : 'generic';
+      case 'a': case 'area': return el.hasAttribute('href') || el.hasAttribute('onclick') ? 'link' : 'generic';
       case 'header': return el.parentElement && el.parentElement.closest(sectioning) ? 'sectionheader' : 'banner';
       case 'footer': return el.parentElement && el.parentElement.closest(sectioning) ? 'sectionfooter' : 'contentinfo';
       case 'section': return attr(el, 'aria-label') || attr(el, 'aria-labelledby') || attr(el, 'title') ? 'region' : 'Section';
@@ -119,6 +119,7 @@
   function controlValue(el) {
     const t = tag(el);
     if (t === 'select') {
+      if (el.multiple || el.size > 1) return null;
       const o = el.selectedOptions && el.selectedOptions[0];
       return o ? o.label || o.textContent : '';
     }
@@ -126,6 +127,7 @@
     if (t === 'input') {
       const type = (el.getAttribute('type') || '').toLowerCase();
       if (type === 'password') return '•'.repeat(el.value.length);
+      if (type === 'file') return el.files && el.files.length ? [...el.files].map(f => f.name).join(', ') : 'No file chosen';
       if (textTypes.has(type) || type === 'range' || type === 'color') return el.value;
     }
     return null;
@@ -163,7 +165,10 @@
     const root = el.getRootNode();
     return squash(ids.map(id => {
       const t = root.getElementById ? root.getElementById(id) : document.getElementById(id);
-      return t ? (attr(t, 'aria-label') || squash(text(t, null, new Set([])).trim())) : '';
+      if (!t) return '';
+      // A hidden element still names what points at it.
+      const own = attr(t, 'aria-label') || squash(text(t, null, new Set()));
+      return own || squash(t.textContent);
     }).join(' '));
   }
   function childText(el, childTag) {
@@ -191,7 +196,7 @@
     if (t === 'img' || t === 'area') { const alt = attr(el, 'alt'); if (alt) return alt; }
     if (t === 'fieldset') { const n = childText(el, 'legend'); if (n) return n; }
     if (t === 'table') { const n = childText(el, 'caption'); if (n) return n; }
-    if (t === 'svg') { const n = childText(el, 'title'); if (n) return n; }
+    if (t === 'svg') { for (const c of el.children) if (tag(c) === 'title' && squash(c.textContent)) return squash(c.textContent); }
     if ((t === 'option' || t === 'optgroup') && el.label) return squash(el.label);
     if (nameFromContent.has(role) || t === 'summary') { const n = content(el, null); if (n) return n; }
     const title = attr(el, 'title');
@@ -215,7 +220,7 @@
     if (aria('aria-expanded')) p.expanded = aria('aria-expanded');
     else if (t === 'summary' && el.parentElement && tag(el.parentElement) === 'details') p.expanded = String(el.parentElement.open);
     const form = formTags.has(t);
-    if (aria('aria-disabled') === 'true' || form && el.matches(':disabled')) p.disabled = 'true';
+    if (aria('aria-disabled') === 'true' || form && t !== 'fieldset' && el.matches(':disabled')) p.disabled = 'true';
     if (form && el.required || aria('aria-required') === 'true') p.required = 'true';
     if ((t === 'textarea' || t === 'input' && textTypes.has((el.getAttribute('type') || '').toLowerCase())) && el.readOnly || aria('aria-readonly') === 'true') p.readonly = 'true';
     const inv = aria('aria-invalid');
@@ -230,7 +235,7 @@
 
   function value(el, role) {
     const v = controlValue(el);
-    if (v != null && role !== 'button') return v;
+    if (v != null && (role !== 'button' || el.type === 'file')) return v;
     if ((role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter' || role === 'scrollbar')) {
       if (attr(el, 'aria-valuetext')) return attr(el, 'aria-valuetext');
       if (attr(el, 'aria-valuenow')) return attr(el, 'aria-valuenow');

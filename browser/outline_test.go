@@ -53,6 +53,25 @@ const richPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><ti
 <hr>
 <p>Line one<br>Line two</p>
 <div id="host"></div>
+<span id="hid" hidden>Hidden label</span><button aria-labelledby="hid">?</button>
+<a onclick="1">No href</a>
+<button role="none">Still a button</button>
+<img src="z.png" alt=""><img src="z.png">
+<svg width="10" height="10"><title>Logo svg</title><rect width="10" height="10"/></svg>
+<select multiple aria-label="Many"><option>M1</option><option selected>M2</option></select>
+<fieldset disabled><legend>Off</legend><input aria-label="Inside off"></fieldset>
+<input type="file" aria-label="Upload">
+<progress value="30" max="100" aria-label="Progress"></progress>
+<meter value="0.5" aria-label="Meter"></meter>
+<input aria-label="Bad" aria-invalid="true">
+<output>42</output>
+<p>At <time>noon</time> the <abbr title="World Health Organization">WHO</abbr> said</p>
+<pre>pre   text</pre>
+<div contenteditable="true">Editable text</div>
+<iframe srcdoc="<p>inside frame</p>" title="Frame"></iframe>
+<ul><li><label><input type="radio" name="r"> Wrapped radio</label></li></ul>
+<div role="listbox" aria-label="Fruits"><div role="option" aria-selected="true">Apple</div></div>
+<h3 aria-level="4">Level four</h3>
 <dialog open>A dialog <button>Close</button></dialog>
 </main>
 <footer><p>Footer text</p></footer>
@@ -101,7 +120,21 @@ func chromiumTree(t *testing.T, tab *Tab) *axNode {
 		if role == "textbox" || role == "searchbox" || role == "spinbutton" {
 			kids = nil
 		}
+		// ...and an editable region is a textbox with a ref, to type into.
+		editable := false
+		for _, p := range n.Properties {
+			editable = editable || p.Name == "editable" && str(p.Value) == "richtext"
+		}
+		if editable && role == "generic" {
+			if len(kids) == 1 && kids[0].Role == "generic" && kids[0].Props["editable"] == "richtext" {
+				kids = kids[0].Children
+			}
+			role = "textbox"
+		}
 		x := &axNode{Role: role, Name: str(n.Name), Value: str(n.Value), Props: map[string]string{}, Children: kids}
+		if editable {
+			x.Value = "" // its text is shown once, not twice
+		}
 		for _, p := range n.Properties {
 			x.Props[string(p.Name)] = str(p.Value)
 		}
@@ -270,5 +303,34 @@ func TestQuote_SquashesLikeFields(t *testing.T) {
 		if got := quote(s, 3); got != strconv.Quote(want) {
 			t.Errorf("quote(%q) = %s, want %q", s, got, want)
 		}
+	}
+}
+
+// TestOutline_EditableRegionIsATextbox: a contenteditable region is listed
+// as a textbox with a ref (Chromium's tree shows only its text), and typing
+// by that ref edits it.
+func TestOutline_EditableRegionIsATextbox(t *testing.T) {
+	needBrowser(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(`<!doctype html><title>Edit</title><div contenteditable="true" aria-label="Body"></div>`))
+	}))
+	defer srv.Close()
+	ctx := ctxT(t)
+	s := testMgr.Session("outline-edit")
+	defer testMgr.CloseSession("outline-edit")
+	if _, err := s.Navigate(ctx, srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := s.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Type(ctx, Target{Ref: refFor(t, snap.Text, `textbox "Body"`)}, "hello there", false, false); err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.Snapshot(ctx, SnapshotOptions{})
+	if err != nil || !strings.Contains(again.Text, `textbox "Body" [focused]`) || !strings.Contains(again.Text, `"hello there"`) {
+		t.Fatalf("after typing: %v\n%s", err, again.Text)
 	}
 }
