@@ -158,7 +158,9 @@
     for (const c of kids(node)) s += text(c, self, visited);
     return s;
   }
-  const squash = s => s.replace(/\s+/g, ' ').trim();
+  // squash collapses white space; most text needs nothing, and testing is
+  // cheaper than replacing on a long page.
+  const squash = s => /\s\s|[^\S ]|^\s|\s$/.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
   const content = (el, self) => squash(text(el, self, new Set()));
   function byIds(el, a) {
     const ids = attr(el, a).split(/\s+/).filter(Boolean);
