@@ -116,6 +116,19 @@
     return node.childNodes;
   }
 
+  // generated is the text of an element's ::before or ::after content (its
+  // alternative text when given: content: "★" / "Star"); counters, attr()
+  // and images are left out.
+  function generated(el, pseudo) {
+    const c = getComputedStyle(el, pseudo).content;
+    if (!c || c === 'none' || c === 'normal' || c[0] !== '"') return '';
+    const slash = c.lastIndexOf(' / ');
+    const src = slash > 0 && c[slash + 3] === '"' ? c.slice(slash + 3) : c;
+    let out = '';
+    for (const m of src.matchAll(/"((?:[^"\\]|\\.)*)"/g)) out += m[1].replace(/\\(.)/g, '$1');
+    return out;
+  }
+
   function controlValue(el) {
     const t = tag(el);
     if (t === 'select') {
@@ -150,8 +163,9 @@
       if (v != null) return v;
       if (tag(node) === 'img' || tag(node) === 'area') return node.getAttribute('alt') || '';
       const block = cs.display !== 'inline' && cs.display !== 'contents';
-      let s = '';
+      let s = generated(node, '::before');
       for (const c of kids(node)) s += text(c, self, visited);
+      s += generated(node, '::after');
       return block ? ' ' + s + ' ' : s;
     }
     let s = '';
@@ -303,7 +317,10 @@
       for (const k of c) out.push(k);
       return;
     } else if (t !== 'input' && t !== 'textarea' && t !== 'iframe') {
+      const before = generated(el, '::before'), after = generated(el, '::after');
+      if (/\S/.test(before)) c.push({r: 'StaticText', n: squash(before)});
       for (const k of kids(el)) visit(k, c, true, inSelect);
+      if (/\S/.test(after)) c.push({r: 'StaticText', n: squash(after)});
     }
     if (c.length) n.c = c;
     if (role === 'generic' && !name && p.focusable !== 'true') { for (const k of c) out.push(k); return; }

@@ -72,6 +72,9 @@ const richPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><ti
 <ul><li><label><input type="radio" name="r"> Wrapped radio</label></li></ul>
 <div role="listbox" aria-label="Fruits"><div role="option" aria-selected="true">Apple</div></div>
 <h3 aria-level="4">Level four</h3>
+<table><tr><td>Layout a</td><td>Layout b</td></tr></table>
+<style>.star::before{content:"\2605"}</style><button class="star"></button>
+<div style="display:contents" role="note">Contents note</div>
 <dialog open>A dialog <button>Close</button></dialog>
 </main>
 <footer><p>Footer text</p></footer>
@@ -130,6 +133,15 @@ func chromiumTree(t *testing.T, tab *Tab) *axNode {
 				kids = kids[0].Children
 			}
 			role = "textbox"
+		}
+		// ...and a layout table reads as a table.
+		switch role {
+		case "LayoutTable":
+			role = "table"
+		case "LayoutTableRow":
+			role = "row"
+		case "LayoutTableCell":
+			role = "cell"
 		}
 		x := &axNode{Role: role, Name: str(n.Name), Value: str(n.Value), Props: map[string]string{}, Children: kids}
 		if editable {
