@@ -292,15 +292,21 @@
       for (const c of kids(el)) visit(c, out, false, inSelect);
       return;
     }
-    const role = roleOf(el);
-    const n = {r: role};
-    const name = role === 'generic' && !attr(el, 'aria-label') && !attr(el, 'aria-labelledby') ? '' : nameOf(el, role);
-    if (name) n.n = name;
-    const v = value(el, role);
-    if (v) n.v = v;
-    const p = states(el, role);
-    for (const k in p) { n.p = p; break; }
-    if (interactive.has(role) || p.focusable === 'true' && name) n.ref = refOf(el);
+    let role = 'generic', n = {r: role}, name = '', p = {};
+    try {
+      role = roleOf(el);
+      n = {r: role};
+      name = role === 'generic' && !attr(el, 'aria-label') && !attr(el, 'aria-labelledby') ? '' : nameOf(el, role);
+      if (name) n.n = name;
+      const v = value(el, role);
+      if (v) n.v = v;
+      p = states(el, role);
+      for (const k in p) { n.p = p; break; }
+      if (interactive.has(role) || p.focusable === 'true' && name) n.ref = refOf(el);
+    } catch (e) {
+      // An element this code does not understand still passes its content on.
+      role = 'generic'; n = {r: role}; name = ''; p = {};
+    }
     const c = [];
     if (t === 'li' && cs.listStyleType === 'decimal' && el.parentElement && tag(el.parentElement) === 'ol') {
       // Chromium shows the number of an ordered item (bullets say nothing).

@@ -175,7 +175,7 @@ func TestOutline_MatchesChromiumTree(t *testing.T) {
 	s := testMgr.Session("outline-oracle")
 	defer testMgr.CloseSession("outline-oracle")
 	pages := []string{srv.At("/form.html"), srv.At("/table.html"), srv.At("/article.html"), srv.At("/long.html"),
-		srv.At("/script.html"), srv.At("/dialog.html"), srv.At("/"), rich.URL + "/rich.html"}
+		srv.At("/script.html"), srv.At("/dialog.html"), srv.At("/"), srv.At("/gbk.html"), srv.At("/robots.txt"), rich.URL + "/rich.html"}
 	for _, u := range pages {
 		if _, err := s.Navigate(ctx, u); err != nil {
 			t.Fatal(err)
