@@ -174,6 +174,9 @@
   }
   // squash collapses white space; most text needs nothing, and testing is
   // cheaper than replacing on a long page.
+  // cap keeps what the outline can show (Go cuts text at 2,000 runes, names
+  // at 150) without sending a multi-megabyte text node or field whole.
+  const cap = (s, n) => s.length > n ? s.slice(0, n) : s;
   const squash = s => /\s\s|[^\S ]|^\s|\s$/.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
   const content = (el, self) => squash(text(el, self, new Set()));
   function byIds(el, a) {
@@ -274,7 +277,7 @@
   // that are skipped pass their children up.
   function visit(node, out, vis, inSelect) {
     if (node.nodeType === 3) {
-      if (vis && /\S/.test(node.data)) out.push({r: 'StaticText', n: squash(node.data)});
+      if (vis && /\S/.test(node.data)) out.push({r: 'StaticText', n: squash(cap(node.data, 8000))});
       return;
     }
     if (node.nodeType === 11) {
@@ -297,9 +300,9 @@
       role = roleOf(el);
       n = {r: role};
       name = role === 'generic' && !attr(el, 'aria-label') && !attr(el, 'aria-labelledby') ? '' : nameOf(el, role);
-      if (name) n.n = name;
+      if (name) n.n = cap(name, 2000);
       const v = value(el, role);
-      if (v) n.v = v;
+      if (v) n.v = cap(v, 2000);
       p = states(el, role);
       for (const k in p) { n.p = p; break; }
       if (interactive.has(role) || p.focusable === 'true' && name) n.ref = refOf(el);

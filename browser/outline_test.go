@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -344,5 +345,42 @@ func TestOutline_EditableRegionIsATextbox(t *testing.T) {
 	again, err := s.Snapshot(ctx, SnapshotOptions{})
 	if err != nil || !strings.Contains(again.Text, `textbox "Body" [focused]`) || !strings.Contains(again.Text, `"hello there"`) {
 		t.Fatalf("after typing: %v\n%s", err, again.Text)
+	}
+}
+
+// TestOutline_HugeTextIsCappedInThePage: a multi-megabyte text node and
+// field value are cut in the page, and the outline shows them as before
+// (cut at 2,000 and 200 runes).
+func TestOutline_HugeTextIsCappedInThePage(t *testing.T) {
+	needBrowser(t)
+	big := strings.Repeat("word ", 400000) // 2 MB
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(`<!doctype html><title>Big</title><p>` + big + `</p><textarea aria-label="Big field">` + big + `</textarea>`))
+	}))
+	defer srv.Close()
+	ctx := ctxT(t)
+	s := testMgr.Session("outline-big")
+	defer testMgr.CloseSession("outline-big")
+	if _, err := s.Navigate(ctx, srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := s.tab(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := tab.pageTree(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, _ := renderOutline(tree.Root)
+	got := refNumber.ReplaceAllString(strings.Join(lines, "\n"), "[ref]")
+	want := "- text: " + quote(big, 2000) + "\n" + `- textbox "Big field" [ref] value=` + quote(big, 200)
+	if got != want {
+		t.Fatalf("outline:\n%.500s", got)
+	}
+	raw, _ := json.Marshal(tree.Root)
+	if len(raw) > 20000 {
+		t.Errorf("the page sent %d bytes for two capped strings", len(raw))
 	}
 }
