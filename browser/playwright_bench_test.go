@@ -33,7 +33,9 @@ import (
 //	article  48 vs 127 (0.38x)  ->  56 vs 134 (0.42x)
 //	long    360 vs 435 (0.83x)  -> 181 vs 363 (0.50x); 2,949 vs 72,890 tokens
 //
-// The small pages are navigation; their snapshot is ~10 ms either way.
+// The small pages are navigation; their snapshot is ~10 ms either way, and
+// their ratio moves with the load (one run at load 13: form 108 vs 116).
+// BenchmarkSnapshotAfterNavigate, the snapshot alone: long 205 -> 50 ms.
 
 type mcpStdio struct {
 	cmd *exec.Cmd
