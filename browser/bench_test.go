@@ -118,3 +118,29 @@ func treePSS(pid int) int {
 	walk(pid)
 	return total
 }
+
+// BenchmarkSnapshotAfterNavigate times only the snapshot of a freshly
+// loaded page (the navigation is left out of the timing), the part of a
+// navigate + snapshot that clawbridge computes.
+func BenchmarkSnapshotAfterNavigate(b *testing.B) {
+	needBrowser(b)
+	srv := site.New()
+	defer srv.Close()
+	for _, page := range []string{"/form.html", "/table.html", "/article.html", "/long.html"} {
+		b.Run(page[1:], func(b *testing.B) {
+			s := testMgr.Session("bench-snap")
+			defer testMgr.CloseSession("bench-snap")
+			ctx := context.Background()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				if _, err := s.Navigate(ctx, srv.At(page)); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if _, err := s.Snapshot(ctx, SnapshotOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -15,10 +15,11 @@ import (
 
 // Tab is one page of a session.
 type Tab struct {
-	ID   string
-	s    *Session
-	page *rod.Page // background context; operations attach their own
-	refs refTable
+	ID    string
+	s     *Session
+	page  *rod.Page // background context; operations attach their own
+	refs  refCounter
+	world world // isolated world of the current document, for the outline and its refs
 
 	lastSnapshot []string // lines of the previous full snapshot, for diffs
 	cache        struct {
