@@ -41,7 +41,6 @@ import (
 //	            read from outside, is what is live), then print
 //	            "goroutines N"
 //	stacks      print the goroutine profile (grouped stacks), then "end"
-//	heap FILE   write a heap profile to FILE, then print "ok"
 const loadServeEnv = "CLAWBRIDGE_BENCH_SERVE"
 
 const (
@@ -77,8 +76,7 @@ func TestLoadServe(t *testing.T) {
 	fmt.Printf("%s %s\n", ln.Addr(), db)
 	in := bufio.NewScanner(os.Stdin) // the parent closes stdin when done
 	for in.Scan() {
-		cmd, arg, _ := strings.Cut(in.Text(), " ")
-		switch cmd {
+		switch in.Text() {
 		case "gc":
 			runtime.GC()
 			debug.FreeOSMemory()
@@ -86,13 +84,6 @@ func TestLoadServe(t *testing.T) {
 		case "stacks":
 			pprof.Lookup("goroutine").WriteTo(os.Stdout, 1)
 			fmt.Println("end")
-		case "heap":
-			runtime.GC()
-			if f, err := os.Create(arg); err == nil {
-				pprof.WriteHeapProfile(f)
-				f.Close()
-			}
-			fmt.Println("ok")
 		}
 	}
 	srv.Close()
