@@ -56,6 +56,12 @@ test: deps vet
 # vs Manager.Call vs the whole pipeline; median and p99 µs), the
 # load run (200 streamable-HTTP sessions x 20 calls against clawbridge and
 # that server, one run: errors, p50/p99, server CPU and their ratios), the
+# mixed load run (BenchmarkLoadMixed: 200 sessions x 20 mixed requests —
+# file, find_tools in both languages, tools/list after list_changed, system,
+# data_processor — against one instance on SQLite and against two on
+# PostgreSQL behind nginx via scripts/cluster.sh: errors, p50/p99), idle
+# sessions (BenchmarkIdleSessionRSS: the server's RSS per idle session and
+# goroutines before, with and after 200 sessions), the
 # cold start (median ms from starting the binary to the first tools/list
 # answer over stdio, and package-init ms, against a minimal mcp-go server),
 # knowledge_rag's retrieval quality (recall@5 and MRR on the labelled zh+en
@@ -71,7 +77,7 @@ bench: deps
 	$(GO) test -run '^$$' -bench 'Detect|Route|View' -benchmem ./exposure/
 	$(GO) test -run '^$$' -bench Journeys -benchtime 1x ./exposure/
 	$(GO) test -run '^$$' -bench 'ListTools|TierTokens|SchemaTokens|CallOverhead|New|BridgeRouting' -benchmem ./server/
-	$(GO) test -run '^$$' -bench Load -benchtime 1x ./server/
+	$(GO) test -run '^$$' -bench 'Load|IdleSessionRSS' -benchtime 1x ./server/
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./e2e/coldstart/
 	$(GO) test -run '^$$' -bench 'Retrieval|Scale' -benchtime 1x -timeout 30m ./tools/knowledge/
 	$(GO) test -run '^$$' -bench CER -benchtime 1x ./tools/ocr/

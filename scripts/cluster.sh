@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs three clawbridge instances on loopback behind nginx, sharing the local
+# Runs clawbridge instances (three by default) on loopback behind nginx, sharing the local
 # PostgreSQL (scripts/start-postgres.sh) as their store:
 #   scripts/cluster.sh start|stop|status
 # start prints the lines to eval: CLAWBRIDGE_CLUSTER_URL (nginx's /mcp) and
@@ -7,7 +7,9 @@
 # Settings (environment):
 #   CLAWBRIDGE_BIN           the binary (default: go build into the cluster dir)
 #   CLAWBRIDGE_CLUSTER_DIR   configs, logs, pid files, nginx.conf (default /tmp/clawbridge-cluster)
-#   CLAWBRIDGE_CLUSTER_PORT  nginx's port; the instances take the next three (default 8780)
+#   CLAWBRIDGE_CLUSTER_PORT  nginx's port; the instances take the next ones (default 8780)
+#   CLAWBRIDGE_CLUSTER_INSTANCES  how many instances (default 3)
+#   CLAWBRIDGE_CLUSTER_MAX_SESSIONS  each instance's http.max_sessions (default 100)
 #   CLAWBRIDGE_CLUSTER_SCHEMA  the PostgreSQL schema of the store (default clawbridge_cluster)
 # Other CLAWBRIDGE_* variables (CLAWBRIDGE_CONFIRM...) reach every instance.
 # Diagnostics go to stderr.
@@ -17,7 +19,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 dir=${CLAWBRIDGE_CLUSTER_DIR:-/tmp/clawbridge-cluster}
 port=${CLAWBRIDGE_CLUSTER_PORT:-8780}
 schema=${CLAWBRIDGE_CLUSTER_SCHEMA:-clawbridge_cluster}
-instances="1 2 3"
+instances=$(seq 1 "${CLAWBRIDGE_CLUSTER_INSTANCES:-3}")
+max_sessions=${CLAWBRIDGE_CLUSTER_MAX_SESSIONS:-100}
 
 alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
@@ -42,9 +45,24 @@ start() {
 	chmod 600 "$dir/token"
 
 	upstreams=""
+	routes=""
+	owners=""
 	for n in $instances; do
 		p=$((port + n))
 		upstreams="$upstreams        server 127.0.0.1:$p max_fails=1 fail_timeout=10s;
+"
+		routes="$routes        ~^mcp-session-i$n- clawbridge_i$n;
+"
+		# A session's own instance first; the others only when it refuses
+		# the connection, to answer 404 so the client starts a new session.
+		owners="$owners    upstream clawbridge_i$n {
+        server 127.0.0.1:$p max_fails=1 fail_timeout=10s;
+"
+		for m in $instances; do
+			[ "$m" = "$n" ] || owners="$owners        server 127.0.0.1:$((port + m)) backup;
+"
+		done
+		owners="$owners    }
 "
 		if alive "$dir/i$n.pid"; then
 			continue
@@ -56,6 +74,8 @@ data_dir: $dir/data$n
 log_file: $dir/i$n.jsonl
 http:
   addr: 127.0.0.1:$p
+  max_sessions: $max_sessions
+  instance: i$n
 store:
   driver: postgres
   dsn: "$dsn&search_path=$schema"
@@ -95,16 +115,19 @@ http {
     fastcgi_temp_path $dir/tmp/fastcgi;
     uwsgi_temp_path $dir/tmp/uwsgi;
     scgi_temp_path $dir/tmp/scgi;
+    # Legacy sessions live on the instance that created them, and each
+    # instance's session ids start with its http.instance name: the map
+    # sends a session's requests there. Requests without one (stateless
+    # 2026-07-28 requests, initialize) spread round-robin.
+    map \$http_mcp_session_id \$clawbridge_upstream {
+        default clawbridge;
+$routes    }
     upstream clawbridge {
-        # Legacy sessions live on the instance that created them: the same
-        # Mcp-Session-Id goes to the same instance. Requests without one
-        # (stateless 2026-07-28 requests, initialize) spread round-robin.
-        hash \$http_mcp_session_id consistent;
 $upstreams    }
-    server {
+$owners    server {
         listen 127.0.0.1:$port;
         location / {
-            proxy_pass http://clawbridge;
+            proxy_pass http://\$clawbridge_upstream;
             proxy_http_version 1.1;
             proxy_set_header Connection "";
             proxy_set_header Host \$http_host;
@@ -122,7 +145,7 @@ NGINX
 	else
 		nginx -p "$dir" -c "$dir/nginx.conf" >&2
 	fi
-	echo "cluster: three instances behind http://127.0.0.1:$port/mcp (logs in $dir)" >&2
+	echo "cluster: $(echo $instances | wc -w) instances behind http://127.0.0.1:$port/mcp (logs in $dir)" >&2
 	echo "export CLAWBRIDGE_CLUSTER_URL=http://127.0.0.1:$port/mcp"
 	echo "export CLAWBRIDGE_CLUSTER_TOKEN=$token"
 }

@@ -4,11 +4,16 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,10 +31,16 @@ import (
 	"clawbridge/tools/tooltest"
 )
 
-// The load bench runs each server in a child process (this test binary,
-// re-executed with loadServeEnv set) so that its CPU time is the server's
-// alone, not the clients'. The child prints its address and, for
-// clawbridge, its database path, then serves until its stdin closes.
+// The load benches run each server in a child process (this test binary,
+// re-executed with loadServeEnv set) so that its CPU time, memory and
+// goroutines are the server's alone, not the clients'. The child prints its
+// address and, for clawbridge, its database path, then serves and answers
+// lines on its stdin until it closes:
+//
+//	gc          collect and return freed memory to the OS (so that VmRSS,
+//	            read from outside, is what is live), then print
+//	            "goroutines N"
+//	stacks      print the goroutine profile (grouped stacks), then "end"
 const loadServeEnv = "CLAWBRIDGE_BENCH_SERVE"
 
 const (
@@ -37,11 +48,12 @@ const (
 	loadCalls    = 20
 )
 
-// TestLoadServe is the child side of BenchmarkLoad; it skips otherwise.
+// TestLoadServe is the child side of the load benches and of
+// TestSessionLeak_; it skips otherwise.
 func TestLoadServe(t *testing.T) {
 	which := os.Getenv(loadServeEnv)
 	if which == "" {
-		t.Skip("only run as BenchmarkLoad's server process")
+		t.Skip("only run as the load benches' server process")
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -62,8 +74,95 @@ func TestLoadServe(t *testing.T) {
 	srv := &http.Server{Handler: h}
 	go srv.Serve(ln)
 	fmt.Printf("%s %s\n", ln.Addr(), db)
-	bufio.NewReader(os.Stdin).ReadString('\n') // the parent closes stdin when done
+	in := bufio.NewScanner(os.Stdin) // the parent closes stdin when done
+	for in.Scan() {
+		switch in.Text() {
+		case "gc":
+			runtime.GC()
+			debug.FreeOSMemory()
+			fmt.Printf("goroutines %d\n", runtime.NumGoroutine())
+		case "stacks":
+			pprof.Lookup("goroutine").WriteTo(os.Stdout, 1)
+			fmt.Println("end")
+		}
+	}
 	srv.Close()
+}
+
+// loadChild is the parent's handle on a TestLoadServe process.
+type loadChild struct {
+	cmd      *exec.Cmd
+	stdin    io.WriteCloser
+	out      *bufio.Reader
+	addr, db string
+	pid      int
+	busy     int // "database is locked" lines it logged; read after logDone
+	logDone  chan struct{}
+}
+
+func startLoadChild(tb testing.TB, which string) *loadChild {
+	tb.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLoadServe$")
+	cmd.Env = append(os.Environ(), loadServeEnv+"="+which)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	c := &loadChild{cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout), pid: cmd.Process.Pid, logDone: make(chan struct{})}
+	go func() {
+		defer close(c.logDone)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "database is locked") || strings.Contains(sc.Text(), "SQLITE_BUSY") {
+				c.busy++
+			}
+		}
+	}()
+	line, err := c.out.ReadString('\n')
+	if _, err2 := fmt.Sscan(line, &c.addr, &c.db); err != nil || err2 != nil {
+		cmd.Process.Kill()
+		tb.Fatalf("%s server did not start: %v %v", which, err, err2)
+	}
+	tb.Cleanup(c.stop)
+	return c
+}
+
+// ask sends one command line and returns the first line of the answer.
+func (c *loadChild) ask(cmd string) string {
+	fmt.Fprintln(c.stdin, cmd)
+	line, _ := c.out.ReadString('\n')
+	return strings.TrimSpace(line)
+}
+
+// settle collects garbage in the child and returns its goroutine count.
+func (c *loadChild) settle() int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(c.ask("gc"), "goroutines "))
+	return n
+}
+
+// stacks is the child's goroutine profile, grouped by stack.
+func (c *loadChild) stacks() string {
+	fmt.Fprintln(c.stdin, "stacks")
+	var b strings.Builder
+	for {
+		line, err := c.out.ReadString('\n')
+		if err != nil || line == "end\n" {
+			return b.String()
+		}
+		b.WriteString(line)
+	}
+}
+
+// stop closes the child's stdin and waits for it; safe to call twice.
+func (c *loadChild) stop() {
+	if c.stdin != nil {
+		c.stdin.Close()
+		c.stdin = nil
+		c.cmd.Wait()
+		<-c.logDone
+	}
 }
 
 // loadClawbridge is the full registry on a disk-backed data dir, with room
@@ -77,6 +176,9 @@ func loadClawbridge(t testing.TB) (*Server, string) {
 			t.Fatal(err)
 		}
 	}
+	if err := os.WriteFile(filepath.Join(d.Config.Workspace[0], "data.csv"), []byte(loadCSV), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	reg, err := tools.All(d, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -87,6 +189,9 @@ func loadClawbridge(t testing.TB) (*Server, string) {
 	}
 	return s, d.Store.Path()
 }
+
+// loadCSV is the table the mixed load's data_processor calls describe.
+const loadCSV = "month,region,amount\n2026-01,north,120.5\n2026-01,south,98\n2026-02,north,133\n2026-02,south,101.25\n2026-03,north,140\n2026-03,south,87\n"
 
 // referenceServer is a minimal mcp-go server with one trivial tool.
 func referenceServer() *mcpserver.MCPServer {
@@ -137,31 +242,9 @@ func BenchmarkLoad(b *testing.B) {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func loadRun(b *testing.B, which, toolName string, args func(i int) map[string]any) loadResult {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestLoadServe$")
-	cmd.Env = append(os.Environ(), loadServeEnv+"="+which)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	var busy int
-	logDone := make(chan struct{})
-	go func() {
-		defer close(logDone)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "database is locked") || strings.Contains(sc.Text(), "SQLITE_BUSY") {
-				busy++
-			}
-		}
-	}()
-	var addr, db string
-	if _, err := fmt.Fscan(bufio.NewReader(stdout), &addr, &db); err != nil {
-		b.Fatalf("%s server did not start: %v", which, err)
-	}
-	base := "http://" + addr
-	pid := cmd.Process.Pid
+	child := startLoadChild(b, which)
+	base := "http://" + child.addr
+	pid := child.pid
 
 	var (
 		mu   sync.Mutex
@@ -173,7 +256,7 @@ func loadRun(b *testing.B, which, toolName string, args func(i int) map[string]a
 	for range loadSessions {
 		wg.Go(func() {
 			fail := func(n int) { mu.Lock(); errs += n; mu.Unlock() }
-			c, err := loadClient(base)
+			c, err := loadClient(base + "/mcp")
 			if err != nil {
 				fail(loadCalls)
 				return
@@ -201,30 +284,38 @@ func loadRun(b *testing.B, which, toolName string, args func(i int) map[string]a
 	cpu := procCPU(pid) - cpu0
 	time.Sleep(200 * time.Millisecond) // let the server finish closing sessions
 	r := loadResult{errors: errs, cpu: cpu, threads: procThreads(pid)}
-	if db != "-" {
-		r.dbFDs = procFDsOn(pid, db)
+	if child.db != "-" {
+		r.dbFDs = procFDsOn(pid, child.db)
 	}
-	stdin.Close()
-	cmd.Wait()
-	<-logDone
-	r.busyWarning = busy
-	slices.Sort(lats)
-	if len(lats) > 0 {
-		r.p50, r.p99 = lats[len(lats)/2], lats[len(lats)*99/100]
-	}
+	child.stop()
+	r.busyWarning = child.busy
+	r.p50, r.p99 = percentiles(lats)
 	return r
 }
 
-// loadClient opens and initialises a 2025-06-18 streamable-HTTP session.
-func loadClient(base string) (*client.Client, error) {
-	tr, err := transport.NewStreamableHTTP(base + "/mcp")
+// percentiles sorts lats and returns its p50 and p99.
+func percentiles(lats []time.Duration) (p50, p99 time.Duration) {
+	slices.Sort(lats)
+	if len(lats) == 0 {
+		return 0, 0
+	}
+	return lats[len(lats)/2], lats[len(lats)*99/100]
+}
+
+// loadClient opens and initialises a 2025-06-18 streamable-HTTP session at
+// url (the /mcp endpoint).
+func loadClient(url string, opts ...transport.StreamableHTTPCOption) (*client.Client, error) {
+	quiet := transport.WithHTTPLogger(slog.New(slog.DiscardHandler)) // failures come back as errors
+	tr, err := transport.NewStreamableHTTP(url, append([]transport.StreamableHTTPCOption{quiet}, opts...)...)
 	if err != nil {
 		return nil, err
 	}
 	c := client.NewClient(tr)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := c.Start(ctx); err != nil {
+	// Start's context is the GET stream's too (with WithContinuousListening):
+	// it must outlive this function.
+	if err := c.Start(context.Background()); err != nil {
 		return nil, err
 	}
 	req := mcp.InitializeRequest{}

@@ -64,7 +64,7 @@ func New(o Options) (*Server, error) {
 		log:       o.Log,
 		tools:     map[string]*tool.Tool{},
 		results:   newResultStore(32),
-		live:      newLiveSessions(o.Config.HTTP.MaxSessions),
+		live:      newLiveSessions(o.Config.HTTP.MaxSessions, o.Config.HTTP.Instance),
 		flight:    &inFlight{},
 		listeners: &listeners{},
 		published: map[string]mcp.Tool{},

@@ -15,7 +15,8 @@ import (
 // is live until DELETE or the idle sweep terminates it, which frees its
 // slot. Stateless 2026-07-28 requests hold no session and are not counted.
 type liveSessions struct {
-	max int
+	max    int
+	prefix string // "mcp-session-", with http.instance and "-" when set
 
 	mu      sync.Mutex
 	ids     map[string]bool // live streamable session ids
@@ -23,15 +24,20 @@ type liveSessions struct {
 	pending int             // initialize requests admitted and still running
 }
 
-func newLiveSessions(max int) *liveSessions {
-	return &liveSessions{max: max, ids: map[string]bool{}}
+func newLiveSessions(max int, instance string) *liveSessions {
+	prefix := "mcp-session-"
+	if instance != "" {
+		prefix += instance + "-"
+	}
+	return &liveSessions{max: max, prefix: prefix, ids: map[string]bool{}}
 }
 
-// Generate makes an unguessable session id (128 random bits) and counts it.
+// Generate makes an unguessable session id (128 random bits after the
+// instance's prefix) and counts it.
 func (l *liveSessions) Generate() string {
 	var b [16]byte
 	rand.Read(b[:])
-	id := "mcp-session-" + hex.EncodeToString(b[:])
+	id := l.prefix + hex.EncodeToString(b[:])
 	l.mu.Lock()
 	l.ids[id] = true
 	l.mu.Unlock()

@@ -183,7 +183,7 @@ func TestHTTPTimeouts_IdleKeepAlive(t *testing.T) {
 // streamClient opens and initialises a 2025-06-18 streamable-HTTP session.
 func streamClient(t *testing.T, base string) (*client.Client, error) {
 	t.Helper()
-	return loadClient(base)
+	return loadClient(base + "/mcp")
 }
 
 func callEcho(c *client.Client, text string) (*mcp.CallToolResult, error) {
@@ -446,5 +446,29 @@ func TestGracefulShutdown_HTTP(t *testing.T) {
 		}
 	case <-time.After(8 * time.Second):
 		t.Fatal("a call longer than the grace kept the server up")
+	}
+}
+
+// TestSessionRouting_InstancePrefix: with http.instance set, every
+// streamable session id starts with "mcp-session-<instance>-", the prefix
+// a load balancer routes a session back to its instance by (README
+// "Running several instances"); without it, ids carry no instance.
+func TestSessionRouting_InstancePrefix(t *testing.T) {
+	for _, inst := range []string{"i2", ""} {
+		s := hardServer(t, func(c *config.Config) { c.HTTP.Instance = inst })
+		addr, _, _ := listen(t, s)
+		c, err := streamClient(t, "http://"+addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := c.GetSessionId()
+		c.Close()
+		rest, ok := strings.CutPrefix(id, "mcp-session-")
+		if inst != "" {
+			rest, ok = strings.CutPrefix(id, "mcp-session-"+inst+"-")
+		}
+		if !ok || len(rest) != 32 || strings.Contains(rest, "-") {
+			t.Errorf("instance %q: session id %q, want mcp-session-%s 32 hex digits", inst, id, map[bool]string{true: inst + "-"}[inst != ""])
+		}
 	}
 }

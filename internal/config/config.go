@@ -65,11 +65,30 @@ type HTTP struct {
 	MaxBodyBytes   int64         `yaml:"max_body_bytes"` // also the cap on one stdio line
 	SessionIdleTTL time.Duration `yaml:"session_idle_ttl"`
 	MaxSessions    int           `yaml:"max_sessions"` // live SSE and streamable sessions
+	// Instance names this instance among several behind a load balancer:
+	// its streamable session ids start with "mcp-session-<instance>-", so
+	// the balancer can send a session's requests to the instance that made it.
+	Instance string `yaml:"instance"`
 	// Slow clients: the request headers and the body must each arrive
 	// within these; an idle keep-alive connection is closed after IdleTimeout.
 	ReadHeaderTimeout time.Duration `yaml:"read_header_timeout"`
 	BodyTimeout       time.Duration `yaml:"body_timeout"`
 	IdleTimeout       time.Duration `yaml:"idle_timeout"`
+}
+
+// validInstance says whether name may be http.instance: 1 to 32 lower-case
+// letters and digits, nothing a load balancer's pattern on the session id
+// would need to escape, and no "-", so one name's prefix never matches another's.
+func validInstance(name string) bool {
+	if len(name) < 1 || len(name) > 32 {
+		return false
+	}
+	for _, r := range name {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // Limits configures the call pipeline.
@@ -358,6 +377,9 @@ func (c *Config) Validate() error {
 	}
 	if c.HTTP.MaxSessions < 1 {
 		return fmt.Errorf("config: http.max_sessions must be at least 1, not %d", c.HTTP.MaxSessions)
+	}
+	if c.HTTP.Instance != "" && !validInstance(c.HTTP.Instance) {
+		return fmt.Errorf("config: http.instance must be 1 to 32 lower-case letters and digits, not %q", c.HTTP.Instance)
 	}
 	if c.HTTP.MaxBodyBytes < 1024 {
 		return fmt.Errorf("config: http.max_body_bytes must be at least 1024, not %d", c.HTTP.MaxBodyBytes)

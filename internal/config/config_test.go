@@ -137,6 +137,10 @@ func TestValidate_HTTPLimits(t *testing.T) {
 		func(c *Config) { c.HTTP.BodyTimeout = 0 },
 		func(c *Config) { c.ShutdownGrace = -time.Second },
 		func(c *Config) { c.HTTP.AllowedOrigins = []string{"localhost:3000"} },
+		func(c *Config) { c.HTTP.Instance = "i-1" }, // a "-" would let i matched by a pattern for i-1
+		func(c *Config) { c.HTTP.Instance = "I1" },
+		func(c *Config) { c.HTTP.Instance = "i1.*" },
+		func(c *Config) { c.HTTP.Instance = strings.Repeat("a", 33) },
 	} {
 		c := Default()
 		mut(c)
@@ -145,6 +149,11 @@ func TestValidate_HTTPLimits(t *testing.T) {
 		}
 	}
 	if err := Default().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	c := Default()
+	c.HTTP.Instance = "i1"
+	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
 }

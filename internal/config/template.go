@@ -54,6 +54,7 @@ http:
   max_body_bytes: 4194304  # largest request: an HTTP body or one stdio line
   session_idle_ttl: 30m
   max_sessions: 100        # live SSE/streamable sessions; beyond it a new one gets 503
+  # instance: i1           # several instances: session ids start mcp-session-i1- (README "Running several instances")
   read_header_timeout: 10s # slow clients are cut off: headers, then body
   body_timeout: 30s
   idle_timeout: 2m         # idle keep-alive connections are closed
