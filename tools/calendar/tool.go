@@ -108,7 +108,7 @@ func build(d *tool.Deps) (*caltool, tool.Tool, error) {
 			{Name: "export_ics", Description: "Export events to an .ics file.", Level: tool.Write, Timeout: tool.Normal, Handler: c.exportICS, Params: []tool.Param{
 				calsParam,
 				{Name: "output", Type: tool.String, Description: "Output path (default outputs/calendar.ics)."},
-				{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace an existing file."},
+				{Name: "overwrite", Type: tool.Boolean, Default: false},
 			}},
 		},
 		Examples: []string{

@@ -33,7 +33,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "omit_clauses", Type: tool.Array, Description: "Clause ids to leave out (ids are listed in the result).", Items: &tool.Param{Name: "id", Type: tool.String}},
 				{Name: "extra_clauses", Type: tool.Array, Description: "Additional terms, one article each.", Items: &tool.Param{Name: "text", Type: tool.String}},
 				{Name: "output", Type: tool.String, Description: "Output path (default outputs/<type>-<party>.<format>)."},
-				{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output file.", Default: false},
+				{Name: "overwrite", Type: tool.Boolean, Default: false},
 			}},
 		},
 		Programs: map[string]string{office.Program: office.WriterPackage},

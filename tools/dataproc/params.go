@@ -3,9 +3,9 @@ package dataproc
 import "clawbridge/tools/tool"
 
 var (
-	pPath  = tool.Param{Name: "path", Type: tool.String, Description: "Input .xlsx, .csv, .tsv, .json or .jsonl."}
+	pPath  = tool.Param{Name: "path", Type: tool.String, Description: "Input table file."}
 	pPaths = tool.Param{Name: "paths", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String},
-		Description: "Input files, each a table named after the file (f.xlsx#Sheet2 -> f_Sheet2)."}
+		Description: "Input files, each a table named after the file."}
 	pSheet     = tool.Param{Name: "sheet", Type: tool.String, Description: "Worksheet name or 1-based number."}
 	pHeader    = tool.Param{Name: "header", Type: tool.Boolean, Description: "First row is a header (default detected)."}
 	pHeaderRow = tool.Param{Name: "header_row", Type: tool.Integer, Description: "1-based header row (default detected).", Min: tool.Ptr(1)}
@@ -20,26 +20,26 @@ var (
 		}}}
 	pMatch   = tool.Param{Name: "match", Type: tool.String, Description: "all (AND) or any (OR).", Default: "all", Enum: []string{"all", "any"}}
 	pOrderBy = tool.Param{Name: "order_by", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Sort keys, e.g. [\"amount desc\", \"name\"]."}
-	pGroupBy = tool.Param{Name: "group_by", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Columns to group by; a date column takes a bucket suffix: \"date:month\" (or year, quarter, week, day)."}
-	pAggs    = tool.Param{Name: "aggregations", Type: tool.Array, Description: "Aggregates (default a row count).",
+	pGroupBy = tool.Param{Name: "group_by", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Columns; a date column may end :year, :quarter, :month, :week or :day."}
+	pAggs    = tool.Param{Name: "aggregations", Type: tool.Array, Description: "Aggregates (default: count).",
 		Items: &tool.Param{Name: "item", Type: tool.Object, Properties: []tool.Param{
 			{Name: "column", Type: tool.String},
 			{Name: "func", Type: tool.String, Required: true, Enum: []string{"count", "count_distinct", "sum", "avg", "mean", "min", "max"}},
 			{Name: "as", Type: tool.String},
 		}}}
-	pIndex       = tool.Param{Name: "index", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Pivot row keys (same bucket suffixes as group_by)."}
-	pPivotColumn = tool.Param{Name: "pivot_column", Type: tool.String, Description: "Column whose values become the pivot's columns."}
-	pValues      = tool.Param{Name: "values", Type: tool.String, Description: "Column aggregated into the pivot cells."}
+	pIndex       = tool.Param{Name: "index", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Pivot row keys (like group_by)."}
+	pPivotColumn = tool.Param{Name: "pivot_column", Type: tool.String, Description: "Column whose values become columns."}
+	pValues      = tool.Param{Name: "values", Type: tool.String, Description: "Column aggregated into cells."}
 	pAgg         = tool.Param{Name: "agg", Type: tool.String, Description: "Pivot aggregate.", Default: "sum", Enum: []string{"sum", "count", "avg", "min", "max"}}
 	pOn          = tool.Param{Name: "on", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Join keys: shared columns or \"left=right\"."}
 	pHow         = tool.Param{Name: "how", Type: tool.String, Description: "Join type.", Default: "inner", Enum: []string{"inner", "left", "right", "full"}}
 	pDedupe      = tool.Param{Name: "dedupe", Type: tool.Boolean, Description: "Drop duplicate rows.", Default: true}
 	pDropEmpty   = tool.Param{Name: "drop_empty", Type: tool.Boolean, Description: "Drop empty rows and columns.", Default: true}
 	pFill        = tool.Param{Name: "fill", Type: tool.Object, Description: "Fill empty cells: {\"column\": value}; \"previous\" repeats the cell above."}
-	pNormalize   = tool.Param{Name: "normalize", Type: tool.Boolean, Description: "Numbers and dates parsed.", Default: true}
+	pNormalize   = tool.Param{Name: "normalize", Type: tool.Boolean, Description: "Parse numbers and dates.", Default: true}
 	pOutput      = tool.Param{Name: "output", Type: tool.String, Description: "Output file (default outputs/<name>)."}
 	pFormat      = tool.Param{Name: "format", Type: tool.String, Description: "Default from output's extension, else xlsx.", Enum: []string{"xlsx", "csv", "json"}}
-	pOverwrite   = tool.Param{Name: "overwrite", Type: tool.Boolean, Description: "Replace output if it exists.", Default: false}
+	pOverwrite   = tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false}
 )
 
 func withRequired(p tool.Param) tool.Param { p.Required = true; return p }

@@ -101,10 +101,10 @@ func (q *dbq) tool() tool.Tool {
 	if q.cfg.MaxCellChars <= 0 {
 		q.cfg.MaxCellChars = 2000
 	}
-	pConn := tool.Param{Name: "connection", Type: tool.String, Description: "Connection name (optional when only one)."}
-	pSQL := tool.Param{Name: "sql", Type: tool.String, Required: true, Description: "One read-only SELECT, WITH or VALUES statement; anything else is refused."}
-	pTable := tool.Param{Name: "table", Type: tool.String, Description: "Table to describe (schema.table allowed); omit to list tables."}
-	pLimit := tool.Param{Name: "limit", Type: tool.Integer, Description: fmt.Sprintf("Rows to return (default and maximum %d).", q.cfg.MaxRows), Min: tool.Ptr(1), Max: tool.Ptr(float64(q.cfg.MaxRows))}
+	pConn := tool.Param{Name: "connection", Type: tool.String, Description: "Optional when only one."}
+	pSQL := tool.Param{Name: "sql", Type: tool.String, Required: true, Description: "One read-only SELECT, WITH or VALUES."}
+	pTable := tool.Param{Name: "table", Type: tool.String, Description: "schema.table allowed; omit to list tables."}
+	pLimit := tool.Param{Name: "limit", Type: tool.Integer, Description: "Rows (default the maximum).", Min: tool.Ptr(1), Max: tool.Ptr(float64(q.cfg.MaxRows))}
 	return tool.Tool{
 		Name:        "db_query",
 		Title:       "Database query (read-only SQL)",

@@ -149,7 +149,7 @@ func build(d *tool.Deps) (*diary, tool.Tool, error) {
 				{Name: "per_month", Type: tool.Boolean, Default: false, Description: "One file per month (YYYY-MM.md) in the output folder."},
 				{Name: "output", Type: tool.String, Description: "Output file (default outputs/diary.md)."},
 				{Name: "output_dir", Type: tool.String, Description: "With per_month: the folder (default outputs/diary)."},
-				{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing files."}}},
+				{Name: "overwrite", Type: tool.Boolean, Default: false}}},
 		},
 		Examples: []string{
 			"write today's journal entry",

@@ -88,7 +88,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	}
 	draftParams := append(required(fields, "to", "subject", "text"),
 		tool.Param{Name: "output", Type: tool.String, Description: "Where to save the .eml (default outputs/<subject>.eml)."},
-		tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace an existing file."})
+		tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false})
 	sendParams := append([]tool.Param{
 		{Name: "path", Type: tool.String, Description: "A draft .eml to send as saved; or give to, subject and text instead."},
 		{Name: "idempotency_key", Type: tool.String, Description: "Same key, same send: a retry with it never sends twice (default: derived from the message)."},

@@ -116,9 +116,8 @@ var (
 		Description: "Glob under path (*, ?, **, {a,b}); without / it matches names at any depth."}
 	pQuery = tool.Param{Name: "query", Type: tool.String,
 		Description: "RE2 regex, per line."}
-	pIgnoreCase = tool.Param{Name: "ignore_case", Type: tool.Boolean, Default: false,
-		Description: "Case-insensitive."}
-	pID = tool.Param{Name: "id", Type: tool.String,
+	pIgnoreCase = tool.Param{Name: "ignore_case", Type: tool.Boolean, Default: false}
+	pID         = tool.Param{Name: "id", Type: tool.String,
 		Description: "Trash id (from delete or a replacing write)."}
 	pAlgorithm = tool.Param{Name: "algorithm", Type: tool.String, Default: "sha256",
 		Enum: tool.EnumValues("sha256", "sha1", "md5", "sha512"), Description: "Algorithm."}

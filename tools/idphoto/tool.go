@@ -62,7 +62,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 			return tool.Tool{}, err
 		}
 	}
-	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output."}
+	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean}
 	return tool.Tool{
 		Name:  "id_photo",
 		Title: "ID photo",

@@ -64,7 +64,7 @@ func New(d *tool.Deps) tool.Tool {
 				{Name: "layout", Type: tool.String, Enum: []string{"auto", "right", "both"}, Default: "auto", Description: "Branches to the right, or on both sides."},
 				{Name: "label_width", Type: tool.Number, Min: tool.Ptr(80), Max: tool.Ptr(600), Default: 200.0, Description: "Maximum label width in pixels before wrapping."},
 				{Name: "scale", Type: tool.Number, Min: tool.Ptr(1), Max: tool.Ptr(4), Default: 2.0, Description: "PNG pixel density."},
-				{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing output files."},
+				{Name: "overwrite", Type: tool.Boolean, Default: false},
 			},
 			Handler: m.handle,
 		}},

@@ -70,7 +70,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "psm", Type: tool.Integer, Default: 3, Min: tool.Ptr(3), Max: tool.Ptr(13), Description: "Tesseract page segmentation mode: 3 auto, 6 one block, 7 one line, 11 sparse text."},
 				{Name: "preprocess", Type: tool.Boolean, Default: true, Description: "Grayscale and upscale small images first."},
 				{Name: "output", Type: tool.String, Description: "Also save the text to this .txt file."},
-				{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output."},
+				{Name: "overwrite", Type: tool.Boolean},
 			},
 		}},
 		Programs: map[string]string{"tesseract": "tesseract-ocr", "pdftoppm": "poppler-utils", "pdfinfo": "poppler-utils"},

@@ -21,7 +21,7 @@ func New(d *tool.Deps) tool.Tool {
 	slide := &tool.Param{Name: "slide", Type: tool.Object, Properties: []tool.Param{
 		{Name: "layout", Type: tool.String, Default: "bullets", Enum: pptx.Kinds},
 		{Name: "title", Type: tool.String, Description: "Slide title."},
-		{Name: "subtitle", Type: tool.String, Description: "Subtitle (title, section, closing)."},
+		{Name: "subtitle", Type: tool.String, Description: "For title, section, closing."},
 		strArray("bullets", "Bullet lines; two leading spaces for level 2; inline Markdown works."),
 		{Name: "left_title", Type: tool.String, Description: "Left column heading."},
 		{Name: "right_title", Type: tool.String, Description: "Right column heading."},
@@ -34,19 +34,19 @@ func New(d *tool.Deps) tool.Tool {
 		{Name: "notes", Type: tool.String, Description: "Speaker notes."},
 	}}
 	params := []tool.Param{
-		{Name: "text", Type: tool.String, Description: "The deck as a Markdown outline: '# Title' (later '# X' are sections), '## Slide' with '- bullets', '### Left'/'### Right' columns, an image or a table, '> notes', a final '## Thank you'. Give text, path or slides."},
-		{Name: "path", Type: tool.String, Description: "A Markdown outline file."},
-		{Name: "slides", Type: tool.Array, Description: "The slides in order.", Items: slide},
-		{Name: "title", Type: tool.String, Description: "Deck title (with slides, adds a title slide if none)."},
-		{Name: "subtitle", Type: tool.String, Description: "Subtitle of that title slide."},
-		{Name: "theme_color", Type: tool.String, Description: "Theme colour, hex RRGGBB.", Default: "1F4E79"},
+		{Name: "text", Type: tool.String, Description: "Markdown outline: '# Title' (later '# X' are sections), '## Slide' with '- bullets', '### Left'/'### Right' columns, an image or a table, '> notes', a final '## Thank you'; or give path or slides."},
+		{Name: "path", Type: tool.String, Description: "Markdown outline file."},
+		{Name: "slides", Type: tool.Array, Description: "Slides in order.", Items: slide},
+		{Name: "title", Type: tool.String, Description: "With slides, adds a title slide if none."},
+		{Name: "subtitle", Type: tool.String, Description: "Of that title slide."},
+		{Name: "theme_color", Type: tool.String, Description: "Hex RRGGBB.", Default: "1F4E79"},
 		{Name: "font", Type: tool.String, Default: "Calibri", Description: "Latin font."},
 		{Name: "east_asia_font", Type: tool.String, Default: "Microsoft YaHei", Description: "Chinese font."},
-		{Name: "aspect", Type: tool.String, Description: "Slide shape.", Enum: []string{"16:9", "4:3"}, Default: "16:9"},
-		{Name: "author", Type: tool.String, Description: "Author property."},
-		{Name: "output", Type: tool.String, Description: "Output .pptx (default outputs/<title>.pptx)."},
+		{Name: "aspect", Type: tool.String, Enum: []string{"16:9", "4:3"}, Default: "16:9"},
+		{Name: "author", Type: tool.String},
+		{Name: "output", Type: tool.String, Description: "Default outputs/<title>.pptx."},
 		{Name: "pdf", Type: tool.Boolean, Description: "Also write a PDF copy.", Default: false},
-		{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output file.", Default: false},
+		{Name: "overwrite", Type: tool.Boolean, Default: false},
 	}
 	return tool.Tool{
 		Name:        "ppt_generator",

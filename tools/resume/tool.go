@@ -28,7 +28,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		{Name: "language", Type: tool.String, Description: "Heading language (default from the text).", Enum: []string{"en", "zh"}},
 		{Name: "page_size", Type: tool.String, Description: "PDF paper size.", Enum: []string{"A4", "Letter"}, Default: "A4"},
 		{Name: "output", Type: tool.String, Description: "Output path without extension (default outputs/resume-<name>)."},
-		{Name: "overwrite", Type: tool.Boolean, Description: "Replace existing output files.", Default: false},
+		{Name: "overwrite", Type: tool.Boolean, Default: false},
 	}
 	return tool.Tool{
 		Name:        "resume_builder",

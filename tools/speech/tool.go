@@ -64,7 +64,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	}
 	path := tool.Param{Name: "path", Type: tool.String, Required: true, Description: "Audio file in the workspace."}
 	output := tool.Param{Name: "output", Type: tool.String, Description: "Output file (default outputs/<name>)."}
-	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output."}
+	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean}
 	format := tool.Param{Name: "format", Type: tool.String, Enum: formatNames(), Description: "Output format (default: the input's, wav for synthesize)."}
 	rate := tool.Param{Name: "sample_rate", Type: tool.Integer, Min: tool.Ptr(8000), Max: tool.Ptr(192000), Description: "Output sample rate in Hz."}
 	channels := tool.Param{Name: "channels", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(2), Description: "Output channels."}

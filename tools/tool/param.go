@@ -48,8 +48,11 @@ func (p Param) validate() error {
 	if !nameRE.MatchString(p.Name) {
 		return fmt.Errorf("parameter %q must be snake_case", p.Name)
 	}
-	if p.Description == "" {
-		return fmt.Errorf("parameter %q needs a description", p.Name)
+	// An optional parameter whose name says it all (title, overwrite) may go
+	// without a description; a required one has one, since it is the hint
+	// when the field is missing.
+	if p.Description == "" && p.Required {
+		return fmt.Errorf("required parameter %q needs a description", p.Name)
 	}
 	if p.Disabled != "" && p.Required {
 		return fmt.Errorf("parameter %q is required and disabled", p.Name)
@@ -140,8 +143,10 @@ type mergedParam struct {
 	requiredBy []string
 }
 
-// InputSchema builds the published JSON Schema: one flat object that admits
-// no other fields, a required `action` enum for multi-action tools (no
+// InputSchema builds the published JSON Schema: one flat object (without
+// additionalProperties: Prepare refuses unknown fields with a hint naming
+// the accepted ones, so the schema need not say it in every tool), a
+// required `action` enum for multi-action tools (no
 // top-level oneOf/anyOf, which several clients reject), and short notes on
 // which actions use which parameters, each said once: a parameter that few
 // actions take says so itself ("for a, b"); an action that goes without
@@ -174,12 +179,14 @@ func (t *Tool) InputSchema() map[string]any {
 		all := !t.MultiAction() || len(p.actions) == len(t.Actions)
 		if all && len(p.requiredBy) == len(p.actions) && len(p.requiredBy) > 0 {
 			required = append(required, p.Name)
+		} else if notes[i] != "" && p.Description == "" {
+			s["description"] = notes[i]
 		} else if notes[i] != "" {
 			s["description"] = p.Description + " (" + notes[i] + ")"
 		}
 		props[p.Name] = s
 	}
-	out := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	out := map[string]any{"type": "object", "properties": props}
 	if len(required) > 0 {
 		out["required"] = required
 	}

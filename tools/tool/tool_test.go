@@ -98,14 +98,15 @@ func TestSchema_ParamKeywords(t *testing.T) {
 	}
 }
 
-// TestSchema_FlatObject: the published schema is one flat object that
-// admits no other fields, no top-level oneOf/anyOf; a multi-action tool has
+// TestSchema_FlatObject: the published schema is one flat object without
+// additionalProperties (Prepare refuses unknown fields: TestStrict_UnknownFields)
+// and without top-level oneOf/anyOf; a multi-action tool has
 // a required `action` enum in declaration order whose description lists
 // every action; a parameter required by every action is required.
 func TestSchema_FlatObject(t *testing.T) {
 	s := roundTrip(t, valid().InputSchema())
-	if s["type"] != "object" || s["additionalProperties"] != false {
-		t.Fatalf("not a closed object: %v", s)
+	if _, ok := s["additionalProperties"]; s["type"] != "object" || ok {
+		t.Fatalf("not a plain object: %v", s)
 	}
 	for _, k := range []string{"oneOf", "anyOf", "allOf"} {
 		if _, ok := s[k]; ok {
@@ -283,5 +284,32 @@ func TestSchema_CommonParamsSaidOnce(t *testing.T) {
 	want := "chart: one chart; excel: an xlsx; board: a page (fields: charts)"
 	if got := props["action"].(map[string]any)["description"]; got != want {
 		t.Errorf("action description %q, want %q", got, want)
+	}
+}
+
+// TestSchema_NoDescription: an optional parameter may go without a
+// description; it publishes none, or only its action note, never an empty
+// string or a bare "( … )"; a required one is refused (its description is the
+// hint when the field is missing).
+func TestSchema_NoDescription(t *testing.T) {
+	tl := valid()
+	tl.Actions[0].Params = append(tl.Actions[0].Params, Param{Name: "title", Type: String})
+	tl.Actions[1].Params = append(tl.Actions[1].Params, Param{Name: "overwrite", Type: Boolean})
+	tl.Actions = append(tl.Actions, Action{Handler: noop, Name: "third", Description: "also writes", Level: Write, Timeout: Fast,
+		Params: []Param{{Name: "path", Type: String, Description: "a file", Required: true}, {Name: "overwrite", Type: Boolean}}})
+	if err := tl.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	props := roundTrip(t, tl.InputSchema())["properties"].(map[string]any)
+	if d, ok := props["title"].(map[string]any)["description"]; !ok || d != "for look" {
+		t.Errorf("title: description %v, want only the note", d)
+	}
+	// overwrite is taken by most actions: no note, so no description at all.
+	if d, ok := props["overwrite"].(map[string]any)["description"]; ok {
+		t.Errorf("overwrite: description %q published", d)
+	}
+	tl.Actions[0].Params[1].Required = true
+	if err := tl.Validate(); err == nil || !strings.Contains(err.Error(), "needs a description") {
+		t.Errorf("required parameter without a description: %v", err)
 	}
 }

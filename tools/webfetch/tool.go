@@ -88,7 +88,7 @@ func New(d *tool.Deps, m *browser.Manager) (tool.Tool, error) {
 			Params: []tool.Param{
 				{Name: "url", Type: tool.String, Description: "Absolute http(s) URL.", Required: true},
 				{Name: "max_chars", Type: tool.Integer, Default: 20000, Description: "Most characters returned.", Min: tool.Ptr(200), Max: tool.Ptr(500000)},
-				{Name: "full_page", Type: tool.Boolean, Description: "The whole page, not only the main content."},
+				{Name: "full_page", Type: tool.Boolean, Description: "Not only the main content."},
 				{Name: "render", Type: tool.Boolean, Description: "Always render in the browser."},
 			},
 			Handler: f.handle,
