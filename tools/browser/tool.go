@@ -95,7 +95,7 @@ func New(d *tool.Deps, m *browser.Manager) tool.Tool {
 	return tool.Tool{
 		Name:        "browser",
 		Title:       "Web browser (Chromium)",
-		Description: "Drive a real headless Chromium step by step: navigate, snapshot (an outline whose elements carry refs like e12), then click, type, select or wait by ref or CSS selector; also tabs, screenshots and PDF. Each session has its own browser profile.",
+		Description: "Drive a real headless Chromium step by step: navigate, snapshot (an outline whose elements carry refs like e12), then click, type, select or wait by ref or CSS selector; also tabs, screenshots and PDF.",
 		Actions:     acts,
 		OpenWorld:   true,
 		Programs:    map[string]string{"chromium": "chromium"},

@@ -61,7 +61,7 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  "data_visualization",
 		Title: "Charts and dashboards",
-		Description: "Charts (bar, line, area, pie, scatter, histogram, heatmap; Chinese text fine) from inline data or a data file: PNG/SVG, a native Excel chart, or an offline HTML dashboard. " +
+		Description: "Charts (bar, line, area, pie, scatter, histogram, heatmap) from inline data or a data file: PNG/SVG, a native Excel chart, or an offline HTML dashboard. " +
 			"Use it for any chart or visual; use data_processor first when the numbers still need computing.",
 		Actions: []tool.Action{
 			{Name: "chart", Handler: v.chart, Description: "one chart as PNG/SVG", Level: tool.Write, Timeout: tool.Normal, Params: chart},

@@ -18,11 +18,11 @@ func New(d *tool.Deps) tool.Tool {
 		{Name: "text", Type: tool.String, Description: "Text (inline Markdown)."},
 		{Name: "level", Type: tool.Integer, Description: "Heading level, or toc depth.", Min: tool.Ptr(1), Max: tool.Ptr(6)},
 		{Name: "items", Type: tool.Array, Description: "List entries; two leading spaces nest one level.", Items: &tool.Param{Name: "item", Type: tool.String}},
-		{Name: "header", Type: tool.Array, Description: "Table header cells.", Items: &tool.Param{Name: "cell", Type: tool.String}},
-		{Name: "rows", Type: tool.Array, Description: "Table rows of cells.", Items: &tool.Param{Name: "row", Type: tool.Array, Items: &tool.Param{Name: "cell", Type: tool.String}}},
+		{Name: "header", Type: tool.Array, Items: &tool.Param{Name: "cell", Type: tool.String}},
+		{Name: "rows", Type: tool.Array, Items: &tool.Param{Name: "row", Type: tool.Array, Items: &tool.Param{Name: "cell", Type: tool.String}}},
 		{Name: "path", Type: tool.String, Description: "Image file."},
-		{Name: "caption", Type: tool.String, Description: "Image caption."},
-		{Name: "width_mm", Type: tool.Number, Description: "Image width."},
+		{Name: "caption", Type: tool.String},
+		{Name: "width_mm", Type: tool.Number},
 		{Name: "align", Type: tool.String, Enum: []string{"left", "center", "right", "justify"}},
 	}}
 	params := []tool.Param{
@@ -34,7 +34,7 @@ func New(d *tool.Deps) tool.Tool {
 		{Name: "author", Type: tool.String},
 		{Name: "header", Type: tool.String, Description: "Page header text."},
 		{Name: "footer", Type: tool.String, Description: "Page footer text."},
-		{Name: "page_numbers", Type: tool.Boolean, Description: "Page N of M in the footer.", Default: true},
+		{Name: "page_numbers", Type: tool.Boolean, Description: "Page N of M.", Default: true},
 		{Name: "toc", Type: tool.Boolean, Description: "Table of contents.", Default: false},
 		{Name: "page_size", Type: tool.String, Description: "Paper.", Enum: []string{"A4", "Letter", "A3", "A5", "Legal"}, Default: "A4"},
 		{Name: "landscape", Type: tool.Boolean, Default: false},
@@ -48,7 +48,7 @@ func New(d *tool.Deps) tool.Tool {
 		Name:  "doc_generator",
 		Title: "Word document generator",
 		Description: "Writes a Word .docx from Markdown or blocks (headings, lists, tables, images, TOC, Chinese text). " +
-			"Use it to assemble a report from content (text, tables, charts, images other tools made); for slides use ppt_generator, to convert existing files format_converter.",
+			"Use it to assemble a report from content other tools made (tables, charts, images); for slides use ppt_generator, to convert existing files format_converter.",
 		Actions: []tool.Action{{
 			Description: "Write a .docx from text, path or blocks.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,

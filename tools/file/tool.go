@@ -110,17 +110,16 @@ var (
 		Description: "Lines or entries to skip."}
 	pLimit = tool.Param{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10000),
 		Description: "Most lines, entries or matches."}
-	pDepth = tool.Param{Name: "depth", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10), Default: 3,
-		Description: "Directory levels shown."}
+	pDepth   = tool.Param{Name: "depth", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10), Default: 3}
 	pPattern = tool.Param{Name: "pattern", Type: tool.String,
-		Description: "Glob under path (*, ?, **, {a,b}); without / it matches names at any depth."}
+		Description: "Glob (*, ?, **, {a,b}); without / it matches names at any depth."}
 	pQuery = tool.Param{Name: "query", Type: tool.String,
 		Description: "RE2 regex, per line."}
 	pIgnoreCase = tool.Param{Name: "ignore_case", Type: tool.Boolean, Default: false}
 	pID         = tool.Param{Name: "id", Type: tool.String,
 		Description: "Trash id (from delete or a replacing write)."}
 	pAlgorithm = tool.Param{Name: "algorithm", Type: tool.String, Default: "sha256",
-		Enum: tool.EnumValues("sha256", "sha1", "md5", "sha512"), Description: "Algorithm."}
+		Enum: tool.EnumValues("sha256", "sha1", "md5", "sha512")}
 )
 
 func req(p tool.Param) tool.Param { p.Required = true; return p }

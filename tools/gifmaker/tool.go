@@ -66,8 +66,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	return tool.Tool{
 		Name:  "gif_maker",
 		Title: "GIF maker",
-		Description: "Animated GIFs from images (order, per-frame delay, loop, resize, palette and dithering) or from a video clip " +
-			"(start, duration, fps, width), with a size report.",
+		Description: "Animated GIFs from images (frame delays, loop, resize, palette) or from a video clip, with a size report.",
 		Actions: []tool.Action{
 			{Name: "from_images", Description: "frames from images, in order", Level: tool.Write, Timeout: tool.Slow, Handler: g.fromImages, Params: []tool.Param{
 				{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Type: tool.String}, Description: "Images (png, jpeg, gif, bmp, tiff, webp)."},

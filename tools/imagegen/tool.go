@@ -51,20 +51,20 @@ func New(d *tool.Deps) (tool.Tool, error) {
 			return tool.Tool{}, err
 		}
 	}
-	output := tool.Param{Name: "output", Type: tool.String, Description: "Output file (default outputs/<name>.png)."}
+	output := tool.Param{Name: "output", Type: tool.String, Description: "Default under outputs/."}
 	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean}
 	path := tool.Param{Name: "path", Type: tool.String, Required: true, Description: "Input image (png, jpeg, gif, bmp, tiff, webp)."}
 	size := tool.Param{Name: "size", Type: tool.Integer, Default: 512, Min: tool.Ptr(64), Max: tool.Ptr(4096), Description: "Side in pixels."}
 	return tool.Tool{
 		Name:        "image_generator",
 		Title:       "Image generator",
-		Description: "Images made by code: QR codes, text cards and posters with Chinese text, placeholders, collages, watermarks, and resize, crop, rotate or convert of images; generate from a prompt when an images API is configured.",
+		Description: "Images made by code: QR codes, text cards and posters, placeholders, collages, watermarks, and resize, crop, rotate or convert of images; generate from a prompt when an images API is configured.",
 		Actions: []tool.Action{
 			{Name: "qr", Description: "QR code", Level: tool.Write, Timeout: tool.Normal, Handler: g.qr, Params: []tool.Param{
 				{Name: "text", Type: tool.String, Required: true, Description: "QR content (text, URL, WIFI:T:WPA;S:name;P:pass;;), card body or watermark text."},
 				{Name: "level", Type: tool.String, Enum: []string{"L", "M", "Q", "H"}, Default: "M", Description: "Error correction (H with a logo)."},
 				size,
-				{Name: "foreground", Type: tool.String, Default: "#000000", Description: "Module colour (#rrggbb)."},
+				{Name: "foreground", Type: tool.String, Default: "#000000", Description: "QR colour (#rrggbb)."},
 				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Background colour (#rrggbb)."},
 				{Name: "logo", Type: tool.String, Description: "Image drawn in the centre (needs level Q or H)."},
 				output, overwrite}},
@@ -72,8 +72,8 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "title", Type: tool.String, Required: true, Description: "Title."},
 				{Name: "subtitle", Type: tool.String},
 				{Name: "text", Type: tool.String, Description: "Body text."},
-				{Name: "width", Type: tool.Integer, Default: 1080, Min: tool.Ptr(200), Max: tool.Ptr(4096), Description: "Width in pixels."},
-				{Name: "height", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(8192), Description: "Height in pixels (card: default fits the text)."},
+				{Name: "width", Type: tool.Integer, Default: 1080, Min: tool.Ptr(200), Max: tool.Ptr(4096), Description: "Pixels."},
+				{Name: "height", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(8192), Description: "Pixels (card: default fits the text)."},
 				{Name: "background", Type: tool.String, Default: "#1e3a5f", Description: "Background colour, or two joined by a comma for a vertical gradient."},
 				{Name: "color", Type: tool.String, Default: "#ffffff", Description: "Text colour."},
 				{Name: "image", Type: tool.String, Description: "Card image layer, or watermark logo."},
@@ -86,7 +86,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "height", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Resize to this height."},
 				{Name: "crop", Type: tool.String, Description: "Crop first: x,y,width,height in pixels, or square (centre)."},
 				{Name: "rotate", Type: tool.Number, Description: "Degrees counter-clockwise."},
-				{Name: "format", Type: tool.String, Enum: []string{"png", "jpeg", "gif", "bmp", "tiff"}, Description: "Output format (default: the input's)."},
+				{Name: "format", Type: tool.String, Enum: []string{"png", "jpeg", "gif", "bmp", "tiff"}, Description: "Default: the input's."},
 				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG quality."},
 				output, overwrite}},
 			{Name: "watermark", Description: "stamp text or a logo on an image", Level: tool.Write, Timeout: tool.Normal, Handler: g.watermark, Params: []tool.Param{
@@ -94,15 +94,15 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "text", Type: tool.String, Description: "Watermark text (give text or image)."},
 				{Name: "image", Type: tool.String, Description: "Watermark image in the workspace, e.g. a logo with transparency (give text or image)."},
 				{Name: "position", Type: tool.String, Enum: positions, Default: "bottom-right", Description: "Where; tile repeats it."},
-				{Name: "opacity", Type: tool.Number, Default: 0.5, Min: tool.Ptr(0.05), Max: tool.Ptr(1), Description: "Mark opacity."},
-				{Name: "font_size", Type: tool.Number, Min: tool.Ptr(6), Max: tool.Ptr(1000), Description: "Text size in pixels."},
+				{Name: "opacity", Type: tool.Number, Default: 0.5, Min: tool.Ptr(0.05), Max: tool.Ptr(1), Description: "Of the mark."},
+				{Name: "font_size", Type: tool.Number, Min: tool.Ptr(6), Max: tool.Ptr(1000), Description: "Pixels."},
 				{Name: "color", Type: tool.String, Default: "#ffffff", Description: "Text colour (#rrggbb)."},
 				{Name: "scale", Type: tool.Number, Default: 0.2, Min: tool.Ptr(0.01), Max: tool.Ptr(1), Description: "Logo size as a fraction of the image width."},
 				{Name: "margin", Type: tool.Integer, Min: tool.Ptr(0), Max: tool.Ptr(4096), Description: "Pixels from the edges."},
 				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG quality."},
 				output, overwrite}},
 			{Name: "placeholder", Description: "sized image with a centred label", Level: tool.Write, Timeout: tool.Normal, Handler: g.placeholder, Params: []tool.Param{
-				{Name: "width", Type: tool.Integer, Default: 800, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Width in pixels."},
+				{Name: "width", Type: tool.Integer, Default: 800, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Pixels."},
 				{Name: "height", Type: tool.Integer, Default: 600, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Height in pixels."},
 				{Name: "background", Type: tool.String, Default: "#cccccc", Description: "Background colour (#rrggbb)."},
 				{Name: "color", Type: tool.String, Default: "#555555", Description: "Label colour (#rrggbb)."},
@@ -110,10 +110,10 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				output, overwrite}},
 			{Name: "collage", Description: "images in a grid", Level: tool.Write, Timeout: tool.Normal, Handler: g.collage, Params: []tool.Param{
 				{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Type: tool.String}, Description: "Images, row by row."},
-				{Name: "rows", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Rows (default: near-square)."},
-				{Name: "cols", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Columns (default: near-square)."},
-				{Name: "cell_width", Type: tool.Integer, Default: 400, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Cell width in pixels."},
-				{Name: "cell_height", Type: tool.Integer, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Cell height in pixels (default: cell_width)."},
+				{Name: "rows", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Default: near-square."},
+				{Name: "cols", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Default: near-square."},
+				{Name: "cell_width", Type: tool.Integer, Default: 400, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Pixels."},
+				{Name: "cell_height", Type: tool.Integer, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Default: cell_width."},
 				{Name: "gap", Type: tool.Integer, Default: 10, Min: tool.Ptr(0), Max: tool.Ptr(500), Description: "Pixels between cells."},
 				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Colour of the gaps and empty cells (#rrggbb)."},
 				{Name: "mode", Type: tool.String, Enum: []string{"fill", "fit"}, Default: "fill", Description: "fill crops to the cell; fit shows it whole."},

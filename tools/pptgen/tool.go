@@ -20,17 +20,17 @@ func New(d *tool.Deps) tool.Tool {
 	g := &generator{d: d}
 	slide := &tool.Param{Name: "slide", Type: tool.Object, Properties: []tool.Param{
 		{Name: "layout", Type: tool.String, Default: "bullets", Enum: pptx.Kinds},
-		{Name: "title", Type: tool.String, Description: "Slide title."},
+		{Name: "title", Type: tool.String},
 		{Name: "subtitle", Type: tool.String, Description: "For title, section, closing."},
-		strArray("bullets", "Bullet lines; two leading spaces for level 2; inline Markdown works."),
-		{Name: "left_title", Type: tool.String, Description: "Left column heading."},
-		{Name: "right_title", Type: tool.String, Description: "Right column heading."},
+		strArray("bullets", "Two leading spaces for level 2; inline Markdown works."),
+		{Name: "left_title", Type: tool.String},
+		{Name: "right_title", Type: tool.String},
 		strArray("left", "Left column bullets."),
 		strArray("right", "Right column bullets."),
 		{Name: "image", Type: tool.String, Description: "Image file."},
-		{Name: "caption", Type: tool.String, Description: "Image caption."},
-		strArray("header", "Table header cells."),
-		{Name: "rows", Type: tool.Array, Description: "Table rows of cells.", Items: &tool.Param{Name: "row", Type: tool.Array, Items: &tool.Param{Name: "cell", Type: tool.String}}},
+		{Name: "caption", Type: tool.String},
+		strArray("header", ""),
+		{Name: "rows", Type: tool.Array, Items: &tool.Param{Name: "row", Type: tool.Array, Items: &tool.Param{Name: "cell", Type: tool.String}}},
 		{Name: "notes", Type: tool.String, Description: "Speaker notes."},
 	}}
 	params := []tool.Param{
@@ -51,7 +51,7 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:        "ppt_generator",
 		Title:       "PowerPoint deck generator",
-		Description: "Creates a PowerPoint presentation (.pptx) from a Markdown outline or a JSON list of slides; Chinese text works. Use it whenever the user asks for a PPT, slides, a deck or a presentation (幻灯片/演示文稿) — not doc_generator, which makes Word documents.",
+		Description: "Creates a PowerPoint presentation (.pptx) from a Markdown outline or a JSON list of slides. Use it whenever the user asks for a PPT, slides, a deck or a presentation (幻灯片/演示文稿) — not doc_generator, which makes Word documents.",
 		Actions: []tool.Action{{
 			Description: "Write a .pptx from text, path or slides.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,

@@ -45,9 +45,9 @@ func (r *runner) tool() tool.Tool {
 	return tool.Tool{
 		Name:  Name,
 		Title: "Run Python or JavaScript",
-		Description: "Run Python 3 (or JavaScript with node) code in a sandbox: no network, a fresh work directory, " +
+		Description: "Run Python 3 (or JavaScript with node) code in a sandbox: no network, " +
 			"CPU, memory and time limits; returns stdout, stderr, exit code and the files the code wrote (copied to outputs/). " +
-			"env lists the importable modules (numpy and the like are not guaranteed).",
+			"env lists the importable modules.",
 		Actions: []tool.Action{
 			{Name: "run", Description: "code or a workspace script (the user confirms)", Level: tool.High, Timeout: tool.Slow,
 				Params: []tool.Param{

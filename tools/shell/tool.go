@@ -19,8 +19,8 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  Name,
 		Title: "Run a command",
-		Description: "Run one program in the workspace: exit code (non-zero is a normal result), stdout, stderr; timeout, no secrets in its environment. " +
-			"Read-only programs (ls, cat, grep, wc...) run at once in a read-only jail; anything else (other programs, " + shellLines(d) + "a cwd outside the workspace) asks the user first.",
+		Description: "Run one program in the workspace: exit code (non-zero is a normal result), stdout, stderr; no secrets in its environment. " +
+			"Read-only programs (ls, cat, grep, wc...) run at once in a read-only jail; anything else (" + shellLines(d) + "a cwd outside the workspace) asks the user first.",
 		Actions: []tool.Action{{
 			Description: "Run one command",
 			Level:       tool.High, // CallLevel lowers it to Read for read-only programs

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -111,7 +112,11 @@ func (p Param) Schema() map[string]any {
 
 // mergedParams unions the parameters of all actions by name, leaving out
 // disabled ones. A parameter used by several actions must have the same type
-// everywhere.
+// everywhere. Where the actions disagree, the published parameter is the
+// loosest of them, so that the schema never refuses or defaults a value for
+// one action by another's rule: the union of their enums, the lowest minimum
+// and the highest maximum (none if one action has none), and no default
+// unless all agree. Prepare still checks each action's own limits.
 func (t *Tool) mergedParams() ([]mergedParam, error) {
 	idx := map[string]int{}
 	var out []mergedParam
@@ -127,6 +132,8 @@ func (t *Tool) mergedParams() ([]mergedParam, error) {
 				i = len(out) - 1
 			} else if out[i].Type != p.Type {
 				return nil, fmt.Errorf("tool %q: parameter %q has type %s in one action and %s in another", t.Name, p.Name, out[i].Type, p.Type)
+			} else {
+				out[i].loosen(p)
 			}
 			out[i].actions = append(out[i].actions, a.Name)
 			if p.Required {
@@ -141,6 +148,33 @@ type mergedParam struct {
 	Param
 	actions    []string
 	requiredBy []string
+}
+
+// loosen widens the published parameter to admit what another action's
+// definition q of it admits.
+func (m *mergedParam) loosen(q Param) {
+	if len(m.Enum) > 0 {
+		if len(q.Enum) == 0 {
+			m.Enum = nil
+		} else {
+			enum := slices.Clone(m.Enum)
+			for _, v := range q.Enum {
+				if !slices.Contains(enum, v) {
+					enum = append(enum, v)
+				}
+			}
+			m.Enum = enum
+		}
+	}
+	if m.Min != nil && (q.Min == nil || *q.Min < *m.Min) {
+		m.Min = q.Min
+	}
+	if m.Max != nil && (q.Max == nil || *q.Max > *m.Max) {
+		m.Max = q.Max
+	}
+	if !reflect.DeepEqual(m.Default, q.Default) {
+		m.Default = nil
+	}
 }
 
 // InputSchema builds the published JSON Schema: one flat object (without

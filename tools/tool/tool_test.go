@@ -313,3 +313,46 @@ func TestSchema_NoDescription(t *testing.T) {
 		t.Errorf("required parameter without a description: %v", err)
 	}
 }
+
+// TestSchema_MergedParamIsLoosest: a parameter that actions define with
+// different limits, enums or defaults is published as the loosest of them
+// (enum union, lowest minimum, highest maximum, a default only when all
+// agree), so the schema refuses nothing an action accepts; Prepare still
+// applies each action's own limits.
+func TestSchema_MergedParamIsLoosest(t *testing.T) {
+	tl := valid()
+	tl.Actions[0].Params = append(tl.Actions[0].Params,
+		Param{Name: "width", Type: Integer, Description: "pixels", Default: 1080, Min: Ptr(200), Max: Ptr(4096)},
+		Param{Name: "lang", Type: String, Description: "language", Enum: []string{"go", "c"}},
+		Param{Name: "fill", Type: String, Description: "colour", Default: "#fff"})
+	tl.Actions[1].Params = append(tl.Actions[1].Params,
+		Param{Name: "width", Type: Integer, Description: "pixels", Default: 800, Min: Ptr(1), Max: Ptr(16384)},
+		Param{Name: "lang", Type: String, Description: "language", Enum: []string{"rust", "go"}},
+		Param{Name: "fill", Type: String, Description: "colour", Default: "#fff"})
+	if err := tl.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	props := roundTrip(t, tl.InputSchema())["properties"].(map[string]any)
+	w := props["width"].(map[string]any)
+	if w["minimum"] != 1.0 || w["maximum"] != 16384.0 {
+		t.Errorf("width limits %v..%v, want 1..16384", w["minimum"], w["maximum"])
+	}
+	if d, ok := w["default"]; ok {
+		t.Errorf("width default %v published though the actions disagree", d)
+	}
+	if e := props["lang"].(map[string]any)["enum"]; !reflect.DeepEqual(e, []any{"go", "c", "rust"}) {
+		t.Errorf("lang enum %v, want the union", e)
+	}
+	if d := props["fill"].(map[string]any)["default"]; d != "#fff" {
+		t.Errorf("fill default %v, want the one all actions share", d)
+	}
+	if got := tl.Actions[0].Params[2].Enum; !reflect.DeepEqual(got, []string{"go", "c"}) {
+		t.Errorf("the action's own enum changed: %v", got)
+	}
+	if _, err := tl.Prepare(map[string]any{"action": "look", "path": "a", "width": 100.0}); err == nil {
+		t.Error("look accepted a width below its own minimum")
+	}
+	if _, err := tl.Prepare(map[string]any{"action": "change", "path": "a", "width": 100.0}); err != nil {
+		t.Errorf("change refused a width within its limits: %v", err)
+	}
+}

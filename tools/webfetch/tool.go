@@ -82,12 +82,12 @@ func New(d *tool.Deps, m *browser.Manager) (tool.Tool, error) {
 		Name:  "web_fetch",
 		Title: "Fetch a web page as Markdown",
 		Description: "A URL's main content as Markdown with its title, cut at max_chars. " +
-			"Any charset; script-built pages are rendered. Respects robots.txt.",
+			"Script-built pages are rendered. Respects robots.txt.",
 		Actions: []tool.Action{{
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 			Params: []tool.Param{
 				{Name: "url", Type: tool.String, Description: "Absolute http(s) URL.", Required: true},
-				{Name: "max_chars", Type: tool.Integer, Default: 20000, Description: "Most characters returned.", Min: tool.Ptr(200), Max: tool.Ptr(500000)},
+				{Name: "max_chars", Type: tool.Integer, Default: 20000, Min: tool.Ptr(200), Max: tool.Ptr(500000)},
 				{Name: "full_page", Type: tool.Boolean, Description: "Not only the main content."},
 				{Name: "render", Type: tool.Boolean, Description: "Always render in the browser."},
 			},
