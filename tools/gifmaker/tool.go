@@ -64,8 +64,8 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	output := tool.Param{Name: "output", Type: tool.String, Description: "Default outputs/<name>.gif."}
 	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean}
 	return tool.Tool{
-		Name:  "gif_maker",
-		Title: "GIF maker",
+		Name:        "gif_maker",
+		Title:       "GIF maker",
 		Description: "Animated GIFs from images (frame delays, loop, resize, palette) or from a video clip, with a size report.",
 		Actions: []tool.Action{
 			{Name: "from_images", Description: "frames from images, in order", Level: tool.Write, Timeout: tool.Slow, Handler: g.fromImages, Params: []tool.Param{
