@@ -51,9 +51,6 @@ func TestRegistryContract(t *testing.T) {
 				if a.Level == "" || a.Timeout == "" {
 					t.Errorf("action %q lacks a level or timeout class", a.Name)
 				}
-				if tl.MultiAction() && a.Description == "" {
-					t.Errorf("action %q has no description", a.Name)
-				}
 			}
 			schema := tl.InputSchema()
 			for _, banned := range []string{"oneOf", "anyOf", "allOf"} {

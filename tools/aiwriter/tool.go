@@ -63,8 +63,8 @@ func (w *writer) tool() tool.Tool {
 	return tool.Tool{
 		Name:  Name,
 		Title: "AI writer",
-		Description: "Long-form writing with the client's own model (MCP sampling) or a configured endpoint: outline, draft articles, papers, stories and blog posts " +
-			"section by section, continue, polish, summarise, translate; saves to md or docx.",
+		Description: "Long-form writing with the client's own model (MCP sampling) or a configured endpoint: outline and draft articles, papers, stories and blog posts " +
+			"section by section, continue, polish, summarise, translate.",
 		Actions: []tool.Action{
 			act("outline", "section headings", w.outline,
 				[]tool.Param{topic, kind, {Name: "sections", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(30), Description: "Default 5."}}, common),

@@ -53,7 +53,7 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  "data_processor",
 		Title: "Data processor (Excel, CSV, JSON)",
-		Description: "Analyses spreadsheet and table files (xlsx, csv, tsv, json): statistics, SQL, filter, group, pivot, join, clean, export. " +
+		Description: "Analyses spreadsheet and table files (xlsx, csv, tsv, json): statistics, SQL, pivot, join, clean. " +
 			"Use it for numbers or answers from a data file rather than its raw text; data_visualization draws charts.",
 		Actions: p.actions(),
 		Examples: []string{

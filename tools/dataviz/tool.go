@@ -49,7 +49,7 @@ func New(d *tool.Deps) tool.Tool {
 		{Name: "output", Type: tool.String, Description: "Default outputs/<title>.<ext>."},
 		{Name: "overwrite", Type: tool.Boolean, Default: false},
 	}
-	chart := append(append([]tool.Param{}, one...), tool.Param{Name: "format", Type: tool.String, Enum: []string{"both", "png", "svg"}, Default: "both", Description: "Files to write."})
+	chart := append(append([]tool.Param{}, one...), tool.Param{Name: "format", Type: tool.String, Enum: []string{"both", "png", "svg"}, Default: "both"})
 	chart = append(chart, out...)
 	excel := append(append([]tool.Param{}, one...), out...)
 	dash := []tool.Param{
@@ -64,9 +64,9 @@ func New(d *tool.Deps) tool.Tool {
 		Description: "Charts (bar, line, area, pie, scatter, histogram, heatmap) from inline data or a data file: PNG/SVG, a native Excel chart, or an offline HTML dashboard. " +
 			"Use it for any chart or visual; use data_processor first when the numbers still need computing.",
 		Actions: []tool.Action{
-			{Name: "chart", Handler: v.chart, Description: "one chart as PNG/SVG", Level: tool.Write, Timeout: tool.Normal, Params: chart},
+			{Name: "chart", Handler: v.chart, Description: "PNG/SVG", Level: tool.Write, Timeout: tool.Normal, Params: chart},
 			{Name: "excel_chart", Handler: v.excelChart, Description: "an .xlsx with the data and a native chart", Level: tool.Write, Timeout: tool.Normal, Params: excel},
-			{Name: "dashboard", Handler: v.dashboard, Description: "one HTML page of several charts", Level: tool.Write, Timeout: tool.Slow, Params: dash},
+			{Name: "dashboard", Handler: v.dashboard, Description: "one HTML page of charts", Level: tool.Write, Timeout: tool.Slow, Params: dash},
 		},
 		Examples: []string{
 			"Make a bar chart of sales by region",
@@ -92,11 +92,11 @@ func chartParams() []tool.Param {
 		{Name: "sheet", Type: tool.String},
 		{Name: "x", Type: tool.String, Description: "Category or x column."},
 		{Name: "y", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Value columns, a series each (heatmap: the row column)."},
-		{Name: "value", Type: tool.String, Description: "Heatmap cell value column."},
+		{Name: "value", Type: tool.String, Description: "Heatmap cell column."},
 		{Name: "agg", Type: tool.String, Enum: []string{"sum", "avg", "min", "max", "count", "none"}, Default: "sum", Description: "Combines rows of the same x."},
-		{Name: "stacked", Type: tool.Boolean, Description: "Stack bar or area series."},
+		{Name: "stacked", Type: tool.Boolean, Description: "For bar or area."},
 		{Name: "donut", Type: tool.Boolean, Description: "For pie."},
-		{Name: "bins", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Histogram bins."},
+		{Name: "bins", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Histogram."},
 		{Name: "width", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(4000), Default: 900, Description: "Pixels."},
 		{Name: "height", Type: tool.Integer, Min: tool.Ptr(150), Max: tool.Ptr(4000), Default: 540, Description: "Pixels."},
 		{Name: "value_format", Type: tool.String, Enum: []string{"auto", "integer", "percent", "thousands", "wan"}, Description: "Labels (percent: 0.25 -> 25%; wan: 1.2万)."},

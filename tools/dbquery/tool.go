@@ -110,16 +110,16 @@ func (q *dbq) tool() tool.Tool {
 		Title:       "Database query (read-only SQL)",
 		Description: "Runs read-only SQL against the databases configured for this server (SQLite, PostgreSQL, MySQL): tables, columns, SELECT rows, query plans. Nothing is ever written.",
 		Actions: []tool.Action{
-			{Name: "connections", Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return q.connections(), nil }, Description: "configured databases", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
+			{Name: "connections", Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return q.connections(), nil }, Description: "", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 			{Name: "describe", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.describe(ctx, conn, a.String("table"))
 			}), Description: "tables, or a table's columns", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pTable}},
 			{Name: "query", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.query(ctx, conn, a.String("sql"), a.Int("limit", 0))
-			}), Description: "rows of one read-only SELECT", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL, pLimit}},
+			}), Description: "rows of one SELECT", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL, pLimit}},
 			{Name: "explain", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.explain(ctx, conn, a.String("sql"))
-			}), Description: "query plan of a SELECT, not run", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL}},
+			}), Description: "its plan, not run", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL}},
 		},
 		OpenWorld: true,
 		Examples: []string{

@@ -39,7 +39,7 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:        "financial_report",
 		Title:       "Financial statements from a ledger",
-		Description: "Builds an income statement, balance sheet and cash-flow statement with key ratios for a period from a ledger file, as an xlsx with live formulas plus a Markdown summary, and checks that the balance sheet balances.",
+		Description: "Builds an income statement, balance sheet and cash-flow statement with key ratios for a period from a ledger file, as an xlsx with live formulas plus a Markdown summary.",
 		Actions: []tool.Action{
 			{Name: "report", Handler: rp.report, Description: "write the statements, return key figures", Level: tool.Write, Timeout: tool.Normal, Params: append(append([]tool.Param{}, src...), out...)},
 			{Name: "check", Handler: rp.check, Description: "balance check, no files written", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: src},

@@ -60,7 +60,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		Title:       "Image generator",
 		Description: "Images made by code: QR codes, text cards and posters, placeholders, collages, watermarks, and resize, crop, rotate or convert of images; generate from a prompt when an images API is configured.",
 		Actions: []tool.Action{
-			{Name: "qr", Description: "QR code", Level: tool.Write, Timeout: tool.Normal, Handler: g.qr, Params: []tool.Param{
+			{Name: "qr", Level: tool.Write, Timeout: tool.Normal, Handler: g.qr, Params: []tool.Param{
 				{Name: "text", Type: tool.String, Required: true, Description: "QR content (text, URL, WIFI:T:WPA;S:name;P:pass;;), card body or watermark text."},
 				{Name: "level", Type: tool.String, Enum: []string{"L", "M", "Q", "H"}, Default: "M", Description: "Error correction (H with a logo)."},
 				size,
@@ -68,7 +68,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Background colour (#rrggbb)."},
 				{Name: "logo", Type: tool.String, Description: "Image drawn in the centre (needs level Q or H)."},
 				output, overwrite}},
-			{Name: "card", Description: "text card or poster, optional image layer", Level: tool.Write, Timeout: tool.Normal, Handler: g.card, Params: []tool.Param{
+			{Name: "card", Description: "text card or poster", Level: tool.Write, Timeout: tool.Normal, Handler: g.card, Params: []tool.Param{
 				{Name: "title", Type: tool.String, Required: true, Description: "Title."},
 				{Name: "subtitle", Type: tool.String},
 				{Name: "text", Type: tool.String, Description: "Body text."},
@@ -77,8 +77,8 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "background", Type: tool.String, Default: "#1e3a5f", Description: "Background colour, or two joined by a comma for a vertical gradient."},
 				{Name: "color", Type: tool.String, Default: "#ffffff", Description: "Text colour."},
 				{Name: "image", Type: tool.String, Description: "Card image layer, or watermark logo."},
-				{Name: "image_mode", Type: tool.String, Enum: []string{"banner", "background"}, Default: "banner", Description: "Card image above the title, or under a veil."},
-				{Name: "veil", Type: tool.Number, Default: 0.45, Min: tool.Ptr(0), Max: tool.Ptr(1), Description: "Veil opacity."},
+				{Name: "image_mode", Type: tool.String, Enum: []string{"banner", "background"}, Default: "banner", Description: "Card image above the title or under a veil."},
+				{Name: "veil", Type: tool.Number, Default: 0.45, Min: tool.Ptr(0), Max: tool.Ptr(1), Description: "Opacity of the veil."},
 				output, overwrite}},
 			{Name: "transform", Description: "resize, crop, rotate, convert", Level: tool.Write, Timeout: tool.Normal, Handler: g.transform, Params: []tool.Param{
 				path,
@@ -87,9 +87,9 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "crop", Type: tool.String, Description: "Crop first: x,y,width,height in pixels, or square (centre)."},
 				{Name: "rotate", Type: tool.Number, Description: "Degrees counter-clockwise."},
 				{Name: "format", Type: tool.String, Enum: []string{"png", "jpeg", "gif", "bmp", "tiff"}, Description: "Default: the input's."},
-				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG quality."},
+				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG."},
 				output, overwrite}},
-			{Name: "watermark", Description: "stamp text or a logo on an image", Level: tool.Write, Timeout: tool.Normal, Handler: g.watermark, Params: []tool.Param{
+			{Name: "watermark", Description: "text or a logo on an image", Level: tool.Write, Timeout: tool.Normal, Handler: g.watermark, Params: []tool.Param{
 				path,
 				{Name: "text", Type: tool.String, Description: "Watermark text (give text or image)."},
 				{Name: "image", Type: tool.String, Description: "Watermark image in the workspace, e.g. a logo with transparency (give text or image)."},
@@ -99,9 +99,9 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "color", Type: tool.String, Default: "#ffffff", Description: "Text colour (#rrggbb)."},
 				{Name: "scale", Type: tool.Number, Default: 0.2, Min: tool.Ptr(0.01), Max: tool.Ptr(1), Description: "Logo size as a fraction of the image width."},
 				{Name: "margin", Type: tool.Integer, Min: tool.Ptr(0), Max: tool.Ptr(4096), Description: "Pixels from the edges."},
-				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG quality."},
+				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG."},
 				output, overwrite}},
-			{Name: "placeholder", Description: "sized image with a centred label", Level: tool.Write, Timeout: tool.Normal, Handler: g.placeholder, Params: []tool.Param{
+			{Name: "placeholder", Description: "with a centred label", Level: tool.Write, Timeout: tool.Normal, Handler: g.placeholder, Params: []tool.Param{
 				{Name: "width", Type: tool.Integer, Default: 800, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Pixels."},
 				{Name: "height", Type: tool.Integer, Default: 600, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Height in pixels."},
 				{Name: "background", Type: tool.String, Default: "#cccccc", Description: "Background colour (#rrggbb)."},
@@ -110,15 +110,15 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				output, overwrite}},
 			{Name: "collage", Description: "images in a grid", Level: tool.Write, Timeout: tool.Normal, Handler: g.collage, Params: []tool.Param{
 				{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Type: tool.String}, Description: "Images, row by row."},
-				{Name: "rows", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Default: near-square."},
-				{Name: "cols", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Default: near-square."},
+				{Name: "rows", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100)},
+				{Name: "cols", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100)},
 				{Name: "cell_width", Type: tool.Integer, Default: 400, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Pixels."},
 				{Name: "cell_height", Type: tool.Integer, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Default: cell_width."},
 				{Name: "gap", Type: tool.Integer, Default: 10, Min: tool.Ptr(0), Max: tool.Ptr(500), Description: "Pixels between cells."},
 				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Colour of the gaps and empty cells (#rrggbb)."},
 				{Name: "mode", Type: tool.String, Enum: []string{"fill", "fit"}, Default: "fill", Description: "fill crops to the cell; fit shows it whole."},
 				output, overwrite}},
-			{Name: "generate", Description: "from a prompt via the images API of tools.image_generator.generate (unavailable until configured)", Level: tool.Write, Timeout: tool.Slow, Handler: g.generate, Params: []tool.Param{
+			{Name: "generate", Description: "from a prompt (needs tools.image_generator.generate configured)", Level: tool.Write, Timeout: tool.Slow, Handler: g.generate, Params: []tool.Param{
 				{Name: "prompt", Type: tool.String, Required: true, Description: "What the image shows."},
 				{Name: "width", Type: tool.Integer, Default: 1024, Min: tool.Ptr(64), Max: tool.Ptr(8192), Description: "Width the model supports (e.g. 1024, 1536, 1792)."},
 				{Name: "height", Type: tool.Integer, Default: 1024, Min: tool.Ptr(64), Max: tool.Ptr(8192), Description: "Height the model supports (e.g. 1024, 1536, 1792)."},

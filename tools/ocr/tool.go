@@ -63,12 +63,12 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		Actions: []tool.Action{{
 			Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Handler: o.recognize,
 			Params: []tool.Param{
-				{Name: "path", Type: tool.String, Required: true, Description: "Image (png, jpeg, gif, bmp, tiff, webp) or PDF in the workspace."},
-				{Name: "pages", Type: tool.String, Description: "PDF pages, e.g. 1-3,5 (default all)."},
+				{Name: "path", Type: tool.String, Required: true, Description: "Image (png, jpeg, gif, bmp, tiff, webp) or PDF."},
+				{Name: "pages", Type: tool.String, Description: "e.g. 1-3,5 (default all)."},
 				{Name: "lang", Type: tool.String, Description: "Tesseract languages joined by +: chi_sim, chi_tra, eng (default " + o.cfg.Lang + ")."},
-				{Name: "detail", Type: tool.String, Enum: []string{"text", "words", "lines", "paragraphs"}, Default: "text", Description: "Plain text, or items with boxes and confidences."},
-				{Name: "psm", Type: tool.Integer, Default: 3, Min: tool.Ptr(3), Max: tool.Ptr(13), Description: "Tesseract page segmentation mode: 3 auto, 6 one block, 7 one line, 11 sparse text."},
-				{Name: "preprocess", Type: tool.Boolean, Default: true, Description: "Grayscale and upscale small images first."},
+				{Name: "detail", Type: tool.String, Enum: []string{"text", "words", "lines", "paragraphs"}, Default: "text", Description: "Or items with boxes and confidences."},
+				{Name: "psm", Type: tool.Integer, Default: 3, Min: tool.Ptr(3), Max: tool.Ptr(13), Description: "Page segmentation: 3 auto, 6 one block, 7 one line, 11 sparse text."},
+				{Name: "preprocess", Type: tool.Boolean, Default: true, Description: "Grayscale, upscale small images."},
 				{Name: "output", Type: tool.String, Description: "Also save the text to this .txt file."},
 				{Name: "overwrite", Type: tool.Boolean},
 			},

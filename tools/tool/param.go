@@ -199,13 +199,20 @@ func (t *Tool) InputSchema() map[string]any {
 	if t.MultiAction() {
 		var lines []string
 		for _, a := range t.Actions {
-			lines = append(lines, a.Name+": "+a.Description+actionFields(a, skips[a.Name]))
+			// An action whose name says it all (append, unzip) has no
+			// description and no line, unless it has a fields note.
+			switch fields := actionFields(a, skips[a.Name]); {
+			case a.Description != "":
+				lines = append(lines, a.Name+": "+a.Description+fields)
+			case fields != "":
+				lines = append(lines, a.Name+fields)
+			}
 		}
-		props["action"] = map[string]any{
-			"type":        "string",
-			"enum":        t.ActionNames(),
-			"description": strings.Join(lines, "; "),
+		action := map[string]any{"type": "string", "enum": t.ActionNames()}
+		if len(lines) > 0 {
+			action["description"] = strings.Join(lines, "; ")
 		}
+		props["action"] = action
 		required = append(required, "action")
 	}
 	for i, p := range params {

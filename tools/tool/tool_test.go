@@ -356,3 +356,35 @@ func TestSchema_MergedParamIsLoosest(t *testing.T) {
 		t.Errorf("change refused a width within its limits: %v", err)
 	}
 }
+
+// TestSchema_ActionWithoutDescription: an action whose name says it all has
+// no line in the action description, unless it needs its fields note; a tool
+// none of whose actions has a line publishes no empty description.
+func TestSchema_ActionWithoutDescription(t *testing.T) {
+	tl := valid()
+	tl.Actions[1].Description = ""
+	action := roundTrip(t, tl.InputSchema())["properties"].(map[string]any)["action"].(map[string]any)
+	if d := action["description"]; d != "look: reads" {
+		t.Errorf("action description %q, want only look's line", d)
+	}
+	if !reflect.DeepEqual(action["enum"], []any{"look", "change"}) {
+		t.Errorf("enum %v lost an action", action["enum"])
+	}
+	tl.Actions[0].Description = ""
+	action = roundTrip(t, tl.InputSchema())["properties"].(map[string]any)["action"].(map[string]any)
+	if d, ok := action["description"]; ok {
+		t.Errorf("empty action description published: %q", d)
+	}
+	// An action that skips a parameter most actions take keeps its note.
+	p := func(n string) Param { return Param{Name: n, Type: String, Description: n} }
+	tl = &Tool{Name: "four", Title: "Four", Description: "d", Actions: []Action{
+		{Handler: noop, Name: "a", Description: "first", Level: Read, Timeout: Fast, Params: []Param{p("x"), p("y")}},
+		{Handler: noop, Name: "b", Description: "second", Level: Read, Timeout: Fast, Params: []Param{p("x"), p("y")}},
+		{Handler: noop, Name: "c", Description: "third", Level: Read, Timeout: Fast, Params: []Param{p("x"), p("y")}},
+		{Handler: noop, Name: "d", Level: Read, Timeout: Fast, Params: []Param{p("x")}},
+	}}
+	action = roundTrip(t, tl.InputSchema())["properties"].(map[string]any)["action"].(map[string]any)
+	if d, _ := action["description"].(string); !strings.HasSuffix(d, "; d (fields: x)") && !strings.HasSuffix(d, "; d (without y)") {
+		t.Errorf("action description %q lost d's fields note", d)
+	}
+}

@@ -79,10 +79,9 @@ func New(d *tool.Deps, m *browser.Manager) (tool.Tool, error) {
 	}
 	f := newFetcher(d, m, cfg)
 	return tool.Tool{
-		Name:  "web_fetch",
-		Title: "Fetch a web page as Markdown",
-		Description: "A URL's main content as Markdown with its title, cut at max_chars. " +
-			"Script-built pages are rendered. Respects robots.txt.",
+		Name:        "web_fetch",
+		Title:       "Fetch a web page as Markdown",
+		Description: "A URL's main content as Markdown with its title; script-built pages are rendered; respects robots.txt.",
 		Actions: []tool.Action{{
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 			Params: []tool.Param{
