@@ -83,7 +83,7 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:        "format_converter",
 		Title:       "Format converter",
-		Description: "Converts files between formats: Markdown, HTML, Word, PowerPoint, Excel to PDF or to each other; csv, xlsx and json into each other; images between png, jpeg, gif, bmp and tiff. Use pdf_tool to edit existing PDFs and doc_generator/ppt_generator to write new documents.",
+		Description: "Converts files between formats: Markdown, HTML, Word, PowerPoint, Excel to PDF or to each other; csv, xlsx and json into each other; images between formats. Use pdf_tool to edit existing PDFs and doc_generator/ppt_generator to write new documents.",
 		Actions: []tool.Action{
 			{Name: "convert", Handler: cv.convert, Description: "path or text to the format in to", Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{
 				{Name: "path", Type: tool.String, Description: "Input file."},

@@ -6,9 +6,9 @@ var (
 	pPath  = tool.Param{Name: "path", Type: tool.String, Description: "Input table file."}
 	pPaths = tool.Param{Name: "paths", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String},
 		Description: "Input files, each a table named after the file."}
-	pSheet     = tool.Param{Name: "sheet", Type: tool.String, Description: "Worksheet name or 1-based number."}
-	pHeader    = tool.Param{Name: "header", Type: tool.Boolean, Description: "First row is a header (default detected)."}
-	pHeaderRow = tool.Param{Name: "header_row", Type: tool.Integer, Description: "1-based header row (default detected).", Min: tool.Ptr(1)}
+	pSheet     = tool.Param{Name: "sheet", Type: tool.String, Description: "Name or 1-based number."}
+	pHeader    = tool.Param{Name: "header", Type: tool.Boolean, Description: "First row is one (default detected)."}
+	pHeaderRow = tool.Param{Name: "header_row", Type: tool.Integer, Description: "1-based (default detected).", Min: tool.Ptr(1)}
 	pOffset    = tool.Param{Name: "offset", Type: tool.Integer, Default: 0, Min: tool.Ptr(0)}
 	pLimit     = tool.Param{Name: "limit", Type: tool.Integer, Default: 50, Min: tool.Ptr(1), Max: tool.Ptr(1000)}
 	pColumns   = tool.Param{Name: "columns", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}}
@@ -27,7 +27,7 @@ var (
 			{Name: "func", Type: tool.String, Required: true, Enum: []string{"count", "count_distinct", "sum", "avg", "mean", "min", "max"}},
 			{Name: "as", Type: tool.String},
 		}}}
-	pIndex       = tool.Param{Name: "index", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Pivot row keys (like group_by)."}
+	pIndex       = tool.Param{Name: "index", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Row keys (like group_by)."}
 	pPivotColumn = tool.Param{Name: "pivot_column", Type: tool.String, Description: "Column whose values become columns."}
 	pValues      = tool.Param{Name: "values", Type: tool.String, Description: "Column aggregated into cells."}
 	pAgg         = tool.Param{Name: "agg", Type: tool.String, Default: "sum", Enum: []string{"sum", "count", "avg", "min", "max"}}

@@ -61,7 +61,7 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  "data_visualization",
 		Title: "Charts and dashboards",
-		Description: "Charts (bar, line, area, pie, scatter, histogram, heatmap) from inline data or a data file: PNG/SVG, a native Excel chart, or an offline HTML dashboard. " +
+		Description: "Charts (bar, line, pie, scatter, histogram, heatmap...) from inline data or a data file: PNG/SVG, a native Excel chart, or an offline HTML dashboard. " +
 			"Use it for any chart or visual; use data_processor first when the numbers still need computing.",
 		Actions: []tool.Action{
 			{Name: "chart", Handler: v.chart, Description: "PNG/SVG", Level: tool.Write, Timeout: tool.Normal, Params: chart},
@@ -97,8 +97,8 @@ func chartParams() []tool.Param {
 		{Name: "stacked", Type: tool.Boolean, Description: "For bar or area."},
 		{Name: "donut", Type: tool.Boolean, Description: "For pie."},
 		{Name: "bins", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Histogram."},
-		{Name: "width", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(4000), Default: 900, Description: "Pixels."},
-		{Name: "height", Type: tool.Integer, Min: tool.Ptr(150), Max: tool.Ptr(4000), Default: 540, Description: "Pixels."},
+		{Name: "width", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(4000), Default: 900},
+		{Name: "height", Type: tool.Integer, Min: tool.Ptr(150), Max: tool.Ptr(4000), Default: 540},
 		{Name: "value_format", Type: tool.String, Enum: []string{"auto", "integer", "percent", "thousands", "wan"}, Description: "Labels (percent: 0.25 -> 25%; wan: 1.2万)."},
 		{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100000), Default: 10000, Description: "Most rows read from path."},
 	}

@@ -15,12 +15,12 @@ func New(d *tool.Deps) tool.Tool {
 	g := &generator{d: d}
 	blockItem := &tool.Param{Name: "block", Type: tool.Object, Properties: []tool.Param{
 		{Name: "type", Type: tool.String, Required: true, Enum: blockTypes},
-		{Name: "text", Type: tool.String, Description: "Text (inline Markdown)."},
+		{Name: "text", Type: tool.String, Description: "Inline Markdown."},
 		{Name: "level", Type: tool.Integer, Description: "Heading level, or toc depth.", Min: tool.Ptr(1), Max: tool.Ptr(6)},
 		{Name: "items", Type: tool.Array, Description: "List entries; two leading spaces nest one level.", Items: &tool.Param{Name: "item", Type: tool.String}},
 		{Name: "header", Type: tool.Array, Items: &tool.Param{Name: "cell", Type: tool.String}},
 		{Name: "rows", Type: tool.Array, Items: &tool.Param{Name: "row", Type: tool.Array, Items: &tool.Param{Name: "cell", Type: tool.String}}},
-		{Name: "path", Type: tool.String, Description: "Image file."},
+		{Name: "path", Type: tool.String},
 		{Name: "caption", Type: tool.String},
 		{Name: "width_mm", Type: tool.Number},
 		{Name: "align", Type: tool.String, Enum: []string{"left", "center", "right", "justify"}},
@@ -32,23 +32,23 @@ func New(d *tool.Deps) tool.Tool {
 		{Name: "output", Type: tool.String, Description: "Default outputs/<title>.docx."},
 		{Name: "title", Type: tool.String},
 		{Name: "author", Type: tool.String},
-		{Name: "header", Type: tool.String, Description: "Page header text."},
-		{Name: "footer", Type: tool.String, Description: "Page footer text."},
+		{Name: "header", Type: tool.String, Description: "Page header."},
+		{Name: "footer", Type: tool.String, Description: "Page footer."},
 		{Name: "page_numbers", Type: tool.Boolean, Description: "Page N of M.", Default: true},
 		{Name: "toc", Type: tool.Boolean, Description: "Table of contents.", Default: false},
-		{Name: "page_size", Type: tool.String, Description: "Paper.", Enum: []string{"A4", "Letter", "A3", "A5", "Legal"}, Default: "A4"},
+		{Name: "page_size", Type: tool.String, Enum: []string{"A4", "Letter", "A3", "A5", "Legal"}, Default: "A4"},
 		{Name: "landscape", Type: tool.Boolean, Default: false},
 		{Name: "font", Type: tool.String, Default: "Calibri", Description: "Latin font."},
 		{Name: "east_asia_font", Type: tool.String, Default: "Microsoft YaHei", Description: "CJK font."},
 		{Name: "language", Type: tool.String, Description: "e.g. zh-CN.", Default: "auto"},
-		{Name: "pdf", Type: tool.Boolean, Description: "Also write a PDF copy.", Default: false},
+		{Name: "pdf", Type: tool.Boolean, Description: "Also a PDF copy.", Default: false},
 		{Name: "overwrite", Type: tool.Boolean, Default: false},
 	}
 	return tool.Tool{
 		Name:  "doc_generator",
 		Title: "Word document generator",
-		Description: "Writes a Word .docx from Markdown or blocks (headings, lists, tables, images, TOC, Chinese text). " +
-			"Use it to assemble a report from content other tools made (tables, charts, images); for slides use ppt_generator, to convert existing files format_converter.",
+		Description: "Writes a Word .docx from Markdown or blocks (headings, lists, tables, images, TOC). " +
+			"Use it to assemble a report from content other tools made; for slides use ppt_generator, to convert existing files format_converter.",
 		Actions: []tool.Action{{
 			Description: "Write a .docx from text, path or blocks.",
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,

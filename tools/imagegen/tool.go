@@ -66,7 +66,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				size,
 				{Name: "foreground", Type: tool.String, Default: "#000000", Description: "QR colour (#rrggbb)."},
 				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Background colour (#rrggbb)."},
-				{Name: "logo", Type: tool.String, Description: "Image drawn in the centre (needs level Q or H)."},
+				{Name: "logo", Type: tool.String, Description: "Centred image (needs level Q or H)."},
 				output, overwrite}},
 			{Name: "card", Description: "text card or poster", Level: tool.Write, Timeout: tool.Normal, Handler: g.card, Params: []tool.Param{
 				{Name: "title", Type: tool.String, Required: true, Description: "Title."},
@@ -97,7 +97,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "opacity", Type: tool.Number, Default: 0.5, Min: tool.Ptr(0.05), Max: tool.Ptr(1), Description: "Of the mark."},
 				{Name: "font_size", Type: tool.Number, Min: tool.Ptr(6), Max: tool.Ptr(1000), Description: "Pixels."},
 				{Name: "color", Type: tool.String, Default: "#ffffff", Description: "Text colour (#rrggbb)."},
-				{Name: "scale", Type: tool.Number, Default: 0.2, Min: tool.Ptr(0.01), Max: tool.Ptr(1), Description: "Logo size as a fraction of the image width."},
+				{Name: "scale", Type: tool.Number, Default: 0.2, Min: tool.Ptr(0.01), Max: tool.Ptr(1), Description: "Logo size as a fraction of the width."},
 				{Name: "margin", Type: tool.Integer, Min: tool.Ptr(0), Max: tool.Ptr(4096), Description: "Pixels from the edges."},
 				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG."},
 				output, overwrite}},

@@ -45,8 +45,8 @@ func (r *runner) tool() tool.Tool {
 	return tool.Tool{
 		Name:  Name,
 		Title: "Run Python or JavaScript",
-		Description: "Run Python 3 (or JavaScript with node) code in a sandbox: no network, " +
-			"CPU, memory and time limits; returns stdout, stderr, exit code and the files the code wrote (copied to outputs/). " +
+		Description: "Run Python 3 (or JavaScript with node) code in a sandbox without network, with CPU, memory and time limits; " +
+			"returns stdout, stderr, exit code and the files it wrote (copied to outputs/). " +
 			"env lists the importable modules.",
 		Actions: []tool.Action{
 			{Name: "run", Description: "code or a workspace script (the user confirms)", Level: tool.High, Timeout: tool.Slow,

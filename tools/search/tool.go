@@ -35,7 +35,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	return tool.Tool{
 		Name:  "search",
 		Title: "Web search",
-		Description: "Web search (DuckDuckGo, SearXNG or Brave): title, URL and snippet per result. " +
+		Description: "Web search: title, URL and snippet per result. " +
 			"Use web_fetch to read a result page.",
 		Actions: []tool.Action{{
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true,

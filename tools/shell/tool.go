@@ -19,7 +19,7 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  Name,
 		Title: "Run a command",
-		Description: "Run one program in the workspace: exit code (non-zero is a normal result), stdout, stderr; no secrets in its environment. " +
+		Description: "Run one program in the workspace: exit code, stdout, stderr. " +
 			"Read-only programs (ls, cat, grep, wc...) run at once in a read-only jail; anything else asks the user first.",
 		Actions: []tool.Action{{
 			Description: "Run one command",
