@@ -26,7 +26,7 @@ func mcpTool(t *tool.Tool) mcp.Tool {
 		props := schema["properties"].(map[string]any)
 		props[confirmParam] = map[string]any{
 			"type":        "string",
-			"description": "From the preview of this exact call, when the server asks for confirmation.",
+			"description": "From the confirmation preview.",
 		}
 	}
 	raw, _ := json.Marshal(schema)

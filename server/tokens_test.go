@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"sort"
 	"testing"
 
 	"clawbridge/exposure"
@@ -78,6 +79,34 @@ func TestSchemaTokens_Report(t *testing.T) {
 		20, m.recMean, m.recMin, m.recMax, m.publishedMean, m.full, m.tools)
 	if m.tools < 18 {
 		t.Fatalf("only %d tools registered; the budget is for 18+", m.tools)
+	}
+	// Per tool: its own cost, how many of the recommended views hold it and
+	// its share of the mean, largest share first — where trimming pays.
+	type row struct {
+		name          string
+		tokens, views int
+	}
+	var rows []row
+	for _, tl := range s.order {
+		r := row{name: tl.Name, tokens: s.ViewTokens([]string{tl.Name})}
+		for _, q := range tokenRequests(t) {
+			for _, v := range s.router.ViewAt(exposure.TierRecommended, s.router.Route(q).Detection) {
+				if v.Name == tl.Name {
+					r.views++
+				}
+			}
+		}
+		rows = append(rows, r)
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i].tokens*rows[i].views, rows[j].tokens*rows[j].views
+		if a != b {
+			return a > b
+		}
+		return rows[i].tokens > rows[j].tokens
+	})
+	for _, r := range rows {
+		t.Logf("%-20s %5d tokens, in %2d/20 views, %4.0f of the mean", r.name, r.tokens, r.views, float64(r.tokens*r.views)/20)
 	}
 }
 

@@ -37,19 +37,19 @@ func New(d *tool.Deps) (tool.Tool, error) {
 
 func (w *writer) tool() tool.Tool {
 	source := []tool.Param{
-		{Name: "text", Type: tool.String, Description: "The text to work on; or give path."},
-		{Name: "path", Type: tool.String, Description: "A workspace text or Markdown file instead of text."},
+		{Name: "text", Type: tool.String, Description: "Text to work on, or give path."},
+		{Name: "path", Type: tool.String, Description: "Text or Markdown file instead of text."},
 	}
 	common := []tool.Param{
-		{Name: "language", Type: tool.String, Description: "Language to write in, e.g. English, 中文 (default: the text's or the request's)."},
-		{Name: "instructions", Type: tool.String, Description: "Anything else the writer should follow."},
-		{Name: "save", Type: tool.String, Enum: tool.EnumValues("md", "docx"), Description: "Save the result as Markdown or Word."},
-		{Name: "output", Type: tool.String, Description: "Where to save (default outputs/<title>.md|.docx); implies save."},
-		{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace an existing file."},
+		{Name: "language", Type: tool.String, Description: "e.g. English, 中文 (default: the text's or the request's)."},
+		{Name: "instructions", Type: tool.String, Description: "Anything else to follow."},
+		{Name: "save", Type: tool.String, Enum: tool.EnumValues("md", "docx"), Description: "Save the result as this."},
+		{Name: "output", Type: tool.String, Description: "Default outputs/<title>.md|.docx; implies save."},
+		{Name: "overwrite", Type: tool.Boolean, Default: false},
 	}
-	topic := tool.Param{Name: "topic", Type: tool.String, Required: true, Description: "What to write about, with any key points."}
-	kind := tool.Param{Name: "kind", Type: tool.String, Enum: tool.EnumValues("article", "paper_section", "story_chapter", "blog_post", "essay", "report"), Description: "Kind of text (default article)."}
-	length := tool.Param{Name: "length", Type: tool.Integer, Min: tool.Ptr(20), Max: tool.Ptr(20000), Description: "Target length in words (or characters for Chinese)."}
+	topic := tool.Param{Name: "topic", Type: tool.String, Required: true, Description: "Subject and key points."}
+	kind := tool.Param{Name: "kind", Type: tool.String, Enum: tool.EnumValues("article", "paper_section", "story_chapter", "blog_post", "essay", "report"), Description: "Default article."}
+	length := tool.Param{Name: "length", Type: tool.Integer, Min: tool.Ptr(20), Max: tool.Ptr(20000), Description: "Target words (characters for Chinese)."}
 	with := func(ps ...[]tool.Param) []tool.Param {
 		var out []tool.Param
 		for _, p := range ps {
@@ -63,19 +63,19 @@ func (w *writer) tool() tool.Tool {
 	return tool.Tool{
 		Name:  Name,
 		Title: "AI writer",
-		Description: "Long-form writing with the client's own model (MCP sampling) or a configured endpoint: outline, draft articles, papers, stories and blog posts " +
-			"section by section, continue, polish, summarise, translate; saves to md or docx.",
+		Description: "Long-form writing with the client's own model (MCP sampling) or a configured endpoint: outline and draft articles, papers, stories and blog posts " +
+			"section by section, continue, polish, summarise, translate.",
 		Actions: []tool.Action{
-			act("outline", "Section headings for a text.", w.outline,
-				[]tool.Param{topic, kind, {Name: "sections", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(30), Description: "How many sections (default 5)."}}, common),
-			act("draft", "Write a whole text section by section (from outline, or one made first).", w.draft,
-				[]tool.Param{topic, kind, length, {Name: "outline", Type: tool.Array, Items: &tool.Param{Name: "heading", Type: tool.String, Description: "a section heading"}, Description: "Section headings to follow."},
-					{Name: "title", Type: tool.String, Description: "The title (default: the model's)."}}, common),
-			act("continue", "Write what comes next after the text.", w.continueText, source, []tool.Param{length}, common),
-			act("polish", "Improve the text's style in a tone, keeping its meaning.", w.polish, source,
-				[]tool.Param{{Name: "tone", Type: tool.String, Description: "e.g. formal, friendly, concise, academic (default clear and natural)."}}, common),
-			act("summarise", "Summarise the text.", w.summarise, source, []tool.Param{length}, common),
-			act("translate", "Translate the text into language.", w.translate, source, common),
+			act("outline", "section headings", w.outline,
+				[]tool.Param{topic, kind, {Name: "sections", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(30), Description: "Default 5."}}, common),
+			act("draft", "a whole text, section by section (from outline, or one made first)", w.draft,
+				[]tool.Param{topic, kind, length, {Name: "outline", Type: tool.Array, Items: &tool.Param{Name: "heading", Type: tool.String}, Description: "Section headings to follow."},
+					{Name: "title", Type: tool.String, Description: "Default: the model's."}}, common),
+			act("continue", "what comes after the text", w.continueText, source, []tool.Param{length}, common),
+			act("polish", "improve style in a tone, keeping the meaning", w.polish, source,
+				[]tool.Param{{Name: "tone", Type: tool.String, Description: "e.g. formal, friendly, academic."}}, common),
+			act("summarise", "a summary", w.summarise, source, []tool.Param{length}, common),
+			act("translate", "into language", w.translate, source, common),
 		},
 		// Writing only reads; saving the result is what writes.
 		CallLevel: func(c *tool.Call) tool.Level {

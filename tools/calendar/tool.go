@@ -107,8 +107,8 @@ func build(d *tool.Deps) (*caltool, tool.Tool, error) {
 				Params: []tool.Param{{Name: "path", Type: tool.String, Required: true, Description: "The .ics file."}, calParam}},
 			{Name: "export_ics", Description: "Export events to an .ics file.", Level: tool.Write, Timeout: tool.Normal, Handler: c.exportICS, Params: []tool.Param{
 				calsParam,
-				{Name: "output", Type: tool.String, Description: "Output path (default outputs/calendar.ics)."},
-				{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace an existing file."},
+				{Name: "output", Type: tool.String, Description: "Default outputs/calendar.ics."},
+				{Name: "overwrite", Type: tool.Boolean, Default: false},
 			}},
 		},
 		Examples: []string{

@@ -17,23 +17,23 @@ type generator struct {
 func New(d *tool.Deps) (tool.Tool, error) {
 	g := &generator{d: d}
 	typ := tool.Param{Name: "contract_type", Type: tool.String, Description: "Template: house_lease (房屋租赁), labour (劳动合同), sale (买卖合同), services (服务合同), nda (保密协议).", Enum: TypeIDs}
-	lang := tool.Param{Name: "language", Type: tool.String, Description: "Language (default zh when any field is Chinese).", Enum: []string{"zh", "en"}}
+	lang := tool.Param{Name: "language", Type: tool.String, Description: "Default zh when any field is Chinese.", Enum: []string{"zh", "en"}}
 	return tool.Tool{
 		Name:        "contract_generator",
 		Title:       "Contract generator",
 		Description: "Generates a contract (house lease, employment, sale of goods, services, NDA) in Chinese or English as .docx, PDF or Markdown, checking required fields. Call list_templates first to see each template's fields.",
 		Actions: []tool.Action{
-			{Name: "list_templates", Handler: g.list, Description: "List the templates and their fields.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
+			{Name: "list_templates", Handler: g.list, Description: "templates and their fields", Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{{Name: "contract_type", Type: tool.String, Description: "Show only this template.", Enum: TypeIDs}, lang}},
-			{Name: "generate", Handler: g.generate, Description: "Fill a template and write the contract.", Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{
+			{Name: "generate", Handler: g.generate, Description: "fill a template, write the contract", Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{
 				func() tool.Param { p := typ; p.Required = true; return p }(),
-				{Name: "fields", Type: tool.Object, Required: true, Description: "Field values by name (see list_templates): party_a_name, party_b_name, amounts as numbers or strings like \"12000\", dates as YYYY-MM-DD, terms as whole numbers."},
+				{Name: "fields", Type: tool.Object, Required: true, Description: "Values by name (see list_templates): amounts as numbers or strings like \"12000\", dates YYYY-MM-DD, terms whole numbers."},
 				lang,
-				{Name: "format", Type: tool.String, Description: "Output format.", Enum: []string{"docx", "pdf", "md"}, Default: "docx"},
-				{Name: "omit_clauses", Type: tool.Array, Description: "Clause ids to leave out (ids are listed in the result).", Items: &tool.Param{Name: "id", Type: tool.String}},
-				{Name: "extra_clauses", Type: tool.Array, Description: "Additional terms, one article each.", Items: &tool.Param{Name: "text", Type: tool.String}},
-				{Name: "output", Type: tool.String, Description: "Output path (default outputs/<type>-<party>.<format>)."},
-				{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output file.", Default: false},
+				{Name: "format", Type: tool.String, Enum: []string{"docx", "pdf", "md"}, Default: "docx"},
+				{Name: "omit_clauses", Type: tool.Array, Description: "Clause ids (listed in the result) to leave out.", Items: &tool.Param{Name: "id", Type: tool.String}},
+				{Name: "extra_clauses", Type: tool.Array, Description: "One article each.", Items: &tool.Param{Name: "text", Type: tool.String}},
+				{Name: "output", Type: tool.String, Description: "Default outputs/<type>-<party>.<format>."},
+				{Name: "overwrite", Type: tool.Boolean, Default: false},
 			}},
 		},
 		Programs: map[string]string{office.Program: office.WriterPackage},

@@ -53,8 +53,8 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  "data_processor",
 		Title: "Data processor (Excel, CSV, JSON)",
-		Description: "Analyses spreadsheet and table files (xlsx, csv, tsv, json): statistics, SQL, filter, group, pivot, join, clean, export. " +
-			"Use it for numbers or answers from a data file rather than its raw text; data_visualization draws charts.",
+		Description: "Analyses spreadsheet and table files (xlsx, csv, tsv, json): statistics, SQL, pivot, join, clean. " +
+			"Use it for answers from a data file rather than its raw text; data_visualization draws charts.",
 		Actions: p.actions(),
 		Examples: []string{
 			"Analyse the sales trend in sales_data.xlsx",

@@ -47,26 +47,26 @@ func New(d *tool.Deps) tool.Tool {
 	one := chartParams()
 	out := []tool.Param{
 		{Name: "output", Type: tool.String, Description: "Default outputs/<title>.<ext>."},
-		{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing files."},
+		{Name: "overwrite", Type: tool.Boolean, Default: false},
 	}
-	chart := append(append([]tool.Param{}, one...), tool.Param{Name: "format", Type: tool.String, Enum: []string{"both", "png", "svg"}, Default: "both", Description: "Files to write."})
+	chart := append(append([]tool.Param{}, one...), tool.Param{Name: "format", Type: tool.String, Enum: []string{"both", "png", "svg"}, Default: "both"})
 	chart = append(chart, out...)
 	excel := append(append([]tool.Param{}, one...), out...)
 	dash := []tool.Param{
 		{Name: "title", Type: tool.String, Description: "Dashboard title."},
-		{Name: "charts", Type: tool.Array, Required: true, Description: "Charts, each with the chart action's fields (type, title, data or path + x + y...).",
+		{Name: "charts", Type: tool.Array, Required: true, Description: "Charts with the chart action's fields (type, title, data or path + x + y...).",
 			Items: &tool.Param{Name: "item", Type: tool.Object, Properties: []tool.Param{{Name: "type", Type: tool.String, Required: true, Enum: chartTypes}}}},
 	}
 	dash = append(dash, out...)
 	return tool.Tool{
 		Name:  "data_visualization",
 		Title: "Charts and dashboards",
-		Description: "Charts (bar, line, area, pie, scatter, histogram, heatmap; Chinese text fine) from inline data or a data file: PNG/SVG, a native Excel chart, or an offline HTML dashboard. " +
+		Description: "Charts (bar, line, pie, scatter, histogram, heatmap...) from inline data or a data file: PNG/SVG, a native Excel chart, or an offline HTML dashboard. " +
 			"Use it for any chart or visual; use data_processor first when the numbers still need computing.",
 		Actions: []tool.Action{
-			{Name: "chart", Handler: v.chart, Description: "one chart as PNG/SVG", Level: tool.Write, Timeout: tool.Normal, Params: chart},
+			{Name: "chart", Handler: v.chart, Description: "PNG/SVG", Level: tool.Write, Timeout: tool.Normal, Params: chart},
 			{Name: "excel_chart", Handler: v.excelChart, Description: "an .xlsx with the data and a native chart", Level: tool.Write, Timeout: tool.Normal, Params: excel},
-			{Name: "dashboard", Handler: v.dashboard, Description: "one HTML page of several charts", Level: tool.Write, Timeout: tool.Slow, Params: dash},
+			{Name: "dashboard", Handler: v.dashboard, Description: "one HTML page of charts", Level: tool.Write, Timeout: tool.Slow, Params: dash},
 		},
 		Examples: []string{
 			"Make a bar chart of sales by region",
@@ -84,23 +84,23 @@ func New(d *tool.Deps) tool.Tool {
 func chartParams() []tool.Param {
 	return []tool.Param{
 		{Name: "type", Type: tool.String, Required: true, Enum: chartTypes, Description: "Chart type."},
-		{Name: "title", Type: tool.String, Description: "Chart title."},
-		{Name: "x_label", Type: tool.String, Description: "X axis title."},
-		{Name: "y_label", Type: tool.String, Description: "Y axis title."},
-		{Name: "data", Type: tool.Object, Description: `Inline data: {"labels": [...], "series": [{"name": "...", "values": [...]}]}; scatter series add "x"; histogram {"values"}; heatmap {"labels", "y_labels", "matrix"}.`},
-		{Name: "path", Type: tool.String, Description: "xlsx, csv or json instead of data; columns named by x and y."},
-		{Name: "sheet", Type: tool.String, Description: "Worksheet."},
+		{Name: "title", Type: tool.String},
+		{Name: "x_label", Type: tool.String},
+		{Name: "y_label", Type: tool.String},
+		{Name: "data", Type: tool.Object, Description: `{"labels": [...], "series": [{"name": "...", "values": [...]}]}; scatter series add "x"; histogram {"values"}; heatmap {"labels", "y_labels", "matrix"}.`},
+		{Name: "path", Type: tool.String, Description: "xlsx, csv or json instead of data; columns by x and y."},
+		{Name: "sheet", Type: tool.String},
 		{Name: "x", Type: tool.String, Description: "Category or x column."},
-		{Name: "y", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Value columns, one series each (heatmap: its row column)."},
-		{Name: "value", Type: tool.String, Description: "Heatmap cell value column."},
-		{Name: "agg", Type: tool.String, Enum: []string{"sum", "avg", "min", "max", "count", "none"}, Default: "sum", Description: "How rows with the same x combine."},
-		{Name: "stacked", Type: tool.Boolean, Description: "Stack bar or area series."},
-		{Name: "donut", Type: tool.Boolean, Description: "Pie as a donut."},
-		{Name: "bins", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Histogram bins."},
-		{Name: "width", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(4000), Default: 900, Description: "Pixels."},
-		{Name: "height", Type: tool.Integer, Min: tool.Ptr(150), Max: tool.Ptr(4000), Default: 540, Description: "Pixels."},
-		{Name: "value_format", Type: tool.String, Enum: []string{"auto", "integer", "percent", "thousands", "wan"}, Description: "Number labels (percent: 0.25 -> 25%; wan: 1.2万)."},
-		{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100000), Default: 10000, Description: "Most points read from a file."},
+		{Name: "y", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String}, Description: "Value columns, a series each (heatmap: the row column)."},
+		{Name: "value", Type: tool.String, Description: "Heatmap cell column."},
+		{Name: "agg", Type: tool.String, Enum: []string{"sum", "avg", "min", "max", "count", "none"}, Default: "sum", Description: "Combines rows of the same x."},
+		{Name: "stacked", Type: tool.Boolean, Description: "For bar or area."},
+		{Name: "donut", Type: tool.Boolean, Description: "For pie."},
+		{Name: "bins", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Histogram."},
+		{Name: "width", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(4000), Default: 900},
+		{Name: "height", Type: tool.Integer, Min: tool.Ptr(150), Max: tool.Ptr(4000), Default: 540},
+		{Name: "value_format", Type: tool.String, Enum: []string{"auto", "integer", "percent", "thousands", "wan"}, Description: "Labels (percent: 0.25 -> 25%; wan: 1.2万)."},
+		{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100000), Default: 10000, Description: "Most rows read from path."},
 	}
 }
 

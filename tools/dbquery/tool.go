@@ -101,25 +101,25 @@ func (q *dbq) tool() tool.Tool {
 	if q.cfg.MaxCellChars <= 0 {
 		q.cfg.MaxCellChars = 2000
 	}
-	pConn := tool.Param{Name: "connection", Type: tool.String, Description: "Connection name (optional when only one)."}
-	pSQL := tool.Param{Name: "sql", Type: tool.String, Required: true, Description: "One read-only SELECT, WITH or VALUES statement; anything else is refused."}
-	pTable := tool.Param{Name: "table", Type: tool.String, Description: "Table to describe (schema.table allowed); omit to list tables."}
-	pLimit := tool.Param{Name: "limit", Type: tool.Integer, Description: fmt.Sprintf("Rows to return (default and maximum %d).", q.cfg.MaxRows), Min: tool.Ptr(1), Max: tool.Ptr(float64(q.cfg.MaxRows))}
+	pConn := tool.Param{Name: "connection", Type: tool.String, Description: "Optional when only one."}
+	pSQL := tool.Param{Name: "sql", Type: tool.String, Required: true, Description: "One read-only SELECT, WITH or VALUES."}
+	pTable := tool.Param{Name: "table", Type: tool.String, Description: "schema.table allowed; omit to list tables."}
+	pLimit := tool.Param{Name: "limit", Type: tool.Integer, Description: "Rows (default the maximum).", Min: tool.Ptr(1), Max: tool.Ptr(float64(q.cfg.MaxRows))}
 	return tool.Tool{
 		Name:        "db_query",
 		Title:       "Database query (read-only SQL)",
-		Description: "Runs read-only SQL against the databases configured for this server (SQLite, PostgreSQL, MySQL): connections lists them, describe shows tables and columns, query runs one SELECT. Nothing is ever written.",
+		Description: "Runs read-only SQL against the databases configured for this server (SQLite, PostgreSQL, MySQL): tables, columns, SELECT rows, query plans. Nothing is ever written.",
 		Actions: []tool.Action{
-			{Name: "connections", Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return q.connections(), nil }, Description: "configured databases", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
+			{Name: "connections", Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return q.connections(), nil }, Description: "", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 			{Name: "describe", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.describe(ctx, conn, a.String("table"))
 			}), Description: "tables, or a table's columns", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pTable}},
 			{Name: "query", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.query(ctx, conn, a.String("sql"), a.Int("limit", 0))
-			}), Description: "rows of one read-only SELECT", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL, pLimit}},
+			}), Description: "rows of one SELECT", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL, pLimit}},
 			{Name: "explain", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.explain(ctx, conn, a.String("sql"))
-			}), Description: "query plan of a SELECT, not run", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL}},
+			}), Description: "its plan, not run", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL}},
 		},
 		OpenWorld: true,
 		Examples: []string{

@@ -147,9 +147,9 @@ func build(d *tool.Deps) (*diary, tool.Tool, error) {
 			{Name: "export", Description: "Export entries to Markdown: one file, or one per month in a folder.", Level: tool.Write, Timeout: tool.Normal, Handler: x.export, Params: []tool.Param{
 				from, to,
 				{Name: "per_month", Type: tool.Boolean, Default: false, Description: "One file per month (YYYY-MM.md) in the output folder."},
-				{Name: "output", Type: tool.String, Description: "Output file (default outputs/diary.md)."},
+				{Name: "output", Type: tool.String, Description: "Default outputs/diary.md."},
 				{Name: "output_dir", Type: tool.String, Description: "With per_month: the folder (default outputs/diary)."},
-				{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing files."}}},
+				{Name: "overwrite", Type: tool.Boolean, Default: false}}},
 		},
 		Examples: []string{
 			"write today's journal entry",

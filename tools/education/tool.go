@@ -78,7 +78,7 @@ func build(d *tool.Deps) (*edu, tool.Tool, error) {
 	id := tool.Param{Name: "id", Type: tool.String, Required: true, Description: "The card id (from add_cards or due)."}
 	date := tool.Param{Name: "date", Type: tool.String, Description: "YYYY-MM-DD (default today)."}
 	output := tool.Param{Name: "output", Type: tool.String, Description: "Output file (default under outputs/)."}
-	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace an existing file."}
+	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false}
 	seed := tool.Param{Name: "seed", Type: tool.Integer, Description: "Random seed: the same seed and arguments give the same quiz (default: a new one, echoed back)."}
 	count := tool.Param{Name: "count", Type: tool.Integer, Default: 10, Min: tool.Ptr(1), Description: "How many questions."}
 	t := tool.Tool{

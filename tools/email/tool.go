@@ -69,10 +69,10 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	}
 	fields := []tool.Param{
 		{Name: "to", Type: tool.Array, Items: &tool.Param{Name: "address", Type: tool.String, Description: "name@example.org or Name <name@example.org>"}, Description: "Recipients."},
-		{Name: "cc", Type: tool.Array, Items: &tool.Param{Name: "address", Type: tool.String, Description: "an address"}, Description: "Copy recipients."},
-		{Name: "subject", Type: tool.String, Description: "Subject line (any language)."},
+		{Name: "cc", Type: tool.Array, Items: &tool.Param{Name: "address", Type: tool.String}},
+		{Name: "subject", Type: tool.String, Description: "Any language."},
 		{Name: "text", Type: tool.String, Private: true, Description: "Body in Markdown; sent as plain text and as HTML."},
-		{Name: "attachments", Type: tool.Array, Items: &tool.Param{Name: "path", Type: tool.String, Description: "a workspace file"}, Description: "Workspace files to attach."},
+		{Name: "attachments", Type: tool.Array, Items: &tool.Param{Name: "path", Type: tool.String}, Description: "Workspace files."},
 	}
 	required := func(ps []tool.Param, names ...string) []tool.Param {
 		out := make([]tool.Param, len(ps))
@@ -87,8 +87,8 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		return out
 	}
 	draftParams := append(required(fields, "to", "subject", "text"),
-		tool.Param{Name: "output", Type: tool.String, Description: "Where to save the .eml (default outputs/<subject>.eml)."},
-		tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace an existing file."})
+		tool.Param{Name: "output", Type: tool.String, Description: "Default outputs/<subject>.eml."},
+		tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false})
 	sendParams := append([]tool.Param{
 		{Name: "path", Type: tool.String, Description: "A draft .eml to send as saved; or give to, subject and text instead."},
 		{Name: "idempotency_key", Type: tool.String, Description: "Same key, same send: a retry with it never sends twice (default: derived from the message)."},
@@ -99,12 +99,12 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		Description: "Write and send email: draft an .eml (Markdown body, attachments from the workspace) with a preview, " +
 			"list and delete drafts, send a draft or a message over SMTP after the user confirms; a retried send goes out once.",
 		Actions: []tool.Action{
-			{Name: "draft", Description: "Save a message as an .eml draft and preview it.", Level: tool.Write, Timeout: tool.Fast, Params: draftParams, Handler: e.draft},
-			{Name: "list_drafts", Description: "List .eml drafts with recipients and subject.", Level: tool.Read, Timeout: tool.Fast,
+			{Name: "draft", Description: "save an .eml draft and preview it", Level: tool.Write, Timeout: tool.Fast, Params: draftParams, Handler: e.draft},
+			{Name: "list_drafts", Description: ".eml drafts with recipients and subject", Level: tool.Read, Timeout: tool.Fast,
 				Params: []tool.Param{{Name: "path", Type: tool.String, Description: "Folder to list (default outputs)."}}, Handler: e.listDrafts},
-			{Name: "delete_draft", Description: "Move a draft to the trash (file restore brings it back).", Level: tool.Write, Timeout: tool.Fast,
+			{Name: "delete_draft", Description: "to the trash (file restore brings it back)", Level: tool.Write, Timeout: tool.Fast,
 				Params: []tool.Param{{Name: "path", Type: tool.String, Required: true, Description: "The draft .eml."}}, Handler: e.deleteDraft},
-			{Name: "send", Description: "Send a draft or a message over SMTP (needs the user's confirmation).", Level: tool.High, Timeout: tool.Normal,
+			{Name: "send", Description: "a draft or a message over SMTP (the user confirms)", Level: tool.High, Timeout: tool.Normal,
 				Params: sendParams, Handler: e.send, Preview: e.preview},
 		},
 		OpenWorld: true,

@@ -74,8 +74,8 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  "file",
 		Title: "Workspace files",
-		Description: "Read, write, search and manage workspace files (any text encoding). " +
-			"delete moves to a trash that restore undoes. Paths are relative to the workspace root.",
+		Description: "Read, write, search and manage workspace files (any text encoding); a delete can be restored. " +
+			"Paths are relative to the workspace root.",
 		Actions: ft.actions(),
 
 		Examples: []string{
@@ -97,68 +97,64 @@ var (
 	pPath = tool.Param{Name: "path", Type: tool.String,
 		Description: "Default the workspace root."}
 	pPaths = tool.Param{Name: "paths", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String},
-		Description: "Files or directories to archive."}
+		Description: "To archive."}
 	pOutput = tool.Param{Name: "output", Type: tool.String,
 		Description: "Destination (zip: the archive)."}
-	pText      = tool.Param{Name: "text", Type: tool.String, Description: "Text to write or append."}
+	pText      = tool.Param{Name: "text", Type: tool.String, Description: "To write or append."}
 	pOverwrite = tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false,
-		Description: "Replace the destination (old content to the trash)."}
+		Description: "Old content goes to the trash."}
 	pEncoding = tool.Param{Name: "encoding", Type: tool.String, Default: "auto",
 		Enum:        tool.EnumValues("auto", "utf-8", "gb18030", "gbk", "utf-16le", "utf-16be", "latin1"),
 		Description: "auto: detected on read, kept on write."}
-	pOffset = tool.Param{Name: "offset", Type: tool.Integer, Min: tool.Ptr(0), Default: 0,
-		Description: "Lines or entries to skip."}
-	pLimit = tool.Param{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10000),
-		Description: "Most lines, entries or matches."}
-	pDepth = tool.Param{Name: "depth", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10), Default: 3,
-		Description: "Directory levels shown."}
+	pOffset  = tool.Param{Name: "offset", Type: tool.Integer, Min: tool.Ptr(0), Default: 0}
+	pLimit   = tool.Param{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10000)}
+	pDepth   = tool.Param{Name: "depth", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10), Default: 3}
 	pPattern = tool.Param{Name: "pattern", Type: tool.String,
-		Description: "Glob under path (*, ?, **, {a,b}); without / it matches names at any depth."}
+		Description: "Glob (**, {a,b}); without / it matches names at any depth."}
 	pQuery = tool.Param{Name: "query", Type: tool.String,
 		Description: "RE2 regex, per line."}
-	pIgnoreCase = tool.Param{Name: "ignore_case", Type: tool.Boolean, Default: false,
-		Description: "Case-insensitive."}
-	pID = tool.Param{Name: "id", Type: tool.String,
+	pIgnoreCase = tool.Param{Name: "ignore_case", Type: tool.Boolean, Default: false}
+	pID         = tool.Param{Name: "id", Type: tool.String,
 		Description: "Trash id (from delete or a replacing write)."}
 	pAlgorithm = tool.Param{Name: "algorithm", Type: tool.String, Default: "sha256",
-		Enum: tool.EnumValues("sha256", "sha1", "md5", "sha512"), Description: "Algorithm."}
+		Enum: tool.EnumValues("sha256", "sha1", "md5", "sha512")}
 )
 
 func req(p tool.Param) tool.Param { p.Required = true; return p }
 
 func (ft *fileTool) actions() []tool.Action {
 	return []tool.Action{
-		{Name: "read", Handler: ft.read, Description: "text lines",
+		{Name: "read", Handler: ft.read,
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath), pOffset, pLimit, pEncoding}},
-		{Name: "write", Handler: ft.write, Description: "atomically",
+		{Name: "write", Handler: ft.write,
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pOverwrite, pEncoding}},
-		{Name: "append", Handler: ft.appendText, Description: "to a text file",
+		{Name: "append", Handler: ft.appendText,
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath), req(pText), pEncoding}},
-		{Name: "list", Handler: ft.list, Description: "a directory",
+		{Name: "list", Handler: ft.list,
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pOffset, pLimit}},
-		{Name: "tree", Handler: ft.tree, Description: "nested listing",
+		{Name: "tree", Handler: ft.tree,
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{pPath, pDepth, pLimit}},
-		{Name: "find", Handler: ft.find, Description: "paths by glob",
+		{Name: "find", Handler: ft.find,
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pPattern), pLimit}},
-		{Name: "grep", Handler: ft.grep, Description: "regex search",
+		{Name: "grep", Handler: ft.grep,
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pQuery), pPattern, pIgnoreCase, pLimit}},
 		{Name: "stat", Handler: ft.stat, Description: "size, times, MIME, encoding",
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath)}},
 		{Name: "mkdir", Handler: ft.mkdir, Description: "with parents",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath)}},
-		{Name: "move", Handler: ft.move, Description: "move or rename",
+		{Name: "move", Handler: ft.move, Description: "or rename",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
-		{Name: "copy", Handler: ft.copy, Description: "a file or tree",
+		{Name: "copy", Handler: ft.copy,
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
 		{Name: "delete", Handler: ft.delete, Description: "to the trash (returns an id)",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath)}},
-		{Name: "restore", Handler: ft.restore, Description: "from the trash by id or path; neither lists it",
+		{Name: "restore", Handler: ft.restore, Description: "by id or path; neither lists the trash",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{pID, pPath, pOutput}},
 		{Name: "zip", Handler: ft.zip, Description: "pack paths",
 			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPaths), pOutput, pOverwrite}},
-		{Name: "unzip", Handler: ft.unzip, Description: "extract",
+		{Name: "unzip", Handler: ft.unzip,
 			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPath), pOutput, pOverwrite}},
-		{Name: "hash", Handler: ft.hash, Description: "checksum",
+		{Name: "hash", Handler: ft.hash,
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{req(pPath), pAlgorithm}},
 	}
 }

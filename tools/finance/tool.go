@@ -113,8 +113,8 @@ func build(d *tool.Deps) (*fintool, tool.Tool, error) {
 			}},
 			{Name: "export", Description: "Export entries to xlsx with formula totals.", Level: tool.Write, Timeout: tool.Normal, Handler: f.export, Params: []tool.Param{
 				from, to,
-				{Name: "output", Type: tool.String, Description: "Output path (default outputs/finance.xlsx)."},
-				{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace an existing file."},
+				{Name: "output", Type: tool.String, Description: "Default outputs/finance.xlsx."},
+				{Name: "overwrite", Type: tool.Boolean, Default: false},
 			}},
 		},
 		Examples: []string{

@@ -24,22 +24,22 @@ type reporter struct{ d *tool.Deps }
 func New(d *tool.Deps) tool.Tool {
 	rp := &reporter{d: d}
 	src := []tool.Param{
-		{Name: "path", Type: tool.String, Required: true, Description: "Ledger .csv or .xlsx: one row per journal line with date, account, debit and credit (or a signed amount)."},
-		{Name: "sheet", Type: tool.String, Description: "Worksheet of an xlsx ledger (default the first)."},
-		{Name: "start", Type: tool.String, Description: "First day, YYYY-MM-DD (default the earliest entry); earlier entries are opening balances."},
-		{Name: "end", Type: tool.String, Description: "Last day and balance-sheet date (default the latest entry)."},
-		{Name: "columns", Type: tool.Object, Description: "Map ledger roles to column headers when they are not recognised, e.g. {\"date\": \"Posted\", \"account\": \"GL name\", \"debit\": \"Dr\", \"credit\": \"Cr\", \"category\": \"Type\"}."},
-		{Name: "language", Type: tool.String, Enum: []string{"zh", "en"}, Description: "Statement language (default from the ledger)."},
+		{Name: "path", Type: tool.String, Required: true, Description: "Ledger .csv or .xlsx: a row per journal line with date, account, debit and credit (or a signed amount)."},
+		{Name: "sheet", Type: tool.String, Description: "Worksheet (default the first)."},
+		{Name: "start", Type: tool.String, Description: "First day, YYYY-MM-DD (default the earliest); earlier entries are opening balances."},
+		{Name: "end", Type: tool.String, Description: "Last day, the balance-sheet date (default the latest)."},
+		{Name: "columns", Type: tool.Object, Description: "Roles to headers when not recognised, e.g. {\"date\": \"Posted\", \"debit\": \"Dr\", \"category\": \"Type\"}."},
+		{Name: "language", Type: tool.String, Enum: []string{"zh", "en"}, Description: "Default from the ledger."},
 	}
 	out := []tool.Param{
-		{Name: "company", Type: tool.String, Description: "Company name for the titles."},
-		{Name: "output", Type: tool.String, Description: "Output .xlsx (default outputs/<ledger>_report.xlsx)."},
-		{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing outputs."},
+		{Name: "company", Type: tool.String},
+		{Name: "output", Type: tool.String, Description: "Default outputs/<ledger>_report.xlsx."},
+		{Name: "overwrite", Type: tool.Boolean, Default: false},
 	}
 	return tool.Tool{
 		Name:        "financial_report",
 		Title:       "Financial statements from a ledger",
-		Description: "Builds an income statement, balance sheet and cash-flow statement with key ratios for a period from a ledger file, as an xlsx with live formulas plus a Markdown summary, and checks that the balance sheet balances. Use check to validate a ledger without writing files.",
+		Description: "Builds an income statement, balance sheet and cash-flow statement with key ratios for a period from a ledger file, as an xlsx with live formulas plus a Markdown summary.",
 		Actions: []tool.Action{
 			{Name: "report", Handler: rp.report, Description: "write the statements, return key figures", Level: tool.Write, Timeout: tool.Normal, Params: append(append([]tool.Param{}, src...), out...)},
 			{Name: "check", Handler: rp.check, Description: "balance check, no files written", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: src},

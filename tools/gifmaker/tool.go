@@ -57,34 +57,33 @@ func New(d *tool.Deps) (tool.Tool, error) {
 			return tool.Tool{}, err
 		}
 	}
-	loop := tool.Param{Name: "loop", Type: tool.Integer, Default: 0, Min: tool.Ptr(0), Max: tool.Ptr(65535), Description: "Times the animation plays: 0 forever, 1 once, N N times."}
+	loop := tool.Param{Name: "loop", Type: tool.Integer, Default: 0, Min: tool.Ptr(0), Max: tool.Ptr(65535), Description: "Plays: 0 forever, N times."}
 	colors := tool.Param{Name: "colors", Type: tool.Integer, Default: 256, Min: tool.Ptr(2), Max: tool.Ptr(256), Description: "Palette size."}
-	dither := tool.Param{Name: "dither", Type: tool.Boolean, Default: true, Description: "Dither (smoother gradients, larger file); false gives flat colours."}
-	width := tool.Param{Name: "width", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(4096), Description: "Output width in pixels (height follows the aspect unless given)."}
-	output := tool.Param{Name: "output", Type: tool.String, Description: "Output .gif (default outputs/<name>.gif)."}
-	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output."}
+	dither := tool.Param{Name: "dither", Type: tool.Boolean, Default: true, Description: "Smoother gradients, larger file."}
+	width := tool.Param{Name: "width", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(4096), Description: "Pixels (height keeps the aspect)."}
+	output := tool.Param{Name: "output", Type: tool.String, Description: "Default outputs/<name>.gif."}
+	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean}
 	return tool.Tool{
-		Name:  "gif_maker",
-		Title: "GIF maker",
-		Description: "Animated GIFs from images (order, per-frame delay, loop, resize, palette and dithering) or from a video clip " +
-			"(start, duration, fps, width), with a size report.",
+		Name:        "gif_maker",
+		Title:       "GIF maker",
+		Description: "Animated GIFs from images (frame delays, loop, resize, palette) or from a video clip, with a size report.",
 		Actions: []tool.Action{
-			{Name: "from_images", Description: "Frames from images, in the order given.", Level: tool.Write, Timeout: tool.Slow, Handler: g.fromImages, Params: []tool.Param{
-				{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Type: tool.String}, Description: "Images (png, jpeg, gif, bmp, tiff, webp) in frame order."},
-				{Name: "delay_ms", Type: tool.Integer, Default: 100, Min: tool.Ptr(20), Max: tool.Ptr(655350), Description: "Delay of every frame in ms (GIF keeps 10 ms steps)."},
-				{Name: "delays_ms", Type: tool.Array, Items: &tool.Param{Type: tool.Integer}, Description: "Per-frame delays in ms, one per image (overrides delay_ms)."},
+			{Name: "from_images", Description: "frames from images, in order", Level: tool.Write, Timeout: tool.Slow, Handler: g.fromImages, Params: []tool.Param{
+				{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Type: tool.String}, Description: "Images (png, jpeg, gif, bmp, tiff, webp)."},
+				{Name: "delay_ms", Type: tool.Integer, Default: 100, Min: tool.Ptr(20), Max: tool.Ptr(655350), Description: "Frame delay (10 ms steps)."},
+				{Name: "delays_ms", Type: tool.Array, Items: &tool.Param{Type: tool.Integer}, Description: "One per image; overrides delay_ms."},
 				width,
-				{Name: "height", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(4096), Description: "Output height in pixels (default: the first image's, or from width)."},
-				{Name: "palette", Type: tool.String, Enum: []string{"global", "per_frame"}, Default: "global", Description: "One palette for all frames (smaller) or one per frame (truer colours)."},
+				{Name: "height", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(4096), Description: "Pixels (default: the first image's, or from width)."},
+				{Name: "palette", Type: tool.String, Enum: []string{"global", "per_frame"}, Default: "global", Description: "global is smaller, per_frame truer."},
 				colors, dither, loop,
-				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Colour behind transparent pixels and around frames of another aspect (#rrggbb)."},
+				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Behind transparency and around other aspects (#rrggbb)."},
 				output, overwrite}},
-			{Name: "from_video", Description: "A clip of a video, through ffmpeg palettegen/paletteuse.", Level: tool.Write, Timeout: tool.Slow, Handler: g.fromVideo, Params: []tool.Param{
-				{Name: "path", Type: tool.String, Required: true, Description: "Video file in the workspace."},
+			{Name: "from_video", Description: "a clip of a video (ffmpeg)", Level: tool.Write, Timeout: tool.Slow, Handler: g.fromVideo, Params: []tool.Param{
+				{Name: "path", Type: tool.String, Required: true, Description: "Video file."},
 				{Name: "start", Type: tool.Number, Default: 0, Min: tool.Ptr(0), Description: "Start in seconds."},
-				{Name: "duration", Type: tool.Number, Min: tool.Ptr(0.05), Description: "Clip length in seconds (default: to the end, within max_clip_seconds)."},
+				{Name: "duration", Type: tool.Number, Min: tool.Ptr(0.05), Description: "Seconds (default: to the end, within max_clip_seconds)."},
 				{Name: "fps", Type: tool.Integer, Default: 10, Min: tool.Ptr(1), Max: tool.Ptr(50), Description: "Frames per second."},
-				{Name: "width", Type: tool.Integer, Default: 480, Min: tool.Ptr(16), Max: tool.Ptr(4096), Description: "Output width in pixels (height follows the aspect)."},
+				{Name: "width", Type: tool.Integer, Default: 480, Min: tool.Ptr(16), Max: tool.Ptr(4096), Description: "Pixels (height keeps the aspect)."},
 				colors, dither, loop, output, overwrite}},
 		},
 		Programs: map[string]string{"ffmpeg": "ffmpeg", "ffprobe": "ffmpeg"},

@@ -62,25 +62,25 @@ func New(d *tool.Deps) (tool.Tool, error) {
 			return tool.Tool{}, err
 		}
 	}
-	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output."}
+	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean}
 	return tool.Tool{
 		Name:  "id_photo",
 		Title: "ID photo",
-		Description: "ID photos from a portrait: face-centred crop to a standard size (1-inch 295×413, 2-inch 413×579, passport 390×567, " +
-			"US visa 600×600, Schengen 35×45 mm, at 300 dpi), background replaced with white, blue or red, and print sheets for 6-inch paper.",
+		Description: "ID photos from a portrait: face-centred crop to a standard size (1-inch, 2-inch, passport, " +
+			"US visa, Schengen), background replaced with white, blue or red, and print sheets for 6-inch paper.",
 		Actions: []tool.Action{
-			{Name: "create", Description: "Cut an ID photo from a portrait with one face.", Level: tool.Write, Timeout: tool.Slow, Handler: p.create, Params: []tool.Param{
-				{Name: "path", Type: tool.String, Required: true, Description: "Portrait photo (png, jpeg, gif, bmp, tiff, webp) in the workspace."},
+			{Name: "create", Description: "an ID photo from a portrait with one face", Level: tool.Write, Timeout: tool.Slow, Handler: p.create, Params: []tool.Param{
+				{Name: "path", Type: tool.String, Required: true, Description: "Portrait (png, jpeg, gif, bmp, tiff, webp)."},
 				{Name: "size", Type: tool.String, Enum: sizeNames(), Default: "two_inch", Description: sizeHelp()},
-				{Name: "background", Type: tool.String, Enum: []string{"white", "blue", "red", "keep"}, Default: "white", Description: "New background colour, or keep the photo's."},
-				{Name: "format", Type: tool.String, Enum: []string{"png", "jpg"}, Default: "jpg", Description: "File type (both carry 300 dpi)."},
-				{Name: "output", Type: tool.String, Description: "Output file (default outputs/<name>_<size>.<format>)."},
+				{Name: "background", Type: tool.String, Enum: []string{"white", "blue", "red", "keep"}, Default: "white", Description: "keep: the photo's."},
+				{Name: "format", Type: tool.String, Enum: []string{"png", "jpg"}, Default: "jpg", Description: "Both carry 300 dpi."},
+				{Name: "output", Type: tool.String, Description: "Default outputs/<name>_<size>.<format>."},
 				overwrite}},
-			{Name: "sheet", Description: "Lay out copies of an ID photo on 4×6 in (6-inch) paper at 300 dpi with cut guides.", Level: tool.Write, Timeout: tool.Slow, Handler: p.sheet, Params: []tool.Param{
+			{Name: "sheet", Description: "copies of an ID photo on 6-inch (4×6 in) paper with cut guides", Level: tool.Write, Timeout: tool.Slow, Handler: p.sheet, Params: []tool.Param{
 				{Name: "path", Type: tool.String, Required: true, Description: "ID photo in the workspace (as made by create; its pixels are taken at 300 dpi)."},
-				{Name: "copies", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(64), Description: "How many copies (default as many as fit)."},
-				{Name: "format", Type: tool.String, Enum: []string{"png", "jpg"}, Default: "jpg", Description: "File type (both carry 300 dpi)."},
-				{Name: "output", Type: tool.String, Description: "Output file (default outputs/<name>_sheet.<format>)."},
+				{Name: "copies", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(64), Description: "Default as many as fit."},
+				{Name: "format", Type: tool.String, Enum: []string{"png", "jpg"}, Default: "jpg", Description: "Both carry 300 dpi."},
+				{Name: "output", Type: tool.String, Description: "Default outputs/<name>_sheet.<format>."},
 				overwrite}},
 		},
 		Programs: map[string]string{pythonBin: "python3-opencv opencv-data"},

@@ -51,78 +51,78 @@ func New(d *tool.Deps) (tool.Tool, error) {
 			return tool.Tool{}, err
 		}
 	}
-	output := tool.Param{Name: "output", Type: tool.String, Description: "Output file (default outputs/<name>.png)."}
-	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output."}
-	path := tool.Param{Name: "path", Type: tool.String, Required: true, Description: "Image in the workspace (png, jpeg, gif, bmp, tiff, webp)."}
-	size := tool.Param{Name: "size", Type: tool.Integer, Default: 512, Min: tool.Ptr(64), Max: tool.Ptr(4096), Description: "Width and height in pixels."}
+	output := tool.Param{Name: "output", Type: tool.String, Description: "Default under outputs/."}
+	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean}
+	path := tool.Param{Name: "path", Type: tool.String, Required: true, Description: "Input image (png, jpeg, gif, bmp, tiff, webp)."}
+	size := tool.Param{Name: "size", Type: tool.Integer, Default: 512, Min: tool.Ptr(64), Max: tool.Ptr(4096), Description: "Side in pixels."}
 	return tool.Tool{
 		Name:        "image_generator",
 		Title:       "Image generator",
-		Description: "Images made by code: QR codes, text cards and posters with Chinese text, placeholders, collages, watermarks, and resize, crop, rotate or convert of images; generate from a prompt when an images API is configured.",
+		Description: "Images made by code: QR codes, text cards and posters, placeholders, collages, watermarks, and resize, crop, rotate or convert of images; generate from a prompt when an images API is configured.",
 		Actions: []tool.Action{
-			{Name: "qr", Description: "A QR code.", Level: tool.Write, Timeout: tool.Normal, Handler: g.qr, Params: []tool.Param{
-				{Name: "text", Type: tool.String, Required: true, Description: "Content: text, a URL, or e.g. WIFI:T:WPA;S:name;P:pass;;"},
-				{Name: "level", Type: tool.String, Enum: []string{"L", "M", "Q", "H"}, Default: "M", Description: "Error correction: L 7%, M 15%, Q 25%, H 30% (H with a logo)."},
+			{Name: "qr", Level: tool.Write, Timeout: tool.Normal, Handler: g.qr, Params: []tool.Param{
+				{Name: "text", Type: tool.String, Required: true, Description: "QR content (text, URL, WIFI:T:WPA;S:name;P:pass;;), card body or watermark text."},
+				{Name: "level", Type: tool.String, Enum: []string{"L", "M", "Q", "H"}, Default: "M", Description: "Error correction (H with a logo)."},
 				size,
-				{Name: "foreground", Type: tool.String, Default: "#000000", Description: "Module colour (#rrggbb)."},
+				{Name: "foreground", Type: tool.String, Default: "#000000", Description: "QR colour (#rrggbb)."},
 				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Background colour (#rrggbb)."},
-				{Name: "logo", Type: tool.String, Description: "Image drawn in the centre (needs level Q or H)."},
+				{Name: "logo", Type: tool.String, Description: "Centred image (needs level Q or H)."},
 				output, overwrite}},
-			{Name: "card", Description: "A text card or poster: title, subtitle and body, wrapped (CJK breaks between characters), on a colour or gradient, with an optional image layer.", Level: tool.Write, Timeout: tool.Normal, Handler: g.card, Params: []tool.Param{
+			{Name: "card", Description: "text card or poster", Level: tool.Write, Timeout: tool.Normal, Handler: g.card, Params: []tool.Param{
 				{Name: "title", Type: tool.String, Required: true, Description: "Title."},
-				{Name: "subtitle", Type: tool.String, Description: "Subtitle."},
+				{Name: "subtitle", Type: tool.String},
 				{Name: "text", Type: tool.String, Description: "Body text."},
-				{Name: "width", Type: tool.Integer, Default: 1080, Min: tool.Ptr(200), Max: tool.Ptr(4096), Description: "Width in pixels."},
-				{Name: "height", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(8192), Description: "Height in pixels (default: fits the text)."},
+				{Name: "width", Type: tool.Integer, Default: 1080, Min: tool.Ptr(200), Max: tool.Ptr(4096), Description: "Pixels."},
+				{Name: "height", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(8192), Description: "Pixels (card: default fits the text)."},
 				{Name: "background", Type: tool.String, Default: "#1e3a5f", Description: "Background colour, or two joined by a comma for a vertical gradient."},
 				{Name: "color", Type: tool.String, Default: "#ffffff", Description: "Text colour."},
-				{Name: "image", Type: tool.String, Description: "Image layer from the workspace: a banner above the text, or the background."},
-				{Name: "image_mode", Type: tool.String, Enum: []string{"banner", "background"}, Default: "banner", Description: "banner: the content width, above the title; background: covers the card under a veil of the background colour."},
-				{Name: "veil", Type: tool.Number, Default: 0.45, Min: tool.Ptr(0), Max: tool.Ptr(1), Description: "Opacity of the background colour over a background image."},
+				{Name: "image", Type: tool.String, Description: "Card image layer, or watermark logo."},
+				{Name: "image_mode", Type: tool.String, Enum: []string{"banner", "background"}, Default: "banner", Description: "Card image above the title or under a veil."},
+				{Name: "veil", Type: tool.Number, Default: 0.45, Min: tool.Ptr(0), Max: tool.Ptr(1), Description: "Opacity of the veil."},
 				output, overwrite}},
-			{Name: "transform", Description: "Resize, crop, rotate and/or convert an image.", Level: tool.Write, Timeout: tool.Normal, Handler: g.transform, Params: []tool.Param{
+			{Name: "transform", Description: "resize, crop, rotate, convert", Level: tool.Write, Timeout: tool.Normal, Handler: g.transform, Params: []tool.Param{
 				path,
 				{Name: "width", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Resize to this width (height follows unless given)."},
 				{Name: "height", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Resize to this height."},
 				{Name: "crop", Type: tool.String, Description: "Crop first: x,y,width,height in pixels, or square (centre)."},
-				{Name: "rotate", Type: tool.Number, Description: "Degrees counter-clockwise (90, 180, 270 exact; others on the background)."},
-				{Name: "format", Type: tool.String, Enum: []string{"png", "jpeg", "gif", "bmp", "tiff"}, Description: "Output format (default: the input's, png for webp)."},
-				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG quality."},
+				{Name: "rotate", Type: tool.Number, Description: "Degrees counter-clockwise."},
+				{Name: "format", Type: tool.String, Enum: []string{"png", "jpeg", "gif", "bmp", "tiff"}, Description: "Default: the input's."},
+				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG."},
 				output, overwrite}},
-			{Name: "watermark", Description: "Stamp text (Chinese works) or a logo image on an image, with opacity, at a corner, the centre, or tiled.", Level: tool.Write, Timeout: tool.Normal, Handler: g.watermark, Params: []tool.Param{
+			{Name: "watermark", Description: "text or a logo on an image", Level: tool.Write, Timeout: tool.Normal, Handler: g.watermark, Params: []tool.Param{
 				path,
 				{Name: "text", Type: tool.String, Description: "Watermark text (give text or image)."},
 				{Name: "image", Type: tool.String, Description: "Watermark image in the workspace, e.g. a logo with transparency (give text or image)."},
-				{Name: "position", Type: tool.String, Enum: positions, Default: "bottom-right", Description: "Where: a corner, center, or tile (repeated over the image)."},
-				{Name: "opacity", Type: tool.Number, Default: 0.5, Min: tool.Ptr(0.05), Max: tool.Ptr(1), Description: "Opacity of the mark, 0.05 to 1."},
-				{Name: "font_size", Type: tool.Number, Min: tool.Ptr(6), Max: tool.Ptr(1000), Description: "Text size in pixels (default: the image's width / 24)."},
+				{Name: "position", Type: tool.String, Enum: positions, Default: "bottom-right", Description: "Where; tile repeats it."},
+				{Name: "opacity", Type: tool.Number, Default: 0.5, Min: tool.Ptr(0.05), Max: tool.Ptr(1), Description: "Of the mark."},
+				{Name: "font_size", Type: tool.Number, Min: tool.Ptr(6), Max: tool.Ptr(1000), Description: "Pixels."},
 				{Name: "color", Type: tool.String, Default: "#ffffff", Description: "Text colour (#rrggbb)."},
-				{Name: "scale", Type: tool.Number, Default: 0.2, Min: tool.Ptr(0.01), Max: tool.Ptr(1), Description: "Image mark's largest side as a fraction of the image's width."},
-				{Name: "margin", Type: tool.Integer, Min: tool.Ptr(0), Max: tool.Ptr(4096), Description: "Pixels from the edges (default: the width / 50, at least 4)."},
-				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG quality."},
+				{Name: "scale", Type: tool.Number, Default: 0.2, Min: tool.Ptr(0.01), Max: tool.Ptr(1), Description: "Logo size as a fraction of the width."},
+				{Name: "margin", Type: tool.Integer, Min: tool.Ptr(0), Max: tool.Ptr(4096), Description: "Pixels from the edges."},
+				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG."},
 				output, overwrite}},
-			{Name: "placeholder", Description: "A placeholder image of a size, in colours, with a centred label (default: its size).", Level: tool.Write, Timeout: tool.Normal, Handler: g.placeholder, Params: []tool.Param{
-				{Name: "width", Type: tool.Integer, Default: 800, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Width in pixels."},
+			{Name: "placeholder", Description: "with a centred label", Level: tool.Write, Timeout: tool.Normal, Handler: g.placeholder, Params: []tool.Param{
+				{Name: "width", Type: tool.Integer, Default: 800, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Pixels."},
 				{Name: "height", Type: tool.Integer, Default: 600, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Height in pixels."},
 				{Name: "background", Type: tool.String, Default: "#cccccc", Description: "Background colour (#rrggbb)."},
 				{Name: "color", Type: tool.String, Default: "#555555", Description: "Label colour (#rrggbb)."},
-				{Name: "label", Type: tool.String, Description: "Label text, Chinese works (default: e.g. 800×600; empty for none)."},
+				{Name: "label", Type: tool.String, Description: "Label (default: the size; empty for none)."},
 				output, overwrite}},
-			{Name: "collage", Description: "Images in a grid of rows × cols cells, with a gap and a background; each image fills its cell (cropped) or fits in it whole.", Level: tool.Write, Timeout: tool.Normal, Handler: g.collage, Params: []tool.Param{
-				{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Type: tool.String}, Description: "Images in the workspace, placed row by row."},
-				{Name: "rows", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Rows (default: from cols, or a near-square grid)."},
-				{Name: "cols", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "Columns (default: from rows, or a near-square grid)."},
-				{Name: "cell_width", Type: tool.Integer, Default: 400, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Cell width in pixels."},
-				{Name: "cell_height", Type: tool.Integer, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Cell height in pixels (default: cell_width)."},
-				{Name: "gap", Type: tool.Integer, Default: 10, Min: tool.Ptr(0), Max: tool.Ptr(500), Description: "Pixels between cells and around the grid."},
+			{Name: "collage", Description: "images in a grid", Level: tool.Write, Timeout: tool.Normal, Handler: g.collage, Params: []tool.Param{
+				{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Type: tool.String}, Description: "Images, row by row."},
+				{Name: "rows", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100)},
+				{Name: "cols", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100)},
+				{Name: "cell_width", Type: tool.Integer, Default: 400, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Pixels."},
+				{Name: "cell_height", Type: tool.Integer, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Default: cell_width."},
+				{Name: "gap", Type: tool.Integer, Default: 10, Min: tool.Ptr(0), Max: tool.Ptr(500), Description: "Pixels between cells."},
 				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Colour of the gaps and empty cells (#rrggbb)."},
-				{Name: "mode", Type: tool.String, Enum: []string{"fill", "fit"}, Default: "fill", Description: "fill: cover the cell, cropping; fit: the whole image, centred."},
+				{Name: "mode", Type: tool.String, Enum: []string{"fill", "fit"}, Default: "fill", Description: "fill crops to the cell; fit shows it whole."},
 				output, overwrite}},
-			{Name: "generate", Description: "An image from a prompt, by the OpenAI-compatible images API configured in tools.image_generator.generate (unavailable until then).", Level: tool.Write, Timeout: tool.Slow, Handler: g.generate, Params: []tool.Param{
+			{Name: "generate", Description: "from a prompt (needs tools.image_generator.generate configured)", Level: tool.Write, Timeout: tool.Slow, Handler: g.generate, Params: []tool.Param{
 				{Name: "prompt", Type: tool.String, Required: true, Description: "What the image shows."},
 				{Name: "width", Type: tool.Integer, Default: 1024, Min: tool.Ptr(64), Max: tool.Ptr(8192), Description: "Width the model supports (e.g. 1024, 1536, 1792)."},
 				{Name: "height", Type: tool.Integer, Default: 1024, Min: tool.Ptr(64), Max: tool.Ptr(8192), Description: "Height the model supports (e.g. 1024, 1536, 1792)."},
-				{Name: "model_quality", Type: tool.String, Description: "Sent as the API's quality if given (e.g. low, medium, high, or standard, hd)."},
+				{Name: "model_quality", Type: tool.String, Description: "The API's quality (e.g. high, hd)."},
 				output, overwrite}},
 		},
 		OpenWorld: g.cfg.Generate.BaseURL != "", // generate sends the prompt to the configured endpoint

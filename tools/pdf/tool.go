@@ -52,7 +52,7 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:        "pdf_tool",
 		Title:       "PDF tool",
-		Description: "Works on existing PDF files: merge, split, pages, encryption, watermarks, forms, text and images. Use it for any operation on a PDF that already exists; use format_converter to turn other formats into PDF. Inputs are never overwritten unless overwrite is true.",
+		Description: "Works on existing PDF files: merge, split, pages, encryption, watermarks, forms, text and images. Use it for any operation on a PDF that already exists; use format_converter to turn other formats into PDF.",
 		Actions:     p.actions(),
 		Programs:    map[string]string{"pdftotext": "poppler-utils"},
 		Examples: []string{

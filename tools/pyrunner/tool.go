@@ -45,25 +45,25 @@ func (r *runner) tool() tool.Tool {
 	return tool.Tool{
 		Name:  Name,
 		Title: "Run Python or JavaScript",
-		Description: "Run Python 3 (or JavaScript with node) code in a sandbox: no network, a fresh work directory, " +
-			"CPU, memory and time limits; returns stdout, stderr, exit code and the files the code wrote (copied to outputs/). " +
-			"env lists the importable modules (numpy and the like are not guaranteed).",
+		Description: "Run Python 3 (or JavaScript with node) code in a sandbox without network, with CPU, memory and time limits; " +
+			"returns stdout, stderr, exit code and the files it wrote (copied to outputs/). " +
+			"env lists the importable modules.",
 		Actions: []tool.Action{
-			{Name: "run", Description: "Run code or a workspace script (needs the user's confirmation).", Level: tool.High, Timeout: tool.Slow,
+			{Name: "run", Description: "code or a workspace script (the user confirms)", Level: tool.High, Timeout: tool.Slow,
 				Params: []tool.Param{
-					{Name: "code", Type: tool.String, Description: "The program text; or give path."},
-					{Name: "path", Type: tool.String, Description: "A workspace script (.py, .js) to run instead of code."},
-					{Name: "language", Type: tool.String, Enum: tool.EnumValues("python", "javascript"), Description: "Default python, or from the script's extension."},
-					{Name: "files", Type: tool.Array, Items: &tool.Param{Name: "path", Type: tool.String, Description: "a workspace file"},
-						Description: "Workspace files copied into the work directory (by base name) for the code to read."},
-					{Name: "args", Type: tool.Array, Items: &tool.Param{Name: "arg", Type: tool.String, Description: "an argument"}, Description: "Arguments for the script (sys.argv[1:])."},
-					{Name: "stdin", Type: tool.String, Description: "Standard input text."},
-					{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(3600), Description: "Kill the run after this (capped by the server's limit)."},
-					{Name: "output_dir", Type: tool.String, Description: "Where produced files go (default outputs/run-<time>)."},
-					{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace existing files in output_dir."},
+					{Name: "code", Type: tool.String, Description: "Program text, or give path."},
+					{Name: "path", Type: tool.String, Description: "Script (.py, .js) instead of code."},
+					{Name: "language", Type: tool.String, Enum: tool.EnumValues("python", "javascript"), Description: "Default: from path's extension, else python."},
+					{Name: "files", Type: tool.Array, Items: &tool.Param{Name: "path", Type: tool.String},
+						Description: "Workspace files copied in by base name."},
+					{Name: "args", Type: tool.Array, Items: &tool.Param{Name: "arg", Type: tool.String}, Description: "sys.argv[1:]."},
+					{Name: "stdin", Type: tool.String},
+					{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(3600), Description: "Capped by the server's limit."},
+					{Name: "output_dir", Type: tool.String, Description: "Default outputs/run-<time>."},
+					{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace files in output_dir."},
 				},
 				Handler: r.run},
-			{Name: "env", Description: "Interpreter versions and the Python modules the sandbox can import.", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
+			{Name: "env", Description: "versions and importable Python modules", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 				Handler: r.env},
 		},
 		Programs: map[string]string{"python3": "python3", "node": "nodejs", "bwrap": "bubblewrap"},

@@ -20,15 +20,15 @@ var Formats = []string{"docx", "pdf", "html", "md", "txt"}
 func New(d *tool.Deps) (tool.Tool, error) {
 	b := &builder{d: d}
 	params := []tool.Param{
-		{Name: "resume", Type: tool.Object, Description: "A JSON Resume document (basics{name,label,email,phone,url,summary,location,profiles}, work[], education[], skills[], projects[]...). Give resume, path or fields."},
-		{Name: "path", Type: tool.String, Description: "A JSON Resume file."},
+		{Name: "resume", Type: tool.Object, Description: "JSON Resume document (basics{name,label,email,phone,url,summary,location,profiles}, work[], education[], skills[], projects[]...); or give path or fields."},
+		{Name: "path", Type: tool.String, Description: "JSON Resume file."},
 		{Name: "fields", Type: tool.Object, Description: "Simple form: name, title, email, phone, website, location, summary, experience[{company,position,start,end,summary,highlights[]}], education[{school,degree,field,start,end}], skills[], languages[], projects[{name,description,highlights[]}], certificates[]."},
 		{Name: "formats", Type: tool.Array, Description: "Files to write (default docx and txt, the plain ATS version).", Items: &tool.Param{Name: "format", Type: tool.String, Enum: Formats}},
-		{Name: "theme", Type: tool.String, Description: "Look of the HTML, PDF and Word versions.", Enum: Themes, Default: "modern"},
-		{Name: "language", Type: tool.String, Description: "Heading language (default from the text).", Enum: []string{"en", "zh"}},
-		{Name: "page_size", Type: tool.String, Description: "PDF paper size.", Enum: []string{"A4", "Letter"}, Default: "A4"},
-		{Name: "output", Type: tool.String, Description: "Output path without extension (default outputs/resume-<name>)."},
-		{Name: "overwrite", Type: tool.Boolean, Description: "Replace existing output files.", Default: false},
+		{Name: "theme", Type: tool.String, Description: "For HTML, PDF and Word.", Enum: Themes, Default: "modern"},
+		{Name: "language", Type: tool.String, Description: "Headings (default from the text).", Enum: []string{"en", "zh"}},
+		{Name: "page_size", Type: tool.String, Description: "For PDF.", Enum: []string{"A4", "Letter"}, Default: "A4"},
+		{Name: "output", Type: tool.String, Description: "Without extension (default outputs/resume-<name>)."},
+		{Name: "overwrite", Type: tool.Boolean, Default: false},
 	}
 	return tool.Tool{
 		Name:        "resume_builder",

@@ -24,17 +24,17 @@ func New(d *tool.Deps) tool.Tool {
 		Title:       "Screen capture",
 		Description: "Capture the desktop of this machine's X display (full screen, one screen or a region) as a PNG; list shows the displays. On a headless server it says there is no display.",
 		Actions: []tool.Action{
-			{Name: "capture", Handler: s.capture, Description: "Capture a screen or a region as PNG.", Level: tool.Read, Timeout: tool.Normal,
+			{Name: "capture", Handler: s.capture, Description: "a screen or a region as PNG", Level: tool.Read, Timeout: tool.Normal,
 				Params: []tool.Param{
 					{Name: "display", Type: tool.String, Description: "X display, e.g. :0 (default $DISPLAY)."},
-					{Name: "screen", Type: tool.Integer, Default: 0, Description: "Screen number on the display.", Min: tool.Ptr(0)},
-					{Name: "x", Type: tool.Integer, Description: "Region left edge in pixels.", Min: tool.Ptr(0)},
-					{Name: "y", Type: tool.Integer, Description: "Region top edge in pixels.", Min: tool.Ptr(0)},
+					{Name: "screen", Type: tool.Integer, Default: 0, Description: "On the display.", Min: tool.Ptr(0)},
+					{Name: "x", Type: tool.Integer, Description: "Region left edge.", Min: tool.Ptr(0)},
+					{Name: "y", Type: tool.Integer, Description: "Region top edge.", Min: tool.Ptr(0)},
 					{Name: "width", Type: tool.Integer, Description: "Region width.", Min: tool.Ptr(1)},
 					{Name: "height", Type: tool.Integer, Description: "Region height.", Min: tool.Ptr(1)},
-					{Name: "output", Type: tool.String, Description: "PNG path (default outputs/screen.png)."},
+					{Name: "output", Type: tool.String, Description: "Default outputs/screen.png."},
 				}},
-			{Name: "list", Handler: s.list, Description: "List X displays and their screens.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
+			{Name: "list", Handler: s.list, Description: "X displays and their screens", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 		},
 		Examples: []string{
 			"take a screenshot of my desktop",

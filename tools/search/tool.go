@@ -35,17 +35,17 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	return tool.Tool{
 		Name:  "search",
 		Title: "Web search",
-		Description: "Web search (DuckDuckGo, SearXNG or Brave): title, URL and snippet per result. " +
+		Description: "Web search: title, URL and snippet per result. " +
 			"Use web_fetch to read a result page.",
 		Actions: []tool.Action{{
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 			Params: []tool.Param{
 				{Name: "query", Type: tool.String, Description: "What to search for.", Required: true},
-				{Name: "count", Type: tool.Integer, Default: 10, Description: "Results wanted.", Min: tool.Ptr(1), Max: tool.Ptr(30)},
-				{Name: "language", Type: tool.String, Description: "Result language, e.g. en or zh-CN."},
-				{Name: "region", Type: tool.String, Description: "Two-letter country code, e.g. us or cn."},
-				{Name: "time_range", Type: tool.String, Enum: []string{"day", "week", "month", "year"}, Description: "Only this recent period."},
-				{Name: "safe_search", Type: tool.String, Enum: []string{"off", "moderate", "strict"}, Default: "moderate", Description: "Filter adult content."},
+				{Name: "count", Type: tool.Integer, Default: 10, Min: tool.Ptr(1), Max: tool.Ptr(30)},
+				{Name: "language", Type: tool.String, Description: "e.g. en or zh-CN."},
+				{Name: "region", Type: tool.String, Description: "Country code, e.g. us or cn."},
+				{Name: "time_range", Type: tool.String, Enum: []string{"day", "week", "month", "year"}},
+				{Name: "safe_search", Type: tool.String, Enum: []string{"off", "moderate", "strict"}, Default: "moderate"},
 			},
 			Handler: s.handle,
 		}},

@@ -19,8 +19,8 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  Name,
 		Title: "Run a command",
-		Description: "Run one program in the workspace: exit code (non-zero is a normal result), stdout, stderr; timeout, no secrets in its environment. " +
-			"Read-only programs (ls, cat, grep, wc...) run at once in a read-only jail; anything else (other programs, " + shellLines(d) + "a cwd outside the workspace) asks the user first.",
+		Description: "Run one program in the workspace: exit code, stdout, stderr. " +
+			"Read-only programs (ls, cat, grep, wc...) run at once in a read-only jail; anything else asks the user first.",
 		Actions: []tool.Action{{
 			Description: "Run one command",
 			Level:       tool.High, // CallLevel lowers it to Read for read-only programs
@@ -37,8 +37,8 @@ func New(d *tool.Deps) tool.Tool {
 					Description: "A command line run with `sh -c` (pipes, redirections, globs); use argv when no shell is needed."},
 				{Name: "cwd", Type: tool.String, Description: "Default the workspace root."},
 				{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(3600),
-					Description: "Kill it and its children after this (capped by shell.timeout)."},
-				{Name: "stdin", Type: tool.String, Description: "Input text."},
+					Description: "Capped by shell.timeout."},
+				{Name: "stdin", Type: tool.String},
 			},
 			Handler: r.handle,
 		}},
@@ -68,18 +68,10 @@ func shellOff(d *tool.Deps) string {
 	return "pass the command as an argv list instead, or ask the administrator to enable shell command lines: set `shell: {allow_shell: true}` in the clawbridge config file (or CLAWBRIDGE_ALLOW_SHELL=1) and restart the server"
 }
 
-// argvNote and shellLines mention the `shell` parameter only where it is
-// published.
+// argvNote mentions the `shell` parameter only where it is published.
 func argvNote(d *tool.Deps) string {
 	if shellOff(d) != "" {
 		return ""
 	}
 	return " Required unless `shell` is used."
-}
-
-func shellLines(d *tool.Deps) string {
-	if shellOff(d) != "" {
-		return ""
-	}
-	return "`shell` lines, "
 }

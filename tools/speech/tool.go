@@ -62,11 +62,11 @@ func New(d *tool.Deps) (tool.Tool, error) {
 			return tool.Tool{}, err
 		}
 	}
-	path := tool.Param{Name: "path", Type: tool.String, Required: true, Description: "Audio file in the workspace."}
-	output := tool.Param{Name: "output", Type: tool.String, Description: "Output file (default outputs/<name>)."}
-	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean, Description: "Replace an existing output."}
-	format := tool.Param{Name: "format", Type: tool.String, Enum: formatNames(), Description: "Output format (default: the input's, wav for synthesize)."}
-	rate := tool.Param{Name: "sample_rate", Type: tool.Integer, Min: tool.Ptr(8000), Max: tool.Ptr(192000), Description: "Output sample rate in Hz."}
+	path := tool.Param{Name: "path", Type: tool.String, Required: true, Description: "Audio file."}
+	output := tool.Param{Name: "output", Type: tool.String, Description: "Default outputs/<name>."}
+	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean}
+	format := tool.Param{Name: "format", Type: tool.String, Enum: formatNames(), Description: "Default: the input's, wav for synthesize."}
+	rate := tool.Param{Name: "sample_rate", Type: tool.Integer, Min: tool.Ptr(8000), Max: tool.Ptr(192000), Description: "Hz."}
 	channels := tool.Param{Name: "channels", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(2), Description: "Output channels."}
 	return tool.Tool{
 		Name:  "speech",
@@ -74,22 +74,22 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		Description: "Speech and audio: synthesize text to WAV (Chinese and English voices), transcribe audio to text with timestamps " +
 			"(configured Whisper-compatible endpoint), convert and trim audio, audio info.",
 		Actions: []tool.Action{
-			{Name: "synthesize", Description: "Text to speech with espeak-ng.", Level: tool.Write, Timeout: tool.Slow, Handler: s.synthesize, Params: []tool.Param{
-				{Name: "text", Type: tool.String, Required: true, Description: "Text to speak."},
-				{Name: "voice", Type: tool.String, Enum: []string{"auto", "zh", "en", "en-us"}, Default: "auto", Description: "Mandarin or English (auto: Mandarin when the text has Chinese)."},
+			{Name: "synthesize", Description: "text to speech (espeak-ng)", Level: tool.Write, Timeout: tool.Slow, Handler: s.synthesize, Params: []tool.Param{
+				{Name: "text", Type: tool.String, Required: true, Description: "To speak."},
+				{Name: "voice", Type: tool.String, Enum: []string{"auto", "zh", "en", "en-us"}, Default: "auto", Description: "auto: zh when the text has Chinese."},
 				{Name: "rate", Type: tool.Integer, Default: 175, Min: tool.Ptr(80), Max: tool.Ptr(450), Description: "Words per minute."},
-				{Name: "pitch", Type: tool.Integer, Default: 50, Min: tool.Ptr(0), Max: tool.Ptr(99), Description: "Pitch, 0-99."},
+				{Name: "pitch", Type: tool.Integer, Default: 50, Min: tool.Ptr(0), Max: tool.Ptr(99), Description: "0-99."},
 				output, overwrite}},
-			{Name: "transcribe", Description: "Audio to text with segment times.", Level: tool.Read, Timeout: tool.Slow, Handler: s.transcribe, Params: []tool.Param{
-				path, {Name: "language", Type: tool.String, Description: "ISO-639-1 code of the speech, e.g. zh or en (default: detected)."},
+			{Name: "transcribe", Description: "audio to text with segment times", Level: tool.Read, Timeout: tool.Slow, Handler: s.transcribe, Params: []tool.Param{
+				path, {Name: "language", Type: tool.String, Description: "ISO-639-1, e.g. zh (default: detected)."},
 				{Name: "prompt", Type: tool.String, Description: "Words or style to guide recognition."}}},
-			{Name: "convert", Description: "Change format, sample rate or channels.", Level: tool.Write, Timeout: tool.Slow, Handler: s.convert,
+			{Name: "convert", Description: "format, sample rate or channels", Level: tool.Write, Timeout: tool.Slow, Handler: s.convert,
 				Params: []tool.Param{path, format, rate, channels, output, overwrite}},
-			{Name: "trim", Description: "Cut a clip by start and duration.", Level: tool.Write, Timeout: tool.Slow, Handler: s.trim, Params: []tool.Param{
+			{Name: "trim", Description: "a clip by start and duration", Level: tool.Write, Timeout: tool.Slow, Handler: s.trim, Params: []tool.Param{
 				path, {Name: "start", Type: tool.Number, Default: 0, Min: tool.Ptr(0), Description: "Start in seconds."},
-				{Name: "duration", Type: tool.Number, Min: tool.Ptr(0.001), Description: "Length in seconds (default: to the end)."},
+				{Name: "duration", Type: tool.Number, Min: tool.Ptr(0.001), Description: "Seconds (default: to the end)."},
 				format, output, overwrite}},
-			{Name: "info", Description: "Duration, codec, sample rate, channels.", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Handler: s.info, Params: []tool.Param{path}},
+			{Name: "info", Description: "duration, codec, sample rate, channels", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Handler: s.info, Params: []tool.Param{path}},
 		},
 		OpenWorld: true, // transcribe sends audio to the configured endpoint
 		Programs:  map[string]string{"espeak-ng": "espeak-ng", "ffmpeg": "ffmpeg", "ffprobe": "ffmpeg"},

@@ -28,33 +28,33 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:        Name,
 		Title:       "System information",
-		Description: "Inspect the machine the server runs on (read-only): OS, CPU, memory, disks, processes, listening ports, environment with secrets redacted, health of configured services and their log tails.",
+		Description: "Inspect the machine the server runs on (read-only): OS, CPU, memory, disks, processes, ports, environment (secrets redacted), configured services and their logs.",
 		Actions: []tool.Action{
 			{Name: "info", Handler: s.info, Description: "OS, CPU, memory, disks, uptime",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
-			{Name: "processes", Handler: s.processes, Description: "top processes by CPU or memory",
+			{Name: "processes", Handler: s.processes, Description: "top by CPU or memory",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
-					{Name: "sort_by", Type: tool.String, Enum: []string{"cpu", "memory"}, Default: "cpu", Description: "Order by CPU or resident memory."},
+					{Name: "sort_by", Type: tool.String, Enum: []string{"cpu", "memory"}, Default: "cpu", Description: "CPU or resident memory."},
 					limit,
 				}},
 			{Name: "ports", Handler: s.ports, Description: "listening sockets and their programs",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
-					{Name: "protocol", Type: tool.String, Enum: []string{"all", "tcp", "udp"}, Default: "all", Description: "Which sockets to list."},
+					{Name: "protocol", Type: tool.String, Enum: []string{"all", "tcp", "udp"}, Default: "all", Description: "Sockets to list."},
 				}},
-			{Name: "env", Handler: s.env, Description: "environment, secrets redacted",
+			{Name: "env", Handler: s.env, Description: "secrets redacted",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
-					{Name: "query", Type: tool.String, Description: "Only names containing this text."},
+					{Name: "query", Type: tool.String, Description: "Only names containing it."},
 				}},
 			{Name: "service_status", Handler: s.serviceStatus, Description: "health of configured services",
 				Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 				Params: []tool.Param{
 					name,
-					{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(60), Default: 5, Description: "Per-service request timeout in seconds."},
+					{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(60), Default: 5, Description: "Per service."},
 				}},
-			{Name: "log_tail", Handler: s.logTail, Description: "end of a configured log file",
+			{Name: "log_tail", Handler: s.logTail, Description: "of a configured log file",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,
 				Params: []tool.Param{
 					nameRequired,

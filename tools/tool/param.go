@@ -2,6 +2,7 @@ package tool
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -48,8 +49,11 @@ func (p Param) validate() error {
 	if !nameRE.MatchString(p.Name) {
 		return fmt.Errorf("parameter %q must be snake_case", p.Name)
 	}
-	if p.Description == "" {
-		return fmt.Errorf("parameter %q needs a description", p.Name)
+	// An optional parameter whose name says it all (title, overwrite) may go
+	// without a description; a required one has one, since it is the hint
+	// when the field is missing.
+	if p.Description == "" && p.Required {
+		return fmt.Errorf("required parameter %q needs a description", p.Name)
 	}
 	if p.Disabled != "" && p.Required {
 		return fmt.Errorf("parameter %q is required and disabled", p.Name)
@@ -108,7 +112,11 @@ func (p Param) Schema() map[string]any {
 
 // mergedParams unions the parameters of all actions by name, leaving out
 // disabled ones. A parameter used by several actions must have the same type
-// everywhere.
+// everywhere. Where the actions disagree, the published parameter is the
+// loosest of them, so that the schema never refuses or defaults a value for
+// one action by another's rule: the union of their enums, the lowest minimum
+// and the highest maximum (none if one action has none), and no default
+// unless all agree. Prepare still checks each action's own limits.
 func (t *Tool) mergedParams() ([]mergedParam, error) {
 	idx := map[string]int{}
 	var out []mergedParam
@@ -124,6 +132,8 @@ func (t *Tool) mergedParams() ([]mergedParam, error) {
 				i = len(out) - 1
 			} else if out[i].Type != p.Type {
 				return nil, fmt.Errorf("tool %q: parameter %q has type %s in one action and %s in another", t.Name, p.Name, out[i].Type, p.Type)
+			} else {
+				out[i].loosen(p)
 			}
 			out[i].actions = append(out[i].actions, a.Name)
 			if p.Required {
@@ -140,8 +150,37 @@ type mergedParam struct {
 	requiredBy []string
 }
 
-// InputSchema builds the published JSON Schema: one flat object that admits
-// no other fields, a required `action` enum for multi-action tools (no
+// loosen widens the published parameter to admit what another action's
+// definition q of it admits.
+func (m *mergedParam) loosen(q Param) {
+	if len(m.Enum) > 0 {
+		if len(q.Enum) == 0 {
+			m.Enum = nil
+		} else {
+			enum := slices.Clone(m.Enum)
+			for _, v := range q.Enum {
+				if !slices.Contains(enum, v) {
+					enum = append(enum, v)
+				}
+			}
+			m.Enum = enum
+		}
+	}
+	if m.Min != nil && (q.Min == nil || *q.Min < *m.Min) {
+		m.Min = q.Min
+	}
+	if m.Max != nil && (q.Max == nil || *q.Max > *m.Max) {
+		m.Max = q.Max
+	}
+	if !reflect.DeepEqual(m.Default, q.Default) {
+		m.Default = nil
+	}
+}
+
+// InputSchema builds the published JSON Schema: one flat object (without
+// additionalProperties: Prepare refuses unknown fields with a hint naming
+// the accepted ones, so the schema need not say it in every tool), a
+// required `action` enum for multi-action tools (no
 // top-level oneOf/anyOf, which several clients reject), and short notes on
 // which actions use which parameters, each said once: a parameter that few
 // actions take says so itself ("for a, b"); an action that goes without
@@ -160,13 +199,20 @@ func (t *Tool) InputSchema() map[string]any {
 	if t.MultiAction() {
 		var lines []string
 		for _, a := range t.Actions {
-			lines = append(lines, a.Name+": "+a.Description+actionFields(a, skips[a.Name]))
+			// An action whose name says it all (append, unzip) has no
+			// description and no line, unless it has a fields note.
+			switch fields := actionFields(a, skips[a.Name]); {
+			case a.Description != "":
+				lines = append(lines, a.Name+": "+a.Description+fields)
+			case fields != "":
+				lines = append(lines, a.Name+fields)
+			}
 		}
-		props["action"] = map[string]any{
-			"type":        "string",
-			"enum":        t.ActionNames(),
-			"description": strings.Join(lines, "; "),
+		action := map[string]any{"type": "string", "enum": t.ActionNames()}
+		if len(lines) > 0 {
+			action["description"] = strings.Join(lines, "; ")
 		}
+		props["action"] = action
 		required = append(required, "action")
 	}
 	for i, p := range params {
@@ -174,12 +220,14 @@ func (t *Tool) InputSchema() map[string]any {
 		all := !t.MultiAction() || len(p.actions) == len(t.Actions)
 		if all && len(p.requiredBy) == len(p.actions) && len(p.requiredBy) > 0 {
 			required = append(required, p.Name)
+		} else if notes[i] != "" && p.Description == "" {
+			s["description"] = notes[i]
 		} else if notes[i] != "" {
 			s["description"] = p.Description + " (" + notes[i] + ")"
 		}
 		props[p.Name] = s
 	}
-	out := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	out := map[string]any{"type": "object", "properties": props}
 	if len(required) > 0 {
 		out["required"] = required
 	}

@@ -46,7 +46,9 @@ const (
 
 // Action is one operation of a tool.
 type Action struct {
-	Name        string // empty for a single-action tool
+	Name string // empty for a single-action tool
+	// Description is the action's line in the published `action` enum; an
+	// action whose name says it all (append, unzip) may go without one.
 	Description string
 	Level       Level
 	Timeout     TimeoutClass

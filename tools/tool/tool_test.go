@@ -98,14 +98,15 @@ func TestSchema_ParamKeywords(t *testing.T) {
 	}
 }
 
-// TestSchema_FlatObject: the published schema is one flat object that
-// admits no other fields, no top-level oneOf/anyOf; a multi-action tool has
+// TestSchema_FlatObject: the published schema is one flat object without
+// additionalProperties (Prepare refuses unknown fields: TestStrict_UnknownFields)
+// and without top-level oneOf/anyOf; a multi-action tool has
 // a required `action` enum in declaration order whose description lists
 // every action; a parameter required by every action is required.
 func TestSchema_FlatObject(t *testing.T) {
 	s := roundTrip(t, valid().InputSchema())
-	if s["type"] != "object" || s["additionalProperties"] != false {
-		t.Fatalf("not a closed object: %v", s)
+	if _, ok := s["additionalProperties"]; s["type"] != "object" || ok {
+		t.Fatalf("not a plain object: %v", s)
 	}
 	for _, k := range []string{"oneOf", "anyOf", "allOf"} {
 		if _, ok := s[k]; ok {
@@ -283,5 +284,107 @@ func TestSchema_CommonParamsSaidOnce(t *testing.T) {
 	want := "chart: one chart; excel: an xlsx; board: a page (fields: charts)"
 	if got := props["action"].(map[string]any)["description"]; got != want {
 		t.Errorf("action description %q, want %q", got, want)
+	}
+}
+
+// TestSchema_NoDescription: an optional parameter may go without a
+// description; it publishes none, or only its action note, never an empty
+// string or a bare "( … )"; a required one is refused (its description is the
+// hint when the field is missing).
+func TestSchema_NoDescription(t *testing.T) {
+	tl := valid()
+	tl.Actions[0].Params = append(tl.Actions[0].Params, Param{Name: "title", Type: String})
+	tl.Actions[1].Params = append(tl.Actions[1].Params, Param{Name: "overwrite", Type: Boolean})
+	tl.Actions = append(tl.Actions, Action{Handler: noop, Name: "third", Description: "also writes", Level: Write, Timeout: Fast,
+		Params: []Param{{Name: "path", Type: String, Description: "a file", Required: true}, {Name: "overwrite", Type: Boolean}}})
+	if err := tl.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	props := roundTrip(t, tl.InputSchema())["properties"].(map[string]any)
+	if d, ok := props["title"].(map[string]any)["description"]; !ok || d != "for look" {
+		t.Errorf("title: description %v, want only the note", d)
+	}
+	// overwrite is taken by most actions: no note, so no description at all.
+	if d, ok := props["overwrite"].(map[string]any)["description"]; ok {
+		t.Errorf("overwrite: description %q published", d)
+	}
+	tl.Actions[0].Params[1].Required = true
+	if err := tl.Validate(); err == nil || !strings.Contains(err.Error(), "needs a description") {
+		t.Errorf("required parameter without a description: %v", err)
+	}
+}
+
+// TestSchema_MergedParamIsLoosest: a parameter that actions define with
+// different limits, enums or defaults is published as the loosest of them
+// (enum union, lowest minimum, highest maximum, a default only when all
+// agree), so the schema refuses nothing an action accepts; Prepare still
+// applies each action's own limits.
+func TestSchema_MergedParamIsLoosest(t *testing.T) {
+	tl := valid()
+	tl.Actions[0].Params = append(tl.Actions[0].Params,
+		Param{Name: "width", Type: Integer, Description: "pixels", Default: 1080, Min: Ptr(200), Max: Ptr(4096)},
+		Param{Name: "lang", Type: String, Description: "language", Enum: []string{"go", "c"}},
+		Param{Name: "fill", Type: String, Description: "colour", Default: "#fff"})
+	tl.Actions[1].Params = append(tl.Actions[1].Params,
+		Param{Name: "width", Type: Integer, Description: "pixels", Default: 800, Min: Ptr(1), Max: Ptr(16384)},
+		Param{Name: "lang", Type: String, Description: "language", Enum: []string{"rust", "go"}},
+		Param{Name: "fill", Type: String, Description: "colour", Default: "#fff"})
+	if err := tl.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	props := roundTrip(t, tl.InputSchema())["properties"].(map[string]any)
+	w := props["width"].(map[string]any)
+	if w["minimum"] != 1.0 || w["maximum"] != 16384.0 {
+		t.Errorf("width limits %v..%v, want 1..16384", w["minimum"], w["maximum"])
+	}
+	if d, ok := w["default"]; ok {
+		t.Errorf("width default %v published though the actions disagree", d)
+	}
+	if e := props["lang"].(map[string]any)["enum"]; !reflect.DeepEqual(e, []any{"go", "c", "rust"}) {
+		t.Errorf("lang enum %v, want the union", e)
+	}
+	if d := props["fill"].(map[string]any)["default"]; d != "#fff" {
+		t.Errorf("fill default %v, want the one all actions share", d)
+	}
+	if got := tl.Actions[0].Params[2].Enum; !reflect.DeepEqual(got, []string{"go", "c"}) {
+		t.Errorf("the action's own enum changed: %v", got)
+	}
+	if _, err := tl.Prepare(map[string]any{"action": "look", "path": "a", "width": 100.0}); err == nil {
+		t.Error("look accepted a width below its own minimum")
+	}
+	if _, err := tl.Prepare(map[string]any{"action": "change", "path": "a", "width": 100.0}); err != nil {
+		t.Errorf("change refused a width within its limits: %v", err)
+	}
+}
+
+// TestSchema_ActionWithoutDescription: an action whose name says it all has
+// no line in the action description, unless it needs its fields note; a tool
+// none of whose actions has a line publishes no empty description.
+func TestSchema_ActionWithoutDescription(t *testing.T) {
+	tl := valid()
+	tl.Actions[1].Description = ""
+	action := roundTrip(t, tl.InputSchema())["properties"].(map[string]any)["action"].(map[string]any)
+	if d := action["description"]; d != "look: reads" {
+		t.Errorf("action description %q, want only look's line", d)
+	}
+	if !reflect.DeepEqual(action["enum"], []any{"look", "change"}) {
+		t.Errorf("enum %v lost an action", action["enum"])
+	}
+	tl.Actions[0].Description = ""
+	action = roundTrip(t, tl.InputSchema())["properties"].(map[string]any)["action"].(map[string]any)
+	if d, ok := action["description"]; ok {
+		t.Errorf("empty action description published: %q", d)
+	}
+	// An action that skips a parameter most actions take keeps its note.
+	p := func(n string) Param { return Param{Name: n, Type: String, Description: n} }
+	tl = &Tool{Name: "four", Title: "Four", Description: "d", Actions: []Action{
+		{Handler: noop, Name: "a", Description: "first", Level: Read, Timeout: Fast, Params: []Param{p("x"), p("y")}},
+		{Handler: noop, Name: "b", Description: "second", Level: Read, Timeout: Fast, Params: []Param{p("x"), p("y")}},
+		{Handler: noop, Name: "c", Description: "third", Level: Read, Timeout: Fast, Params: []Param{p("x"), p("y")}},
+		{Handler: noop, Name: "d", Level: Read, Timeout: Fast, Params: []Param{p("x")}},
+	}}
+	action = roundTrip(t, tl.InputSchema())["properties"].(map[string]any)["action"].(map[string]any)
+	if d, _ := action["description"].(string); !strings.HasSuffix(d, "; d (fields: x)") && !strings.HasSuffix(d, "; d (without y)") {
+		t.Errorf("action description %q lost d's fields note", d)
 	}
 }

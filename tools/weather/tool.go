@@ -40,13 +40,13 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	w := &weather{cfg: cfg, client: d.HTTPClient(cfg.Timeout), cache: webapi.NewCache[*omBody](cfg.CacheTTL, 512),
 		geoCache: webapi.NewCache[[]place](cfg.CacheTTL, 512), today: time.Now}
 	where := []tool.Param{
-		{Name: "place", Type: tool.String, Description: "Place name in any language, e.g. 杭州 or Chicago."},
-		{Name: "place_id", Type: tool.Integer, Description: "Id of a candidate listed for an ambiguous place."},
+		{Name: "place", Type: tool.String, Description: "Any language, e.g. 杭州 or Chicago."},
+		{Name: "place_id", Type: tool.Integer, Description: "A listed candidate of an ambiguous place."},
 		{Name: "latitude", Type: tool.Number, Description: "Instead of place.", Min: tool.Ptr(-90), Max: tool.Ptr(90)},
 		{Name: "longitude", Type: tool.Number, Description: "With latitude.", Min: tool.Ptr(-180), Max: tool.Ptr(180)},
-		{Name: "country", Type: tool.String, Description: "Two-letter country code narrowing the place, e.g. US."},
+		{Name: "country", Type: tool.String, Description: "Country code narrowing the place, e.g. US."},
 		{Name: "units", Type: tool.String, Enum: []string{"metric", "imperial"}, Default: "metric", Description: "°C, km/h, mm or °F, mph, inch."},
-		{Name: "language", Type: tool.String, Enum: []string{"zh", "en"}, Description: "Language of place and weather words (default: the user's)."},
+		{Name: "language", Type: tool.String, Enum: []string{"zh", "en"}, Description: "Default: the user's."},
 	}
 	with := func(extra ...tool.Param) []tool.Param { return append(append([]tool.Param{}, where...), extra...) }
 	return tool.Tool{
@@ -55,14 +55,14 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		Description: "Weather through Open-Meteo: current conditions, hourly and daily forecast, past dates; " +
 			"Chinese and English place names; metric or imperial.",
 		Actions: []tool.Action{
-			{Name: "current", Description: "Conditions now.", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: with(), Handler: w.current},
-			{Name: "hourly", Description: "Hour-by-hour forecast.", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
+			{Name: "current", Description: "conditions now", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: with(), Handler: w.current},
+			{Name: "hourly", Description: "forecast", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 				Params: with(tool.Param{Name: "hours", Type: tool.Integer, Default: 24, Description: "Hours ahead.", Min: tool.Ptr(1), Max: tool.Ptr(384)}), Handler: w.hourly},
-			{Name: "daily", Description: "Day-by-day forecast.", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
+			{Name: "daily", Description: "forecast", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 				Params: with(tool.Param{Name: "days", Type: tool.Integer, Default: 7, Description: "Days ahead, today first.", Min: tool.Ptr(1), Max: tool.Ptr(16)}), Handler: w.daily},
-			{Name: "past", Description: "Observed weather of past days.", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
+			{Name: "past", Description: "observed, past days", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 				Params: with(tool.Param{Name: "date", Type: tool.String, Required: true, Description: "YYYY-MM-DD."},
-					tool.Param{Name: "end_date", Type: tool.String, Description: "Last day of a range (at most 31 days)."}), Handler: w.past},
+					tool.Param{Name: "end_date", Type: tool.String, Description: "Of a range (at most 31 days)."}), Handler: w.past},
 		},
 		OpenWorld: true,
 		Examples: []string{

@@ -79,16 +79,15 @@ func New(d *tool.Deps, m *browser.Manager) (tool.Tool, error) {
 	}
 	f := newFetcher(d, m, cfg)
 	return tool.Tool{
-		Name:  "web_fetch",
-		Title: "Fetch a web page as Markdown",
-		Description: "A URL's main content as Markdown with its title, cut at max_chars. " +
-			"Any charset; script-built pages are rendered. Respects robots.txt.",
+		Name:        "web_fetch",
+		Title:       "Fetch a web page as Markdown",
+		Description: "A URL's main content as Markdown with its title; script-built pages are rendered; respects robots.txt.",
 		Actions: []tool.Action{{
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 			Params: []tool.Param{
 				{Name: "url", Type: tool.String, Description: "Absolute http(s) URL.", Required: true},
-				{Name: "max_chars", Type: tool.Integer, Default: 20000, Description: "Most characters returned.", Min: tool.Ptr(200), Max: tool.Ptr(500000)},
-				{Name: "full_page", Type: tool.Boolean, Description: "The whole page, not only the main content."},
+				{Name: "max_chars", Type: tool.Integer, Default: 20000, Min: tool.Ptr(200), Max: tool.Ptr(500000)},
+				{Name: "full_page", Type: tool.Boolean, Description: "Not only the main content."},
 				{Name: "render", Type: tool.Boolean, Description: "Always render in the browser."},
 			},
 			Handler: f.handle,
