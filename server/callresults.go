@@ -1,6 +1,7 @@
 package server
 
 import (
+	"database/sql/driver"
 	"fmt"
 	"strings"
 	"time"
@@ -33,40 +34,51 @@ var resultStep = store.Migration{Version: 2, Stmts: []string{`CREATE TABLE IF NO
 	trace_id TEXT PRIMARY KEY, result TEXT NOT NULL, at BIGINT NOT NULL)`}}
 
 // keepResult queues res as trace traceID's result; t is the called tool
-// (nil for the meta tools, which take no private content).
+// (nil for the meta tools, which take no private content). Only the text
+// parts are taken here; redaction and the cut run when the appender writes
+// the row (keptResult is a driver.Valuer), off the call path.
 func (s *Server) keepResult(traceID string, t *tool.Tool, res *mcp.CallToolResult) {
 	if res == nil || s.resultLog == nil {
 		return
 	}
-	s.resultLog.Add(traceID, keptText(t, res), time.Now().UnixMilli())
-}
-
-// keptText is what is stored for res: its text content, a line per
-// link or image, redacted, then capped with a note of the cut.
-func keptText(t *tool.Tool, res *mcp.CallToolResult) string {
-	var b strings.Builder
+	parts := make([]string, 0, len(res.Content))
 	for _, c := range res.Content {
-		if b.Len() > 0 {
-			b.WriteString("\n")
-		}
 		switch c := c.(type) {
 		case mcp.TextContent:
-			b.WriteString(c.Text)
+			parts = append(parts, c.Text)
 		case mcp.ResourceLink:
-			b.WriteString("[link: " + c.URI + "]")
+			parts = append(parts, "[link: "+c.URI+"]")
 		case mcp.ImageContent:
-			b.WriteString("[image: " + c.MIMEType + "]")
+			parts = append(parts, "[image: "+c.MIMEType+"]")
 		default:
-			b.WriteString("[other content]")
+			parts = append(parts, "[other content]")
 		}
 	}
-	text := b.String()
+	s.resultLog.Add(traceID, keptResult{t, parts}, time.Now().UnixMilli())
+}
+
+// keptResult is a result row's text before redaction.
+type keptResult struct {
+	tool  *tool.Tool
+	parts []string
+}
+
+func (k keptResult) Value() (driver.Value, error) { return keptText(k.tool, k.parts), nil }
+
+// keptText is what is stored for a result of t made of parts: their text,
+// one part a line, redacted, then capped with a note of the cut.
+func keptText(t *tool.Tool, parts []string) string {
+	text := strings.Join(parts, "\n")
 	if takesPrivate(t) {
 		return fmt.Sprintf("[withheld: %s takes private content; %s]", t.Name, wording.Count(utf8.RuneCountInString(text), "character", "characters"))
 	}
-	text = logging.RedactString(text)
-	if n := utf8.RuneCountInString(text); n > keptResultChars {
-		text = cutRunes(text, keptResultChars) + fmt.Sprintf("\n…[cut for the dashboard: %s more]", wording.Count(n-keptResultChars, "character", "characters"))
+	// Redaction sees twice what is kept, so a credential that straddles
+	// the cut (a PEM key) is still masked whole, and its cost stays
+	// bounded whatever the result's size.
+	n := utf8.RuneCountInString(text)
+	text = logging.RedactString(cutRunes(text, 2*keptResultChars))
+	if m := utf8.RuneCountInString(text); m > keptResultChars || n > 2*keptResultChars {
+		text = cutRunes(text, keptResultChars) + fmt.Sprintf("\n…[cut for the dashboard: %s in all]", wording.Count(n, "character", "characters"))
 	}
 	return text
 }

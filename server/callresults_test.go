@@ -184,3 +184,15 @@ func TestCallResult_RetentionPrunes(t *testing.T) {
 		}
 	})
 }
+
+// TestCallResult_SecretAcrossTheCutMasked: a private key that begins
+// before the dashboard's cut and ends after it is masked whole, not shown
+// up to the cut.
+func TestCallResult_SecretAcrossTheCutMasked(t *testing.T) {
+	body := strings.Repeat("MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n", 30)
+	pem := "-----BEGIN RSA PRIVATE KEY-----\n" + body + "-----END RSA PRIVATE KEY-----"
+	got := keptText(nil, []string{strings.Repeat("a", keptResultChars-500), pem, strings.Repeat("b", 3000)})
+	if strings.Contains(got, "MIIEowIBAAKCAQEA") || !strings.Contains(got, "[cut for the dashboard: ") {
+		t.Fatalf("kept text holds the key or lacks the cut note: …%s", got[max(0, len(got)-300):])
+	}
+}
