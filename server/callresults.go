@@ -26,6 +26,9 @@ import (
 // got, not a copy of every page it read.
 const keptResultChars = 4000
 
+// redactMargin is how far past the cut redaction reads.
+const redactMargin = 256
+
 const resultInsert = `INSERT INTO trace_results(trace_id, result, at) VALUES ($1,$2,$3) ON CONFLICT (trace_id) DO NOTHING`
 
 // resultStep is the traces component's version 2: the results table, at in
@@ -72,12 +75,13 @@ func keptText(t *tool.Tool, parts []string) string {
 	if takesPrivate(t) {
 		return fmt.Sprintf("[withheld: %s takes private content; %s]", t.Name, wording.Count(utf8.RuneCountInString(text), "character", "characters"))
 	}
-	// Redaction sees twice what is kept, so a credential that straddles
-	// the cut (a PEM key) is still masked whole, and its cost stays
-	// bounded whatever the result's size.
+	// Redaction sees a margin past the cut, so a key or a name=value pair
+	// that straddles it is masked whole (a PEM key is masked to the end of
+	// the text). It is slow (regular expressions, ~0.5 µs a character), so
+	// it sees no more than that, whatever the result's size.
 	n := utf8.RuneCountInString(text)
-	text = logging.RedactString(cutRunes(text, 2*keptResultChars))
-	if m := utf8.RuneCountInString(text); m > keptResultChars || n > 2*keptResultChars {
+	text = logging.RedactString(cutRunes(text, keptResultChars+redactMargin))
+	if m := utf8.RuneCountInString(text); m > keptResultChars || n > keptResultChars+redactMargin {
 		text = cutRunes(text, keptResultChars) + fmt.Sprintf("\n…[cut for the dashboard: %s in all]", wording.Count(n, "character", "characters"))
 	}
 	return text
