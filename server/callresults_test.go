@@ -163,7 +163,7 @@ func TestCallResult_RetentionPrunes(t *testing.T) {
 		resultServer(t, st) // migrates the tables
 		old := time.Now().Add(-traceRetention - time.Hour)
 		for id, at := range map[string]time.Time{"old": old, "new": time.Now()} {
-			if _, err := st.DB().Exec(`INSERT INTO trace_results(trace_id, result, at) VALUES ($1, $2, $3)`, id, "r", at.UnixMilli()); err != nil {
+			if _, err := st.DB().Exec(`INSERT INTO trace_results(trace_id, result, chars, at) VALUES ($1, $2, 1, $3)`, id, "r", at.UnixMilli()); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -191,7 +191,8 @@ func TestCallResult_RetentionPrunes(t *testing.T) {
 func TestCallResult_SecretAcrossTheCutMasked(t *testing.T) {
 	body := strings.Repeat("MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n", 30)
 	pem := "-----BEGIN RSA PRIVATE KEY-----\n" + body + "-----END RSA PRIVATE KEY-----"
-	got := keptText(nil, []string{strings.Repeat("a", keptResultChars-500), pem, strings.Repeat("b", 3000)})
+	parts := []string{strings.Repeat("a", keptResultChars-500), pem, strings.Repeat("b", 3000)}
+	got := shownText(storedText(nil, parts), len(strings.Join(parts, "\n")))
 	if strings.Contains(got, "MIIEowIBAAKCAQEA") || !strings.Contains(got, "[cut for the dashboard: ") {
 		t.Fatalf("kept text holds the key or lacks the cut note: …%s", got[max(0, len(got)-300):])
 	}

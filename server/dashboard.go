@@ -368,10 +368,11 @@ func (d *dashboard) callDetail(w http.ResponseWriter, r *http.Request, id string
 	var c uiCallDetail
 	var key, args string
 	var result sql.NullString
+	var chars sql.NullInt64
 	err := d.s.deps.Store.DB().QueryRowContext(ctx, `SELECT t.trace_id, t.at, COALESCE(t.session,''), COALESCE(t.client,''), COALESCE(t.tool,''),
-		COALESCE(t.action,''), COALESCE(t.args,''), COALESCE(t.status,''), COALESCE(t.error_code,''), COALESCE(t.duration_ms,0), r.result
+		COALESCE(t.action,''), COALESCE(t.args,''), COALESCE(t.status,''), COALESCE(t.error_code,''), COALESCE(t.duration_ms,0), r.result, r.chars
 		FROM traces t LEFT JOIN trace_results r ON r.trace_id = t.trace_id WHERE t.trace_id = $1`, id).
-		Scan(&c.TraceID, &c.At, &key, &c.Client, &c.Tool, &c.Action, &args, &c.Status, &c.ErrorCode, &c.DurationMS, &result)
+		Scan(&c.TraceID, &c.At, &key, &c.Client, &c.Tool, &c.Action, &args, &c.Status, &c.ErrorCode, &c.DurationMS, &result, &chars)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		uiError(w, http.StatusNotFound, tool.Errorf(tool.CodeNotFound, "take the trace id from /ui/api/calls; traces are kept 30 days", "no call with trace id %q", id))
@@ -387,7 +388,8 @@ func (d *dashboard) callDetail(w http.ResponseWriter, r *http.Request, id string
 		c.Args = json.RawMessage(args)
 	}
 	if result.Valid {
-		c.Result = &result.String
+		shown := shownText(result.String, int(chars.Int64))
+		c.Result = &shown
 	}
 	uiJSON(w, http.StatusOK, c)
 }
