@@ -95,6 +95,7 @@ func (s *Server) audited(sess *session, name string, args map[string]any, f func
 		}
 	}
 	s.audit(traceID, sess, name, "", args, status, failure, time.Since(start))
+	s.keepResult(traceID, nil, res)
 	return res
 }
 
@@ -103,15 +104,20 @@ const traceInsert = `INSERT INTO traces(trace_id, at, session, client, tool, act
 // traceSteps: at is RFC 3339 UTC text, which sorts as time on both engines.
 var traceSteps = []store.Migration{{Version: 1, Stmts: []string{`CREATE TABLE IF NOT EXISTS traces (
 	trace_id TEXT PRIMARY KEY, at TEXT NOT NULL, session TEXT, client TEXT, tool TEXT,
-	action TEXT, args TEXT, status TEXT, error_code TEXT, duration_ms BIGINT)`}}}
+	action TEXT, args TEXT, status TEXT, error_code TEXT, duration_ms BIGINT)`}}, resultStep}
 
 // traceRetention bounds the trace table: traces are for debugging recent
 // sessions, not an archive (the audit log lines are the record).
 const traceRetention = 30 * 24 * time.Hour
 
+// pruneTraces deletes the traces, and their kept results, older than
+// traceRetention.
 func pruneTraces(st *store.Store, log zerolog.Logger) {
-	cut := time.Now().Add(-traceRetention).UTC().Format(time.RFC3339Nano)
-	if _, err := st.DB().Exec(`DELETE FROM traces WHERE at < $1`, cut); err != nil {
+	cut := time.Now().Add(-traceRetention)
+	if _, err := st.DB().Exec(`DELETE FROM traces WHERE at < $1`, cut.UTC().Format(time.RFC3339Nano)); err != nil {
 		log.Warn().Err(err).Msg("old traces not pruned")
+	}
+	if _, err := st.DB().Exec(`DELETE FROM trace_results WHERE at < $1`, cut.UnixMilli()); err != nil {
+		log.Warn().Err(err).Msg("old call results not pruned")
 	}
 }

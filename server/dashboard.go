@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"database/sql"
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
@@ -121,7 +122,11 @@ func (d *dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "/ui/api/route":
 		d.post(w, r, d.route)
 	default:
-		uiError(w, http.StatusNotFound, tool.Errorf(tool.CodeNotFound, "the dashboard's data is under /ui/api/ (sessions, calls, tools, pending, decide, route)", "no such dashboard path %s", r.URL.Path))
+		if id, ok := strings.CutPrefix(r.URL.Path, "/ui/api/calls/"); ok {
+			d.callDetail(w, r, id)
+			return
+		}
+		uiError(w, http.StatusNotFound, tool.Errorf(tool.CodeNotFound, "the dashboard's data is under /ui/api/ (sessions, calls, calls/<trace id>, tools, pending, decide, route)", "no such dashboard path %s", r.URL.Path))
 	}
 }
 
@@ -338,6 +343,55 @@ func (d *dashboard) calls(ctx context.Context, r *http.Request) ([]uiCall, error
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// uiCallDetail is one call with the text its answer gave the model, as
+// callresults.go kept it (redacted, capped; withheld for private tools).
+// Result is null when none was kept (a row from before results were kept,
+// or one the appender dropped).
+type uiCallDetail struct {
+	uiCall
+	Result *string `json:"result"`
+}
+
+// callDetail answers /ui/api/calls/<trace id>; an unknown id is 404.
+func (d *dashboard) callDetail(w http.ResponseWriter, r *http.Request, id string) {
+	if r.Method != http.MethodGet {
+		uiError(w, http.StatusMethodNotAllowed, tool.Invalid("method", "this endpoint answers GET", "use GET"))
+		return
+	}
+	ctx := r.Context()
+	d.flushTraces(ctx)
+	fctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	_ = d.s.resultLog.Flush(fctx)
+	cancel()
+	var c uiCallDetail
+	var key, args string
+	var result sql.NullString
+	var chars sql.NullInt64
+	err := d.s.deps.Store.DB().QueryRowContext(ctx, `SELECT t.trace_id, t.at, COALESCE(t.session,''), COALESCE(t.client,''), COALESCE(t.tool,''),
+		COALESCE(t.action,''), COALESCE(t.args,''), COALESCE(t.status,''), COALESCE(t.error_code,''), COALESCE(t.duration_ms,0), r.result, r.chars
+		FROM traces t LEFT JOIN trace_results r ON r.trace_id = t.trace_id WHERE t.trace_id = $1`, id).
+		Scan(&c.TraceID, &c.At, &key, &c.Client, &c.Tool, &c.Action, &args, &c.Status, &c.ErrorCode, &c.DurationMS, &result, &chars)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		uiError(w, http.StatusNotFound, tool.Errorf(tool.CodeNotFound, "take the trace id from /ui/api/calls; traces are kept 30 days", "no call with trace id %q", id))
+		return
+	case err != nil:
+		d.s.log.Warn().Err(err).Str("path", r.URL.Path).Msg("dashboard data")
+		uiError(w, http.StatusInternalServerError, tool.Errorf(tool.CodeFailed, "see the server log", "dashboard data not read: %v", err))
+		return
+	}
+	c.Session = shortID(key)
+	c.Args = json.RawMessage("null")
+	if json.Valid([]byte(args)) {
+		c.Args = json.RawMessage(args)
+	}
+	if result.Valid {
+		shown := shownText(result.String, int(chars.Int64))
+		c.Result = &shown
+	}
+	uiJSON(w, http.StatusOK, c)
 }
 
 // uiToolUsage is one tool's calls over the last day.

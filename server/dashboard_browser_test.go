@@ -74,14 +74,20 @@ func TestDashboard_BrowserLive(t *testing.T) {
 	if r := call(t, c, exposure.FindTools, map[string]any{"request": "merge these three PDF files into one"}); r.IsError {
 		t.Fatalf("find_tools: %s", text(r))
 	}
-	call(t, c, "echo", map[string]any{"text": "after routing"})
+	call(t, c, "echo", map[string]any{"text": "after routing <b>not bold</b>"})
 	call(t, c, "echo", map[string]any{}) // an error, for the errors panel
 
 	// The poll brings the tier change and the calls, without a reload.
 	page.MustWait(`() => { const r = document.querySelector("#sessions tr[data-session]"); return r && r.dataset.tier !== "full" && r.querySelector(".history").textContent.includes("full →") }`)
 	page.MustWait(`() => document.querySelectorAll("#calls tr[data-tool=echo]").length === 3 && document.querySelectorAll("#calls tr[data-tool=find_tools]").length === 1 && document.querySelectorAll("#errors tbody tr").length === 1`)
-	page.MustElement(`#calls tr[data-tool=echo]`).MustClick()
-	page.MustWait(`() => document.querySelector("#calls pre") && document.querySelector("#calls pre").textContent.includes("arguments (redacted)")`)
+	// A click opens the call's details: its redacted arguments and the
+	// result the model got, fetched from /ui/api/calls/<trace id>, as text
+	// (the markup in it is not parsed).
+	page.MustElement(`#calls tr[data-tool=echo][data-status=ok]`).MustClick()
+	page.MustWait(`() => { const d = document.querySelector("#calls tr.detail"); return d && d.textContent.includes("arguments (redacted)") && d.querySelector("pre.result") && d.querySelector("pre.result").textContent.includes("echo: after routing <b>not bold</b>") }`)
+	if page.MustHas(`#calls tr.detail b`) {
+		t.Fatal("the result's markup was parsed as HTML")
+	}
 
 	page.MustElement("#req").MustInput("把这三个PDF合并成一个")
 	page.MustElement("#route").MustClick()

@@ -75,6 +75,7 @@ var uiEndpoints = []struct{ method, path, body string }{
 	{http.MethodGet, "/ui/", ""},
 	{http.MethodGet, "/ui/api/sessions", ""},
 	{http.MethodGet, "/ui/api/calls", ""},
+	{http.MethodGet, "/ui/api/calls/0123456789abcdef", ""},
 	{http.MethodGet, "/ui/api/tools", ""},
 	{http.MethodGet, "/ui/api/pending", ""},
 	{http.MethodPost, "/ui/api/decide", `{"id":"x","approve":true}`},

@@ -103,15 +103,20 @@ func (s *Server) run(ctx context.Context, sess *session, name string, args map[s
 		}
 	}()
 	result, err := chain(s.pipeline(), callHandler)(ctx, c)
+	var res *mcp.CallToolResult
 	switch {
 	case c.answer != nil:
-		return c.answer
+		res = c.answer
 	case err != nil:
-		return errorResult(c.traceID, asToolError(err))
-	case result == nil:
-		result = &tool.Result{}
+		res = errorResult(c.traceID, asToolError(err))
+	default:
+		if result == nil {
+			result = &tool.Result{}
+		}
+		res = s.shape(sess, c.traceID, result, s.cfg.Limits.ResultChars)
 	}
-	return s.shape(sess, c.traceID, result, s.cfg.Limits.ResultChars)
+	s.keepResult(c.traceID, c.tool, res) // what the model got, for the dashboard
+	return res
 }
 
 // recoveryStage turns a panic in a tool into an internal error: a bug,

@@ -44,6 +44,7 @@ type Server struct {
 	flight    *inFlight           // tool calls running, waited for at shutdown
 	listeners *listeners          // stateless principals' subscriptions/listen streams
 	traceLog  *store.Appender     // trace rows, group-committed; drained by Store.Close
+	resultLog *store.Appender     // trace_results rows, likewise (callresults.go)
 	published map[string]mcp.Tool // every tool as mcp-go lists it, by name
 	views     viewCache           // rendered tools/list views, shared by sessions
 	host      *host               // what tools that work between calls use (hosted.go)
@@ -81,6 +82,7 @@ func New(o Options) (*Server, error) {
 	}
 	pruneTraces(o.Deps.Store, o.Log)
 	s.traceLog = o.Deps.Store.Appender("traces", traceInsert, o.Log)
+	s.resultLog = o.Deps.Store.Appender("trace_results", resultInsert, o.Log)
 	c, err := newConfirmer(o.Deps.Store, o.Config.Confirm, o.Config.ApproveTimeout)
 	if err != nil {
 		return nil, err
