@@ -67,7 +67,8 @@ type externalSet struct {
 	// nameVocab holds every tool name's words and the verbs known, for
 	// correcting a request's typos; objVocab every name's object stems.
 	nameVocab, objVocab map[string]bool
-	typoVocab           []string // the names' words of five letters or more, sorted
+	generic             map[string]bool // object words of three servers' names or more
+	typoVocab           []string        // the names' words of five letters or more, sorted
 	glossZH             []glossEntry
 	glossEN             [][2][]byte
 }
@@ -162,6 +163,21 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 		}
 	}
 	slices.Sort(x.typoVocab)
+	servers := map[string]map[string]bool{}
+	for i, et := range tools {
+		for _, o := range x.shapes[i].objs {
+			if servers[o] == nil {
+				servers[o] = map[string]bool{}
+			}
+			servers[o][et.Group] = true
+		}
+	}
+	x.generic = map[string]bool{}
+	for o, g := range servers {
+		if len(g) >= 3 {
+			x.generic[o] = true
+		}
+	}
 	x.glossZH, x.glossEN = compileGlossary(x.norm)
 	x.lex = newBM25(x.norm, docs, t.StopWords.English, t.StopWords.Chinese)
 	x.docs = make([][]string, len(tools))
@@ -230,7 +246,8 @@ func eachHint(text []byte, words [][]byte, fn func(at, end int) bool) bool {
 // named everything; "我们 slack 工作区里都有哪些频道" is about slack, in
 // words its English descriptions lack). A request that names a server is
 // about that server: other servers' tools are alternatives at most.
-func (x *externalSet) match(text string, det Detection) []ExternalMatch {
+// native says that the catalog's detection is confident on its own.
+func (x *externalSet) match(text string, det Detection, native bool) []ExternalMatch {
 	if x == nil || len(x.tools) == 0 || strings.TrimSpace(text) == "" {
 		return nil
 	}
@@ -259,7 +276,7 @@ func (x *externalSet) match(text string, det Detection) []ExternalMatch {
 	}
 	mask(words, gatewayWords)
 	words = x.withGlossary(words)
-	words = withArtefacts(norm, words)
+	words = withArtefacts(norm, words, anyNamed)
 	lex := make([]float64, len(x.tools))
 	if x.lex.score(words, lex) == 0 && !x.anyHint(norm, det) && !anyNamed {
 		return nil
@@ -268,18 +285,24 @@ func (x *externalSet) match(text string, det Detection) []ExternalMatch {
 	// Coverage counts the request's Latin words and the Chinese bigrams the
 	// index knows: descriptions are mostly English, and a Chinese sentence's
 	// other bigrams would make every coverage small.
-	query := map[string]bool{}
+	// A request that shares only verbs with a tool's text ("查询数据库":
+	// query, search) is not about it: strength by coverage needs a shared
+	// word that is not a verb.
+	query := map[string]bool{} // term -> it is a verb
 	x.lex.forEachTerm(words, func(term []byte) {
 		if _, known := x.lex.vocab[string(term)]; known || term[0] < 0x80 {
-			query[string(term)] = true
+			query[string(term)] = verbTerms[string(term)]
 		}
 	})
 	var out []ExternalMatch
 	for i, et := range x.tools {
-		covered := 0
+		covered, coveredObj := 0, 0
 		for _, term := range x.docs[i] {
-			if query[term] {
+			if verb, ok := query[term]; ok {
 				covered++
+				if !verb {
+					coveredObj++
+				}
 			}
 		}
 		coverage := 0.0
@@ -293,6 +316,13 @@ func (x *externalSet) match(text string, det Detection) []ExternalMatch {
 		// server is named: "open" alone does not pick a browser tool.
 		if len(x.shapes[i].objs) == 0 && !hint && !named {
 			fit, whole = 0, false
+		}
+		// Naming no server, a name's fit is evidence only when its objects
+		// are not every server's (file, directory) and the native tools do
+		// not answer the request confidently ("take a screenshot of the
+		// page" is the browser's, not a wiki's retrieve-a-page).
+		if whole && !hint && !named && (native || x.allGeneric(x.shapes[i])) {
+			whole = false
 		}
 		own := lex[i] + fitWeight*fit
 		hit := hint || (named && (covered >= 1 || fit >= 1))
@@ -309,7 +339,7 @@ func (x *externalSet) match(text string, det Detection) []ExternalMatch {
 		if score <= 0 {
 			continue
 		}
-		strong := hit || whole || (covered >= 2 && coverage >= 0.5) || (intentHit && covered >= 1)
+		strong := hit || whole || (covered >= 2 && coveredObj >= 1 && coverage >= 0.5) || (intentHit && covered >= 1)
 		medium := strong || intentHit || named || fit >= 2 || (covered >= 1 && coverage >= 0.34)
 		if anyNamed && !hint && !named {
 			strong = false
@@ -429,7 +459,8 @@ func (r *Router) isExternal(name string) bool {
 
 // matchExternal is the external matches of a request, for a detection.
 func (r *Router) matchExternal(text string, det Detection) []ExternalMatch {
-	return r.ext.Load().match(text, det)
+	native := len(det.Intents) > 0 && det.Confidence >= r.cfg.RecommendedAt
+	return r.ext.Load().match(text, det, native)
 }
 
 // externalView appends the external tools of a tier to a view built from

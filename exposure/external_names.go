@@ -59,6 +59,15 @@ func verbOf(w string) []string {
 	return nil
 }
 
+// verbTerms are the verbs as the lexical index stems them.
+var verbTerms = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range verbClasses {
+		m[string(stem([]byte(w)))] = true
+	}
+	return m
+}()
+
 // quantifiers make a request's object plural: "all the channels", "所有".
 var quantifiers = map[string]bool{"all": true, "every": true, "everyone": true, "each": true}
 
@@ -307,6 +316,18 @@ func editDistance1(a, b string) bool {
 	return a[i+1:] == b[i:] // a has one letter more
 }
 
+// allGeneric reports whether every object word of a name is one that the
+// names of three servers or more hold (file, directory): such a name
+// fitting a request that names no server says little about which server.
+func (x *externalSet) allGeneric(sh nameShape) bool {
+	for _, o := range sh.objs {
+		if !x.generic[o] {
+			return false
+		}
+	}
+	return true
+}
+
 // fit scores how well a tool's name shape fits the request's: the share
 // of its object words the request holds (2), its verb being the request's
 // (1, or -1 when the request means another), a whole fit (1 more), and
@@ -359,9 +380,14 @@ func (rs requestShape) fit(sh nameShape) (float64, bool) {
 // withArtefacts appends the object words a request's artefacts stand for:
 // "file" for a file name (README.md, notes/retro.md), "url" for a URL, and
 // "channel" for a chat channel written #name (#general, #行销; #123 is a
-// number, see shapeOfRequest).
-func withArtefacts(norm, words []byte) []byte {
+// number, see shapeOfRequest). Files and URLs count only in a request that
+// names a server: native tools read files and URLs too, and a file name
+// alone must not pull in every server's get_file.
+func withArtefacts(norm, words []byte, named bool) []byte {
 	for _, sp := range deadSpans(norm, nil) {
+		if !named {
+			break
+		}
 		at := int(sp[0])
 		if at >= 3 && string(norm[at-3:at]) == "://" || hasPrefix(norm[at:], "www.") {
 			words = append(words, " url"...)

@@ -200,3 +200,20 @@ func TestExternalNames_Shapes(t *testing.T) {
 		t.Errorf("prefix %q", p)
 	}
 }
+
+// TestExternalNames_NativeRequestsStayNative: naming no server, a file
+// name does not pull in every server's file tools, and a request the
+// native tools answer confidently is not handed to a downstream tool
+// whose name happens to fit ("the page" is the browser's here).
+func TestExternalNames_NativeRequestsStayNative(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	for _, c := range [][2]string{
+		{"open https://example.com and take a screenshot of the page", "notion__API-retrieve-a-page"},
+		{"convert report.docx to PDF", "github__get_file_contents"},
+		{"rename report_final_v2.docx to report.docx", "github__create_or_update_file"},
+	} {
+		if rec := r.Route(c[0]).Recommended(); slices.Contains(rec, c[1]) {
+			t.Errorf("%q: %s recommended (%v)", c[0], c[1], rec)
+		}
+	}
+}
