@@ -30,7 +30,7 @@ var glossaryZH = map[string]string{
 	"输入": "type", "按下": "press", "按一下": "press", "键": "key", "回车": "enter key", "填写": "fill form", "表单": "form", "打开": "open navigate", "访问": "navigate",
 	"关闭": "close", "关掉": "close", "关上": "close", "标签页": "tab", "等待": "wait", "上传": "upload", "下载": "download",
 	"状态": "status", "审查": "review", "评审": "review", "问题": "issue", "代码": "code",
-	"表情": "reaction emoji", "线程": "thread", "讨论串": "thread", "聊": "message chat history", "发个": "post send", "留": "leave", "历史": "history", "聊天记录": "history message",
+	"表情": "reaction emoji", "线程": "thread", "讨论串": "thread", "聊": "message chat history", "发个": "post send", "贴": "post", "关于": "about", "留": "leave", "历史": "history", "聊天记录": "history message",
 	"图谱": "graph", "实体": "entity", "关系": "relation", "观察": "observation", "节点": "node",
 	"移动": "move", "重命名": "rename move", "尺寸": "size resize", "窗口": "window",
 	"控制台": "console", "网络请求": "network request", "环境变量": "environment variable",

@@ -1,6 +1,7 @@
 package exposure
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -81,6 +82,9 @@ type nameShape struct {
 	verbs  []string
 	objs   []string
 	plural bool
+	// objVerbs are the verb classes of object words that are verbs used
+	// as nouns (API-post-search: a search), per objs index.
+	objVerbs [][]string
 }
 
 // objStem reduces a word to the form both sides are compared in:
@@ -122,6 +126,7 @@ func shapeOf(short string, prefix string) nameShape {
 		}
 		expectVerb = false
 		sh.objs = append(sh.objs, objStem(w))
+		sh.objVerbs = append(sh.objVerbs, verbClasses[w])
 		if i == len(words)-1 {
 			sh.plural = isPlural(w)
 		}
@@ -339,9 +344,9 @@ func (x *externalSet) allGeneric(sh nameShape) bool {
 // server.
 func (rs requestShape) fit(sh nameShape) (float64, bool) {
 	matched := 0
-	for _, o := range sh.objs {
-		if rs.objs[o] {
-			matched++
+	for i, o := range sh.objs {
+		if rs.objs[o] || slices.ContainsFunc(sh.objVerbs[i], func(v string) bool { return rs.verbs[v] }) {
+			matched++ // the object, or the action it names ("find" for a search)
 		}
 	}
 	verbOK := false

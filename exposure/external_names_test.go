@@ -94,6 +94,8 @@ func TestExternalNames_VerbPicksTheSibling(t *testing.T) {
 		{"update the title of github issue 5 to 'Crash on start'", "github__update_issue", "github__list_issues"},
 		{"delete that block in notion", "notion__API-delete-a-block", "notion__API-retrieve-a-block"},
 		{"fork the repo acme/tool on gitlab", "gitlab__fork_repository", ""},
+		// a verb used as a noun in the name: API-post-search is a search
+		{"notion: find the page called 'Hiring plan'", "notion__API-post-search", ""},
 	})
 }
 
@@ -111,6 +113,7 @@ func TestExternalNames_ChineseVerbsAndModifiers(t *testing.T) {
 		{"用 filesystem 在 /tmp/x 下面建一个新的目录", "filesystem__create_directory", ""},
 		{"playwright 里截个图", "playwright__browser_take_screenshot", ""},
 		{"playwright 里按一下回车键", "playwright__browser_press_key", ""},
+		{"我的记忆里关于 Bob 都存了啥", "memory__search_nodes", ""},
 		// merged PRs, listed: not a merge
 		{"把 GitHub 上上个月合并的 PR 都列出来", "github__list_pull_requests", "github__merge_pull_request"},
 	})
@@ -189,7 +192,7 @@ func TestExternalNames_Shapes(t *testing.T) {
 	}
 	for _, c := range cases {
 		sh := shapeOf(c.name, c.prefix)
-		if !slices.Equal(sh.verbs, c.verbs) || !slices.Equal(sh.objs, c.objs) || sh.plural != c.plural {
+		if len(sh.objVerbs) != len(sh.objs) || !slices.Equal(sh.verbs, c.verbs) || !slices.Equal(sh.objs, c.objs) || sh.plural != c.plural {
 			t.Errorf("%s: %+v", c.name, sh)
 		}
 	}
