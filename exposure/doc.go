@@ -35,9 +35,11 @@
 // session's last request against the new set. They join a view by their
 // own text's lexical score (name split on _ - . and camelCase,
 // description, parameters; Chinese requests through a small glossary),
-// their server's hint keywords and, when detected, hint intents, capped
-// per view (external.go). With no external tool, every decision is what
-// it was.
+// by how their name's verb and objects fit the request's (list_issues
+// for "the open issues", get_issue for "issue 33"; external_names.go),
+// their server's name (typos of one edit tolerated), hint keywords and,
+// when detected, hint intents, capped per view (external.go). With no
+// external tool, every decision is what it was.
 //
 // # Detection
 //

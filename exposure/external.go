@@ -11,8 +11,10 @@ import (
 // routes: a downstream MCP server's tools published as <server>__<tool>.
 // They have no intent of their own in the tables, so they join a view by
 // their own lexical score against the request (name, description, parameter
-// names and descriptions), by their server's hint keywords found in the
-// request, and by their server's hint intents when the detector finds those.
+// names and descriptions), by how their name's verb and objects fit the
+// request's (external_names.go), by their server's name and hint keywords
+// found in the request, and by their server's hint intents when the
+// detector finds those.
 // The set is given whole (SetExternal) and swapped atomically; native
 // routing is untouched by it: with no external tool every decision is what
 // it was.
@@ -40,7 +42,8 @@ type ExternalMatch struct {
 	Name   string  `json:"name"`
 	Strong bool    `json:"strong"` // enough evidence to be recommended
 	Score  float64 `json:"score"`
-	lex    float64 // the tool's own lexical score, without hints
+	lex    float64 // the tool's own score (text and name), without hints
+	group  string
 }
 
 // Caps of external tools per view: recommended ones, alternatives beside
@@ -60,13 +63,29 @@ type externalSet struct {
 	lex    *bm25
 	docs   [][]string // each tool's distinct index terms
 	groups map[string]*extGroup
+	shapes []nameShape // each tool's name read as verb and object (external_names.go)
+	// nameVocab holds every tool name's words and the verbs known, for
+	// correcting a request's typos; objVocab every name's object stems.
+	nameVocab, objVocab map[string]bool
+	generic             map[string]bool // object words of three servers' names or more
+	typoVocab           []string        // the names' words of five letters or more, sorted
+	glossZH             []glossEntry
+	glossEN             [][2][]byte
 }
 
 type extGroup struct {
 	words   [][]byte // normalised hint keywords
+	masked  [][]byte // those that are not verbs: the verbs still say what to do
 	name    [][]byte // the group's name, a weaker hint (see match)
+	raw     string   // the group's name as one word, for typo tolerance
 	intents []string
 }
+
+// gatewayWords say that a request is about some MCP server's tool, not
+// which one ("use the everything mcp server to ..."): they do not count in
+// the tools' scores, where a description that mentions MCP servers would
+// otherwise win.
+var gatewayWords = [][]byte{[]byte("mcp"), []byte("server"), []byte("服务器"), []byte("服务")}
 
 // splitName turns create_issue, getFileContents or file-info.v2 into words.
 func splitName(s string) string {
@@ -88,11 +107,31 @@ func splitName(s string) string {
 }
 
 func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
-	x := &externalSet{tools: tools, byName: map[string]int{}, norm: &normalizer{t2s: t.T2S}, groups: map[string]*extGroup{}}
+	x := &externalSet{tools: tools, byName: map[string]int{}, norm: &normalizer{t2s: t.T2S}, groups: map[string]*extGroup{},
+		shapes: make([]nameShape, len(tools)), nameVocab: map[string]bool{}, objVocab: map[string]bool{"file": true, "url": true}}
+	for w := range verbClasses {
+		x.nameVocab[w] = true
+	}
+	nameWords := map[string]bool{} // words of the tools' names only
+	shorts := map[string][]string{}
+	for _, et := range tools {
+		shorts[et.Group] = append(shorts[et.Group], strings.TrimPrefix(et.Name, et.Group+"__"))
+	}
+	prefixes := map[string]string{}
+	for g, s := range shorts {
+		prefixes[g] = commonPrefix(s)
+	}
 	docs := make([]string, len(tools))
 	for i, et := range tools {
 		x.byName[et.Name] = i
 		short := strings.TrimPrefix(et.Name, et.Group+"__")
+		x.shapes[i] = shapeOf(short, prefixes[et.Group])
+		for _, w := range strings.Fields(strings.ToLower(splitName(short))) {
+			x.nameVocab[w], nameWords[w] = true, true
+		}
+		for _, o := range x.shapes[i].objs {
+			x.objVocab[o] = true
+		}
 		// The tool's own name counts twice: it is its most precise text.
 		parts := []string{splitName(short), splitName(short), et.Title, et.Description}
 		for _, p := range et.Params {
@@ -105,15 +144,41 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 			for _, w := range et.Keywords {
 				if nw := strings.TrimSpace(x.norm.normal(w)); len(nw) >= 2 {
 					g.words = append(g.words, []byte(nw))
+					if _, verb := verbClasses[strings.Fields(nw)[0]]; !verb {
+						g.masked = append(g.masked, []byte(nw))
+					}
 				}
 			}
 			if nw := strings.TrimSpace(x.norm.normal(splitName(et.Group))); len(nw) >= 2 {
 				g.name = append(g.name, []byte(nw))
 			}
+			g.raw = strings.ToLower(et.Group)
 			g.intents = et.Intents
 			x.groups[et.Group] = g
 		}
 	}
+	for w := range x.nameVocab {
+		if _, verb := verbClasses[w]; len(w) >= 5 && (!verb || nameWords[w]) {
+			x.typoVocab = append(x.typoVocab, w)
+		}
+	}
+	slices.Sort(x.typoVocab)
+	servers := map[string]map[string]bool{}
+	for i, et := range tools {
+		for _, o := range x.shapes[i].objs {
+			if servers[o] == nil {
+				servers[o] = map[string]bool{}
+			}
+			servers[o][et.Group] = true
+		}
+	}
+	x.generic = map[string]bool{}
+	for o, g := range servers {
+		if len(g) >= 3 {
+			x.generic[o] = true
+		}
+	}
+	x.glossZH, x.glossEN = compileGlossary(x.norm)
 	x.lex = newBM25(x.norm, docs, t.StopWords.English, t.StopWords.Chinese)
 	x.docs = make([][]string, len(tools))
 	for i, d := range docs {
@@ -175,11 +240,14 @@ func eachHint(text []byte, words [][]byte, fn func(at, end int) bool) bool {
 // (recommended) when its server's hint keywords are in the request, or
 // when its own text covers most of the request's words, or when its
 // server's name or one of its hint intents is in the request and its own
-// text matches it too. Weaker evidence makes it an alternative: a server's
-// name alone ("delete everything" need not be about a server named
-// everything; "我们 slack 工作区里都有哪些频道" is about slack, in words
-// its English descriptions lack).
-func (x *externalSet) match(text string, det Detection) []ExternalMatch {
+// text matches it too, or when its name's verb and objects are all the
+// request's (external_names.go). Weaker evidence makes it an alternative:
+// a server's name alone ("delete everything" need not be about a server
+// named everything; "我们 slack 工作区里都有哪些频道" is about slack, in
+// words its English descriptions lack). A request that names a server is
+// about that server: other servers' tools are alternatives at most.
+// native says that the catalog's detection is confident on its own.
+func (x *externalSet) match(text string, det Detection, native bool) []ExternalMatch {
 	if x == nil || len(x.tools) == 0 || strings.TrimSpace(text) == "" {
 		return nil
 	}
@@ -187,65 +255,99 @@ func (x *externalSet) match(text string, det Detection) []ExternalMatch {
 		text = text[:MaxDetectBytes]
 	}
 	norm := x.norm.appendNormal(nil, text)
-	hint, named, intentHit := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	// per server: its hint keywords, its name, one of its hint intents
+	type groupHit struct{ hint, named, intent bool }
+	hits := make(map[string]groupHit, len(x.groups))
 	words := slices.Clone(norm)
+	anyNamed := false
 	for name, g := range x.groups {
-		hint[name] = hinted(norm, g.words)
-		named[name] = hinted(norm, g.name)
-		mask(words, g.words)
+		var gh groupHit
+		gh.hint = hinted(norm, g.words)
+		gh.named = hinted(norm, g.name) || nearName(norm, g.raw, words)
+		anyNamed = anyNamed || gh.hint || gh.named
+		mask(words, g.masked)
 		mask(words, g.name)
 		for _, in := range g.intents {
 			if slices.Contains(det.Intents, in) {
-				intentHit[name] = true
+				gh.intent = true
 			}
 		}
+		hits[name] = gh
 	}
-	words = withGlossary(x.norm, words)
+	mask(words, gatewayWords)
+	words = x.withGlossary(words)
+	words = withArtefacts(norm, words, anyNamed)
 	lex := make([]float64, len(x.tools))
-	if x.lex.score(words, lex) == 0 && !x.anyHint(norm, det) {
+	if x.lex.score(words, lex) == 0 && !x.anyHint(norm, det) && !anyNamed {
 		return nil
 	}
+	shape := x.shapeOfRequest(words, len(norm))
 	// Coverage counts the request's Latin words and the Chinese bigrams the
 	// index knows: descriptions are mostly English, and a Chinese sentence's
 	// other bigrams would make every coverage small.
-	query := map[string]bool{}
+	// A request that shares only verbs with a tool's text ("查询数据库":
+	// query, search) is not about it: strength by coverage needs a shared
+	// word that is not a verb.
+	query := map[string]bool{} // term -> it is a verb
 	x.lex.forEachTerm(words, func(term []byte) {
 		if _, known := x.lex.vocab[string(term)]; known || term[0] < 0x80 {
-			query[string(term)] = true
+			query[string(term)] = verbTerms[string(term)]
 		}
 	})
 	var out []ExternalMatch
 	for i, et := range x.tools {
-		covered := 0
+		covered, coveredObj := 0, 0
 		for _, term := range x.docs[i] {
-			if query[term] {
+			if verb, ok := query[term]; ok {
 				covered++
+				if !verb {
+					coveredObj++
+				}
 			}
 		}
 		coverage := 0.0
 		if len(query) > 0 {
 			coverage = float64(covered) / float64(len(query))
 		}
-		hit := hint[et.Group] || (named[et.Group] && covered >= 1)
-		score := lex[i]
+		gh := hits[et.Group]
+		hint, named, intentHit := gh.hint, gh.named, gh.intent
+		fit, whole := shape.fit(x.shapes[i])
+		// A name without objects (navigate, resize) fits only where its
+		// server is named: "open" alone does not pick a browser tool.
+		if len(x.shapes[i].objs) == 0 && !hint && !named {
+			fit, whole = 0, false
+		}
+		// Naming no server, a name's fit is evidence only when its objects
+		// are not every server's (file, directory) and the native tools do
+		// not answer the request confidently ("take a screenshot of the
+		// page" is the browser's, not a wiki's retrieve-a-page).
+		if whole && !hint && !named && (native || x.allGeneric(x.shapes[i])) {
+			whole = false
+		}
+		own := lex[i] + fitWeight*fit
+		hit := hint || (named && (covered >= 1 || fit >= 1))
+		score := own
 		switch {
 		case hit:
 			score += 3
-		case named[et.Group]:
+		case named:
 			score += 1 // named without matching text: an alternative
 		}
-		if intentHit[et.Group] {
+		if intentHit {
 			score += 1.5
 		}
 		if score <= 0 {
 			continue
 		}
-		strong := hit || (covered >= 2 && coverage >= 0.5) || (intentHit[et.Group] && covered >= 1)
-		medium := strong || intentHit[et.Group] || named[et.Group] || (covered >= 1 && coverage >= 0.34)
+		strong := hit || whole || (covered >= 2 && coveredObj >= 1 && coverage >= 0.5) || (intentHit && covered >= 1)
+		medium := strong || intentHit || named || fit >= 2 || (covered >= 1 && coverage >= 0.34)
+		if anyNamed && !hint && !named {
+			strong = false
+		}
 		if !medium {
 			continue
 		}
-		out = append(out, ExternalMatch{Name: et.Name, Strong: strong, Score: round3(score), lex: lex[i]})
+		out = append(out, ExternalMatch{Name: et.Name, Strong: strong, Score: round3(score), lex: own, group: et.Group})
 	}
 	slices.SortStableFunc(out, func(a, b ExternalMatch) int {
 		if a.Strong != b.Strong {
@@ -256,34 +358,38 @@ func (x *externalSet) match(text string, det Detection) []ExternalMatch {
 		}
 		return cmp.Compare(b.Score, a.Score)
 	})
-	// A strong match whose own text scores well below the best one's is
-	// only an alternative: the GitHub server's issue tools lead a request
-	// about issues, and its other tools, named by the same hint, stay out
-	// of the recommended view. Hints alone (no text matched) rank nothing.
-	best := 0.0
+	// A strong match whose own text and name score well below the best
+	// one's of its server is only an alternative: the GitHub server's issue
+	// tools lead a request about issues, and its other tools, named by the
+	// same hint, stay out of the recommended view. Each server is measured
+	// against itself, so a request about two servers keeps the best of
+	// each. Hints alone (no text matched) rank nothing.
+	best := map[string]float64{}
 	for _, m := range out {
 		if m.Strong {
-			best = max(best, m.lex)
+			best[m.group] = max(best[m.group], m.lex)
 		}
 	}
-	if best > 0 {
-		for i := range out {
-			if out[i].Strong && out[i].lex < 0.7*best {
-				out[i].Strong = false
-			}
+	for i := range out {
+		if b := best[out[i].group]; out[i].Strong && b > 0 && out[i].lex < 0.7*b {
+			out[i].Strong = false
 		}
-		slices.SortStableFunc(out, func(a, b ExternalMatch) int {
-			if a.Strong != b.Strong {
-				if a.Strong {
-					return -1
-				}
-				return 1
-			}
-			return 0
-		})
 	}
+	slices.SortStableFunc(out, func(a, b ExternalMatch) int {
+		if a.Strong != b.Strong {
+			if a.Strong {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
 	return out[:min(len(out), externalExtendedMax*2)]
 }
+
+// fitWeight is what a whole fit of a tool's name to the request weighs
+// against its lexical score.
+const fitWeight = 2
 
 func (x *externalSet) anyHint(norm []byte, det Detection) bool {
 	for _, g := range x.groups {
@@ -353,7 +459,8 @@ func (r *Router) isExternal(name string) bool {
 
 // matchExternal is the external matches of a request, for a detection.
 func (r *Router) matchExternal(text string, det Detection) []ExternalMatch {
-	return r.ext.Load().match(text, det)
+	native := len(det.Intents) > 0 && det.Confidence >= r.cfg.RecommendedAt
+	return r.ext.Load().match(text, det, native)
 }
 
 // externalView appends the external tools of a tier to a view built from

@@ -11,25 +11,26 @@ import (
 // for the external index only; native routing has its own bilingual
 // tables). General software vocabulary, not any one server's.
 var glossaryZH = map[string]string{
-	"列出": "list", "列表": "list", "有哪些": "list", "所有": "list all",
+	"列出": "list", "列表": "list", "哪些": "list", "所有": "list all",
 	"创建": "create", "新建": "create new", "开一个": "create", "开个": "create", "建一个": "create",
 	"删除": "delete", "删掉": "delete", "移除": "remove delete", "去掉": "remove", "忘掉": "delete", "忘记": "delete",
-	"搜索": "search", "查找": "search find", "找一下": "search find", "搜一下": "search", "查一下": "search get",
-	"读取": "read", "读出": "read", "查看": "get read view", "显示": "show get", "看看": "get view",
-	"写入": "write", "保存": "save write", "写到": "write",
-	"更新": "update", "修改": "update edit", "编辑": "edit",
+	"搜索": "search", "搜": "search", "查找": "search find", "查询": "query search", "筛": "filter", "找一下": "search find", "搜一下": "search", "查一下": "search get",
+	"读取": "read", "读出": "read", "读": "read", "拿出": "get", "看": "view", "查看": "get read view", "显示": "show get", "看看": "get view",
+	"写入": "write", "保存": "save write", "写到": "write", "写": "write",
+	"更新": "update", "修改": "update edit", "编辑": "edit", "改": "update change", "挪": "move",
 	"合并": "merge", "合进": "merge",
-	"分支": "branch", "仓库": "repository repo", "代码库": "repository", "项目": "project", "提交": "commit",
+	"分支": "branch", "仓库": "repository repo", "代码库": "repository", "项目": "project", "专案": "project", "提交": "commit",
+	"内容": "content", "允许": "allow allowed", "权限": "permission", "新的": "new", "个新": "new", "标签": "label tag",
 	"文件": "file", "目录": "directory", "文件夹": "directory folder",
 	"评论": "comment", "留言": "comment", "回复": "reply",
 	"频道": "channel", "消息": "message", "发送": "send post", "发一条": "post message", "发到": "post send",
 	"用户": "user", "成员": "user member", "个人资料": "profile",
 	"页面": "page", "网页": "page", "数据库": "database", "数据源": "data source",
 	"截图": "screenshot", "截屏": "screenshot", "点击": "click", "点一下": "click",
-	"输入": "type", "填写": "fill form", "表单": "form", "打开": "open navigate", "访问": "navigate",
-	"关闭": "close", "标签页": "tab", "等待": "wait", "上传": "upload", "下载": "download",
+	"输入": "type", "按下": "press", "按一下": "press", "键": "key", "回车": "enter key", "填写": "fill form", "表单": "form", "打开": "open navigate", "访问": "navigate",
+	"关闭": "close", "关掉": "close", "关上": "close", "标签页": "tab", "等待": "wait", "上传": "upload", "下载": "download",
 	"状态": "status", "审查": "review", "评审": "review", "问题": "issue", "代码": "code",
-	"表情": "reaction emoji", "线程": "thread", "历史": "history", "聊天记录": "history message",
+	"表情": "reaction emoji", "线程": "thread", "讨论串": "thread", "聊": "message chat history", "发个": "post send", "贴": "post", "关于": "about", "留": "leave", "历史": "history", "聊天记录": "history message",
 	"图谱": "graph", "实体": "entity", "关系": "relation", "观察": "observation", "节点": "node",
 	"移动": "move", "重命名": "rename move", "尺寸": "size resize", "窗口": "window",
 	"控制台": "console", "网络请求": "network request", "环境变量": "environment variable",
@@ -42,6 +43,8 @@ var glossaryEN = map[string]string{
 	"pr": "pull request", "prs": "pull requests", "mr": "merge request", "mrs": "merge requests",
 	"repo": "repository", "repos": "repositories", "dir": "directory", "dirs": "directories",
 	"msg": "message", "dm": "direct message", "ci": "status checks", "env": "environment",
+	"project": "repository", "projects": "repositories", "member": "user", "members": "users",
+	"people": "users", "everyone": "users", "folder": "directory", "folders": "directories",
 }
 
 // glossaryOrder is the glossary's keys sorted, so that the words are
@@ -58,19 +61,82 @@ func sortedKeysOf(m map[string]string) []string {
 	return keys
 }
 
-// withGlossary appends the English words of the glossary's Chinese words
-// found in normalised text.
-func withGlossary(n *normalizer, text []byte) []byte {
+// glossEntry is one glossary word as the router matches it.
+type glossEntry struct {
+	key, en string // the key normalised; its English words
+	verb    bool   // en starts with a verb (see onlyModifier)
+}
+
+// compileGlossary normalises the glossary's keys with the tables'
+// normalizer, once per external set.
+func compileGlossary(n *normalizer) (zh []glossEntry, en [][2][]byte) {
+	for _, k := range glossaryOrder {
+		e := glossaryZH[k]
+		_, verb := verbClasses[strings.Fields(e)[0]]
+		zh = append(zh, glossEntry{key: n.normal(k), en: e, verb: verb})
+	}
+	for _, k := range glossaryENOrder {
+		en = append(en, [2][]byte{[]byte(k), []byte(glossaryEN[k])})
+	}
+	return zh, en
+}
+
+// measureWords stand between a Chinese verb and its object.
+var measureWords = []string{"一个", "一张", "一下", "个", "张"}
+
+// withGlossary appends the English words of the glossary's words found in
+// normalised text. A measure word between a verb and its object does not
+// hide them ("截个图" is "截图"), and a verb followed by 的 is a modifier,
+// not the request's verb ("合并的 PR" are merged PRs, not a merge).
+func (x *externalSet) withGlossary(text []byte) []byte {
 	out := text
-	for _, zh := range glossaryOrder {
-		if strings.Contains(string(text), n.normal(zh)) {
-			out = append(append(out, ' '), glossaryZH[zh]...)
+	if hasNonASCII(text) {
+		str := string(text)
+		plain := str
+		for _, m := range measureWords {
+			plain = strings.ReplaceAll(plain, m, "")
+		}
+		for _, g := range x.glossZH {
+			if !strings.Contains(str, g.key) && (len(plain) == len(str) || !strings.Contains(plain, g.key)) {
+				continue
+			}
+			if g.verb && onlyModifier(str, g.key) {
+				continue
+			}
+			out = append(append(out, ' '), g.en...)
 		}
 	}
-	for _, ab := range glossaryENOrder {
-		if hinted(text, [][]byte{[]byte(ab)}) {
-			out = append(append(out, ' '), glossaryEN[ab]...)
+	for _, g := range x.glossEN {
+		if hinted(text, [][]byte{g[0]}) {
+			out = append(append(out, ' '), g[1]...)
 		}
 	}
 	return out
+}
+
+func hasNonASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyModifier reports whether every occurrence of k in text is followed
+// by 的.
+func onlyModifier(text, k string) bool {
+	found := false
+	for off := 0; ; {
+		i := strings.Index(text[off:], k)
+		if i < 0 {
+			return found
+		}
+		end := off + i + len(k)
+		if !strings.HasPrefix(text[end:], "的") {
+			return false
+		}
+		found = true
+		off = end
+	}
 }

@@ -201,12 +201,12 @@ func TestBridgeRouting_Aggregated(t *testing.T) {
 		return
 	}
 	// The goal is recall 0.95; the bound is what the rules reach today
-	// (0.874 on the blind set, which was 0.597 before its misses were
-	// read), so a change that loses ground fails here.
-	if sc.recall < 0.87 {
-		t.Errorf("recall %.3f below the bound 0.87 (goal 0.95)", sc.recall)
-	} else if sc.recall < 0.95 {
-		t.Logf("recall %.3f: the goal 0.95 is not met", sc.recall)
+	// (0.971: 0.597 blind, 0.874 after the vocabulary and named-server
+	// rules, then the verb/object reading of tool names, typo tolerance and
+	// per-server ranking; the set's misses were read, so it is not blind),
+	// so a change that loses ground fails here.
+	if sc.recall < 0.97 {
+		t.Errorf("recall %.3f below the bound 0.97 (goal 0.95)", sc.recall)
 	}
 	if ratio >= 0.15 {
 		t.Errorf("mean view is %.1f%% of the full list's tokens; the goal is under 15%%", 100*ratio)

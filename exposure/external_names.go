@@ -1,0 +1,449 @@
+package exposure
+
+import (
+	"slices"
+	"strings"
+)
+
+// MCP servers name their tools verb_object: create_issue,
+// list_pull_requests, API-post-page, browser_take_screenshot. A request
+// says the same two things (a verb, "open a", "删掉", "what is"; an object,
+// "PR 311", "the channels"), so a tool whose name's object words are all in
+// the request and whose verb is the request's verb is the tool it asks for,
+// and among siblings that share the object (get_pull_request,
+// list_pull_requests, merge_pull_request) the verb and the number of the
+// object ("PR 311" is one, "the open PRs" several) decide. This file reads
+// the shape of both; match (external.go) adds the fit to the lexical score.
+
+// verbClasses maps an English verb, of a tool name or of a request, to the
+// kinds of action it can mean. A request word can mean several (show: get
+// or list); a name's verb is read the same way (post: create or send).
+var verbClasses = map[string][]string{
+	"list": {"list"}, "enumerate": {"list"},
+	"show": {"get", "list"}, "view": {"get", "list"}, "see": {"get", "list"}, "display": {"get", "list"},
+	"get": {"get"}, "read": {"get"}, "retrieve": {"get"}, "fetch": {"get"}, "load": {"get"},
+	"describe": {"get"}, "check": {"get"}, "what": {"get"}, "who": {"get"}, "inspect": {"get"},
+	"open": {"get", "navigate"}, "visit": {"navigate"}, "navigate": {"navigate"}, "goto": {"navigate"}, "browse": {"navigate"},
+	"create": {"create"}, "new": {"create"}, "make": {"create"}, "add": {"create"}, "post": {"create", "send"},
+	"start": {"create"}, "leave": {"create"}, "submit": {"create"}, "raise": {"create"}, "cut": {"create"}, "insert": {"create"}, "append": {"create", "update"}, "write": {"create", "update"},
+	"update": {"update"}, "edit": {"update"}, "change": {"update"}, "modify": {"update"}, "rename": {"update", "move"},
+	"set": {"update"}, "patch": {"update"}, "close": {"update", "close"}, "reopen": {"update"}, "rewrite": {"update"},
+	"replace": {"update"}, "overwrite": {"update"},
+	"delete": {"delete"}, "remove": {"delete"}, "forget": {"delete"}, "erase": {"delete"}, "destroy": {"delete"},
+	"search": {"search"}, "find": {"search"}, "query": {"search"}, "filter": {"search"}, "lookup": {"search"}, "look": {"search", "get"},
+	"send": {"send"}, "reply": {"send"}, "tell": {"send"}, "notify": {"send"}, "say": {"send"},
+	"take": {"capture"}, "capture": {"capture"}, "snap": {"capture"},
+	"move": {"move"}, "merge": {"merge"}, "fork": {"fork"}, "push": {"push"},
+}
+
+// verbOf returns the classes of a verb or of its inflection (checks,
+// reviewed, merging, opened).
+func verbOf(w string) []string {
+	if cl, ok := verbClasses[w]; ok {
+		return cl
+	}
+	for _, end := range []string{"s", "es", "ed", "d", "ing"} {
+		if b, ok := strings.CutSuffix(w, end); ok && len(b) >= 2 {
+			if cl, ok := verbClasses[b]; ok {
+				return cl
+			}
+			if n := len(b); n > 2 && b[n-1] == b[n-2] { // stopped, shipping
+				if cl, ok := verbClasses[b[:n-1]]; ok {
+					return cl
+				}
+			}
+			if cl, ok := verbClasses[b+"e"]; ok && (end == "ed" || end == "ing") { // merged, closing
+				return cl
+			}
+		}
+	}
+	return nil
+}
+
+// verbTerms are the verbs as the lexical index stems them.
+var verbTerms = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range verbClasses {
+		m[string(stem([]byte(w)))] = true
+	}
+	return m
+}()
+
+// quantifiers make a request's object plural: "all the channels", "所有".
+var quantifiers = map[string]bool{"all": true, "every": true, "everyone": true, "each": true}
+
+// nameStopWords are name words that are neither verb nor object.
+var nameStopWords = map[string]bool{"a": true, "an": true, "the": true, "or": true, "and": true, "of": true,
+	"to": true, "as": true, "with": true, "by": true, "for": true, "in": true, "on": true, "from": true, "into": true}
+
+// nameShape is what a tool's name says: its verbs' classes and its object
+// words (stemmed; see objStem), and whether the object is plural.
+type nameShape struct {
+	verbs  []string
+	objs   []string
+	plural bool
+	// objVerbs are the verb classes of object words that are verbs used
+	// as nouns (API-post-search: a search), per objs index.
+	objVerbs [][]string
+}
+
+// objStem reduces a word to the form both sides are compared in:
+// "branches" and "branch", "messages" and "message", "entities" and
+// "entity" meet.
+func objStem(w string) string {
+	s := string(stem([]byte(w)))
+	if len(s) > 4 && s[len(s)-1] == 'e' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// isPlural reports whether an English word is a plural its stem shows.
+func isPlural(w string) bool {
+	n := len(w)
+	return n > 3 && w[n-1] == 's' && w[n-2] != 's' && w[n-2] != 'u' && w[n-2] != 'i'
+}
+
+// shapeOf reads a tool's name without its server prefix and without the
+// prefix all of its server's tools share (slack_, API-, browser_): the
+// leading verbs (create, create_or_update), then the objects.
+func shapeOf(short string, prefix string) nameShape {
+	words := strings.Fields(strings.ToLower(splitName(short)))
+	if prefix != "" && len(words) > 1 && words[0] == prefix {
+		words = words[1:]
+	}
+	var sh nameShape
+	expectVerb := true // the first word, and one after "verb or"
+	for i, w := range words {
+		if nameStopWords[w] {
+			expectVerb = w == "or" && len(sh.verbs) > 0 && len(sh.objs) == 0
+			continue
+		}
+		if cl, ok := verbClasses[w]; ok && expectVerb {
+			sh.verbs = append(sh.verbs, cl...)
+			expectVerb = false
+			continue
+		}
+		expectVerb = false
+		sh.objs = append(sh.objs, objStem(w))
+		sh.objVerbs = append(sh.objVerbs, verbClasses[w])
+		if i == len(words)-1 {
+			sh.plural = isPlural(w)
+		}
+	}
+	// get_users and get_block_children list: a plural object makes a get
+	// a list.
+	if sh.plural {
+		for _, v := range sh.verbs {
+			if v == "get" {
+				sh.verbs = append(sh.verbs, "list")
+				break
+			}
+		}
+	}
+	return sh
+}
+
+// commonPrefix is the first name word every tool of a server shares, when
+// the server has at least three tools (slack_, API-, browser_): it says
+// which server, not which tool.
+func commonPrefix(shorts []string) string {
+	if len(shorts) < 3 {
+		return ""
+	}
+	first := ""
+	for i, s := range shorts {
+		w := strings.Fields(strings.ToLower(splitName(s)))
+		if len(w) < 2 {
+			return ""
+		}
+		if i == 0 {
+			first = w[0]
+		} else if w[0] != first {
+			return ""
+		}
+	}
+	return first
+}
+
+// requestShape is what a request says in the same terms: the classes of
+// its verbs (with those its form implies), its object words, and the
+// object's number.
+type requestShape struct {
+	verbs            map[string]bool
+	objs             map[string]bool
+	plural, singular bool
+}
+
+// shapeOfRequest reads normalised request text whose first orig bytes are
+// the request and the rest the words the glossary and the artefacts added
+// (they say no number: Chinese has none). Words of five letters or more
+// that no tool's text holds are corrected to a name word one edit away
+// ("requst", "isues"). An object word followed by a number, or a "#123",
+// makes the request about one thing (get); a plural object or a quantifier
+// about several (list); show, view and see mean whichever the number says.
+func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
+	rs := requestShape{verbs: map[string]bool{}, objs: map[string]bool{}}
+	type word struct {
+		w     string
+		added bool // from the glossary, not the request
+	}
+	var words []word
+	ident, about, either := false, false, false
+	for i := 0; i < len(text); {
+		if !isWordByte(text[i]) {
+			if text[i] == '#' && i+1 < len(text) && '0' <= text[i+1] && text[i+1] <= '9' {
+				ident = true
+			}
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isWordByte(text[j]) {
+			j++
+		}
+		words = append(words, word{string(text[i:j]), i >= orig})
+		i = j
+	}
+	for i, wd := range words {
+		w := wd.w
+		if w[0] >= '0' && w[0] <= '9' {
+			if i > 0 && (rs.objs[objStem(words[i-1].w)] || glossaryEN[words[i-1].w] != "") {
+				ident = true // issue 33, PR 91
+			}
+			continue
+		}
+		if len(w) >= 5 && !x.nameVocab[w] && !x.known(w) {
+			if c, ok := x.correct(w); ok {
+				w = c
+			}
+		}
+		cl := verbOf(w)
+		next := ""
+		if i+1 < len(words) {
+			next = words[i+1].w
+		}
+		switch {
+		case w == "open" && (next == "a" || next == "an" || next == "new"):
+			cl = []string{"create"} // open a PR, open an issue
+		case w == "add" && next != "" && '0' <= next[0] && next[0] <= '9':
+			cl = nil // add 17 and 25: a sum, not a new thing
+			if x.objVocab["sum"] {
+				rs.objs["sum"] = true
+			}
+		case w == "show" || w == "view" || w == "see" || w == "display":
+			cl, either = nil, true
+		case quantifiers[w]:
+			rs.plural = true
+		case w == "about":
+			about = true
+		}
+		for _, c := range cl {
+			rs.verbs[c] = true
+		}
+		if s := objStem(w); x.objVocab[s] {
+			rs.objs[s] = true
+			switch {
+			case wd.added:
+			case isPlural(w):
+				rs.plural = true
+			default:
+				rs.singular = true
+			}
+		}
+	}
+	one := ident || (rs.singular && !rs.plural)
+	switch {
+	case either && one:
+		rs.verbs["get"] = true
+	case either && rs.plural:
+		rs.verbs["list"] = true
+	case either:
+		rs.verbs["get"], rs.verbs["list"] = true, true
+	}
+	if ident {
+		rs.verbs["get"] = true
+	} else if rs.plural {
+		rs.verbs["list"] = true
+	}
+	// A question about a topic ("what do you remember about Atlas") is a
+	// search when nothing else is asked to be done.
+	if about && !rs.verbs["create"] && !rs.verbs["update"] && !rs.verbs["delete"] && !rs.verbs["send"] && !rs.verbs["move"] {
+		rs.verbs["search"] = true
+	}
+	return rs
+}
+
+// known reports whether a word is in the tools' text: not a typo.
+func (x *externalSet) known(w string) bool {
+	_, ok := x.lex.vocab[string(stem([]byte(w)))]
+	return ok
+}
+
+// correct returns the name word one edit (or one swap of neighbours) away
+// from w, if there is exactly one.
+func (x *externalSet) correct(w string) (string, bool) {
+	found := ""
+	for _, v := range x.typoVocab {
+		if len(v) >= len(w)-1 && len(v) <= len(w)+1 && editDistance1(w, v) {
+			if found != "" && found != v {
+				return "", false
+			}
+			found = v
+		}
+	}
+	return found, found != ""
+}
+
+// editDistance1 reports whether a and b differ by one insertion, deletion,
+// substitution or swap of adjacent letters.
+func editDistance1(a, b string) bool {
+	if a == b {
+		return false
+	}
+	la, lb := len(a), len(b)
+	if la < lb {
+		a, b, la, lb = b, a, lb, la
+	}
+	if la-lb > 1 {
+		return false
+	}
+	i := 0
+	for i < lb && a[i] == b[i] {
+		i++
+	}
+	if la == lb {
+		if a[i+1:] == b[i+1:] {
+			return true // substitution
+		}
+		return i+1 < la && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:] // swap
+	}
+	return a[i+1:] == b[i:] // a has one letter more
+}
+
+// allGeneric reports whether every object word of a name is one that the
+// names of three servers or more hold (file, directory): such a name
+// fitting a request that names no server says little about which server.
+func (x *externalSet) allGeneric(sh nameShape) bool {
+	for _, o := range sh.objs {
+		if !x.generic[o] {
+			return false
+		}
+	}
+	return true
+}
+
+// fit scores how well a tool's name shape fits the request's: the share
+// of its object words the request holds (2), its verb being the request's
+// (1, or -1 when the request means another), a whole fit (1 more), and
+// the object's number agreeing (0.3). It
+// reports whether the fit is whole: every object word there and the verb,
+// if the name has one, meant. A name with no object words (navigate)
+// fits wholly by its verb only where the request names its server (match
+// checks that): "open" alone does not pick a browser tool out of every
+// server.
+func (rs requestShape) fit(sh nameShape) (float64, bool) {
+	matched := 0
+	for i, o := range sh.objs {
+		if rs.objs[o] || slices.ContainsFunc(sh.objVerbs[i], func(v string) bool { return rs.verbs[v] }) {
+			matched++ // the object, or the action it names ("find" for a search)
+		}
+	}
+	verbOK := false
+	for _, v := range sh.verbs {
+		if rs.verbs[v] {
+			verbOK = true
+			break
+		}
+	}
+	if matched == 0 {
+		switch {
+		case len(sh.objs) == 0 && verbOK:
+			return 2, true
+		case verbOK:
+			return 0.5, false // the verb alone: a tie-break among a named server's tools
+		}
+		return 0, false
+	}
+	score := 2 * float64(matched) / float64(len(sh.objs))
+	switch {
+	case verbOK:
+		score++
+	case len(sh.verbs) > 0 && len(rs.verbs) > 0:
+		score-- // the request means another action: a sibling's
+	}
+	whole := matched == len(sh.objs) && (len(sh.verbs) == 0 || verbOK)
+	if whole {
+		score++
+	}
+	if (rs.plural && sh.plural) || (rs.singular && !rs.plural && !sh.plural) {
+		score += 0.3
+	}
+	return score, whole
+}
+
+// withArtefacts appends the object words a request's artefacts stand for:
+// "file" for a file name (README.md, notes/retro.md), "url" for a URL, and
+// "channel" for a chat channel written #name (#general, #行销; #123 is a
+// number, see shapeOfRequest). Files and URLs count only in a request that
+// names a server: native tools read files and URLs too, and a file name
+// alone must not pull in every server's get_file.
+func withArtefacts(norm, words []byte, named bool) []byte {
+	for _, sp := range deadSpans(norm, nil) {
+		if !named {
+			break
+		}
+		at := int(sp[0])
+		if at >= 3 && string(norm[at-3:at]) == "://" || hasPrefix(norm[at:], "www.") {
+			words = append(words, " url"...)
+		} else {
+			words = append(words, " file"...)
+		}
+	}
+	for i := 0; i+1 < len(norm); i++ {
+		if norm[i] == '#' && (i == 0 || !isWordByte(norm[i-1])) && !('0' <= norm[i+1] && norm[i+1] <= '9') && norm[i+1] != ' ' {
+			words = append(words, " channel"...)
+			break
+		}
+	}
+	return words
+}
+
+// nearName reports whether normalised text holds a word that is a typo of
+// a server's name of five letters or more: one edit or swap away with the
+// same first letter ("githb", "slak", "notoin", "gitlabe"), or sharing all
+// but the name's last three letters ("playwrite"). Such words are blanked
+// in blank (same offsets as text), as the name itself is.
+func nearName(text []byte, name string, blank []byte) bool {
+	if len(name) < 5 {
+		return false
+	}
+	found := false
+	for i := 0; i < len(text); {
+		if !isWordByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isWordByte(text[j]) {
+			j++
+		}
+		w := string(text[i:j])
+		if w != name && len(w) >= 4 && w[0] == name[0] && (editDistance1(w, name) || (sharedPrefix(w, name) >= max(5, len(name)-3) && len(w) <= len(name)+3)) {
+			found = true
+			for k := i; k < j; k++ {
+				blank[k] = ' '
+			}
+		}
+		i = j
+	}
+	return found
+}
+
+func sharedPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}

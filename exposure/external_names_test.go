@@ -1,0 +1,222 @@
+package exposure
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// fixtureServers are the real downstream servers' manifests of
+// fixtures/bridge (github, gitlab, slack, notion, playwright, memory,
+// filesystem, everything: 128 tools as their servers list them), with the
+// routing hints of fixtures/bridge/hints.json.
+func fixtureServers(t *testing.T) []ExternalTool {
+	t.Helper()
+	files, _ := filepath.Glob("../fixtures/bridge/manifests/*.manifest.json")
+	sort.Strings(files)
+	if len(files) == 0 {
+		t.Fatal("no fixture manifests")
+	}
+	hints := map[string]struct{ Intents, Keywords []string }{}
+	if b, err := os.ReadFile("../fixtures/bridge/hints.json"); err == nil {
+		if err := json.Unmarshal(b, &hints); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out []ExternalTool
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var man struct {
+			Server string
+			Tools  []struct {
+				Name, Title, Description string
+				InputSchema              struct {
+					Properties map[string]struct{ Description string }
+				}
+			}
+		}
+		if err := json.Unmarshal(b, &man); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		h := hints[man.Server]
+		for _, tl := range man.Tools {
+			et := ExternalTool{Name: man.Server + "__" + tl.Name, Group: man.Server, Title: tl.Title,
+				Description: tl.Description, Intents: h.Intents, Keywords: h.Keywords}
+			names := make([]string, 0, len(tl.InputSchema.Properties))
+			for n := range tl.InputSchema.Properties {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				et.Params = append(et.Params, ExternalParam{n, tl.InputSchema.Properties[n].Description})
+			}
+			out = append(out, et)
+		}
+	}
+	return out
+}
+
+// expectRecommended routes each request and wants its tool recommended
+// and, when given, another tool not recommended.
+func expectRecommended(t *testing.T, r *Router, cases [][3]string) {
+	t.Helper()
+	for _, c := range cases {
+		q, want, not := c[0], c[1], c[2]
+		rec := r.Route(q).Recommended()
+		if !slices.Contains(rec, want) {
+			t.Errorf("%q: %s not recommended (%v)", q, want, rec)
+		}
+		if not != "" && slices.Contains(rec, not) {
+			t.Errorf("%q: %s recommended too (%v)", q, not, rec)
+		}
+	}
+}
+
+// TestExternalNames_VerbPicksTheSibling: among tools sharing an object
+// (get_/list_/create_/merge_pull_request), the request's verb and the
+// object's number pick one: "PR 12" is one, "the open PRs" several, "open
+// a" creates.
+func TestExternalNames_VerbPicksTheSibling(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"what pull requests are open in acme/api on GitHub?", "github__list_pull_requests", "github__create_pull_request"},
+		{"show me issue #77 on github", "github__get_issue", "github__list_issues"},
+		{"github: list the commits on main", "github__list_commits", ""},
+		{"create a pull request from fix-1 to main", "github__create_pull_request", "github__list_pull_requests"},
+		{"open a new issue in gitlab project web: broken footer", "gitlab__create_issue", ""},
+		{"update the title of github issue 5 to 'Crash on start'", "github__update_issue", "github__list_issues"},
+		{"delete that block in notion", "notion__API-delete-a-block", "notion__API-retrieve-a-block"},
+		{"fork the repo acme/tool on gitlab", "gitlab__fork_repository", ""},
+		// a verb used as a noun in the name: API-post-search is a search
+		{"notion: find the page called 'Hiring plan'", "notion__API-post-search", ""},
+	})
+}
+
+// TestExternalNames_ChineseVerbsAndModifiers: Chinese verbs reach the
+// names' verbs through the glossary; a measure word between verb and
+// object does not hide them; a verb followed by 的 is a modifier.
+func TestExternalNames_ChineseVerbsAndModifiers(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"在 github 上创建一个 PR，从 dev 到 main", "github__create_pull_request", ""},
+		{"把 github 上 PR 12 合并掉", "github__merge_pull_request", ""},
+		{"gitlab 上给 infra 项目建个新分支 hotfix-1", "gitlab__create_branch", ""},
+		{"列出 slack 里所有的用户", "slack__slack_get_users", ""},
+		{"在 notion 里新建一个页面叫 周会记录", "notion__API-post-page", ""},
+		{"用 filesystem 在 /tmp/x 下面建一个新的目录", "filesystem__create_directory", ""},
+		{"playwright 里截个图", "playwright__browser_take_screenshot", ""},
+		{"playwright 里按一下回车键", "playwright__browser_press_key", ""},
+		{"我的记忆里关于 Bob 都存了啥", "memory__search_nodes", ""},
+		// merged PRs, listed: not a merge
+		{"把 GitHub 上上个月合并的 PR 都列出来", "github__list_pull_requests", "github__merge_pull_request"},
+	})
+}
+
+// TestExternalNames_Typos: a server's name one edit away (or its first
+// letters) still names it; a request word one edit from a tool name's word
+// is read as that word.
+func TestExternalNames_Typos(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"githib: search code for TODO(fixme)", "github__search_code", ""},
+		{"with filesytem mcp, get info about /etc/hosts", "filesystem__get_file_info", ""},
+		{"list the isues in acme/web on github", "github__list_issues", ""},
+		{"create a pull requst on github from dev to main", "github__create_pull_request", ""},
+		{"playwrigt: go back to the previous page", "playwright__browser_navigate_back", ""},
+	})
+	if d := r.Route("move the files on gitlab"); slices.ContainsFunc(d.Recommended(), func(n string) bool { return strings.HasPrefix(n, "github__") }) {
+		t.Errorf("gitlab is two edits from github: %v", d.Recommended())
+	}
+	for _, c := range [][2]string{{"githb", "github"}, {"notoin", "notion"}, {"slak", "slack"}, {"requst", "request"}} {
+		if !editDistance1(c[0], c[1]) {
+			t.Errorf("%s and %s are one edit apart", c[0], c[1])
+		}
+	}
+	for _, c := range [][2]string{{"gitlab", "github"}, {"slack", "slack"}, {"stars", "sta"}} {
+		if editDistance1(c[0], c[1]) {
+			t.Errorf("%s and %s are not one edit apart", c[0], c[1])
+		}
+	}
+}
+
+// TestExternalNames_NamedServerOwnsTheRequest: a request that names one
+// server does not recommend another server's tool of the same shape; one
+// that names two keeps the best of each.
+func TestExternalNames_NamedServerOwnsTheRequest(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"list every user in our notion workspace", "notion__API-get-users", "slack__slack_get_users"},
+		{"list every user in our slack workspace", "slack__slack_get_users", "notion__API-get-users"},
+	})
+	rec := r.Route("read the latest messages in slack channel #design and put them in a new notion page").Recommended()
+	if !slices.Contains(rec, "slack__slack_get_channel_history") || !slices.Contains(rec, "notion__API-post-page") {
+		t.Errorf("two servers named: recommended %v", rec)
+	}
+}
+
+// TestExternalNames_ArtefactsAndGatewayWords: a file name stands for a
+// file, a URL for a url, "#name" for a channel; "mcp server" says which
+// kind of tool, not which one, so a description that mentions MCP servers
+// does not win by it.
+func TestExternalNames_ArtefactsAndGatewayWords(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"read CONTRIBUTING.md from the github repo acme/web", "github__get_file_contents", ""},
+		{"post 'build is green' to #ci on slack", "slack__slack_post_message", ""},
+		{"ask the everything mcp server to add 3 and 4", "everything__get-sum", "everything__get-env"},
+		{"with playwright, go to https://example.org", "playwright__browser_navigate", ""},
+	})
+}
+
+// TestExternalNames_Shapes: how names are read.
+func TestExternalNames_Shapes(t *testing.T) {
+	cases := []struct {
+		name, prefix string
+		verbs, objs  []string
+		plural       bool
+	}{
+		{"list_pull_requests", "", []string{"list"}, []string{"pull", "request"}, true},
+		{"create_or_update_file", "", []string{"create", "update"}, []string{"file"}, false},
+		{"API-post-search", "api", []string{"create", "send"}, []string{"search"}, false},
+		{"slack_get_users", "slack", []string{"get", "list"}, []string{"user"}, true},
+		{"browser_resize", "browser", nil, []string{"resiz"}, false},
+		{"directory_tree", "", nil, []string{"director", "tree"}, false},
+		{"browser_wait_for", "browser", []string(nil), []string{"wait"}, false},
+	}
+	for _, c := range cases {
+		sh := shapeOf(c.name, c.prefix)
+		if len(sh.objVerbs) != len(sh.objs) || !slices.Equal(sh.verbs, c.verbs) || !slices.Equal(sh.objs, c.objs) || sh.plural != c.plural {
+			t.Errorf("%s: %+v", c.name, sh)
+		}
+	}
+	if p := commonPrefix([]string{"slack_a_b", "slack_c", "slack_d"}); p != "slack" {
+		t.Errorf("prefix %q", p)
+	}
+	if p := commonPrefix([]string{"get_a", "get_b", "list_c"}); p != "" {
+		t.Errorf("prefix %q", p)
+	}
+}
+
+// TestExternalNames_NativeRequestsStayNative: naming no server, a file
+// name does not pull in every server's file tools, and a request the
+// native tools answer confidently is not handed to a downstream tool
+// whose name happens to fit ("the page" is the browser's here).
+func TestExternalNames_NativeRequestsStayNative(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	for _, c := range [][2]string{
+		{"open https://example.com and take a screenshot of the page", "notion__API-retrieve-a-page"},
+		{"convert report.docx to PDF", "github__get_file_contents"},
+		{"rename report_final_v2.docx to report.docx", "github__create_or_update_file"},
+	} {
+		if rec := r.Route(c[0]).Recommended(); slices.Contains(rec, c[1]) {
+			t.Errorf("%q: %s recommended (%v)", c[0], c[1], rec)
+		}
+	}
+}
