@@ -31,7 +31,8 @@ import (
 const (
 	aggManifests = "../fixtures/bridge/manifests"
 	aggHints     = "../fixtures/bridge/hints.json"
-	aggRequests  = "../exposure/testdata/bridge_routing.jsonl"
+	aggRequests  = "../exposure/testdata/bridge_routing.jsonl"  // the rules were tuned on its misses
+	aggBlind     = "../exposure/testdata/bridge_routing2.jsonl" // written blind after that, scored once
 )
 
 type aggRequest struct {
@@ -102,9 +103,9 @@ func aggregatedServer(tb testing.TB) *Server {
 	return s
 }
 
-func readAggRequests(tb testing.TB) []aggRequest {
+func readAggRequests(tb testing.TB, path string) []aggRequest {
 	tb.Helper()
-	f, err := os.Open(aggRequests)
+	f, err := os.Open(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func readAggRequests(tb testing.TB) []aggRequest {
 		}
 		var r aggRequest
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			tb.Fatalf("%s: %v", aggRequests, err)
+			tb.Fatalf("%s: %v", path, err)
 		}
 		out = append(out, r)
 	}
@@ -178,38 +179,49 @@ func registeredNames(s *Server) []string {
 // tools: below that the full list is too small for the ratio to mean much.
 func TestBridgeRouting_Aggregated(t *testing.T) {
 	s := aggregatedServer(t)
-	reqs := readAggRequests(t)
-	sc := scoreAggregated(s, reqs)
-	ratio := sc.meanTokens / float64(sc.fullTokens)
-	t.Logf("tools=%d requests=%d recall=%.3f first_rec=%.3f full_tokens=%d mean_view_tokens=%.0f ratio=%.3f mean_size=%.1f",
-		sc.tools, sc.requests, sc.recall, sc.firstRec, sc.fullTokens, sc.meanTokens, ratio, sc.meanSize)
-	for _, m := range sc.misses {
-		t.Log("miss: " + m)
-	}
 	if len(s.router.External()) == 0 {
 		t.Fatal("no downstream tool was published from the fixture manifests")
 	}
-	for _, r := range reqs {
-		for _, n := range r.Tools {
-			if _, ok := s.lookupTool(n); !ok {
-				t.Errorf("%s needs %s, which is neither registered nor published", r.ID, n)
+	// The goal is recall 0.95. The bounds are what the rules reach today,
+	// so a change that loses ground fails here. The first set's misses were
+	// read while writing the rules (0.597 at first, 0.874 after the
+	// vocabulary and named-server rules, 0.971 after the verb/object reading
+	// of tool names, typo tolerance and per-server ranking): it is not
+	// blind. The second was written blind after the last rule and scored
+	// once: recall 0.859, first_rec 0.798, view 7.1% of the full list.
+	for _, set := range []struct {
+		path  string
+		bound float64
+	}{{aggRequests, 0.97}, {aggBlind, 0.85}} {
+		t.Run(filepath.Base(set.path), func(t *testing.T) {
+			reqs := readAggRequests(t, set.path)
+			sc := scoreAggregated(s, reqs)
+			ratio := sc.meanTokens / float64(sc.fullTokens)
+			t.Logf("tools=%d requests=%d recall=%.3f first_rec=%.3f full_tokens=%d mean_view_tokens=%.0f ratio=%.3f mean_size=%.1f",
+				sc.tools, sc.requests, sc.recall, sc.firstRec, sc.fullTokens, sc.meanTokens, ratio, sc.meanSize)
+			for _, m := range sc.misses {
+				t.Log("miss: " + m)
 			}
-		}
-	}
-	if sc.tools < 100 {
-		t.Logf("fewer than 100 tools loaded: the goals are not checked")
-		return
-	}
-	// The goal is recall 0.95; the bound is what the rules reach today
-	// (0.971: 0.597 blind, 0.874 after the vocabulary and named-server
-	// rules, then the verb/object reading of tool names, typo tolerance and
-	// per-server ranking; the set's misses were read, so it is not blind),
-	// so a change that loses ground fails here.
-	if sc.recall < 0.97 {
-		t.Errorf("recall %.3f below the bound 0.97 (goal 0.95)", sc.recall)
-	}
-	if ratio >= 0.15 {
-		t.Errorf("mean view is %.1f%% of the full list's tokens; the goal is under 15%%", 100*ratio)
+			for _, r := range reqs {
+				for _, n := range r.Tools {
+					if _, ok := s.lookupTool(n); !ok {
+						t.Errorf("%s needs %s, which is neither registered nor published", r.ID, n)
+					}
+				}
+			}
+			if sc.tools < 100 {
+				t.Logf("fewer than 100 tools loaded: the goals are not checked")
+				return
+			}
+			if sc.recall < set.bound {
+				t.Errorf("recall %.3f below the bound %.2f (goal 0.95)", sc.recall, set.bound)
+			} else if sc.recall < 0.95 {
+				t.Logf("recall %.3f: the goal 0.95 is not met on this set", sc.recall)
+			}
+			if ratio >= 0.15 {
+				t.Errorf("mean view is %.1f%% of the full list's tokens; the goal is under 15%%", 100*ratio)
+			}
+		})
 	}
 }
 
@@ -217,7 +229,7 @@ func TestBridgeRouting_Aggregated(t *testing.T) {
 // catalog, with the figures of TestBridgeRouting_Aggregated as metrics.
 func BenchmarkBridgeRouting(b *testing.B) {
 	s := aggregatedServer(b)
-	reqs := readAggRequests(b)
+	reqs := readAggRequests(b, aggRequests)
 	sc := scoreAggregated(s, reqs)
 	b.ReportMetric(sc.recall, "recall")
 	b.ReportMetric(sc.firstRec, "first_rec")
