@@ -35,6 +35,12 @@ var glossaryZH = map[string]string{
 	"移动": "move", "重命名": "rename move", "尺寸": "size resize", "窗口": "window",
 	"控制台": "console", "网络请求": "network request", "环境变量": "environment variable",
 	"压缩": "compress gzip", "求和": "sum", "相加": "add sum", "回显": "echo", "图片": "image",
+	// verbs and nouns of forms, dialogs and records
+	"建": "create", "加": "add", "添加": "add", "增加": "add", "加上": "add", "选": "select", "选择": "select", "下拉": "select option dropdown",
+	"弹窗": "dialog", "对话框": "dialog", "确认框": "dialog confirm", "提示框": "dialog alert", "确定": "accept confirm",
+	"出现": "appear wait", "附件": "attachment file upload", "传到": "upload", "传上": "upload", "拖": "drag", "拖放": "drag drop", "拖到": "drag drop",
+	"字段": "field property", "属性": "property", "导出": "export", "改名": "rename move", "大小": "size", "资料": "profile info",
+	"运行": "run", "执行": "run execute", "进度": "progress", "全部": "all", "回一句": "reply comment", "回个": "reply comment", "回一下": "reply comment",
 }
 
 // glossaryEN spells out abbreviations that tool descriptions write in
@@ -45,6 +51,8 @@ var glossaryEN = map[string]string{
 	"msg": "message", "dm": "direct message", "ci": "status checks", "env": "environment",
 	"project": "repository", "projects": "repositories", "member": "user", "members": "users",
 	"people": "users", "everyone": "users", "folder": "directory", "folders": "directories",
+	"bug": "issue", "bugs": "issues", "ticket": "issue", "tickets": "issues", "readme": "file", "changelog": "file", "license": "file", "makefile": "file", "dockerfile": "file",
+	"approve": "review", "lgtm": "review",
 }
 
 // glossaryOrder is the glossary's keys sorted, so that the words are

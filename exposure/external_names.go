@@ -21,7 +21,7 @@ import (
 var verbClasses = map[string][]string{
 	"list": {"list"}, "enumerate": {"list"},
 	"show": {"get", "list"}, "view": {"get", "list"}, "see": {"get", "list"}, "display": {"get", "list"},
-	"get": {"get"}, "read": {"get"}, "retrieve": {"get"}, "fetch": {"get"}, "load": {"get"},
+	"get": {"get"}, "grab": {"get"}, "read": {"get"}, "retrieve": {"get"}, "fetch": {"get"}, "load": {"get"},
 	"describe": {"get"}, "check": {"get"}, "what": {"get"}, "who": {"get"}, "inspect": {"get"},
 	"open": {"get", "navigate"}, "visit": {"navigate"}, "navigate": {"navigate"}, "goto": {"navigate"}, "browse": {"navigate"},
 	"create": {"create"}, "new": {"create"}, "make": {"create"}, "add": {"create"}, "post": {"create", "send"},
@@ -31,9 +31,10 @@ var verbClasses = map[string][]string{
 	"replace": {"update"}, "overwrite": {"update"},
 	"delete": {"delete"}, "remove": {"delete"}, "forget": {"delete"}, "erase": {"delete"}, "destroy": {"delete"},
 	"search": {"search"}, "find": {"search"}, "query": {"search"}, "filter": {"search"}, "lookup": {"search"}, "look": {"search", "get"},
-	"send": {"send"}, "reply": {"send"}, "tell": {"send"}, "notify": {"send"}, "say": {"send"},
+	"send": {"send"}, "reply": {"send", "create"}, "tell": {"send"}, "notify": {"send"}, "say": {"send"},
 	"take": {"capture"}, "capture": {"capture"}, "snap": {"capture"},
-	"move": {"move"}, "merge": {"merge"}, "fork": {"fork"}, "push": {"push"},
+	"approve": {"create"},
+	"move":    {"move"}, "merge": {"merge"}, "fork": {"fork"}, "push": {"push"},
 }
 
 // verbOf returns the classes of a verb or of its inflection (checks,
@@ -224,8 +225,13 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 			next = words[i+1].w
 		}
 		switch {
-		case w == "open" && (next == "a" || next == "an" || next == "new"):
-			cl = []string{"create"} // open a PR, open an issue
+		case (w == "open" || w == "file" || w == "log") && (next == "a" || next == "an" || next == "new"):
+			// open a PR, file a bug, log an issue: a noun or another
+			// verb used as "create"
+			cl = []string{"create"}
+			if w == "file" {
+				continue
+			}
 		case w == "add" && next != "" && '0' <= next[0] && next[0] <= '9':
 			cl = nil // add 17 and 25: a sum, not a new thing
 			if x.objVocab["sum"] {
@@ -261,9 +267,11 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 	case either:
 		rs.verbs["get"], rs.verbs["list"] = true, true
 	}
-	if ident {
+	// A number names one thing ("issue #77"): read it, unless the request
+	// says what else to do with it ("reply to issue #77").
+	if ident && !rs.acts() {
 		rs.verbs["get"] = true
-	} else if rs.plural {
+	} else if rs.plural && !ident {
 		rs.verbs["list"] = true
 	}
 	// A question about a topic ("what do you remember about Atlas") is a
@@ -272,6 +280,17 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		rs.verbs["search"] = true
 	}
 	return rs
+}
+
+// acts reports whether the request's verbs ask for a change or an action,
+// not a reading.
+func (rs requestShape) acts() bool {
+	for v := range rs.verbs {
+		if v != "get" && v != "list" && v != "search" && v != "navigate" {
+			return true
+		}
+	}
+	return false
 }
 
 // known reports whether a word is in the tools' text: not a typo.

@@ -220,3 +220,40 @@ func TestExternalNames_NativeRequestsStayNative(t *testing.T) {
 		}
 	}
 }
+
+// TestExternalNames_ActionOnANumberedThing: a number names one thing, but
+// the request's verb still says what to do with it: a reply to issue #5
+// is a comment, not a reading of the issue.
+func TestExternalNames_ActionOnANumberedThing(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"reply to github issue #5: fixed in the next release", "github__add_issue_comment", ""},
+		{"github 上 issue 12 回个：重复了，关掉", "github__add_issue_comment", ""},
+		{"approve PR 4 on github", "github__create_pull_request_review", "github__get_pull_request"},
+		{"show me issue #77 on github", "github__get_issue", ""},
+	})
+}
+
+// TestExternalNames_NounsUsedAsVerbs: "file a bug", "log a ticket" create
+// an issue; "file" there is the verb, not an object, and bug and ticket
+// are issues.
+func TestExternalNames_NounsUsedAsVerbs(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"file a ticket on github for acme/web: the footer overlaps", "github__create_issue", "github__create_or_update_file"},
+		{"log a bug in gitlab: search returns nothing", "gitlab__create_issue", ""},
+		{"grab the LICENSE of acme/tool from github", "github__get_file_contents", ""},
+	})
+}
+
+// TestExternalNames_FormAndDialogVocabulary: the Chinese words of forms,
+// dialogs, uploads and records reach the tools' English names.
+func TestExternalNames_FormAndDialogVocabulary(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"playwright 里有个对话框，点确定关掉它", "playwright__browser_handle_dialog", ""},
+		{"用 playwright 在下拉框里选第二项", "playwright__browser_select_option", ""},
+		{"playwright 把 photo.png 作为附件传上去", "playwright__browser_file_upload", ""},
+		{"在知识图谱里给 Alice 添加一条观察：住在柏林", "memory__add_observations", ""},
+	})
+}
