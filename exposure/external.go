@@ -180,6 +180,11 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 	}
 	x.glossZH, x.glossEN = compileGlossary(x.norm)
 	x.lex = newBM25(x.norm, docs, t.StopWords.English, t.StopWords.Chinese)
+	for _, g := range x.groups {
+		if a := x.initials(g.raw); a != "" {
+			g.name = append(g.name, []byte(a))
+		}
+	}
 	x.docs = make([][]string, len(tools))
 	for i, d := range docs {
 		seen := map[string]bool{}
@@ -191,6 +196,21 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 		})
 	}
 	return x
+}
+
+// initials is what users shorten a server's one-word compound name to,
+// the first letters of its two parts as the tools' text knows them
+// (filesystem: fs), or "" for a name that is not such a compound.
+func (x *externalSet) initials(name string) string {
+	if len(name) < 6 || strings.IndexFunc(name, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return ""
+	}
+	for i := 3; i <= len(name)-3; i++ {
+		if x.known(name[:i]) && x.known(name[i:]) {
+			return name[:1] + name[i:i+1]
+		}
+	}
+	return ""
 }
 
 // hinted reports whether normalised text holds one of words, as a whole
@@ -276,12 +296,14 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 	}
 	mask(words, gatewayWords)
 	words = x.withGlossary(words)
-	words = withArtefacts(norm, words, anyNamed)
+	words, files := withArtefacts(norm, words, anyNamed)
 	lex := make([]float64, len(x.tools))
 	if x.lex.score(words, lex) == 0 && !x.anyHint(norm, det) && !anyNamed {
 		return nil
 	}
 	shape := x.shapeOfRequest(words, len(norm))
+	shape.plural = shape.plural || files >= 2
+	shape.singular = shape.singular || files == 1
 	// Coverage counts the request's Latin words and the Chinese bigrams the
 	// index knows: descriptions are mostly English, and a Chinese sentence's
 	// other bigrams would make every coverage small.

@@ -41,6 +41,8 @@ var glossaryZH = map[string]string{
 	"出现": "appear wait", "附件": "attachment file upload", "传到": "upload", "传上": "upload", "拖": "drag", "拖放": "drag drop", "拖到": "drag drop",
 	"字段": "field property", "属性": "property", "导出": "export", "改名": "rename move", "大小": "size", "资料": "profile info",
 	"运行": "run", "执行": "run execute", "进度": "progress", "全部": "all", "回一句": "reply comment", "回个": "reply comment", "回一下": "reply comment",
+	"列一下": "list", "列下": "list", "列个": "list", "找": "find search", "找出": "find search",
+	"返回": "back", "后退": "back", "退回": "back", "上一页": "back previous page", "前进": "forward",
 }
 
 // glossaryEN spells out abbreviations that tool descriptions write in

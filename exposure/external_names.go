@@ -70,6 +70,17 @@ var verbTerms = func() map[string]bool {
 	return m
 }()
 
+// batchWords in a tool's name say it takes several things at once
+// (read_multiple_files, batch_get): a plural request meets them.
+// Held as objStem gives them.
+var batchWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"multiple", "many", "batch", "bulk", "several"} {
+		m[objStem(w)] = true
+	}
+	return m
+}()
+
 // quantifiers make a request's object plural: "all the channels", "所有".
 var quantifiers = map[string]bool{"all": true, "every": true, "everyone": true, "each": true}
 
@@ -186,8 +197,9 @@ type requestShape struct {
 func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 	rs := requestShape{verbs: map[string]bool{}, objs: map[string]bool{}}
 	type word struct {
-		w     string
-		added bool // from the glossary, not the request
+		w       string
+		added   bool // from the glossary, not the request
+		at, end int
 	}
 	var words []word
 	ident, about, either := false, false, false
@@ -203,7 +215,7 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		for j < len(text) && isWordByte(text[j]) {
 			j++
 		}
-		words = append(words, word{string(text[i:j]), i >= orig})
+		words = append(words, word{string(text[i:j]), i >= orig, i, j})
 		i = j
 	}
 	for i, wd := range words {
@@ -211,6 +223,9 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		if w[0] >= '0' && w[0] <= '9' {
 			if i > 0 && (rs.objs[objStem(words[i-1].w)] || glossaryEN[words[i-1].w] != "") {
 				ident = true // issue 33, PR 91
+			}
+			if i > 0 && isNumber(words[i-1].w) && isPlus(text[words[i-1].end:wd.at]) && x.objVocab["sum"] {
+				rs.objs["sum"] = true // 17 + 25, 17 加 25
 			}
 			continue
 		}
@@ -280,6 +295,16 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		rs.verbs["search"] = true
 	}
 	return rs
+}
+
+func isNumber(w string) bool {
+	return strings.Trim(w, "0123456789") == ""
+}
+
+// isPlus reports whether the text between two numbers adds them.
+func isPlus(between []byte) bool {
+	b := strings.TrimSpace(string(between))
+	return b == "+" || b == "加" || b == "plus" || b == "and"
 }
 
 // acts reports whether the request's verbs ask for a change or an action,
@@ -364,7 +389,7 @@ func (x *externalSet) allGeneric(sh nameShape) bool {
 func (rs requestShape) fit(sh nameShape) (float64, bool) {
 	matched := 0
 	for i, o := range sh.objs {
-		if rs.objs[o] || slices.ContainsFunc(sh.objVerbs[i], func(v string) bool { return rs.verbs[v] }) {
+		if rs.objs[o] || (rs.plural && batchWords[o]) || slices.ContainsFunc(sh.objVerbs[i], func(v string) bool { return rs.verbs[v] }) {
 			matched++ // the object, or the action it names ("find" for a search)
 		}
 	}
@@ -398,6 +423,10 @@ func (rs requestShape) fit(sh nameShape) (float64, bool) {
 	if (rs.plural && sh.plural) || (rs.singular && !rs.plural && !sh.plural) {
 		score += 0.3
 	}
+	// one thing asked of a name that takes several (read_multiple_files)
+	if rs.singular && !rs.plural && slices.ContainsFunc(sh.objs, func(o string) bool { return batchWords[o] }) {
+		score--
+	}
 	return score, whole
 }
 
@@ -407,7 +436,11 @@ func (rs requestShape) fit(sh nameShape) (float64, bool) {
 // number, see shapeOfRequest). Files and URLs count only in a request that
 // names a server: native tools read files and URLs too, and a file name
 // alone must not pull in every server's get_file.
-func withArtefacts(norm, words []byte, named bool) []byte {
+//
+// Naming a server, the file names count (two or more make the object
+// plural, one singular), a path without an extension (/data/exports, ~/notes/) is a
+// directory, and a wildcard pattern (*.log) asks for a search.
+func withArtefacts(norm, words []byte, named bool) (_ []byte, files int) {
 	for _, sp := range deadSpans(norm, nil) {
 		if !named {
 			break
@@ -417,6 +450,16 @@ func withArtefacts(norm, words []byte, named bool) []byte {
 			words = append(words, " url"...)
 		} else {
 			words = append(words, " file"...)
+			files++
+		}
+	}
+	if named {
+		dir, glob := pathShapes(norm)
+		if dir {
+			words = append(words, " directory"...)
+		}
+		if glob {
+			words = append(words, " search files"...)
 		}
 	}
 	for i := 0; i+1 < len(norm); i++ {
@@ -425,7 +468,38 @@ func withArtefacts(norm, words []byte, named bool) []byte {
 			break
 		}
 	}
-	return words
+	return words, files
+}
+
+// pathShapes reports whether normalised text holds a directory path (a
+// token starting with /, ~/ or ./ whose last part has no extension) and a
+// wildcard pattern (*.log, data-*).
+func pathShapes(norm []byte) (dir, glob bool) {
+	for i := 0; i < len(norm); {
+		if norm[i] == ' ' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(norm) && norm[j] != ' ' && norm[j] < 0x80 {
+			j++
+		}
+		if j == i {
+			i++
+			continue
+		}
+		tok := string(norm[i:j])
+		if strings.Contains(tok, "*") {
+			glob = true
+		} else if len(tok) > 1 && (tok[0] == '/' || strings.HasPrefix(tok, "~/") || strings.HasPrefix(tok, "./")) && !strings.Contains(tok, "//") {
+			last := strings.TrimRight(tok, "/.,:;")
+			if k := strings.LastIndexByte(last, '/'); k >= 0 && !strings.Contains(last[k:], ".") {
+				dir = true
+			}
+		}
+		i = j
+	}
+	return dir, glob
 }
 
 // nearName reports whether normalised text holds a word that is a typo of

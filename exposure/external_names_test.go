@@ -255,5 +255,46 @@ func TestExternalNames_FormAndDialogVocabulary(t *testing.T) {
 		{"用 playwright 在下拉框里选第二项", "playwright__browser_select_option", ""},
 		{"playwright 把 photo.png 作为附件传上去", "playwright__browser_file_upload", ""},
 		{"在知识图谱里给 Alice 添加一条观察：住在柏林", "memory__add_observations", ""},
+		{"playwright 返回上一页看看", "playwright__browser_navigate_back", ""},
+	})
+}
+
+// TestExternalNames_PathsGlobsAndSeveralFiles: naming a server, a path
+// without an extension is a directory, a wildcard pattern asks for a
+// search, and two file names make the object plural (read_multiple_files).
+func TestExternalNames_PathsGlobsAndSeveralFiles(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"filesystem 里 /var/backups 下有什么，带上大小", "filesystem__list_directory_with_sizes", ""},
+		{"use the filesystem server to look for *.tmp under /srv", "filesystem__search_files", ""},
+		{"with filesystem, read a.txt, b.txt and c.txt at once", "filesystem__read_multiple_files", ""},
+		{"filesystem: read a.txt", "filesystem__read_text_file", "filesystem__read_multiple_files"},
+	})
+}
+
+// TestExternalNames_ServerInitials: a one-word compound server name is
+// named by its parts' initials (fs for filesystem); a name that is no
+// compound of known words has none.
+func TestExternalNames_ServerInitials(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	x := r.ext.Load()
+	if got := x.initials("filesystem"); got != "fs" {
+		t.Errorf("initials(filesystem) = %q, want fs", got)
+	}
+	if got := x.initials("notion"); got != "" {
+		t.Errorf("initials(notion) = %q, want none", got)
+	}
+	expectRecommended(t, r, [][3]string{
+		{"move old.log to archive/old.log with the fs server", "filesystem__move_file", ""},
+	})
+}
+
+// TestExternalNames_SumOfNumbers: two numbers joined by +, plus or 加 ask
+// for a sum, in either language.
+func TestExternalNames_SumOfNumbers(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"everything 服务器: 3 加 4 等于几", "everything__get-sum", ""},
+		{"ask the everything server for 40 + 2", "everything__get-sum", ""},
 	})
 }
