@@ -298,3 +298,19 @@ func TestExternalNames_SumOfNumbers(t *testing.T) {
 		{"ask the everything server for 40 + 2", "everything__get-sum", ""},
 	})
 }
+
+// TestExternalNames_SecondActionKept: a request asking two things of one
+// server keeps both tools: the second one's name fits wholly with another
+// verb, so the per-server ranking does not drop it.
+func TestExternalNames_SecondActionKept(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	for _, c := range []struct{ q, a, b string }{
+		{"with playwright, visit https://acme.test/pricing and take a screenshot of it", "playwright__browser_navigate", "playwright__browser_take_screenshot"},
+		{"on github create a branch fix-9 in acme/web and open a pull request from it", "github__create_branch", "github__create_pull_request"},
+	} {
+		rec := r.Route(c.q).Recommended()
+		if !slices.Contains(rec, c.a) || !slices.Contains(rec, c.b) {
+			t.Errorf("%q: want %s and %s recommended, got %v", c.q, c.a, c.b, rec)
+		}
+	}
+}
