@@ -314,3 +314,14 @@ func TestExternalNames_SecondActionKept(t *testing.T) {
 		}
 	}
 }
+
+// TestExternalNames_DatabaseIsADataSource: servers name a database either
+// way (Notion's API calls it a data source); a request saying database
+// meets both names, and its verb picks the sibling.
+func TestExternalNames_DatabaseIsADataSource(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"notion 里新建一个数据库，存合同", "notion__API-create-a-data-source", ""},
+		{"update the Tasks database in notion: add a Priority column", "notion__API-update-a-data-source", ""},
+	})
+}
