@@ -44,6 +44,8 @@ type ExternalMatch struct {
 	Score  float64 `json:"score"`
 	lex    float64 // the tool's own score (text and name), without hints
 	group  string
+	tool   int  // index in the set
+	whole  bool // its name fits the request wholly (external_names.go)
 }
 
 // Caps of external tools per view: recommended ones, alternatives beside
@@ -180,6 +182,11 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 	}
 	x.glossZH, x.glossEN = compileGlossary(x.norm)
 	x.lex = newBM25(x.norm, docs, t.StopWords.English, t.StopWords.Chinese)
+	for _, g := range x.groups {
+		if a := x.initials(g.raw); a != "" {
+			g.name = append(g.name, []byte(a))
+		}
+	}
 	x.docs = make([][]string, len(tools))
 	for i, d := range docs {
 		seen := map[string]bool{}
@@ -191,6 +198,21 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 		})
 	}
 	return x
+}
+
+// initials is what users shorten a server's one-word compound name to,
+// the first letters of its two parts as the tools' text knows them
+// (filesystem: fs), or "" for a name that is not such a compound.
+func (x *externalSet) initials(name string) string {
+	if len(name) < 6 || strings.IndexFunc(name, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return ""
+	}
+	for i := 3; i <= len(name)-3; i++ {
+		if x.known(name[:i]) && x.known(name[i:]) {
+			return name[:1] + name[i:i+1]
+		}
+	}
+	return ""
 }
 
 // hinted reports whether normalised text holds one of words, as a whole
@@ -276,12 +298,14 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 	}
 	mask(words, gatewayWords)
 	words = x.withGlossary(words)
-	words = withArtefacts(norm, words, anyNamed)
+	words, files := withArtefacts(norm, words, anyNamed)
 	lex := make([]float64, len(x.tools))
 	if x.lex.score(words, lex) == 0 && !x.anyHint(norm, det) && !anyNamed {
 		return nil
 	}
 	shape := x.shapeOfRequest(words, len(norm))
+	shape.plural = shape.plural || files >= 2
+	shape.singular = shape.singular || files == 1
 	// Coverage counts the request's Latin words and the Chinese bigrams the
 	// index knows: descriptions are mostly English, and a Chinese sentence's
 	// other bigrams would make every coverage small.
@@ -347,7 +371,7 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 		if !medium {
 			continue
 		}
-		out = append(out, ExternalMatch{Name: et.Name, Strong: strong, Score: round3(score), lex: own, group: et.Group})
+		out = append(out, ExternalMatch{Name: et.Name, Strong: strong, Score: round3(score), lex: own, group: et.Group, tool: i, whole: whole})
 	}
 	slices.SortStableFunc(out, func(a, b ExternalMatch) int {
 		if a.Strong != b.Strong {
@@ -363,15 +387,26 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 	// tools lead a request about issues, and its other tools, named by the
 	// same hint, stay out of the recommended view. Each server is measured
 	// against itself, so a request about two servers keeps the best of
-	// each. Hints alone (no text matched) rank nothing.
-	best := map[string]float64{}
-	for _, m := range out {
-		if m.Strong {
-			best[m.group] = max(best[m.group], m.lex)
+	// each. Hints alone (no text matched) rank nothing. A tool whose name
+	// fits wholly with a verb the best one's name lacks is the request's
+	// other action ("open the page and take a screenshot": navigate and
+	// take_screenshot) and keeps its place.
+	best := map[string]int{} // group -> index in out
+	for i, m := range out {
+		if b, ok := best[m.group]; m.Strong && (!ok || m.lex > out[b].lex) {
+			best[m.group] = i
 		}
 	}
+	cut := make([]bool, len(out))
+	for i, m := range out {
+		b, ok := best[m.group]
+		if !ok || !m.Strong || out[b].lex <= 0 || m.lex >= 0.7*out[b].lex {
+			continue
+		}
+		cut[i] = !m.whole || x.sameAction(m.tool, out[b].tool)
+	}
 	for i := range out {
-		if b := best[out[i].group]; out[i].Strong && b > 0 && out[i].lex < 0.7*b {
+		if cut[i] {
 			out[i].Strong = false
 		}
 	}
@@ -385,6 +420,13 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 		return 0
 	})
 	return out[:min(len(out), externalExtendedMax*2)]
+}
+
+// sameAction reports whether two tools' names share a verb class, or
+// either has none.
+func (x *externalSet) sameAction(a, b int) bool {
+	va, vb := x.shapes[a].verbs, x.shapes[b].verbs
+	return len(va) == 0 || len(vb) == 0 || slices.ContainsFunc(va, func(v string) bool { return slices.Contains(vb, v) })
 }
 
 // fitWeight is what a whole fit of a tool's name to the request weighs

@@ -25,7 +25,7 @@ var glossaryZH = map[string]string{
 	"评论": "comment", "留言": "comment", "回复": "reply",
 	"频道": "channel", "消息": "message", "发送": "send post", "发一条": "post message", "发到": "post send",
 	"用户": "user", "成员": "user member", "个人资料": "profile",
-	"页面": "page", "网页": "page", "数据库": "database", "数据源": "data source",
+	"页面": "page", "网页": "page", "数据库": "database data source", "数据源": "data source",
 	"截图": "screenshot", "截屏": "screenshot", "点击": "click", "点一下": "click",
 	"输入": "type", "按下": "press", "按一下": "press", "键": "key", "回车": "enter key", "填写": "fill form", "表单": "form", "打开": "open navigate", "访问": "navigate",
 	"关闭": "close", "关掉": "close", "关上": "close", "标签页": "tab", "等待": "wait", "上传": "upload", "下载": "download",
@@ -35,6 +35,14 @@ var glossaryZH = map[string]string{
 	"移动": "move", "重命名": "rename move", "尺寸": "size resize", "窗口": "window",
 	"控制台": "console", "网络请求": "network request", "环境变量": "environment variable",
 	"压缩": "compress gzip", "求和": "sum", "相加": "add sum", "回显": "echo", "图片": "image",
+	// verbs and nouns of forms, dialogs and records
+	"建": "create", "加": "add", "添加": "add", "增加": "add", "加上": "add", "选": "select", "选择": "select", "下拉": "select option dropdown",
+	"弹窗": "dialog", "对话框": "dialog", "确认框": "dialog confirm", "提示框": "dialog alert", "确定": "accept confirm",
+	"出现": "appear wait", "附件": "attachment file upload", "传到": "upload", "传上": "upload", "拖": "drag", "拖放": "drag drop", "拖到": "drag drop",
+	"字段": "field property", "属性": "property", "导出": "export", "改名": "rename move", "大小": "size", "资料": "profile info",
+	"进度": "progress", "全部": "all", "回一句": "reply comment", "回个": "reply comment", "回一下": "reply comment",
+	"列一下": "list", "列下": "list", "列个": "list", "找": "find search", "找出": "find search",
+	"返回": "back", "后退": "back", "退回": "back", "上一页": "back previous page", "前进": "forward",
 }
 
 // glossaryEN spells out abbreviations that tool descriptions write in
@@ -45,6 +53,10 @@ var glossaryEN = map[string]string{
 	"msg": "message", "dm": "direct message", "ci": "status checks", "env": "environment",
 	"project": "repository", "projects": "repositories", "member": "user", "members": "users",
 	"people": "users", "everyone": "users", "folder": "directory", "folders": "directories",
+	"bug": "issue", "bugs": "issues", "ticket": "issue", "tickets": "issues", "readme": "file", "changelog": "file", "license": "file", "makefile": "file", "dockerfile": "file",
+	"approve": "review", "lgtm": "review",
+	// a database is a data source: servers name it either way
+	"database": "data source", "databases": "data sources", "db": "database data source",
 }
 
 // glossaryOrder is the glossary's keys sorted, so that the words are

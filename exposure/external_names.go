@@ -21,7 +21,7 @@ import (
 var verbClasses = map[string][]string{
 	"list": {"list"}, "enumerate": {"list"},
 	"show": {"get", "list"}, "view": {"get", "list"}, "see": {"get", "list"}, "display": {"get", "list"},
-	"get": {"get"}, "read": {"get"}, "retrieve": {"get"}, "fetch": {"get"}, "load": {"get"},
+	"get": {"get"}, "grab": {"get"}, "read": {"get"}, "retrieve": {"get"}, "fetch": {"get"}, "load": {"get"},
 	"describe": {"get"}, "check": {"get"}, "what": {"get"}, "who": {"get"}, "inspect": {"get"},
 	"open": {"get", "navigate"}, "visit": {"navigate"}, "navigate": {"navigate"}, "goto": {"navigate"}, "browse": {"navigate"},
 	"create": {"create"}, "new": {"create"}, "make": {"create"}, "add": {"create"}, "post": {"create", "send"},
@@ -31,9 +31,10 @@ var verbClasses = map[string][]string{
 	"replace": {"update"}, "overwrite": {"update"},
 	"delete": {"delete"}, "remove": {"delete"}, "forget": {"delete"}, "erase": {"delete"}, "destroy": {"delete"},
 	"search": {"search"}, "find": {"search"}, "query": {"search"}, "filter": {"search"}, "lookup": {"search"}, "look": {"search", "get"},
-	"send": {"send"}, "reply": {"send"}, "tell": {"send"}, "notify": {"send"}, "say": {"send"},
+	"send": {"send"}, "reply": {"send", "create"}, "tell": {"send"}, "notify": {"send"}, "say": {"send"},
 	"take": {"capture"}, "capture": {"capture"}, "snap": {"capture"},
-	"move": {"move"}, "merge": {"merge"}, "fork": {"fork"}, "push": {"push"},
+	"approve": {"create"},
+	"move":    {"move"}, "merge": {"merge"}, "fork": {"fork"}, "push": {"push"},
 }
 
 // verbOf returns the classes of a verb or of its inflection (checks,
@@ -65,6 +66,17 @@ var verbTerms = func() map[string]bool {
 	m := map[string]bool{}
 	for w := range verbClasses {
 		m[string(stem([]byte(w)))] = true
+	}
+	return m
+}()
+
+// batchWords in a tool's name say it takes several things at once
+// (read_multiple_files, batch_get): a plural request meets them.
+// Held as objStem gives them.
+var batchWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"multiple", "many", "batch", "bulk", "several"} {
+		m[objStem(w)] = true
 	}
 	return m
 }()
@@ -185,8 +197,9 @@ type requestShape struct {
 func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 	rs := requestShape{verbs: map[string]bool{}, objs: map[string]bool{}}
 	type word struct {
-		w     string
-		added bool // from the glossary, not the request
+		w       string
+		added   bool // from the glossary, not the request
+		at, end int
 	}
 	var words []word
 	ident, about, either := false, false, false
@@ -202,7 +215,7 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		for j < len(text) && isWordByte(text[j]) {
 			j++
 		}
-		words = append(words, word{string(text[i:j]), i >= orig})
+		words = append(words, word{string(text[i:j]), i >= orig, i, j})
 		i = j
 	}
 	for i, wd := range words {
@@ -210,6 +223,9 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		if w[0] >= '0' && w[0] <= '9' {
 			if i > 0 && (rs.objs[objStem(words[i-1].w)] || glossaryEN[words[i-1].w] != "") {
 				ident = true // issue 33, PR 91
+			}
+			if i > 0 && isNumber(words[i-1].w) && isPlus(text[words[i-1].end:wd.at]) && x.objVocab["sum"] {
+				rs.objs["sum"] = true // 17 + 25, 17 加 25
 			}
 			continue
 		}
@@ -224,8 +240,13 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 			next = words[i+1].w
 		}
 		switch {
-		case w == "open" && (next == "a" || next == "an" || next == "new"):
-			cl = []string{"create"} // open a PR, open an issue
+		case (w == "open" || w == "file" || w == "log") && (next == "a" || next == "an" || next == "new"):
+			// open a PR, file a bug, log an issue: a noun or another
+			// verb used as "create"
+			cl = []string{"create"}
+			if w == "file" {
+				continue
+			}
 		case w == "add" && next != "" && '0' <= next[0] && next[0] <= '9':
 			cl = nil // add 17 and 25: a sum, not a new thing
 			if x.objVocab["sum"] {
@@ -261,9 +282,11 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 	case either:
 		rs.verbs["get"], rs.verbs["list"] = true, true
 	}
-	if ident {
+	// A number names one thing ("issue #77"): read it, unless the request
+	// says what else to do with it ("reply to issue #77").
+	if ident && !rs.acts() {
 		rs.verbs["get"] = true
-	} else if rs.plural {
+	} else if rs.plural && !ident {
 		rs.verbs["list"] = true
 	}
 	// A question about a topic ("what do you remember about Atlas") is a
@@ -272,6 +295,27 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		rs.verbs["search"] = true
 	}
 	return rs
+}
+
+func isNumber(w string) bool {
+	return strings.Trim(w, "0123456789") == ""
+}
+
+// isPlus reports whether the text between two numbers adds them.
+func isPlus(between []byte) bool {
+	b := strings.TrimSpace(string(between))
+	return b == "+" || b == "加" || b == "plus" || b == "and"
+}
+
+// acts reports whether the request's verbs ask for a change or an action,
+// not a reading.
+func (rs requestShape) acts() bool {
+	for v := range rs.verbs {
+		if v != "get" && v != "list" && v != "search" && v != "navigate" {
+			return true
+		}
+	}
+	return false
 }
 
 // known reports whether a word is in the tools' text: not a typo.
@@ -345,7 +389,7 @@ func (x *externalSet) allGeneric(sh nameShape) bool {
 func (rs requestShape) fit(sh nameShape) (float64, bool) {
 	matched := 0
 	for i, o := range sh.objs {
-		if rs.objs[o] || slices.ContainsFunc(sh.objVerbs[i], func(v string) bool { return rs.verbs[v] }) {
+		if rs.objs[o] || (rs.plural && batchWords[o]) || slices.ContainsFunc(sh.objVerbs[i], func(v string) bool { return rs.verbs[v] }) {
 			matched++ // the object, or the action it names ("find" for a search)
 		}
 	}
@@ -379,6 +423,10 @@ func (rs requestShape) fit(sh nameShape) (float64, bool) {
 	if (rs.plural && sh.plural) || (rs.singular && !rs.plural && !sh.plural) {
 		score += 0.3
 	}
+	// one thing asked of a name that takes several (read_multiple_files)
+	if rs.singular && !rs.plural && slices.ContainsFunc(sh.objs, func(o string) bool { return batchWords[o] }) {
+		score--
+	}
 	return score, whole
 }
 
@@ -388,7 +436,11 @@ func (rs requestShape) fit(sh nameShape) (float64, bool) {
 // number, see shapeOfRequest). Files and URLs count only in a request that
 // names a server: native tools read files and URLs too, and a file name
 // alone must not pull in every server's get_file.
-func withArtefacts(norm, words []byte, named bool) []byte {
+//
+// Naming a server, the file names count (two or more make the object
+// plural, one singular), a path without an extension (/data/exports, ~/notes/) is a
+// directory, and a wildcard pattern (*.log) asks for a search.
+func withArtefacts(norm, words []byte, named bool) (_ []byte, files int) {
 	for _, sp := range deadSpans(norm, nil) {
 		if !named {
 			break
@@ -398,6 +450,16 @@ func withArtefacts(norm, words []byte, named bool) []byte {
 			words = append(words, " url"...)
 		} else {
 			words = append(words, " file"...)
+			files++
+		}
+	}
+	if named {
+		dir, glob := pathShapes(norm)
+		if dir {
+			words = append(words, " directory"...)
+		}
+		if glob {
+			words = append(words, " search files"...)
 		}
 	}
 	for i := 0; i+1 < len(norm); i++ {
@@ -406,7 +468,38 @@ func withArtefacts(norm, words []byte, named bool) []byte {
 			break
 		}
 	}
-	return words
+	return words, files
+}
+
+// pathShapes reports whether normalised text holds a directory path (a
+// token starting with /, ~/ or ./ whose last part has no extension) and a
+// wildcard pattern (*.log, data-*).
+func pathShapes(norm []byte) (dir, glob bool) {
+	for i := 0; i < len(norm); {
+		if norm[i] == ' ' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(norm) && norm[j] != ' ' && norm[j] < 0x80 {
+			j++
+		}
+		if j == i {
+			i++
+			continue
+		}
+		tok := string(norm[i:j])
+		if strings.Contains(tok, "*") {
+			glob = true
+		} else if len(tok) > 1 && (tok[0] == '/' || strings.HasPrefix(tok, "~/") || strings.HasPrefix(tok, "./")) && !strings.Contains(tok, "//") {
+			last := strings.TrimRight(tok, "/.,:;")
+			if k := strings.LastIndexByte(last, '/'); k >= 0 && !strings.Contains(last[k:], ".") {
+				dir = true
+			}
+		}
+		i = j
+	}
+	return dir, glob
 }
 
 // nearName reports whether normalised text holds a word that is a typo of

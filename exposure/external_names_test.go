@@ -220,3 +220,108 @@ func TestExternalNames_NativeRequestsStayNative(t *testing.T) {
 		}
 	}
 }
+
+// TestExternalNames_ActionOnANumberedThing: a number names one thing, but
+// the request's verb still says what to do with it: a reply to issue #5
+// is a comment, not a reading of the issue.
+func TestExternalNames_ActionOnANumberedThing(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"reply to github issue #5: fixed in the next release", "github__add_issue_comment", ""},
+		{"github 上 issue 12 回个：重复了，关掉", "github__add_issue_comment", ""},
+		{"approve PR 4 on github", "github__create_pull_request_review", "github__get_pull_request"},
+		{"show me issue #77 on github", "github__get_issue", ""},
+	})
+}
+
+// TestExternalNames_NounsUsedAsVerbs: "file a bug", "log a ticket" create
+// an issue; "file" there is the verb, not an object, and bug and ticket
+// are issues.
+func TestExternalNames_NounsUsedAsVerbs(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"file a ticket on github for acme/web: the footer overlaps", "github__create_issue", "github__create_or_update_file"},
+		{"log a bug in gitlab: search returns nothing", "gitlab__create_issue", ""},
+		{"grab the LICENSE of acme/tool from github", "github__get_file_contents", ""},
+	})
+}
+
+// TestExternalNames_FormAndDialogVocabulary: the Chinese words of forms,
+// dialogs, uploads and records reach the tools' English names.
+func TestExternalNames_FormAndDialogVocabulary(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"playwright 里有个对话框，点确定关掉它", "playwright__browser_handle_dialog", ""},
+		{"用 playwright 在下拉框里选第二项", "playwright__browser_select_option", ""},
+		{"playwright 把 photo.png 作为附件传上去", "playwright__browser_file_upload", ""},
+		{"在知识图谱里给 Alice 添加一条观察：住在柏林", "memory__add_observations", ""},
+		{"playwright 返回上一页看看", "playwright__browser_navigate_back", ""},
+	})
+}
+
+// TestExternalNames_PathsGlobsAndSeveralFiles: naming a server, a path
+// without an extension is a directory, a wildcard pattern asks for a
+// search, and two file names make the object plural (read_multiple_files).
+func TestExternalNames_PathsGlobsAndSeveralFiles(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"filesystem 里 /var/backups 下有什么，带上大小", "filesystem__list_directory_with_sizes", ""},
+		{"use the filesystem server to look for *.tmp under /srv", "filesystem__search_files", ""},
+		{"with filesystem, read a.txt, b.txt and c.txt at once", "filesystem__read_multiple_files", ""},
+		{"filesystem: read a.txt", "filesystem__read_text_file", "filesystem__read_multiple_files"},
+	})
+}
+
+// TestExternalNames_ServerInitials: a one-word compound server name is
+// named by its parts' initials (fs for filesystem); a name that is no
+// compound of known words has none.
+func TestExternalNames_ServerInitials(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	x := r.ext.Load()
+	if got := x.initials("filesystem"); got != "fs" {
+		t.Errorf("initials(filesystem) = %q, want fs", got)
+	}
+	if got := x.initials("notion"); got != "" {
+		t.Errorf("initials(notion) = %q, want none", got)
+	}
+	expectRecommended(t, r, [][3]string{
+		{"move old.log to archive/old.log with the fs server", "filesystem__move_file", ""},
+	})
+}
+
+// TestExternalNames_SumOfNumbers: two numbers joined by +, plus or 加 ask
+// for a sum, in either language.
+func TestExternalNames_SumOfNumbers(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"everything 服务器: 3 加 4 等于几", "everything__get-sum", ""},
+		{"ask the everything server for 40 + 2", "everything__get-sum", ""},
+	})
+}
+
+// TestExternalNames_SecondActionKept: a request asking two things of one
+// server keeps both tools: the second one's name fits wholly with another
+// verb, so the per-server ranking does not drop it.
+func TestExternalNames_SecondActionKept(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	for _, c := range []struct{ q, a, b string }{
+		{"with playwright, visit https://acme.test/pricing and take a screenshot of it", "playwright__browser_navigate", "playwright__browser_take_screenshot"},
+		{"on github create a branch fix-9 in acme/web and open a pull request from it", "github__create_branch", "github__create_pull_request"},
+	} {
+		rec := r.Route(c.q).Recommended()
+		if !slices.Contains(rec, c.a) || !slices.Contains(rec, c.b) {
+			t.Errorf("%q: want %s and %s recommended, got %v", c.q, c.a, c.b, rec)
+		}
+	}
+}
+
+// TestExternalNames_DatabaseIsADataSource: servers name a database either
+// way (Notion's API calls it a data source); a request saying database
+// meets both names, and its verb picks the sibling.
+func TestExternalNames_DatabaseIsADataSource(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"notion 里新建一个数据库，存合同", "notion__API-create-a-data-source", ""},
+		{"update the Tasks database in notion: add a Priority column", "notion__API-update-a-data-source", ""},
+	})
+}
