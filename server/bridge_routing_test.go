@@ -33,6 +33,7 @@ const (
 	aggHints     = "../fixtures/bridge/hints.json"
 	aggRequests  = "../exposure/testdata/bridge_routing.jsonl"  // the rules were tuned on its misses
 	aggBlind     = "../exposure/testdata/bridge_routing2.jsonl" // written blind after that; its misses were read in the second round
+	aggBlind3    = "../exposure/testdata/bridge_routing3.jsonl" // written blind after the rules of sets 1 and 2, scored once
 )
 
 type aggRequest struct {
@@ -192,11 +193,12 @@ func TestBridgeRouting_Aggregated(t *testing.T) {
 	// by class (an action on a numbered thing, nouns used as verbs, paths
 	// and globs as objects, a server's initials, the second action of a
 	// request, more glossary): 0.975, first_rec 0.961, view 6.9%. It is no
-	// longer blind either; a third set is.
+	// longer blind either. The third was written blind after both rounds
+	// and scored once: recall 0.921, first_rec 0.881, view 8.6%.
 	for _, set := range []struct {
 		path  string
 		bound float64
-	}{{aggRequests, 0.97}, {aggBlind, 0.97}} {
+	}{{aggRequests, 0.97}, {aggBlind, 0.97}, {aggBlind3, 0.92}} {
 		t.Run(filepath.Base(set.path), func(t *testing.T) {
 			reqs := readAggRequests(t, set.path)
 			sc := scoreAggregated(s, reqs)
