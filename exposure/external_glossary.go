@@ -115,6 +115,10 @@ func (x *externalSet) withGlossary(text []byte) []byte {
 			if g.verb && onlyModifier(str, g.key) {
 				continue
 			}
+			if g.verb && askedDone(str, g.key) {
+				out = append(out, " view"...) // 留了哪些评论: which comments were left
+				continue
+			}
 			out = append(append(out, ' '), g.en...)
 		}
 	}
@@ -133,6 +137,31 @@ func hasNonASCII(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// zhQuestionWords make a Chinese sentence a question about things.
+var zhQuestionWords = []string{"哪些", "什么", "多少", "有没有", "吗"}
+
+// askedDone reports whether every occurrence of the verb k in text is
+// followed by 了 in a question ("留了哪些评论", "都回复了什么"): the
+// request asks what was done, a reading, not for it to be done again.
+func askedDone(text, k string) bool {
+	if !slices.ContainsFunc(zhQuestionWords, func(q string) bool { return strings.Contains(text, q) }) {
+		return false
+	}
+	found := false
+	for off := 0; ; {
+		i := strings.Index(text[off:], k)
+		if i < 0 {
+			return found
+		}
+		end := off + i + len(k)
+		if !strings.HasPrefix(text[end:], "了") {
+			return false
+		}
+		found = true
+		off = end
+	}
 }
 
 // onlyModifier reports whether every occurrence of k in text is followed

@@ -325,3 +325,36 @@ func TestExternalNames_DatabaseIsADataSource(t *testing.T) {
 		{"update the Tasks database in notion: add a Priority column", "notion__API-update-a-data-source", ""},
 	})
 }
+
+// TestExternalNames_OwnerNameSlugIsARepository: owner/name (acme/web) is
+// how code hosts write a repository, named server or not; a date or a
+// path is not one.
+func TestExternalNames_OwnerNameSlugIsARepository(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"please fork golang/go for me", "github__fork_repository", ""},
+		{"fork acme/web-ui into my account", "gitlab__fork_repository", ""},
+	})
+	for _, c := range []struct {
+		tok  string
+		want bool
+	}{{"acme/web", true}, {"rust-lang/rust", true}, {"my_org/api_v2", true}, {"12/25", false},
+		{"a/b", false}, {"/etc/hosts", false}, {"src/main.go", false}, {"a/b/c", false}} {
+		if got := isSlug(c.tok); got != c.want {
+			t.Errorf("isSlug(%q) = %v, want %v", c.tok, got, c.want)
+		}
+	}
+}
+
+// TestExternalNames_QuestionAboutWhatWasDone: "what did people leave",
+// "留了哪些" ask what was done — a reading — not for it to be done again;
+// an imperative with the same verb still creates.
+func TestExternalNames_QuestionAboutWhatWasDone(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"which comments has the team posted on the Budget page in notion?", "notion__API-retrieve-a-comment", ""},
+		{"Notion 的周报页面上同事们写了哪些评论？", "notion__API-retrieve-a-comment", "notion__API-create-a-comment"},
+		{"leave a comment on the Budget page in notion: looks good", "notion__API-create-a-comment", ""},
+		{"在 Notion 的周报页面留个评论：已看", "notion__API-create-a-comment", ""},
+	})
+}
