@@ -358,3 +358,27 @@ func TestExternalNames_QuestionAboutWhatWasDone(t *testing.T) {
 		{"在 Notion 的周报页面留个评论：已看", "notion__API-create-a-comment", ""},
 	})
 }
+
+// TestExternalNames_VerbsAsPartsOfNouns: a Chinese verb before 时间, 日期,
+// 者 or 人 is part of a noun (修改时间: when it was changed), not the
+// request's action; how big and when ask for a thing's information.
+func TestExternalNames_VerbsAsPartsOfNouns(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"filesystem 里 data.csv 的创建时间和大小是多少", "filesystem__get_file_info", "filesystem__edit_file"},
+		{"用 filesystem 看看 notes.txt 多大、更新日期", "filesystem__get_file_info", "filesystem__write_file"},
+	})
+}
+
+// TestExternalNames_ReadingAndSearchWords: dump and export read a thing
+// out, 有没有 (is there) asks for a search, 追加 appends, and XHR/AJAX
+// calls are network requests.
+func TestExternalNames_ReadingAndSearchWords(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"dump everything stored in the memory graph", "memory__read_graph", ""},
+		{"github 上有没有叫 tiny-router 的项目", "github__search_repositories", ""},
+		{"list the ajax calls this page made, via playwright", "playwright__browser_network_requests", ""},
+		{"在 notion 的周报页末尾追加一行：本周无事故", "notion__API-patch-block-children", ""},
+	})
+}
