@@ -202,12 +202,12 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		at, end int
 	}
 	var words []word
-	ident, about, either := false, false, false
+	ident, about, either, hashNum := false, false, false, false
 	past := askedPast(text[:orig])
 	for i := 0; i < len(text); {
 		if !isWordByte(text[i]) {
 			if text[i] == '#' && i+1 < len(text) && '0' <= text[i+1] && text[i+1] <= '9' {
-				ident = true
+				ident, hashNum = true, true
 			}
 			i++
 			continue
@@ -273,6 +273,15 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 				rs.plural = true
 			default:
 				rs.singular = true
+			}
+		}
+	}
+	// A bare #99 of a repository (close #99 in acme/cli) is its issue or
+	// pull request: code hosts number both so.
+	if repo := objStem("repository"); hashNum && rs.objs[repo] && len(rs.objs) == 1 {
+		for _, w := range []string{"issue", "pull", "request"} {
+			if x.objVocab[objStem(w)] {
+				rs.objs[objStem(w)] = true
 			}
 		}
 	}

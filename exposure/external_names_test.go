@@ -382,3 +382,14 @@ func TestExternalNames_ReadingAndSearchWords(t *testing.T) {
 		{"在 notion 的周报页末尾追加一行：本周无事故", "notion__API-patch-block-children", ""},
 	})
 }
+
+// TestExternalNames_BareNumberOfARepository: #N of an owner/name
+// repository is its issue or pull request; a request naming the kind
+// keeps it.
+func TestExternalNames_BareNumberOfARepository(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"reopen #314 in golang/tools", "github__update_issue", ""},
+		{"show PR #5 in acme/api", "github__get_pull_request", "github__get_issue"},
+	})
+}
