@@ -225,6 +225,9 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 			if i > 0 && (rs.objs[objStem(words[i-1].w)] || glossaryEN[words[i-1].w] != "") {
 				ident = true // issue 33, PR 91
 			}
+			if i > 0 && words[i-1].w == "pull" && x.objVocab[objStem("request")] {
+				rs.objs[objStem("request")] = true // pull 1520, pull/88: a pull request
+			}
 			if i > 0 && isNumber(words[i-1].w) && isPlus(text[words[i-1].end:wd.at]) && x.objVocab["sum"] {
 				rs.objs["sum"] = true // 17 + 25, 17 加 25
 			}

@@ -385,11 +385,12 @@ func TestExternalNames_ReadingAndSearchWords(t *testing.T) {
 
 // TestExternalNames_BareNumberOfARepository: #N of an owner/name
 // repository is its issue or pull request; a request naming the kind
-// keeps it.
+// keeps it, and "pull 42" (pull/42) is a pull request.
 func TestExternalNames_BareNumberOfARepository(t *testing.T) {
 	r := externalRouter(t, fixtureServers(t))
 	expectRecommended(t, r, [][3]string{
 		{"reopen #314 in golang/tools", "github__update_issue", ""},
 		{"show PR #5 in acme/api", "github__get_pull_request", "github__get_issue"},
+		{"what comments did reviewers leave on pull 42 in golang/tools?", "github__get_pull_request_comments", ""},
 	})
 }
