@@ -19,7 +19,7 @@ var glossaryZH = map[string]string{
 	"写入": "write", "保存": "save write", "写到": "write", "写": "write",
 	"更新": "update", "修改": "update edit", "编辑": "edit", "改": "update change", "挪": "move",
 	"合并": "merge", "合进": "merge",
-	"分支": "branch", "仓库": "repository repo", "代码库": "repository", "项目": "project", "专案": "project", "提交": "commit",
+	"分支": "branch", "仓库": "repository repo", "代码库": "repository", "项目": "project repository", "专案": "project", "提交": "commit",
 	"内容": "content", "允许": "allow allowed", "权限": "permission", "新的": "new", "个新": "new", "标签": "label tag",
 	"文件": "file", "目录": "directory", "文件夹": "directory folder",
 	"评论": "comment", "留言": "comment", "回复": "reply",
@@ -42,6 +42,8 @@ var glossaryZH = map[string]string{
 	"字段": "field property", "属性": "property", "导出": "export", "改名": "rename move", "大小": "size", "资料": "profile info",
 	"进度": "progress", "全部": "all", "回一句": "reply comment", "回个": "reply comment", "回一下": "reply comment",
 	"列一下": "list", "列下": "list", "列个": "list", "找": "find search", "找出": "find search",
+	// how big, when: a thing's information; is there: a search
+	"多大": "size", "时间": "time", "日期": "date", "有没有": "search find", "是否有": "search find", "追加": "append",
 	"返回": "back", "后退": "back", "退回": "back", "上一页": "back previous page", "前进": "forward",
 }
 
@@ -54,7 +56,7 @@ var glossaryEN = map[string]string{
 	"project": "repository", "projects": "repositories", "member": "user", "members": "users",
 	"people": "users", "everyone": "users", "folder": "directory", "folders": "directories",
 	"bug": "issue", "bugs": "issues", "ticket": "issue", "tickets": "issues", "readme": "file", "changelog": "file", "license": "file", "makefile": "file", "dockerfile": "file",
-	"approve": "review", "lgtm": "review",
+	"approve": "review", "lgtm": "review", "xhr": "network requests", "ajax": "network requests",
 	// a database is a data source: servers name it either way
 	"database": "data source", "databases": "data sources", "db": "database data source",
 }
@@ -115,6 +117,10 @@ func (x *externalSet) withGlossary(text []byte) []byte {
 			if g.verb && onlyModifier(str, g.key) {
 				continue
 			}
+			if g.verb && askedDone(str, g.key) {
+				out = append(out, " view"...) // 留了哪些评论: which comments were left
+				continue
+			}
 			out = append(append(out, ' '), g.en...)
 		}
 	}
@@ -135,9 +141,28 @@ func hasNonASCII(b []byte) bool {
 	return false
 }
 
+// zhQuestionWords make a Chinese sentence a question about things.
+var zhQuestionWords = []string{"哪些", "什么", "多少", "有没有", "吗"}
+
+// askedDone reports whether every occurrence of the verb k in text is
+// followed by 了 in a question ("留了哪些评论", "都回复了什么"): the
+// request asks what was done, a reading, not for it to be done again.
+func askedDone(text, k string) bool {
+	return slices.ContainsFunc(zhQuestionWords, func(q string) bool { return strings.Contains(text, q) }) &&
+		everyFollowedBy(text, k, []string{"了"})
+}
+
+// modifierEnds after a verb make it part of a noun: 合并的 PR (merged
+// PRs), 修改时间 (the time of a change), 创建者 (who created it).
+var modifierEnds = []string{"的", "时间", "日期", "者", "人"}
+
 // onlyModifier reports whether every occurrence of k in text is followed
-// by 的.
-func onlyModifier(text, k string) bool {
+// by one of modifierEnds.
+func onlyModifier(text, k string) bool { return everyFollowedBy(text, k, modifierEnds) }
+
+// everyFollowedBy reports whether k occurs in text and every occurrence
+// is followed by one of ends.
+func everyFollowedBy(text, k string, ends []string) bool {
 	found := false
 	for off := 0; ; {
 		i := strings.Index(text[off:], k)
@@ -145,7 +170,7 @@ func onlyModifier(text, k string) bool {
 			return found
 		}
 		end := off + i + len(k)
-		if !strings.HasPrefix(text[end:], "的") {
+		if !slices.ContainsFunc(ends, func(m string) bool { return strings.HasPrefix(text[end:], m) }) {
 			return false
 		}
 		found = true

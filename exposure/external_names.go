@@ -21,7 +21,7 @@ import (
 var verbClasses = map[string][]string{
 	"list": {"list"}, "enumerate": {"list"},
 	"show": {"get", "list"}, "view": {"get", "list"}, "see": {"get", "list"}, "display": {"get", "list"},
-	"get": {"get"}, "grab": {"get"}, "read": {"get"}, "retrieve": {"get"}, "fetch": {"get"}, "load": {"get"},
+	"get": {"get"}, "grab": {"get"}, "read": {"get"}, "retrieve": {"get"}, "fetch": {"get"}, "load": {"get"}, "dump": {"get", "list"}, "export": {"get"},
 	"describe": {"get"}, "check": {"get"}, "what": {"get"}, "who": {"get"}, "inspect": {"get"},
 	"open": {"get", "navigate"}, "visit": {"navigate"}, "navigate": {"navigate"}, "goto": {"navigate"}, "browse": {"navigate"},
 	"create": {"create"}, "new": {"create"}, "make": {"create"}, "add": {"create"}, "post": {"create", "send"},
@@ -202,11 +202,12 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		at, end int
 	}
 	var words []word
-	ident, about, either := false, false, false
+	ident, about, either, hashNum := false, false, false, false
+	past := askedPast(text[:orig])
 	for i := 0; i < len(text); {
 		if !isWordByte(text[i]) {
 			if text[i] == '#' && i+1 < len(text) && '0' <= text[i+1] && text[i+1] <= '9' {
-				ident = true
+				ident, hashNum = true, true
 			}
 			i++
 			continue
@@ -223,6 +224,9 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		if w[0] >= '0' && w[0] <= '9' {
 			if i > 0 && (rs.objs[objStem(words[i-1].w)] || glossaryEN[words[i-1].w] != "") {
 				ident = true // issue 33, PR 91
+			}
+			if i > 0 && words[i-1].w == "pull" && x.objVocab[objStem("request")] {
+				rs.objs[objStem("request")] = true // pull 1520, pull/88: a pull request
 			}
 			if i > 0 && isNumber(words[i-1].w) && isPlus(text[words[i-1].end:wd.at]) && x.objVocab["sum"] {
 				rs.objs["sum"] = true // 17 + 25, 17 加 25
@@ -254,6 +258,8 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 			}
 		case w == "show" || w == "view" || w == "see" || w == "display":
 			cl, either = nil, true
+		case past && slices.ContainsFunc(cl, func(c string) bool { return c == "create" || c == "send" }):
+			cl, either = nil, true // what did people leave: a reading
 		case quantifiers[w]:
 			rs.plural = true
 		case w == "about":
@@ -270,6 +276,15 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 				rs.plural = true
 			default:
 				rs.singular = true
+			}
+		}
+	}
+	// A bare #99 of a repository (close #99 in acme/cli) is its issue or
+	// pull request: code hosts number both so.
+	if repo := objStem("repository"); hashNum && rs.objs[repo] && len(rs.objs) == 1 {
+		for _, w := range []string{"issue", "pull", "request"} {
+			if x.objVocab[objStem(w)] {
+				rs.objs[objStem(w)] = true
 			}
 		}
 	}
@@ -295,6 +310,29 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		rs.verbs["search"] = true
 	}
 	return rs
+}
+
+// askedPast reports whether an English request asks what was done: it
+// opens with what, which, who or how and holds did, have or has ("what
+// comments did people leave on PR 5"). Its verbs of making (leave, post,
+// reply) are then what others did, and the request a reading.
+func askedPast(text []byte) bool {
+	fields := strings.Fields(string(text))
+	if len(fields) < 3 {
+		return false
+	}
+	switch strings.Trim(fields[0], ",.:;?!") {
+	case "what", "which", "who", "how":
+	default:
+		return false
+	}
+	for _, f := range fields[1:] {
+		switch strings.Trim(f, ",.:;?!") {
+		case "did", "have", "has", "had":
+			return true
+		}
+	}
+	return false
 }
 
 func isNumber(w string) bool {
@@ -453,14 +491,15 @@ func withArtefacts(norm, words []byte, named bool) (_ []byte, files int) {
 			files++
 		}
 	}
-	if named {
-		dir, glob := pathShapes(norm)
-		if dir {
-			words = append(words, " directory"...)
-		}
-		if glob {
-			words = append(words, " search files"...)
-		}
+	dir, glob, slug := pathShapes(norm)
+	if named && dir {
+		words = append(words, " directory"...)
+	}
+	if named && glob {
+		words = append(words, " search files"...)
+	}
+	if slug && !dir {
+		words = append(words, " repository"...)
 	}
 	for i := 0; i+1 < len(norm); i++ {
 		if norm[i] == '#' && (i == 0 || !isWordByte(norm[i-1])) && !('0' <= norm[i+1] && norm[i+1] <= '9') && norm[i+1] != ' ' {
@@ -472,9 +511,11 @@ func withArtefacts(norm, words []byte, named bool) (_ []byte, files int) {
 }
 
 // pathShapes reports whether normalised text holds a directory path (a
-// token starting with /, ~/ or ./ whose last part has no extension) and a
-// wildcard pattern (*.log, data-*).
-func pathShapes(norm []byte) (dir, glob bool) {
+// token starting with /, ~/ or ./ whose last part has no extension), a
+// wildcard pattern (*.log, data-*) and an owner/name slug (torvalds/linux,
+// acme/api: one slash between two names, no extension), which code hosts
+// use for a repository.
+func pathShapes(norm []byte) (dir, glob, slug bool) {
 	for i := 0; i < len(norm); {
 		if norm[i] == ' ' {
 			i++
@@ -496,10 +537,33 @@ func pathShapes(norm []byte) (dir, glob bool) {
 			if k := strings.LastIndexByte(last, '/'); k >= 0 && !strings.Contains(last[k:], ".") {
 				dir = true
 			}
+		} else if isSlug(strings.TrimRight(tok, ".,:;?")) {
+			slug = true
 		}
 		i = j
 	}
-	return dir, glob
+	return dir, glob, slug
+}
+
+// isSlug reports whether tok is owner/name: two names of letters, digits,
+// - and _ around one slash, each starting with a letter or digit and
+// holding a letter (12/25 is a date, and/or a choice of words: too short).
+func isSlug(tok string) bool {
+	owner, name, ok := strings.Cut(tok, "/")
+	if !ok || len(owner) < 2 || len(name) < 2 || strings.Contains(name, "/") {
+		return false
+	}
+	for _, part := range []string{owner, name} {
+		if !isWordByte(part[0]) || !hasLetter([]byte(part)) {
+			return false
+		}
+		for k := 0; k < len(part); k++ {
+			if c := part[k]; !isWordByte(c) && c != '-' && c != '_' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // nearName reports whether normalised text holds a word that is a typo of

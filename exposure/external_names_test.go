@@ -325,3 +325,72 @@ func TestExternalNames_DatabaseIsADataSource(t *testing.T) {
 		{"update the Tasks database in notion: add a Priority column", "notion__API-update-a-data-source", ""},
 	})
 }
+
+// TestExternalNames_OwnerNameSlugIsARepository: owner/name (acme/web) is
+// how code hosts write a repository, named server or not; a date or a
+// path is not one.
+func TestExternalNames_OwnerNameSlugIsARepository(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"please fork golang/go for me", "github__fork_repository", ""},
+		{"fork acme/web-ui into my account", "gitlab__fork_repository", ""},
+	})
+	for _, c := range []struct {
+		tok  string
+		want bool
+	}{{"acme/web", true}, {"rust-lang/rust", true}, {"my_org/api_v2", true}, {"12/25", false},
+		{"a/b", false}, {"/etc/hosts", false}, {"src/main.go", false}, {"a/b/c", false}} {
+		if got := isSlug(c.tok); got != c.want {
+			t.Errorf("isSlug(%q) = %v, want %v", c.tok, got, c.want)
+		}
+	}
+}
+
+// TestExternalNames_QuestionAboutWhatWasDone: "what did people leave",
+// "留了哪些" ask what was done — a reading — not for it to be done again;
+// an imperative with the same verb still creates.
+func TestExternalNames_QuestionAboutWhatWasDone(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"which comments has the team posted on the Budget page in notion?", "notion__API-retrieve-a-comment", ""},
+		{"Notion 的周报页面上同事们写了哪些评论？", "notion__API-retrieve-a-comment", "notion__API-create-a-comment"},
+		{"leave a comment on the Budget page in notion: looks good", "notion__API-create-a-comment", ""},
+		{"在 Notion 的周报页面留个评论：已看", "notion__API-create-a-comment", ""},
+	})
+}
+
+// TestExternalNames_VerbsAsPartsOfNouns: a Chinese verb before 时间, 日期,
+// 者 or 人 is part of a noun (修改时间: when it was changed), not the
+// request's action; how big and when ask for a thing's information.
+func TestExternalNames_VerbsAsPartsOfNouns(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"filesystem 里 data.csv 的创建时间和大小是多少", "filesystem__get_file_info", "filesystem__edit_file"},
+		{"用 filesystem 看看 notes.txt 多大、更新日期", "filesystem__get_file_info", "filesystem__write_file"},
+	})
+}
+
+// TestExternalNames_ReadingAndSearchWords: dump and export read a thing
+// out, 有没有 (is there) asks for a search, 追加 appends, and XHR/AJAX
+// calls are network requests.
+func TestExternalNames_ReadingAndSearchWords(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"dump everything stored in the memory graph", "memory__read_graph", ""},
+		{"github 上有没有叫 tiny-router 的项目", "github__search_repositories", ""},
+		{"list the ajax calls this page made, via playwright", "playwright__browser_network_requests", ""},
+		{"在 notion 的周报页末尾追加一行：本周无事故", "notion__API-patch-block-children", ""},
+	})
+}
+
+// TestExternalNames_BareNumberOfARepository: #N of an owner/name
+// repository is its issue or pull request; a request naming the kind
+// keeps it, and "pull 42" (pull/42) is a pull request.
+func TestExternalNames_BareNumberOfARepository(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"reopen #314 in golang/tools", "github__update_issue", ""},
+		{"show PR #5 in acme/api", "github__get_pull_request", "github__get_issue"},
+		{"what comments did reviewers leave on pull 42 in golang/tools?", "github__get_pull_request_comments", ""},
+	})
+}

@@ -194,11 +194,15 @@ func TestBridgeRouting_Aggregated(t *testing.T) {
 	// and globs as objects, a server's initials, the second action of a
 	// request, more glossary): 0.975, first_rec 0.961, view 6.9%. It is no
 	// longer blind either. The third was written blind after both rounds
-	// and scored once: recall 0.921, first_rec 0.881, view 8.6%.
+	// and scored once: recall 0.921, first_rec 0.881, view 8.6%; a third
+	// round then read its misses and fixed them by class (owner/name is a
+	// repository and its bare #N an issue or PR, questions about what was
+	// done read, verbs inside nouns such as 修改时间, more glossary):
+	// 0.944, first_rec 0.940, view 7.3%. It is no longer blind either.
 	for _, set := range []struct {
 		path  string
 		bound float64
-	}{{aggRequests, 0.97}, {aggBlind, 0.97}, {aggBlind3, 0.92}} {
+	}{{aggRequests, 0.97}, {aggBlind, 0.97}, {aggBlind3, 0.94}} {
 		t.Run(filepath.Base(set.path), func(t *testing.T) {
 			reqs := readAggRequests(t, set.path)
 			sc := scoreAggregated(s, reqs)
