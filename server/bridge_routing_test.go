@@ -33,7 +33,8 @@ const (
 	aggHints     = "../fixtures/bridge/hints.json"
 	aggRequests  = "../exposure/testdata/bridge_routing.jsonl"  // the rules were tuned on its misses
 	aggBlind     = "../exposure/testdata/bridge_routing2.jsonl" // written blind after that; its misses were read in the second round
-	aggBlind3    = "../exposure/testdata/bridge_routing3.jsonl" // written blind after the rules of sets 1 and 2, scored once
+	aggBlind3    = "../exposure/testdata/bridge_routing3.jsonl" // written blind after the rules of sets 1 and 2; its misses were then read
+	aggBlind4    = "../exposure/testdata/bridge_routing4.jsonl" // written blind after the third round, scored once
 )
 
 type aggRequest struct {
@@ -199,10 +200,13 @@ func TestBridgeRouting_Aggregated(t *testing.T) {
 	// repository and its bare #N an issue or PR, questions about what was
 	// done read, verbs inside nouns such as 修改时间, more glossary):
 	// 0.944, first_rec 0.940, view 7.3%. It is no longer blind either.
+	// The fourth was written blind after the third round and scored once:
+	// recall 0.888, first_rec 0.775, view 7.5% — on unseen requests the
+	// rules stay below the goal.
 	for _, set := range []struct {
 		path  string
 		bound float64
-	}{{aggRequests, 0.97}, {aggBlind, 0.97}, {aggBlind3, 0.94}} {
+	}{{aggRequests, 0.97}, {aggBlind, 0.97}, {aggBlind3, 0.94}, {aggBlind4, 0.88}} {
 		t.Run(filepath.Base(set.path), func(t *testing.T) {
 			reqs := readAggRequests(t, set.path)
 			sc := scoreAggregated(s, reqs)
