@@ -19,7 +19,7 @@ func TestCluster_LegacySessionsStayOnTheirInstance(t *testing.T) {
 	const sessions = 12
 	instances := map[string]bool{}
 	for i := range sessions {
-		cl, err := client.NewStreamableHttpClient(c.url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + c.token}))
+		cl, err := client.NewStreamableHttpClient(c.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + c.Token}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,16 +1,10 @@
 package e2e
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -25,106 +19,40 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"clawbridge/internal/clustertest"
 )
 
 // cluster is scripts/cluster.sh's three instances behind nginx, on a
-// fresh PostgreSQL schema.
+// fresh PostgreSQL schema (internal/clustertest), with a handle on it.
 type cluster struct {
-	dir, url, token string
-	db              *sql.DB // the test database, search_path at the cluster's schema
+	*clustertest.Cluster
+	db *sql.DB // the test database, search_path at the cluster's schema
 }
 
 func startCluster(t *testing.T) *cluster {
 	t.Helper()
-	for _, prog := range []string{"nginx", "psql"} {
-		if _, err := exec.LookPath(prog); err != nil {
-			if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
-				t.Fatalf("%s is not installed (scripts/install-deps.sh)", prog)
-			}
-			t.Skipf("%s is not installed", prog)
+	if prog := clustertest.Missing(); prog != "" {
+		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" {
+			t.Fatalf("%s is not installed (scripts/install-deps.sh)", prog)
 		}
+		t.Skipf("%s is not installed", prog)
 	}
-	out, err := exec.Command("../scripts/start-postgres.sh").Output()
-	if err != nil {
-		t.Fatalf("start-postgres.sh: %v", err)
-	}
-	dsn := strings.TrimPrefix(strings.TrimSpace(string(out)), "export CLAWBRIDGE_TEST_PG_DSN=")
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "cbcluster_" + hex.EncodeToString(b[:])
-	c := &cluster{dir: t.TempDir()}
-	port := freePorts(t, 4)
-	env := append(os.Environ(), "CLAWBRIDGE_BIN="+binPath, "CLAWBRIDGE_CLUSTER_DIR="+c.dir,
-		"CLAWBRIDGE_CLUSTER_PORT="+strconv.Itoa(port), "CLAWBRIDGE_CLUSTER_SCHEMA="+schema, "CLAWBRIDGE_CONFIRM=token")
-	script := func(arg string) ([]byte, error) {
-		cmd := exec.Command("../scripts/cluster.sh", arg)
-		cmd.Env = env
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			return out, fmt.Errorf("cluster.sh %s: %v\n%s", arg, err, stderr.String())
-		}
-		return out, nil
-	}
-	t.Cleanup(func() {
-		if _, err := script("stop"); err != nil {
-			t.Error(err)
-		}
-		if c.db != nil {
-			c.db.Exec("DROP SCHEMA " + schema + " CASCADE")
-			c.db.Close()
-		}
-	})
-	out, err = script("start")
+	c := &cluster{Cluster: clustertest.Start(t, clustertest.Options{Root: "..", Bin: binPath, Env: []string{"CLAWBRIDGE_CONFIRM=token"}})}
+	db, err := sql.Open("pgx", c.DSN+"&search_path="+c.Schema)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range strings.Split(string(out), "\n") {
-		if v, ok := strings.CutPrefix(l, "export CLAWBRIDGE_CLUSTER_URL="); ok {
-			c.url = v
-		}
-		if v, ok := strings.CutPrefix(l, "export CLAWBRIDGE_CLUSTER_TOKEN="); ok {
-			c.token = v
-		}
-	}
-	if c.url == "" || c.token == "" {
-		t.Fatalf("cluster.sh start printed %q", out)
-	}
-	if c.db, err = sql.Open("pgx", dsn+"&search_path="+schema); err != nil {
-		t.Fatal(err)
-	}
+	c.db = db
+	t.Cleanup(func() { db.Close() })
 	return c
-}
-
-// freePorts finds n consecutive free loopback ports and returns the first.
-func freePorts(t *testing.T, n int) int {
-	for try := 0; try < 50; try++ {
-		var b [2]byte
-		rand.Read(b[:])
-		base := 20000 + int(b[0])<<6 + int(b[1])%64
-		ok := true
-		for i := range n {
-			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(base+i))
-			if err != nil {
-				ok = false
-				break
-			}
-			l.Close()
-		}
-		if ok {
-			return base
-		}
-	}
-	t.Fatal("no free ports")
-	return 0
 }
 
 // client is a stateless (2026-07-28) client of the cluster: every request
 // is its own HTTP request, so nginx spreads them over the instances.
 func (c *cluster) client(t *testing.T) *client.Client {
 	t.Helper()
-	tr, err := transport.NewStreamableHTTP(c.url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + c.token}))
+	tr, err := transport.NewStreamableHTTP(c.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + c.Token}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,31 +63,6 @@ func (c *cluster) client(t *testing.T) *client.Client {
 	t.Cleanup(func() { cl.Close() })
 	initialize(t, cl, mcp.ProtocolVersion20260728)
 	return cl
-}
-
-// upstreams counts the requests each instance answered, from nginx's log.
-func (c *cluster) upstreams(t *testing.T) map[string]int {
-	f, err := os.Open(filepath.Join(c.dir, "nginx-access.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	seen := map[string]int{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		// "$upstream_addr $status $request"; the address is a list
-		// ("a, b") when nginx moved on from a refused instance: the last
-		// one answered.
-		f := strings.Fields(sc.Text())
-		i := 0
-		for i < len(f)-1 && strings.HasSuffix(f[i], ",") {
-			i++
-		}
-		if len(f) > 0 && f[i] != "-" {
-			seen[f[i]]++
-		}
-	}
-	return seen
 }
 
 func names(t *testing.T, cl *client.Client) []string {
@@ -235,14 +138,14 @@ func TestCluster_StatelessClientsShareViewsAndConfirmations(t *testing.T) {
 		if r, err := callErr(ctxT(t), c.client(t), "shell", args); err != nil || r.IsError {
 			t.Fatalf("redeem: %v %s", err, resultText(r))
 		}
-		if st, err := os.Stat(filepath.Join(c.dir, "workspace", dir)); err != nil || !st.IsDir() {
+		if st, err := os.Stat(filepath.Join(c.Dir, "workspace", dir)); err != nil || !st.IsDir() {
 			t.Fatalf("the confirmed call did not run: %v", err)
 		}
 		if r, err := callErr(ctxT(t), c.client(t), "shell", args); err != nil || !r.IsError {
 			t.Fatalf("a spent token ran again: %v %v", err, r)
 		}
 	}
-	if up := c.upstreams(t); len(up) != 3 {
+	if up := c.Upstreams(t); len(up) != 3 {
 		t.Fatalf("requests reached %d instances (%v), want all 3", len(up), up)
 	}
 }
@@ -298,14 +201,14 @@ func TestCluster_KillingAnInstanceLosesNoConfirmationOrTrace(t *testing.T) {
 				if r.IsError && !strings.Contains(resultText(r), "already used") {
 					t.Errorf("%s: redeem: %s", dir, resultText(r))
 				}
-				if _, err := os.Stat(filepath.Join(c.dir, "workspace", dir)); err != nil {
+				if _, err := os.Stat(filepath.Join(c.Dir, "workspace", dir)); err != nil {
 					t.Errorf("%s: the confirmed call did not run: %v", dir, err)
 				}
 			}
 		})
 	}
 	<-killed
-	pid, err := os.ReadFile(filepath.Join(c.dir, "i2.pid"))
+	pid, err := os.ReadFile(filepath.Join(c.Dir, "i2.pid"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,15 +224,15 @@ func TestCluster_KillingAnInstanceLosesNoConfirmationOrTrace(t *testing.T) {
 			t.Fatal("instance 2 is still running")
 		}
 	}
-	if up := c.upstreams(t); len(up) != 3 {
+	if up := c.Upstreams(t); len(up) != 3 {
 		t.Fatalf("requests reached %v; instance 2 served none before it stopped", up)
 	}
-	entries, _ := os.ReadDir(filepath.Join(c.dir, "workspace"))
+	entries, _ := os.ReadDir(filepath.Join(c.Dir, "workspace"))
 	if len(entries) != workers*each {
 		t.Fatalf("%d directories made, want %d", len(entries), workers*each)
 	}
 	// The instances flush their trace queues on a graceful stop.
-	if out, err := exec.Command("env", "CLAWBRIDGE_CLUSTER_DIR="+c.dir, "../scripts/cluster.sh", "stop").CombinedOutput(); err != nil {
+	if out, err := c.Script("stop"); err != nil {
 		t.Fatalf("stop: %v %s", err, out)
 	}
 	for w := range workers {

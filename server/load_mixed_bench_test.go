@@ -1,24 +1,19 @@
 package server
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"clawbridge/internal/clustertest"
 )
 
 // mixedResult is one setting's figures from one mixed load run.
@@ -193,9 +188,9 @@ func BenchmarkLoadMixed(b *testing.B) {
 		if cl == nil {
 			continue
 		}
-		two := mixedRun(cl.url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + cl.token}))
-		served := cl.upstreams(b)
-		cl.stop(b)
+		two := mixedRun(cl.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + cl.Token}))
+		served := cl.Upstreams(b)
+		cl.Stop(b)
 		b.ReportMetric(float64(two.errors), "two_errors")
 		b.ReportMetric(float64(two.missed), "two_missed_list_changed")
 		b.ReportMetric(ms(two.p50), "two_p50_ms")
@@ -209,32 +204,16 @@ func BenchmarkLoadMixed(b *testing.B) {
 	}
 }
 
-// benchCluster is scripts/cluster.sh's instances behind nginx, on a fresh
-// PostgreSQL schema, with the files the mixed sessions use.
-type benchCluster struct {
-	dir, url, token, schema, dsn string
-	env                          []string
-}
-
-// startBenchCluster starts n instances, or skips the caller's cluster half
-// (returning nil) when nginx or PostgreSQL is not there.
-func startBenchCluster(b *testing.B, n int) *benchCluster {
-	for _, prog := range []string{"nginx", "psql"} {
-		if _, err := exec.LookPath(prog); err != nil {
-			b.Logf("cluster half skipped: %s is not installed", prog)
-			return nil
-		}
-	}
-	out, err := exec.Command("../scripts/start-postgres.sh").Output()
-	if err != nil {
-		b.Logf("cluster half skipped: start-postgres.sh: %v", err)
+// startBenchCluster starts n instances through internal/clustertest, with
+// the files the mixed sessions use, or returns nil (the caller skips its
+// cluster half) when nginx or PostgreSQL is not there.
+func startBenchCluster(b *testing.B, n int) *clustertest.Cluster {
+	if prog := clustertest.Missing(); prog != "" {
+		b.Logf("cluster half skipped: %s is not installed", prog)
 		return nil
 	}
-	var rnd [6]byte
-	rand.Read(rnd[:])
-	c := &benchCluster{dir: b.TempDir(), schema: "cbload_" + hex.EncodeToString(rnd[:]),
-		dsn: strings.TrimPrefix(strings.TrimSpace(string(out)), "export CLAWBRIDGE_TEST_PG_DSN=")}
-	ws := filepath.Join(c.dir, "workspace")
+	dir := b.TempDir()
+	ws := filepath.Join(dir, "workspace")
 	if err := os.MkdirAll(ws, 0o700); err != nil {
 		b.Fatal(err)
 	}
@@ -246,95 +225,12 @@ func startBenchCluster(b *testing.B, n int) *benchCluster {
 	if err := os.WriteFile(filepath.Join(ws, "data.csv"), []byte(loadCSV), 0o600); err != nil {
 		b.Fatal(err)
 	}
-	bin := filepath.Join(c.dir, "clawbridge")
+	bin := filepath.Join(dir, "clawbridge")
 	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	// The instances log at warn, as the one-instance child does; each
 	// takes all the sessions, whatever the hash gives it.
-	c.env = append(os.Environ(), "CLAWBRIDGE_BIN="+bin, "CLAWBRIDGE_CLUSTER_DIR="+c.dir,
-		"CLAWBRIDGE_CLUSTER_PORT="+strconv.Itoa(freePortRun(b, n+1)), "CLAWBRIDGE_CLUSTER_SCHEMA="+c.schema,
-		"CLAWBRIDGE_CLUSTER_INSTANCES="+strconv.Itoa(n), "CLAWBRIDGE_CLUSTER_MAX_SESSIONS="+strconv.Itoa(loadSessions*2),
-		"CLAWBRIDGE_LOG_LEVEL=warn")
-	out, err = c.script("start")
-	if err != nil {
-		c.stop(b)
-		b.Fatal(err)
-	}
-	for l := range strings.SplitSeq(string(out), "\n") {
-		if v, ok := strings.CutPrefix(l, "export CLAWBRIDGE_CLUSTER_URL="); ok {
-			c.url = v
-		}
-		if v, ok := strings.CutPrefix(l, "export CLAWBRIDGE_CLUSTER_TOKEN="); ok {
-			c.token = v
-		}
-	}
-	if c.url == "" || c.token == "" {
-		c.stop(b)
-		b.Fatalf("cluster.sh start printed %q", out)
-	}
-	return c
-}
-
-func (c *benchCluster) script(arg string) ([]byte, error) {
-	cmd := exec.Command("../scripts/cluster.sh", arg)
-	cmd.Env = c.env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return out, fmt.Errorf("cluster.sh %s: %v\n%s", arg, err, stderr.String())
-	}
-	return out, nil
-}
-
-// stop stops the instances and nginx and drops the schema.
-func (c *benchCluster) stop(b *testing.B) {
-	if _, err := c.script("stop"); err != nil {
-		b.Error(err)
-	}
-	if out, err := exec.Command("psql", c.dsn, "-qAtc", "DROP SCHEMA IF EXISTS "+c.schema+" CASCADE").CombinedOutput(); err != nil {
-		b.Errorf("dropping %s: %v %s", c.schema, err, out)
-	}
-}
-
-// upstreams counts the requests each instance answered, from nginx's log
-// ("$upstream_addr $status $request").
-func (c *benchCluster) upstreams(b *testing.B) map[string]int {
-	f, err := os.Open(filepath.Join(c.dir, "nginx-access.log"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	seen := map[string]int{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if addr, _, ok := strings.Cut(sc.Text(), " "); ok && addr != "-" {
-			seen[addr]++
-		}
-	}
-	return seen
-}
-
-// freePortRun finds n consecutive free loopback ports and returns the first.
-func freePortRun(b *testing.B, n int) int {
-	for range 50 {
-		var r [2]byte
-		rand.Read(r[:])
-		base := 20000 + int(r[0])<<6 + int(r[1])%64
-		ok := true
-		for i := range n {
-			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(base+i))
-			if err != nil {
-				ok = false
-				break
-			}
-			l.Close()
-		}
-		if ok {
-			return base
-		}
-	}
-	b.Fatal("no free ports")
-	return 0
+	return clustertest.Start(b, clustertest.Options{Root: "..", Bin: bin, Dir: dir, Instances: n,
+		MaxSessions: loadSessions * 2, Env: []string{"CLAWBRIDGE_LOG_LEVEL=warn"}})
 }
