@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -475,9 +476,34 @@ func progressFunc(ctx context.Context, srv *mcpserver.MCPServer, req mcp.CallToo
 		if msg != "" {
 			params["message"] = msg
 		}
-		_ = srv.SendNotificationToClient(ctx, "notifications/progress", params)
+		if srv.SendNotificationToClient(ctx, "notifications/progress", params) == nil {
+			awaitTaken(ctx)
+		}
 	}
 }
+
+// awaitTaken waits, for at most awaitTakenMax, until the notifications
+// queued on the request's session have been taken off its channel. Under
+// streamable HTTP, mcp-go (v1.2.1) hands them to the request's forwarder,
+// which drops one it takes after the request ended: a progress
+// notification sent just before the tool returns was lost that way (2 of 3
+// arrived). Waiting until it is taken lets the forwarder write it while the
+// response is still open.
+func awaitTaken(ctx context.Context) {
+	cs := mcpserver.ClientSessionFromContext(ctx)
+	if cs == nil {
+		return
+	}
+	ch := cs.NotificationChannel()
+	for deadline := time.Now().Add(awaitTakenMax); len(ch) > 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Microsecond)
+	}
+	runtime.Gosched() // the forwarder that took it reaches its lock before the handler returns
+}
+
+// awaitTakenMax bounds awaitTaken: a client that reads nothing must not
+// hold the call.
+const awaitTakenMax = 20 * time.Millisecond
 
 // Circuit breaker: after breakerFailures consecutive failures of a network
 // tool in a session, that session's calls to it are refused for
