@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -13,12 +16,14 @@ import (
 	"clawbridge/internal/netguard"
 )
 
-// cmdBridge is `clawbridge bridge status` and `clawbridge bridge approve
-// SERVER`. It reads the cached manifests, pins and recorded states in the
-// data dir and starts no server, so it works beside a running clawbridge.
-func cmdBridge(args []string, stdout io.Writer) error {
-	if len(args) == 0 || (args[0] != "status" && args[0] != "approve") {
-		return usageError("bridge: clawbridge bridge status | clawbridge bridge approve SERVER")
+// cmdBridge is `clawbridge bridge status`, `clawbridge bridge approve
+// SERVER` and `clawbridge bridge refresh [SERVER...]`. Status and approve
+// read the cached manifests, pins and recorded states in the data dir and
+// start no server, so they work beside a running clawbridge; refresh starts
+// each server just long enough to read its manifest.
+func cmdBridge(ctx context.Context, args []string, stdout io.Writer) error {
+	if len(args) == 0 || (args[0] != "status" && args[0] != "approve" && args[0] != "refresh") {
+		return usageError("bridge: clawbridge bridge status | clawbridge bridge approve SERVER | clawbridge bridge refresh [SERVER...]")
 	}
 	fs, cfgPath := newFlags("bridge " + args[0])
 	if err := parseLoose(fs, args[1:]); err != nil {
@@ -56,6 +61,9 @@ func cmdBridge(args []string, stdout io.Writer) error {
 		fmt.Fprintln(stdout, "no bridge servers are configured (bridge.servers in the config)")
 		return nil
 	}
+	if args[0] == "refresh" {
+		return refreshManifests(ctx, m, fs.Args(), stdout)
+	}
 	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "SERVER\tTRANSPORT\tSTATE\tTOOLS\tLEVEL\tPUBLISH\tPID")
 	for _, s := range m.Status() {
@@ -79,6 +87,39 @@ func cmdBridge(args []string, stdout io.Writer) error {
 		for _, u := range s.Unpublished {
 			fmt.Fprintf(stdout, "%s: NOT PUBLISHED %s as %s: %s (still reachable through mcp_bridge call)\n", s.Name, u.Tool, u.Name, u.Reason)
 		}
+	}
+	return nil
+}
+
+// refreshManifests reads the manifests of the named servers (all when none
+// is named) and says what each lists; a running clawbridge sees the new
+// cache when its server next starts or lists its tools again.
+func refreshManifests(ctx context.Context, m *bridge.Manager, names []string, stdout io.Writer) error {
+	if len(names) == 0 {
+		names = m.Names()
+	}
+	for _, name := range names {
+		if _, ok := m.Server(name); !ok {
+			return usageError(fmt.Sprintf("bridge refresh: unknown server %q; configured servers: %s", name, strings.Join(m.Names(), ", ")))
+		}
+	}
+	var failed []string
+	for _, name := range names {
+		n, err := m.Read(ctx, name)
+		if err != nil {
+			fmt.Fprintf(stdout, "%s: %v\n", name, err)
+			failed = append(failed, name)
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: %d tools in its manifest\n", name, n)
+	}
+	for _, s := range m.Status() {
+		if len(s.Held) > 0 && slices.Contains(names, s.Name) {
+			fmt.Fprintf(stdout, "%s: CHANGED since approved, held out of every view and refused: %s (review, then: clawbridge bridge approve %s)\n", s.Name, strings.Join(s.Held, ", "), s.Name)
+		}
+	}
+	if len(failed) > 0 {
+		return errors.New("bridge refresh: could not read " + strings.Join(failed, ", ") + " (`clawbridge bridge status` shows the error)")
 	}
 	return nil
 }

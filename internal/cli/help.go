@@ -57,6 +57,13 @@ at the model or hidden characters. It starts no server.
 Approves the current definitions of SERVER's tools (review them first: bridge
 status lists what changed) and releases the held ones, also in a running server.
 `,
+	"bridge refresh": `clawbridge bridge refresh [SERVER...]
+
+Starts each named server (every configured one when none is named) just long
+enough to read its manifest, caches it, pins new tools and holds changed ones
+as a start does, and stops it. serve does this by itself, in the background,
+for a ` + "`publish: tools`" + ` server whose manifest was never read.
+`,
 	"doctor": `clawbridge doctor
 
 Checks the config, the workspace and data dir, the jail, the X display the

@@ -33,6 +33,7 @@ Usage:
   clawbridge approve [--reject] ID    approve (or reject) one waiting call, once
   clawbridge bridge status            downstream MCP servers: state, tools, changed or flagged definitions
   clawbridge bridge approve SERVER    approve a server's changed tool definitions
+  clawbridge bridge refresh [SERVER]  start servers just to read and cache their manifests
   clawbridge doctor                   check config, dirs, jail, X display and external programs
   clawbridge install CLIENT [--print] add clawbridge to claude-desktop, cursor or vscode
   clawbridge config init              write a commented default config file
@@ -114,7 +115,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "reject":
 		return cmdApprove(ctx, append([]string{"--reject"}, args...), stdout)
 	case "bridge":
-		return cmdBridge(args, stdout)
+		return cmdBridge(ctx, args, stdout)
 	case "doctor":
 		return cmdDoctor(args, stdout)
 	case "install":
