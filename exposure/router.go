@@ -252,6 +252,13 @@ func (r *Router) Decide(det Detection) Decision {
 		Lang: det.Lang, Tools: r.ViewAt(tier, det), Detection: det}
 }
 
+// decideAt returns d at another tier, its view rebuilt.
+func (r *Router) decideAt(tier Tier, d Decision) Decision {
+	d.Tier = tier
+	d.Tools = r.ViewAt(tier, d.Detection)
+	return d
+}
+
 func tierRank(t Tier) int {
 	switch t {
 	case TierRecommended:

@@ -162,6 +162,15 @@ func (s *Session) Route(request string) (Decision, bool) {
 	// progress keeps them.
 	drift := s.routed && len(s.det.Intents) > 0 && len(d.Intents) > 0 && !slices.Equal(s.det.Intents, d.Intents)
 	prev := s.det.Intents
+	// The session's evidence agrees: a request at the extended tier's
+	// confidence whose primary intent is the one the session is already on
+	// (routed or narrowed by calls, and not widened since) gets the
+	// recommended tier, as call arguments that agree with their tool do.
+	agree := ""
+	if d.Tier == TierExtended && d.Primary != "" && d.Primary == s.det.Primary && s.tier == TierRecommended {
+		d = s.r.decideAt(TierRecommended, d)
+		agree = fmt.Sprintf(" (the session is on %s: recommended tier)", d.Primary)
+	}
 	s.det = d.Detection
 	s.request = request
 	s.failures = 0
@@ -176,6 +185,7 @@ func (s *Session) Route(request string) (Decision, bool) {
 		intents = strings.Join(d.Intents, ",")
 	}
 	reason := fmt.Sprintf("routed %q: intents %s, confidence %.2f", clip(request, 80), intents, d.Confidence)
+	reason += agree
 	if drift {
 		reason += fmt.Sprintf(" (drift: replaces %s; pinned %s)", strings.Join(prev, ","), strings.Join(s.pinned, ","))
 	}
@@ -543,7 +553,10 @@ func secretKey(k string) bool {
 // CallFinished accounts for a finished call: ok=false for a tool error or
 // a refusal by a guard. FailuresToUpgrade consecutive failures widen the
 // tier (recommended -> extended -> full): changed=true. A success resets the
-// count.
+// count. Widening goes only as far as the evidence asks: the tools in the
+// view failed, so their related intents' tools come in (the extended tier
+// without the lexical ranker's fill, which guessed from the request's
+// words); the next failures bring the full list.
 func (s *Session) CallFinished(tool string, ok bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -558,6 +571,7 @@ func (s *Session) CallFinished(tool string, ok bool) bool {
 	from := s.tier
 	if s.tier == TierRecommended {
 		s.tier = TierExtended
+		s.det.lexRank = nil
 	} else {
 		s.tier = TierFull
 	}
