@@ -390,3 +390,23 @@ func TestSessionEvidence_AgreeingFollowUpStaysRecommended(t *testing.T) {
 		}
 	}
 }
+
+// A view widened to full after failures stays full whatever narrowed it
+// before (a core run or a family run): the next calls only pin.
+func TestSessionEvidence_FullAfterFailuresStaysFull(t *testing.T) {
+	r := liveRouter(t, Config{})
+	for _, first := range []string{"file", "pdf_tool"} {
+		s := r.NewSession(ModeTiered)
+		s.CallStarted(first, nil)
+		for range 4 { // two failures per tier
+			s.CallFinished(first, false)
+		}
+		if st := s.State(); st.Tier != TierFull {
+			t.Fatalf("%s: four failures left tier %s", first, st.Tier)
+		}
+		s.CallStarted("data_processor", nil)
+		if st := s.State(); st.Tier != TierFull {
+			t.Fatalf("%s: a call after the widening narrowed to %s %q", first, st.Tier, st.NarrowedTo)
+		}
+	}
+}

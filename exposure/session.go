@@ -347,10 +347,10 @@ func (s *Session) narrowByRun(fam, intent string, core bool, n int) string {
 			return ""
 		}
 		prev := s.narrowed
-		// Narrowed by calls before: only a run that began outside the view
-		// moves it (a pinned tool called again does not), and a view
-		// widened to full after failures stays wide.
-		if prev != "" && s.coreTier == "" && (!s.streakOut || s.tier == TierFull) {
+		// Narrowed before: a view widened to full after failures stays
+		// wide, and past a core run's view only a run that began outside
+		// the view moves it (a pinned tool called again does not).
+		if prev != "" && (s.tier == TierFull || s.coreTier == "" && !s.streakOut) {
 			return ""
 		}
 		s.narrowTo(fam, intent)
