@@ -141,20 +141,21 @@ func (t journeyTotals) String() string {
 }
 
 // TestJourneys holds the journey figures: no call misses a tool the journey
-// already used, and the lists' tokens stay under the bounds measured when
-// call-argument evidence landed (46 journeys: registered 65.6%, catalog
-// 54.3% of a static list's; before it 72.9% and 62.4%; the 12 journeys whose
-// calls carry arguments went from 93.9% to 68.2% and 88.8% to 58.6%). The
-// issue's goals (55% and 40%) are not met: the first step of every journey
-// holds the full list (a client that ignores list_changed must see every
-// tool), and a recommended view (core + a few tools, ~8 tools) is ~44% of
-// the 18-tool list on its own.
+// already used, and the lists' tokens stay under the goal with every
+// catalog tool registered (40%). Measured when the run rules narrowed at a
+// session's first call, widening after failures stopped at the related
+// intents and agreeing follow-ups kept the recommended tier (46 journeys,
+// 242 steps, all 38 tools registered): 39.2% of a static list's, 63
+// list_changed, 7 misses, 0 used; before, with three calls to narrow and
+// core calls never narrowing, 53.3%, 57 list_changed, 7 misses. Every journey's first step holds the full list
+// (a client that ignores list_changed must see every tool): 19.4% of the
+// static list on its own.
 func TestJourneys(t *testing.T) {
 	js := loadJourneys(t)
 	if len(js) < 30 {
 		t.Fatalf("%d journeys, want at least 30", len(js))
 	}
-	goal := map[string]float64{"registered": 0.66, "catalog": 0.55}
+	goal := map[string]float64{"registered": 0.40, "catalog": 0.40}
 	for name, r := range journeyRouters(t) {
 		tot := runJourneys(r, js, func(res journeyResult) {
 			t.Logf("%s %s: steps=%d tokens=%d static=%d (%.0f%%) oracle=%d misses=%v", name, res.ID, res.Steps, res.Tokens,

@@ -22,6 +22,10 @@ type storedState struct {
 	StreakFam   string         `json:"streak_family,omitempty"`
 	Streak      int            `json:"streak,omitempty"`
 	StreakTools []string       `json:"streak_tools,omitempty"`
+	StreakOut   bool           `json:"streak_outside,omitempty"`
+	CoreRun     int            `json:"core_run,omitempty"`
+	CoreTools   []string       `json:"core_tools,omitempty"`
+	CoreTier    Tier           `json:"core_tier,omitempty"`
 	Narrowed    string         `json:"narrowed,omitempty"`
 	Routed      bool           `json:"routed"`
 	History     []Transition   `json:"history"`
@@ -43,6 +47,7 @@ func (s *Session) MarshalState() ([]byte, error) {
 		Det:    storedDet{Detection: s.det, LexRank: s.det.lexRank, ToolEv: s.det.toolEv},
 		Pinned: s.pinned, LastUsed: s.lastUsed, Calls: s.calls, Failures: s.failures,
 		StreakFam: s.streakFam, Streak: s.streak, StreakTools: s.streakTools, Narrowed: s.narrowed,
+		StreakOut: s.streakOut, CoreRun: s.coreRun, CoreTools: s.coreTools, CoreTier: s.coreTier,
 		Routed: s.routed, History: s.history})
 }
 
@@ -70,6 +75,7 @@ func (s *Session) LoadState(b []byte) (changed bool, err error) {
 	}
 	s.calls, s.failures = st.Calls, st.Failures
 	s.streakFam, s.streak, s.streakTools, s.narrowed = st.StreakFam, st.Streak, st.StreakTools, st.Narrowed
+	s.streakOut, s.coreRun, s.coreTools, s.coreTier = st.StreakOut, st.CoreRun, slices.Clone(st.CoreTools), st.CoreTier
 	s.routed, s.history = st.Routed, st.History
 	return s.refresh(), nil
 }

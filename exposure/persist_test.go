@@ -8,7 +8,8 @@ import (
 // TestSessionPersist_RoundTrip: a state loaded into a fresh session (as
 // another instance would) gives the same view, tier, intents, pins, counts
 // and history, for a routed view, an extended one (built from the lexical
-// evidence) and a view narrowed by calls; bad state changes nothing.
+// evidence), views narrowed by calls and by core calls; bad state changes
+// nothing.
 func TestSessionPersist_RoundTrip(t *testing.T) {
 	r := liveRouter(t, Config{})
 	for _, drive := range []func(s *Session){
@@ -26,6 +27,14 @@ func TestSessionPersist_RoundTrip(t *testing.T) {
 			for range 3 {
 				s.CallStarted("calendar", map[string]any{"action": "list"})
 			}
+		},
+		// Narrowed by one core call: the next core call (below) narrows
+		// further only if the core run was kept.
+		func(s *Session) { s.CallStarted("file", nil) },
+		// Drift by calls: the run began outside the view.
+		func(s *Session) {
+			s.CallStarted("pdf_tool", nil)
+			s.CallStarted("data_processor", nil)
 		},
 	} {
 		a := r.NewSession(ModeTiered)

@@ -80,8 +80,8 @@ type Config struct {
 	Registered        []string // tools the server has; nil means every catalog tool
 	FailuresToUpgrade int      // consecutive failures that widen a session's tier (default 2)
 	// NarrowAfterCalls is how many consecutive calls within one intent
-	// family narrow a session that never routed to that family's extended
-	// tier (default 3; negative: never).
+	// family narrow a session that never routed to that family's tools
+	// (default 1; core tools take one more; negative: never).
 	NarrowAfterCalls int
 	// PinCalls is how long a called tool stays pinned in the view, in calls
 	// (default 10): work in progress keeps its tools across a drift.
@@ -131,7 +131,7 @@ func NewRouter(cfg Config) (*Router, error) {
 		cfg.FailuresToUpgrade = 2
 	}
 	if cfg.NarrowAfterCalls == 0 {
-		cfg.NarrowAfterCalls = 3
+		cfg.NarrowAfterCalls = 1
 	}
 	if cfg.PinCalls <= 0 {
 		cfg.PinCalls = 10
@@ -250,6 +250,13 @@ func (r *Router) Decide(det Detection) Decision {
 	}
 	return Decision{Tier: tier, Intents: det.Intents, Primary: det.Primary, Confidence: conf,
 		Lang: det.Lang, Tools: r.ViewAt(tier, det), Detection: det}
+}
+
+// decideAt returns d at another tier, its view rebuilt.
+func (r *Router) decideAt(tier Tier, d Decision) Decision {
+	d.Tier = tier
+	d.Tools = r.ViewAt(tier, d.Detection)
+	return d
 }
 
 func tierRank(t Tier) int {

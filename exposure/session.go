@@ -69,12 +69,19 @@ type Session struct {
 	streakFam   string
 	streak      int
 	streakTools []string
-	narrowed    string
-	routed      bool // find_tools or the task prompt set the view: calls no longer narrow it
-	history     []Transition
-	view        []ViewTool // cached current view
-	lang        string     // the language the view's tags are written in
-	version     uint64     // bumped whenever view or lang changes
+	streakOut   bool // the run began with a call outside the view
+	// The current run of consecutive core calls and its tools: a session
+	// that only ever calls core tools is evidence too, weaker (core tools
+	// serve every task), so it takes one call more to narrow.
+	coreRun   int
+	coreTools []string
+	coreTier  Tier // the tier a run of core calls narrowed the view to
+	narrowed  string
+	routed    bool // find_tools or the task prompt set the view: calls no longer narrow it
+	history   []Transition
+	view      []ViewTool // cached current view
+	lang      string     // the language the view's tags are written in
+	version   uint64     // bumped whenever view or lang changes
 	// Now is the clock (tests replace it).
 	Now func() time.Time
 }
@@ -155,11 +162,20 @@ func (s *Session) Route(request string) (Decision, bool) {
 	// progress keeps them.
 	drift := s.routed && len(s.det.Intents) > 0 && len(d.Intents) > 0 && !slices.Equal(s.det.Intents, d.Intents)
 	prev := s.det.Intents
+	// The session's evidence agrees: a request at the extended tier's
+	// confidence whose primary intent is the one the session is already on
+	// (routed or narrowed by calls, and not widened since) gets the
+	// recommended tier, as call arguments that agree with their tool do.
+	agree := ""
+	if d.Tier == TierExtended && d.Primary != "" && d.Primary == s.det.Primary && s.tier == TierRecommended {
+		d = s.r.decideAt(TierRecommended, d)
+		agree = fmt.Sprintf(" (the session is on %s: recommended tier)", d.Primary)
+	}
 	s.det = d.Detection
 	s.request = request
 	s.failures = 0
 	s.routed = true
-	s.narrowed = ""
+	s.narrowed, s.coreTier = "", ""
 	if s.mode == ModeTiered {
 		s.tier = d.Tier
 	}
@@ -169,6 +185,7 @@ func (s *Session) Route(request string) (Decision, bool) {
 		intents = strings.Join(d.Intents, ",")
 	}
 	reason := fmt.Sprintf("routed %q: intents %s, confidence %.2f", clip(request, 80), intents, d.Confidence)
+	reason += agree
 	if drift {
 		reason += fmt.Sprintf(" (drift: replaces %s; pinned %s)", strings.Join(prev, ","), strings.Join(s.pinned, ","))
 	}
@@ -201,16 +218,17 @@ func clip(s string, n int) string {
 //   - A registered tool outside the current view still runs (guide, not
 //     restrict) and widens the view: every called tool is pinned for the
 //     next PinCalls calls, and a pin not renewed by then is dropped.
-//   - A tiered session that never routed and has made NarrowAfterCalls
-//     consecutive calls within one intent family (core tools neither count
-//     nor break the run) narrows from the full tier to that family's
-//     extended tier, the called tools recommended; to the recommended tier
-//     of their intent when every call of the run shares it.
-//   - A non-core tool's arguments (a path's extension, a URL, a query, a
-//     text) are detected as a request is: a confident detection, or one at
-//     the extended tier's confidence that names the called tool's own
-//     intent, narrows a session that never routed at once, to the view that
-//     request would get.
+//   - A call's arguments (a path's extension, a URL, a query, a text) are
+//     detected as a request is: a confident detection, or one at the
+//     extended tier's confidence that names the called tool's own intent,
+//     narrows a session that never routed at once, to the view that
+//     request would get. A core tool's arguments count only by the
+//     artefacts they name (an extension, a URL): its words describe a step.
+//   - Otherwise the run rules (narrowByRun): NarrowAfterCalls consecutive
+//     calls within one intent family narrow to that family's tools, and a
+//     later run that begins outside the view moves the view to its family
+//     (drift by calls: the old family's tools stay pinned); a session that
+//     only calls core tools narrows one tier per call, extended first.
 //   - find_tools and the task prompt take precedence: once the session
 //     routed, calls only pin.
 //
@@ -221,16 +239,15 @@ func (s *Session) CallStarted(tool string, args map[string]any) bool {
 		return false
 	}
 	// The arguments are detected before the lock is taken: detection is
-	// the slow part, and it reads nothing of the session.
-	// Core tools serve every task: their arguments describe a step, not the
-	// task, as their calls neither count in nor break a run. Only a session
+	// the slow part, and it reads nothing of the session. Only a session
 	// that could still narrow pays for the detection (narrowByArguments
 	// checks again under the lock).
 	s.mu.Lock()
-	mayNarrow := !s.routed && s.tier == TierFull
+	mayNarrow := s.argumentsMayNarrow()
 	s.mu.Unlock()
+	core := slices.Contains(s.r.cfg.Core, tool)
 	var argDet Detection
-	if mayNarrow && len(args) > 0 && !slices.Contains(s.r.cfg.Core, tool) {
+	if mayNarrow && len(args) > 0 {
 		if d, err := s.r.det(); err == nil {
 			if text := argumentText(args); text != "" {
 				argDet = d.Detect(text)
@@ -241,7 +258,8 @@ func (s *Session) CallStarted(tool string, args map[string]any) bool {
 	defer s.mu.Unlock()
 	from := s.tier
 	var reasons []string
-	if !slices.ContainsFunc(s.view, func(v ViewTool) bool { return v.Name == tool }) {
+	outside := !slices.ContainsFunc(s.view, func(v ViewTool) bool { return v.Name == tool })
+	if outside {
 		reasons = append(reasons, fmt.Sprintf("pinned %s: called outside the view", tool))
 	}
 	s.calls++
@@ -266,23 +284,34 @@ func (s *Session) CallStarted(tool string, args map[string]any) bool {
 		dirty = true
 		reasons = append(reasons, fmt.Sprintf("unpinned %s: not called in the last %d calls", strings.Join(expired, ","), s.r.cfg.PinCalls))
 	}
-	if fam, intent := s.familyOf(tool); fam != "" && !slices.Contains(s.r.cfg.Core, tool) {
+	n := s.r.cfg.NarrowAfterCalls
+	fam, intent := s.familyOf(tool)
+	if fam != "" && !core {
+		s.coreRun, s.coreTools = 0, nil
 		if fam != s.streakFam {
-			s.streakFam, s.streak, s.streakTools = fam, 0, nil
+			s.streakFam, s.streak, s.streakTools, s.streakOut = fam, 0, nil, outside
 		}
 		s.streak++
 		if !slices.Contains(s.streakTools, tool) {
 			s.streakTools = append(s.streakTools, tool)
 		}
-		n := s.r.cfg.NarrowAfterCalls
-		if n > 0 && !s.routed && s.streak >= n && fam != s.narrowed && s.tier == TierFull {
-			s.narrowTo(fam, intent)
-			dirty = true
-			reasons = append(reasons, fmt.Sprintf("%d consecutive calls in family %s (%s) and no routing: narrowed to its %s tier",
-				s.streak, fam, strings.Join(s.streakTools, ","), s.tier))
+	} else if core {
+		s.coreRun++
+		if !slices.Contains(s.coreTools, tool) {
+			s.coreTools = append(s.coreTools, tool)
 		}
 	}
-	if reason := s.narrowByArguments(tool, argDet); reason != "" {
+	// Arguments say more than a tool's name: when they narrow, the run
+	// rules wait. A session narrowed by calls follows its calls to an
+	// intent outside its view (drift by calls): the new family replaces the
+	// old, whose tools stay pinned; widening after failures stays.
+	reason := ""
+	if !s.routed {
+		if reason = s.narrowByArguments(tool, core, argDet); reason == "" && n > 0 {
+			reason = s.narrowByRun(fam, intent, core, n)
+		}
+	}
+	if reason != "" {
 		dirty = true
 		reasons = append(reasons, reason)
 	}
@@ -294,6 +323,62 @@ func (s *Session) CallStarted(tool string, args map[string]any) bool {
 		s.record(from, s.tier, strings.Join(reasons, "; "))
 	}
 	return changed
+}
+
+// argumentsMayNarrow reports whether call arguments may still narrow the
+// view: the session never routed and holds the full tier, or the tier a run
+// of core calls narrowed it to (lock held).
+func (s *Session) argumentsMayNarrow() bool {
+	return !s.routed && (s.tier == TierFull && s.narrowed == "" || s.coreTier != "" && s.tier == s.coreTier)
+}
+
+// narrowByRun applies the run rules of a session that never routed and
+// returns the reason, or "" (lock held):
+//   - n consecutive calls within one family (core calls neither count nor
+//     break the run) narrow to the recommended tier of their intent when
+//     every call shares it, else to the family's extended tier; in a
+//     session narrowed before, only when the run began outside the view;
+//   - a session that only called core tools is weaker evidence (they serve
+//     every task): n such calls narrow to the extended tier of the intent
+//     most of them share, n+1 to its recommended tier.
+func (s *Session) narrowByRun(fam, intent string, core bool, n int) string {
+	if !core && fam != "" {
+		if s.streak < n || fam == s.narrowed && s.coreTier == "" {
+			return ""
+		}
+		prev := s.narrowed
+		// Narrowed before: a view widened to full after failures stays
+		// wide, and past a core run's view only a run that began outside
+		// the view moves it (a pinned tool called again does not).
+		if prev != "" && (s.tier == TierFull || s.coreTier == "" && !s.streakOut) {
+			return ""
+		}
+		s.narrowTo(fam, intent)
+		s.coreTier = ""
+		reason := fmt.Sprintf("%d consecutive calls in family %s (%s) and no routing: narrowed to its %s tier",
+			s.streak, fam, strings.Join(s.streakTools, ","), s.tier)
+		if prev != "" {
+			reason += fmt.Sprintf(" (drift: replaces %s; pinned %s)", prev, strings.Join(s.pinned, ","))
+		}
+		return reason
+	}
+	if !core || s.streakFam != "" {
+		return ""
+	}
+	want := TierFull
+	switch {
+	case s.coreRun >= n+1:
+		want = TierRecommended
+	case s.coreRun >= n:
+		want = TierExtended
+	}
+	may := s.tier == TierFull && s.narrowed == "" || s.coreTier != "" && s.tier == s.coreTier
+	if !may || tierRank(want) >= tierRank(s.tier) {
+		return ""
+	}
+	s.narrowToCore(want)
+	return fmt.Sprintf("%d consecutive core calls (%s) and no routing: narrowed to the %s tier of %s",
+		s.coreRun, strings.Join(s.coreTools, ","), s.tier, s.det.Primary)
 }
 
 // familyOf returns the intent family of a catalog tool and its first intent.
@@ -336,6 +421,33 @@ func (s *Session) narrowTo(fam, intent string) {
 	s.narrowed = fam
 }
 
+// narrowToCore sets the view of a session that only called core tools to
+// the recommended tier of the intent most of them share (the first called
+// tool's on a tie): file and shell are file work, search and web_fetch
+// research. The called tools are recommended (lock held).
+func (s *Session) narrowToCore(tier Tier) {
+	count := map[string]int{}
+	var order []string
+	for _, t := range s.coreTools {
+		ti, _ := s.r.t.Tool(t)
+		for _, in := range ti.Intents {
+			if count[in] == 0 {
+				order = append(order, in)
+			}
+			count[in]++
+		}
+	}
+	intent := ""
+	for _, in := range order {
+		if intent == "" || count[in] > count[intent] {
+			intent = in
+		}
+	}
+	s.det = Detection{Intents: []string{intent}, Primary: intent, Tools: slices.Clone(s.coreTools), Lang: s.langLocked()}
+	s.tier, s.coreTier = tier, tier
+	s.narrowed = s.r.t.FamilyOf(intent)
+}
+
 // streakIntentsAgree reports whether every tool of the current run has
 // intent among its intents (lock held).
 func (s *Session) streakIntentsAgree(intent string) bool {
@@ -355,8 +467,8 @@ func (s *Session) streakIntentsAgree(intent string) bool {
 // detected intent is one of the called tool's own (the call and its
 // arguments agree). The view is then the one that request would get, the
 // called tool recommended. Returns the reason, or "" (lock held).
-func (s *Session) narrowByArguments(tool string, det Detection) string {
-	if s.routed || s.tier != TierFull || len(det.Intents) == 0 {
+func (s *Session) narrowByArguments(tool string, core bool, det Detection) string {
+	if !s.argumentsMayNarrow() || len(det.Intents) == 0 {
 		return ""
 	}
 	tier := s.r.TierFor(det.Confidence)
@@ -365,17 +477,23 @@ func (s *Session) narrowByArguments(tool string, det Detection) string {
 		agree = slices.Contains(ti.Intents, det.Primary)
 	}
 	switch {
+	case core && (len(det.Signals) == 0 || tier == TierFull):
+		// A core tool's words describe a step; only the artefacts its
+		// arguments name (a file's extension, a URL) say what the task is.
+		return ""
+	case core:
+		tier = TierRecommended
 	case tier == TierRecommended:
 	case tier == TierExtended && agree:
 		tier = TierRecommended
 	default:
 		return ""
 	}
-	if !slices.Contains(det.Tools, tool) {
+	if !core && !slices.Contains(det.Tools, tool) {
 		det.Tools = append([]string{tool}, det.Tools...)
 	}
 	s.det = det
-	s.tier = tier
+	s.tier, s.coreTier = tier, ""
 	s.narrowed = s.r.t.FamilyOf(det.Primary)
 	return fmt.Sprintf("arguments of %s point at %s (confidence %.2f) and no routing: narrowed to the %s tier",
 		tool, strings.Join(det.Intents, ","), det.Confidence, tier)
@@ -435,7 +553,10 @@ func secretKey(k string) bool {
 // CallFinished accounts for a finished call: ok=false for a tool error or
 // a refusal by a guard. FailuresToUpgrade consecutive failures widen the
 // tier (recommended -> extended -> full): changed=true. A success resets the
-// count.
+// count. Widening goes only as far as the evidence asks: the tools in the
+// view failed, so their related intents' tools come in (the extended tier
+// without the lexical ranker's fill, which guessed from the request's
+// words); the next failures bring the full list.
 func (s *Session) CallFinished(tool string, ok bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -450,6 +571,7 @@ func (s *Session) CallFinished(tool string, ok bool) bool {
 	from := s.tier
 	if s.tier == TierRecommended {
 		s.tier = TierExtended
+		s.det.lexRank = nil
 	} else {
 		s.tier = TierFull
 	}

@@ -199,7 +199,7 @@ func Default() *Config {
 			ExtendedAt:        0.5,
 			Core:              []string{"file", "shell", "search", "web_fetch"},
 			FailuresToUpgrade: 2,
-			NarrowAfterCalls:  3,
+			NarrowAfterCalls:  1,
 			PinCalls:          10,
 		},
 		Shell: Shell{

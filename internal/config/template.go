@@ -94,9 +94,10 @@ exposure:
   core: [file, shell, search, web_fetch]   # always listed (a core tool this build lacks is left out)
   failures_to_upgrade: 2
   # A session that never calls find_tools: this many consecutive calls within
-  # one intent family narrow its view to that family's tools (0: never); a
-  # call whose arguments say the task clearly narrows it at once.
-  narrow_after_calls: 3
+  # one intent family narrow its view to that family's tools (0: never); core
+  # tools take one call more; a call whose arguments say the task clearly
+  # narrows it at once.
+  narrow_after_calls: 1
   # A called tool stays pinned in the view for this many further calls.
   pin_calls: 10
   # A JSON file overriding parts of the embedded routing tables, shaped like
