@@ -108,7 +108,7 @@ func (q *dbq) tool() tool.Tool {
 	return tool.Tool{
 		Name:        "db_query",
 		Title:       "Database query (read-only SQL)",
-		Description: "Runs read-only SQL against the databases configured for this server (SQLite, PostgreSQL, MySQL): tables, columns, SELECT rows, query plans. Nothing is ever written.",
+		Description: "Runs read-only SQL against the databases configured for this server (SQLite, PostgreSQL, MySQL). Nothing is ever written.",
 		Actions: []tool.Action{
 			{Name: "connections", Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return q.connections(), nil }, Description: "", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 			{Name: "describe", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
