@@ -116,7 +116,7 @@ func (q *dbq) tool() tool.Tool {
 			}), Description: "tables, or a table's columns", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pTable}},
 			{Name: "query", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.query(ctx, conn, a.String("sql"), a.Int("limit", 0))
-			}), Description: "rows of one SELECT", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL, pLimit}},
+			}), Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL, pLimit}},
 			{Name: "explain", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.explain(ctx, conn, a.String("sql"))
 			}), Description: "its plan, not run", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL}},
