@@ -42,6 +42,17 @@ type schemaTokens struct {
 	publishedMean           float64 // the same view, registered tools only (what tools/list sends)
 	full                    int     // every registered tool
 	tools                   int     // registered tools
+	full19                  int     // the 19 tools tools/list held when issue 12 was filed
+}
+
+// issue12Tools are the tools tools/list held when issue 12 was filed
+// (4fd5b1a: the 18 registered tools and find_tools), whose full list the
+// issue's goal bounds as more tools join.
+var issue12Tools = []string{
+	"browser", "browser_use", "web_fetch", "file", "shell", "screen", "system",
+	"pdf_tool", "format_converter", "ppt_generator", "doc_generator", "contract_generator",
+	"resume_builder", "mind_map", "data_processor", "data_visualization", "financial_report",
+	"db_query", exposure.FindTools,
 }
 
 func measureSchemaTokens(t testing.TB, s *Server) schemaTokens {
@@ -68,17 +79,32 @@ func measureSchemaTokens(t testing.TB, s *Server) schemaTokens {
 		names = append(names, t.Name)
 	}
 	m.full, m.tools = s.ViewTokens(names), len(names)
+	m.full19 = s.ViewTokens(issue12Tools)
 	return m
 }
+
+// Bounds at what the schemas cost now (issue 12): a change that makes the
+// views heavier fails here. The issue's goal for the recommended view is
+// 3,500; for the full list of its 19 tools, 11,000.
+const (
+	recMeanBound = 3720
+	full19Bound  = 11000
+)
 
 // TestSchemaTokens_Report logs the schema token cost over the fixed requests.
 func TestSchemaTokens_Report(t *testing.T) {
 	s := benchServer(t)
 	m := measureSchemaTokens(t, s)
-	t.Logf("schema tokens over %d requests: recommended view mean %.0f (min %.0f, max %.0f), published %.0f; full list %d tokens, %d tools",
-		20, m.recMean, m.recMin, m.recMax, m.publishedMean, m.full, m.tools)
+	t.Logf("schema tokens over %d requests: recommended view mean %.0f (min %.0f, max %.0f), published %.0f; full list %d tokens, %d tools; issue 12's 19 tools %d",
+		20, m.recMean, m.recMin, m.recMax, m.publishedMean, m.full, m.tools, m.full19)
 	if m.tools < 18 {
 		t.Fatalf("only %d tools registered; the budget is for 18+", m.tools)
+	}
+	if m.recMean > recMeanBound {
+		t.Errorf("recommended view mean %.0f tokens, bound %d", m.recMean, recMeanBound)
+	}
+	if m.full19 > full19Bound {
+		t.Errorf("full list of issue 12's 19 tools %d tokens, bound %d", m.full19, full19Bound)
 	}
 	// Per tool: its own cost, how many of the recommended views hold it and
 	// its share of the mean, largest share first — where trimming pays.
@@ -122,4 +148,5 @@ func BenchmarkSchemaTokens(b *testing.B) {
 	b.ReportMetric(m.publishedMean, "rec_published_tokens")
 	b.ReportMetric(float64(m.full), "full_tokens")
 	b.ReportMetric(float64(m.tools), "tools")
+	b.ReportMetric(float64(m.full19), "full19_tokens")
 }

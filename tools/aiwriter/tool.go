@@ -71,10 +71,10 @@ func (w *writer) tool() tool.Tool {
 			act("draft", "a whole text, section by section (from outline, or one made first)", w.draft,
 				[]tool.Param{topic, kind, length, {Name: "outline", Type: tool.Array, Items: &tool.Param{Name: "heading", Type: tool.String}, Description: "Section headings to follow."},
 					{Name: "title", Type: tool.String, Description: "Default: the model's."}}, common),
-			act("continue", "what comes after the text", w.continueText, source, []tool.Param{length}, common),
+			act("continue", "", w.continueText, source, []tool.Param{length}, common),
 			act("polish", "improve style in a tone, keeping the meaning", w.polish, source,
 				[]tool.Param{{Name: "tone", Type: tool.String, Description: "e.g. formal, friendly, academic."}}, common),
-			act("summarise", "a summary", w.summarise, source, []tool.Param{length}, common),
+			act("summarise", "", w.summarise, source, []tool.Param{length}, common),
 			act("translate", "into language", w.translate, source, common),
 		},
 		// Writing only reads; saving the result is what writes.

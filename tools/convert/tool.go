@@ -95,7 +95,7 @@ func New(d *tool.Deps) tool.Tool {
 				{Name: "title", Type: tool.String, Description: "Default the first heading."},
 				{Name: "page_size", Type: tool.String, Enum: []string{"A4", "Letter", "A3", "A5", "Legal"}, Default: "A4", Description: "For PDF and docx."},
 				{Name: "landscape", Type: tool.Boolean, Default: false, Description: "For PDF and docx."},
-				{Name: "margin_mm", Type: tool.Number, Min: tool.Ptr(0), Max: tool.Ptr(60), Description: "Page margins in mm."},
+				{Name: "margin_mm", Type: tool.Number, Min: tool.Ptr(0), Max: tool.Ptr(60), Description: "Page margins."},
 				{Name: "page_numbers", Type: tool.Boolean, Default: false, Description: "In the footer (PDF and docx)."},
 				{Name: "sheet", Type: tool.String, Description: "xlsx worksheet (default the first)."},
 				{Name: "quality", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100), Default: 90, Description: "JPEG."},

@@ -57,12 +57,12 @@ func (p *processor) actions() []tool.Action {
 	}
 	return []tool.Action{
 		{Name: "sheets", Handler: p.sheets, Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{withRequired(pPath)}},
-		{Name: "read", Handler: p.read, Description: "rows, paged", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: cat(src, page, []tool.Param{pColumns})},
+		{Name: "read", Handler: p.read, Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: cat(src, page, []tool.Param{pColumns})},
 		{Name: "describe", Handler: p.describe, Description: "column stats", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{pColumns})},
 		{Name: "query", Handler: p.query, Description: "SQL over paths", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(many, []tool.Param{withRequired(pSQL)}, page)},
-		{Name: "filter", Handler: p.transform, Description: "by where", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pWhere), pMatch, pOrderBy, pColumns}, page)},
+		{Name: "filter", Handler: p.transform, Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pWhere), pMatch, pOrderBy, pColumns}, page)},
 		{Name: "sort", Handler: p.transform, Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pOrderBy), pColumns}, page)},
-		{Name: "group", Handler: p.transform, Description: "group_by with aggregations", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pGroupBy), pAggs, pWhere, pMatch, pOrderBy}, page)},
+		{Name: "group", Handler: p.transform, Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pGroupBy), pAggs, pWhere, pMatch, pOrderBy}, page)},
 		{Name: "pivot", Handler: p.transform, Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(src, []tool.Param{withRequired(pIndex), withRequired(pPivotColumn), withRequired(pValues), pAgg, pWhere, pMatch}, page)},
 		{Name: "join", Handler: p.join, Description: "two files on keys", Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Params: cat(many, []tool.Param{withRequired(pOn), pHow, pColumns}, page)},
 		{Name: "clean", Handler: p.clean, Description: "a cleaned copy", Level: tool.Write, Timeout: tool.Slow, Params: cat(src, []tool.Param{pDedupe, pDropEmpty, pFill, pNormalize, pOutput, pFormat, pOverwrite})},

@@ -55,18 +55,18 @@ func New(d *tool.Deps) tool.Tool {
 	dash := []tool.Param{
 		{Name: "title", Type: tool.String, Description: "Dashboard title."},
 		{Name: "charts", Type: tool.Array, Required: true, Description: "Charts with the chart action's fields (type, title, data or path + x + y...).",
-			Items: &tool.Param{Name: "item", Type: tool.Object, Properties: []tool.Param{{Name: "type", Type: tool.String, Required: true, Enum: chartTypes}}}},
+			Items: &tool.Param{Name: "item", Type: tool.Object}}, // each chart's fields are checked as the chart action's
 	}
 	dash = append(dash, out...)
 	return tool.Tool{
 		Name:  "data_visualization",
 		Title: "Charts and dashboards",
-		Description: "Charts (bar, line, pie, scatter, histogram, heatmap...) from inline data or a data file: PNG/SVG, a native Excel chart, or an offline HTML dashboard. " +
+		Description: "Charts from inline data or a data file: PNG/SVG, a native Excel chart, or an offline HTML dashboard. " +
 			"Use it for any chart or visual; use data_processor first when the numbers still need computing.",
 		Actions: []tool.Action{
-			{Name: "chart", Handler: v.chart, Description: "PNG/SVG", Level: tool.Write, Timeout: tool.Normal, Params: chart},
-			{Name: "excel_chart", Handler: v.excelChart, Description: "an .xlsx with the data and a native chart", Level: tool.Write, Timeout: tool.Normal, Params: excel},
-			{Name: "dashboard", Handler: v.dashboard, Description: "one HTML page of charts", Level: tool.Write, Timeout: tool.Slow, Params: dash},
+			{Name: "chart", Handler: v.chart, Level: tool.Write, Timeout: tool.Normal, Params: chart},
+			{Name: "excel_chart", Handler: v.excelChart, Level: tool.Write, Timeout: tool.Normal, Params: excel},
+			{Name: "dashboard", Handler: v.dashboard, Level: tool.Write, Timeout: tool.Slow, Params: dash},
 		},
 		Examples: []string{
 			"Make a bar chart of sales by region",

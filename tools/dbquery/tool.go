@@ -108,7 +108,7 @@ func (q *dbq) tool() tool.Tool {
 	return tool.Tool{
 		Name:        "db_query",
 		Title:       "Database query (read-only SQL)",
-		Description: "Runs read-only SQL against the databases configured for this server (SQLite, PostgreSQL, MySQL): tables, columns, SELECT rows, query plans. Nothing is ever written.",
+		Description: "Runs read-only SQL against the databases configured for this server (SQLite, PostgreSQL, MySQL). Nothing is ever written.",
 		Actions: []tool.Action{
 			{Name: "connections", Handler: func(context.Context, *tool.Call) (*tool.Result, error) { return q.connections(), nil }, Description: "", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 			{Name: "describe", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
@@ -116,7 +116,7 @@ func (q *dbq) tool() tool.Tool {
 			}), Description: "tables, or a table's columns", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pTable}},
 			{Name: "query", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.query(ctx, conn, a.String("sql"), a.Int("limit", 0))
-			}), Description: "rows of one SELECT", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL, pLimit}},
+			}), Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL, pLimit}},
 			{Name: "explain", Handler: q.onConnection(func(ctx context.Context, conn *Connection, a tool.Args) (*tool.Result, error) {
 				return q.explain(ctx, conn, a.String("sql"))
 			}), Description: "its plan, not run", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pConn, pSQL}},

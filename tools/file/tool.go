@@ -106,7 +106,7 @@ var (
 	pEncoding = tool.Param{Name: "encoding", Type: tool.String, Default: "auto",
 		Enum:        tool.EnumValues("auto", "utf-8", "gb18030", "gbk", "utf-16le", "utf-16be", "latin1"),
 		Description: "auto: detected on read, kept on write."}
-	pOffset  = tool.Param{Name: "offset", Type: tool.Integer, Min: tool.Ptr(0), Default: 0}
+	pOffset  = tool.Param{Name: "offset", Type: tool.Integer, Min: tool.Ptr(0)}
 	pLimit   = tool.Param{Name: "limit", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10000)}
 	pDepth   = tool.Param{Name: "depth", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(10), Default: 3}
 	pPattern = tool.Param{Name: "pattern", Type: tool.String,
@@ -115,7 +115,7 @@ var (
 		Description: "RE2 regex, per line."}
 	pIgnoreCase = tool.Param{Name: "ignore_case", Type: tool.Boolean, Default: false}
 	pID         = tool.Param{Name: "id", Type: tool.String,
-		Description: "Trash id (from delete or a replacing write)."}
+		Description: "From delete or a replacing write."}
 	pAlgorithm = tool.Param{Name: "algorithm", Type: tool.String, Default: "sha256",
 		Enum: tool.EnumValues("sha256", "sha1", "md5", "sha512")}
 )
@@ -138,7 +138,7 @@ func (ft *fileTool) actions() []tool.Action {
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pPattern), pLimit}},
 		{Name: "grep", Handler: ft.grep,
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{pPath, req(pQuery), pPattern, pIgnoreCase, pLimit}},
-		{Name: "stat", Handler: ft.stat, Description: "size, times, MIME, encoding",
+		{Name: "stat", Handler: ft.stat,
 			Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Params: []tool.Param{req(pPath)}},
 		{Name: "mkdir", Handler: ft.mkdir, Description: "with parents",
 			Level: tool.Write, Timeout: tool.Fast, Params: []tool.Param{req(pPath)}},
@@ -146,11 +146,11 @@ func (ft *fileTool) actions() []tool.Action {
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
 		{Name: "copy", Handler: ft.copy,
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath), req(pOutput), pOverwrite}},
-		{Name: "delete", Handler: ft.delete, Description: "to the trash (returns an id)",
+		{Name: "delete", Handler: ft.delete, Description: "to the trash",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{req(pPath)}},
 		{Name: "restore", Handler: ft.restore, Description: "by id or path; neither lists the trash",
 			Level: tool.Write, Timeout: tool.Normal, Params: []tool.Param{pID, pPath, pOutput}},
-		{Name: "zip", Handler: ft.zip, Description: "pack paths",
+		{Name: "zip", Handler: ft.zip,
 			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPaths), pOutput, pOverwrite}},
 		{Name: "unzip", Handler: ft.unzip,
 			Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{req(pPath), pOutput, pOverwrite}},

@@ -28,7 +28,7 @@ func New(d *tool.Deps) tool.Tool {
 		{Name: "sheet", Type: tool.String, Description: "Worksheet (default the first)."},
 		{Name: "start", Type: tool.String, Description: "First day, YYYY-MM-DD (default the earliest); earlier entries are opening balances."},
 		{Name: "end", Type: tool.String, Description: "Last day, the balance-sheet date (default the latest)."},
-		{Name: "columns", Type: tool.Object, Description: "Roles to headers when not recognised, e.g. {\"date\": \"Posted\", \"debit\": \"Dr\", \"category\": \"Type\"}."},
+		{Name: "columns", Type: tool.Object, Description: "Roles to headers when not recognised, e.g. {\"date\": \"Posted\", \"debit\": \"Dr\"}."},
 		{Name: "language", Type: tool.String, Enum: []string{"zh", "en"}, Description: "Default from the ledger."},
 	}
 	out := []tool.Param{
@@ -41,8 +41,8 @@ func New(d *tool.Deps) tool.Tool {
 		Title:       "Financial statements from a ledger",
 		Description: "Builds an income statement, balance sheet and cash-flow statement with key ratios for a period from a ledger file, as an xlsx with live formulas plus a Markdown summary.",
 		Actions: []tool.Action{
-			{Name: "report", Handler: rp.report, Description: "write the statements, return key figures", Level: tool.Write, Timeout: tool.Normal, Params: append(append([]tool.Param{}, src...), out...)},
-			{Name: "check", Handler: rp.check, Description: "balance check, no files written", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: src},
+			{Name: "report", Handler: rp.report, Level: tool.Write, Timeout: tool.Normal, Params: append(append([]tool.Param{}, src...), out...)},
+			{Name: "check", Handler: rp.check, Description: "balance check only, no files", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Params: src},
 		},
 		Examples: []string{
 			"Generate financial statements from ledger.xlsx for Q1 2024",

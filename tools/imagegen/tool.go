@@ -64,15 +64,15 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "text", Type: tool.String, Required: true, Description: "QR content (text, URL, WIFI:T:WPA;S:name;P:pass;;), card body or watermark text."},
 				{Name: "level", Type: tool.String, Enum: []string{"L", "M", "Q", "H"}, Default: "M", Description: "Error correction (H with a logo)."},
 				size,
-				{Name: "foreground", Type: tool.String, Default: "#000000", Description: "QR colour (#rrggbb)."},
-				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Background colour (#rrggbb)."},
+				{Name: "foreground", Type: tool.String, Default: "#000000", Description: "#rrggbb."},
+				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "#rrggbb."},
 				{Name: "logo", Type: tool.String, Description: "Centred image (needs level Q or H)."},
 				output, overwrite}},
 			{Name: "card", Description: "text card or poster", Level: tool.Write, Timeout: tool.Normal, Handler: g.card, Params: []tool.Param{
 				{Name: "title", Type: tool.String, Required: true, Description: "Title."},
 				{Name: "subtitle", Type: tool.String},
 				{Name: "text", Type: tool.String, Description: "Body text."},
-				{Name: "width", Type: tool.Integer, Default: 1080, Min: tool.Ptr(200), Max: tool.Ptr(4096), Description: "Pixels."},
+				{Name: "width", Type: tool.Integer, Default: 1080, Min: tool.Ptr(200), Max: tool.Ptr(4096)},
 				{Name: "height", Type: tool.Integer, Min: tool.Ptr(200), Max: tool.Ptr(8192), Description: "Pixels (card: default fits the text)."},
 				{Name: "background", Type: tool.String, Default: "#1e3a5f", Description: "Background colour, or two joined by a comma for a vertical gradient."},
 				{Name: "color", Type: tool.String, Default: "#ffffff", Description: "Text colour."},
@@ -80,7 +80,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "image_mode", Type: tool.String, Enum: []string{"banner", "background"}, Default: "banner", Description: "Card image above the title or under a veil."},
 				{Name: "veil", Type: tool.Number, Default: 0.45, Min: tool.Ptr(0), Max: tool.Ptr(1), Description: "Opacity of the veil."},
 				output, overwrite}},
-			{Name: "transform", Description: "resize, crop, rotate, convert", Level: tool.Write, Timeout: tool.Normal, Handler: g.transform, Params: []tool.Param{
+			{Name: "transform", Level: tool.Write, Timeout: tool.Normal, Handler: g.transform, Params: []tool.Param{
 				path,
 				{Name: "width", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Resize to this width (height follows unless given)."},
 				{Name: "height", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Resize to this height."},
@@ -89,36 +89,36 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "format", Type: tool.String, Enum: []string{"png", "jpeg", "gif", "bmp", "tiff"}, Description: "Default: the input's."},
 				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG."},
 				output, overwrite}},
-			{Name: "watermark", Description: "text or a logo on an image", Level: tool.Write, Timeout: tool.Normal, Handler: g.watermark, Params: []tool.Param{
+			{Name: "watermark", Level: tool.Write, Timeout: tool.Normal, Handler: g.watermark, Params: []tool.Param{
 				path,
 				{Name: "text", Type: tool.String, Description: "Watermark text (give text or image)."},
 				{Name: "image", Type: tool.String, Description: "Watermark image in the workspace, e.g. a logo with transparency (give text or image)."},
 				{Name: "position", Type: tool.String, Enum: positions, Default: "bottom-right", Description: "Where; tile repeats it."},
-				{Name: "opacity", Type: tool.Number, Default: 0.5, Min: tool.Ptr(0.05), Max: tool.Ptr(1), Description: "Of the mark."},
-				{Name: "font_size", Type: tool.Number, Min: tool.Ptr(6), Max: tool.Ptr(1000), Description: "Pixels."},
+				{Name: "opacity", Type: tool.Number, Default: 0.5, Min: tool.Ptr(0.05), Max: tool.Ptr(1)},
+				{Name: "font_size", Type: tool.Number, Min: tool.Ptr(6), Max: tool.Ptr(1000)},
 				{Name: "color", Type: tool.String, Default: "#ffffff", Description: "Text colour (#rrggbb)."},
 				{Name: "scale", Type: tool.Number, Default: 0.2, Min: tool.Ptr(0.01), Max: tool.Ptr(1), Description: "Logo size as a fraction of the width."},
-				{Name: "margin", Type: tool.Integer, Min: tool.Ptr(0), Max: tool.Ptr(4096), Description: "Pixels from the edges."},
+				{Name: "margin", Type: tool.Integer, Min: tool.Ptr(0), Max: tool.Ptr(4096), Description: "From the edges."},
 				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG."},
 				output, overwrite}},
-			{Name: "placeholder", Description: "with a centred label", Level: tool.Write, Timeout: tool.Normal, Handler: g.placeholder, Params: []tool.Param{
+			{Name: "placeholder", Level: tool.Write, Timeout: tool.Normal, Handler: g.placeholder, Params: []tool.Param{
 				{Name: "width", Type: tool.Integer, Default: 800, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Pixels."},
 				{Name: "height", Type: tool.Integer, Default: 600, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Height in pixels."},
 				{Name: "background", Type: tool.String, Default: "#cccccc", Description: "Background colour (#rrggbb)."},
 				{Name: "color", Type: tool.String, Default: "#555555", Description: "Label colour (#rrggbb)."},
-				{Name: "label", Type: tool.String, Description: "Label (default: the size; empty for none)."},
+				{Name: "label", Type: tool.String, Description: "Default: the size; empty for none."},
 				output, overwrite}},
-			{Name: "collage", Description: "images in a grid", Level: tool.Write, Timeout: tool.Normal, Handler: g.collage, Params: []tool.Param{
+			{Name: "collage", Level: tool.Write, Timeout: tool.Normal, Handler: g.collage, Params: []tool.Param{
 				{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Type: tool.String}, Description: "Images, row by row."},
 				{Name: "rows", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100)},
 				{Name: "cols", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100)},
-				{Name: "cell_width", Type: tool.Integer, Default: 400, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Pixels."},
+				{Name: "cell_width", Type: tool.Integer, Default: 400, Min: tool.Ptr(8), Max: tool.Ptr(4096)},
 				{Name: "cell_height", Type: tool.Integer, Min: tool.Ptr(8), Max: tool.Ptr(4096), Description: "Default: cell_width."},
 				{Name: "gap", Type: tool.Integer, Default: 10, Min: tool.Ptr(0), Max: tool.Ptr(500), Description: "Pixels between cells."},
 				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Colour of the gaps and empty cells (#rrggbb)."},
 				{Name: "mode", Type: tool.String, Enum: []string{"fill", "fit"}, Default: "fill", Description: "fill crops to the cell; fit shows it whole."},
 				output, overwrite}},
-			{Name: "generate", Description: "from a prompt (needs tools.image_generator.generate configured)", Level: tool.Write, Timeout: tool.Slow, Handler: g.generate, Params: []tool.Param{
+			{Name: "generate", Level: tool.Write, Timeout: tool.Slow, Handler: g.generate, Params: []tool.Param{
 				{Name: "prompt", Type: tool.String, Required: true, Description: "What the image shows."},
 				{Name: "width", Type: tool.Integer, Default: 1024, Min: tool.Ptr(64), Max: tool.Ptr(8192), Description: "Width the model supports (e.g. 1024, 1536, 1792)."},
 				{Name: "height", Type: tool.Integer, Default: 1024, Min: tool.Ptr(64), Max: tool.Ptr(8192), Description: "Height the model supports (e.g. 1024, 1536, 1792)."},

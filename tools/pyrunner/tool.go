@@ -46,7 +46,7 @@ func (r *runner) tool() tool.Tool {
 		Name:  Name,
 		Title: "Run Python or JavaScript",
 		Description: "Run Python 3 (or JavaScript with node) code in a sandbox without network, with CPU, memory and time limits; " +
-			"returns stdout, stderr, exit code and the files it wrote (copied to outputs/). " +
+			"files it writes are copied to outputs/. " +
 			"env lists the importable modules.",
 		Actions: []tool.Action{
 			{Name: "run", Description: "code or a workspace script (the user confirms)", Level: tool.High, Timeout: tool.Slow,
@@ -58,9 +58,9 @@ func (r *runner) tool() tool.Tool {
 						Description: "Workspace files copied in by base name."},
 					{Name: "args", Type: tool.Array, Items: &tool.Param{Name: "arg", Type: tool.String}, Description: "sys.argv[1:]."},
 					{Name: "stdin", Type: tool.String},
-					{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(3600), Description: "Capped by the server's limit."},
+					{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(3600)},
 					{Name: "output_dir", Type: tool.String, Description: "Default outputs/run-<time>."},
-					{Name: "overwrite", Type: tool.Boolean, Default: false, Description: "Replace files in output_dir."},
+					{Name: "overwrite", Type: tool.Boolean, Default: false},
 				},
 				Handler: r.run},
 			{Name: "env", Description: "versions and importable Python modules", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,

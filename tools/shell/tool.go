@@ -19,7 +19,7 @@ func New(d *tool.Deps) tool.Tool {
 	return tool.Tool{
 		Name:  Name,
 		Title: "Run a command",
-		Description: "Run one program in the workspace: exit code, stdout, stderr. " +
+		Description: "Run one program in the workspace. " +
 			"Read-only programs (ls, cat, grep, wc...) run at once in a read-only jail; anything else asks the user first.",
 		Actions: []tool.Action{{
 			Description: "Run one command",
@@ -36,8 +36,7 @@ func New(d *tool.Deps) tool.Tool {
 				{Name: "shell", Type: tool.String, Disabled: shellOff(d),
 					Description: "A command line run with `sh -c` (pipes, redirections, globs); use argv when no shell is needed."},
 				{Name: "cwd", Type: tool.String, Description: "Default the workspace root."},
-				{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(3600),
-					Description: "Capped by shell.timeout."},
+				{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(3600)},
 				{Name: "stdin", Type: tool.String},
 			},
 			Handler: r.handle,

@@ -30,7 +30,7 @@ func New(d *tool.Deps) tool.Tool {
 		Title:       "System information",
 		Description: "Inspect the machine the server runs on (read-only): OS, CPU, memory, disks, processes, ports, environment (secrets redacted), configured services and their logs.",
 		Actions: []tool.Action{
-			{Name: "info", Handler: s.info, Description: "OS, CPU, memory, disks, uptime",
+			{Name: "info", Handler: s.info,
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 			{Name: "processes", Handler: s.processes, Description: "top by CPU or memory",
 				Level: tool.Read, Timeout: tool.Fast, Idempotent: true,

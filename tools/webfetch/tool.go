@@ -81,7 +81,7 @@ func New(d *tool.Deps, m *browser.Manager) (tool.Tool, error) {
 	return tool.Tool{
 		Name:        "web_fetch",
 		Title:       "Fetch a web page as Markdown",
-		Description: "A URL's main content as Markdown with its title; script-built pages are rendered; respects robots.txt.",
+		Description: "A URL's main content as Markdown; script-built pages are rendered; respects robots.txt.",
 		Actions: []tool.Action{{
 			Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 			Params: []tool.Param{
