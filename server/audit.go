@@ -1,6 +1,7 @@
 package server
 
 import (
+	"database/sql/driver"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -15,15 +16,12 @@ import (
 	"clawbridge/tools/tool"
 )
 
+// redactArgs is args for the audit: redacted, without the confirm token.
+// Redact returns a new map, so the token is deleted from that copy.
 func redactArgs(args map[string]any) map[string]any {
-	clean := make(map[string]any, len(args))
-	for k, v := range args {
-		if k == confirmParam {
-			continue
-		}
-		clean[k] = v
-	}
-	return logging.Redact(clean).(map[string]any)
+	out := logging.Redact(args).(map[string]any)
+	delete(out, confirmParam)
+	return out
 }
 
 // withholdPrivate replaces the values of t's Private parameters (message
@@ -74,7 +72,7 @@ func (s *Server) audit(traceID string, sess *session, name, action string, args 
 		code = failure.Code
 	}
 	s.called(name, action, status, d)
-	s.traceLog.Add(traceID, time.Now().UTC().Format(time.RFC3339Nano), sess.key, sess.client, name, action, string(b), status, code, d.Milliseconds())
+	s.traceLog.Add(traceID, rfc3339(time.Now()), sess.key, sess.client, name, action, string(b), status, code, d.Milliseconds())
 }
 
 // audited runs a call the pipeline does not (the meta tools' own work)
@@ -97,6 +95,14 @@ func (s *Server) audited(sess *session, name string, args map[string]any, f func
 	s.audit(traceID, sess, name, "", args, status, failure, time.Since(start))
 	s.keepResult(traceID, nil, res)
 	return res
+}
+
+// rfc3339 is a trace row's time, formatted as RFC 3339 UTC text when the
+// appender writes the row, off the call path.
+type rfc3339 time.Time
+
+func (t rfc3339) Value() (driver.Value, error) {
+	return time.Time(t).UTC().Format(time.RFC3339Nano), nil
 }
 
 const traceInsert = `INSERT INTO traces(trace_id, at, session, client, tool, action, args, status, error_code, duration_ms) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`

@@ -50,6 +50,7 @@ type Server struct {
 	host      *host               // what tools that work between calls use (hosted.go)
 	metrics   *metrics            // /metrics collectors (metrics.go)
 	bridged   bridged             // downstream tools published as tools (bridged.go)
+	calls     next                // the pipeline's stages joined once around the handler (pipeline.go)
 
 	// stdioKey is the random key of this process's stdio session, set when
 	// it serves stdio: every process's is different, so nothing one grants
@@ -70,6 +71,7 @@ func New(o Options) (*Server, error) {
 		listeners: &listeners{},
 		published: map[string]mcp.Tool{},
 	}
+	s.calls = chain(s.pipeline(), callHandler)
 	limit := max(o.Config.Limits.ConcurrentCalls, 1)
 	s.sessions = &sessions{m: map[string]*session{}, new: func(key, client string, kind sessionKind) *session {
 		return s.newSession(key, client, kind, limit)
