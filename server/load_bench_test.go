@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -370,6 +371,15 @@ func loadClient(url string, opts ...transport.StreamableHTTPCOption) (*client.Cl
 	return c, nil
 }
 
+// processCPU is this process's user+system time so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // procCPU is a process's user+system time from /proc/<pid>/stat (in clock
 // ticks of 10 ms, the Linux USER_HZ).
 func procCPU(pid int) time.Duration {
@@ -419,8 +429,11 @@ func procFDsOn(pid int, db string) int {
 func BenchmarkCallOverhead(b *testing.B) {
 	s, _ := loadClawbridge(b)
 	s.log, s.deps.Log = zerolog.Nop(), zerolog.Nop() // the audit line would cost the same as its write to a file, not to a terminal
-	var refPerOp, refStatPerOp float64
-	run := func(b *testing.B, srv *mcpserver.MCPServer, toolName string, args func(i int) map[string]any) float64 {
+	var refPerOp, refStatPerOp, refCPU, refStatCPU float64
+	// run reports wall time (ns/op) and the process's CPU time per call
+	// (cpu_µs/op: client, server, GC and the trace appender together),
+	// which a shared machine disturbs far less than the wall time.
+	run := func(b *testing.B, srv *mcpserver.MCPServer, toolName string, args func(i int) map[string]any) (wall, cpu float64) {
 		c, err := client.NewInProcessClient(srv)
 		if err != nil {
 			b.Fatal(err)
@@ -437,6 +450,7 @@ func BenchmarkCallOverhead(b *testing.B) {
 		}
 		i := 0
 		b.ReportAllocs()
+		cpu0 := processCPU()
 		for b.Loop() {
 			req := mcp.CallToolRequest{}
 			req.Params.Name, req.Params.Arguments = toolName, args(i%loadCalls)
@@ -445,21 +459,25 @@ func BenchmarkCallOverhead(b *testing.B) {
 				b.Fatalf("call: %v %v", err, res)
 			}
 		}
-		return float64(b.Elapsed()) / float64(b.N)
+		cpu = float64((processCPU() - cpu0).Microseconds()) / float64(b.N)
+		b.ReportMetric(cpu, "cpu_µs/op")
+		return float64(b.Elapsed()) / float64(b.N), cpu
 	}
 	b.Run("reference_trivial", func(b *testing.B) {
-		refPerOp = run(b, referenceServer(), "stat", func(i int) map[string]any { return map[string]any{"path": fmt.Sprintf("f%d.txt", i)} })
+		refPerOp, refCPU = run(b, referenceServer(), "stat", func(i int) map[string]any { return map[string]any{"path": fmt.Sprintf("f%d.txt", i)} })
 	})
 	b.Run("reference_same_stat", func(b *testing.B) {
-		refStatPerOp = run(b, referenceStatServer(s.cfg.Workspace[0]), "stat", func(i int) map[string]any { return map[string]any{"path": fmt.Sprintf("f%d.txt", i)} })
+		refStatPerOp, refStatCPU = run(b, referenceStatServer(s.cfg.Workspace[0]), "stat", func(i int) map[string]any { return map[string]any{"path": fmt.Sprintf("f%d.txt", i)} })
 	})
 	b.Run("clawbridge_file_stat", func(b *testing.B) {
-		perOp := run(b, s.mcp, "file", func(i int) map[string]any { return map[string]any{"action": "stat", "path": fmt.Sprintf("f%d.txt", i)} })
+		perOp, cpu := run(b, s.mcp, "file", func(i int) map[string]any { return map[string]any{"action": "stat", "path": fmt.Sprintf("f%d.txt", i)} })
 		if refPerOp > 0 {
 			b.ReportMetric(perOp/refPerOp, "x_reference")
+			b.ReportMetric(cpu/refCPU, "x_reference_cpu")
 		}
 		if refStatPerOp > 0 {
 			b.ReportMetric(perOp/refStatPerOp, "x_reference_stat")
+			b.ReportMetric(cpu/refStatCPU, "x_reference_stat_cpu")
 		}
 	})
 }
