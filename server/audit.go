@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -27,22 +28,50 @@ func redactArgs(args map[string]any) map[string]any {
 // withholdPrivate replaces the values of t's Private parameters (message
 // bodies) by their length, so the audit and the traces never hold them.
 func withholdPrivate(t *tool.Tool, args map[string]any) map[string]any {
-	if t == nil {
-		return args
+	return withheld(privateNames(t), args)
+}
+
+// withhold is withholdPrivate with a native tool's Private parameters
+// found once, at New, instead of on every call.
+func (s *Server) withhold(t *tool.Tool, args map[string]any) map[string]any {
+	names, known := s.private[t]
+	if !known {
+		names = privateNames(t)
 	}
-	var out map[string]any
+	return withheld(names, args)
+}
+
+// privateNames are the names of t's Private parameters, of every action:
+// the audit records the arguments of a refused call too.
+func privateNames(t *tool.Tool) []string {
+	if t == nil {
+		return nil
+	}
+	var names []string
 	for _, a := range t.Actions {
 		for _, p := range a.Params {
-			v, ok := args[p.Name]
-			if !p.Private || !ok {
-				continue
+			if p.Private && !slices.Contains(names, p.Name) {
+				names = append(names, p.Name)
 			}
-			if out == nil {
-				out = maps.Clone(args)
-			}
-			s, _ := v.(string)
-			out[p.Name] = fmt.Sprintf("[withheld: %d chars]", utf8.RuneCountInString(s))
 		}
+	}
+	return names
+}
+
+// withheld is args with the values of the named parameters replaced by
+// their length; args itself when it holds none of them.
+func withheld(names []string, args map[string]any) map[string]any {
+	var out map[string]any
+	for _, n := range names {
+		v, ok := args[n]
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(args)
+		}
+		s, _ := v.(string)
+		out[n] = fmt.Sprintf("[withheld: %d chars]", utf8.RuneCountInString(s))
 	}
 	if out == nil {
 		return args

@@ -198,3 +198,45 @@ func TestTraces_IDsInCallOrder(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestAudit_PrivateWithheldAllActions: the Private parameters found at New
+// are withheld from the trace row of an accepted call and of a call that
+// sends one to an action without it (refused as an unknown field, but its
+// arguments are recorded all the same).
+func TestAudit_PrivateWithheldAllActions(t *testing.T) {
+	d := tooltest.Deps(t)
+	h := func(ctx context.Context, c *tool.Call) (*tool.Result, error) { return &tool.Result{Summary: "ok"}, nil }
+	jot := tool.Tool{Name: "jot", Title: "Jot", Description: "Keeps a note; for audit tests.", Examples: []string{"jot"}, Actions: []tool.Action{
+		{Name: "add", Level: tool.Read, Timeout: tool.Fast, Handler: h, Params: []tool.Param{{Name: "body", Type: tool.String, Description: "note", Private: true, Required: true}}},
+		{Name: "list", Level: tool.Read, Timeout: tool.Fast, Handler: h},
+	}}
+	s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{jot}, Log: zerolog.Nop(), Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := s.sessions.get("private", "", kindConnection)
+	if r := s.run(context.Background(), sess, "jot", map[string]any{"action": "add", "body": "the merger plan"}, nil); r.IsError {
+		t.Fatal(text(r))
+	}
+	if r := s.run(context.Background(), sess, "jot", map[string]any{"action": "list", "body": "the merger plan, again"}, nil); !r.IsError {
+		t.Fatalf("list with a body: %s, want an unknown-field error", text(r))
+	}
+	if err := s.traceLog.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := d.Store.Read().Query(`SELECT args FROM traces WHERE session = $1 ORDER BY trace_id`, sess.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var a string
+		rows.Scan(&a)
+		got = append(got, a)
+	}
+	want := []string{`{"action":"add","body":"[withheld: 15 chars]"}`, `{"action":"list","body":"[withheld: 22 chars]"}`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("trace args:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -160,7 +160,7 @@ func (s *Server) auditStage(ctx context.Context, c *callState, next next) (r *to
 				}
 			}
 		}
-		s.audit(c.traceID, c.sess, c.name, action, withholdPrivate(c.tool, c.args), c.status, failure, time.Since(c.start))
+		s.audit(c.traceID, c.sess, c.name, action, s.withhold(c.tool, c.args), c.status, failure, time.Since(c.start))
 	}()
 	r, err = next(ctx, c)
 	done = true
