@@ -477,9 +477,10 @@ func (s *session) repeat(h string) int {
 // newTraceID is this process's random prefix and the next value of its
 // counter, 16 hex digits. Ids in a row of calls are in order, so the trace
 // rows' primary-key index takes each group commit's rows at one place
-// instead of dirtying a page per row all over the index (random ids wrote
-// ~20 times the WAL pages). Two processes on one database collide only if
-// their 32-bit prefixes do.
+// instead of dirtying a page per row all over the index (with random ids
+// the appender's commits cost ~2.5 times the CPU: BenchmarkCallOverhead's
+// profile, 16.6 against 6.4 µs a call). Two processes on one database
+// collide only if their 32-bit prefixes do.
 func newTraceID() string {
 	var b [8]byte
 	binary.BigEndian.PutUint32(b[:4], tracePrefix)
