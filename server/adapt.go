@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -112,7 +113,7 @@ func (s *Server) shape(sess *session, traceID string, r *tool.Result, limit int)
 		}
 	}
 	body := text.String()
-	if n := len([]rune(body)); n > limit {
+	if n := utf8.RuneCountInString(body); n > limit {
 		if sess.kind == kindAnonymous {
 			body = cutRunes(body, limit) + fmt.Sprintf("\n…[truncated: %s in all; a stateless caller without a token keeps nothing between requests, so narrow the request to see the rest]", wording.Count(n, "character", "characters"))
 			out.RawStructuredContent, out.StructuredContent = nil, map[string]any{"truncated": true, "summary": r.Summary}
@@ -168,6 +169,9 @@ func textForm(obj map[string]any) ([]byte, []textBlock) {
 }
 
 func cutRunes(s string, n int) string {
+	if len(s) <= n { // no more bytes than n: no more runes either
+		return s
+	}
 	r := []rune(s)
 	if len(r) <= n {
 		return s

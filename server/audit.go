@@ -1,9 +1,11 @@
 package server
 
 import (
+	"database/sql/driver"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -15,36 +17,61 @@ import (
 	"clawbridge/tools/tool"
 )
 
+// redactArgs is args for the audit: redacted, without the confirm token.
+// Redact returns a new map, so the token is deleted from that copy.
 func redactArgs(args map[string]any) map[string]any {
-	clean := make(map[string]any, len(args))
-	for k, v := range args {
-		if k == confirmParam {
-			continue
-		}
-		clean[k] = v
-	}
-	return logging.Redact(clean).(map[string]any)
+	out := logging.Redact(args).(map[string]any)
+	delete(out, confirmParam)
+	return out
 }
 
 // withholdPrivate replaces the values of t's Private parameters (message
 // bodies) by their length, so the audit and the traces never hold them.
 func withholdPrivate(t *tool.Tool, args map[string]any) map[string]any {
-	if t == nil {
-		return args
+	return withheld(privateNames(t), args)
+}
+
+// withhold is withholdPrivate with a native tool's Private parameters
+// found once, at New, instead of on every call.
+func (s *Server) withhold(t *tool.Tool, args map[string]any) map[string]any {
+	names, known := s.private[t]
+	if !known {
+		names = privateNames(t)
 	}
-	var out map[string]any
+	return withheld(names, args)
+}
+
+// privateNames are the names of t's Private parameters, of every action:
+// the audit records the arguments of a refused call too.
+func privateNames(t *tool.Tool) []string {
+	if t == nil {
+		return nil
+	}
+	var names []string
 	for _, a := range t.Actions {
 		for _, p := range a.Params {
-			v, ok := args[p.Name]
-			if !p.Private || !ok {
-				continue
+			if p.Private && !slices.Contains(names, p.Name) {
+				names = append(names, p.Name)
 			}
-			if out == nil {
-				out = maps.Clone(args)
-			}
-			s, _ := v.(string)
-			out[p.Name] = fmt.Sprintf("[withheld: %d chars]", utf8.RuneCountInString(s))
 		}
+	}
+	return names
+}
+
+// withheld is args with the values of the named parameters replaced by
+// their length; args itself when it holds none of them.
+func withheld(names []string, args map[string]any) map[string]any {
+	var out map[string]any
+	for _, n := range names {
+		v, ok := args[n]
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(args)
+		}
+		s, _ := v.(string)
+		out[n] = fmt.Sprintf("[withheld: %d chars]", utf8.RuneCountInString(s))
 	}
 	if out == nil {
 		return args
@@ -74,7 +101,7 @@ func (s *Server) audit(traceID string, sess *session, name, action string, args 
 		code = failure.Code
 	}
 	s.called(name, action, status, d)
-	s.traceLog.Add(traceID, time.Now().UTC().Format(time.RFC3339Nano), sess.key, sess.client, name, action, string(b), status, code, d.Milliseconds())
+	s.traceLog.Add(traceID, rfc3339(time.Now()), sess.key, sess.client, name, action, string(b), status, code, d.Milliseconds())
 }
 
 // audited runs a call the pipeline does not (the meta tools' own work)
@@ -97,6 +124,14 @@ func (s *Server) audited(sess *session, name string, args map[string]any, f func
 	s.audit(traceID, sess, name, "", args, status, failure, time.Since(start))
 	s.keepResult(traceID, nil, res)
 	return res
+}
+
+// rfc3339 is a trace row's time, formatted as RFC 3339 UTC text when the
+// appender writes the row, off the call path.
+type rfc3339 time.Time
+
+func (t rfc3339) Value() (driver.Value, error) {
+	return time.Time(t).UTC().Format(time.RFC3339Nano), nil
 }
 
 const traceInsert = `INSERT INTO traces(trace_id, at, session, client, tool, action, args, status, error_code, duration_ms) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`

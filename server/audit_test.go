@@ -130,3 +130,113 @@ func TestTraces_DrainedOnClose(t *testing.T) {
 		}
 	})
 }
+
+// TestTraces_IDsInCallOrder: trace ids are 16 hex digits, distinct, and in
+// the order of the calls (so a group commit adds its rows at one place of
+// the primary-key index), also when taken from many goroutines; a row's
+// time is RFC 3339 UTC text, formatted when the appender writes it.
+func TestTraces_IDsInCallOrder(t *testing.T) {
+	d := tooltest.Deps(t)
+	echo := echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+		return &tool.Result{Summary: "ok"}, nil
+	})
+	s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{echo}, Log: zerolog.Nop(), Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := s.sessions.get("order", "", kindConnection)
+	for i := range 20 {
+		if r := s.run(context.Background(), sess, "echo", map[string]any{"text": fmt.Sprint(i)}, nil); r.IsError {
+			t.Fatal(text(r))
+		}
+	}
+	if err := s.traceLog.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := d.Store.Read().Query(`SELECT trace_id, at, args FROM traces WHERE session = $1 ORDER BY trace_id`, sess.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var id, at, args string
+		if err := rows.Scan(&id, &at, &args); err != nil {
+			t.Fatal(err)
+		}
+		if len(id) != 16 || strings.Trim(id, "0123456789abcdef") != "" {
+			t.Errorf("trace id %q: want 16 hex digits", id)
+		}
+		if want := fmt.Sprintf(`{"text":"%d"}`, n); args != want {
+			t.Errorf("row %d by trace id holds %s, want %s: ids not in call order", n, args, want)
+		}
+		if ts, err := time.Parse(time.RFC3339Nano, at); err != nil || ts.Location() != time.UTC || time.Since(ts) > time.Minute {
+			t.Errorf("at %q: want recent RFC 3339 UTC text (%v)", at, err)
+		}
+		n++
+	}
+	if n != 20 {
+		t.Fatalf("%d trace rows, want 20", n)
+	}
+
+	seen := sync.Map{}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			prev := ""
+			for range 1000 {
+				id := newTraceID()
+				if id <= prev {
+					t.Errorf("trace id %s after %s in one goroutine", id, prev)
+				}
+				if _, dup := seen.LoadOrStore(id, true); dup {
+					t.Errorf("trace id %s given twice", id)
+				}
+				prev = id
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestAudit_PrivateWithheldAllActions: the Private parameters found at New
+// are withheld from the trace row of an accepted call and of a call that
+// sends one to an action without it (refused as an unknown field, but its
+// arguments are recorded all the same).
+func TestAudit_PrivateWithheldAllActions(t *testing.T) {
+	d := tooltest.Deps(t)
+	h := func(ctx context.Context, c *tool.Call) (*tool.Result, error) { return &tool.Result{Summary: "ok"}, nil }
+	jot := tool.Tool{Name: "jot", Title: "Jot", Description: "Keeps a note; for audit tests.", Examples: []string{"jot"}, Actions: []tool.Action{
+		{Name: "add", Level: tool.Read, Timeout: tool.Fast, Handler: h, Params: []tool.Param{{Name: "body", Type: tool.String, Description: "note", Private: true, Required: true}}},
+		{Name: "list", Level: tool.Read, Timeout: tool.Fast, Handler: h},
+	}}
+	s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{jot}, Log: zerolog.Nop(), Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := s.sessions.get("private", "", kindConnection)
+	if r := s.run(context.Background(), sess, "jot", map[string]any{"action": "add", "body": "the merger plan"}, nil); r.IsError {
+		t.Fatal(text(r))
+	}
+	if r := s.run(context.Background(), sess, "jot", map[string]any{"action": "list", "body": "the merger plan, again"}, nil); !r.IsError {
+		t.Fatalf("list with a body: %s, want an unknown-field error", text(r))
+	}
+	if err := s.traceLog.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := d.Store.Read().Query(`SELECT args FROM traces WHERE session = $1 ORDER BY trace_id`, sess.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var a string
+		rows.Scan(&a)
+		got = append(got, a)
+	}
+	want := []string{`{"action":"add","body":"[withheld: 15 chars]"}`, `{"action":"list","body":"[withheld: 22 chars]"}`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("trace args:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

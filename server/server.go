@@ -40,16 +40,18 @@ type Server struct {
 	confirmer *confirmer
 	results   *resultStore
 	router    *exposure.Router
-	live      *liveSessions       // HTTP sessions under http.max_sessions
-	flight    *inFlight           // tool calls running, waited for at shutdown
-	listeners *listeners          // stateless principals' subscriptions/listen streams
-	traceLog  *store.Appender     // trace rows, group-committed; drained by Store.Close
-	resultLog *store.Appender     // trace_results rows, likewise (callresults.go)
-	published map[string]mcp.Tool // every tool as mcp-go lists it, by name
-	views     viewCache           // rendered tools/list views, shared by sessions
-	host      *host               // what tools that work between calls use (hosted.go)
-	metrics   *metrics            // /metrics collectors (metrics.go)
-	bridged   bridged             // downstream tools published as tools (bridged.go)
+	live      *liveSessions           // HTTP sessions under http.max_sessions
+	flight    *inFlight               // tool calls running, waited for at shutdown
+	listeners *listeners              // stateless principals' subscriptions/listen streams
+	traceLog  *store.Appender         // trace rows, group-committed; drained by Store.Close
+	resultLog *store.Appender         // trace_results rows, likewise (callresults.go)
+	published map[string]mcp.Tool     // every tool as mcp-go lists it, by name
+	views     viewCache               // rendered tools/list views, shared by sessions
+	host      *host                   // what tools that work between calls use (hosted.go)
+	metrics   *metrics                // /metrics collectors (metrics.go)
+	bridged   bridged                 // downstream tools published as tools (bridged.go)
+	calls     next                    // the pipeline's stages joined once around the handler (pipeline.go)
+	private   map[*tool.Tool][]string // each native tool's Private parameters, for the audit (audit.go)
 
 	// stdioKey is the random key of this process's stdio session, set when
 	// it serves stdio: every process's is different, so nothing one grants
@@ -69,7 +71,9 @@ func New(o Options) (*Server, error) {
 		flight:    &inFlight{},
 		listeners: &listeners{},
 		published: map[string]mcp.Tool{},
+		private:   map[*tool.Tool][]string{},
 	}
+	s.calls = chain(s.pipeline(), callHandler)
 	limit := max(o.Config.Limits.ConcurrentCalls, 1)
 	s.sessions = &sessions{m: map[string]*session{}, new: func(key, client string, kind sessionKind) *session {
 		return s.newSession(key, client, kind, limit)
@@ -137,6 +141,7 @@ func New(o Options) (*Server, error) {
 			return nil, fmt.Errorf("tool %q registered twice", t.Name)
 		}
 		s.tools[t.Name] = t
+		s.private[t] = privateNames(t)
 		s.order = append(s.order, t)
 		s.publish(mcpTool(t), s.handle)
 	}

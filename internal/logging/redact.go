@@ -3,6 +3,8 @@ package logging
 import (
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -23,7 +25,37 @@ var secretKey = regexp.MustCompile(`(?i)(pass(word)?|secret|token|api_?key|auth|
 // SecretName reports whether a field or variable name suggests a secret.
 // It is deliberately broad (it matches "author" too): for field names a
 // masked harmless value costs less than a leaked secret.
-func SecretName(name string) bool { return secretKey.MatchString(name) || secretWord(name) }
+// The verdict is remembered for short names (the same argument names come
+// with every call, and the regex and word split cost ~1.5 µs a name); the
+// memo is bounded, since the names come from clients.
+func SecretName(name string) bool {
+	if len(name) > memoNameLen {
+		return secretName(name)
+	}
+	if v, ok := secretNames.Load(name); ok {
+		return v.(bool)
+	}
+	secret := secretName(name)
+	if secretNamesLen.Load() < memoNames {
+		if _, loaded := secretNames.LoadOrStore(name, secret); !loaded {
+			secretNamesLen.Add(1)
+		}
+	}
+	return secret
+}
+
+func secretName(name string) bool { return secretKey.MatchString(name) || secretWord(name) }
+
+// SecretName's memo: at most memoNames names of at most memoNameLen bytes.
+const (
+	memoNames   = 4096
+	memoNameLen = 64
+)
+
+var (
+	secretNames    sync.Map // name -> bool
+	secretNamesLen atomic.Int64
+)
 
 // secretWords are the words that, alone in a name split at -, _, ., space
 // and camelCase, mark the name's value as a secret.

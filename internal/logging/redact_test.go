@@ -2,6 +2,7 @@ package logging
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -230,5 +231,30 @@ func TestRedactString_PrefilterExact(t *testing.T) {
 		if !mayHoldSecret(s) || RedactString(s) == s {
 			t.Errorf("%q not redacted", s)
 		}
+	}
+}
+
+// TestSecretName_Memo: a remembered verdict is the computed one, on the
+// first call and after, for names past the memo's length bound, and once
+// the memo is full (names a client sends must not grow it without end).
+func TestSecretName_Memo(t *testing.T) {
+	names := []string{"action", "path", "password", "api_key", "X-Api-Key", "accessToken", "max_tokens", "author", "keyboard", "--db-pass",
+		strings.Repeat("a", memoNameLen) + "_token", strings.Repeat("b", memoNameLen+10)}
+	for _, n := range names {
+		want := secretName(n)
+		for i := range 3 {
+			if got := SecretName(n); got != want {
+				t.Errorf("SecretName(%q) call %d = %v, want %v", n, i, got, want)
+			}
+		}
+	}
+	for i := range memoNames + 100 {
+		SecretName(fmt.Sprintf("field%d", i))
+	}
+	if n := secretNamesLen.Load(); n > memoNames {
+		t.Errorf("memo holds %d names, bound %d", n, memoNames)
+	}
+	if !SecretName("new_password_field") || SecretName("new_plain_field") {
+		t.Error("a name seen after the memo filled is judged wrongly")
 	}
 }

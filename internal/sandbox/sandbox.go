@@ -176,8 +176,17 @@ func (s *Sandbox) Roots() []string {
 	return append([]string(nil), s.roots...)
 }
 
+// inForce is the roots slice itself, for reading inside the package
+// without a copy per path: it is never changed in place, only replaced
+// whole (ApplyClientRoots), so a reader keeps a consistent set.
+func (s *Sandbox) inForce() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.roots
+}
+
 // Root is the default root.
-func (s *Sandbox) Root() string { return s.Roots()[0] }
+func (s *Sandbox) Root() string { return s.inForce()[0] }
 
 // Resolve maps a user path (relative to the default root, or absolute inside
 // a root) to an absolute real path inside the workspace. The path need not
@@ -187,7 +196,7 @@ func (s *Sandbox) Resolve(p string) (string, error) {
 	if strings.ContainsRune(p, 0) {
 		return "", fmt.Errorf("%w: path contains a NUL byte", ErrOutside)
 	}
-	roots := s.Roots()
+	roots := s.inForce()
 	if p == "" || p == "." {
 		return roots[0], nil
 	}
@@ -253,7 +262,7 @@ func (s *Sandbox) isPrivate(real string) bool {
 // inAnyTrash reports whether abs is inside the trash of any root (only the
 // default root's is used, but none of them is a place to write into).
 func (s *Sandbox) inAnyTrash(abs string) bool {
-	for _, r := range s.Roots() {
+	for _, r := range s.inForce() {
 		if within(filepath.Join(r, trashName), abs) {
 			return true
 		}
@@ -313,7 +322,7 @@ func within(root, p string) bool {
 
 // Rel shows an absolute workspace path relative to its root, for results.
 func (s *Sandbox) Rel(abs string) string {
-	for _, r := range s.Roots() {
+	for _, r := range s.inForce() {
 		if within(r, abs) {
 			rel, err := filepath.Rel(r, abs)
 			if err == nil {

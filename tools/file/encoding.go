@@ -27,13 +27,23 @@ type sniffed struct {
 // readSample reads up to n bytes from the start of r; full reports that the
 // whole content was read.
 func readSample(r io.Reader, n int) (sample []byte, full bool, err error) {
-	size := n
+	known := int64(-1)
 	if f, ok := r.(*os.File); ok {
 		// A small file gets a small buffer: stat and friends call this for
 		// every file, and most files are far below the sample size.
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() < int64(n) {
-			size = int(st.Size())
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			known = st.Size()
 		}
+	}
+	return readSampleSized(r, n, known)
+}
+
+// readSampleSized is readSample for a regular file whose size the caller
+// has just read (-1: unknown), without another stat.
+func readSampleSized(r io.Reader, n int, known int64) (sample []byte, full bool, err error) {
+	size := n
+	if known >= 0 && known < int64(n) {
+		size = int(known)
 	}
 	buf := make([]byte, size+1)
 	k, err := io.ReadFull(r, buf)

@@ -186,7 +186,9 @@ func (ft *fileTool) stat(ctx context.Context, c *tool.Call) (*tool.Result, error
 	if err != nil {
 		return nil, statErr("path", p, err)
 	}
-	data := map[string]any{"path": ft.rel(abs)}
+	relPath := ft.rel(abs)
+	data := make(map[string]any, 10) // room for every field: no growth
+	data["path"] = relPath
 	info := linfo
 	if linfo.Mode()&fs.ModeSymlink != 0 {
 		data["symlink"] = true
@@ -198,6 +200,7 @@ func (ft *fileTool) stat(ctx context.Context, c *tool.Call) (*tool.Result, error
 			return &tool.Result{Summary: fmt.Sprintf("%s is a symlink that leads outside the workspace", p), Data: data}, nil
 		}
 		data["target"] = ft.rel(target)
+		relPath = data["target"].(string) // the summary names the target
 		if info, err = os.Stat(target); err != nil {
 			data["type"] = "symlink"
 			data["dangling"] = true
@@ -218,7 +221,7 @@ func (ft *fileTool) stat(ctx context.Context, c *tool.Call) (*tool.Result, error
 		delete(data, "size")
 	case info.Mode().IsRegular():
 		if f, err := os.Open(abs); err == nil {
-			sample, full, err := readSample(f, 64<<10)
+			sample, full, err := readSampleSized(f, 64<<10, info.Size()) // info: the regular file just stat'ed
 			f.Close()
 			if err == nil {
 				s := detect(sample, full)
@@ -230,5 +233,5 @@ func (ft *fileTool) stat(ctx context.Context, c *tool.Call) (*tool.Result, error
 			}
 		}
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%s: %s, %s", ft.rel(abs), data["type"], humanSize(info.Size())), Data: data}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s: %s, %s", relPath, data["type"], humanSize(info.Size())), Data: data}, nil
 }

@@ -30,21 +30,19 @@ func (t *Tool) Prepare(args map[string]any) (*Call, error) {
 	if !ok {
 		return nil, Invalid("action", fmt.Sprintf("unknown action %q", action), "one of: "+strings.Join(t.ActionNames(), ", "))
 	}
-	known := map[string]Param{}
-	var names []string
-	for _, p := range a.Params {
-		known[p.Name] = p
-		if p.Disabled == "" {
-			names = append(names, p.Name)
-		}
-	}
 	var unknown []string
 	for k := range args {
-		if _, ok := known[k]; !ok && k != "action" {
+		if k != "action" && !a.hasParam(k) {
 			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
+		var names []string
+		for _, p := range a.Params {
+			if p.Disabled == "" {
+				names = append(names, p.Name)
+			}
+		}
 		sort.Strings(unknown)
 		return nil, Invalid(unknown[0], fmt.Sprintf("unknown field(s) %s for %s", strings.Join(unknown, ", "), t.callName(action)), "accepted fields: "+strings.Join(names, ", "))
 	}
@@ -75,6 +73,17 @@ func (t *Tool) Prepare(args map[string]any) (*Call, error) {
 		clean["action"] = action
 	}
 	return NewCall(action, clean), nil
+}
+
+// hasParam reports whether a takes a parameter called name (a scan: an
+// action has a handful, and a map built per call cost more).
+func (a *Action) hasParam(name string) bool {
+	for _, p := range a.Params {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // actionOf reads `action`: required for a multi-action tool; optional for a
