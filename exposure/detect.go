@@ -74,8 +74,8 @@ type Detector struct {
 	sig      *signals
 	// extReaders: extension pattern -> the tools that read such a file
 	extReaders [][]int32
-	kwPats   int32 // patterns below this id are keywords' or exclusions'
-	pool     sync.Pool
+	kwPats     int32 // patterns below this id are keywords' or exclusions'
+	pool       sync.Pool
 
 	// Tuning: evidence a secondary intent needs (absolute, and relative to
 	// the top intent unless it has a strong phrase of its own), and the
