@@ -115,6 +115,7 @@ type scratch struct {
 	// phrase outside them names the task; hits: the keywords present
 	sub  [][2]int32
 	hits []hit
+	used [][2]int32 // pattern, tool: the parts of the strong phrases counted
 }
 
 // hit is one keyword present in a text: whether it has an occurrence
@@ -464,10 +465,31 @@ func (d *Detector) score(s *scratch) {
 	}
 	for hi := range s.hits {
 		h := &s.hits[hi]
-		if len(s.sub) > 0 && !h.outside {
+		h.counted = len(s.sub) == 0 || h.outside
+	}
+	// A generic word that a specific phrase of another tool is made of is
+	// explained by it: "画" in "用折线图画出…增长" is the chart's "画+增长",
+	// not a drawing; "pdf" in "docx+pdf" is the conversion's output.
+	s.used = s.used[:0]
+	for _, h := range s.hits {
+		if k := &d.kws[h.kw]; h.counted && k.strong && len(k.parts) > 1 {
+			for _, p := range k.parts {
+				s.used = append(s.used, [2]int32{p, k.tool})
+			}
+		}
+	}
+	for hi := range s.hits {
+		h := &s.hits[hi]
+		k := &d.kws[h.kw]
+		if h.counted && !k.strong && len(k.parts) == 1 && slices.ContainsFunc(s.used, func(u [2]int32) bool { return u[0] == k.parts[0] && u[1] != k.tool }) {
+			h.counted = false
+		}
+	}
+	for hi := range s.hits {
+		h := &s.hits[hi]
+		if !h.counted {
 			continue
 		}
-		h.counted = true
 		k := &d.kws[h.kw]
 		s.iscore[k.intent] += k.weight
 		if k.strong {
