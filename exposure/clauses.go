@@ -121,7 +121,9 @@ func (d *Detector) clauses(s *scratch) []Clause {
 	var out []Clause
 	for _, sp := range s.spans[:min(len(s.spans), maxClauses)] {
 		part := bytes.TrimSpace(s.whole[sp[0]:sp[1]])
-		if len(part) == 0 {
+		// A clause inside the whole text's subject ("for a data analyst
+		// with python and sql") is not a task of its own.
+		if len(part) == 0 || slices.ContainsFunc(s.wholeSub, func(w [2]int32) bool { return sp[0] >= w[0] && sp[1] <= w[1] }) {
 			continue
 		}
 		s.norm = append(s.norm[:0], part...)

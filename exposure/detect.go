@@ -72,8 +72,10 @@ type Detector struct {
 	toolInts [][]int32 // tool -> all its intents
 	lex      *bm25
 	sig      *signals
-	kwPats   int32 // patterns below this id are keywords' or exclusions'
-	pool     sync.Pool
+	// extReaders: extension pattern -> the tools that read such a file
+	extReaders [][]int32
+	kwPats     int32 // patterns below this id are keywords' or exclusions'
+	pool       sync.Pool
 
 	// Tuning: evidence a secondary intent needs (absolute, and relative to
 	// the top intent unless it has a strong phrase of its own), and the
@@ -105,9 +107,23 @@ type scratch struct {
 	lexTool int32 // tool credited by the lexical ranker, or -1
 	lexInt  int32 // intent credited with it
 	// composite requests: the clauses' spans, and the whole text's normal
-	// form while its clauses are scored
-	spans [][2]int32
-	whole []byte
+	// form and subject spans while its clauses are scored
+	spans    [][2]int32
+	whole    []byte
+	wholeSub [][2]int32
+	// sub: the subject spans in force (subject.go), empty when no strong
+	// phrase outside them names the task; hits: the keywords present
+	sub  [][2]int32
+	hits []hit
+	used [][2]int32 // pattern, tool: the parts of the strong phrases counted
+}
+
+// hit is one keyword present in a text: whether it has an occurrence
+// outside the subject spans, and whether it counted as evidence.
+type hit struct {
+	kw      int32
+	outside bool
+	counted bool
 }
 
 // NewDetector compiles tables.
@@ -189,8 +205,12 @@ func NewDetector(t *Tables) (*Detector, error) {
 	}
 	for _, ext := range sortedKeys(t.Signals.Extensions) {
 		id := addPat(ext)
+		for int(id) >= len(d.extReaders) {
+			d.extReaders = append(d.extReaders, nil)
+		}
 		for _, tool := range t.Signals.Extensions[ext] {
 			d.sig.addExt(id, tool)
+			d.extReaders[id] = append(d.extReaders[id], d.toolIdx[tool])
 		}
 	}
 	var err error
@@ -253,6 +273,7 @@ func (d *Detector) Detect(text string) Detection {
 	// Fast path: a text without a connective or a cut between clauses is
 	// one clause, already detected whole.
 	if s.spans = splitClauses(s.norm, s.spans[:0]); len(s.spans) >= 2 {
+		s.wholeSub = append(s.wholeSub[:0], s.sub...)
 		det.Clauses = d.clauses(s)
 	}
 	return det
@@ -292,26 +313,16 @@ func (d *Detector) detect(s *scratch, text string) Detection {
 	det.Confidence = round3(strength(top))
 
 	// Matched keywords, per selected intent and others with evidence.
-	s.gen++
-	for oi := range s.occ {
-		if !s.alive[oi] {
+	for _, h := range s.hits {
+		k := &d.kws[h.kw]
+		if !h.counted || s.iscore[k.intent] == 0 {
 			continue
 		}
-		for _, ki := range d.byPat[s.occ[oi].pat] {
-			if s.seen[ki] == s.gen {
-				continue
-			}
-			s.seen[ki] = s.gen
-			k := &d.kws[ki]
-			if !d.allPresent(s, k) || s.iscore[k.intent] == 0 {
-				continue
-			}
-			if det.Matched == nil {
-				det.Matched = map[string][]string{}
-			}
-			name := d.intents[k.intent]
-			det.Matched[name] = append(det.Matched[name], k.text)
+		if det.Matched == nil {
+			det.Matched = map[string][]string{}
 		}
+		name := d.intents[k.intent]
+		det.Matched[name] = append(det.Matched[name], k.text)
 	}
 	if s.lexTool >= 0 && s.iscore[s.lexInt] > 0 {
 		if det.Matched == nil {
@@ -340,21 +351,41 @@ func (d *Detector) detect(s *scratch, text string) Detection {
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 
-// allPresent reports whether every part of k has a live occurrence.
-func (d *Detector) allPresent(s *scratch, k *keyword) bool {
+// kwState reports whether every part of k has a live occurrence that
+// counts for k, and whether one of them lies outside the subject spans in
+// s.sub. A file's extension ("纪要.docx") names an input: it counts for
+// the tools that read such a file, not for one that makes the format.
+func (d *Detector) kwState(s *scratch, k *keyword) (present, outside bool) {
 	for _, p := range k.parts {
 		found := false
-		for oi := range s.occ {
-			if s.alive[oi] && s.occ[oi].pat == p {
-				found = true
-				break
+		for oi, o := range s.occ {
+			if !s.alive[oi] || o.pat != p || d.inputOnly(s.norm, o, k) {
+				continue
+			}
+			found = true
+			if !inSpans(o, s.sub) {
+				outside = true
 			}
 		}
 		if !found {
-			return false
+			return false, false
 		}
 	}
-	return true
+	return true, outside
+}
+
+// inputOnly reports whether occurrence o is a file's extension that k's
+// tool does not read.
+func (d *Detector) inputOnly(norm []byte, o occurrence, k *keyword) bool {
+	if k.tool < 0 || int(o.pat) >= len(d.extReaders) || d.extReaders[o.pat] == nil || !atExtension(norm, o) {
+		return false
+	}
+	return !slices.Contains(d.extReaders[o.pat], k.tool)
+}
+
+// atExtension reports whether o follows "name." (a file's extension).
+func atExtension(norm []byte, o occurrence) bool {
+	return o.start > 1 && norm[o.start-1] == '.' && (isWordByte(norm[o.start-2]) || norm[o.start-2] >= 0x80)
 }
 
 // evidence fills s.iscore (per intent) and s.tscore (per tool).
@@ -405,6 +436,11 @@ func (d *Detector) score(s *scratch) {
 	clear(s.iscore)
 	clear(s.tscore)
 	clear(s.strong)
+	// The keywords present; the subject spans hold when a strong phrase
+	// outside them names the task (subject.go).
+	s.sub = subjectSpans(s.norm, s.sub[:0])
+	s.hits = s.hits[:0]
+	task := false
 	s.gen++
 	for oi := range s.occ {
 		if !s.alive[oi] {
@@ -416,16 +452,51 @@ func (d *Detector) score(s *scratch) {
 			}
 			s.seen[ki] = s.gen
 			k := &d.kws[ki]
-			if !d.allPresent(s, k) {
+			present, outside := d.kwState(s, k)
+			if !present {
 				continue
 			}
-			s.iscore[k.intent] += k.weight
-			if k.strong {
-				s.strong[k.intent] = true
+			s.hits = append(s.hits, hit{kw: ki, outside: outside})
+			task = task || (k.strong && outside)
+		}
+	}
+	if !task {
+		s.sub = s.sub[:0]
+	}
+	for hi := range s.hits {
+		h := &s.hits[hi]
+		h.counted = len(s.sub) == 0 || h.outside
+	}
+	// A generic word that a specific phrase of another tool is made of is
+	// explained by it: "画" in "用折线图画出…增长" is the chart's "画+增长",
+	// not a drawing; "pdf" in "docx+pdf" is the conversion's output.
+	s.used = s.used[:0]
+	for _, h := range s.hits {
+		if k := &d.kws[h.kw]; h.counted && k.strong && len(k.parts) > 1 {
+			for _, p := range k.parts {
+				s.used = append(s.used, [2]int32{p, k.tool})
 			}
-			if k.tool >= 0 {
-				s.tscore[k.tool] += k.weight
-			}
+		}
+	}
+	for hi := range s.hits {
+		h := &s.hits[hi]
+		k := &d.kws[h.kw]
+		if h.counted && !k.strong && len(k.parts) == 1 && slices.ContainsFunc(s.used, func(u [2]int32) bool { return u[0] == k.parts[0] && u[1] != k.tool }) {
+			h.counted = false
+		}
+	}
+	for hi := range s.hits {
+		h := &s.hits[hi]
+		if !h.counted {
+			continue
+		}
+		k := &d.kws[h.kw]
+		s.iscore[k.intent] += k.weight
+		if k.strong {
+			s.strong[k.intent] = true
+		}
+		if k.tool >= 0 {
+			s.tscore[k.tool] += k.weight
 		}
 	}
 	// Exclusions: an intent seen only through generic words is dropped when
@@ -451,9 +522,11 @@ func (d *Detector) score(s *scratch) {
 	clear(s.lex)
 	s.lexTool, s.lexInt = -1, -1
 	s.lexText = append(s.lexText[:0], s.norm...)
-	for _, sp := range s.dead {
-		for k := sp[0]; k < sp[1]; k++ {
-			s.lexText[k] = ' '
+	for _, spans := range [2][][2]int32{s.dead, s.sub} {
+		for _, sp := range spans {
+			for k := sp[0]; k < sp[1]; k++ {
+				s.lexText[k] = ' '
+			}
 		}
 	}
 	if d.lex.score(s.lexText, s.lex) > 0 {

@@ -228,3 +228,26 @@ func TestDetectVocabulary_TrendMeansChart(t *testing.T) {
 		t.Errorf("a drawing of a cat is not a chart: %v", det.Tools)
 	}
 }
+
+// A generic word that a specific phrase of another tool is made of is
+// explained by that phrase: "画" in a chart's "画+分布" is not a drawing,
+// "文字" in OCR's "图片+文字" not a text to write.
+func TestExplainedWord_NotEvidenceForAnotherTool(t *testing.T) {
+	r := liveRouter(t, Config{})
+	for q, c := range map[string]struct{ first, not string }{
+		"用柱状图画出今年各季度的销量变化": {"data_visualization", "image_generator"},
+		"画出各城市的人口分布":       {"data_visualization", "image_generator"},
+		"帮我画一下近五年房价的走势":    {"data_visualization", "image_generator"},
+		"提取发票图片上的文字":       {"ocr", "ai_writer"},
+	} {
+		d := r.Route(q)
+		rec := d.Recommended()
+		if len(rec) == 0 || rec[0] != c.first || slices.Contains(rec, c.not) || slices.Contains(d.Detection.Tools, c.not) {
+			t.Errorf("%q: recommended %v, detected tools %v; want %s first, %s neither recommended nor named", q, rec, d.Detection.Tools, c.first, c.not)
+		}
+	}
+	// The word on its own still counts.
+	if rec := r.Route("画一张海报").Recommended(); !slices.Contains(rec, "image_generator") {
+		t.Errorf("画一张海报: recommended %v, want image_generator", rec)
+	}
+}

@@ -55,7 +55,15 @@
 // and Chinese character bigrams of each tool's description and examples adds
 // bounded evidence for text the keywords miss. Confidence = e/(e+1) of the
 // top intent's evidence e, so one strong phrase reaches 0.8; vague text
-// ("帮个忙", "help") has none and gets confidence 0. Secondary intents are
+// ("帮个忙", "help") has none and gets confidence 0. The subject of a task
+// is not the task (subject.go): when a strong phrase names the task, words
+// only inside a span that says what the artefact is about or which thing it
+// works on ("a resume for a data analyst", "to the contract PDF", "关于…的",
+// "把扫描件里…", "给合同PDF加…") are not evidence, and a clause inside one is
+// not a task. A file's extension ("纪要.docx") is an input: it counts for
+// the tools that read it, not the one that makes the format. A generic word
+// that a strong "a+b" phrase of another tool is made of ("画" in "画+增长")
+// counts only for that phrase. Secondary intents are
 // kept when their evidence is at least half the top one's or includes a
 // strong phrase (at most three). DetectSeed is the seed's algorithm, kept as
 // the reference.
