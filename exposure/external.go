@@ -2,6 +2,7 @@ package exposure
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -69,10 +70,15 @@ type externalSet struct {
 	// nameVocab holds every tool name's words and the verbs known, for
 	// correcting a request's typos; objVocab every name's object stems.
 	nameVocab, objVocab map[string]bool
-	generic             map[string]bool // object words of three servers' names or more
-	typoVocab           []string        // the names' words of five letters or more, sorted
+	generic             map[string]bool            // object words of three servers' names or more
+	objServers          map[string]map[string]bool // object word -> the servers whose names hold it
+	typoVocab           []string                   // the names' words of five letters or more, sorted
 	glossZH             []glossEntry
 	glossEN             [][2][]byte
+	// intentObjs holds, per intent of the tables, the tools' object words
+	// that its keywords and its tools' descriptions and examples speak of:
+	// what the native tools answer (see nativeAnswers).
+	intentObjs map[string]map[string]bool
 }
 
 type extGroup struct {
@@ -123,6 +129,7 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 	for g, s := range shorts {
 		prefixes[g] = commonPrefix(s)
 	}
+	x.glossZH, x.glossEN = compileGlossary(x.norm)
 	docs := make([]string, len(tools))
 	for i, et := range tools {
 		x.byName[et.Name] = i
@@ -174,19 +181,20 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 			servers[o][et.Group] = true
 		}
 	}
+	x.objServers = servers
 	x.generic = map[string]bool{}
 	for o, g := range servers {
 		if len(g) >= 3 {
 			x.generic[o] = true
 		}
 	}
-	x.glossZH, x.glossEN = compileGlossary(x.norm)
 	x.lex = newBM25(x.norm, docs, t.StopWords.English, t.StopWords.Chinese)
 	for _, g := range x.groups {
 		if a := x.initials(g.raw); a != "" {
 			g.name = append(g.name, []byte(a))
 		}
 	}
+	x.intentObjs = x.nativeObjects(t)
 	x.docs = make([][]string, len(tools))
 	for i, d := range docs {
 		seen := map[string]bool{}
@@ -198,6 +206,75 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 		})
 	}
 	return x
+}
+
+// implied returns the servers the request's objects point at without
+// naming them: an object word that the names of one or two servers hold
+// (a pull request, a channel, a commit), and no named server's. Such a
+// server's tools whose names fit wholly are recommended though their
+// objects are every server's ("push these files to acme/tool as one
+// commit": push_files), and beside a server the request names ("PR 230's
+// checks ... then post in slack").
+func (x *externalSet) implied(objs map[string]bool, named func(string) bool) map[string]bool {
+	out := map[string]bool{}
+	for o := range objs {
+		gs := x.objServers[o]
+		if len(gs) == 0 || len(gs) > 2 {
+			continue
+		}
+		if slices.ContainsFunc(slices.Collect(maps.Keys(gs)), named) {
+			continue
+		}
+		for g := range gs {
+			out[g] = true
+		}
+	}
+	return out
+}
+
+// nativeObjects reads, per intent, which of the tools' object words its
+// keywords and its tools' own text hold (Chinese through the glossary).
+func (x *externalSet) nativeObjects(t *Tables) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	add := func(intent, text string) {
+		m := out[intent]
+		if m == nil {
+			m = map[string]bool{}
+			out[intent] = m
+		}
+		words := x.withGlossary(x.norm.appendNormal(nil, strings.ReplaceAll(text, "+", " ")))
+		for _, w := range strings.FieldsFunc(string(words), func(r rune) bool { return r >= 0x80 || !isWordByte(byte(r)) }) {
+			if o := objStem(w); x.objVocab[o] {
+				m[o] = true
+			}
+		}
+	}
+	for _, in := range t.Intents {
+		for _, g := range in.Groups {
+			add(in.Name, strings.Join(slices.Concat(g.Strong, g.Medium, g.Weak), " . "))
+		}
+	}
+	for _, ti := range t.Catalog {
+		for _, in := range ti.Intents {
+			add(in, ti.Description+" . "+strings.Join(ti.Examples, " . "))
+		}
+	}
+	return out
+}
+
+// nativeAnswers reports whether the detected intents' tools speak of
+// every object word of the request: then a downstream tool whose name
+// fits it is no better than the native tools ("take a screenshot of the
+// page" is the browser's), while one whose objects the native tools never
+// mention ("issue #45 ... put it on my calendar") is the request's other
+// part.
+func (x *externalSet) nativeAnswers(objs map[string]bool, det Detection) bool {
+	for o := range objs {
+		if !slices.ContainsFunc(det.Intents, func(in string) bool { return x.intentObjs[in][o] }) {
+			return false
+		}
+	}
+	return true
 }
 
 // initials is what users shorten a server's one-word compound name to,
@@ -318,6 +395,8 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 			query[string(term)] = verbTerms[string(term)]
 		}
 	})
+	answered := native && x.nativeAnswers(shape.objs, det)
+	implied := x.implied(shape.objs, func(g string) bool { return hits[g].hint || hits[g].named })
 	var out []ExternalMatch
 	for i, et := range x.tools {
 		covered, coveredObj := 0, 0
@@ -345,7 +424,7 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 		// are not every server's (file, directory) and the native tools do
 		// not answer the request confidently ("take a screenshot of the
 		// page" is the browser's, not a wiki's retrieve-a-page).
-		if whole && !hint && !named && (native || x.allGeneric(x.shapes[i])) {
+		if whole && !hint && !named && ((native && answered) || (x.allGeneric(x.shapes[i]) && !implied[et.Group])) {
 			whole = false
 		}
 		own := lex[i] + fitWeight*fit
@@ -365,7 +444,13 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 		}
 		strong := hit || whole || (covered >= 2 && coveredObj >= 1 && coverage >= 0.5) || (intentHit && covered >= 1)
 		medium := strong || intentHit || named || fit >= 2 || (covered >= 1 && coverage >= 0.34)
-		if anyNamed && !hint && !named {
+		if anyNamed && !hint && !named && !(whole && implied[et.Group]) {
+			strong = false
+		}
+		// Naming no server, a request whose every object the confident
+		// native tools speak of is theirs: its words found in a tool's
+		// text make that tool an alternative, not a recommendation.
+		if answered && !hint && !named {
 			strong = false
 		}
 		if !medium {

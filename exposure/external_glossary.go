@@ -45,6 +45,15 @@ var glossaryZH = map[string]string{
 	// how big, when: a thing's information; is there: a search
 	"多大": "size", "时间": "time", "日期": "date", "有没有": "search find", "是否有": "search find", "追加": "append",
 	"返回": "back", "后退": "back", "退回": "back", "上一页": "back previous page", "前进": "forward",
+	// branching off, telling a channel, dropping, reacting
+	"拉个": "create", "拉一个": "create", "拉一条": "create", "拉条": "create", "建立": "create",
+	"喊一声": "post send message", "说一声": "post send message", "通知一声": "post send message", "通知一下": "send notify",
+	"放下": "drop", "放到": "drop", "拖进": "drag drop", "松开": "drop", "点赞": "reaction emoji", "点个赞": "reaction emoji",
+	"子块": "child children block", "区块": "block", "块": "block", "子页面": "child page", "子页": "child page",
+	// the generic verbs and nouns of tools that demonstrate or operate things
+	"模拟": "simulate", "研究": "research", "深度": "deep", "触发": "trigger", "切换": "toggle", "开关": "toggle",
+	"日志": "log logging", "订阅": "subscribe subscription", "资源": "resource", "链接": "link", "注解": "annotation",
+	"环境": "environment", "结构化": "structured", "长时间": "long running",
 }
 
 // glossaryEN spells out abbreviations that tool descriptions write in
@@ -59,6 +68,14 @@ var glossaryEN = map[string]string{
 	"approve": "review", "lgtm": "review", "xhr": "network requests", "ajax": "network requests",
 	// a database is a data source: servers name it either way
 	"database": "data source", "databases": "data sources", "db": "database data source",
+	// shell commands name the action and its object
+	"mkdir": "create directory", "ls": "list", "rm": "delete", "rmdir": "delete directory", "mv": "move", "grep": "search",
+	// reviews, staying current, catching up, a person's profile, a digest
+	"approval": "review", "approvals": "reviews", "request changes": "review", "changes requested": "review",
+	"up to date": "update", "sync": "update", "refresh": "update",
+	"catch me up": "recent history messages", "catch up": "recent history messages", "recap": "recent history",
+	"timezone": "profile", "time zone": "profile", "job title": "profile", "avatar": "profile", "bio": "profile", "display name": "profile",
+	"summarize": "read", "summarise": "read", "boil": "read", "tldr": "read", "drop": "remove",
 }
 
 // glossaryOrder is the glossary's keys sorted, so that the words are
@@ -96,7 +113,7 @@ func compileGlossary(n *normalizer) (zh []glossEntry, en [][2][]byte) {
 }
 
 // measureWords stand between a Chinese verb and its object.
-var measureWords = []string{"一个", "一张", "一下", "个", "张"}
+var measureWords = []string{"一个", "一张", "一下", "一条", "个", "张"}
 
 // withGlossary appends the English words of the glossary's words found in
 // normalised text. A measure word between a verb and its object does not
@@ -142,14 +159,15 @@ func hasNonASCII(b []byte) bool {
 }
 
 // zhQuestionWords make a Chinese sentence a question about things.
-var zhQuestionWords = []string{"哪些", "什么", "多少", "有没有", "吗"}
+var zhQuestionWords = []string{"哪些", "什么", "多少", "有没有", "吗", "谁", "何时"}
 
 // askedDone reports whether every occurrence of the verb k in text is
-// followed by 了 in a question ("留了哪些评论", "都回复了什么"): the
-// request asks what was done, a reading, not for it to be done again.
+// followed by 了, 过 or 是 in a question ("留了哪些评论", "都回复了什么",
+// "最后一次编辑是什么时候"): the request asks what was done, a reading,
+// not for it to be done again.
 func askedDone(text, k string) bool {
 	return slices.ContainsFunc(zhQuestionWords, func(q string) bool { return strings.Contains(text, q) }) &&
-		everyFollowedBy(text, k, []string{"了"})
+		everyFollowedBy(text, k, []string{"了", "过", "是"})
 }
 
 // modifierEnds after a verb make it part of a noun: 合并的 PR (merged

@@ -207,7 +207,11 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 	for i := 0; i < len(text); {
 		if !isWordByte(text[i]) {
 			if text[i] == '#' && i+1 < len(text) && '0' <= text[i+1] && text[i+1] <= '9' {
-				ident, hashNum = true, true
+				ident = true
+				// bare: not "issue #5" but "#5 on acme/cli", "acme/cli#5"
+				if n := len(words); n == 0 || verbOf(words[n-1].w) != nil || (!x.objVocab[objStem(words[n-1].w)] && glossaryEN[words[n-1].w] == "") {
+					hashNum = true
+				}
 			}
 			i++
 			continue
@@ -281,7 +285,7 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 	}
 	// A bare #99 of a repository (close #99 in acme/cli) is its issue or
 	// pull request: code hosts number both so.
-	if repo := objStem("repository"); hashNum && rs.objs[repo] && len(rs.objs) == 1 {
+	if repo := objStem("repository"); hashNum && rs.objs[repo] && !rs.objs[objStem("issue")] && !rs.objs[objStem("request")] {
 		for _, w := range []string{"issue", "pull", "request"} {
 			if x.objVocab[objStem(w)] {
 				rs.objs[objStem(w)] = true
@@ -537,12 +541,21 @@ func pathShapes(norm []byte) (dir, glob, slug bool) {
 			if k := strings.LastIndexByte(last, '/'); k >= 0 && !strings.Contains(last[k:], ".") {
 				dir = true
 			}
-		} else if isSlug(strings.TrimRight(tok, ".,:;?")) {
+		} else if isSlug(trimHashNumber(strings.TrimRight(tok, ".,:;?)"))) {
 			slug = true
 		}
 		i = j
 	}
 	return dir, glob, slug
+}
+
+// trimHashNumber drops a trailing #123 (acme/cli#19: an issue or pull
+// request of the repository acme/cli).
+func trimHashNumber(tok string) string {
+	if i := strings.LastIndexByte(tok, '#'); i > 0 && i+1 < len(tok) && isNumber(tok[i+1:]) {
+		return tok[:i]
+	}
+	return tok
 }
 
 // isSlug reports whether tok is owner/name: two names of letters, digits,
