@@ -46,6 +46,7 @@ var glossaryZH = map[string]string{
 	"多大": "size", "时间": "time", "日期": "date", "有没有": "search find", "是否有": "search find", "追加": "append",
 	"返回": "back", "后退": "back", "退回": "back", "上一页": "back previous page", "前进": "forward",
 	// branching off, telling a channel, dropping, reacting
+	"有谁": "users", "都有谁": "users", "哪些人": "users",
 	"拉个": "create", "拉一个": "create", "拉一条": "create", "拉条": "create", "建立": "create",
 	"喊一声": "post send message", "说一声": "post send message", "通知一声": "post send message", "通知一下": "send notify",
 	"放下": "drop", "放到": "drop", "拖进": "drag drop", "松开": "drop", "点赞": "reaction emoji", "点个赞": "reaction emoji",
@@ -75,6 +76,7 @@ var glossaryEN = map[string]string{
 	"up to date": "update", "sync": "update", "refresh": "update",
 	"catch me up": "recent history messages", "catch up": "recent history messages", "recap": "recent history",
 	"timezone": "profile", "time zone": "profile", "job title": "profile", "avatar": "profile", "bio": "profile", "display name": "profile",
+	"who's in": "users", "who is in": "users", "who are in": "users", "who's on": "users", "who is on": "users",
 	"summarize": "read", "summarise": "read", "boil": "read", "tldr": "read", "drop": "remove",
 }
 

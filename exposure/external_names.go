@@ -1,6 +1,7 @@
 package exposure
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -262,8 +263,16 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 			}
 		case w == "show" || w == "view" || w == "see" || w == "display":
 			cl, either = nil, true
-		case past && slices.ContainsFunc(cl, func(c string) bool { return c == "create" || c == "send" }):
-			cl, either = nil, true // what did people leave: a reading
+		case past && len(cl) > 0 && !slices.Contains(cl, "get") && !slices.Contains(cl, "list") && !slices.Contains(cl, "search"):
+			cl, either = nil, true // what did people leave, did anyone change it: a reading
+		case w == "pull" && !strings.HasPrefix(next, "request") && (next == "" || next[0] < '0' || next[0] > '9'):
+			// pull the file, pull scripts/etl.py: a fetch; pull request,
+			// pull 88 (see above) are the thing
+			cl = []string{"get"}
+			for _, c := range cl {
+				rs.verbs[c] = true
+			}
+			continue
 		case quantifiers[w]:
 			rs.plural = true
 		case w == "about":
@@ -291,6 +300,13 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 				rs.objs[objStem(w)] = true
 			}
 		}
+	}
+	// What one sends, posts or tells is a message ("post in #deploys:
+	// v2.3 is live"), when the request names nothing else to send.
+	if msg := objStem("message"); rs.verbs["send"] && x.objVocab[msg] && !slices.ContainsFunc(slices.Collect(maps.Keys(rs.objs)), func(o string) bool {
+		return o != objStem("channel") && o != objStem("user") && o != objStem("thread")
+	}) {
+		rs.objs[msg] = true
 	}
 	one := ident || (rs.singular && !rs.plural)
 	switch {
@@ -327,6 +343,10 @@ func askedPast(text []byte) bool {
 	}
 	switch strings.Trim(fields[0], ",.:;?!") {
 	case "what", "which", "who", "how":
+	case "did", "has", "have", "had":
+		// a yes/no question about what was done ("did anyone request
+		// changes on PR 4", "has anyone replied")
+		return true
 	default:
 		return false
 	}
@@ -505,6 +525,12 @@ func withArtefacts(norm, words []byte, named bool) (_ []byte, files int) {
 	if slug && !dir {
 		words = append(words, " repository"...)
 	}
+	if emojiShortcode(norm) {
+		words = append(words, " reaction emoji"...)
+	}
+	if codeSpan(norm) {
+		words = append(words, " code"...)
+	}
 	for i := 0; i+1 < len(norm); i++ {
 		if norm[i] == '#' && (i == 0 || !isWordByte(norm[i-1])) && !('0' <= norm[i+1] && norm[i+1] <= '9') && norm[i+1] != ' ' {
 			words = append(words, " channel"...)
@@ -512,6 +538,47 @@ func withArtefacts(norm, words []byte, named bool) (_ []byte, files int) {
 		}
 	}
 	return words, files
+}
+
+// emojiShortcode reports whether text holds an emoji written as chat
+// apps do (:tada:, :+1:, :white_check_mark:): a reaction.
+func emojiShortcode(text []byte) bool {
+	for i := 0; i < len(text); i++ {
+		if text[i] != ':' || (i > 0 && isWordByte(text[i-1])) {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (isWordByte(text[j]) && text[j] < 0x80 || text[j] == '_' || text[j] == '+' || text[j] == '-') {
+			j++
+		}
+		if j == i+1 || j == len(text) || text[j] != ':' || (j+1 < len(text) && isWordByte(text[j+1])) {
+			continue
+		}
+		if name := string(text[i+1 : j]); hasLetter(text[i+1:j]) || name == "+1" || name == "-1" {
+			return true
+		}
+	}
+	return false
+}
+
+// codeSpan reports whether text holds a span in backticks that reads as
+// code rather than a name: with a space, a parenthesis or a brace in it
+// (`func NewLeaseManager`, `foo()`).
+func codeSpan(text []byte) bool {
+	for s := string(text); ; {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			return false
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 {
+			return false
+		}
+		if strings.ContainsAny(s[i+1:i+1+j], " ({") {
+			return true
+		}
+		s = s[i+2+j:]
+	}
 }
 
 // pathShapes reports whether normalised text holds a directory path (a
