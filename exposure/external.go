@@ -71,8 +71,9 @@ type externalSet struct {
 	// correcting a request's typos; objVocab every name's object stems.
 	nameVocab, objVocab map[string]bool
 	generic             map[string]bool            // object words of three servers' names or more
-	objServers          map[string]map[string]bool // object word -> the servers whose names hold it
+	objServers          map[string]map[string]bool // object word -> the servers whose verb_object names hold it
 	typoVocab           []string                   // the names' words of five letters or more, sorted
+	hintVocab           []string                   // the hint keywords' words of five letters or more, sorted
 	glossZH             []glossEntry
 	glossEN             [][2][]byte
 	// intentObjs holds, per intent of the tables, the tools' object words
@@ -172,6 +173,16 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 		}
 	}
 	slices.Sort(x.typoVocab)
+	for _, g := range x.groups {
+		for _, w := range g.words {
+			for _, f := range strings.Fields(string(w)) {
+				if len(f) >= 5 && !hasNonASCII([]byte(f)) && !slices.Contains(x.hintVocab, f) {
+					x.hintVocab = append(x.hintVocab, f)
+				}
+			}
+		}
+	}
+	slices.Sort(x.hintVocab)
 	servers := map[string]map[string]bool{}
 	for i, et := range tools {
 		for _, o := range x.shapes[i].objs {
@@ -181,7 +192,20 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 			servers[o][et.Group] = true
 		}
 	}
-	x.objServers = servers
+	// Implying a server takes a noun of a verb_object name: a name
+	// without a verb (browser_drop) holds its action, not a thing.
+	x.objServers = map[string]map[string]bool{}
+	for i, et := range tools {
+		if len(x.shapes[i].verbs) == 0 {
+			continue
+		}
+		for _, o := range x.shapes[i].objs {
+			if x.objServers[o] == nil {
+				x.objServers[o] = map[string]bool{}
+			}
+			x.objServers[o][et.Group] = true
+		}
+	}
 	x.generic = map[string]bool{}
 	for o, g := range servers {
 		if len(g) >= 3 {
@@ -206,6 +230,48 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 		})
 	}
 	return x
+}
+
+// destinationMarks stand right before the server a request sends to
+// ("post it to slack", "贴到 slack", "发给 slack", "在 slack 里说一声").
+var destinationMarks = []string{" to", " into", "到", "给", "至", "在"}
+
+// sources returns, for a request that sends or posts something to one
+// named server and names another, or speaks of another's objects ("Notion 上的 release notes 页面内容贴到
+// slack"), the other servers: what is sent is read from them, so their
+// tools are fitted with a reading of the request (get, or list), which
+// is returned too. The sending is the destination's.
+func (x *externalSet) sources(norm []byte, rs requestShape, named func(string) bool) (map[string]bool, requestShape) {
+	if !rs.verbs["send"] && !rs.verbs["create"] {
+		return nil, rs
+	}
+	var dest, others []string
+	for name, g := range x.groups {
+		if !named(name) {
+			continue
+		}
+		to := false // only a server named by its name or hints is a destination
+		eachHint(norm, slices.Concat(g.name, g.words), func(at, _ int) bool {
+			before := " " + strings.TrimRight(string(norm[:at]), " ")
+			to = slices.ContainsFunc(destinationMarks, func(m string) bool { return strings.HasSuffix(before, m) })
+			return !to
+		})
+		if to {
+			dest = append(dest, name)
+		} else {
+			others = append(others, name)
+		}
+	}
+	if len(dest) != 1 || len(others) == 0 {
+		return nil, rs
+	}
+	read := rs
+	read.verbs = map[string]bool{"get": true, "list": rs.verbs["list"]}
+	src := map[string]bool{}
+	for _, o := range others {
+		src[o] = true
+	}
+	return src, read
 }
 
 // implied returns the servers the request's objects point at without
@@ -275,6 +341,50 @@ func (x *externalSet) nativeAnswers(objs map[string]bool, det Detection) bool {
 		}
 	}
 	return true
+}
+
+// fixHintTypos corrects, in normalised text, the words of five letters
+// or more that no tool's text holds and that are one edit away from
+// exactly one word of the hint keywords ("knowlege graph"): a typo must
+// not hide which server the request is about.
+func (x *externalSet) fixHintTypos(norm []byte) []byte {
+	if len(x.hintVocab) == 0 {
+		return norm
+	}
+	var out []byte
+	last := 0
+	for i := 0; i < len(norm); {
+		if !isWordByte(norm[i]) || norm[i] >= 0x80 {
+			i++
+			continue
+		}
+		j := i
+		for j < len(norm) && isWordByte(norm[j]) && norm[j] < 0x80 {
+			j++
+		}
+		w := string(norm[i:j])
+		if len(w) >= 5 && !x.known(w) && !x.nameVocab[w] && !slices.Contains(x.hintVocab, w) {
+			found := ""
+			for _, v := range x.hintVocab {
+				if editDistance1(w, v) {
+					if found != "" {
+						found = ""
+						break
+					}
+					found = v
+				}
+			}
+			if found != "" {
+				out = append(append(out, norm[last:i]...), found...)
+				last = j
+			}
+		}
+		i = j
+	}
+	if out == nil {
+		return norm
+	}
+	return append(out, norm[last:]...)
 }
 
 // initials is what users shorten a server's one-word compound name to,
@@ -353,7 +463,7 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 	if len(text) > MaxDetectBytes {
 		text = text[:MaxDetectBytes]
 	}
-	norm := x.norm.appendNormal(nil, text)
+	norm := x.fixHintTypos(x.norm.appendNormal(nil, text))
 	// per server: its hint keywords, its name, one of its hint intents
 	type groupHit struct{ hint, named, intent bool }
 	hits := make(map[string]groupHit, len(x.groups))
@@ -397,6 +507,7 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 	})
 	answered := native && x.nativeAnswers(shape.objs, det)
 	implied := x.implied(shape.objs, func(g string) bool { return hits[g].hint || hits[g].named })
+	sources, reading := x.sources(norm, shape, func(g string) bool { return hits[g].hint || hits[g].named || implied[g] })
 	var out []ExternalMatch
 	for i, et := range x.tools {
 		covered, coveredObj := 0, 0
@@ -414,7 +525,11 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 		}
 		gh := hits[et.Group]
 		hint, named, intentHit := gh.hint, gh.named, gh.intent
-		fit, whole := shape.fit(x.shapes[i])
+		sh := shape
+		if sources[et.Group] {
+			sh = reading
+		}
+		fit, whole := sh.fit(x.shapes[i])
 		// A name without objects (navigate, resize) fits only where its
 		// server is named: "open" alone does not pick a browser tool.
 		if len(x.shapes[i].objs) == 0 && !hint && !named {

@@ -394,3 +394,82 @@ func TestExternalNames_BareNumberOfARepository(t *testing.T) {
 		{"what comments did reviewers leave on pull 42 in golang/tools?", "github__get_pull_request_comments", ""},
 	})
 }
+
+// TestExternalNames_NativeAnswersOnlyItsObjects: a confident native
+// detection keeps a downstream tool out only when the detected intents'
+// tools speak of every object of the request; an object they never
+// mention (an issue, beside a calendar entry) is the request's other part.
+func TestExternalNames_NativeAnswersOnlyItsObjects(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"issue #12 in acme/web has the launch date, put it on my calendar", "github__get_issue", ""},
+	})
+	for _, c := range [][2]string{
+		{"split the PDF into single pages", "playwright__browser_click"},
+		{"查询数据库里上周的订单数量", "notion__API-query-data-source"},
+	} {
+		if rec := r.Route(c[0]).Recommended(); slices.Contains(rec, c[1]) {
+			t.Errorf("%q: %s recommended (%v)", c[0], c[1], rec)
+		}
+	}
+}
+
+// TestExternalNames_ObjectsImplyTheirServer: an object that only one or
+// two servers' names hold (a commit, a pull request, a channel) points at
+// those servers without their names: their tools that fit wholly are
+// recommended, beside a server the request does name.
+func TestExternalNames_ObjectsImplyTheirServer(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"push a.go and b.go to acme/tool as one commit on branch dev", "github__push_files", ""},
+		{"看一下 PR 17 的 checks 过了没有，然后在 slack 里说一声", "github__get_pull_request_status", ""},
+		{"post to #general: lunch is here", "slack__slack_post_message", ""},
+	})
+}
+
+// TestExternalNames_BareNumberBesideOtherObjects: "#77" without a noun
+// before it, of an owner/name repository (also written acme/web#77), is
+// its issue or pull request even when the request names other things.
+func TestExternalNames_BareNumberBesideOtherObjects(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"rebase-merge #77 in acme/web with commit message v1", "github__merge_pull_request", ""},
+		{"acme/web#12 has new review comments, what do they say?", "github__get_pull_request_comments", ""},
+	})
+}
+
+// TestExternalNames_CommonVocabulary: shell commands, code review words,
+// staying current, catching up, a person's profile, fetching with pull,
+// reacting with a shortcode, code in backticks, who is in a workspace,
+// yes/no questions about what was done, and typos of hint keywords reach
+// the tools' English names.
+func TestExternalNames_CommonVocabulary(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"filesystem: ls /data/in", "filesystem__list_directory", ""},
+		{"filesystem: mv a.txt b.txt", "filesystem__move_file", ""},
+		{"did anyone approve PR 9 on github yet?", "github__get_pull_request_reviews", ""},
+		{"bring github PR 31's branch up to date with main", "github__update_pull_request_branch", ""},
+		{"catch me up on #random in slack", "slack__slack_get_channel_history", ""},
+		{"what timezone is Maria in on slack?", "slack__slack_get_user_profile", ""},
+		{"pull docs/setup.md from acme/site on github", "github__get_file_contents", ""},
+		{"react with :+1: to the last message in slack", "slack__slack_add_reaction", ""},
+		{"search github for `func parseConfig(`", "github__search_code", ""},
+		{"who's in our notion workspace?", "notion__API-get-users", ""},
+		{"forget Carol entirely in the knowlege graph", "memory__delete_entities", ""},
+		{"用 everything 触发一个长时间运行的操作", "everything__trigger-long-running-operation", ""},
+		{"在 notion 的 Roadmap 那页下面有哪些子块", "notion__API-get-block-children", ""},
+	})
+}
+
+// TestExternalNames_SendFromOneServerToAnother: a request that posts to
+// one named server what it takes from another reads from the other: the
+// source's reading tools are recommended with the destination's sending.
+func TestExternalNames_SendFromOneServerToAnother(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"把 github 上 issue 5 的内容发到 slack #dev", "github__get_issue", "github__create_issue"},
+		{"把 github 上 issue 5 的内容发到 slack #dev", "slack__slack_post_message", ""},
+		{"post the notion page Roadmap to slack #general", "notion__API-retrieve-a-page", ""},
+	})
+}
