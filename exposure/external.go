@@ -1,6 +1,7 @@
 package exposure
 
 import (
+	"bytes"
 	"cmp"
 	"maps"
 	"slices"
@@ -80,6 +81,7 @@ type externalSet struct {
 	// that its keywords and its tools' descriptions and examples speak of:
 	// what the native tools answer (see nativeAnswers).
 	intentObjs map[string]map[string]bool
+	formats    [][]byte // the tables' output format words (pdf, word, ppt, 幻灯片), normalised
 }
 
 type extGroup struct {
@@ -219,6 +221,13 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 		}
 	}
 	x.intentObjs = x.nativeObjects(t)
+	for _, f := range t.Signals.Formats {
+		for _, w := range f.Words {
+			if nw := strings.TrimSpace(x.norm.normal(w)); nw != "" {
+				x.formats = append(x.formats, []byte(nw))
+			}
+		}
+	}
 	x.docs = make([][]string, len(tools))
 	for i, d := range docs {
 		seen := map[string]bool{}
@@ -230,6 +239,26 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 		})
 	}
 	return x
+}
+
+// conversionMarks stand right before an output format when a request
+// turns something into it ("导出成 Word", "做成一个 PPT", "into slides",
+// "as a PDF").
+var conversionMarks = []string{"成", "为", " into", " to", " as", " into a", " as a", " to a", " into an", " as an"}
+
+// intoFormat reports whether normalised text turns something into one of
+// the tables' output formats: the thing is then read for its content.
+func (x *externalSet) intoFormat(norm []byte) bool {
+	into := false
+	eachHint(norm, x.formats, func(at, _ int) bool {
+		before := " " + strings.TrimRight(string(norm[:at]), " ")
+		for _, m := range measureWords {
+			before = strings.TrimSuffix(before, m)
+		}
+		into = slices.ContainsFunc(conversionMarks, func(m string) bool { return strings.HasSuffix(before, m) })
+		return !into
+	})
+	return into
 }
 
 // destinationMarks stand right before the server a request sends to
@@ -425,7 +454,7 @@ func eachHint(text []byte, words [][]byte, fn func(at, end int) bool) bool {
 	found := false
 	for _, w := range words {
 		for off := 0; off < len(text); {
-			i := strings.Index(string(text[off:]), string(w))
+			i := bytes.Index(text[off:], w)
 			if i < 0 {
 				break
 			}
@@ -485,6 +514,11 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 	}
 	mask(words, gatewayWords)
 	words = x.withGlossary(words)
+	if anyNamed && x.intoFormat(norm) {
+		// a server's thing turned into a document: what is read of it is
+		// its content, as text
+		words = append(words, " content markdown text"...)
+	}
 	words, files := withArtefacts(norm, words, anyNamed)
 	lex := make([]float64, len(x.tools))
 	if x.lex.score(words, lex) == 0 && !x.anyHint(norm, det) && !anyNamed {

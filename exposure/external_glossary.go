@@ -1,6 +1,7 @@
 package exposure
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 )
@@ -46,6 +47,7 @@ var glossaryZH = map[string]string{
 	"多大": "size", "时间": "time", "日期": "date", "有没有": "search find", "是否有": "search find", "追加": "append",
 	"返回": "back", "后退": "back", "退回": "back", "上一页": "back previous page", "前进": "forward",
 	// branching off, telling a channel, dropping, reacting
+	"回了什么": "view replies", "回了啥": "view replies",
 	"有谁": "users", "都有谁": "users", "哪些人": "users",
 	"拉个": "create", "拉一个": "create", "拉一条": "create", "拉条": "create", "建立": "create",
 	"喊一声": "post send message", "说一声": "post send message", "通知一声": "post send message", "通知一下": "send notify",
@@ -116,7 +118,7 @@ func compileGlossary(n *normalizer) (zh []glossEntry, en [][2][]byte) {
 }
 
 // measureWords stand between a Chinese verb and its object.
-var measureWords = []string{"一个", "一张", "一下", "一条", "个", "张"}
+var measureWords = []string{"一个", "一张", "一下", "一条", "一份", "个", "张"}
 
 // withGlossary appends the English words of the glossary's words found in
 // normalised text. A measure word between a verb and its object does not
@@ -138,14 +140,16 @@ func (x *externalSet) withGlossary(text []byte) []byte {
 				continue
 			}
 			if g.verb && askedDone(str, g.key) {
-				out = append(out, " view"...) // 留了哪些评论: which comments were left
+				// 留了哪些评论: which comments were left; 回复了什么: the
+				// replies; the verb's thing, not its doing
+				out = append(append(out, " view "...), doneNoun(g.en)...)
 				continue
 			}
 			out = append(append(out, ' '), g.en...)
 		}
 	}
 	for _, g := range x.glossEN {
-		if hinted(text, [][]byte{g[0]}) {
+		if bytes.Contains(text, g[0]) && hinted(text, [][]byte{g[0]}) {
 			out = append(append(out, ' '), g[1]...)
 		}
 	}
@@ -159,6 +163,21 @@ func hasNonASCII(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// doneNoun is what an asked-about action made, from its English verb:
+// reply gives replies. A plural that still reads as the verb (writes)
+// gives nothing.
+func doneNoun(en string) string {
+	w, _, _ := strings.Cut(en, " ")
+	n := w + "s"
+	if strings.HasSuffix(w, "y") {
+		n = w[:len(w)-1] + "ies"
+	}
+	if verbOf(n) != nil {
+		return "" // writes, leaves: still the verb
+	}
+	return n
 }
 
 // zhQuestionWords make a Chinese sentence a question about things.

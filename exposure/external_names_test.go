@@ -473,3 +473,15 @@ func TestExternalNames_SendFromOneServerToAnother(t *testing.T) {
 		{"post the notion page Roadmap to slack #general", "notion__API-retrieve-a-page", ""},
 	})
 }
+
+// TestExternalNames_ContentForADocument: a named server's thing turned
+// into a document format is read for its content ("as Markdown"); a
+// question about what people replied asks for the replies.
+func TestExternalNames_ContentForADocument(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"把 notion 里的 Q3 计划那页做成一份 PDF", "notion__API-retrieve-page-markdown", ""},
+		{"turn the Onboarding page in notion into slides", "notion__API-retrieve-page-markdown", ""},
+		{"slack 上那条上线通知大家都回复了什么", "slack__slack_get_thread_replies", ""},
+	})
+}
