@@ -61,13 +61,13 @@ const (
 // externalSet is the compiled set: a lexical index over the tools' own
 // text and each group's hint words.
 type externalSet struct {
-	tools  []ExternalTool
-	byName map[string]int
-	norm   *normalizer
-	lex    *bm25
-	docs   [][]string // each tool's distinct index terms
-	groups map[string]*extGroup
-	shapes []nameShape // each tool's name read as verb and object (external_names.go)
+	tools    []ExternalTool
+	byName   map[string]int
+	norm     *normalizer
+	lex      *bm25
+	postings map[string][]int // index term -> the tools whose text holds it, once each
+	groups   map[string]*extGroup
+	shapes   []nameShape // each tool's name read as verb and object (external_names.go)
 	// nameVocab holds every tool name's words and the verbs known, for
 	// correcting a request's typos; objVocab every name's object stems.
 	nameVocab, objVocab map[string]bool
@@ -228,13 +228,13 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 			}
 		}
 	}
-	x.docs = make([][]string, len(tools))
+	x.postings = map[string][]int{}
 	for i, d := range docs {
 		seen := map[string]bool{}
 		x.lex.forEachTerm(x.norm.appendNormal(nil, d), func(term []byte) {
 			if !seen[string(term)] {
 				seen[string(term)] = true
-				x.docs[i] = append(x.docs[i], string(term))
+				x.postings[string(term)] = append(x.postings[string(term)], i)
 			}
 		})
 	}
@@ -542,17 +542,19 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 	answered := native && x.nativeAnswers(shape.objs, det)
 	implied := x.implied(shape.objs, func(g string) bool { return hits[g].hint || hits[g].named })
 	sources, reading := x.sources(norm, shape, func(g string) bool { return hits[g].hint || hits[g].named || implied[g] })
-	var out []ExternalMatch
-	for i, et := range x.tools {
-		covered, coveredObj := 0, 0
-		for _, term := range x.docs[i] {
-			if verb, ok := query[term]; ok {
-				covered++
-				if !verb {
-					coveredObj++
-				}
+	// per tool: the request's terms its text holds, and those not verbs
+	covers, coversObj := make([]int, len(x.tools)), make([]int, len(x.tools))
+	for term, verb := range query {
+		for _, i := range x.postings[term] {
+			covers[i]++
+			if !verb {
+				coversObj[i]++
 			}
 		}
+	}
+	var out []ExternalMatch
+	for i, et := range x.tools {
+		covered, coveredObj := covers[i], coversObj[i]
 		coverage := 0.0
 		if len(query) > 0 {
 			coverage = float64(covered) / float64(len(query))
