@@ -515,9 +515,9 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 	mask(words, gatewayWords)
 	words = x.withGlossary(words)
 	if anyNamed && x.intoFormat(norm) {
-		// a server's thing turned into a document: what is read of it is
-		// its content, as text
-		words = append(words, " content markdown text"...)
+		// a server's thing turned into a document: it is read, for its
+		// content, as text
+		words = append(words, " read content markdown text"...)
 	}
 	words, files := withArtefacts(norm, words, anyNamed)
 	lex := make([]float64, len(x.tools))
