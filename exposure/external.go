@@ -265,6 +265,24 @@ func (x *externalSet) intoFormat(norm []byte) bool {
 // ("post it to slack", "贴到 slack", "发给 slack", "在 slack 里说一声").
 var destinationMarks = []string{" to", " into", "到", "给", "至", "在"}
 
+// afterDestinationMark reports whether a destination mark ends right
+// before offset at of normalised text.
+func afterDestinationMark(norm []byte, at int) bool {
+	before := " " + strings.TrimRight(string(norm[:at]), " ")
+	return slices.ContainsFunc(destinationMarks, func(m string) bool { return strings.HasSuffix(before, m) })
+}
+
+// toChannel reports whether normalised text sends to a #channel ("to
+// #eng", "发到 #dev").
+func toChannel(norm []byte) bool {
+	for i := 1; i+1 < len(norm); i++ {
+		if norm[i] == '#' && isWordByte(norm[i+1]) && (norm[i+1] < '0' || norm[i+1] > '9') && afterDestinationMark(norm, i) {
+			return true
+		}
+	}
+	return false
+}
+
 // sources returns, for a request that sends or posts something to one
 // named server and names another, or speaks of another's objects ("Notion 上的 release notes 页面内容贴到
 // slack"), the other servers: what is sent is read from them, so their
@@ -279,10 +297,11 @@ func (x *externalSet) sources(norm []byte, rs requestShape, named func(string) b
 		if !named(name) {
 			continue
 		}
-		to := false // only a server named by its name or hints is a destination
+		// only a server named by its name or hints is a destination, or
+		// the one whose names hold channels when "to #name" is written
+		to := x.objServers[objStem("channel")][name] && toChannel(norm)
 		eachHint(norm, slices.Concat(g.name, g.words), func(at, _ int) bool {
-			before := " " + strings.TrimRight(string(norm[:at]), " ")
-			to = slices.ContainsFunc(destinationMarks, func(m string) bool { return strings.HasSuffix(before, m) })
+			to = to || afterDestinationMark(norm, at)
 			return !to
 		})
 		if to {

@@ -47,6 +47,7 @@ var glossaryZH = map[string]string{
 	"多大": "size", "时间": "time", "日期": "date", "有没有": "search find", "是否有": "search find", "追加": "append",
 	"返回": "back", "后退": "back", "退回": "back", "上一页": "back previous page", "前进": "forward",
 	// branching off, telling a channel, dropping, reacting
+	"提个": "create submit", "提一个": "create submit", "加起来": "sum add",
 	"回了什么": "view replies", "回了啥": "view replies",
 	"有谁": "users", "都有谁": "users", "哪些人": "users",
 	"拉个": "create", "拉一个": "create", "拉一条": "create", "拉条": "create", "建立": "create",
@@ -79,6 +80,7 @@ var glossaryEN = map[string]string{
 	"up to date": "update", "sync": "update", "refresh": "update",
 	"catch me up": "recent history messages", "catch up": "recent history messages", "recap": "recent history",
 	"timezone": "profile", "time zone": "profile", "job title": "profile", "avatar": "profile", "bio": "profile", "display name": "profile",
+	"go to": "navigate", "what's in": "content", "what is in": "content",
 	"who's in": "users", "who is in": "users", "who are in": "users", "who's on": "users", "who is on": "users",
 	"summarize": "read", "summarise": "read", "boil": "read", "tldr": "read", "drop": "remove",
 }
@@ -149,11 +151,26 @@ func (x *externalSet) withGlossary(text []byte) []byte {
 		}
 	}
 	for _, g := range x.glossEN {
-		if bytes.Contains(text, g[0]) && hinted(text, [][]byte{g[0]}) {
+		if bytes.Contains(text, g[0]) && hintedPhrase(text, g[0]) {
 			out = append(append(out, ' '), g[1]...)
 		}
 	}
 	return out
+}
+
+// hintedPhrase is hinted for one glossary key; a key of several words
+// must also start after a space or at the start ("go to", not the "go
+// to" of "b.go to acme/tool").
+func hintedPhrase(text, key []byte) bool {
+	if bytes.IndexByte(key, ' ') < 0 {
+		return hinted(text, [][]byte{key})
+	}
+	ok := false
+	eachHint(text, [][]byte{key}, func(at, _ int) bool {
+		ok = at == 0 || text[at-1] == ' '
+		return !ok
+	})
+	return ok
 }
 
 func hasNonASCII(b []byte) bool {

@@ -459,6 +459,10 @@ func TestExternalNames_CommonVocabulary(t *testing.T) {
 		{"forget Carol entirely in the knowlege graph", "memory__delete_entities", ""},
 		{"用 everything 触发一个长时间运行的操作", "everything__trigger-long-running-operation", ""},
 		{"在 notion 的 Roadmap 那页下面有哪些子块", "notion__API-get-block-children", ""},
+		{"playwright: go to https://example.org", "playwright__browser_navigate", ""},
+		{"what's in the LICENSE of acme/tool on github?", "github__get_file_contents", ""},
+		{"用 everything 把 3 和 4 加起来", "everything__get-sum", ""},
+		{"在 acme/web 上给 PR 3 提个 review：测试不够", "github__create_pull_request_review", ""},
 	})
 }
 
@@ -471,6 +475,7 @@ func TestExternalNames_SendFromOneServerToAnother(t *testing.T) {
 		{"把 github 上 issue 5 的内容发到 slack #dev", "github__get_issue", "github__create_issue"},
 		{"把 github 上 issue 5 的内容发到 slack #dev", "slack__slack_post_message", ""},
 		{"post the notion page Roadmap to slack #general", "notion__API-retrieve-a-page", ""},
+		{"share the details of issue 4 in acme/web to #dev on slack", "github__get_issue", "github__create_issue"},
 	})
 }
 
