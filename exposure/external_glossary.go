@@ -53,7 +53,7 @@ var glossaryZH = map[string]string{
 	"拉个": "create", "拉一个": "create", "拉一条": "create", "拉条": "create", "建立": "create",
 	"喊一声": "post send message", "说一声": "post send message", "通知一声": "post send message", "通知一下": "send notify",
 	"放下": "drop", "放到": "drop", "拖进": "drag drop", "松开": "drop", "点赞": "reaction emoji", "点个赞": "reaction emoji",
-	"那页": "page", "这页": "page", "此页": "page",
+	"那页": "page", "这页": "page", "此页": "page", "该页": "page", "页的": "page",
 	"子块": "child children block", "区块": "block", "块": "block", "子页面": "child page", "子页": "child page",
 	// the generic verbs and nouns of tools that demonstrate or operate things
 	"模拟": "simulate", "研究": "research", "深度": "deep", "触发": "trigger", "切换": "toggle", "开关": "toggle",

@@ -185,6 +185,7 @@ func commonPrefix(shorts []string) string {
 type requestShape struct {
 	verbs            map[string]bool
 	objs             map[string]bool
+	numbered         map[string]bool // objects followed by a number: things that exist (issue 40)
 	plural, singular bool
 }
 
@@ -196,7 +197,7 @@ type requestShape struct {
 // makes the request about one thing (get); a plural object or a quantifier
 // about several (list); show, view and see mean whichever the number says.
 func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
-	rs := requestShape{verbs: map[string]bool{}, objs: map[string]bool{}}
+	rs := requestShape{verbs: map[string]bool{}, objs: map[string]bool{}, numbered: map[string]bool{}}
 	type word struct {
 		w       string
 		added   bool // from the glossary, not the request
@@ -229,6 +230,13 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		if w[0] >= '0' && w[0] <= '9' {
 			if i > 0 && (rs.objs[objStem(words[i-1].w)] || glossaryEN[words[i-1].w] != "") {
 				ident = true // issue 33, PR 91
+				prev := words[i-1].w
+				if e := glossaryEN[prev]; e != "" {
+					prev = e
+				}
+				for _, f := range strings.Fields(prev) {
+					rs.numbered[objStem(f)] = true
+				}
 			}
 			if i > 0 && words[i-1].w == "pull" && x.objVocab[objStem("request")] {
 				rs.objs[objStem("request")] = true // pull 1520, pull/88: a pull request
@@ -249,6 +257,9 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 			next = words[i+1].w
 		}
 		switch {
+		case w == "open" && i > 0 && openState[words[i-1].w]:
+			// still open, are open, the open PRs: a state, not an action
+			cl = nil
 		case (w == "open" || w == "file" || w == "log") && (next == "a" || next == "an" || next == "new"):
 			// open a PR, file a bug, log an issue: a noun or another
 			// verb used as "create"
@@ -261,7 +272,7 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 			if x.objVocab["sum"] {
 				rs.objs["sum"] = true
 			}
-		case w == "show" || w == "view" || w == "see" || w == "display":
+		case w == "show" || w == "view" || w == "see" || w == "display" || w == "which":
 			cl, either = nil, true
 		case past && len(cl) > 0 && !slices.Contains(cl, "get") && !slices.Contains(cl, "list") && !slices.Contains(cl, "search"):
 			cl, either = nil, true // what did people leave, did anyone change it: a reading
@@ -280,6 +291,17 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		}
 		for _, c := range cl {
 			rs.verbs[c] = true
+		}
+		// an abbreviation's number is its expansion's (PRs: pull requests)
+		if e := glossaryEN[w]; e != "" && !wd.added && abbreviates(w, e) {
+			f := strings.Fields(e)
+			if last := f[len(f)-1]; x.objVocab[objStem(last)] {
+				if isPlural(last) {
+					rs.plural = true
+				} else {
+					rs.singular = true
+				}
+			}
 		}
 		if s := objStem(w); x.objVocab[s] {
 			rs.objs[s] = true
@@ -308,6 +330,11 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 	}) {
 		rs.objs[msg] = true
 	}
+	// Adding to a numbered thing (a label to issue 40) changes it: the
+	// thing exists, so its create_ is not what is asked (see fit).
+	if rs.verbs["create"] && len(rs.numbered) > 0 {
+		rs.verbs["update"] = true
+	}
 	one := ident || (rs.singular && !rs.plural)
 	switch {
 	case either && one:
@@ -331,6 +358,23 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 	}
 	return rs
 }
+
+// abbreviates reports whether a glossary key shortens its expansion: the
+// initials (pr, prs: pull requests) or the start of its first word (repo,
+// dirs), not a synonym (people: users).
+func abbreviates(key, expansion string) bool {
+	f := strings.Fields(expansion)
+	k := strings.TrimSuffix(key, "s")
+	var initials strings.Builder
+	for _, w := range f {
+		initials.WriteByte(w[0])
+	}
+	return len(k) >= 2 && (k == initials.String() || strings.HasPrefix(f[0], k))
+}
+
+// openState are the words before "open" that make it a state: "still
+// open", "are open", "the open PRs".
+var openState = map[string]bool{"still": true, "are": true, "is": true, "the": true, "all": true, "currently": true, "remain": true, "stay": true}
 
 // askedPast reports whether an English request asks what was done: it
 // opens with what, which, who or how and holds did, have or has ("what
@@ -462,6 +506,11 @@ func (rs requestShape) fit(sh nameShape) (float64, bool) {
 			break
 		}
 	}
+	// create_issue for "issue 40": that issue exists
+	if verbOK && len(rs.numbered) > 0 && !slices.ContainsFunc(sh.verbs, func(v string) bool { return v != "create" }) &&
+		!slices.ContainsFunc(sh.objs, func(o string) bool { return !rs.numbered[o] }) {
+		verbOK = false
+	}
 	if matched == 0 {
 		switch {
 		case len(sh.objs) == 0 && verbOK:
@@ -516,6 +565,11 @@ func withArtefacts(norm, words []byte, named bool) (_ []byte, files int) {
 		}
 	}
 	dir, glob, slug := pathShapes(norm)
+	if slug && !named {
+		// an owner/name repository names a code host: its file names count
+		words, files = withArtefacts(norm, words, true)
+		return words, files
+	}
 	if named && dir {
 		words = append(words, " directory"...)
 	}

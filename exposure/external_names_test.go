@@ -490,3 +490,18 @@ func TestExternalNames_ContentForADocument(t *testing.T) {
 		{"slack 上那条上线通知大家都回复了什么", "slack__slack_get_thread_replies", ""},
 	})
 }
+
+// TestExternalNames_NumberedThingsAndStates: adding to a numbered thing
+// changes it (its create_ is not asked: that issue exists); "still open"
+// is a state, not an action, and "PRs" are several; a file named beside
+// an owner/name repository is a file.
+func TestExternalNames_NumberedThingsAndStates(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"给 acme/web 的 issue 7 加个 wontfix 标签", "github__update_issue", "github__create_issue"},
+		{"which issues are still open in acme/web?", "github__list_issues", ""},
+		{"which PRs are open on acme/web right now?", "github__list_pull_requests", ""},
+		{"update docs/setup.md in acme/web with the new flags and commit it", "github__create_or_update_file", ""},
+		{"notion 里 Roadmap 页的标题改成 Roadmap 2027", "notion__API-patch-page", ""},
+	})
+}
