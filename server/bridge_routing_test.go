@@ -213,7 +213,7 @@ func TestBridgeRouting_Aggregated(t *testing.T) {
 	for _, set := range []struct {
 		path  string
 		bound float64
-	}{{aggRequests, 0.98}, {aggBlind, 0.97}, {aggBlind3, 0.95}, {aggBlind4, 0.96}} {
+	}{{aggRequests, 0.98}, {aggBlind, 0.98}, {aggBlind3, 0.95}, {aggBlind4, 0.96}} {
 		t.Run(filepath.Base(set.path), func(t *testing.T) {
 			reqs := readAggRequests(t, set.path)
 			sc := scoreAggregated(s, reqs)
