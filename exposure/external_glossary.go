@@ -47,6 +47,7 @@ var glossaryZH = map[string]string{
 	"多大": "size", "时间": "time", "日期": "date", "有没有": "search find", "是否有": "search find", "追加": "append",
 	"返回": "back", "后退": "back", "退回": "back", "上一页": "back previous page", "前进": "forward",
 	// branching off, telling a channel, dropping, reacting
+	"重新打开": "reopen", "重开": "reopen",
 	"提个": "create submit", "提一个": "create submit", "加起来": "sum add",
 	"回了什么": "view replies", "回了啥": "view replies",
 	"有谁": "users", "都有谁": "users", "哪些人": "users",

@@ -462,6 +462,7 @@ func TestExternalNames_CommonVocabulary(t *testing.T) {
 		{"playwright: go to https://example.org", "playwright__browser_navigate", ""},
 		{"what's in the LICENSE of acme/tool on github?", "github__get_file_contents", ""},
 		{"用 everything 把 3 和 4 加起来", "everything__get-sum", ""},
+		{"把 acme/web 的 issue 9 重新打开", "github__update_issue", ""},
 		{"在 acme/web 上给 PR 3 提个 review：测试不够", "github__create_pull_request_review", ""},
 	})
 }
