@@ -376,14 +376,24 @@ func (x *externalSet) nativeObjects(t *Tables) map[string]map[string]bool {
 	return out
 }
 
+// ordinaryActions are the verb classes of any tool's work; the others
+// (fork, push, merge) name one kind of server's actions.
+var ordinaryActions = map[string]bool{"get": true, "list": true, "create": true, "update": true, "delete": true,
+	"search": true, "send": true, "navigate": true, "capture": true, "move": true, "close": true}
+
 // nativeAnswers reports whether the detected intents' tools speak of
 // every object word of the request: then a downstream tool whose name
 // fits it is no better than the native tools ("take a screenshot of the
 // page" is the browser's), while one whose objects the native tools never
 // mention ("issue #45 ... put it on my calendar") is the request's other
 // part.
-func (x *externalSet) nativeAnswers(objs map[string]bool, det Detection) bool {
-	for o := range objs {
+func (x *externalSet) nativeAnswers(rs requestShape, det Detection) bool {
+	for v := range rs.verbs {
+		if !ordinaryActions[v] {
+			return false // fork, push, merge: actions of code hosts, not the catalog's
+		}
+	}
+	for o := range rs.objs {
 		if !slices.ContainsFunc(det.Intents, func(in string) bool { return x.intentObjs[in][o] }) {
 			return false
 		}
@@ -558,7 +568,7 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 			query[string(term)] = verbTerms[string(term)]
 		}
 	})
-	answered := native && x.nativeAnswers(shape.objs, det)
+	answered := native && x.nativeAnswers(shape, det)
 	implied := x.implied(shape.objs, func(g string) bool { return hits[g].hint || hits[g].named })
 	sources, reading := x.sources(norm, shape, func(g string) bool { return hits[g].hint || hits[g].named || implied[g] })
 	// per tool: the request's terms its text holds, and those not verbs

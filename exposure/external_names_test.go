@@ -398,11 +398,13 @@ func TestExternalNames_BareNumberOfARepository(t *testing.T) {
 // TestExternalNames_NativeAnswersOnlyItsObjects: a confident native
 // detection keeps a downstream tool out only when the detected intents'
 // tools speak of every object of the request; an object they never
-// mention (an issue, beside a calendar entry) is the request's other part.
+// mention (an issue, beside a calendar entry) is the request's other part,
+// and so is an action only code hosts' names hold (fork).
 func TestExternalNames_NativeAnswersOnlyItsObjects(t *testing.T) {
 	r := externalRouter(t, fixtureServers(t))
 	expectRecommended(t, r, [][3]string{
 		{"issue #12 in acme/web has the launch date, put it on my calendar", "github__get_issue", ""},
+		{"fork grafana/dashboards into my account", "github__fork_repository", ""},
 	})
 	for _, c := range [][2]string{
 		{"split the PDF into single pages", "playwright__browser_click"},
