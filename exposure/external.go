@@ -568,7 +568,9 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 			query[string(term)] = verbTerms[string(term)]
 		}
 	})
-	answered := native && x.nativeAnswers(shape, det)
+	// an owner/name repository is a code host's: no catalog tool acts on it
+	_, _, slug := pathShapes(norm)
+	answered := native && !slug && x.nativeAnswers(shape, det)
 	implied := x.implied(shape.objs, func(g string) bool { return hits[g].hint || hits[g].named })
 	sources, reading := x.sources(norm, shape, func(g string) bool { return hits[g].hint || hits[g].named || implied[g] })
 	// per tool: the request's terms its text holds, and those not verbs

@@ -47,6 +47,7 @@ var glossaryZH = map[string]string{
 	"多大": "size", "时间": "time", "日期": "date", "有没有": "search find", "是否有": "search find", "追加": "append",
 	"返回": "back", "后退": "back", "退回": "back", "上一页": "back previous page", "前进": "forward",
 	// branching off, telling a channel, dropping, reacting
+	"跑一段": "run", "跑个": "run", "跑一个": "run",
 	"重新打开": "reopen", "重开": "reopen",
 	"提个": "create submit", "提一个": "create submit", "加起来": "sum add",
 	"回了什么": "view replies", "回了啥": "view replies",
@@ -81,6 +82,7 @@ var glossaryEN = map[string]string{
 	"up to date": "update", "sync": "update", "refresh": "update",
 	"catch me up": "recent history messages", "catch up": "recent history messages", "recap": "recent history",
 	"timezone": "profile", "time zone": "profile", "job title": "profile", "avatar": "profile", "bio": "profile", "display name": "profile",
+	"comment on": "add comment", "js": "javascript",
 	"go to": "navigate", "what's in": "content", "what is in": "content",
 	"who's in": "users", "who is in": "users", "who are in": "users", "who's on": "users", "who is on": "users",
 	"summarize": "read", "summarise": "read", "boil": "read", "tldr": "read", "drop": "remove",
@@ -139,7 +141,7 @@ func (x *externalSet) withGlossary(text []byte) []byte {
 			if !strings.Contains(str, g.key) && (len(plain) == len(str) || !strings.Contains(plain, g.key)) {
 				continue
 			}
-			if g.verb && onlyModifier(str, g.key) {
+			if g.verb && !slices.Contains(zhQuestionWords, g.key) && onlyModifier(str, g.key) { // 有没有人: a question, not an agent noun
 				continue
 			}
 			if g.verb && askedDone(str, g.key) {

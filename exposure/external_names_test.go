@@ -405,6 +405,7 @@ func TestExternalNames_NativeAnswersOnlyItsObjects(t *testing.T) {
 	expectRecommended(t, r, [][3]string{
 		{"issue #12 in acme/web has the launch date, put it on my calendar", "github__get_issue", ""},
 		{"fork grafana/dashboards into my account", "github__fork_repository", ""},
+		{"acme/web 里有没有人报过登录失败的 bug", "github__search_issues", ""},
 	})
 	for _, c := range [][2]string{
 		{"split the PDF into single pages", "playwright__browser_click"},
@@ -465,6 +466,7 @@ func TestExternalNames_CommonVocabulary(t *testing.T) {
 		{"what's in the LICENSE of acme/tool on github?", "github__get_file_contents", ""},
 		{"用 everything 把 3 和 4 加起来", "everything__get-sum", ""},
 		{"把 acme/web 的 issue 9 重新打开", "github__update_issue", ""},
+		{"comment on issue 4 in acme/web: duplicate of #2", "github__add_issue_comment", ""},
 		{"在 acme/web 上给 PR 3 提个 review：测试不够", "github__create_pull_request_review", ""},
 	})
 }
