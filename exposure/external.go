@@ -1,7 +1,9 @@
 package exposure
 
 import (
+	"bytes"
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -59,20 +61,27 @@ const (
 // externalSet is the compiled set: a lexical index over the tools' own
 // text and each group's hint words.
 type externalSet struct {
-	tools  []ExternalTool
-	byName map[string]int
-	norm   *normalizer
-	lex    *bm25
-	docs   [][]string // each tool's distinct index terms
-	groups map[string]*extGroup
-	shapes []nameShape // each tool's name read as verb and object (external_names.go)
+	tools    []ExternalTool
+	byName   map[string]int
+	norm     *normalizer
+	lex      *bm25
+	postings map[string][]int // index term -> the tools whose text holds it, once each
+	groups   map[string]*extGroup
+	shapes   []nameShape // each tool's name read as verb and object (external_names.go)
 	// nameVocab holds every tool name's words and the verbs known, for
 	// correcting a request's typos; objVocab every name's object stems.
 	nameVocab, objVocab map[string]bool
-	generic             map[string]bool // object words of three servers' names or more
-	typoVocab           []string        // the names' words of five letters or more, sorted
+	generic             map[string]bool            // object words of three servers' names or more
+	objServers          map[string]map[string]bool // object word -> the servers whose verb_object names hold it
+	typoVocab           []string                   // the names' words of five letters or more, sorted
+	hintVocab           []string                   // the hint keywords' words of five letters or more, sorted
 	glossZH             []glossEntry
 	glossEN             [][2][]byte
+	// intentObjs holds, per intent of the tables, the tools' object words
+	// that its keywords and its tools' descriptions and examples speak of:
+	// what the native tools answer (see nativeAnswers).
+	intentObjs map[string]map[string]bool
+	formats    [][]byte // the tables' output format words (pdf, word, ppt, 幻灯片), normalised
 }
 
 type extGroup struct {
@@ -123,6 +132,7 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 	for g, s := range shorts {
 		prefixes[g] = commonPrefix(s)
 	}
+	x.glossZH, x.glossEN = compileGlossary(x.norm)
 	docs := make([]string, len(tools))
 	for i, et := range tools {
 		x.byName[et.Name] = i
@@ -165,6 +175,16 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 		}
 	}
 	slices.Sort(x.typoVocab)
+	for _, g := range x.groups {
+		for _, w := range g.words {
+			for _, f := range strings.Fields(string(w)) {
+				if len(f) >= 5 && !hasNonASCII([]byte(f)) && !slices.Contains(x.hintVocab, f) {
+					x.hintVocab = append(x.hintVocab, f)
+				}
+			}
+		}
+	}
+	slices.Sort(x.hintVocab)
 	servers := map[string]map[string]bool{}
 	for i, et := range tools {
 		for _, o := range x.shapes[i].objs {
@@ -174,30 +194,255 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 			servers[o][et.Group] = true
 		}
 	}
+	// Implying a server takes a noun of a verb_object name: a name
+	// without a verb (browser_drop) holds its action, not a thing.
+	x.objServers = map[string]map[string]bool{}
+	for i, et := range tools {
+		if len(x.shapes[i].verbs) == 0 {
+			continue
+		}
+		for _, o := range x.shapes[i].objs {
+			if x.objServers[o] == nil {
+				x.objServers[o] = map[string]bool{}
+			}
+			x.objServers[o][et.Group] = true
+		}
+	}
 	x.generic = map[string]bool{}
 	for o, g := range servers {
 		if len(g) >= 3 {
 			x.generic[o] = true
 		}
 	}
-	x.glossZH, x.glossEN = compileGlossary(x.norm)
 	x.lex = newBM25(x.norm, docs, t.StopWords.English, t.StopWords.Chinese)
 	for _, g := range x.groups {
 		if a := x.initials(g.raw); a != "" {
 			g.name = append(g.name, []byte(a))
 		}
 	}
-	x.docs = make([][]string, len(tools))
+	x.intentObjs = x.nativeObjects(t)
+	for _, f := range t.Signals.Formats {
+		for _, w := range f.Words {
+			if nw := strings.TrimSpace(x.norm.normal(w)); nw != "" {
+				x.formats = append(x.formats, []byte(nw))
+			}
+		}
+	}
+	x.postings = map[string][]int{}
 	for i, d := range docs {
 		seen := map[string]bool{}
 		x.lex.forEachTerm(x.norm.appendNormal(nil, d), func(term []byte) {
 			if !seen[string(term)] {
 				seen[string(term)] = true
-				x.docs[i] = append(x.docs[i], string(term))
+				x.postings[string(term)] = append(x.postings[string(term)], i)
 			}
 		})
 	}
 	return x
+}
+
+// conversionMarks stand right before an output format when a request
+// turns something into it ("导出成 Word", "做成一个 PPT", "into slides",
+// "as a PDF").
+var conversionMarks = []string{"成", "为", " into", " to", " as", " into a", " as a", " to a", " into an", " as an"}
+
+// intoFormat reports whether normalised text turns something into one of
+// the tables' output formats: the thing is then read for its content.
+func (x *externalSet) intoFormat(norm []byte) bool {
+	into := false
+	eachHint(norm, x.formats, func(at, _ int) bool {
+		before := " " + strings.TrimRight(string(norm[:at]), " ")
+		for _, m := range measureWords {
+			before = strings.TrimSuffix(before, m)
+		}
+		into = slices.ContainsFunc(conversionMarks, func(m string) bool { return strings.HasSuffix(before, m) })
+		return !into
+	})
+	return into
+}
+
+// destinationMarks stand right before the server a request sends to
+// ("post it to slack", "贴到 slack", "发给 slack", "在 slack 里说一声").
+var destinationMarks = []string{" to", " into", "到", "给", "至", "在"}
+
+// afterDestinationMark reports whether a destination mark ends right
+// before offset at of normalised text.
+func afterDestinationMark(norm []byte, at int) bool {
+	before := " " + strings.TrimRight(string(norm[:at]), " ")
+	return slices.ContainsFunc(destinationMarks, func(m string) bool { return strings.HasSuffix(before, m) })
+}
+
+// toChannel reports whether normalised text sends to a #channel ("to
+// #eng", "发到 #dev").
+func toChannel(norm []byte) bool {
+	for i := 1; i+1 < len(norm); i++ {
+		if norm[i] == '#' && isWordByte(norm[i+1]) && (norm[i+1] < '0' || norm[i+1] > '9') && afterDestinationMark(norm, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// sources returns, for a request that sends or posts something to one
+// named server and names another, or speaks of another's objects ("Notion 上的 release notes 页面内容贴到
+// slack"), the other servers: what is sent is read from them, so their
+// tools are fitted with a reading of the request (get, or list), which
+// is returned too. The sending is the destination's.
+func (x *externalSet) sources(norm []byte, rs requestShape, named func(string) bool) (map[string]bool, requestShape) {
+	if !rs.verbs["send"] && !rs.verbs["create"] {
+		return nil, rs
+	}
+	var dest, others []string
+	for name, g := range x.groups {
+		if !named(name) {
+			continue
+		}
+		// only a server named by its name or hints is a destination, or
+		// the one whose names hold channels when "to #name" is written
+		to := x.objServers[objStem("channel")][name] && toChannel(norm)
+		eachHint(norm, slices.Concat(g.name, g.words), func(at, _ int) bool {
+			to = to || afterDestinationMark(norm, at)
+			return !to
+		})
+		if to {
+			dest = append(dest, name)
+		} else {
+			others = append(others, name)
+		}
+	}
+	if len(dest) != 1 || len(others) == 0 {
+		return nil, rs
+	}
+	read := rs
+	read.verbs = map[string]bool{"get": true, "list": rs.verbs["list"]}
+	src := map[string]bool{}
+	for _, o := range others {
+		src[o] = true
+	}
+	return src, read
+}
+
+// implied returns the servers the request's objects point at without
+// naming them: an object word that the names of one or two servers hold
+// (a pull request, a channel, a commit), and no named server's. Such a
+// server's tools whose names fit wholly are recommended though their
+// objects are every server's ("push these files to acme/tool as one
+// commit": push_files), and beside a server the request names ("PR 230's
+// checks ... then post in slack").
+func (x *externalSet) implied(objs map[string]bool, named func(string) bool) map[string]bool {
+	out := map[string]bool{}
+	for o := range objs {
+		gs := x.objServers[o]
+		if len(gs) == 0 || len(gs) > 2 {
+			continue
+		}
+		if slices.ContainsFunc(slices.Collect(maps.Keys(gs)), named) {
+			continue
+		}
+		for g := range gs {
+			out[g] = true
+		}
+	}
+	return out
+}
+
+// nativeObjects reads, per intent, which of the tools' object words its
+// keywords and its tools' own text hold (Chinese through the glossary).
+func (x *externalSet) nativeObjects(t *Tables) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	add := func(intent, text string) {
+		m := out[intent]
+		if m == nil {
+			m = map[string]bool{}
+			out[intent] = m
+		}
+		words := x.withGlossary(x.norm.appendNormal(nil, strings.ReplaceAll(text, "+", " ")))
+		for _, w := range strings.FieldsFunc(string(words), func(r rune) bool { return r >= 0x80 || !isWordByte(byte(r)) }) {
+			if o := objStem(w); x.objVocab[o] {
+				m[o] = true
+			}
+		}
+	}
+	for _, in := range t.Intents {
+		for _, g := range in.Groups {
+			add(in.Name, strings.Join(slices.Concat(g.Strong, g.Medium, g.Weak), " . "))
+		}
+	}
+	for _, ti := range t.Catalog {
+		for _, in := range ti.Intents {
+			add(in, ti.Description+" . "+strings.Join(ti.Examples, " . "))
+		}
+	}
+	return out
+}
+
+// ordinaryActions are the verb classes of any tool's work; the others
+// (fork, push, merge) name one kind of server's actions.
+var ordinaryActions = map[string]bool{"get": true, "list": true, "create": true, "update": true, "delete": true,
+	"search": true, "send": true, "navigate": true, "capture": true, "move": true, "close": true}
+
+// nativeAnswers reports whether the detected intents' tools speak of
+// every object word of the request: then a downstream tool whose name
+// fits it is no better than the native tools ("take a screenshot of the
+// page" is the browser's), while one whose objects the native tools never
+// mention ("issue #45 ... put it on my calendar") is the request's other
+// part.
+func (x *externalSet) nativeAnswers(rs requestShape, det Detection) bool {
+	for v := range rs.verbs {
+		if !ordinaryActions[v] {
+			return false // fork, push, merge: actions of code hosts, not the catalog's
+		}
+	}
+	for o := range rs.objs {
+		if !slices.ContainsFunc(det.Intents, func(in string) bool { return x.intentObjs[in][o] }) {
+			return false
+		}
+	}
+	return true
+}
+
+// fixHintTypos corrects, in normalised text, the words of five letters
+// or more that no tool's text holds and that are one edit away from
+// exactly one word of the hint keywords ("knowlege graph"): a typo must
+// not hide which server the request is about.
+func (x *externalSet) fixHintTypos(norm []byte) []byte {
+	if len(x.hintVocab) == 0 {
+		return norm
+	}
+	var out []byte
+	last := 0
+	for i := 0; i < len(norm); {
+		if !isWordByte(norm[i]) || norm[i] >= 0x80 {
+			i++
+			continue
+		}
+		j := i
+		for j < len(norm) && isWordByte(norm[j]) && norm[j] < 0x80 {
+			j++
+		}
+		w := string(norm[i:j])
+		if len(w) >= 5 && !x.known(w) && !x.nameVocab[w] && !slices.Contains(x.hintVocab, w) {
+			found := ""
+			for _, v := range x.hintVocab {
+				if editDistance1(w, v) {
+					if found != "" {
+						found = ""
+						break
+					}
+					found = v
+				}
+			}
+			if found != "" {
+				out = append(append(out, norm[last:i]...), found...)
+				last = j
+			}
+		}
+		i = j
+	}
+	if out == nil {
+		return norm
+	}
+	return append(out, norm[last:]...)
 }
 
 // initials is what users shorten a server's one-word compound name to,
@@ -238,7 +483,7 @@ func eachHint(text []byte, words [][]byte, fn func(at, end int) bool) bool {
 	found := false
 	for _, w := range words {
 		for off := 0; off < len(text); {
-			i := strings.Index(string(text[off:]), string(w))
+			i := bytes.Index(text[off:], w)
 			if i < 0 {
 				break
 			}
@@ -276,7 +521,7 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 	if len(text) > MaxDetectBytes {
 		text = text[:MaxDetectBytes]
 	}
-	norm := x.norm.appendNormal(nil, text)
+	norm := x.fixHintTypos(x.norm.appendNormal(nil, text))
 	// per server: its hint keywords, its name, one of its hint intents
 	type groupHit struct{ hint, named, intent bool }
 	hits := make(map[string]groupHit, len(x.groups))
@@ -298,6 +543,11 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 	}
 	mask(words, gatewayWords)
 	words = x.withGlossary(words)
+	if anyNamed && x.intoFormat(norm) {
+		// a server's thing turned into a document: it is read, for its
+		// content, as text
+		words = append(words, " read content markdown text"...)
+	}
 	words, files := withArtefacts(norm, words, anyNamed)
 	lex := make([]float64, len(x.tools))
 	if x.lex.score(words, lex) == 0 && !x.anyHint(norm, det) && !anyNamed {
@@ -318,24 +568,35 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 			query[string(term)] = verbTerms[string(term)]
 		}
 	})
-	var out []ExternalMatch
-	for i, et := range x.tools {
-		covered, coveredObj := 0, 0
-		for _, term := range x.docs[i] {
-			if verb, ok := query[term]; ok {
-				covered++
-				if !verb {
-					coveredObj++
-				}
+	// an owner/name repository is a code host's: no catalog tool acts on it
+	_, _, slug := pathShapes(norm)
+	answered := native && !slug && x.nativeAnswers(shape, det)
+	implied := x.implied(shape.objs, func(g string) bool { return hits[g].hint || hits[g].named })
+	sources, reading := x.sources(norm, shape, func(g string) bool { return hits[g].hint || hits[g].named || implied[g] })
+	// per tool: the request's terms its text holds, and those not verbs
+	covers, coversObj := make([]int, len(x.tools)), make([]int, len(x.tools))
+	for term, verb := range query {
+		for _, i := range x.postings[term] {
+			covers[i]++
+			if !verb {
+				coversObj[i]++
 			}
 		}
+	}
+	var out []ExternalMatch
+	for i, et := range x.tools {
+		covered, coveredObj := covers[i], coversObj[i]
 		coverage := 0.0
 		if len(query) > 0 {
 			coverage = float64(covered) / float64(len(query))
 		}
 		gh := hits[et.Group]
 		hint, named, intentHit := gh.hint, gh.named, gh.intent
-		fit, whole := shape.fit(x.shapes[i])
+		sh := shape
+		if sources[et.Group] {
+			sh = reading
+		}
+		fit, whole := sh.fit(x.shapes[i])
 		// A name without objects (navigate, resize) fits only where its
 		// server is named: "open" alone does not pick a browser tool.
 		if len(x.shapes[i].objs) == 0 && !hint && !named {
@@ -345,7 +606,7 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 		// are not every server's (file, directory) and the native tools do
 		// not answer the request confidently ("take a screenshot of the
 		// page" is the browser's, not a wiki's retrieve-a-page).
-		if whole && !hint && !named && (native || x.allGeneric(x.shapes[i])) {
+		if whole && !hint && !named && ((native && answered) || (x.allGeneric(x.shapes[i]) && !implied[et.Group])) {
 			whole = false
 		}
 		own := lex[i] + fitWeight*fit
@@ -365,7 +626,13 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 		}
 		strong := hit || whole || (covered >= 2 && coveredObj >= 1 && coverage >= 0.5) || (intentHit && covered >= 1)
 		medium := strong || intentHit || named || fit >= 2 || (covered >= 1 && coverage >= 0.34)
-		if anyNamed && !hint && !named {
+		if anyNamed && !hint && !named && !(whole && implied[et.Group]) {
+			strong = false
+		}
+		// Naming no server, a request whose every object the confident
+		// native tools speak of is theirs: its words found in a tool's
+		// text make that tool an alternative, not a recommendation.
+		if answered && !hint && !named {
 			strong = false
 		}
 		if !medium {

@@ -1,6 +1,7 @@
 package exposure
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 )
@@ -45,6 +46,21 @@ var glossaryZH = map[string]string{
 	// how big, when: a thing's information; is there: a search
 	"多大": "size", "时间": "time", "日期": "date", "有没有": "search find", "是否有": "search find", "追加": "append",
 	"返回": "back", "后退": "back", "退回": "back", "上一页": "back previous page", "前进": "forward",
+	// branching off, telling a channel, dropping, reacting
+	"跑一段": "run", "跑个": "run", "跑一个": "run",
+	"重新打开": "reopen", "重开": "reopen",
+	"提个": "create submit", "提一个": "create submit", "加起来": "sum add",
+	"回了什么": "view replies", "回了啥": "view replies",
+	"有谁": "users", "都有谁": "users", "哪些人": "users",
+	"拉个": "create", "拉一个": "create", "拉一条": "create", "拉条": "create", "建立": "create",
+	"喊一声": "post send message", "说一声": "post send message", "通知一声": "post send message", "通知一下": "send notify",
+	"放下": "drop", "放到": "drop", "拖进": "drag drop", "松开": "drop", "点赞": "reaction emoji", "点个赞": "reaction emoji",
+	"那页": "page", "这页": "page", "此页": "page", "该页": "page", "页的": "page",
+	"子块": "child children block", "区块": "block", "块": "block", "子页面": "child page", "子页": "child page",
+	// the generic verbs and nouns of tools that demonstrate or operate things
+	"模拟": "simulate", "研究": "research", "深度": "deep", "触发": "trigger", "切换": "toggle", "开关": "toggle",
+	"日志": "log logging", "订阅": "subscribe subscription", "资源": "resource", "链接": "link", "注解": "annotation",
+	"环境": "environment", "结构化": "structured", "长时间": "long running",
 }
 
 // glossaryEN spells out abbreviations that tool descriptions write in
@@ -59,6 +75,17 @@ var glossaryEN = map[string]string{
 	"approve": "review", "lgtm": "review", "xhr": "network requests", "ajax": "network requests",
 	// a database is a data source: servers name it either way
 	"database": "data source", "databases": "data sources", "db": "database data source",
+	// shell commands name the action and its object
+	"mkdir": "create directory", "ls": "list", "rm": "delete", "rmdir": "delete directory", "mv": "move", "grep": "search",
+	// reviews, staying current, catching up, a person's profile, a digest
+	"checks": "status checks", "approval": "review", "approvals": "reviews", "request changes": "review", "changes requested": "review",
+	"up to date": "update", "sync": "update", "refresh": "update",
+	"catch me up": "recent history messages", "catch up": "recent history messages", "recap": "recent history",
+	"timezone": "profile", "time zone": "profile", "job title": "profile", "avatar": "profile", "bio": "profile", "display name": "profile",
+	"comment on": "add comment", "js": "javascript",
+	"go to": "navigate", "what's in": "content", "what is in": "content",
+	"who's in": "users", "who is in": "users", "who are in": "users", "who's on": "users", "who is on": "users",
+	"summarize": "read", "summarise": "read", "boil": "read", "tldr": "read", "drop": "remove",
 }
 
 // glossaryOrder is the glossary's keys sorted, so that the words are
@@ -96,7 +123,7 @@ func compileGlossary(n *normalizer) (zh []glossEntry, en [][2][]byte) {
 }
 
 // measureWords stand between a Chinese verb and its object.
-var measureWords = []string{"一个", "一张", "一下", "个", "张"}
+var measureWords = []string{"一个", "一张", "一下", "一条", "一份", "个", "张"}
 
 // withGlossary appends the English words of the glossary's words found in
 // normalised text. A measure word between a verb and its object does not
@@ -114,22 +141,39 @@ func (x *externalSet) withGlossary(text []byte) []byte {
 			if !strings.Contains(str, g.key) && (len(plain) == len(str) || !strings.Contains(plain, g.key)) {
 				continue
 			}
-			if g.verb && onlyModifier(str, g.key) {
+			if g.verb && !slices.Contains(zhQuestionWords, g.key) && onlyModifier(str, g.key) { // 有没有人: a question, not an agent noun
 				continue
 			}
 			if g.verb && askedDone(str, g.key) {
-				out = append(out, " view"...) // 留了哪些评论: which comments were left
+				// 留了哪些评论: which comments were left; 回复了什么: the
+				// replies; the verb's thing, not its doing
+				out = append(append(out, " view "...), doneNoun(g.en)...)
 				continue
 			}
 			out = append(append(out, ' '), g.en...)
 		}
 	}
 	for _, g := range x.glossEN {
-		if hinted(text, [][]byte{g[0]}) {
+		if bytes.Contains(text, g[0]) && hintedPhrase(text, g[0]) {
 			out = append(append(out, ' '), g[1]...)
 		}
 	}
 	return out
+}
+
+// hintedPhrase is hinted for one glossary key; a key of several words
+// must also start after a space or at the start ("go to", not the "go
+// to" of "b.go to acme/tool").
+func hintedPhrase(text, key []byte) bool {
+	if bytes.IndexByte(key, ' ') < 0 {
+		return hinted(text, [][]byte{key})
+	}
+	ok := false
+	eachHint(text, [][]byte{key}, func(at, _ int) bool {
+		ok = at == 0 || text[at-1] == ' '
+		return !ok
+	})
+	return ok
 }
 
 func hasNonASCII(b []byte) bool {
@@ -141,15 +185,31 @@ func hasNonASCII(b []byte) bool {
 	return false
 }
 
+// doneNoun is what an asked-about action made, from its English verb:
+// reply gives replies. A plural that still reads as the verb (writes)
+// gives nothing.
+func doneNoun(en string) string {
+	w, _, _ := strings.Cut(en, " ")
+	n := w + "s"
+	if strings.HasSuffix(w, "y") {
+		n = w[:len(w)-1] + "ies"
+	}
+	if verbOf(n) != nil {
+		return "" // writes, leaves: still the verb
+	}
+	return n
+}
+
 // zhQuestionWords make a Chinese sentence a question about things.
-var zhQuestionWords = []string{"哪些", "什么", "多少", "有没有", "吗"}
+var zhQuestionWords = []string{"哪些", "什么", "多少", "有没有", "吗", "谁", "何时"}
 
 // askedDone reports whether every occurrence of the verb k in text is
-// followed by 了 in a question ("留了哪些评论", "都回复了什么"): the
-// request asks what was done, a reading, not for it to be done again.
+// followed by 了, 过 or 是 in a question ("留了哪些评论", "都回复了什么",
+// "最后一次编辑是什么时候"): the request asks what was done, a reading,
+// not for it to be done again.
 func askedDone(text, k string) bool {
 	return slices.ContainsFunc(zhQuestionWords, func(q string) bool { return strings.Contains(text, q) }) &&
-		everyFollowedBy(text, k, []string{"了"})
+		everyFollowedBy(text, k, []string{"了", "过", "是"})
 }
 
 // modifierEnds after a verb make it part of a noun: 合并的 PR (merged

@@ -1,6 +1,7 @@
 package exposure
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -184,6 +185,7 @@ func commonPrefix(shorts []string) string {
 type requestShape struct {
 	verbs            map[string]bool
 	objs             map[string]bool
+	numbered         map[string]bool // objects followed by a number: things that exist (issue 40)
 	plural, singular bool
 }
 
@@ -195,7 +197,7 @@ type requestShape struct {
 // makes the request about one thing (get); a plural object or a quantifier
 // about several (list); show, view and see mean whichever the number says.
 func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
-	rs := requestShape{verbs: map[string]bool{}, objs: map[string]bool{}}
+	rs := requestShape{verbs: map[string]bool{}, objs: map[string]bool{}, numbered: map[string]bool{}}
 	type word struct {
 		w       string
 		added   bool // from the glossary, not the request
@@ -207,7 +209,11 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 	for i := 0; i < len(text); {
 		if !isWordByte(text[i]) {
 			if text[i] == '#' && i+1 < len(text) && '0' <= text[i+1] && text[i+1] <= '9' {
-				ident, hashNum = true, true
+				ident = true
+				// bare: not "issue #5" but "#5 on acme/cli", "acme/cli#5"
+				if n := len(words); n == 0 || verbOf(words[n-1].w) != nil || (!x.objVocab[objStem(words[n-1].w)] && glossaryEN[words[n-1].w] == "") {
+					hashNum = true
+				}
 			}
 			i++
 			continue
@@ -224,6 +230,13 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		if w[0] >= '0' && w[0] <= '9' {
 			if i > 0 && (rs.objs[objStem(words[i-1].w)] || glossaryEN[words[i-1].w] != "") {
 				ident = true // issue 33, PR 91
+				prev := words[i-1].w
+				if e := glossaryEN[prev]; e != "" {
+					prev = e
+				}
+				for _, f := range strings.Fields(prev) {
+					rs.numbered[objStem(f)] = true
+				}
 			}
 			if i > 0 && words[i-1].w == "pull" && x.objVocab[objStem("request")] {
 				rs.objs[objStem("request")] = true // pull 1520, pull/88: a pull request
@@ -244,6 +257,9 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 			next = words[i+1].w
 		}
 		switch {
+		case w == "open" && i > 0 && openState[words[i-1].w]:
+			// still open, are open, the open PRs: a state, not an action
+			cl = nil
 		case (w == "open" || w == "file" || w == "log") && (next == "a" || next == "an" || next == "new"):
 			// open a PR, file a bug, log an issue: a noun or another
 			// verb used as "create"
@@ -256,10 +272,18 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 			if x.objVocab["sum"] {
 				rs.objs["sum"] = true
 			}
-		case w == "show" || w == "view" || w == "see" || w == "display":
+		case w == "show" || w == "view" || w == "see" || w == "display" || w == "which":
 			cl, either = nil, true
-		case past && slices.ContainsFunc(cl, func(c string) bool { return c == "create" || c == "send" }):
-			cl, either = nil, true // what did people leave: a reading
+		case past && len(cl) > 0 && !slices.Contains(cl, "get") && !slices.Contains(cl, "list") && !slices.Contains(cl, "search"):
+			cl, either = nil, true // what did people leave, did anyone change it: a reading
+		case w == "pull" && !strings.HasPrefix(next, "request") && (next == "" || next[0] < '0' || next[0] > '9'):
+			// pull the file, pull scripts/etl.py: a fetch; pull request,
+			// pull 88 (see above) are the thing
+			cl = []string{"get"}
+			for _, c := range cl {
+				rs.verbs[c] = true
+			}
+			continue
 		case quantifiers[w]:
 			rs.plural = true
 		case w == "about":
@@ -267,6 +291,17 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		}
 		for _, c := range cl {
 			rs.verbs[c] = true
+		}
+		// an abbreviation's number is its expansion's (PRs: pull requests)
+		if e := glossaryEN[w]; e != "" && !wd.added && abbreviates(w, e) {
+			f := strings.Fields(e)
+			if last := f[len(f)-1]; x.objVocab[objStem(last)] {
+				if isPlural(last) {
+					rs.plural = true
+				} else {
+					rs.singular = true
+				}
+			}
 		}
 		if s := objStem(w); x.objVocab[s] {
 			rs.objs[s] = true
@@ -281,12 +316,24 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 	}
 	// A bare #99 of a repository (close #99 in acme/cli) is its issue or
 	// pull request: code hosts number both so.
-	if repo := objStem("repository"); hashNum && rs.objs[repo] && len(rs.objs) == 1 {
+	if repo := objStem("repository"); hashNum && rs.objs[repo] && !rs.objs[objStem("issue")] && !rs.objs[objStem("request")] {
 		for _, w := range []string{"issue", "pull", "request"} {
 			if x.objVocab[objStem(w)] {
 				rs.objs[objStem(w)] = true
 			}
 		}
+	}
+	// What one sends, posts or tells is a message ("post in #deploys:
+	// v2.3 is live"), when the request names nothing else to send.
+	if msg := objStem("message"); rs.verbs["send"] && x.objVocab[msg] && !slices.ContainsFunc(slices.Collect(maps.Keys(rs.objs)), func(o string) bool {
+		return o != objStem("channel") && o != objStem("user") && o != objStem("thread")
+	}) {
+		rs.objs[msg] = true
+	}
+	// Adding to a numbered thing (a label to issue 40) changes it: the
+	// thing exists, so its create_ is not what is asked (see fit).
+	if rs.verbs["create"] && len(rs.numbered) > 0 {
+		rs.verbs["update"] = true
 	}
 	one := ident || (rs.singular && !rs.plural)
 	switch {
@@ -312,6 +359,23 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 	return rs
 }
 
+// abbreviates reports whether a glossary key shortens its expansion: the
+// initials (pr, prs: pull requests) or the start of its first word (repo,
+// dirs), not a synonym (people: users).
+func abbreviates(key, expansion string) bool {
+	f := strings.Fields(expansion)
+	k := strings.TrimSuffix(key, "s")
+	var initials strings.Builder
+	for _, w := range f {
+		initials.WriteByte(w[0])
+	}
+	return len(k) >= 2 && (k == initials.String() || strings.HasPrefix(f[0], k))
+}
+
+// openState are the words before "open" that make it a state: "still
+// open", "are open", "the open PRs".
+var openState = map[string]bool{"still": true, "are": true, "is": true, "the": true, "all": true, "currently": true, "remain": true, "stay": true}
+
 // askedPast reports whether an English request asks what was done: it
 // opens with what, which, who or how and holds did, have or has ("what
 // comments did people leave on PR 5"). Its verbs of making (leave, post,
@@ -323,6 +387,10 @@ func askedPast(text []byte) bool {
 	}
 	switch strings.Trim(fields[0], ",.:;?!") {
 	case "what", "which", "who", "how":
+	case "did", "has", "have", "had":
+		// a yes/no question about what was done ("did anyone request
+		// changes on PR 4", "has anyone replied")
+		return true
 	default:
 		return false
 	}
@@ -438,6 +506,11 @@ func (rs requestShape) fit(sh nameShape) (float64, bool) {
 			break
 		}
 	}
+	// create_issue for "issue 40": that issue exists
+	if verbOK && len(rs.numbered) > 0 && !slices.ContainsFunc(sh.verbs, func(v string) bool { return v != "create" }) &&
+		!slices.ContainsFunc(sh.objs, func(o string) bool { return !rs.numbered[o] }) {
+		verbOK = false
+	}
 	if matched == 0 {
 		switch {
 		case len(sh.objs) == 0 && verbOK:
@@ -492,6 +565,11 @@ func withArtefacts(norm, words []byte, named bool) (_ []byte, files int) {
 		}
 	}
 	dir, glob, slug := pathShapes(norm)
+	if slug && !named {
+		// an owner/name repository names a code host: its file names count
+		words, files = withArtefacts(norm, words, true)
+		return words, files
+	}
 	if named && dir {
 		words = append(words, " directory"...)
 	}
@@ -501,6 +579,12 @@ func withArtefacts(norm, words []byte, named bool) (_ []byte, files int) {
 	if slug && !dir {
 		words = append(words, " repository"...)
 	}
+	if emojiShortcode(norm) {
+		words = append(words, " reaction emoji"...)
+	}
+	if codeSpan(norm) {
+		words = append(words, " code"...)
+	}
 	for i := 0; i+1 < len(norm); i++ {
 		if norm[i] == '#' && (i == 0 || !isWordByte(norm[i-1])) && !('0' <= norm[i+1] && norm[i+1] <= '9') && norm[i+1] != ' ' {
 			words = append(words, " channel"...)
@@ -508,6 +592,47 @@ func withArtefacts(norm, words []byte, named bool) (_ []byte, files int) {
 		}
 	}
 	return words, files
+}
+
+// emojiShortcode reports whether text holds an emoji written as chat
+// apps do (:tada:, :+1:, :white_check_mark:): a reaction.
+func emojiShortcode(text []byte) bool {
+	for i := 0; i < len(text); i++ {
+		if text[i] != ':' || (i > 0 && isWordByte(text[i-1])) {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (isWordByte(text[j]) && text[j] < 0x80 || text[j] == '_' || text[j] == '+' || text[j] == '-') {
+			j++
+		}
+		if j == i+1 || j == len(text) || text[j] != ':' || (j+1 < len(text) && isWordByte(text[j+1])) {
+			continue
+		}
+		if name := string(text[i+1 : j]); hasLetter(text[i+1:j]) || name == "+1" || name == "-1" {
+			return true
+		}
+	}
+	return false
+}
+
+// codeSpan reports whether text holds a span in backticks that reads as
+// code rather than a name: with a space, a parenthesis or a brace in it
+// (`func NewLeaseManager`, `foo()`).
+func codeSpan(text []byte) bool {
+	for s := string(text); ; {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			return false
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 {
+			return false
+		}
+		if strings.ContainsAny(s[i+1:i+1+j], " ({") {
+			return true
+		}
+		s = s[i+2+j:]
+	}
 }
 
 // pathShapes reports whether normalised text holds a directory path (a
@@ -537,12 +662,21 @@ func pathShapes(norm []byte) (dir, glob, slug bool) {
 			if k := strings.LastIndexByte(last, '/'); k >= 0 && !strings.Contains(last[k:], ".") {
 				dir = true
 			}
-		} else if isSlug(strings.TrimRight(tok, ".,:;?")) {
+		} else if isSlug(trimHashNumber(strings.TrimRight(tok, ".,:;?)"))) {
 			slug = true
 		}
 		i = j
 	}
 	return dir, glob, slug
+}
+
+// trimHashNumber drops a trailing #123 (acme/cli#19: an issue or pull
+// request of the repository acme/cli).
+func trimHashNumber(tok string) string {
+	if i := strings.LastIndexByte(tok, '#'); i > 0 && i+1 < len(tok) && isNumber(tok[i+1:]) {
+		return tok[:i]
+	}
+	return tok
 }
 
 // isSlug reports whether tok is owner/name: two names of letters, digits,

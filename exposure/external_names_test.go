@@ -394,3 +394,119 @@ func TestExternalNames_BareNumberOfARepository(t *testing.T) {
 		{"what comments did reviewers leave on pull 42 in golang/tools?", "github__get_pull_request_comments", ""},
 	})
 }
+
+// TestExternalNames_NativeAnswersOnlyItsObjects: a confident native
+// detection keeps a downstream tool out only when the detected intents'
+// tools speak of every object of the request; an object they never
+// mention (an issue, beside a calendar entry) is the request's other part,
+// and so is an action only code hosts' names hold (fork).
+func TestExternalNames_NativeAnswersOnlyItsObjects(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"issue #12 in acme/web has the launch date, put it on my calendar", "github__get_issue", ""},
+		{"fork grafana/dashboards into my account", "github__fork_repository", ""},
+		{"acme/web 里有没有人报过登录失败的 bug", "github__search_issues", ""},
+	})
+	for _, c := range [][2]string{
+		{"split the PDF into single pages", "playwright__browser_click"},
+		{"查询数据库里上周的订单数量", "notion__API-query-data-source"},
+	} {
+		if rec := r.Route(c[0]).Recommended(); slices.Contains(rec, c[1]) {
+			t.Errorf("%q: %s recommended (%v)", c[0], c[1], rec)
+		}
+	}
+}
+
+// TestExternalNames_ObjectsImplyTheirServer: an object that only one or
+// two servers' names hold (a commit, a pull request, a channel) points at
+// those servers without their names: their tools that fit wholly are
+// recommended, beside a server the request does name.
+func TestExternalNames_ObjectsImplyTheirServer(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"push a.go and b.go to acme/tool as one commit on branch dev", "github__push_files", ""},
+		{"看一下 PR 17 的 checks 过了没有，然后在 slack 里说一声", "github__get_pull_request_status", ""},
+		{"post to #general: lunch is here", "slack__slack_post_message", ""},
+	})
+}
+
+// TestExternalNames_BareNumberBesideOtherObjects: "#77" without a noun
+// before it, of an owner/name repository (also written acme/web#77), is
+// its issue or pull request even when the request names other things.
+func TestExternalNames_BareNumberBesideOtherObjects(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"rebase-merge #77 in acme/web with commit message v1", "github__merge_pull_request", ""},
+		{"acme/web#12 has new review comments, what do they say?", "github__get_pull_request_comments", ""},
+	})
+}
+
+// TestExternalNames_CommonVocabulary: shell commands, code review words,
+// staying current, catching up, a person's profile, fetching with pull,
+// reacting with a shortcode, code in backticks, who is in a workspace,
+// yes/no questions about what was done, and typos of hint keywords reach
+// the tools' English names.
+func TestExternalNames_CommonVocabulary(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"filesystem: ls /data/in", "filesystem__list_directory", ""},
+		{"filesystem: mv a.txt b.txt", "filesystem__move_file", ""},
+		{"did anyone approve PR 9 on github yet?", "github__get_pull_request_reviews", ""},
+		{"bring github PR 31's branch up to date with main", "github__update_pull_request_branch", ""},
+		{"catch me up on #random in slack", "slack__slack_get_channel_history", ""},
+		{"what timezone is Maria in on slack?", "slack__slack_get_user_profile", ""},
+		{"pull docs/setup.md from acme/site on github", "github__get_file_contents", ""},
+		{"react with :+1: to the last message in slack", "slack__slack_add_reaction", ""},
+		{"search github for `func parseConfig(`", "github__search_code", ""},
+		{"who's in our notion workspace?", "notion__API-get-users", ""},
+		{"forget Carol entirely in the knowlege graph", "memory__delete_entities", ""},
+		{"用 everything 触发一个长时间运行的操作", "everything__trigger-long-running-operation", ""},
+		{"在 notion 的 Roadmap 那页下面有哪些子块", "notion__API-get-block-children", ""},
+		{"playwright: go to https://example.org", "playwright__browser_navigate", ""},
+		{"what's in the LICENSE of acme/tool on github?", "github__get_file_contents", ""},
+		{"用 everything 把 3 和 4 加起来", "everything__get-sum", ""},
+		{"把 acme/web 的 issue 9 重新打开", "github__update_issue", ""},
+		{"comment on issue 4 in acme/web: duplicate of #2", "github__add_issue_comment", ""},
+		{"在 acme/web 上给 PR 3 提个 review：测试不够", "github__create_pull_request_review", ""},
+	})
+}
+
+// TestExternalNames_SendFromOneServerToAnother: a request that posts to
+// one named server what it takes from another reads from the other: the
+// source's reading tools are recommended with the destination's sending.
+func TestExternalNames_SendFromOneServerToAnother(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"把 github 上 issue 5 的内容发到 slack #dev", "github__get_issue", "github__create_issue"},
+		{"把 github 上 issue 5 的内容发到 slack #dev", "slack__slack_post_message", ""},
+		{"post the notion page Roadmap to slack #general", "notion__API-retrieve-a-page", ""},
+		{"share the details of issue 4 in acme/web to #dev on slack", "github__get_issue", "github__create_issue"},
+	})
+}
+
+// TestExternalNames_ContentForADocument: a named server's thing turned
+// into a document format is read for its content ("as Markdown"); a
+// question about what people replied asks for the replies.
+func TestExternalNames_ContentForADocument(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"把 notion 里的 Q3 计划那页做成一份 PDF", "notion__API-retrieve-page-markdown", ""},
+		{"turn the Onboarding page in notion into slides", "notion__API-retrieve-page-markdown", ""},
+		{"slack 上那条上线通知大家都回复了什么", "slack__slack_get_thread_replies", ""},
+	})
+}
+
+// TestExternalNames_NumberedThingsAndStates: adding to a numbered thing
+// changes it (its create_ is not asked: that issue exists); "still open"
+// is a state, not an action, and "PRs" are several; a file named beside
+// an owner/name repository is a file.
+func TestExternalNames_NumberedThingsAndStates(t *testing.T) {
+	r := externalRouter(t, fixtureServers(t))
+	expectRecommended(t, r, [][3]string{
+		{"给 acme/web 的 issue 7 加个 wontfix 标签", "github__update_issue", "github__create_issue"},
+		{"which issues are still open in acme/web?", "github__list_issues", ""},
+		{"which PRs are open on acme/web right now?", "github__list_pull_requests", ""},
+		{"update docs/setup.md in acme/web with the new flags and commit it", "github__create_or_update_file", ""},
+		{"notion 里 Roadmap 页的标题改成 Roadmap 2027", "notion__API-patch-page", ""},
+	})
+}

@@ -34,7 +34,7 @@ const (
 	aggRequests  = "../exposure/testdata/bridge_routing.jsonl"  // the rules were tuned on its misses
 	aggBlind     = "../exposure/testdata/bridge_routing2.jsonl" // written blind after that; its misses were read in the second round
 	aggBlind3    = "../exposure/testdata/bridge_routing3.jsonl" // written blind after the rules of sets 1 and 2; its misses were then read
-	aggBlind4    = "../exposure/testdata/bridge_routing4.jsonl" // written blind after the third round, scored once
+	aggBlind4    = "../exposure/testdata/bridge_routing4.jsonl" // written blind after the third round, scored once; its misses were then read
 )
 
 type aggRequest struct {
@@ -202,11 +202,18 @@ func TestBridgeRouting_Aggregated(t *testing.T) {
 	// 0.944, first_rec 0.940, view 7.3%. It is no longer blind either.
 	// The fourth was written blind after the third round and scored once:
 	// recall 0.888, first_rec 0.775, view 7.5% — on unseen requests the
-	// rules stay below the goal.
+	// rules stayed below the goal. A fourth round read its misses and
+	// fixed their causes (a confident native detection no longer hides a
+	// downstream tool whose objects the native intents never speak of;
+	// objects one or two servers' names hold imply those servers; a
+	// sending from one server to another reads the source; content for a
+	// document; shell commands, review and profile words, typos of hint
+	// keywords, more glossary): 0.967, first_rec 0.971, view 7.3%. It is
+	// no longer blind either: its blind figure is 0.888.
 	for _, set := range []struct {
 		path  string
 		bound float64
-	}{{aggRequests, 0.97}, {aggBlind, 0.97}, {aggBlind3, 0.94}, {aggBlind4, 0.88}} {
+	}{{aggRequests, 0.98}, {aggBlind, 0.98}, {aggBlind3, 0.95}, {aggBlind4, 0.96}} {
 		t.Run(filepath.Base(set.path), func(t *testing.T) {
 			reqs := readAggRequests(t, set.path)
 			sc := scoreAggregated(s, reqs)
@@ -255,5 +262,31 @@ func BenchmarkBridgeRouting(b *testing.B) {
 		r := reqs[i%len(reqs)]
 		s.router.Offered(s.router.Route(r.Q).Tools, exposure.TierRecommended)
 		i++
+	}
+}
+
+// TestBridgeRouting_NativeRequestsStayNative: with the eight servers'
+// tools loaded, requests labelled with native tools only (the held-out
+// native sets) rarely get a downstream tool recommended. 18 of 160 did
+// before the fourth routing round, 9 after it (some of them name a
+// server: "ping the #ops channel on Slack"); the bound keeps it there.
+func TestBridgeRouting_NativeRequestsStayNative(t *testing.T) {
+	s := aggregatedServer(t)
+	n, total := 0, 0
+	for _, f := range []string{"heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl"} {
+		for _, r := range readAggRequests(t, filepath.Join("../exposure/testdata", f)) {
+			if slices.ContainsFunc(r.Tools, func(n string) bool { return strings.Contains(n, "__") }) {
+				continue
+			}
+			total++
+			if rec := s.router.Route(r.Q).Recommended(); slices.ContainsFunc(rec, func(n string) bool { return strings.Contains(n, "__") }) {
+				n++
+				t.Logf("%s %q: %v", r.ID, r.Q, rec)
+			}
+		}
+	}
+	t.Logf("%d of %d native requests got a downstream tool recommended", n, total)
+	if n > 10 {
+		t.Errorf("%d of %d native requests got a downstream tool recommended; the bound is 10", n, total)
 	}
 }
