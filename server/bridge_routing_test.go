@@ -35,6 +35,7 @@ const (
 	aggBlind     = "../exposure/testdata/bridge_routing2.jsonl" // written blind after that; its misses were read in the second round
 	aggBlind3    = "../exposure/testdata/bridge_routing3.jsonl" // written blind after the rules of sets 1 and 2; its misses were then read
 	aggBlind4    = "../exposure/testdata/bridge_routing4.jsonl" // written blind after the third round, scored once; its misses were then read
+	aggBlind5    = "../exposure/testdata/bridge_routing5.jsonl" // written blind before the fourth round landed, scored once after it
 )
 
 type aggRequest struct {
@@ -209,11 +210,15 @@ func TestBridgeRouting_Aggregated(t *testing.T) {
 	// sending from one server to another reads the source; content for a
 	// document; shell commands, review and profile words, typos of hint
 	// keywords, more glossary): 0.967, first_rec 0.971, view 7.3%. It is
-	// no longer blind either: its blind figure is 0.888.
+	// no longer blind either: its blind figure is 0.888. The fifth (158
+	// requests) was written blind while that round was under way and
+	// scored once after it: recall 0.975, first_rec 0.892, view 8.4%
+	// (13.6 tools) — the first unseen set over the goal. Its misses have
+	// not been read for tuning; the bound is its blind score.
 	for _, set := range []struct {
 		path  string
 		bound float64
-	}{{aggRequests, 0.98}, {aggBlind, 0.98}, {aggBlind3, 0.95}, {aggBlind4, 0.96}} {
+	}{{aggRequests, 0.98}, {aggBlind, 0.98}, {aggBlind3, 0.95}, {aggBlind4, 0.96}, {aggBlind5, 0.97}} {
 		t.Run(filepath.Base(set.path), func(t *testing.T) {
 			reqs := readAggRequests(t, set.path)
 			sc := scoreAggregated(s, reqs)
