@@ -741,6 +741,12 @@ func (r *Router) SetExternal(tools []ExternalTool) {
 		seen[t.Name] = true
 		kept = append(kept, t)
 	}
+	if len(kept) == 0 {
+		// Nothing to route to: building the set (its glossary and the
+		// native tables' objects) would only slow every start.
+		r.ext.Store(nil)
+		return
+	}
 	r.ext.Store(newExternalSet(r.t, kept))
 }
 
