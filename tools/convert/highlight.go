@@ -11,23 +11,28 @@ package convert
 // language is the info string's first word; a language chroma knows
 // (name, alias or file extension, as chroma's registry looks it up) is
 // rendered by chroma's HTML formatter with inline styles and a tab width of
-// 4; any other block is plain <pre><code class="language-…">. Unlike
-// goldmark-highlighting, the {hl_lines=… linenos=… hl_style=… nohl} info
-// string attributes are not read.
+// 4; any other block is plain <pre><code class="language-…">. The info
+// string's attributes are read as goldmark-highlighting reads them
+// (```go {linenos=table,linenostart=10,hl_lines=[2,"4-5"]}; {nohl=true} for plain)
+// except hl_style: only the github style is carried, so it is always used.
 
 import (
 	"bytes"
 	"embed"
 	"fmt"
 	"io/fs"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	gmrenderer "github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -119,7 +124,12 @@ func (r *codeBlockRenderer) render(w util.BufWriter, src []byte, node ast.Node, 
 		line := n.Lines().At(i)
 		code.Write(line.Value(src))
 	}
-	if language != nil {
+	var info []byte
+	if n.Info != nil {
+		info = n.Info.Segment.Value(src)
+	}
+	opts, nohl := codeBlockOptions(n, info)
+	if language != nil && !nohl {
 		lexers, style, err := r.h.load()
 		if err != nil {
 			return ast.WalkStop, fmt.Errorf("code highlighting: %w", err)
@@ -127,7 +137,7 @@ func (r *codeBlockRenderer) render(w util.BufWriter, src []byte, node ast.Node, 
 		if lexer := lexers.Get(string(language)); lexer != nil {
 			it, err := chroma.Coalesce(lexer).Tokenise(nil, code.String())
 			if err == nil {
-				f := chromahtml.New(chromahtml.WithClasses(false), chromahtml.TabWidth(4))
+				f := chromahtml.New(opts...)
 				if err := f.Format(w, style, it); err != nil {
 					return ast.WalkStop, fmt.Errorf("code highlighting: %w", err)
 				}
@@ -149,4 +159,86 @@ func (r *codeBlockRenderer) render(w util.BufWriter, src []byte, node ast.Node, 
 	}
 	_, _ = w.WriteString("</code></pre>\n")
 	return ast.WalkContinue, nil
+}
+
+// codeBlockOptions are the formatter options for a block: inline styles and
+// a tab width of 4, then what its info string's {…} attributes ask for, read
+// as goldmark-highlighting reads them. nohl is true for a block marked nohl.
+func codeBlockOptions(n *ast.FencedCodeBlock, info []byte) (opts []chromahtml.Option, nohl bool) {
+	opts = []chromahtml.Option{chromahtml.WithClasses(false), chromahtml.TabWidth(4)}
+	attrs := infoAttributes(n, info)
+	if attrs == nil {
+		return opts, false
+	}
+	base := 1
+	if v, ok := attrs.Attribute([]byte("linenostart")); ok {
+		if f, ok := v.(float64); ok {
+			base = int(f)
+			opts = append(opts, chromahtml.BaseLineNumber(base))
+		}
+	}
+	if v, ok := attrs.Attribute([]byte("hl_lines")); ok {
+		if lines, ok := v.([]any); ok {
+			var ranges [][2]int
+			for _, l := range lines {
+				switch l := l.(type) {
+				case float64:
+					ranges = append(ranges, [2]int{int(l) + base - 1, int(l) + base - 1})
+				case []byte:
+					lo, hi, found := strings.Cut(string(l), "-")
+					a, err := strconv.Atoi(lo)
+					if err != nil {
+						continue
+					}
+					b := a
+					if found {
+						if b, err = strconv.Atoi(hi); err != nil {
+							continue
+						}
+					}
+					ranges = append(ranges, [2]int{a + base - 1, b + base - 1})
+				}
+			}
+			opts = append(opts, chromahtml.HighlightLines(ranges))
+		}
+	}
+	if _, ok := attrs.Attribute([]byte("nohl")); ok {
+		nohl = true
+	}
+	if v, ok := attrs.Attribute([]byte("linenos")); ok {
+		switch v := v.(type) {
+		case bool:
+			opts = append(opts, chromahtml.WithLineNumbers(v))
+		case []byte:
+			opts = append(opts, chromahtml.WithLineNumbers(true))
+			switch string(v) {
+			case "table":
+				opts = append(opts, chromahtml.LineNumbersInTable(true))
+			case "inline":
+				opts = append(opts, chromahtml.LineNumbersInTable(false))
+			}
+		}
+	}
+	return opts, nohl
+}
+
+// infoAttributes are the block's attributes, or those of a {…} in its info
+// string after the language; nil if it has none.
+func infoAttributes(n *ast.FencedCodeBlock, info []byte) ast.Node {
+	if n.Attributes() != nil {
+		return n
+	}
+	i := bytes.IndexByte(info, '{')
+	if i <= 0 {
+		return nil
+	}
+	attrs, ok := parser.ParseAttributes(text.NewReader(info[i:]))
+	if !ok {
+		return nil
+	}
+	holder := ast.NewTextBlock()
+	for _, a := range attrs {
+		holder.SetAttribute(a.Name, a.Value)
+	}
+	return holder
 }

@@ -133,6 +133,33 @@ func TestHighlight_UnknownLanguagePlain(t *testing.T) {
 	}
 }
 
+// TestHighlight_InfoAttributes: the info string's attributes are read as
+// goldmark-highlighting read them: line numbers (in a table, from
+// linenostart), highlighted lines and ranges offset by it, nohl for plain.
+func TestHighlight_InfoAttributes(t *testing.T) {
+	render := func(src string) string {
+		body, _, _, err := (&converter{}).renderMarkdown([]byte(src), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return body
+	}
+	body := render("```go {linenos=table,hl_lines=[2,\"4-5\"],linenostart=10}\na := 1\nb := 2\nc := 3\nd := 4\ne := 5\n```\n")
+	if !strings.Contains(body, "<table") || !strings.Contains(body, ">10\n</span>") || !strings.Contains(body, ">14\n</span>") {
+		t.Errorf("no line-number table from 10: %s", body)
+	}
+	if n := strings.Count(body, "display:flex; background-color:"); n != 3 {
+		t.Errorf("%d highlighted lines, want 3 (2, 4-5): %s", n, body)
+	}
+	body = render("```go {linenos=true}\nx := 1\n```\n")
+	if strings.Contains(body, "<table") || !strings.Contains(body, ">1</span>") {
+		t.Errorf("inline line numbers: %s", body)
+	}
+	if body := render("```go {nohl=true}\nx := <1>\n```\n"); body != "<pre><code class=\"language-go\">x := &lt;1&gt;\n</code></pre>\n" {
+		t.Errorf("nohl: %s", body)
+	}
+}
+
 // TestHighlight_NotBuiltWithoutCode: neither starting nor converting a
 // document without a fenced code block parses the lexers; the first fences
 // with a language, in concurrent conversions, do. It runs in a child process, since other tests in
