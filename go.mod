@@ -32,7 +32,6 @@ require (
 	github.com/wneessen/go-mail v0.8.1 // email: MIME composition and SMTP (STARTTLS/TLS, PLAIN/LOGIN), maintained (MIT); v0.8.1 because v0.8.2 needs Go 1.27
 	github.com/xuri/excelize/v2 v2.11.1 // data tools, format_converter: xlsx streaming read/write and charts (BSD-3)
 	github.com/yuin/goldmark v1.8.7 // Markdown parsing for md->html/docx/pptx (MIT)
-	github.com/yuin/goldmark-highlighting/v2 v2.0.0-20230729083705-37449abec8cc // goldmark code highlighting extension (MIT)
 	go.uber.org/goleak v1.3.0 // tests only: TestMain goroutine-leak checks in server and browser (MIT); waits for goroutines to end and names the leak
 	golang.org/x/image v0.48.0 // charts, mind maps, image conversion, font rendering (BSD-3)
 	golang.org/x/net v0.62.0 // HTML parsing and charset handling (BSD-3)

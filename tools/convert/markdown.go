@@ -13,32 +13,30 @@ import (
 	"strings"
 	"unicode"
 
-	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/yuin/goldmark"
-	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
+	gmrenderer "github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 
 	"clawbridge/internal/docx"
 	"clawbridge/tools/tool"
 )
 
 // markdown is goldmark with GitHub Flavored Markdown (tables, task lists,
-// strikethrough, autolinks), footnotes and code highlighted by chroma with
-// inline styles, so the HTML is self-contained and prints the same.
+// strikethrough, autolinks), footnotes and fenced code highlighted by
+// chroma with inline styles (highlight.go), so the HTML is self-contained
+// and prints the same.
 func markdown() goldmark.Markdown {
 	return goldmark.New(
-		goldmark.WithExtensions(
-			extension.GFM,
-			extension.Footnote,
-			highlighting.NewHighlighting(
-				highlighting.WithStyle("github"),
-				highlighting.WithFormatOptions(chromahtml.WithClasses(false), chromahtml.TabWidth(4)),
-			),
-		),
+		goldmark.WithExtensions(extension.GFM, extension.Footnote),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+		goldmark.WithRendererOptions(gmrenderer.WithNodeRenderers(
+			util.Prioritized(&codeBlockRenderer{h: codeHighlighter, Config: html.NewConfig()}, 200),
+		)),
 	)
 }
 
