@@ -301,7 +301,7 @@ func inSpans(o occurrence, spans [][2]int32) bool {
 	return false
 }
 
-func appendNew(list []string, s string) []string {
+func appendNew[T comparable](list []T, s T) []T {
 	if slices.Contains(list, s) {
 		return list
 	}

@@ -111,3 +111,33 @@ func assertInView(t *testing.T, r *Router, q string, want []string) {
 		}
 	}
 }
+
+// A keyword typed with an inner vowel or one of a doubled letter missing,
+// or two neighbours swapped, still counts; common real words one letter
+// away from a keyword do not ("contact" is not "contract", "order" not
+// "orders").
+func TestComposite3_Typos(t *testing.T) {
+	r := liveRouter(t, Config{})
+	for q, want := range map[string][]string{
+		"whats the weathr in oslo and remidn me at 9 to call mum": {"weather", "cron"},
+		"zip the logs folder and emali it to ops@corp.io":           {"email"},
+		"make a scater plot of price vs size":                       {"data_visualization"},
+	} {
+		assertInView(t, r, q, want)
+		if d := r.Route(q); d.Tier == TierFull {
+			t.Errorf("%q: typos left the full tier", q)
+		}
+	}
+	if d := liveDetect(t, "fill out the contact form"); slices.Contains(d.Intents, "professional_docs") {
+		t.Errorf("contact counted as contract: %v", d.Matched)
+	}
+	for _, w := range []string{"contact", "order", "media", "reference"} {
+		if ids := liveRouter(t, Config{}).Detector().typo[w]; len(ids) > 0 {
+			t.Errorf("the real word %q is a typo of a keyword", w)
+		}
+	}
+	d := liveDetect(t, "emial the report")
+	if _, ok := d.Matched["email_task"]; !ok {
+		t.Errorf("emial: %v", d.Matched)
+	}
+}

@@ -75,7 +75,8 @@ type Detector struct {
 	sig      *signals
 	// extReaders: extension pattern -> the tools that read such a file
 	extReaders [][]int32
-	kwPats     int32 // patterns below this id are keywords' or exclusions'
+	kwPats     int32              // patterns below this id are keywords' or exclusions'
+	typo       map[string][]int32 // a keyword's typo -> its pattern (typo.go)
 	pool       sync.Pool
 
 	// Tuning: evidence a secondary intent needs (absolute, and relative to
@@ -198,6 +199,7 @@ func NewDetector(t *Tables) (*Detector, error) {
 	// Artefact words (signals) share the keywords' scan; a pattern only
 	// they use (id >= kwPats) is neither evidence nor hides a keyword.
 	d.kwPats = int32(len(pats))
+	d.typo = typoVariants(pats, d.kwPats)
 	d.sig = newSignals(t.Signals)
 	for _, f := range t.Signals.Formats {
 		for _, w := range f.Words {
@@ -397,7 +399,7 @@ func (d *Detector) evidence(s *scratch, text string) {
 
 // score fills s.iscore and s.tscore from the normal form in s.norm.
 func (d *Detector) score(s *scratch) {
-	s.occ = d.m.scan(s.norm, s.occ[:0])
+	s.occ = d.appendTypos(s.norm, d.m.scan(s.norm, s.occ[:0]))
 	s.dead = deadSpans(s.norm, s.dead[:0])
 	// A match inside a longer match is not evidence of its own: "数据库"
 	// is a database, not "数据". Nor are words inside a URL or a file's
