@@ -113,10 +113,10 @@ func matchAny(text []byte, words []string) int {
 }
 
 // clauses scores each clause of a composite request (spans in s.spans
-// over s.norm) and returns the best tool of every clause with enough
-// evidence of its own, in text order. A clause is scored on its normal form
-// as it stands (no second normalisation) and only its top intent and tool
-// are read: no lists are built for it.
+// over s.norm) and returns, in text order, the best tool of every intent
+// with enough evidence of its own in a clause. A clause is scored on its
+// normal form as it stands (no second normalisation) and only its intents'
+// scores and tools are read: no lists are built for it.
 func (d *Detector) clauses(s *scratch) []Clause {
 	s.whole = append(s.whole[:0], s.norm...)
 	var out []Clause
@@ -166,7 +166,8 @@ func (d *Detector) clauses(s *scratch) []Clause {
 
 // signals maps the artefact words' patterns (in the detector's matcher)
 // to tools: output formats to the tools that make them, file extensions to
-// the tools that read them; a URL points at the web tools.
+// the tools that read them; a URL points at the web tools, an e-mail
+// address at the mail tool, a clock time at the scheduler.
 type signals struct {
 	formats [][]string // pattern -> producing tools
 	exts    [][]string // pattern -> reading tools (when it follows "name.")
