@@ -143,14 +143,15 @@ func TestComposite3_Typos(t *testing.T) {
 }
 
 // The first task's words: recognising a picture's text ("认出来"), a
-// service that is down or to restart, filling in a form on a page (填…表)
-// name the first tool, which is recommended.
+// service that is down or to restart, filling in a form on a page (填…表),
+// the text from a PDF name the first tool, which is recommended.
 func TestComposite3_FirstToolVocabulary(t *testing.T) {
 	r := liveRouter(t, Config{})
 	for q, want := range map[string]string{
 		"把 receipt_0812.png 上的字认出来，再记到账本里":                        "ocr",
 		"see which services are down on the box and restart them": "system",
 		"帮我在 https://signup.example.cn 填一下登记表，然后提醒我周五交材料":         "browser_use",
+		"copy the text from handout.pdf turn it into flashcards":  "pdf_tool",
 	} {
 		if d := r.Route(q); !slices.Contains(d.Recommended(), want) {
 			t.Errorf("%q: %s not recommended: %v (clauses %s)", q, want, d.Recommended(), clauseList(d))
