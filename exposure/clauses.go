@@ -2,6 +2,7 @@ package exposure
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"unicode/utf8"
 )
@@ -112,10 +113,10 @@ func matchAny(text []byte, words []string) int {
 }
 
 // clauses scores each clause of a composite request (spans in s.spans
-// over s.norm) and returns the best tool of every clause with enough
-// evidence of its own, in text order. A clause is scored on its normal form
-// as it stands (no second normalisation) and only its top intent and tool
-// are read: no lists are built for it.
+// over s.norm) and returns, in text order, the best tool of every intent
+// with enough evidence of its own in a clause. A clause is scored on its
+// normal form as it stands (no second normalisation) and only its intents'
+// scores and tools are read: no lists are built for it.
 func (d *Detector) clauses(s *scratch) []Clause {
 	s.whole = append(s.whole[:0], s.norm...)
 	var out []Clause
@@ -128,30 +129,33 @@ func (d *Detector) clauses(s *scratch) []Clause {
 		}
 		s.norm = append(s.norm[:0], part...)
 		d.score(s)
-		primary, top := -1, 0.0
+		// Every intent with evidence of its own in the clause names a task:
+		// its best tool joins, strongest intent first. A clause that names
+		// two tasks without a connective ("写个 summary 发 email") gives
+		// both, and a clause whose best tool an earlier clause already gave
+		// ("搜…论文，挑五篇写个综述") still gives its other task's.
+		s.order = s.order[:0]
 		for i, e := range s.iscore {
-			if e > top {
-				primary, top = i, e
+			if e >= clauseMinEvidence {
+				s.order = append(s.order, int32(i))
 			}
 		}
-		if primary < 0 || top < clauseMinEvidence {
-			continue
-		}
-		tool, best := "", 0.0
-		for t, e := range s.tscore {
-			if e > best {
-				tool, best = d.tools[t], e
+		slices.SortStableFunc(s.order, func(a, b int32) int { return cmp.Compare(s.iscore[b], s.iscore[a]) })
+		for _, in := range s.order {
+			tool, best := "", 0.0
+			for t, e := range s.tscore {
+				if e > best && slices.Contains(d.toolInts[t], in) {
+					tool, best = d.tools[t], e
+				}
 			}
-		}
-		if tool == "" {
-			if rec := d.t.Priority[d.intents[primary]].Recommended; len(rec) > 0 {
+			if rec := d.t.Priority[d.intents[in]].Recommended; tool == "" && len(rec) > 0 {
 				tool = rec[0]
 			}
+			if tool == "" || slices.ContainsFunc(out, func(c Clause) bool { return c.Tool == tool }) {
+				continue
+			}
+			out = append(out, Clause{Text: string(part), Tool: tool, Confidence: round3(strength(s.iscore[in]))})
 		}
-		if tool == "" || slices.ContainsFunc(out, func(c Clause) bool { return c.Tool == tool }) {
-			continue
-		}
-		out = append(out, Clause{Text: string(part), Tool: tool, Confidence: round3(strength(top))})
 	}
 	if len(out) < 2 {
 		// One clause with evidence: the whole text already says it all.
@@ -162,14 +166,19 @@ func (d *Detector) clauses(s *scratch) []Clause {
 
 // signals maps the artefact words' patterns (in the detector's matcher)
 // to tools: output formats to the tools that make them, file extensions to
-// the tools that read them; a URL points at the web tools.
+// the tools that read them; a URL points at the web tools, an e-mail
+// address at the mail tool, a clock time at the scheduler.
 type signals struct {
 	formats [][]string // pattern -> producing tools
 	exts    [][]string // pattern -> reading tools (when it follows "name.")
 	url     []string
+	address []string // an e-mail address
+	time    []string // a clock time
 }
 
-func newSignals(s Signals) *signals { return &signals{url: s.URL} }
+func newSignals(s Signals) *signals {
+	return &signals{url: s.URL, address: s.Address, time: s.Time}
+}
 
 func (sg *signals) grow(id int32) {
 	for int(id) >= len(sg.formats) {
@@ -212,8 +221,77 @@ func (sg *signals) find(norm []byte, occ []occurrence, dead [][2]int32) []string
 			out = appendNew(out, t)
 		}
 	}
+	if hasAddress(norm) {
+		for _, t := range sg.address {
+			out = appendNew(out, t)
+		}
+	}
+	if hasClockTime(norm) {
+		for _, t := range sg.time {
+			out = appendNew(out, t)
+		}
+	}
 	return out
 }
+
+// hasAddress reports whether normalised text holds an e-mail address.
+func hasAddress(norm []byte) bool {
+	for i := bytes.IndexByte(norm, '@'); i >= 0; {
+		start, end := i, i+1
+		for start > 0 && (isWordByte(norm[start-1]) || norm[start-1] == '.' || norm[start-1] == '-' || norm[start-1] == '_') {
+			start--
+		}
+		for end < len(norm) && (isWordByte(norm[end]) || norm[end] == '.' || norm[end] == '-') {
+			end++
+		}
+		if start < i && isAddress(norm[start:end]) {
+			return true
+		}
+		next := bytes.IndexByte(norm[i+1:], '@')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
+}
+
+// hasClockTime reports whether normalised text names a time of day: a
+// number of hours with am/pm ("7am", "8 pm"), hours and minutes ("8:30"),
+// "at" and an hour ("at 7"), or an hour and 点 ("7点", "早上8点半").
+func hasClockTime(norm []byte) bool {
+	for i := 0; i < len(norm); i++ {
+		if !isDigit(norm[i]) || (i > 0 && isDigit(norm[i-1])) {
+			continue
+		}
+		j := i
+		for j < len(norm) && isDigit(norm[j]) {
+			j++
+		}
+		if j-i > 2 {
+			i = j
+			continue
+		}
+		rest := norm[j:]
+		switch {
+		case hasPrefix(rest, "点") || hasPrefix(rest, "點"):
+			return true
+		case len(rest) >= 3 && rest[0] == ':' && isDigit(rest[1]) && isDigit(rest[2]) && (len(rest) == 3 || !isDigit(rest[3])):
+			return true
+		}
+		r := bytes.TrimLeft(rest, " ")
+		if (hasPrefix(r, "am") || hasPrefix(r, "pm")) && (len(r) == 2 || !isWordByte(r[2])) {
+			return true
+		}
+		if i >= 3 && string(norm[i-3:i]) == "at " && (i == 3 || !isWordByte(norm[i-4])) && (len(rest) == 0 || !isWordByte(rest[0])) {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 func inSpans(o occurrence, spans [][2]int32) bool {
 	for _, sp := range spans {
@@ -224,7 +302,7 @@ func inSpans(o occurrence, spans [][2]int32) bool {
 	return false
 }
 
-func appendNew(list []string, s string) []string {
+func appendNew[T comparable](list []T, s T) []T {
 	if slices.Contains(list, s) {
 		return list
 	}

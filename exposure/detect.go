@@ -1,6 +1,7 @@
 package exposure
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"math"
@@ -74,7 +75,8 @@ type Detector struct {
 	sig      *signals
 	// extReaders: extension pattern -> the tools that read such a file
 	extReaders [][]int32
-	kwPats     int32 // patterns below this id are keywords' or exclusions'
+	kwPats     int32              // patterns below this id are keywords' or exclusions'
+	typo       map[string][]int32 // a keyword's typo -> its pattern (typo.go)
 	pool       sync.Pool
 
 	// Tuning: evidence a secondary intent needs (absolute, and relative to
@@ -197,6 +199,7 @@ func NewDetector(t *Tables) (*Detector, error) {
 	// Artefact words (signals) share the keywords' scan; a pattern only
 	// they use (id >= kwPats) is neither evidence nor hides a keyword.
 	d.kwPats = int32(len(pats))
+	d.typo = typoVariants(pats, d.kwPats)
 	d.sig = newSignals(t.Signals)
 	for _, f := range t.Signals.Formats {
 		for _, w := range f.Words {
@@ -396,7 +399,7 @@ func (d *Detector) evidence(s *scratch, text string) {
 
 // score fills s.iscore and s.tscore from the normal form in s.norm.
 func (d *Detector) score(s *scratch) {
-	s.occ = d.m.scan(s.norm, s.occ[:0])
+	s.occ = d.appendTypos(s.norm, d.m.scan(s.norm, s.occ[:0]))
 	s.dead = deadSpans(s.norm, s.dead[:0])
 	// A match inside a longer match is not evidence of its own: "数据库"
 	// is a database, not "数据". Nor are words inside a URL or a file's
@@ -568,8 +571,9 @@ func (d *Detector) patPresent(s *scratch, p int32) bool {
 // final ".ext" whose extension holds a letter).
 func deadSpans(text []byte, dst [][2]int32) [][2]int32 {
 	isTok := func(b byte) bool {
-		return isWordByte(b) || b == '_' || b == '-' || b == '.' || b == '/' || b == ':' || b == '?' || b == '=' || b == '&' || b == '%' || b == '#' || b == '~'
+		return isWordByte(b) || b == '_' || b == '-' || b == '.' || b == '/' || b == ':' || b == '?' || b == '=' || b == '&' || b == '%' || b == '#' || b == '~' || b == '@'
 	}
+	dst = quotedSpans(text, dst)
 	i := 0
 	for i < len(text) {
 		if !isTok(text[i]) {
@@ -582,6 +586,10 @@ func deadSpans(text []byte, dst [][2]int32) [][2]int32 {
 		}
 		tok := text[i:j]
 		switch {
+		case isAddress(tok):
+			// An e-mail address says where a result goes: its domain is
+			// not a web word, its name not a topic.
+			dst = append(dst, [2]int32{int32(i), int32(j)})
 		case hasPrefix(tok, "https://"):
 			dst = append(dst, [2]int32{int32(i + 8), int32(j)})
 		case hasPrefix(tok, "http://"):
@@ -608,6 +616,43 @@ func deadSpans(text []byte, dst [][2]int32) [][2]int32 {
 		i = j
 	}
 	return dst
+}
+
+// quotes are the pairs whose inside is content, not the task: a title, a
+// watermark's text, a page's name ("加个“草稿”水印", 标题是「匯出功能失效」,
+// titled "Retry calls").
+var quotes = [][2]string{{"“", "”"}, {"「", "」"}, {"『", "』"}, {"\"", "\""}}
+
+// quotedSpans appends the insides of the closed quotes of text.
+func quotedSpans(text []byte, dst [][2]int32) [][2]int32 {
+	for _, q := range quotes {
+		for from := 0; from < len(text); {
+			open := bytes.Index(text[from:], []byte(q[0]))
+			if open < 0 {
+				break
+			}
+			in := from + open + len(q[0])
+			end := bytes.Index(text[in:], []byte(q[1]))
+			if end < 0 {
+				break
+			}
+			dst = append(dst, [2]int32{int32(in), int32(in + end)})
+			from = in + end + len(q[1])
+		}
+	}
+	return dst
+}
+
+// isAddress reports whether a token is an e-mail address: a name, "@" and
+// a domain with a dot.
+func isAddress(tok []byte) bool {
+	at := bytes.IndexByte(tok, '@')
+	if at <= 0 {
+		return false
+	}
+	dom := bytes.TrimRight(tok[at+1:], ".:?")
+	dot := bytes.LastIndexByte(dom, '.')
+	return dot > 0 && dot < len(dom)-1 && hasLetter(dom[dot+1:])
 }
 
 func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }

@@ -63,7 +63,10 @@
 // not a task. A file's extension ("纪要.docx") is an input: it counts for
 // the tools that read it, not the one that makes the format. A generic word
 // that a strong "a+b" phrase of another tool is made of ("画" in "画+增长")
-// counts only for that phrase. Secondary intents are
+// counts only for that phrase. Text in quotes (“…”, 「…」, "…") and
+// e-mail addresses are dead spans like URLs. An English keyword typed with
+// an inner vowel or one of a doubled letter missing, or two neighbours
+// swapped, counts as the keyword (typo.go). Secondary intents are
 // kept when their evidence is at least half the top one's or includes a
 // strong phrase (at most three). DetectSeed is the seed's algorithm, kept as
 // the reference.

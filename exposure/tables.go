@@ -50,9 +50,13 @@ type Intent struct {
 
 // Signals name artefacts: an output format points at the tool that
 // produces it, a file extension at the tools that read it, a URL at the web
-// tools. They add tools to a view; they are not intent evidence.
+// tools, an e-mail address at the tools that send to it, a clock time
+// ("at 7am", "8:30", "7点") at the tools that run something then. They add
+// tools to a view; they are not intent evidence.
 type Signals struct {
 	URL        []string            `json:"url" yaml:"url"`
+	Address    []string            `json:"address" yaml:"address"`
+	Time       []string            `json:"time" yaml:"time"`
 	Formats    []FormatSignal      `json:"formats" yaml:"formats"`
 	Extensions map[string][]string `json:"extensions" yaml:"extensions"` // "xlsx" -> readers
 }
@@ -251,6 +255,12 @@ func (t *Tables) Override(o *Tables) error {
 	if len(o.Signals.URL) > 0 {
 		t.Signals.URL = slices.Clone(o.Signals.URL)
 	}
+	if len(o.Signals.Address) > 0 {
+		t.Signals.Address = slices.Clone(o.Signals.Address)
+	}
+	if len(o.Signals.Time) > 0 {
+		t.Signals.Time = slices.Clone(o.Signals.Time)
+	}
 	if len(o.Signals.Formats) > 0 {
 		t.Signals.Formats = slices.Clone(o.Signals.Formats)
 	}
@@ -377,6 +387,12 @@ func (t *Tables) Validate() error {
 	}
 	for _, n := range t.Signals.URL {
 		tool("signals url", n)
+	}
+	for _, n := range t.Signals.Address {
+		tool("signals address", n)
+	}
+	for _, n := range t.Signals.Time {
+		tool("signals time", n)
 	}
 	for _, f := range t.Signals.Formats {
 		tool("signals formats", f.Tool)
