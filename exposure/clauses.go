@@ -258,7 +258,9 @@ func hasAddress(norm []byte) bool {
 
 // hasClockTime reports whether normalised text names a time of day: a
 // number of hours with am/pm ("7am", "8 pm"), hours and minutes ("8:30"),
-// "at" and an hour ("at 7"), or an hour and 点 ("7点", "早上8点半").
+// an hour and 点 ("7点", "早上8点半"), or "at" and an hour that ends the
+// clause or is followed by a word of time or purpose ("at 9 to call mum",
+// "at 7 tomorrow"); "at 5 places" and "at 3 sites" say where, not when.
 func hasClockTime(norm []byte) bool {
 	for i := 0; i < len(norm); i++ {
 		if !isDigit(norm[i]) || (i > 0 && isDigit(norm[i-1])) {
@@ -268,8 +270,8 @@ func hasClockTime(norm []byte) bool {
 		for j < len(norm) && isDigit(norm[j]) {
 			j++
 		}
-		if j-i > 2 {
-			i = j
+		if j-i > 2 || (j-i == 2 && (norm[i] > '2' || norm[i] == '2' && norm[i+1] > '4')) {
+			i = j // not an hour of the day (50点 is a score)
 			continue
 		}
 		rest := norm[j:]
@@ -283,7 +285,7 @@ func hasClockTime(norm []byte) bool {
 		if (hasPrefix(r, "am") || hasPrefix(r, "pm")) && (len(r) == 2 || !isWordByte(r[2])) {
 			return true
 		}
-		if i >= 3 && string(norm[i-3:i]) == "at " && (i == 3 || !isWordByte(norm[i-4])) && (len(rest) == 0 || !isWordByte(rest[0])) {
+		if i >= 3 && string(norm[i-3:i]) == "at " && (i == 3 || !isWordByte(norm[i-4])) && (len(rest) == 0 || !isWordByte(rest[0])) && atHour(r) {
 			return true
 		}
 		i = j
@@ -292,6 +294,22 @@ func hasClockTime(norm []byte) bool {
 }
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// atHourWords may follow "at N" when N is a time.
+var atHourWords = []string{"to", "and", "then", "today", "tonight", "tomorrow", "every", "each", "sharp", "o'clock", "oclock", "in", "on", "please"}
+
+// atHour reports whether what follows "at N" (spaces trimmed) lets N be an
+// hour: nothing, punctuation, or one of atHourWords.
+func atHour(r []byte) bool {
+	if len(r) == 0 || !isWordByte(r[0]) {
+		return true
+	}
+	k := 0
+	for k < len(r) && (isWordByte(r[k]) || r[k] == '\'') {
+		k++
+	}
+	return slices.Contains(atHourWords, string(r[:k]))
+}
 
 func inSpans(o occurrence, spans [][2]int32) bool {
 	for _, sp := range spans {

@@ -67,7 +67,7 @@ func TestComposite3_ClockTimeSignal(t *testing.T) {
 	}
 	for s, want := range map[string]bool{
 		"at 7am": true, "at 7 pm": true, "8:30": true, "7点": true, "早上8点半": true, "at 9": true,
-		"merge 3 pdfs": false, "16:9 ratio": false, "2026年": false, "at 100 rows": false, "amp 7amps": false,
+		"merge 3 pdfs": false, "16:9 ratio": false, "2026年": false, "at 100 rows": false, "at 5 places": false, "at 3 sites in the report": false, "50点": false, "at 7 tomorrow": true, "amp 7amps": false,
 	} {
 		if got := hasClockTime([]byte(s)); got != want {
 			t.Errorf("hasClockTime(%q) = %v, want %v", s, got, want)
