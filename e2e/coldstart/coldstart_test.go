@@ -2,8 +2,9 @@
 // built binary (not a race build) is started over stdio with mcp-go's
 // client, and the time from starting the process to the answer of the first
 // tools/list is taken, against a minimal mcp-go server built the same way.
-// It also reports the package-initialisation time from GODEBUG=inittrace=1.
-// Only benchmarks; `make bench` runs them.
+// It also reports the package-initialisation time from GODEBUG=inittrace=1,
+// and (BenchmarkStdioCall) the per-call cost of one stdio session against
+// the same server. Only benchmarks; `make bench` runs them.
 package coldstart
 
 import (
