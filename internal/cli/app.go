@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -73,7 +74,7 @@ func newLookApp(configPath string) (*app, error) {
 // mode. Any problem in a tool's config section refuses the start, whatever
 // the tool did with it, with every problem in the message.
 func assemble(cfg *config.Config, lookOnly bool) (*app, error) {
-	defer startheap.Done() // started: the collector runs normally from here
+	defer startheap.DoneAfter(time.Second) // started: the collector runs normally once the first client has listed the tools
 	jail.SetDefaults(jail.Limits{CPUSeconds: cfg.Jail.CPUSeconds, MemoryMB: cfg.Jail.MemoryMB, Processes: cfg.Jail.Processes, FileSizeMB: cfg.Jail.FileSizeMB})
 	logFile := cfg.LogFile
 	if lookOnly {

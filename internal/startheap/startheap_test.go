@@ -3,8 +3,11 @@ package startheap
 import (
 	"math"
 	"os"
+	"os/exec"
 	"runtime/debug"
+	"strings"
 	"testing"
+	"time"
 )
 
 // observed is set once the test has looked at the state init left: that
@@ -40,5 +43,30 @@ func TestStartheap_HeldUntilDone(t *testing.T) {
 	Done() // a second call changes nothing
 	if p := debug.SetGCPercent(100); p != 50 {
 		t.Errorf("a second Done changed the GC percent to %d", p)
+	}
+}
+
+// DoneAfter keeps the collector off until its time has passed, then gives
+// the settings back. Checked in a fresh process: the held state exists once.
+func TestStartheap_DoneAfterWaits(t *testing.T) {
+	if os.Getenv("STARTHEAP_CHILD") == "1" {
+		if !held {
+			t.Skip("GOGC or GOMEMLIMIT set")
+		}
+		DoneAfter(200 * time.Millisecond)
+		if p := debug.SetGCPercent(-1); p != -1 {
+			t.Fatalf("GC percent %d right after DoneAfter, want -1 (still held)", p)
+		}
+		time.Sleep(time.Second)
+		if p := debug.SetGCPercent(100); p != 100 {
+			t.Fatalf("GC percent %d after DoneAfter's time, want 100", p)
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestStartheap_DoneAfterWaits$", "-test.v")
+	cmd.Env = append(os.Environ(), "STARTHEAP_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestStartheap_DoneAfterWaits") {
+		t.Fatalf("child: %v\n%s", err, out)
 	}
 }
