@@ -49,3 +49,20 @@ func BenchmarkView(b *testing.B) {
 		_ = s.View()
 	}
 }
+
+// BenchmarkNewRouter_Texts is the router's share of a cold start: the
+// embedded tables (loaded once per process) with the registry's texts laid
+// over the catalog, as server.newRouter builds it.
+func BenchmarkNewRouter_Texts(b *testing.B) {
+	tb := DefaultTables()
+	var texts []ToolText
+	for _, ti := range tb.Catalog {
+		texts = append(texts, ToolText{Name: ti.Name, Description: ti.Description + " x", Examples: ti.Examples})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := NewRouter(Config{Texts: texts}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

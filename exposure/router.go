@@ -144,15 +144,16 @@ func NewRouter(cfg Config) (*Router, error) {
 	}
 	r := &Router{cfg: cfg, t: cfg.Tables, catalog: map[string]bool{}}
 	if r.t == nil {
+		// The embedded tables were validated once when loaded (loadEmbedded).
 		if r.t = sharedDefaultTables(); defaultErr != nil {
 			return nil, fmt.Errorf("exposure: embedded tables: %w", defaultErr)
 		}
+	} else if err := r.t.Validate(); err != nil {
+		return nil, err
 	}
 	if len(cfg.Texts) > 0 {
+		// Texts change only descriptions and examples, which Validate does not read.
 		r.t = r.t.withTexts(cfg.Texts)
-	}
-	if err := r.t.Validate(); err != nil {
-		return nil, err
 	}
 	r.det = sync.OnceValues(func() (*Detector, error) { return NewDetector(r.t) })
 	for _, ti := range r.t.Catalog {

@@ -431,16 +431,19 @@ func (t *Tables) Validate() error {
 }
 
 // withTexts returns a copy of t whose catalog entries take the description
-// and examples of the matching texts.
+// and examples of the matching texts. Only the catalog is copied: the other
+// tables are shared, since a router only reads them (a deep Clone here was a
+// JSON round trip of every table on each start).
 func (t *Tables) withTexts(texts []ToolText) *Tables {
-	c := t.Clone()
+	c := *t
+	c.Catalog = slices.Clone(t.Catalog)
 	for _, tx := range texts {
 		if i := slices.IndexFunc(c.Catalog, func(x ToolInfo) bool { return x.Name == tx.Name }); i >= 0 {
 			c.Catalog[i].Description = tx.Description
 			c.Catalog[i].Examples = slices.Clone(tx.Examples)
 		}
 	}
-	return c
+	return &c
 }
 
 // ToolNames returns the catalog names in catalog order.
