@@ -76,20 +76,8 @@ func BenchmarkBridgeCallOverhead(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		c, err := client.NewInProcessClient(s.mcp)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer c.Close()
+		c := inProcessClient(b, s.mcp)
 		ctx := context.Background()
-		if err := c.Start(ctx); err != nil {
-			b.Fatal(err)
-		}
-		init := mcp.InitializeRequest{}
-		init.Params.ProtocolVersion = mcp.ProtocolVersion20250618
-		if _, err := c.Initialize(ctx, init); err != nil {
-			b.Fatal(err)
-		}
 		reportLatency(b, timeCalls(b, func(i int) error {
 			req := mcp.CallToolRequest{}
 			req.Params.Name = "mcp_bridge"

@@ -425,6 +425,27 @@ func procFDsOn(pid int, db string) int {
 // the same stat and answers the same result (referenceStatServer), so that
 // the pipeline's own cost shows. The references run first; clawbridge's
 // line reports its ns/op as a multiple of each (x_reference: the trivial
+// inProcessClient is an initialized mcp-go in-process client of srv,
+// closed when the test or benchmark ends.
+func inProcessClient(tb testing.TB, srv *mcpserver.MCPServer) *client.Client {
+	tb.Helper()
+	c, err := client.NewInProcessClient(srv)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.ProtocolVersion20250618
+	if _, err := c.Initialize(ctx, init); err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
 // tool; x_reference_stat: the same work).
 func BenchmarkCallOverhead(b *testing.B) {
 	s, _ := loadClawbridge(b)
@@ -434,20 +455,8 @@ func BenchmarkCallOverhead(b *testing.B) {
 	// (cpu_µs/op: client, server, GC and the trace appender together),
 	// which a shared machine disturbs far less than the wall time.
 	run := func(b *testing.B, srv *mcpserver.MCPServer, toolName string, args func(i int) map[string]any) (wall, cpu float64) {
-		c, err := client.NewInProcessClient(srv)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer c.Close()
+		c := inProcessClient(b, srv)
 		ctx := context.Background()
-		if err := c.Start(ctx); err != nil {
-			b.Fatal(err)
-		}
-		init := mcp.InitializeRequest{}
-		init.Params.ProtocolVersion = mcp.ProtocolVersion20250618
-		if _, err := c.Initialize(ctx, init); err != nil {
-			b.Fatal(err)
-		}
 		i := 0
 		b.ReportAllocs()
 		cpu0 := processCPU()
