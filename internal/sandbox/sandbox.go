@@ -242,6 +242,10 @@ func (s *Sandbox) CheckWrite(abs string) error {
 	if s.isPrivate(abs) {
 		return fmt.Errorf("%w: %s is the server's data directory", ErrProtected, abs)
 	}
+	if s.holdsPrivate(abs) {
+		// Moving or removing a folder would take the data dir with it.
+		return fmt.Errorf("%w: %s holds the server's data directory", ErrProtected, s.Rel(abs))
+	}
 	if s.inAnyTrash(abs) {
 		return fmt.Errorf("%w: %s is in the trash, which only delete and restore change", ErrProtected, s.Rel(abs))
 	}
@@ -253,6 +257,18 @@ func (s *Sandbox) isPrivate(real string) bool {
 	defer s.mu.RUnlock()
 	for _, d := range s.private {
 		if within(d, real) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsPrivate reports whether a private directory lies strictly inside abs.
+func (s *Sandbox) holdsPrivate(abs string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, d := range s.private {
+		if d != abs && within(abs, d) {
 			return true
 		}
 	}

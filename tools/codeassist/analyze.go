@@ -228,7 +228,7 @@ func (a *assistant) analyze(ctx context.Context, c *tool.Call) (*tool.Result, er
 // dir walks a directory, skipping hidden, vendor and node_modules
 // directories, and analyses every file of a known language (or of lang).
 func (an *analysis) dir(ctx context.Context, a *assistant, root, lang string) error {
-	return filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+	return a.d.Sandbox.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // an unreadable entry is left out
 		}

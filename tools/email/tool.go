@@ -22,10 +22,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/mail"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -207,6 +207,12 @@ func previewData(p *parsed) map[string]any {
 		"date": p.Date, "message_id": p.MessageID, "text": p.Text, "attachments": atts}
 }
 
+// maxDraftBytes bounds a draft file: its attachments at their limit, in
+// base64 (4/3), with room for the text and headers.
+func (e *emailTool) maxDraftBytes() int64 {
+	return int64(e.cfg.MaxAttachmentMB)<<20*4/3 + 8<<20
+}
+
 // resolveDraft reads the .eml named in path.
 func (e *emailTool) resolveDraft(path string) (string, []byte, error) {
 	abs, err := e.sb.Resolve(path)
@@ -216,7 +222,10 @@ func (e *emailTool) resolveDraft(path string) (string, []byte, error) {
 	if !strings.EqualFold(filepath.Ext(abs), ".eml") {
 		return "", nil, tool.Invalid("path", fmt.Sprintf("%s is not an .eml draft", path), "give a draft saved by action=draft (list them with action=list_drafts)")
 	}
-	raw, err := os.ReadFile(abs)
+	raw, err := sandbox.ReadRegular(abs, e.maxDraftBytes())
+	if errors.Is(err, sandbox.ErrNotRegular) || errors.Is(err, sandbox.ErrTooLarge) {
+		return "", nil, tool.PathError("path", path, err)
+	}
 	if err != nil {
 		return "", nil, &tool.Error{Code: tool.CodeNotFound, Field: "path", Message: fmt.Sprintf("draft %s does not exist", path), Hint: "list drafts with action=list_drafts"}
 	}
@@ -230,17 +239,19 @@ func (e *emailTool) listDrafts(ctx context.Context, c *tool.Call) (*tool.Result,
 		return nil, tool.PathError("path", dir, err)
 	}
 	var drafts []map[string]any
-	err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+	err = e.sb.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // an unreadable folder is skipped, a missing outputs/ is an empty list
 		}
 		if d.IsDir() && e.sb.IsTrash(p) {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".eml") || len(drafts) >= 500 {
+		// Only regular files: a link is not followed out of the workspace,
+		// a FIFO named x.eml does not hang the call.
+		if !d.Type().IsRegular() || !strings.EqualFold(filepath.Ext(p), ".eml") || len(drafts) >= 500 {
 			return nil
 		}
-		raw, err := os.ReadFile(p)
+		raw, err := sandbox.ReadRegular(p, e.maxDraftBytes())
 		if err != nil {
 			return nil
 		}

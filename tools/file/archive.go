@@ -83,7 +83,7 @@ func (ft *fileTool) zip(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		zw := zip.NewWriter(w)
 		for _, src := range srcs {
 			base := filepath.Dir(src)
-			err := filepath.WalkDir(src, func(p string, d fs.DirEntry, werr error) error {
+			err := ft.sb.WalkDir(src, func(p string, d fs.DirEntry, werr error) error {
 				if werr != nil {
 					return werr
 				}

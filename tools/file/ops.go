@@ -56,9 +56,13 @@ func (ft *fileTool) source(p string, follow bool) (string, fs.FileInfo, error) {
 	if abs == ft.sb.TrashDir() || ft.sb.IsTrash(abs) {
 		return "", nil, tool.Errorf(tool.CodeDenied, "use action=restore to take items out of the trash", "%s is in the trash", p)
 	}
-	// A move or delete changes the source's place too.
-	if err := ft.checkWrite("path", p, abs); err != nil {
-		return "", nil, err
+	// A move or delete (the callers that do not follow links) changes the
+	// source's place too; a copy only reads it, and its walk leaves the
+	// data dir out.
+	if !follow {
+		if err := ft.checkWrite("path", p, abs); err != nil {
+			return "", nil, err
+		}
 	}
 	var info fs.FileInfo
 	if follow {
@@ -128,7 +132,7 @@ func (ft *fileTool) move(ctx context.Context, c *tool.Call) (*tool.Result, error
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return nil, fmt.Errorf("move: create parents: %w", err)
 	}
-	if err := moveAny(ctx, src, dst); err != nil {
+	if err := ft.moveAny(ctx, src, dst); err != nil {
 		return nil, fmt.Errorf("move %s: %w", ft.rel(src), err)
 	}
 	data := map[string]any{"from": ft.rel(src), "to": ft.rel(dst)}
@@ -185,7 +189,7 @@ func (ft *fileTool) copy(ctx context.Context, c *tool.Call) (*tool.Result, error
 	}
 	defer os.RemoveAll(stage)
 	files := 0
-	skipped, err := copyTree(ctx, src, filepath.Join(stage, "x"), false, func() {
+	skipped, err := ft.copyTree(ctx, src, filepath.Join(stage, "x"), false, func() {
 		files++
 		if files%100 == 0 {
 			c.Progress(float64(files), 0, fmt.Sprintf("%s copied", wording.Count(files, "file", "files")))

@@ -164,8 +164,8 @@ func copyFile(ctx context.Context, src, dst string, perm fs.FileMode) error {
 // keepLinks recreates symlinks as links (used for the trash, where fidelity
 // matters); otherwise they are skipped and listed, so a copy never reads
 // through a link. Devices, sockets and pipes are always skipped.
-func copyTree(ctx context.Context, src, dst string, keepLinks bool, onFile func()) (skipped []string, err error) {
-	err = filepath.WalkDir(src, func(p string, e fs.DirEntry, werr error) error {
+func (ft *fileTool) copyTree(ctx context.Context, src, dst string, keepLinks bool, onFile func()) (skipped []string, err error) {
+	err = ft.sb.WalkDir(src, func(p string, e fs.DirEntry, werr error) error {
 		if werr != nil {
 			return werr
 		}
@@ -205,7 +205,7 @@ func copyTree(ctx context.Context, src, dst string, keepLinks bool, onFile func(
 
 // moveAny renames src to dst, falling back to copy-and-remove across
 // filesystems (workspace roots may live on different devices).
-func moveAny(ctx context.Context, src, dst string) error {
+func (ft *fileTool) moveAny(ctx context.Context, src, dst string) error {
 	err := os.Rename(src, dst)
 	if err == nil {
 		return nil
@@ -214,7 +214,7 @@ func moveAny(ctx context.Context, src, dst string) error {
 	if !errors.As(err, &le) || !isCrossDevice(le.Err) {
 		return err
 	}
-	if _, err := copyTree(ctx, src, dst, true, nil); err != nil {
+	if _, err := ft.copyTree(ctx, src, dst, true, nil); err != nil {
 		os.RemoveAll(dst)
 		return fmt.Errorf("copy across devices: %w", err)
 	}

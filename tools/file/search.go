@@ -153,7 +153,7 @@ func (ft *fileTool) walkFiles(ctx context.Context, dir string, fn func(abs, rel 
 	trash := ft.sb.TrashDir()
 	inTrash := ft.sb.IsTrash(dir)
 	stop := errors.New("stop")
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, werr error) error {
+	err = ft.sb.WalkDir(dir, func(p string, d fs.DirEntry, werr error) error {
 		if werr != nil {
 			if p == dir {
 				return werr

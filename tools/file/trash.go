@@ -106,7 +106,7 @@ func (ft *fileTool) toTrash(ctx context.Context, abs, reason string) (trashRecor
 	if err != nil {
 		return rec, err
 	}
-	if err := moveAny(ctx, abs, filepath.Join(dir, payloadName)); err != nil {
+	if err := ft.moveAny(ctx, abs, filepath.Join(dir, payloadName)); err != nil {
 		os.RemoveAll(dir)
 		return rec, fmt.Errorf("trash: move %s: %w", ft.rel(abs), err)
 	}
@@ -261,7 +261,7 @@ func (ft *fileTool) restore(ctx context.Context, c *tool.Call) (*tool.Result, er
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return nil, fmt.Errorf("restore: create parents: %w", err)
 	}
-	if err := moveAny(ctx, payload, dst); err != nil {
+	if err := ft.moveAny(ctx, payload, dst); err != nil {
 		return nil, fmt.Errorf("restore %s: %w", rec.ID, err)
 	}
 	if err := os.RemoveAll(filepath.Join(ft.sb.TrashDir(), rec.ID)); err != nil {

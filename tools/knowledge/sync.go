@@ -42,9 +42,18 @@ type syncOptions struct {
 	MaxFileBytes int64
 	ChunkChars   int
 	OverlapChars int
-	Skip         func(dir string) bool   // directories not to walk (the data dir)
-	Rel          func(abs string) string // how results show a path
+	Walk         func(root string, fn fs.WalkDirFunc) error // the workspace walk (never enters the data dir)
+	Rel          func(abs string) string                    // how results show a path
 	Progress     func(done, total float64, msg string)
+}
+
+// walk is o.Walk, or a plain walk where no sandbox is given (tests of the
+// index alone).
+func (o syncOptions) walk(root string, fn fs.WalkDirFunc) error {
+	if o.Walk == nil {
+		return filepath.WalkDir(root, fn)
+	}
+	return o.Walk(root, fn)
 }
 
 // candidate is a source file found by the walk.
@@ -286,7 +295,7 @@ func walkSources(paths []string, o syncOptions) ([]candidate, error) {
 			}
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		err = o.walk(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if path == p {
 					return err
@@ -295,7 +304,7 @@ func walkSources(paths []string, o syncOptions) ([]candidate, error) {
 			}
 			hidden := path != p && strings.HasPrefix(d.Name(), ".")
 			if d.IsDir() {
-				if hidden || (o.Skip != nil && o.Skip(path)) {
+				if hidden {
 					return filepath.SkipDir
 				}
 				return nil

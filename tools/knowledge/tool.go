@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -155,17 +154,10 @@ func indexName(field, name string) error {
 }
 
 func (t *kbTool) options(c *tool.Call) syncOptions {
-	skip := map[string]bool{}
-	if t.d.Config != nil && t.d.Config.DataDir != "" {
-		skip[t.d.Config.DataDir] = true
-		if real, err := filepath.EvalSymlinks(t.d.Config.DataDir); err == nil {
-			skip[real] = true
-		}
-	}
 	return syncOptions{
 		MaxFiles: t.cfg.MaxFiles, MaxFileBytes: int64(t.cfg.MaxFileMB) << 20,
 		ChunkChars: t.cfg.ChunkChars, OverlapChars: t.cfg.OverlapChars,
-		Skip: func(dir string) bool { return skip[dir] }, Rel: t.d.Sandbox.Rel, Progress: c.Progress,
+		Walk: t.d.Sandbox.WalkDir, Rel: t.d.Sandbox.Rel, Progress: c.Progress,
 	}
 }
 

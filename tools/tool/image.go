@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"clawbridge/internal/sandbox"
 )
 
 // ErrRemoteImage is LoadImage's refusal of a URL: tools do not fetch
@@ -41,5 +43,11 @@ func (d *Deps) LoadImage(dir, ref string) ([]byte, error) {
 	if fi.Size() > int64(limit)<<20 {
 		return nil, fmt.Errorf("image %s is %d MB, above the %d MB limit (limits.image_mb)", ref, fi.Size()>>20, limit)
 	}
-	return os.ReadFile(abs)
+	// The checks above give the clear messages; ReadRegular makes them
+	// hold on the file actually opened (a FIFO would block the call).
+	b, err := sandbox.ReadRegular(abs, int64(limit)<<20)
+	if errors.Is(err, sandbox.ErrNotRegular) {
+		return nil, fmt.Errorf("%s is not a regular file, not an image", ref)
+	}
+	return b, err
 }
