@@ -99,7 +99,20 @@ func (p *processor) read(ctx context.Context, c *tool.Call) (*tool.Result, error
 	}
 	cols := make([]map[string]any, len(idx))
 	for j, i := range idx {
-		m := map[string]any{"name": r.Names[i], "type": kindOf(kinds[j])}
+		k := kindOf(kinds[j])
+		// A column typed boolean holds booleans, not their spellings
+		// ("true", "yes", "是"); numbers and dates are typed per cell
+		// already, and a text column's "true" stays text.
+		if k == table.KindBoolean {
+			for _, row := range rows {
+				if s, ok := row[j].(string); ok {
+					if b, ok := table.ParseBool(s); ok {
+						row[j] = b
+					}
+				}
+			}
+		}
+		m := map[string]any{"name": r.Names[i], "type": k}
 		if r.Header[i] != r.Names[i] {
 			m["original"] = r.Header[i]
 		}

@@ -51,7 +51,8 @@ func TestXLSXDates_Date1904(t *testing.T) {
 }
 
 // TestXLSXBooleans_TypedBoolean: boolean cells read as true/false and a
-// column of them is typed boolean, not integer 1/0.
+// column of them is typed boolean, not integer 1/0, and its cells are
+// booleans, not the strings "true"/"false" (they were).
 func TestXLSXBooleans_TypedBoolean(t *testing.T) {
 	e := newEnv(t)
 	f := excelize.NewFile()
@@ -69,7 +70,7 @@ func TestXLSXBooleans_TypedBoolean(t *testing.T) {
 	if col["type"] != "boolean" {
 		t.Fatalf("column = %v, want type boolean", col)
 	}
-	if rs := rows(d, "rows"); len(rs) != 3 || rs[0][0] != "true" || rs[1][0] != "false" {
+	if rs := rows(d, "rows"); len(rs) != 3 || rs[0][0] != true || rs[1][0] != false || rs[2][0] != true {
 		t.Fatalf("rows = %v, want true, false, true", rs)
 	}
 }

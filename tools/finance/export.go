@@ -12,8 +12,8 @@ import (
 )
 
 // export writes the entries as an xlsx: an Entries sheet (one row each,
-// income and expense in their own columns) whose Total and Net rows are
-// SUM formulas, and a By category sheet of SUMIFS over it, so a total
+// income, expense and not counted (neutral) in their own columns) whose
+// Total and Net rows are SUM formulas, and a By category sheet of SUMIFS over it, so a total
 // follows when a row is edited. Each formula also carries its value,
 // computed in integer cents, for readers that do not recalculate. Amounts
 // are written as the decimal text of the cents, not through a float.
@@ -51,31 +51,34 @@ func (f *fintool) export(ctx context.Context, call *tool.Call) (*tool.Result, er
 		return nil, err
 	}
 	sw.SetColWidth(1, 4, 14)
-	sw.SetColWidth(7, 7, 40)
+	sw.SetColWidth(8, 8, 40)
 	row := func(sw *excelize.StreamWriter, r int, cells ...any) error {
 		cell, _ := excelize.CoordinatesToCellName(1, r)
 		return sw.SetRow(cell, cells)
 	}
-	if err := row(sw, 1, "Date", "Kind", "Category", "Account", "Income", "Expense", "Note", "ID"); err != nil {
+	if err := row(sw, 1, "Date", "Kind", "Category", "Account", "Income", "Expense", "Not counted", "Note", "ID"); err != nil {
 		return nil, err
 	}
-	var in, ex int64
+	var in, ex, nt int64
 	cats := map[string]int64{}
 	for i, e := range es {
-		inc, exp := any(nil), any(nil)
-		if e.Kind == "income" {
+		inc, exp, neu := any(nil), any(nil), any(nil)
+		switch e.Kind {
+		case "income":
 			inc, in = amount(e.Cents), in+e.Cents
-		} else {
+		case "expense":
 			exp, ex = amount(e.Cents), ex+e.Cents
+		default: // neutral: kept, in neither total
+			neu, nt = amount(e.Cents), nt+e.Cents
 		}
 		cats[e.Kind+"\x00"+e.Category] += e.Cents
-		if err := row(sw, i+2, e.Day, e.Kind, e.Category, e.Account, inc, exp, e.Note, e.ID); err != nil {
+		if err := row(sw, i+2, e.Day, e.Kind, e.Category, e.Account, inc, exp, neu, e.Note, e.ID); err != nil {
 			return nil, err
 		}
 	}
 	last := max(len(es)+1, 2) // SUM(E2:E2) over an empty ledger is still a formula
 	tr := len(es) + 2
-	if err := row(sw, tr, "Total", nil, nil, nil, formula(fmt.Sprintf("SUM(E2:E%d)", last), in), formula(fmt.Sprintf("SUM(F2:F%d)", last), ex)); err != nil {
+	if err := row(sw, tr, "Total", nil, nil, nil, formula(fmt.Sprintf("SUM(E2:E%d)", last), in), formula(fmt.Sprintf("SUM(F2:F%d)", last), ex), formula(fmt.Sprintf("SUM(G2:G%d)", last), nt)); err != nil {
 		return nil, err
 	}
 	if err := row(sw, tr+1, "Net", nil, nil, nil, formula(fmt.Sprintf("E%d-F%d", tr, tr), in-ex)); err != nil {
@@ -100,9 +103,9 @@ func (f *fintool) export(ctx context.Context, call *tool.Call) (*tool.Result, er
 	for i, k := range sortedKeys(cats) {
 		r := i + 2
 		kind, cat, _ := strings.Cut(k, "\x00")
-		col := "F"
-		if kind == "income" {
-			col = "E"
+		col := map[string]string{"income": "E", "expense": "F"}[kind]
+		if col == "" {
+			col = "G"
 		}
 		fo := fmt.Sprintf("SUMIFS(Entries!%s$2:%s$%d,Entries!$B$2:$B$%d,A%d,Entries!$C$2:$C$%d,B%d)", col, col, last, last, r, last, r)
 		if err := row(cw, r, kind, cat, formula(fo, cats[k])); err != nil {

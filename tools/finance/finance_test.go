@@ -214,18 +214,18 @@ func TestFinanceBudget_OverFlagged(t *testing.T) {
 }
 
 // TestFinanceImport_RealFormats: Alipay (GBK), WeChat Pay (UTF-8 BOM) and a
-// GBK bank CSV with a mapping import with their exact amounts; neutral and
-// closed rows are left out; identical rows within a file both count; the
+// GBK bank CSV with a mapping import with their exact amounts; neutral rows
+// are kept out of the totals, closed rows left out; identical rows within a file both count; the
 // same file again adds nothing.
 func TestFinanceImport_RealFormats(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		r := newRig(t, db, april)
 		al := r.must(t, map[string]any{"action": "import", "path": r.fixture(t, "alipay_2024.csv")})
-		if al["format"] != "alipay" || al["added"] != 4 || al["skipped"].(map[string]int)["neutral (不计收支)"] != 1 || al["skipped"].(map[string]int)["closed or failed"] != 1 {
+		if al["format"] != "alipay" || al["added"] != 5 || al["skipped"].(map[string]int)["closed or failed"] != 1 {
 			t.Fatalf("alipay = %v", al)
 		}
 		wx := r.must(t, map[string]any{"action": "import", "path": r.fixture(t, "wechat_2024.csv")})
-		if wx["format"] != "wechat" || wx["added"] != 4 {
+		if wx["format"] != "wechat" || wx["added"] != 5 {
 			t.Fatalf("wechat = %v", wx)
 		}
 		bankArgs := map[string]any{"action": "import", "path": r.fixture(t, "icbc_gbk.csv"), "account": "icbc",
@@ -234,7 +234,7 @@ func TestFinanceImport_RealFormats(t *testing.T) {
 		if bk["format"] != "csv" || bk["added"] != 4 {
 			t.Fatalf("bank = %v", bk)
 		}
-		if n := r.count(t); n != 12 {
+		if n := r.count(t); n != 14 {
 			t.Fatalf("%d rows", n)
 		}
 		for _, again := range []map[string]any{
@@ -246,7 +246,7 @@ func TestFinanceImport_RealFormats(t *testing.T) {
 				t.Fatalf("second import of %v = %v", again["path"], m)
 			}
 		}
-		if n := r.count(t); n != 12 {
+		if n := r.count(t); n != 14 {
 			t.Fatalf("%d rows after importing again", n)
 		}
 		s := r.must(t, map[string]any{"action": "summary"})

@@ -4,9 +4,10 @@
 // never through a float; sums are integer, percentages exact decimals.
 // summary totals by month, category and account with month-over-month
 // change; budgets are per category and month, checked against spending.
-// import reads Alipay and WeChat Pay bill exports and any CSV through a
-// column mapping (UTF-8 or GBK), and a content hash per row makes a second
-// import of the same file add nothing. export writes an xlsx whose totals
+// import reads Alipay, WeChat Pay and JD bill exports and any CSV or xlsx
+// through a column mapping (UTF-8 or GBK), and a content hash per row makes
+// a second import of the same file add nothing; 不计收支 rows are kept as
+// neutral, in no total. export writes an xlsx whose totals
 // are live formulas. Deletes go to the trash and can be restored.
 //
 // It keeps one currency (a label from config) and does not convert, sync
@@ -58,22 +59,21 @@ func build(d *tool.Deps) (*fintool, tool.Tool, error) {
 		return nil, tool.Tool{}, err
 	}
 	f := &fintool{cfg: cfg, st: d.Store, sb: d.Sandbox, loc: loc, now: time.Now}
-	kind := tool.Param{Name: "kind", Type: tool.String, Enum: tool.EnumValues("expense", "income"), Description: "expense or income."}
+	kind := tool.Param{Name: "kind", Type: tool.String, Enum: tool.EnumValues("expense", "income", "neutral"), Description: "expense, income, or neutral (不计收支: imported transfers and refunds, in no total)."}
 	category := tool.Param{Name: "category", Type: tool.String, Description: "Category (food, 交通, salary ...)."}
 	account := tool.Param{Name: "account", Type: tool.String, Description: "Account (default " + cfg.Account + ")."}
 	from := tool.Param{Name: "from", Type: tool.String, Description: "First day or month (2026-03-01, 2026-03)."}
 	to := tool.Param{Name: "to", Type: tool.String, Description: "Last day or month, inclusive."}
 	month := tool.Param{Name: "month", Type: tool.String, Description: "YYYY-MM (default: this month)."}
 	id := tool.Param{Name: "id", Type: tool.String, Required: true, Description: "The entry id (from add or list)."}
-	addKind := kind
-	addKind.Required = true
+	addKind := tool.Param{Name: "kind", Type: tool.String, Required: true, Enum: tool.EnumValues("expense", "income"), Description: "expense or income."}
 	addCat := category
 	addCat.Required = true
 	t := tool.Tool{
 		Name:  "finance",
 		Title: "Personal finance",
 		Description: "Personal bookkeeping: record income and expenses by category and account, list, monthly summaries with " +
-			"month-over-month change, budgets, import Alipay/WeChat Pay bills and bank CSVs, xlsx export.",
+			"month-over-month change, budgets, import Alipay/WeChat Pay/JD bills and bank CSV or xlsx statements, xlsx export.",
 		Actions: []tool.Action{
 			{Name: "add", Description: "Record one income or expense.", Level: tool.Write, Timeout: tool.Fast, Handler: f.add, Params: []tool.Param{
 				addKind,
@@ -95,20 +95,21 @@ func build(d *tool.Deps) (*fintool, tool.Tool, error) {
 			{Name: "delete", Description: "Delete an entry to the trash.", Level: tool.Write, Timeout: tool.Fast, Handler: f.delete, Params: []tool.Param{id}},
 			{Name: "restore", Description: "Bring a deleted entry back.", Level: tool.Write, Timeout: tool.Fast, Handler: f.restore, Params: []tool.Param{id}},
 			{Name: "import", Description: "Import a bill export or CSV from the workspace; rows already imported are skipped.", Level: tool.Write, Timeout: tool.Normal, Handler: f.importFile, Params: []tool.Param{
-				{Name: "path", Type: tool.String, Required: true, Description: "The CSV file."},
-				{Name: "format", Type: tool.String, Enum: tool.EnumValues("auto", "alipay", "wechat", "csv"), Default: "auto", Description: "auto finds an Alipay or WeChat Pay header; csv uses mapping."},
+				{Name: "path", Type: tool.String, Required: true, Description: "The CSV or xlsx file."},
+				{Name: "format", Type: tool.String, Enum: tool.EnumValues("auto", "alipay", "wechat", "jd", "csv"), Default: "auto", Description: "auto uses mapping when given, else finds an Alipay, WeChat Pay or JD header; csv uses mapping."},
 				{Name: "mapping", Type: tool.Object, Description: "For csv: column headers by role.", Properties: []tool.Param{
 					{Name: "date", Type: tool.String, Description: "Date column."},
 					{Name: "amount", Type: tool.String, Description: "Signed amount column (negative: expense)."},
 					{Name: "income", Type: tool.String, Description: "Income (credit) column."},
 					{Name: "expense", Type: tool.String, Description: "Expense (debit) column."},
-					{Name: "type", Type: tool.String, Description: "Column saying 收入/支出 or 贷/借."},
+					{Name: "type", Type: tool.String, Description: "Column saying 收入/支出/不计收支, 贷/借 or credit/debit."},
 					{Name: "category", Type: tool.String, Description: "Category column."},
 					{Name: "note", Type: tool.String, Description: "Note column."},
 					{Name: "account", Type: tool.String, Description: "Account column."},
+					{Name: "date_order", Type: tool.String, Enum: tool.EnumValues("dmy", "mdy"), Description: "How 05/01/2024 reads, when no date in the file settles it."},
 				}},
 				{Name: "encoding", Type: tool.String, Enum: tool.EnumValues("auto", "utf-8", "gbk", "gb18030"), Default: "auto", Description: "auto: UTF-8 when valid, else GBK."},
-				{Name: "account", Type: tool.String, Description: "Account for the rows (default alipay, wechat, or " + cfg.Account + ")."},
+				{Name: "account", Type: tool.String, Description: "Account for the rows (default alipay, wechat, jd, or " + cfg.Account + ")."},
 				{Name: "category", Type: tool.String, Description: "Category for rows the file gives none (default uncategorized)."},
 			}},
 			{Name: "export", Description: "Export entries to xlsx with formula totals.", Level: tool.Write, Timeout: tool.Normal, Handler: f.export, Params: []tool.Param{
@@ -276,17 +277,17 @@ func (f *fintool) list(ctx context.Context, call *tool.Call) (*tool.Result, erro
 		es = es[:f.cfg.MaxList]
 	}
 	out := make([]map[string]any, 0, len(es))
-	var in, ex int64
+	var sum totals
 	for _, e := range es {
 		out = append(out, view(e))
-		if e.Kind == "income" {
-			in += e.Cents
-		} else {
-			ex += e.Cents
-		}
+		sum.add(e)
 	}
-	data := map[string]any{"entries": out, "income": money(in), "expense": money(ex), "currency": f.cfg.Currency}
-	s := fmt.Sprintf("%d entries: income %s, expense %s %s.", len(out), money(in), money(ex), f.cfg.Currency)
+	data := map[string]any{"entries": out, "income": money(sum.in), "expense": money(sum.ex), "currency": f.cfg.Currency}
+	s := fmt.Sprintf("%d entries: income %s, expense %s %s.", len(out), money(sum.in), money(sum.ex), f.cfg.Currency)
+	if sum.nt != 0 {
+		data["neutral"] = money(sum.nt)
+		s += fmt.Sprintf(" Not counted (neutral): %s.", money(sum.nt))
+	}
 	if more {
 		data["truncated"] = true
 		s += fmt.Sprintf(" Only the first %d; narrow from/to.", f.cfg.MaxList)
@@ -294,18 +295,27 @@ func (f *fintool) list(ctx context.Context, call *tool.Call) (*tool.Result, erro
 	return &tool.Result{Summary: s, Data: data}, nil
 }
 
-type totals struct{ in, ex int64 }
+// totals sums entries by kind; neutral (不计收支: own transfers,
+// refunds) is kept apart and is neither income nor expense.
+type totals struct{ in, ex, nt int64 }
 
 func (t *totals) add(e *entry) {
-	if e.Kind == "income" {
+	switch e.Kind {
+	case "income":
 		t.in += e.Cents
-	} else {
+	case "expense":
 		t.ex += e.Cents
+	default:
+		t.nt += e.Cents
 	}
 }
 
 func (t totals) view() map[string]any {
-	return map[string]any{"income": money(t.in), "expense": money(t.ex), "net": money(t.in - t.ex)}
+	v := map[string]any{"income": money(t.in), "expense": money(t.ex), "net": money(t.in - t.ex)}
+	if t.nt != 0 {
+		v["neutral"] = money(t.nt)
+	}
+	return v
 }
 
 func (f *fintool) summary(ctx context.Context, call *tool.Call) (*tool.Result, error) {
@@ -316,13 +326,13 @@ func (f *fintool) summary(ctx context.Context, call *tool.Call) (*tool.Result, e
 	if err != nil {
 		return nil, err
 	}
-	es, err := loadEntries(f.st.Read(), filter{From: from, To: to, Account: call.Args.String("account")}, 0)
+	account := call.Args.String("account")
+	es, err := loadEntries(f.st.Read(), filter{From: from, To: to, Account: account}, 0)
 	if err != nil {
 		return nil, err
 	}
 	var all totals
 	months, cats, accts := map[string]*totals{}, map[string]*totals{}, map[string]*totals{}
-	var order []string
 	get := func(m map[string]*totals, k string) *totals {
 		if m[k] == nil {
 			m[k] = &totals{}
@@ -330,36 +340,53 @@ func (f *fintool) summary(ctx context.Context, call *tool.Call) (*tool.Result, e
 		return m[k]
 	}
 	for _, e := range es {
-		mo := e.Day[:7]
-		if months[mo] == nil {
-			order = append(order, mo)
-		}
-		get(months, mo).add(e)
+		get(months, e.Day[:7]).add(e)
 		get(cats, e.Kind+"\x00"+e.Category).add(e)
 		get(accts, e.Account).add(e)
 		all.add(e)
 	}
+	// Every calendar month from the range's first (with no from: the
+	// first with entries) to the last with entries is listed, an empty
+	// one too, and compared with the calendar month before it: a quiet
+	// month is a change, not a month to skip over. The first is compared
+	// with the month before it, read for that; with no from, nothing
+	// comes before it.
 	var byMonth []map[string]any
 	var prev *totals
-	for _, mo := range order { // entries come sorted by day, so months are in order
-		t := months[mo]
-		v := t.view()
-		v["month"] = mo
-		if prev != nil {
-			v["expense_change"] = money(t.ex - prev.ex)
-			v["income_change"] = money(t.in - prev.in)
-			if p := percent(prev.ex, t.ex); p != "" {
-				v["expense_change_percent"] = p
+	if len(es) > 0 {
+		first, _ := time.Parse("2006-01", es[0].Day[:7])
+		last, _ := time.Parse("2006-01", es[len(es)-1].Day[:7])
+		if from != "" {
+			first, _ = time.Parse("2006-01", from[:7])
+			before, err := loadEntries(f.st.Read(), filter{From: first.AddDate(0, -1, 0).Format("2006-01-02"), To: first.Format("2006-01-02"), Account: account}, 0)
+			if err != nil {
+				return nil, err
+			}
+			prev = &totals{}
+			for _, e := range before {
+				prev.add(e)
 			}
 		}
-		prev = t
-		byMonth = append(byMonth, v)
+		for m := first; !m.After(last); m = m.AddDate(0, 1, 0) {
+			t := get(months, m.Format("2006-01"))
+			v := t.view()
+			v["month"] = m.Format("2006-01")
+			if prev != nil {
+				v["expense_change"] = money(t.ex - prev.ex)
+				v["income_change"] = money(t.in - prev.in)
+				if p := percent(prev.ex, t.ex); p != "" {
+					v["expense_change_percent"] = p
+				}
+			}
+			prev = t
+			byMonth = append(byMonth, v)
+		}
 	}
 	var byCat []map[string]any
 	for _, k := range sortedKeys(cats) {
 		kind, cat, _ := strings.Cut(k, "\x00")
 		t := cats[k]
-		byCat = append(byCat, map[string]any{"kind": kind, "category": cat, "amount": money(t.in + t.ex)})
+		byCat = append(byCat, map[string]any{"kind": kind, "category": cat, "amount": money(t.in + t.ex + t.nt)})
 	}
 	var byAcct []map[string]any
 	for _, k := range sortedKeys(accts) {
@@ -369,7 +396,7 @@ func (f *fintool) summary(ctx context.Context, call *tool.Call) (*tool.Result, e
 	}
 	data := all.view()
 	data["currency"], data["entries"], data["by_month"], data["by_category"], data["by_account"] = f.cfg.Currency, len(es), byMonth, byCat, byAcct
-	return &tool.Result{Summary: fmt.Sprintf("%d entries over %d months: income %s, expense %s, net %s %s.", len(es), len(order), money(all.in), money(all.ex), money(all.in-all.ex), f.cfg.Currency), Data: data}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%d entries over %d months: income %s, expense %s, net %s %s.", len(es), len(byMonth), money(all.in), money(all.ex), money(all.in-all.ex), f.cfg.Currency), Data: data}, nil
 }
 
 func (f *fintool) budgetSet(ctx context.Context, call *tool.Call) (*tool.Result, error) {
@@ -539,13 +566,13 @@ func (f *fintool) importFile(ctx context.Context, call *tool.Call) (*tool.Result
 	if err != nil {
 		return nil, tool.Invalid("path", err.Error(), "")
 	}
-	text, err := decodeText(raw, a.String("encoding"))
+	sh, err := readTable(raw, a.String("encoding"))
 	if err != nil {
-		return nil, tool.Invalid("encoding", fmt.Sprintf("%s: %v", p, err), "")
-	}
-	rows, err := readRows(text)
-	if err != nil {
-		return nil, tool.Invalid("path", fmt.Sprintf("%s is not CSV: %v", p, err), "export the bill as CSV")
+		var fe fieldErr
+		if errors.As(err, &fe) {
+			return nil, tool.Invalid(fe.field, p+": "+fe.msg, "")
+		}
+		return nil, err
 	}
 	var m mapping
 	if a.Has("mapping") {
@@ -554,7 +581,7 @@ func (f *fintool) importFile(ctx context.Context, call *tool.Call) (*tool.Result
 		}
 	}
 	account := strings.TrimSpace(a.String("account"))
-	res, err := parseImport(rows, a.StringOr("format", "auto"), m, account, strings.TrimSpace(a.StringOr("category", "uncategorized")))
+	res, err := parseImport(sh, a.StringOr("format", "auto"), m, account, strings.TrimSpace(a.StringOr("category", "uncategorized")))
 	if err != nil {
 		var fe fieldErr
 		if errors.As(err, &fe) {
