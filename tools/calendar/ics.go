@@ -66,7 +66,11 @@ type skipped struct {
 // VEVENT that cannot be read (no DTSTART, a zone nothing defines, ...) is
 // left out and listed in skipped, naming it by UID or position.
 func parseICS(r io.Reader, calendar string, loc *time.Location, now time.Time) ([]*event, []skipped, error) {
-	cal, err := ics.ParseCalendar(r)
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	cal, err := ics.ParseCalendar(strings.NewReader(upperNames(string(raw))))
 	if err != nil {
 		return nil, nil, fmt.Errorf("not an iCalendar file: %v", err)
 	}
@@ -203,6 +207,28 @@ func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, n
 		}
 	}
 	return e, nil
+}
+
+// upperNames upper-cases each content line's name (and a BEGIN or END
+// line's component): RFC 5545 3.1 makes them case-insensitive, and
+// golang-ical matches them exactly ("BEGIN:vCalendar", "dtstart").
+func upperNames(text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	for i, l := range lines {
+		if l == "" || l[0] == ' ' || l[0] == '\t' { // a folded line's rest
+			continue
+		}
+		end := strings.IndexAny(l, ";:")
+		if end < 0 {
+			continue
+		}
+		name := strings.ToUpper(l[:end])
+		if (name == "BEGIN" || name == "END") && l[end] == ':' {
+			end = len(l)
+		}
+		lines[i] = strings.ToUpper(l[:end]) + l[end:]
+	}
+	return strings.Join(lines, "")
 }
 
 // listValues splits a comma list, dropping empty items (an empty RDATE

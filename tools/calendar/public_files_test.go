@@ -292,3 +292,14 @@ func checkCRLF(t *testing.T, raw []byte) {
 		t.Errorf("no folded line in a file with long text")
 	}
 }
+
+// TestCalendarICS_NamesAreCaseInsensitive: RFC 5545 3.1; ical.net's
+// Microsoft Events file writes BEGIN:vCalendar and vEvent.
+func TestCalendarICS_NamesAreCaseInsensitive(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		r := newRig(t, db, "UTC", mar2026)
+		name := "icalnet_lowercase_components.ics"
+		eq(t, "import", r.must(t, map[string]any{"action": "import_ics", "path": fixture(t, r, name), "calendar": "m"})["added"], 1)
+		eq(t, "against python", utcStarts(t, r, "m", "2007-01-01", "2008-01-01"), second(t, fixturePath(name), "2007-01-01", "2008-01-01"))
+	})
+}
