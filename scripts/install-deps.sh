@@ -37,6 +37,9 @@ need zbarimg zbar-tools   # tests: the second reader of image_generator QR codes
 [ -x /usr/bin/node ] || missing="$missing nodejs"
 # id_photo: OpenCV for Debian's own python3 (a pyenv python3 on PATH has no cv2)
 /usr/bin/python3 -c 'import cv2' >/dev/null 2>&1 || missing="$missing python3-opencv"
+# calendar tests: the second reader of .ics files and their recurrences
+/usr/bin/python3 -c 'import icalendar, dateutil' >/dev/null 2>&1 || missing="$missing python3-icalendar python3-dateutil"
+/usr/bin/python3 -c 'import recurring_ical_events' >/dev/null 2>&1 || missing="$missing python3-recurring-ical-events"
 [ -f /usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml ] || missing="$missing opencv-data"
 [ -d /usr/lib/postgresql ] || missing="$missing postgresql"
 [ -n "$(ls /usr/share/fonts/truetype/wqy 2>/dev/null)" ] || missing="$missing fonts-wqy-zenhei"

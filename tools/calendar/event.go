@@ -23,6 +23,9 @@ var migrations = []store.Migration{{Version: 1, Stmts: []string{
 		extra TEXT NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
 		UNIQUE (calendar, uid, recurrence_id))`,
 	`CREATE INDEX IF NOT EXISTS calendar_events_span ON calendar_events (calendar, start_at)`,
+}}, {Version: 2, Stmts: []string{
+	// RDATEs: a series' extra starts (Unix seconds), as exdates.
+	`ALTER TABLE calendar_events ADD COLUMN rdates TEXT NOT NULL DEFAULT '[]'`,
 }}}
 
 // event is one row: a single event, a recurring series, or one changed
@@ -37,10 +40,12 @@ type event struct {
 	Start       time.Time `json:"start"` // UTC; for an all-day event, the date at 00:00 UTC
 	End         time.Time `json:"end"`   // exclusive; all-day: the day after the last
 	AllDay      bool      `json:"all_day"`
-	// TZ is the IANA zone whose wall clock the event keeps (recurrences
-	// follow it across DST); "" for UTC times and all-day dates.
+	// TZ is the zone whose wall clock the event keeps (recurrences follow
+	// it across DST): an IANA name, or the VTIMEZONE of a zone an imported
+	// file defined itself (zone.go); "" for UTC times and all-day dates.
 	TZ           string      `json:"tz,omitempty"`
 	RRule        string      `json:"rrule,omitempty"`
+	RDates       []time.Time `json:"rdates,omitempty"`
 	ExDates      []time.Time `json:"exdates,omitempty"`
 	RecurrenceID time.Time   `json:"recurrence_id,omitzero"`
 	Status       string      `json:"status,omitempty"`
@@ -58,7 +63,7 @@ type rawProp struct {
 	Value  string              `json:"value"`
 }
 
-const eventCols = `id, uid, calendar, title, description, location, start_at, end_at, all_day, tz, rrule, exdates, recurrence_id, status, transp, sequence, extra, created_at, updated_at`
+const eventCols = `id, uid, calendar, title, description, location, start_at, end_at, all_day, tz, rrule, exdates, recurrence_id, status, transp, sequence, extra, created_at, updated_at, rdates`
 
 type scanner interface{ Scan(...any) error }
 
@@ -66,31 +71,48 @@ func scanEvent(r scanner) (*event, error) {
 	e := &event{}
 	var start, end, rid int64
 	var allDay int
-	var ex, extra string
+	var ex, extra, rd string
 	if err := r.Scan(&e.ID, &e.UID, &e.Calendar, &e.Title, &e.Description, &e.Location, &start, &end, &allDay, &e.TZ, &e.RRule, &ex,
-		&rid, &e.Status, &e.Transp, &e.Sequence, &extra, &e.Created, &e.Updated); err != nil {
+		&rid, &e.Status, &e.Transp, &e.Sequence, &extra, &e.Created, &e.Updated, &rd); err != nil {
 		return nil, err
 	}
 	e.Start, e.End, e.AllDay = time.Unix(start, 0).UTC(), time.Unix(end, 0).UTC(), allDay != 0
 	if rid != 0 {
 		e.RecurrenceID = time.Unix(rid, 0).UTC()
 	}
-	var exs []int64
-	if err := json.Unmarshal([]byte(ex), &exs); err != nil {
+	var err error
+	if e.ExDates, err = unixTimes(ex); err != nil {
 		return nil, err
 	}
-	for _, x := range exs {
-		e.ExDates = append(e.ExDates, time.Unix(x, 0).UTC())
+	if e.RDates, err = unixTimes(rd); err != nil {
+		return nil, err
 	}
 	return e, json.Unmarshal([]byte(extra), &e.Extra)
 }
 
-func (e *event) columns() []any {
-	exs := []int64{}
-	for _, x := range e.ExDates {
-		exs = append(exs, x.Unix())
+// unixTimes and unixJSON are how exdates and rdates are stored.
+func unixTimes(s string) ([]time.Time, error) {
+	var secs []int64
+	if err := json.Unmarshal([]byte(s), &secs); err != nil {
+		return nil, err
 	}
-	ex, _ := json.Marshal(exs)
+	var out []time.Time
+	for _, x := range secs {
+		out = append(out, time.Unix(x, 0).UTC())
+	}
+	return out, nil
+}
+
+func unixJSON(ts []time.Time) string {
+	secs := []int64{}
+	for _, t := range ts {
+		secs = append(secs, t.Unix())
+	}
+	b, _ := json.Marshal(secs)
+	return string(b)
+}
+
+func (e *event) columns() []any {
 	extra := []byte("[]")
 	if len(e.Extra) > 0 {
 		extra, _ = json.Marshal(e.Extra)
@@ -100,11 +122,11 @@ func (e *event) columns() []any {
 		rid = e.RecurrenceID.Unix()
 	}
 	return []any{e.ID, e.UID, e.Calendar, e.Title, e.Description, e.Location, e.Start.Unix(), e.End.Unix(), b2i(e.AllDay), e.TZ, e.RRule,
-		string(ex), rid, e.Status, e.Transp, e.Sequence, string(extra), e.Created, e.Updated}
+		unixJSON(e.ExDates), rid, e.Status, e.Transp, e.Sequence, string(extra), e.Created, e.Updated, unixJSON(e.RDates)}
 }
 
 func insertEvent(tx *sql.Tx, e *event) error {
-	_, err := tx.Exec(`INSERT INTO calendar_events (`+eventCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`, e.columns()...)
+	_, err := tx.Exec(`INSERT INTO calendar_events (`+eventCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`, e.columns()...)
 	return err
 }
 
@@ -132,7 +154,7 @@ func updateEvent(tx *sql.Tx, e *event) error {
 	c := e.columns()
 	_, err := tx.Exec(`UPDATE calendar_events SET uid = $2, calendar = $3, title = $4, description = $5, location = $6, start_at = $7, end_at = $8,
 		all_day = $9, tz = $10, rrule = $11, exdates = $12, recurrence_id = $13, status = $14, transp = $15, sequence = $16, extra = $17,
-		created_at = $18, updated_at = $19 WHERE id = $1`, c...)
+		created_at = $18, updated_at = $19, rdates = $20 WHERE id = $1`, c...)
 	return err
 }
 
@@ -146,7 +168,7 @@ func getEvent(q interface {
 // can touch [from, to): series are always read, their instances decided
 // by expansion.
 func loadEvents(db *sql.DB, calendars []string, from, to time.Time) ([]*event, error) {
-	q := `SELECT ` + eventCols + ` FROM calendar_events WHERE (rrule <> '' OR (start_at < $1 AND end_at > $2) OR recurrence_id <> 0)`
+	q := `SELECT ` + eventCols + ` FROM calendar_events WHERE (rrule <> '' OR rdates <> '[]' OR (start_at < $1 AND end_at >= $2) OR recurrence_id <> 0)`
 	args := []any{to.Unix() + 86400, from.Unix() - 86400} // a day of slack for all-day dates read in the zone
 	if len(calendars) > 0 {
 		q += ` AND calendar IN (`

@@ -28,10 +28,11 @@ func dateIn(d time.Time, loc *time.Location) time.Time {
 	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, loc)
 }
 
-// wallZone is where a series repeats: its own zone, else loc.
+// wallZone is where a series repeats: its own zone, else loc for all-day
+// dates and UTC for UTC times.
 func (e *event) wallZone(loc *time.Location) *time.Location {
 	if e.TZ != "" {
-		if l, err := time.LoadLocation(e.TZ); err == nil {
+		if l, err := loadZone(e.TZ); err == nil {
 			return l
 		}
 	}
@@ -39,6 +40,63 @@ func (e *event) wallZone(loc *time.Location) *time.Location {
 		return loc
 	}
 	return time.UTC
+}
+
+// repeats reports a series: an RRULE or RDATEs (not a changed occurrence).
+func (e *event) repeats() bool {
+	return (e.RRule != "" || len(e.RDates) > 0) && e.RecurrenceID.IsZero()
+}
+
+// overlaps reports an instance in [from, to); one without length counts
+// at its start (RFC 5545 4.6.1's free-busy rule, as recurring-ical-events).
+func overlaps(start, end, from, to time.Time) bool {
+	if end.Equal(start) {
+		return !start.Before(from) && start.Before(to)
+	}
+	return start.Before(to) && end.After(from)
+}
+
+// maxSteps bounds the rule instances walked for one event in one call.
+const maxSteps = 100000
+
+// seriesInstants are the starts of series e in [from, to): DTSTART, the
+// instances of its rule r (nil: none) and its RDATEs, each once, in order.
+// All-day dates are read as days in loc.
+func seriesInstants(e *event, r *rrule.RRule, loc *time.Location, from, to time.Time) ([]time.Time, error) {
+	date := func(t time.Time) time.Time {
+		if e.AllDay {
+			return dateIn(t, loc)
+		}
+		return t
+	}
+	seen := map[int64]bool{}
+	var out []time.Time
+	add := func(t time.Time) {
+		if !t.Before(from) && t.Before(to) && !seen[t.Unix()] {
+			seen[t.Unix()] = true
+			out = append(out, t)
+		}
+	}
+	if r == nil {
+		add(date(e.Start))
+	} else {
+		next := r.Iterator()
+		for n := 0; ; n++ {
+			t, ok := next()
+			if !ok || !t.Before(to) {
+				break
+			}
+			if n > maxSteps {
+				return nil, fmt.Errorf("event %s repeats too often to list", e.ID)
+			}
+			add(t)
+		}
+	}
+	for _, t := range e.RDates {
+		add(date(t))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Before(out[j]) })
+	return out, nil
 }
 
 // parseRule reads an RRULE value, tolerating the spaces some writers put
@@ -67,8 +125,8 @@ func expand(events []*event, from, to time.Time, loc *time.Location, max int) ([
 	for _, e := range events {
 		start, end := e.span(loc)
 		dur := end.Sub(start)
-		if e.RRule == "" || !e.RecurrenceID.IsZero() {
-			if start.Before(to) && end.After(from) {
+		if !e.repeats() {
+			if overlaps(start, end, from, to) {
 				orig := e.RecurrenceID
 				if orig.IsZero() {
 					orig = start
@@ -78,9 +136,12 @@ func expand(events []*event, from, to time.Time, loc *time.Location, max int) ([
 			continue
 		}
 		wall := e.wallZone(loc)
-		r, err := parseRule(e.RRule, start.In(wall))
-		if err != nil {
-			return nil, fmt.Errorf("event %s: RRULE %q: %v", e.ID, e.RRule, err)
+		var r *rrule.RRule
+		if e.RRule != "" {
+			var err error
+			if r, err = parseRule(e.RRule, start.In(wall)); err != nil {
+				return nil, fmt.Errorf("event %s: RRULE %q: %v", e.ID, e.RRule, err)
+			}
 		}
 		ex := map[int64]bool{}
 		for _, x := range e.ExDates {
@@ -89,16 +150,12 @@ func expand(events []*event, from, to time.Time, loc *time.Location, max int) ([
 				ex[dateIn(x, loc).Unix()] = true
 			}
 		}
-		next := r.Iterator()
-		for n := 0; ; n++ {
-			t, ok := next()
-			if !ok || !t.Before(to) {
-				break
-			}
-			if n > 100000 {
-				return nil, fmt.Errorf("event %s repeats too often to list", e.ID)
-			}
-			if !t.Add(dur).After(from) || ex[t.Unix()] || overridden[e.Calendar+"|"+e.UID+"|"+itoa(int(t.Unix()))] {
+		starts, err := seriesInstants(e, r, loc, from.Add(-dur), to)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range starts {
+			if !overlaps(t, t.Add(dur), from, to) || ex[t.Unix()] || overridden[e.Calendar+"|"+e.UID+"|"+itoa(int(t.Unix()))] {
 				continue
 			}
 			out = append(out, occurrence{ev: e, start: t, end: t.Add(dur), original: t})

@@ -1,12 +1,10 @@
 package calendar
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -18,219 +16,20 @@ import (
 // modelled are the VEVENT properties read into event fields; every other
 // one is kept in Extra and written back on export.
 var modelled = map[string]bool{"UID": true, "SUMMARY": true, "DESCRIPTION": true, "LOCATION": true, "DTSTART": true, "DTEND": true,
-	"DURATION": true, "RRULE": true, "EXDATE": true, "RECURRENCE-ID": true, "STATUS": true, "TRANSP": true, "SEQUENCE": true,
+	"DURATION": true, "RRULE": true, "RDATE": true, "EXDATE": true, "RECURRENCE-ID": true, "STATUS": true, "TRANSP": true, "SEQUENCE": true,
 	"DTSTAMP": true, "CREATED": true, "LAST-MODIFIED": true}
 
-// windowsZones maps the Windows zone names Outlook and Exchange write as
-// TZID to IANA zones (CLDR windowsZones, the common ones).
-var windowsZones = map[string]string{
-	"Pacific Standard Time": "America/Los_Angeles", "Mountain Standard Time": "America/Denver", "Central Standard Time": "America/Chicago",
-	"Eastern Standard Time": "America/New_York", "Alaskan Standard Time": "America/Anchorage", "Hawaiian Standard Time": "Pacific/Honolulu",
-	"Atlantic Standard Time": "America/Halifax", "GMT Standard Time": "Europe/London", "Greenwich Standard Time": "Atlantic/Reykjavik",
-	"W. Europe Standard Time": "Europe/Berlin", "Romance Standard Time": "Europe/Paris", "Central Europe Standard Time": "Europe/Budapest",
-	"Central European Standard Time": "Europe/Warsaw", "E. Europe Standard Time": "Europe/Chisinau", "FLE Standard Time": "Europe/Kiev",
-	"GTB Standard Time": "Europe/Bucharest", "Russian Standard Time": "Europe/Moscow", "China Standard Time": "Asia/Shanghai",
-	"Taipei Standard Time": "Asia/Taipei", "Tokyo Standard Time": "Asia/Tokyo", "Korea Standard Time": "Asia/Seoul",
-	"Singapore Standard Time": "Asia/Singapore", "India Standard Time": "Asia/Kolkata", "AUS Eastern Standard Time": "Australia/Sydney",
-	"New Zealand Standard Time": "Pacific/Auckland", "UTC": "UTC", "Coordinated Universal Time": "UTC",
-}
-
-// zones resolves the TZIDs of one file: IANA names, Windows names, and
-// otherwise the file's own VTIMEZONE rules, matched to an IANA zone with
-// the same offsets and changes (a series must repeat on a real wall clock).
-type zones struct {
-	defs  map[string]*vtimezone
-	cache map[string]*time.Location
-}
-
-func (z *zones) resolve(tzid string) (*time.Location, error) {
-	tzid = strings.Trim(tzid, `"`)
-	if l, ok := z.cache[tzid]; ok {
-		return l, nil
-	}
-	var loc *time.Location
-	if name, ok := windowsZones[tzid]; ok {
-		loc, _ = time.LoadLocation(name)
-	} else if strings.Contains(tzid, "/") || tzid == "UTC" {
-		loc, _ = time.LoadLocation(strings.TrimPrefix(tzid, "/"))
-	}
-	if loc == nil {
-		if def, ok := z.defs[tzid]; ok {
-			loc = def.match()
-		}
-	}
-	if loc == nil {
-		return nil, fmt.Errorf("time zone %q is neither an IANA nor a Windows zone name, and its VTIMEZONE matches no IANA zone", tzid)
-	}
-	z.cache[tzid] = loc
-	return loc, nil
-}
-
-// vtimezone is a VTIMEZONE's observances.
-type vtimezone struct{ obs []observance }
-
-type observance struct {
-	from, to int // offsets in seconds
-	start    time.Time
-	rule     *rrule.RRule
-}
-
-// offsetAt is the UTC offset the VTIMEZONE gives at instant t: the
-// observance whose latest onset is at or before t.
-func (v *vtimezone) offsetAt(t time.Time) int {
-	best, off := time.Time{}, 0
-	if len(v.obs) > 0 {
-		off = v.obs[0].from
-	}
-	for _, o := range v.obs {
-		wallT := t.Add(time.Duration(o.from) * time.Second) // the onset's wall time is in the old offset
-		on := o.start
-		if o.rule != nil {
-			on = o.rule.Before(wallT, true)
-		} else if on.After(wallT) {
-			on = time.Time{}
-		}
-		if !on.IsZero() {
-			inst := on.Add(-time.Duration(o.from) * time.Second)
-			if best.IsZero() || inst.After(best) {
-				best, off = inst, o.to
-			}
-		}
-	}
-	return off
-}
-
-// match finds an IANA zone (from the system's zone1970.tab) with this
-// VTIMEZONE's offsets on every day of the last two and next two years.
-func (v *vtimezone) match() *time.Location {
-	f, err := os.Open("/usr/share/zoneinfo/zone1970.tab")
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	year := time.Now().Year()
-	from, to := time.Date(year-2, 1, 1, 12, 0, 0, 0, time.UTC), time.Date(year+2, 1, 1, 12, 0, 0, 0, time.UTC)
-	// The VTIMEZONE's changes in the span, found once: an offset per day
-	// then costs a look-up, not a walk through the rules.
-	type change struct {
-		at  time.Time
-		off int
-	}
-	changes := []change{{time.Time{}, v.offsetAt(from)}}
-	for _, o := range v.obs {
-		if o.rule == nil {
-			continue
-		}
-		for _, on := range o.rule.Between(from.AddDate(0, 0, -1), to, true) {
-			changes = append(changes, change{on.Add(-time.Duration(o.from) * time.Second), o.to})
-		}
-	}
-	sort.Slice(changes, func(i, j int) bool { return changes[i].at.Before(changes[j].at) })
-	var samples []time.Time
-	var want []int
-	ci := 0
-	for t := from; t.Before(to); t = t.Add(24 * time.Hour) {
-		for ci+1 < len(changes) && !changes[ci+1].at.After(t) {
-			ci++
-		}
-		samples = append(samples, t)
-		want = append(want, changes[ci].off)
-	}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
-		if len(fields) < 3 || strings.HasPrefix(fields[0], "#") {
-			continue
-		}
-		loc, err := time.LoadLocation(fields[2])
-		if err != nil {
-			continue
-		}
-		ok := true
-		for i, t := range samples {
-			if _, off := t.In(loc).Zone(); off != want[i] {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return loc
-		}
-	}
-	return nil
-}
-
-func parseOffset(s string) (int, error) {
-	s = strings.TrimSpace(s)
-	if len(s) != 5 && len(s) != 7 || (s[0] != '+' && s[0] != '-') {
-		return 0, fmt.Errorf("offset %q", s)
-	}
-	var h, m, sec int
-	fmt.Sscanf(s[1:3], "%d", &h)
-	fmt.Sscanf(s[3:5], "%d", &m)
-	if len(s) == 7 {
-		fmt.Sscanf(s[5:7], "%d", &sec)
-	}
-	off := h*3600 + m*60 + sec
-	if s[0] == '-' {
-		off = -off
-	}
-	return off, nil
-}
-
-func readVTimezone(tz *ics.VTimezone) (string, *vtimezone) {
-	id := ""
-	if p := tz.GetProperty(ics.ComponentPropertyTzid); p != nil {
-		id = strings.Trim(p.Value, `"`)
-	}
-	v := &vtimezone{}
-	for _, sub := range tz.Components {
-		var base *ics.ComponentBase
-		switch c := sub.(type) {
-		case *ics.Standard:
-			base = &c.ComponentBase
-		case *ics.Daylight:
-			base = &c.ComponentBase
-		default:
-			continue
-		}
-		var o observance
-		var err error
-		if p := base.GetProperty(ics.ComponentProperty("TZOFFSETFROM")); p != nil {
-			o.from, err = parseOffset(p.Value)
-		}
-		if p := base.GetProperty(ics.ComponentProperty("TZOFFSETTO")); p != nil && err == nil {
-			o.to, err = parseOffset(p.Value)
-		}
-		if p := base.GetProperty(ics.ComponentPropertyDtStart); p != nil && err == nil {
-			o.start, err = time.ParseInLocation("20060102T150405", p.Value, time.UTC)
-		}
-		if err != nil {
-			continue
-		}
-		if p := base.GetProperty(ics.ComponentPropertyRrule); p != nil {
-			if o.start.Year() < 1970 { // Outlook's 1601: the same yearly rule, far fewer years to step through
-				o.start = o.start.AddDate(1970-o.start.Year(), 0, 0)
-			}
-			o.rule, _ = parseRule(p.Value, o.start)
-		}
-		v.obs = append(v.obs, o)
-	}
-	return id, v
-}
-
-// timeProp reads a DATE-TIME or DATE property: UTC (Z), with TZID, or
-// floating (read in loc). all reports a DATE value.
+// timeProp reads one value of a DATE-TIME or DATE property: UTC (Z), with
+// TZID, or floating (read in loc). all reports a DATE value; tz is what
+// event.TZ stores for the zone ("" for UTC and dates; loc's name for a
+// floating time, which keeps loc's wall clock). A PERIOD value
+// (start/end) is read as its start.
 func (z *zones) timeProp(p *ics.IANAProperty, value string, loc *time.Location) (t time.Time, all bool, tz string, err error) {
-	if value == "" {
-		value = p.Value
-	}
 	value = strings.TrimSpace(value)
-	isDate := len(value) == 8
-	if v := p.ICalParameters["VALUE"]; len(v) == 1 && strings.EqualFold(v[0], "DATE") {
-		isDate = true
+	if i := strings.IndexByte(value, '/'); i >= 0 {
+		value = value[:i]
 	}
-	if isDate {
+	if len(value) == 8 {
 		d, err := time.Parse("20060102", value)
 		return d, true, "", err
 	}
@@ -239,39 +38,52 @@ func (z *zones) timeProp(p *ics.IANAProperty, value string, loc *time.Location) 
 		return t.UTC(), false, "", err
 	}
 	zone := loc
+	if loc != time.UTC {
+		tz = loc.String()
+	}
 	if ids := p.ICalParameters["TZID"]; len(ids) == 1 {
-		if zone, err = z.resolve(ids[0]); err != nil {
+		if zone, tz, err = z.resolve(ids[0]); err != nil {
 			return time.Time{}, false, "", err
 		}
-		tz = zone.String()
 	}
 	w, err := time.ParseInLocation("20060102T150405", value, time.UTC)
 	if err != nil {
 		return time.Time{}, false, "", err
 	}
-	t, err = wall(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), zone)
-	if err != nil { // a time in a DST gap: RFC 5545 says use the offset before the gap
-		t = time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), 0, zone).UTC()
-		err = nil
+	if t, err = wall(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), zone); err != nil {
+		t = beforeGap(w, zone)
 	}
-	return t, false, tz, err
+	return t, false, tz, nil
 }
 
-// parseICS reads the VEVENTs of an .ics file into events of calendar. Each
-// problem names the event (UID or position) and the property.
-func parseICS(r io.Reader, calendar string, loc *time.Location, now time.Time) ([]*event, error) {
-	cal, err := ics.ParseCalendar(r)
+// skipped is a VEVENT an import left out, and why.
+type skipped struct {
+	Event  string `json:"event"`
+	Reason string `json:"reason"`
+}
+
+// parseICS reads the VEVENTs of an .ics file into events of calendar. A
+// VEVENT that cannot be read (no DTSTART, a zone nothing defines, ...) is
+// left out and listed in skipped, naming it by UID or position.
+func parseICS(r io.Reader, calendar string, loc *time.Location, now time.Time) ([]*event, []skipped, error) {
+	raw, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("not an iCalendar file: %v", err)
+		return nil, nil, err
 	}
-	z := &zones{defs: map[string]*vtimezone{}, cache: map[string]*time.Location{}}
+	cal, err := ics.ParseCalendar(strings.NewReader(upperNames(string(raw))))
+	if err != nil {
+		return nil, nil, fmt.Errorf("not an iCalendar file: %v", err)
+	}
+	z := &zones{defs: map[string]*ics.VTimezone{}, cache: map[string]resolved{}}
 	for _, c := range cal.Components {
 		if tz, ok := c.(*ics.VTimezone); ok {
-			id, v := readVTimezone(tz)
-			z.defs[id] = v
+			if p := tz.GetProperty(ics.ComponentPropertyTzid); p != nil {
+				z.defs[strings.Trim(p.Value, `"`)] = tz
+			}
 		}
 	}
 	var out []*event
+	var skips []skipped
 	for i, ve := range cal.Events() {
 		e, err := z.readEvent(ve, calendar, loc, now)
 		if err != nil {
@@ -279,11 +91,12 @@ func parseICS(r io.Reader, calendar string, loc *time.Location, now time.Time) (
 			if p := ve.GetProperty(ics.ComponentPropertyUniqueId); p != nil {
 				name += " (UID " + p.Value + ")"
 			}
-			return nil, fmt.Errorf("%s: %w", name, err)
+			skips = append(skips, skipped{Event: name, Reason: err.Error()})
+			continue
 		}
 		out = append(out, e)
 	}
-	return out, nil
+	return out, skips, nil
 }
 
 func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, now time.Time) (*event, error) {
@@ -302,14 +115,17 @@ func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, n
 	if ds == nil {
 		return nil, fmt.Errorf("DTSTART is missing")
 	}
-	start, all, tz, err := z.timeProp(ds, "", loc)
+	start, all, tz, err := z.timeProp(ds, ds.Value, loc)
 	if err != nil {
 		return nil, fmt.Errorf("DTSTART: %v", err)
 	}
 	e.Start, e.AllDay, e.TZ = start, all, tz
+	// The event's other times, when floating, are on its wall clock.
+	wallZone := e.wallZone(loc)
 	switch {
 	case ve.GetProperty(ics.ComponentPropertyDtEnd) != nil:
-		end, _, _, err := z.timeProp(ve.GetProperty(ics.ComponentPropertyDtEnd), "", loc)
+		p := ve.GetProperty(ics.ComponentPropertyDtEnd)
+		end, _, _, err := z.timeProp(p, p.Value, wallZone)
 		if err != nil {
 			return nil, fmt.Errorf("DTEND: %v", err)
 		}
@@ -320,30 +136,63 @@ func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, n
 			return nil, fmt.Errorf("DURATION: %v", err)
 		}
 		e.End = e.Start.Add(d)
-	case all:
-		e.End = e.Start.AddDate(0, 0, 1)
 	default:
 		e.End = e.Start
 	}
 	if e.End.Before(e.Start) {
 		return nil, fmt.Errorf("DTEND is before DTSTART")
 	}
+	if all && e.End.Equal(e.Start) { // a date without a length is that day (RFC 5545 3.6.1)
+		e.End = e.Start.AddDate(0, 0, 1)
+	}
+	var rule *rrule.RRule
 	if e.RRule != "" {
-		if _, err := parseRule(e.RRule, e.Start); err != nil {
+		if rule, err = parseRule(e.RRule, e.Start.In(wallZone)); err != nil {
 			return nil, fmt.Errorf("RRULE %q: %v", e.RRule, err)
 		}
 	}
+	// An RDATE or EXDATE given as a DATE in a timed event means that day
+	// in the event's zone.
+	dayOf := func(d time.Time) (time.Time, time.Time) {
+		s := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, wallZone)
+		return s, time.Date(d.Year(), d.Month(), d.Day()+1, 0, 0, 0, 0, wallZone)
+	}
+	for _, p := range ve.GetProperties(ics.ComponentPropertyRdate) {
+		for _, v := range listValues(p.Value) {
+			t, isDate, _, err := z.timeProp(p, v, wallZone)
+			if err != nil {
+				return nil, fmt.Errorf("RDATE %q: %v", v, err)
+			}
+			if isDate && !e.AllDay {
+				t, _ = dayOf(t)
+			}
+			e.RDates = append(e.RDates, t.UTC())
+		}
+	}
+	var dateExdates []time.Time
 	for _, p := range ve.GetProperties(ics.ComponentPropertyExdate) {
-		for _, v := range strings.Split(p.Value, ",") {
-			t, _, _, err := z.timeProp(p, v, loc)
+		for _, v := range listValues(p.Value) {
+			t, isDate, _, err := z.timeProp(p, v, wallZone)
 			if err != nil {
 				return nil, fmt.Errorf("EXDATE %q: %v", v, err)
+			}
+			if isDate && !e.AllDay {
+				dateExdates = append(dateExdates, t)
+				continue
 			}
 			e.ExDates = append(e.ExDates, t)
 		}
 	}
+	for _, d := range dateExdates { // every instance that day
+		from, to := dayOf(d)
+		got, err := seriesInstants(e, rule, loc, from, to)
+		if err != nil {
+			return nil, fmt.Errorf("EXDATE %s: %v", d.Format("20060102"), err)
+		}
+		e.ExDates = append(e.ExDates, got...)
+	}
 	if p := ve.GetProperty(ics.ComponentPropertyRecurrenceId); p != nil {
-		t, _, _, err := z.timeProp(p, "", loc)
+		t, _, _, err := z.timeProp(p, p.Value, wallZone)
 		if err != nil {
 			return nil, fmt.Errorf("RECURRENCE-ID: %v", err)
 		}
@@ -358,6 +207,40 @@ func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, n
 		}
 	}
 	return e, nil
+}
+
+// upperNames upper-cases each content line's name (and a BEGIN or END
+// line's component): RFC 5545 3.1 makes them case-insensitive, and
+// golang-ical matches them exactly ("BEGIN:vCalendar", "dtstart").
+func upperNames(text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	for i, l := range lines {
+		if l == "" || l[0] == ' ' || l[0] == '\t' { // a folded line's rest
+			continue
+		}
+		end := strings.IndexAny(l, ";:")
+		if end < 0 {
+			continue
+		}
+		name := strings.ToUpper(l[:end])
+		if (name == "BEGIN" || name == "END") && l[end] == ':' {
+			end = len(l)
+		}
+		lines[i] = strings.ToUpper(l[:end]) + l[end:]
+	}
+	return strings.Join(lines, "")
+}
+
+// listValues splits a comma list, dropping empty items (an empty RDATE
+// adds nothing).
+func listValues(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // contentUID is a stable UID for an event that came without one: the
@@ -430,6 +313,14 @@ func writeICS(w io.Writer, events []*event, now time.Time) error {
 	}
 	sort.Strings(names)
 	for _, n := range names {
+		if strings.HasPrefix(n, vtimezonePrefix) { // a file's own zone goes back as it came
+			def, err := parseVTimezone(n)
+			if err != nil {
+				return err
+			}
+			cal.Components = append(cal.Components, def)
+			continue
+		}
 		loc, err := time.LoadLocation(n)
 		if err != nil {
 			return err
@@ -457,6 +348,9 @@ func writeICS(w io.Writer, events []*event, now time.Time) error {
 		if e.RRule != "" {
 			ve.AddRrule(e.RRule)
 		}
+		for _, x := range e.RDates {
+			timeProp(ve, ics.ComponentPropertyRdate, e, x)
+		}
 		for _, x := range e.ExDates {
 			timeProp(ve, ics.ComponentPropertyExdate, e, x)
 		}
@@ -475,7 +369,8 @@ func writeICS(w io.Writer, events []*event, now time.Time) error {
 		}
 		cal.AddVEvent(ve)
 	}
-	return cal.SerializeTo(w)
+	// RFC 5545 3.1: lines end in CRLF (folded at 75 octets, golang-ical's default).
+	return cal.SerializeTo(w, ics.WithNewLineWindows)
 }
 
 func timeProp(ve *ics.VEvent, p ics.ComponentProperty, e *event, t time.Time) {
@@ -483,8 +378,8 @@ func timeProp(ve *ics.VEvent, p ics.ComponentProperty, e *event, t time.Time) {
 	case e.AllDay:
 		ve.AddProperty(p, t.Format("20060102"), ics.WithValue(string(ics.ValueDataTypeDate)))
 	case e.TZ != "":
-		loc, _ := time.LoadLocation(e.TZ)
-		ve.AddProperty(p, t.In(loc).Format("20060102T150405"), ics.WithTZID(e.TZ))
+		loc, _ := loadZone(e.TZ)
+		ve.AddProperty(p, t.In(loc).Format("20060102T150405"), ics.WithTZID(zoneLabel(e.TZ)))
 	default:
 		ve.AddProperty(p, t.UTC().Format("20060102T150405Z"))
 	}
@@ -527,12 +422,4 @@ func vtimezoneFor(loc *time.Location, from, to time.Time) *ics.VTimezone {
 		}
 	}
 	return tz
-}
-
-func fmtOffset(s int) string {
-	sign := '+'
-	if s < 0 {
-		sign, s = '-', -s
-	}
-	return fmt.Sprintf("%c%02d%02d", sign, s/3600, s/60%60)
 }

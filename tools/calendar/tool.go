@@ -5,10 +5,12 @@
 // instances in a range; free_slots finds gaps of a duration within the
 // configured working hours across several calendars. import_ics reads
 // .ics files (golang-ical parses them; TZIDs may be IANA names, Windows
-// names as Outlook writes them, or a VTIMEZONE matched to an IANA zone)
-// and importing the same file again changes nothing; export_ics writes
-// them back with the properties this tool does not model, so export then
-// import gives the same events.
+// names as Outlook writes them, IANA names behind a publisher prefix or
+// in X-LIC-LOCATION, or zones only their VTIMEZONE defines, which keep
+// that VTIMEZONE's rules); a VEVENT it cannot read is skipped and named in
+// the result, and importing the same file again changes nothing.
+// export_ics writes them back (CRLF lines, RFC 5545) with the properties
+// this tool does not model, so export then import gives the same events.
 //
 // Instants are stored in UTC; a zoned event keeps its IANA zone so that it
 // repeats on that wall clock across daylight-saving changes. Days, "today",
@@ -34,6 +36,8 @@ import (
 	"clawbridge/internal/store"
 	"clawbridge/internal/zone"
 	"clawbridge/tools/tool"
+
+	"github.com/teambition/rrule-go"
 )
 
 type caltool struct {
@@ -103,7 +107,7 @@ func build(d *tool.Deps) (*caltool, tool.Tool, error) {
 			{Name: "update", Description: "Change an event, or one occurrence of a recurring one.", Level: tool.Write, Timeout: tool.Fast, Handler: c.update, Params: update},
 			{Name: "delete", Description: "Delete an event to the trash, or leave one occurrence out.", Level: tool.Write, Timeout: tool.Fast, Handler: c.delete, Params: []tool.Param{id, occ}},
 			{Name: "restore", Description: "Bring a deleted event back from the trash.", Level: tool.Write, Timeout: tool.Fast, Handler: c.restore, Params: []tool.Param{id}},
-			{Name: "import_ics", Description: "Import an .ics file from the workspace (the same file again changes nothing).", Level: tool.Write, Timeout: tool.Normal, Handler: c.importICS,
+			{Name: "import_ics", Description: "Import an .ics file from the workspace (the same file again changes nothing; events it cannot read are skipped and listed).", Level: tool.Write, Timeout: tool.Normal, Handler: c.importICS,
 				Params: []tool.Param{{Name: "path", Type: tool.String, Required: true, Description: "The .ics file."}, calParam}},
 			{Name: "export_ics", Description: "Export events to an .ics file.", Level: tool.Write, Timeout: tool.Normal, Handler: c.exportICS, Params: []tool.Param{
 				calsParam,
@@ -157,10 +161,10 @@ func (c *caltool) view(o occurrence) map[string]any {
 	if e.Description != "" {
 		v["description"] = e.Description
 	}
-	if e.TZ != "" && e.TZ != c.loc.String() {
-		v["event_timezone"] = e.TZ
+	if tz := zoneLabel(e.TZ); tz != "" && tz != c.loc.String() {
+		v["event_timezone"] = tz
 	}
-	if e.RRule != "" || !e.RecurrenceID.IsZero() {
+	if e.repeats() || !e.RecurrenceID.IsZero() {
 		v["recurring"] = true
 		if e.RRule != "" {
 			v["rrule"] = e.RRule
@@ -272,15 +276,19 @@ func (c *caltool) fill(e *event, a tool.Args, creating bool) error {
 	if a.Has("description") {
 		e.Description = a.String("description")
 	}
-	loc := c.loc
+	// loc is the zone times are read in, tz what the event stores for it:
+	// an event keeps its own zone (perhaps one an imported file defined).
+	loc, tz := c.loc, c.loc.String()
 	if a.Has("timezone") {
 		l, err := zone.Load("timezone", a.String("timezone"))
 		if err != nil {
 			return tool.Invalid("timezone", err.Error(), "")
 		}
-		loc = l
+		loc, tz = l, l.String()
 	} else if e.TZ != "" {
-		loc, _ = time.LoadLocation(e.TZ)
+		if l, err := loadZone(e.TZ); err == nil {
+			loc, tz = l, e.TZ
+		}
 	}
 	if a.Has("all_day") {
 		e.AllDay = a.Bool("all_day", false)
@@ -305,7 +313,7 @@ func (c *caltool) fill(e *event, a tool.Args, creating bool) error {
 			if err != nil {
 				return tool.Invalid("start", err.Error(), "")
 			}
-			e.Start, e.TZ = t, loc.String()
+			e.Start, e.TZ = t, tz
 			if loc == time.UTC {
 				e.TZ = ""
 			}
@@ -362,7 +370,7 @@ func (c *caltool) fill(e *event, a tool.Args, creating bool) error {
 			}
 			e.ExDates = append(e.ExDates, t)
 		}
-		if len(e.ExDates) > 0 && e.RRule == "" {
+		if len(e.ExDates) > 0 && !e.repeats() {
 			return tool.Invalid("exdates", "exdates need a recurring event (rrule)", "")
 		}
 	}
@@ -424,12 +432,15 @@ func (c *caltool) isOccurrence(e *event, t time.Time) bool {
 	if e.AllDay {
 		wt = dateIn(t, c.loc)
 	}
-	r, err := parseRule(e.RRule, start.In(e.wallZone(c.loc)))
-	if err != nil {
-		return false
+	var r *rrule.RRule
+	if e.RRule != "" {
+		var err error
+		if r, err = parseRule(e.RRule, start.In(e.wallZone(c.loc))); err != nil {
+			return false
+		}
 	}
-	got := r.Between(wt.Add(-time.Second), wt.Add(time.Second), true)
-	return len(got) > 0 && got[0].Equal(wt)
+	got, err := seriesInstants(e, r, c.loc, wt, wt.Add(time.Second))
+	return err == nil && len(got) > 0
 }
 
 func (c *caltool) update(ctx context.Context, call *tool.Call) (*tool.Result, error) {
@@ -438,7 +449,7 @@ func (c *caltool) update(ctx context.Context, call *tool.Call) (*tool.Result, er
 	_, err := c.change(ctx, call.Args.String("id"), func(tx *sql.Tx, e *event) error {
 		target := e
 		if call.Args.Has("occurrence") {
-			if e.RRule == "" {
+			if !e.repeats() {
 				return tool.Invalid("occurrence", "the event does not repeat", "update it without occurrence")
 			}
 			t, err := c.occurrenceTime(e, call.Args.String("occurrence"))
@@ -447,7 +458,7 @@ func (c *caltool) update(ctx context.Context, call *tool.Call) (*tool.Result, er
 			}
 			// An override: the series' fields, this occurrence's time.
 			o := *e
-			o.ID, o.RRule, o.ExDates, o.RecurrenceID, o.Created = newID(), "", nil, t, now.Unix()
+			o.ID, o.RRule, o.RDates, o.ExDates, o.RecurrenceID, o.Created = newID(), "", nil, nil, t, now.Unix()
 			o.Start, o.End = t, t.Add(e.End.Sub(e.Start))
 			target = &o
 			var existing string
@@ -486,7 +497,7 @@ func (c *caltool) delete(ctx context.Context, call *tool.Call) (*tool.Result, er
 	var summary string
 	_, err := c.change(ctx, call.Args.String("id"), func(tx *sql.Tx, e *event) error {
 		if call.Args.Has("occurrence") {
-			if e.RRule == "" {
+			if !e.repeats() {
 				return tool.Invalid("occurrence", "the event does not repeat", "delete it without occurrence")
 			}
 			t, err := c.occurrenceTime(e, call.Args.String("occurrence"))
@@ -589,9 +600,16 @@ func (c *caltool) importICS(ctx context.Context, call *tool.Call) (*tool.Result,
 		return nil, tool.Invalid("path", err.Error(), "")
 	}
 	cal := strings.TrimSpace(call.Args.StringOr("calendar", c.cfg.Calendar))
-	evs, err := parseICS(bytes.NewReader(raw), cal, c.loc, c.now())
+	evs, skips, err := parseICS(bytes.NewReader(raw), cal, c.loc, c.now())
 	if err != nil {
 		return nil, tool.Invalid("path", fmt.Sprintf("%s: %v", p, err), "nothing was imported")
+	}
+	if len(evs) == 0 && len(skips) > 0 {
+		var why []string
+		for _, s := range skips {
+			why = append(why, s.Event+": "+s.Reason)
+		}
+		return nil, tool.Invalid("path", fmt.Sprintf("%s: no event could be read: %s", p, strings.Join(why, "; ")), "nothing was imported")
 	}
 	added, updated := 0, 0
 	err = c.st.Tx(ctx, func(tx *sql.Tx) error {
@@ -612,8 +630,13 @@ func (c *caltool) importICS(ctx context.Context, call *tool.Call) (*tool.Result,
 	if err != nil {
 		return nil, err
 	}
-	return &tool.Result{Summary: fmt.Sprintf("Imported %d events from %s into %s: %d new, %d already there (replaced).", len(evs), p, cal, added, updated),
-		Data: map[string]any{"events": len(evs), "added": added, "updated": updated, "calendar": cal}}, nil
+	summary := fmt.Sprintf("Imported %d events from %s into %s: %d new, %d already there (replaced).", len(evs), p, cal, added, updated)
+	data := map[string]any{"events": len(evs), "added": added, "updated": updated, "calendar": cal}
+	if len(skips) > 0 {
+		summary += fmt.Sprintf(" Skipped %d that could not be read (see skipped).", len(skips))
+		data["skipped"] = skips
+	}
+	return &tool.Result{Summary: summary, Data: data}, nil
 }
 
 func (c *caltool) exportICS(ctx context.Context, call *tool.Call) (*tool.Result, error) {

@@ -138,6 +138,15 @@ func TestStudyPlanICS_DSTParsedBackWithGolangICal(t *testing.T) {
 	if res.Data.(map[string]any)["path"] == nil {
 		t.Fatal("no path in the result")
 	}
+	// RFC 5545 3.1: content lines end in CRLF and are at most 75 octets.
+	if !strings.HasSuffix(string(b), "\r\n") {
+		t.Fatal("the file does not end in CRLF")
+	}
+	for i, line := range strings.Split(strings.TrimSuffix(string(b), "\r\n"), "\r\n") {
+		if strings.ContainsAny(line, "\r\n") || len(line) > 75 {
+			t.Fatalf("line %d: %q (a bare LF or CR, or over 75 octets)", i+1, line)
+		}
+	}
 }
 
 // TestStudyPlanBadInput_NamesFieldWritesNothing.
