@@ -14,21 +14,22 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"clawbridge/tools/email/smtptest"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
 
 // newTool builds the email tool against srv (nil: no server) with its log
 // captured.
-func newTool(t *testing.T, srv *smtpServer, extra string) (tool.Tool, *tool.Deps, *bytes.Buffer) {
+func newTool(t *testing.T, srv *smtptest.Server, extra string) (tool.Tool, *tool.Deps, *bytes.Buffer) {
 	t.Helper()
 	d := tooltest.Deps(t)
 	logs := &bytes.Buffer{}
 	d.Log = zerolog.New(logs)
 	body := "from: \"Clawbridge Robot <robot@example.org>\""
 	if srv != nil {
-		body = srv.config()
-		t.Setenv("TEST_SMTP_PASSWORD", srv.password)
+		body = srv.Config()
+		t.Setenv("TEST_SMTP_PASSWORD", srv.Password)
 	}
 	if extra != "" {
 		body += "\n" + extra
@@ -136,8 +137,8 @@ func TestEmail_DraftIsRFC5322WithEncodedHeadersAlternativesAndAttachments(t *tes
 func TestEmail_SendDeliversTheDraftByteForByteOverSTARTTLS(t *testing.T) {
 	for _, auth := range []string{"plain", "login"} {
 		t.Run(auth, func(t *testing.T) {
-			srv := startSMTP(t)
-			srv.auth = auth
+			srv := smtptest.Start(t)
+			srv.Auth = auth
 			tl, d, _ := newTool(t, srv, "")
 			res, err := tooltest.Run(t, tl, draftArgs(d, t))
 			if err != nil {
@@ -149,15 +150,15 @@ func TestEmail_SendDeliversTheDraftByteForByteOverSTARTTLS(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := srv.mails()
+			got := srv.Mails()
 			if len(got) != 1 || !bytes.Equal(got[0].Data, raw) {
 				t.Fatalf("received %d mails; same bytes: %v", len(got), len(got) == 1 && bytes.Equal(got[0].Data, raw))
 			}
 			if got[0].From != "robot@example.org" || strings.Join(got[0].To, ",") != "zhang@example.org,bob@example.com,zoe@example.de" {
 				t.Fatalf("envelope %s -> %v", got[0].From, got[0].To)
 			}
-			if srv.usedTLS[0] != true || !strings.EqualFold(srv.authMech[0], auth) {
-				t.Fatalf("auth over TLS %v with %v", srv.usedTLS, srv.authMech)
+			if srv.UsedTLS()[0] != true || !strings.EqualFold(srv.AuthMechs()[0], auth) {
+				t.Fatalf("auth over TLS %v with %v", srv.UsedTLS(), srv.AuthMechs())
 			}
 			if res.Data.(map[string]any)["status"] != "sent" {
 				t.Fatalf("result %v", res.Data)
@@ -167,7 +168,7 @@ func TestEmail_SendDeliversTheDraftByteForByteOverSTARTTLS(t *testing.T) {
 }
 
 func TestEmailIdempotency_RetriedSendIsDeliveredOnce(t *testing.T) {
-	srv := startSMTP(t)
+	srv := smtptest.Start(t)
 	tl, d, _ := newTool(t, srv, "")
 	res, err := tooltest.Run(t, tl, draftArgs(d, t))
 	if err != nil {
@@ -200,13 +201,13 @@ func TestEmailIdempotency_RetriedSendIsDeliveredOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := len(srv.mails()); n != 3 {
+	if n := len(srv.Mails()); n != 3 {
 		t.Fatalf("%d mails delivered, want 3 (draft once, fields once, new key once)", n)
 	}
 }
 
 func TestEmailSecrets_WrongPasswordIsRefusedWithoutShowingIt(t *testing.T) {
-	srv := startSMTP(t)
+	srv := smtptest.Start(t)
 	tl, _, logs := newTool(t, srv, "")
 	t.Setenv("TEST_SMTP_PASSWORD", "wrong-Pa55-guess")
 	args := map[string]any{"action": "send", "to": []any{"bob@example.com"}, "subject": "hi", "text": "secret body text"}
@@ -216,13 +217,13 @@ func TestEmailSecrets_WrongPasswordIsRefusedWithoutShowingIt(t *testing.T) {
 		t.Fatalf("error %v", te)
 	}
 	// Nothing went, so the same call may be retried and goes once.
-	t.Setenv("TEST_SMTP_PASSWORD", srv.password)
+	t.Setenv("TEST_SMTP_PASSWORD", srv.Password)
 	res, err := tooltest.Run(t, tl, args)
 	if err != nil || res.Data.(map[string]any)["status"] != "sent" {
 		t.Fatalf("retry after fixing the password: %v %v", res, err)
 	}
 	out, _ := json.Marshal(res.Data)
-	for _, s := range []string{srv.password, "wrong-Pa55-guess"} {
+	for _, s := range []string{srv.Password, "wrong-Pa55-guess"} {
 		if strings.Contains(te.Error()+te.Hint+string(out)+logs.String(), s) {
 			t.Fatalf("password %q leaked", s)
 		}
@@ -233,22 +234,22 @@ func TestEmailSecrets_WrongPasswordIsRefusedWithoutShowingIt(t *testing.T) {
 }
 
 func TestEmail_RefusedRecipientSendsNothing(t *testing.T) {
-	srv := startSMTP(t)
-	srv.refuse = "nobody@example.com"
+	srv := smtptest.Start(t)
+	srv.Refuse("nobody@example.com")
 	tl, _, _ := newTool(t, srv, "")
 	_, err := tooltest.Run(t, tl, map[string]any{"action": "send", "to": []any{"bob@example.com", "nobody@example.com"}, "subject": "hi", "text": "x"})
 	te := tooltest.ToolError(t, err, tool.CodeFailed)
 	if !strings.Contains(te.Message, "refused the recipient nobody@example.com") || !strings.Contains(te.Message, "550") {
 		t.Fatalf("error %v", te)
 	}
-	if n := len(srv.mails()); n != 0 {
+	if n := len(srv.Mails()); n != 0 {
 		t.Fatalf("%d mails delivered", n)
 	}
 }
 
 func TestEmailIdempotency_ConnectionDroppedMidDataMayHaveBeenSentAndIsNotRetried(t *testing.T) {
-	srv := startSMTP(t)
-	srv.dropData = true
+	srv := smtptest.Start(t)
+	srv.DropData(true)
 	tl, _, _ := newTool(t, srv, "")
 	args := map[string]any{"action": "send", "to": []any{"bob@example.com"}, "subject": "hi", "text": strings.Repeat("long body line\n", 2000)}
 	_, err := tooltest.Run(t, tl, args)
@@ -256,17 +257,15 @@ func TestEmailIdempotency_ConnectionDroppedMidDataMayHaveBeenSentAndIsNotRetried
 	if !strings.Contains(te.Message, "may have been sent") || !strings.Contains(te.Hint, "do not send again") {
 		t.Fatalf("error %v", te)
 	}
-	srv.mu.Lock()
-	srv.dropData = false
-	srv.mu.Unlock()
+	srv.DropData(false)
 	_, err = tooltest.Run(t, tl, args)
 	te = tooltest.ToolError(t, err, tool.CodeFailed)
-	if !strings.Contains(te.Message, "may have been sent") || len(srv.mails()) != 0 {
-		t.Fatalf("the retry was sent: %v, %d mails", te, len(srv.mails()))
+	if !strings.Contains(te.Message, "may have been sent") || len(srv.Mails()) != 0 {
+		t.Fatalf("the retry was sent: %v, %d mails", te, len(srv.Mails()))
 	}
 	args["idempotency_key"] = "user-says-send-anyway"
-	if _, err := tooltest.Run(t, tl, args); err != nil || len(srv.mails()) != 1 {
-		t.Fatalf("a new key: %v, %d mails", err, len(srv.mails()))
+	if _, err := tooltest.Run(t, tl, args); err != nil || len(srv.Mails()) != 1 {
+		t.Fatalf("a new key: %v, %d mails", err, len(srv.Mails()))
 	}
 }
 
@@ -292,7 +291,7 @@ func TestEmail_RecipientsCheckedForSyntaxAndAllowList(t *testing.T) {
 }
 
 func TestEmail_PreviewShowsRecipientsSubjectAndAttachments(t *testing.T) {
-	srv := startSMTP(t)
+	srv := smtptest.Start(t)
 	tl, d, _ := newTool(t, srv, "")
 	res, err := tooltest.Run(t, tl, draftArgs(d, t))
 	if err != nil {
@@ -312,7 +311,7 @@ func TestEmail_PreviewShowsRecipientsSubjectAndAttachments(t *testing.T) {
 			t.Fatalf("preview lacks %q:\n%s", want, p)
 		}
 	}
-	if len(srv.mails()) != 0 {
+	if len(srv.Mails()) != 0 {
 		t.Fatal("preview sent mail")
 	}
 }
