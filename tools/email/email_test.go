@@ -2,16 +2,21 @@ package email
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
 	"net/mail"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/emersion/go-smtp"
 	"github.com/rs/zerolog"
 
 	"clawbridge/tools/email/smtptest"
@@ -297,16 +302,14 @@ func TestEmail_PreviewShowsRecipientsSubjectAndAttachments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := tl.Prepare(map[string]any{"action": "send", "path": res.Data.(map[string]any)["path"]})
+	p, err := preview(t, tl, map[string]any{"action": "send", "path": res.Data.(map[string]any)["path"]})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := tl.Action("send")
-	p, err := a.Preview(t.Context(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"张三 <zhang@example.org>", "bob@example.com", "cc Zoë Müller <zoe@example.de>", `subject "季度报告 Q3 — résumé"`, "report.pdf (29 bytes)", "数据.csv", "The **numbers** are in."} {
+	pdf := fmt.Sprintf("%x", sha256.Sum256([]byte("%PDF-1.4\n% a small pdf\n%%EOF\n")))
+	for _, want := range []string{"张三 <zhang@example.org>", "bob@example.com", "cc Zoë Müller <zoe@example.de>", `subject "季度报告 Q3 — résumé"`,
+		"attachment report.pdf (application/pdf, 29 bytes, sha256 " + pdf + ")", "attachment 数据.csv (text/csv", "The **numbers** are in.",
+		"HTML part:", "<p>The <strong>numbers</strong> are in.</p>"} {
 		if !strings.Contains(p, want) {
 			t.Fatalf("preview lacks %q:\n%s", want, p)
 		}
@@ -314,6 +317,112 @@ func TestEmail_PreviewShowsRecipientsSubjectAndAttachments(t *testing.T) {
 	if len(srv.Mails()) != 0 {
 		t.Fatal("preview sent mail")
 	}
+}
+
+// preview runs the send action's preview on args, as the server does
+// before it asks the person.
+func preview(t *testing.T, tl tool.Tool, args map[string]any) (string, error) {
+	t.Helper()
+	c, err := tl.Prepare(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := tl.Action("send")
+	return a.Preview(t.Context(), c)
+}
+
+// realDraft is a tool sending as from, with the test message name copied
+// into the workspace as a draft.
+func realDraft(t *testing.T, srv *smtptest.Server, from, name string) (tool.Tool, string) {
+	t.Helper()
+	d := tooltest.Deps(t)
+	t.Setenv("TEST_SMTP_PASSWORD", srv.Password)
+	tooltest.ConfigSection(t, d, "email", strings.Replace(srv.Config(), `from: "Clawbridge Robot <robot@example.org>"`, "from: "+from, 1))
+	tl, err := New(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "outputs", name), raw)
+	return tl, "outputs/" + name
+}
+
+// TestEmailPreview_RealMessageShowsReplyToAndHTML: a real message (from
+// imap_tools' tests) whose only body is an HTML part with a link and which
+// sends replies elsewhere with Reply-To: the preview shows both, and every
+// part Python's email package finds in it.
+func TestEmailPreview_RealMessageShowsReplyToAndHTML(t *testing.T) {
+	srv := smtptest.Start(t)
+	tl, path := realDraft(t, srv, "abhijit.862153drinnan@datavalet.com", "html_only_reply_to.eml")
+	p, err := preview(t, tl, map[string]any{"action": "send", "path": path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"to cvs@bruce-guenter.dyndns.org, cc rait@bruce-guenter.dyndns.org",
+		`Reply-To: "chianfong cuthbert" <abhijit.862153drinnan@datavalet.com>`, "HTML part:",
+		`<a href="http://www.lenxzc.com/index2.php?refid=malx">Approval Form</a>`} {
+		if !strings.Contains(p, want) {
+			t.Fatalf("preview lacks %q:\n%s", want, p)
+		}
+	}
+	// A second reader: Python's email package.
+	py := tooltest.NeedProgram(t, "python3")
+	out, err := exec.Command(py, "-c", `import email, sys
+m = email.message_from_bytes(open(sys.argv[1], "rb").read())
+print(m["Reply-To"])
+for part in m.walk():
+    if not part.is_multipart():
+        print(part.get_content_type(), part.get_payload().strip().splitlines()[-1])`, filepath.Join("testdata", "html_only_reply_to.eml")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if !strings.Contains(p, "Reply-To: "+lines[0]) || len(lines) != 2 {
+		t.Fatalf("python reads %q; preview:\n%s", lines, p)
+	}
+	for _, l := range lines[1:] {
+		ct, last, _ := strings.Cut(l, " ")
+		if ct != "text/html" || !strings.Contains(p, last) {
+			t.Fatalf("python finds the part %q; preview:\n%s", l, p)
+		}
+	}
+}
+
+// TestEmailPreview_RepeatedHeadersRefused: a real message with two To, Cc,
+// Bcc and Reply-To headers each is refused before anyone is asked: the
+// preview could show one while a mail client shows the other.
+func TestEmailPreview_RepeatedHeadersRefused(t *testing.T) {
+	srv := smtptest.Start(t)
+	tl, path := realDraft(t, srv, "kaukinvk@yandex.ru", "double_fields.eml")
+	_, err := preview(t, tl, map[string]any{"action": "send", "path": path})
+	te := tooltest.ToolError(t, err, tool.CodeInvalid)
+	if !strings.Contains(te.Message, "2 Reply-To headers") {
+		t.Fatalf("error %v", te)
+	}
+	if len(srv.Mails()) != 0 {
+		t.Fatal("mail sent")
+	}
+}
+
+// TestEmailPreview_FIFOsAreRefusedNotWaitedOn: a FIFO in place of a draft
+// or an attachment is refused at once; nothing waits for a writer.
+func TestEmailPreview_FIFOsAreRefusedNotWaitedOn(t *testing.T) {
+	srv := smtptest.Start(t)
+	tl, d, _ := newTool(t, srv, "")
+	ws := d.Sandbox.Root()
+	for _, name := range []string{"outputs/pipe.eml", "pipe.txt"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(ws, name)), 0o755)
+		if err := syscall.Mkfifo(filepath.Join(ws, name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := preview(t, tl, map[string]any{"action": "send", "path": "outputs/pipe.eml"})
+	tooltest.ToolError(t, err, tool.CodeInvalid)
+	_, err = preview(t, tl, map[string]any{"action": "send", "to": []any{"a@example.org"}, "subject": "s", "text": "t", "attachments": []any{"pipe.txt"}})
+	tooltest.ToolError(t, err, tool.CodeInvalid)
 }
 
 func TestEmail_ListAndDeleteDraftToTrash(t *testing.T) {
@@ -352,5 +461,58 @@ func TestEmail_SendWithoutServerSaysWhatToConfigure(t *testing.T) {
 	te := tooltest.ToolError(t, err, tool.CodeUnavailable)
 	if !strings.Contains(te.Hint, "tools.email.host") {
 		t.Fatal(te)
+	}
+}
+
+// TestEmailIdempotency_KeyOfAnotherMessageIsNotAlreadySent: a key that
+// delivered one message, given with another, never answers "already sent"
+// for the message that was not sent: it is refused, and says so.
+func TestEmailIdempotency_KeyOfAnotherMessageIsNotAlreadySent(t *testing.T) {
+	srv := smtptest.Start(t)
+	tl, _, _ := newTool(t, srv, "")
+	first := map[string]any{"action": "send", "to": []any{"bob@example.com"}, "subject": "invoice", "text": "the first", "idempotency_key": "k-1"}
+	if res, err := tooltest.Run(t, tl, first); err != nil || res.Data.(map[string]any)["status"] != "sent" {
+		t.Fatalf("first send: %v %v", res, err)
+	}
+	other := map[string]any{"action": "send", "to": []any{"carol@example.com"}, "subject": "other", "text": "never sent", "idempotency_key": "k-1"}
+	res, err := tooltest.Run(t, tl, other)
+	if err == nil {
+		t.Fatalf("another message under a used key answered %v", res.Data)
+	}
+	te := tooltest.ToolError(t, err, tool.CodeInvalid)
+	if !strings.Contains(te.Message, "another message") || !strings.Contains(te.Message, "not sent") {
+		t.Fatalf("error %v", te)
+	}
+	// The first message again is a retry: already sent, not sent twice.
+	if res, err := tooltest.Run(t, tl, first); err != nil || res.Data.(map[string]any)["status"] != "already_sent" {
+		t.Fatalf("retry of the first: %v %v", res, err)
+	}
+	if got := srv.Mails(); len(got) != 1 || got[0].To[0] != "bob@example.com" {
+		t.Fatalf("%d mails delivered", len(got))
+	}
+}
+
+// TestEmailIdempotency_TemporaryRefusalDoesNotBlockRetry: a server that
+// answers the end of the data with 451 accepted nothing; the same call
+// later sends, once.
+func TestEmailIdempotency_TemporaryRefusalDoesNotBlockRetry(t *testing.T) {
+	srv := smtptest.Start(t)
+	srv.ReplyToData(&smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Try again later"})
+	tl, _, _ := newTool(t, srv, "")
+	args := map[string]any{"action": "send", "to": []any{"bob@example.com"}, "subject": "hi", "text": "after a 451"}
+	_, err := tooltest.Run(t, tl, args)
+	te := tooltest.ToolError(t, err, tool.CodeUnavailable)
+	if !strings.Contains(te.Message, "451") || strings.Contains(te.Message, "may have been sent") {
+		t.Fatalf("error %v", te)
+	}
+	srv.ReplyToData(nil)
+	for i, want := range []string{"sent", "already_sent"} {
+		res, err := tooltest.Run(t, tl, args)
+		if err != nil || res.Data.(map[string]any)["status"] != want {
+			t.Fatalf("retry %d: %v %v", i, res, err)
+		}
+	}
+	if n := len(srv.Mails()); n != 1 {
+		t.Fatalf("%d mails delivered, want 1", n)
 	}
 }
