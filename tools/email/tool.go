@@ -6,12 +6,16 @@
 // SMTP (STARTTLS or implicit TLS, PLAIN or LOGIN auth, the password from the
 // environment variable tools.email.password_env).
 //
-// send is `high`: the confirmation shows recipients, subject and
-// attachments. The bytes of a draft go out exactly as saved. An idempotency
-// key (given, or derived from the draft's bytes or the fields) is claimed in
-// the store before the SMTP session and its outcome recorded before the call
-// returns (internal/sendonce): a retried send goes out once, and one that
-// broke after DATA began is reported as "may have been sent", never resent.
+// send is `high`: the confirmation shows recipients, subject, every other
+// header, each attachment's type, size and sha256, the text and the HTML
+// part; the message it read is the one delivered, byte for byte, whatever
+// happens to the files meanwhile. An idempotency key (given, or derived
+// from the draft's bytes or the fields) is claimed in the store before the
+// SMTP session and its outcome, with the message's digest, recorded before
+// the call returns (internal/sendonce): a retried send goes out once, one
+// that broke after DATA began is reported as "may have been sent", never
+// resent, one the server refused may be retried, and a key used for
+// another message is refused rather than answered "already sent".
 // A cron job that sends passes idempotency_key "cron:<job>:<scheduled time>"
 // so each scheduled time sends once.
 //
