@@ -11,9 +11,11 @@ import (
 // it is a regular file of at most max bytes. It opens without blocking and
 // checks the opened file, so a FIFO or device put in its place never holds
 // the call, and reads at most max+1 bytes, so a file that grows meanwhile
-// is refused too. field names the argument in the error.
+// is refused too. abs is the real path Sandbox.Resolve returned, so a
+// symlink there now was put in after the check and is not followed. field
+// names the argument in the error.
 func ReadRegular(field, rel, abs string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, &Error{Code: CodeNotFound, Field: field, Message: fmt.Sprintf("%s does not exist", rel), Hint: "check the name with the file tool (action=list)"}
