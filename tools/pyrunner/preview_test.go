@@ -74,3 +74,34 @@ func TestPreview_FIFOPathRefusedAtOnce(t *testing.T) {
 	_, _, err := previewOf(t, r, map[string]any{"path": "pipe.py"})
 	tooltest.ToolError(t, err, tool.CodeInvalid)
 }
+
+// TestPreview_InputFileChangedAfterConfirmationDoesNotRun: the preview
+// names each `files` input with its size and sha256; an input rewritten
+// between the confirmation and the run stops the run before the code
+// starts, and the unchanged input runs.
+func TestPreview_InputFileChangedAfterConfirmationDoesNotRun(t *testing.T) {
+	r, d := newRunner(t, "")
+	data := filepath.Join(d.Sandbox.Root(), "helper.py")
+	tooltest.WriteFile(t, data, []byte("print('helper as shown')\n"))
+	args := map[string]any{"code": "exec(open('helper.py').read())", "files": []any{"helper.py"}}
+	p, c, err := previewOf(t, r, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := fmt.Sprintf("%x", sha256.Sum256([]byte("print('helper as shown')\n")))
+	if !strings.Contains(p, "file helper.py (25 bytes, sha256 "+sum+")") {
+		t.Fatalf("preview:\n%s", p)
+	}
+	tooltest.WriteFile(t, data, []byte("print('swapped in')\n"))
+	tl := r.tool()
+	_, err = tl.Handle(t.Context(), c)
+	if te := tooltest.ToolError(t, err, tool.CodeConfirm); !strings.Contains(te.Message, "helper.py changed") {
+		t.Fatal(te)
+	}
+	tooltest.WriteFile(t, data, []byte("print('helper as shown')\n"))
+	_, c, _ = previewOf(t, r, map[string]any{"code": "exec(open('helper.py').read())", "files": []any{"helper.py"}})
+	res, err := tl.Handle(t.Context(), c)
+	if err != nil || res.Data.(*runOutput).Stdout != "helper as shown\n" {
+		t.Fatalf("%v %v", res, err)
+	}
+}

@@ -70,6 +70,9 @@ func (r *runner) run(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	if err := r.copyIn(w, c.Args.Strings("files"), script, int64(r.cfg.MaxInputMB)<<20); err != nil {
 		return nil, err
 	}
+	if err := s.checkInputs(w.dir); err != nil {
+		return nil, err
+	}
 
 	timeout := r.cfg.Timeout
 	if s := c.Args.Int("timeout_seconds", 0); s > 0 && time.Duration(s)*time.Second < timeout {

@@ -6,8 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"clawbridge/internal/logging"
 	"clawbridge/tools/tool"
@@ -21,6 +24,16 @@ type program struct {
 	name string // its file name in the work dir
 	path string // the workspace path it was read from, "" for code
 	code []byte
+	// inputs are the `files` as the preview saw them; the run checks the
+	// copies it makes against them. Nil without a preview.
+	inputs []input
+}
+
+// input is one `files` entry: its name in the work dir, size and sha256.
+type input struct {
+	path, name string
+	size       int64
+	sum        string
 }
 
 // loadScript reads the program of a run call.
@@ -63,6 +76,9 @@ func (r *runner) preview(ctx context.Context, c *tool.Call) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if s.inputs, err = r.sumInputs(c.Args.Strings("files")); err != nil {
+		return "", err
+	}
 	c.Previewed = s
 	sum := sha256.Sum256(s.code)
 	var b strings.Builder
@@ -80,6 +96,9 @@ func (r *runner) preview(ctx context.Context, c *tool.Call) (string, error) {
 	if len(rest) > 0 {
 		js, _ := json.Marshal(logging.Redact(rest))
 		fmt.Fprintf(&b, "\nwith %s", js)
+	}
+	for _, in := range s.inputs {
+		fmt.Fprintf(&b, "\nfile %s (%d bytes, sha256 %s)", in.path, in.size, in.sum)
 	}
 	code := strings.ToValidUTF8(string(s.code), "\uFFFD")
 	lines := strings.SplitAfter(code, "\n")
@@ -99,4 +118,61 @@ func (r *runner) preview(ctx context.Context, c *tool.Call) (string, error) {
 		fmt.Fprintf(&b, "\n… %d more lines not shown (%d bytes; the sha256 above covers them)", left, len(code)-len(shown))
 	}
 	return b.String(), nil
+}
+
+// sumInputs hashes the `files` of a call for its preview. Their bytes are
+// not kept (they may be large): the run hashes the copies it makes and
+// refuses to run on anything else.
+func (r *runner) sumInputs(paths []string) ([]input, error) {
+	var out []input
+	left := int64(r.cfg.MaxInputMB) << 20
+	for _, p := range paths {
+		abs, err := r.d.Sandbox.Resolve(p)
+		if err != nil {
+			return nil, tool.PathError("files", p, err)
+		}
+		f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+		if err != nil {
+			return nil, tool.Errorf(tool.CodeNotFound, "list existing workspace files", "files: %q cannot be read", p)
+		}
+		fi, err := f.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			f.Close()
+			return nil, tool.Invalid("files", fmt.Sprintf("files: %q is not a regular file", p), "list files, not directories; the code sees each by its base name")
+		}
+		h := sha256.New()
+		n, err := io.Copy(h, io.LimitReader(f, left+1))
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("python_runner: read %s: %w", p, err)
+		}
+		if left -= n; left < 0 {
+			return nil, tool.Errorf(tool.CodeTooLarge, "copy in fewer or smaller files, or raise tools.python_runner.max_input_mb",
+				"the input files are more than %d MB together", r.cfg.MaxInputMB)
+		}
+		out = append(out, input{path: p, name: filepath.Base(abs), size: n, sum: hex.EncodeToString(h.Sum(nil))})
+	}
+	return out, nil
+}
+
+// checkInputs refuses a run whose copied-in files differ from the ones the
+// person confirmed (one was rewritten in between).
+func (p *program) checkInputs(dir string) error {
+	for _, in := range p.inputs {
+		f, err := os.Open(filepath.Join(dir, in.name))
+		if err != nil {
+			return fmt.Errorf("python_runner: check %s: %w", in.name, err)
+		}
+		h := sha256.New()
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("python_runner: check %s: %w", in.name, err)
+		}
+		if hex.EncodeToString(h.Sum(nil)) != in.sum {
+			return tool.Errorf(tool.CodeConfirm, "call again: the user is asked about the file as it is now",
+				"files: %s changed after it was confirmed; nothing ran", in.path)
+		}
+	}
+	return nil
 }
