@@ -20,9 +20,10 @@ import (
 )
 
 // confirmer implements confirmation of high actions. Tokens are bound to the
-// session, the tool and a hash of the exact arguments, expire, and are spent
-// on use inside a transaction so a token runs its call once. Pending calls
-// (the approve policy) are in approve.go.
+// session, the tool and a hash of the exact arguments and of the preview
+// shown (which holds or names by sha256 the content the call acts on),
+// expire, and are spent on use inside a transaction so a token runs its call
+// once. Pending calls (the approve policy) are in approve.go.
 type confirmer struct {
 	st     *store.Store
 	policy string
@@ -48,8 +49,16 @@ func argsHash(toolName string, args map[string]any) string {
 	return hex.EncodeToString(h[:])
 }
 
-// issue stores a new token for this call.
-func (c *confirmer) issue(ctx context.Context, session, toolName string, args map[string]any) (string, time.Time, error) {
+// shownHash is what a token is bound to: the arguments and the preview
+// the person saw. A file the call reads that changed since then changes the
+// preview, so the token no longer fits and a new question is asked.
+func shownHash(toolName string, args map[string]any, what string) string {
+	h := sha256.Sum256([]byte(argsHash(toolName, args) + "\x00" + what))
+	return hex.EncodeToString(h[:])
+}
+
+// issue stores a new token for this call as previewed.
+func (c *confirmer) issue(ctx context.Context, session, toolName string, args map[string]any, what string) (string, time.Time, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", time.Time{}, err
@@ -61,19 +70,19 @@ func (c *confirmer) issue(ctx context.Context, session, toolName string, args ma
 			return err
 		}
 		_, err := tx.Exec(`INSERT INTO confirm_tokens(token, session, tool, args_hash, expires_at) VALUES ($1,$2,$3,$4,$5)`,
-			tok, session, toolName, argsHash(toolName, args), exp.Unix())
+			tok, session, toolName, shownHash(toolName, args, what), exp.Unix())
 		return err
 	})
 	return tok, exp, err
 }
 
-var errBadToken = errors.New("confirmation token is unknown, expired, already used, or was issued for other arguments")
+var errBadToken = errors.New("confirmation token is unknown, expired, already used, or was issued for other arguments or for content that has changed since (a file the call reads was edited)")
 
-// spend checks and consumes a token.
-func (c *confirmer) spend(ctx context.Context, tok, session, toolName string, args map[string]any) error {
+// spend checks and consumes a token; what is the call's preview now.
+func (c *confirmer) spend(ctx context.Context, tok, session, toolName string, args map[string]any, what string) error {
 	return c.st.Tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.Exec(`DELETE FROM confirm_tokens WHERE token = $1 AND session = $2 AND tool = $3 AND args_hash = $4 AND expires_at >= $5`,
-			tok, session, toolName, argsHash(toolName, args), time.Now().Unix())
+			tok, session, toolName, shownHash(toolName, args, what), time.Now().Unix())
 		if err != nil {
 			return err
 		}
@@ -173,12 +182,12 @@ func (s *Server) confirmByApproval(ctx context.Context, traceID string, sess *se
 // token itself, so this is for trusted setups only.
 func (s *Server) confirmByToken(ctx context.Context, traceID string, sess *session, t *tool.Tool, what string, args map[string]any, token string) *mcp.CallToolResult {
 	if token != "" {
-		if err := s.confirmer.spend(ctx, token, sess.key, t.Name, args); err != nil {
+		if err := s.confirmer.spend(ctx, token, sess.key, t.Name, args, what); err != nil {
 			return errorResult(traceID, tool.Errorf(tool.CodeConfirm, "call again without confirm_token to get a fresh preview and token", "%v", err))
 		}
 		return nil
 	}
-	tok, exp, err := s.confirmer.issue(ctx, sess.key, t.Name, args)
+	tok, exp, err := s.confirmer.issue(ctx, sess.key, t.Name, args, what)
 	if err != nil {
 		return errorResult(traceID, tool.Errorf(tool.CodeFailed, "", "could not issue a confirmation token: %v", err))
 	}
@@ -195,7 +204,9 @@ func (s *Server) confirmByToken(ctx context.Context, traceID string, sess *sessi
 
 // describeCall is what the person confirming a call is shown: the action's
 // own preview where it has one (recipients and subject of a draft), else
-// the redacted arguments.
+// the redacted arguments. It runs once per call, before anyone is asked; a
+// preview that reads files leaves what it read in c.Previewed, which the
+// handler then acts on, so what runs is what was shown.
 func describeCall(ctx context.Context, t *tool.Tool, c *tool.Call) (string, error) {
 	name := t.Name
 	if c.Action != "" {

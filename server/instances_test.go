@@ -84,7 +84,7 @@ func TestSeveralInstances_TokenRaceOneWins(t *testing.T) {
 		a, b := pair(t, db, "token")
 		args := map[string]any{"text": "x"}
 		ctx := context.Background()
-		tok, _, err := a.s.confirmer.issue(ctx, "principal:p", "danger", args)
+		tok, _, err := a.s.confirmer.issue(ctx, "principal:p", "danger", args, "danger {\"text\":\"x\"}")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func TestSeveralInstances_TokenRaceOneWins(t *testing.T) {
 				c = b.s.confirmer
 			}
 			wg.Go(func() {
-				switch err := c.spend(ctx, tok, "principal:p", "danger", args); err {
+				switch err := c.spend(ctx, tok, "principal:p", "danger", args, "danger {\"text\":\"x\"}"); err {
 				case nil:
 					won.Add(1)
 				case errBadToken:

@@ -22,7 +22,9 @@ var ErrTooLarge = errors.New("file is too large")
 // made on the opened file, so a path swapped for a FIFO after a Stat cannot
 // pass them, and the open itself never blocks on a FIFO.
 func OpenRegular(abs string, max int64) (*os.File, fs.FileInfo, error) {
-	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	// abs is a real path (Resolve evaluated its links): a link there now was
+	// put in after the check and is not followed.
+	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return nil, nil, err
 	}

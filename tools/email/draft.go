@@ -5,14 +5,15 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
 	"mime/quotedprintable"
 	"net/mail"
-	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -96,21 +97,16 @@ func (e *emailTool) loadAttachments(field string, paths []string) ([]attachment,
 		if err != nil {
 			return nil, tool.PathError(field, p, err)
 		}
-		fi, err := os.Stat(abs)
-		if err != nil {
-			return nil, &tool.Error{Code: tool.CodeNotFound, Field: field, Message: fmt.Sprintf("attachment %s does not exist", p), Hint: "check the name with the file tool (action=list)"}
-		}
-		if !fi.Mode().IsRegular() {
-			return nil, tool.Invalid(field, fmt.Sprintf("attachment %s is not a regular file", p), "attach files, not directories (zip a folder with the file tool first)")
-		}
-		total += fi.Size()
-		if total > max {
+		// Read once, bounded by what is left of the budget: the bytes read
+		// here are the ones previewed and sent.
+		data, err := tool.ReadRegular(field, "attachment "+p, abs, max-total)
+		if te, ok := tool.AsError(err); ok && te.Code == tool.CodeTooLarge {
 			return nil, tool.Errorf(tool.CodeTooLarge, "attach fewer or smaller files, or share a link instead", "attachments exceed %d MB together (tools.email.max_attachment_mb)", e.cfg.MaxAttachmentMB)
 		}
-		data, err := os.ReadFile(abs)
 		if err != nil {
-			return nil, tool.PathError(field, p, err)
+			return nil, err
 		}
+		total += int64(len(data))
 		out = append(out, attachment{Name: filepath.Base(abs), Path: abs, MIME: tool.MIME(abs), Size: int64(len(data)), Data: data})
 	}
 	return out, nil
@@ -125,24 +121,48 @@ func newMessageID(from *mail.Address) string {
 
 // parsed is a draft read back: what the preview and send need.
 type parsed struct {
-	From        *mail.Address
-	To, Cc      []*mail.Address
-	Subject     string
-	Date        string
-	MessageID   string
-	Text        string
+	From      *mail.Address
+	To, Cc    []*mail.Address
+	Subject   string
+	Date      string
+	MessageID string
+	Text      string // the first text/plain part that is not an attachment
+	HTML      string // the first text/html part that is not an attachment
+	// Attachments are every other part: named files, and any part a
+	// hand-edited draft carries besides its two bodies.
 	Attachments []attachment
+	// Headers are the top-level headers besides the ones above and the
+	// MIME structure ("Reply-To: a@b.org"), decoded, sorted: each of them
+	// goes out with the message, so the preview shows them.
+	Headers []string
 }
 
 var wordDecoder = mime.WordDecoder{}
 
+// shownElsewhere are the headers parsed holds in fields, or that only
+// describe the MIME structure the preview shows part by part.
+var shownElsewhere = map[string]bool{"From": true, "To": true, "Cc": true, "Subject": true, "Date": true, "Message-Id": true,
+	"Mime-Version": true, "Content-Type": true, "Content-Transfer-Encoding": true}
+
+// single are the headers RFC 5322 allows once: a second Subject or To is
+// one a mail client may show instead of the first, so it is refused.
+var single = []string{"From", "Sender", "Reply-To", "To", "Cc", "Bcc", "Subject", "Date", "Message-Id", "In-Reply-To", "References"}
+
 // parseMessage reads an RFC 5322 message back with net/mail and
-// mime/multipart: headers decoded, the text/plain part, attachment names and
-// decoded sizes.
+// mime/multipart: headers decoded, the text and HTML bodies, every other
+// part with its name and decoded bytes.
 func parseMessage(raw []byte) (*parsed, error) {
 	msg, err := mail.ReadMessage(bytes.NewReader(raw))
 	if err != nil {
 		return nil, err
+	}
+	for _, h := range single {
+		if len(msg.Header[h]) > 1 {
+			return nil, fmt.Errorf("%d %s headers (a message has at most one)", len(msg.Header[h]), h)
+		}
+	}
+	if msg.Header.Get("Bcc") != "" {
+		return nil, errors.New("a Bcc header: send does not send Bcc, and the header would go to every recipient")
 	}
 	p := &parsed{Date: msg.Header.Get("Date"), MessageID: strings.Trim(msg.Header.Get("Message-Id"), "<>")}
 	if p.Subject, err = wordDecoder.DecodeHeader(msg.Header.Get("Subject")); err != nil {
@@ -162,11 +182,24 @@ func parseMessage(raw []byte) (*parsed, error) {
 			return nil, fmt.Errorf("%s: %w", strings.ToLower(h.name), err)
 		}
 	}
+	for name, values := range msg.Header {
+		if shownElsewhere[name] {
+			continue
+		}
+		for _, v := range values {
+			if d, err := wordDecoder.DecodeHeader(v); err == nil {
+				v = d
+			}
+			p.Headers = append(p.Headers, name+": "+v)
+		}
+	}
+	sort.Strings(p.Headers)
 	err = walkPart(msg.Header, msg.Body, p)
 	return p, err
 }
 
-// walkPart collects the text/plain body and the attachments of one part.
+// walkPart sorts the leaf parts of one part into the bodies and the
+// attachments.
 func walkPart(h map[string][]string, body io.Reader, p *parsed) error {
 	get := func(k string) string {
 		if v := h[k]; len(v) > 0 {
@@ -205,13 +238,18 @@ func walkPart(h map[string][]string, body io.Reader, p *parsed) error {
 		return err
 	}
 	disp, dparams, _ := mime.ParseMediaType(get("Content-Disposition"))
-	if disp == "attachment" || disp == "inline" && dparams["filename"] != "" {
-		name, _ := wordDecoder.DecodeHeader(dparams["filename"])
-		p.Attachments = append(p.Attachments, attachment{Name: name, MIME: ct, Size: int64(len(data)), Data: data})
-		return nil
+	name, _ := wordDecoder.DecodeHeader(dparams["filename"])
+	if name == "" {
+		name, _ = wordDecoder.DecodeHeader(params["name"])
 	}
-	if ct == "text/plain" && p.Text == "" {
+	isFile := disp == "attachment" || name != ""
+	switch {
+	case ct == "text/plain" && !isFile && p.Text == "":
 		p.Text = string(data)
+	case ct == "text/html" && !isFile && p.HTML == "":
+		p.HTML = string(data)
+	default:
+		p.Attachments = append(p.Attachments, attachment{Name: name, MIME: ct, Size: int64(len(data)), Data: data})
 	}
 	return nil
 }

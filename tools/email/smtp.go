@@ -114,9 +114,16 @@ func (e *emailTool) transmit(ctx context.Context, raw []byte, rcpts []*mail.Addr
 	}
 	if err := w.Close(); err != nil {
 		var perr *textproto.Error
-		if errors.As(err, &perr) && perr.Code >= 500 { // a definite refusal of the content
+		// A reply to the end of the data that is not 2xx is a definite
+		// "not accepted" (RFC 5321 4.1.1.4): nothing was delivered, and a
+		// retry with the same key must be able to send.
+		if errors.As(err, &perr) && perr.Code >= 500 {
 			msg := scrub(err.Error())
 			return failed(msg, tool.Errorf(tool.CodeFailed, "the server rejected the message itself; change it before sending again", "the SMTP server rejected the message: %s", msg))
+		}
+		if errors.As(err, &perr) && perr.Code >= 400 {
+			msg := scrub(err.Error())
+			return failed(msg, tool.Errorf(tool.CodeUnavailable, "nothing was delivered; the same call may be retried later", "the SMTP server did not accept the message for now: %s", msg))
 		}
 		return uncertain(scrub(err.Error()))
 	}

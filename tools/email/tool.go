@@ -6,12 +6,16 @@
 // SMTP (STARTTLS or implicit TLS, PLAIN or LOGIN auth, the password from the
 // environment variable tools.email.password_env).
 //
-// send is `high`: the confirmation shows recipients, subject and
-// attachments. The bytes of a draft go out exactly as saved. An idempotency
-// key (given, or derived from the draft's bytes or the fields) is claimed in
-// the store before the SMTP session and its outcome recorded before the call
-// returns (internal/sendonce): a retried send goes out once, and one that
-// broke after DATA began is reported as "may have been sent", never resent.
+// send is `high`: the confirmation shows recipients, subject, every other
+// header, each attachment's type, size and sha256, the text and the HTML
+// part; the message it read is the one delivered, byte for byte, whatever
+// happens to the files meanwhile. An idempotency key (given, or derived
+// from the draft's bytes or the fields) is claimed in the store before the
+// SMTP session and its outcome, with the message's digest, recorded before
+// the call returns (internal/sendonce): a retried send goes out once, one
+// that broke after DATA began is reported as "may have been sent", never
+// resent, one the server refused may be retried, and a key used for
+// another message is refused rather than answered "already sent".
 // A cron job that sends passes idempotency_key "cron:<job>:<scheduled time>"
 // so each scheduled time sends once.
 //
@@ -22,7 +26,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net/mail"
@@ -207,12 +210,6 @@ func previewData(p *parsed) map[string]any {
 		"date": p.Date, "message_id": p.MessageID, "text": p.Text, "attachments": atts}
 }
 
-// maxDraftBytes bounds a draft file: its attachments at their limit, in
-// base64 (4/3), with room for the text and headers.
-func (e *emailTool) maxDraftBytes() int64 {
-	return int64(e.cfg.MaxAttachmentMB)<<20*4/3 + 8<<20
-}
-
 // resolveDraft reads the .eml named in path.
 func (e *emailTool) resolveDraft(path string) (string, []byte, error) {
 	abs, err := e.sb.Resolve(path)
@@ -222,15 +219,16 @@ func (e *emailTool) resolveDraft(path string) (string, []byte, error) {
 	if !strings.EqualFold(filepath.Ext(abs), ".eml") {
 		return "", nil, tool.Invalid("path", fmt.Sprintf("%s is not an .eml draft", path), "give a draft saved by action=draft (list them with action=list_drafts)")
 	}
-	raw, err := sandbox.ReadRegular(abs, e.maxDraftBytes())
-	if errors.Is(err, sandbox.ErrNotRegular) || errors.Is(err, sandbox.ErrTooLarge) {
-		return "", nil, tool.PathError("path", path, err)
+	raw, err := tool.ReadRegular("path", "draft "+path, abs, e.maxDraft())
+	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeNotFound {
+		te.Hint = "list drafts with action=list_drafts"
 	}
-	if err != nil {
-		return "", nil, &tool.Error{Code: tool.CodeNotFound, Field: "path", Message: fmt.Sprintf("draft %s does not exist", path), Hint: "list drafts with action=list_drafts"}
-	}
-	return abs, raw, nil
+	return abs, raw, err
 }
+
+// maxDraft bounds a draft read back: its attachments at their limit, a
+// third larger in base64, and room for the text.
+func (e *emailTool) maxDraft() int64 { return int64(e.cfg.MaxAttachmentMB)<<20*4/3 + 1<<20 }
 
 func (e *emailTool) listDrafts(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	dir := c.Args.StringOr("path", "outputs")
@@ -251,7 +249,7 @@ func (e *emailTool) listDrafts(ctx context.Context, c *tool.Call) (*tool.Result,
 		if !d.Type().IsRegular() || !strings.EqualFold(filepath.Ext(p), ".eml") || len(drafts) >= 500 {
 			return nil
 		}
-		raw, err := sandbox.ReadRegular(p, e.maxDraftBytes())
+		raw, err := sandbox.ReadRegular(p, e.maxDraft())
 		if err != nil {
 			return nil
 		}
@@ -297,6 +295,10 @@ type outgoing struct {
 	parsed *parsed
 	rcpts  []*mail.Address
 	key    string
+	// digest names the message's content: the draft's sha256, or for
+	// fields the hash of what they hold (their Date aside). A key records
+	// it, so it never answers for another message.
+	digest string
 	draft  string // workspace-relative draft path, "" for fields
 }
 
@@ -316,7 +318,7 @@ func (e *emailTool) prepare(c *tool.Call) (*outgoing, error) {
 		}
 		o.raw, o.draft = raw, filepath.ToSlash(e.sb.Rel(abs))
 		h := sha256.Sum256(raw)
-		o.key = "draft-" + hex.EncodeToString(h[:16])
+		o.key, o.digest = "draft-"+hex.EncodeToString(h[:16]), hex.EncodeToString(h[:])
 	} else {
 		if !c.Args.Has("to") || !c.Args.Has("subject") || !c.Args.Has("text") {
 			return nil, tool.Invalid("path", "send needs path (a draft) or to, subject and text", "draft first with action=draft, then send path")
@@ -331,6 +333,7 @@ func (e *emailTool) prepare(c *tool.Call) (*outgoing, error) {
 			parts = append(parts, a.Name, hex.EncodeToString(h[:]))
 		}
 		o.key = sendonce.Derive(parts...)
+		o.digest = o.key
 		_, domain, _ := strings.Cut(m.From.Address, "@")
 		m.MessageID = o.key + "@" + domain // the same fields give the same Message-ID
 		if o.raw, err = compose(m); err != nil {
@@ -366,13 +369,16 @@ func (e *emailTool) prepare(c *tool.Call) (*outgoing, error) {
 	return o, nil
 }
 
-// preview is what the user confirms: recipients, subject, attachments, then
-// the text.
+// preview is what the user confirms: recipients, subject, every other
+// header (Reply-To and the like change where answers go), every part with
+// its size and sha256, the text and the HTML in full. The message it read
+// is kept in c.Previewed and is the one send delivers.
 func (e *emailTool) preview(ctx context.Context, c *tool.Call) (string, error) {
 	o, err := e.prepare(c)
 	if err != nil {
 		return "", err
 	}
+	c.Previewed = o
 	p := o.parsed
 	var b strings.Builder
 	fmt.Fprintf(&b, "to %s", addressList(p.To))
@@ -380,23 +386,45 @@ func (e *emailTool) preview(ctx context.Context, c *tool.Call) (string, error) {
 		fmt.Fprintf(&b, ", cc %s", addressList(p.Cc))
 	}
 	fmt.Fprintf(&b, "; subject %q", p.Subject)
-	if len(p.Attachments) == 0 {
+	switch n := len(p.Attachments); n {
+	case 0:
 		b.WriteString("; no attachments")
-	} else {
-		names := make([]string, len(p.Attachments))
-		for i, a := range p.Attachments {
-			names[i] = fmt.Sprintf("%s (%d bytes)", a.Name, a.Size)
-		}
-		fmt.Fprintf(&b, "; attachments: %s", strings.Join(names, ", "))
+	case 1:
+		b.WriteString("; 1 attachment")
+	default:
+		fmt.Fprintf(&b, "; %d attachments", n)
 	}
-	fmt.Fprintf(&b, "\nfrom %s via %s\n\n%s", addressList([]*mail.Address{p.From}), e.cfg.Host, p.Text)
+	fmt.Fprintf(&b, "\nfrom %s via %s", addressList([]*mail.Address{p.From}), e.cfg.Host)
+	for _, h := range p.Headers {
+		b.WriteString("\n" + h)
+	}
+	if o.draft != "" {
+		fmt.Fprintf(&b, "\ndraft %s, %d bytes, sha256 %s", o.draft, len(o.raw), o.digest)
+	}
+	for _, a := range p.Attachments {
+		name := a.Name
+		if name == "" {
+			name = "(a part without a name)"
+		}
+		h := sha256.Sum256(a.Data)
+		fmt.Fprintf(&b, "\nattachment %s (%s, %d bytes, sha256 %s)", name, a.MIME, a.Size, hex.EncodeToString(h[:]))
+	}
+	fmt.Fprintf(&b, "\n\n%s", p.Text)
+	if p.HTML != "" {
+		fmt.Fprintf(&b, "\n\nHTML part:\n%s", p.HTML)
+	}
 	return b.String(), nil
 }
 
 func (e *emailTool) send(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	o, err := e.prepare(c)
-	if err != nil {
-		return nil, err
+	// A confirmed send delivers the message its preview read, never a
+	// second read of a draft or an attachment that may have changed since.
+	o, ok := c.Previewed.(*outgoing)
+	if !ok {
+		var err error
+		if o, err = e.prepare(c); err != nil {
+			return nil, err
+		}
 	}
 	if e.once == nil {
 		return nil, tool.Errorf(tool.CodeUnavailable, "", "no store: sends cannot be made idempotent")
@@ -415,19 +443,28 @@ func (e *emailTool) send(ctx context.Context, c *tool.Call) (*tool.Result, error
 	}
 	if !fresh {
 		e.audit(o, hash, "duplicate:"+string(rec.State))
+		if d := digestOf(rec.Answer); d != "" && d != o.digest {
+			return nil, tool.Invalid("idempotency_key", fmt.Sprintf("the idempotency key %q belongs to another message (%s %s); this message was not sent",
+				o.key, rec.State, rec.Updated.UTC().Format(time.RFC3339)), "give a new idempotency_key for a new message, or none")
+		}
 		switch rec.State {
 		case sendonce.Sent:
-			data["status"], data["server_answer"], data["already_sent_at"] = "already_sent", rec.Answer, rec.Updated.UTC().Format(time.RFC3339)
+			data["status"], data["server_answer"], data["already_sent_at"] = "already_sent", answerOf(rec.Answer), rec.Updated.UTC().Format(time.RFC3339)
 			return &tool.Result{Summary: "Already sent with this idempotency key; not sent again.", Data: data}, nil
 		case sendonce.Sending:
 			return nil, tool.Errorf(tool.CodeFailed, "do not send again: check whether it arrived; to send it anyway, use a new idempotency_key",
 				"a send with this idempotency key started at %s and never finished: it may have been sent", rec.Created.UTC().Format(time.RFC3339))
 		default:
-			return nil, mayHaveBeenSent("recorded " + rec.Updated.UTC().Format(time.RFC3339) + ": " + rec.Answer)
+			return nil, mayHaveBeenSent("recorded " + rec.Updated.UTC().Format(time.RFC3339) + ": " + answerOf(rec.Answer))
 		}
 	}
+	// The key holds the message's digest from now on, so a retry with the
+	// same key can tell its own message from another one.
+	if err := e.once.Finish(ctx, key, sendonce.Sending, record(o.digest, ""), 0); err != nil {
+		return nil, fmt.Errorf("idempotency record: %w", err)
+	}
 	res := e.transmit(ctx, o.raw, o.rcpts)
-	if err := e.once.Finish(ctx, key, res.State, res.Answer, 0); err != nil {
+	if err := e.once.Finish(ctx, key, res.State, record(o.digest, res.Answer), 0); err != nil {
 		return nil, fmt.Errorf("idempotency record: %w", err)
 	}
 	e.audit(o, hash, string(res.State))
@@ -443,4 +480,26 @@ func (e *emailTool) send(ctx context.Context, c *tool.Call) (*tool.Result, error
 func (e *emailTool) audit(o *outgoing, hash, outcome string) {
 	e.log.Info().Str("kind", "send").Str("tool", "email").Str("target", "smtp:"+e.cfg.Host).
 		Int("recipients", len(o.rcpts)).Str("message_sha256", hash).Str("outcome", outcome).Msg("email send")
+}
+
+// record is the answer column of a key: the digest of its message, then
+// the server's answer.
+func record(digest, answer string) string { return "sha256:" + digest + " " + answer }
+
+// digestOf and answerOf read a record back; a record written before keys
+// held a digest has none and is taken as the same message.
+func digestOf(rec string) string {
+	if !strings.HasPrefix(rec, "sha256:") {
+		return ""
+	}
+	d, _, _ := strings.Cut(strings.TrimPrefix(rec, "sha256:"), " ")
+	return d
+}
+
+func answerOf(rec string) string {
+	if !strings.HasPrefix(rec, "sha256:") {
+		return rec
+	}
+	_, a, _ := strings.Cut(rec, " ")
+	return a
 }

@@ -1,8 +1,8 @@
 package pyrunner
 
 import (
+	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,14 +39,16 @@ type runOutput struct {
 const workTarget = "/work"
 
 func (r *runner) run(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	which, err := c.Args.ExactlyOne("give the program text in code, or a workspace script in path", "code", "path")
-	if err != nil {
-		return nil, err
-	}
-	lang, ok := languageOf(c.Args.String("language"), c.Args.String("path"))
+	// A confirmed run executes the script its preview read and showed,
+	// never a second read of a file that may have changed since.
+	s, ok := c.Previewed.(*program)
 	if !ok {
-		return nil, tool.Invalid("language", fmt.Sprintf("unknown language %q", c.Args.String("language")), "python or javascript")
+		var err error
+		if s, err = r.loadScript(c); err != nil {
+			return nil, err
+		}
 	}
+	lang := s.lang
 	prog := interpreter(lang)
 	if prog == "" {
 		return nil, tool.Missing(lang.program, lang.pkg)
@@ -61,26 +63,14 @@ func (r *runner) run(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 		return nil, err
 	}
 	defer w.remove()
-	script := "main" + lang.ext
-	if which == "path" {
-		abs, err := r.d.Sandbox.Resolve(c.Args.String("path"))
-		if err != nil {
-			return nil, tool.PathError("path", c.Args.String("path"), err)
-		}
-		f, err := os.Open(abs)
-		if err != nil {
-			return nil, tool.Errorf(tool.CodeNotFound, "give an existing workspace script, or the program text in code", "path %q cannot be read: %v", c.Args.String("path"), errors.Unwrap(err))
-		}
-		script = filepath.Base(abs)
-		err = w.add(script, f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("python_runner: copy the script in: %w", err)
-		}
-	} else if err := w.add(script, strings.NewReader(c.Args.String("code"))); err != nil {
+	script := s.name
+	if err := w.add(script, bytes.NewReader(s.code)); err != nil {
 		return nil, fmt.Errorf("python_runner: write the script: %w", err)
 	}
 	if err := r.copyIn(w, c.Args.Strings("files"), script, int64(r.cfg.MaxInputMB)<<20); err != nil {
+		return nil, err
+	}
+	if err := s.checkInputs(w.dir); err != nil {
 		return nil, err
 	}
 

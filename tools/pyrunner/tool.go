@@ -7,6 +7,9 @@
 // /usr, rlimits on CPU, memory, processes and file size, a work directory
 // quota, a wall-clock timeout that kills every process of the run, and
 // capped output whose cut is said so; stdout lines are progress reports.
+// run is `high`: the confirmation shows the code (a script read once from
+// the workspace, its first lines with its size and sha256), and the run
+// executes exactly those bytes.
 //
 // When the jail cannot be created on the machine the tool refuses, unless
 // tools.python_runner.allow_unsandboxed is set. It installs no packages:
@@ -62,7 +65,7 @@ func (r *runner) tool() tool.Tool {
 					{Name: "output_dir", Type: tool.String, Description: "Default outputs/run-<time>."},
 					{Name: "overwrite", Type: tool.Boolean, Default: false},
 				},
-				Handler: r.run},
+				Handler: r.run, Preview: r.preview},
 			{Name: "env", Description: "versions and importable Python modules", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 				Handler: r.env},
 		},

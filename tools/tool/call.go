@@ -21,6 +21,12 @@ type Call struct {
 	// Sample asks the client's own model (MCP sampling); nil when the
 	// client did not declare sampling or the call is local.
 	Sample Sampler
+	// Previewed is what the action's Preview read to describe the call (a
+	// draft's bytes, a script's code). The handler acts on it when it is
+	// set, never on a second read, so a confirmed call runs on exactly what
+	// the person saw. Nil when no preview ran (a scheduled call, a call
+	// below High).
+	Previewed any
 }
 
 // NewCall builds a call with a no-op progress reporter.

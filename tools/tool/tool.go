@@ -62,6 +62,10 @@ type Action struct {
 	// do (a draft's path stands for its recipients), describes the call for
 	// the person asked to confirm it. An error refuses the call before
 	// anyone is asked. Nil: the tool name and the redacted arguments.
+	// A Preview that reads files keeps what it read in Call.Previewed for
+	// the handler, and its text shows that content whole or names its
+	// sha256: a confirmation token is bound to the text, so any change to
+	// the content is a new question.
 	Preview func(ctx context.Context, c *Call) (string, error)
 }
 

@@ -1,7 +1,10 @@
-package email
+// Package smtptest is a real SMTP server (emersion/go-smtp) on loopback
+// for tests that send mail: STARTTLS on a certificate made for the test,
+// PLAIN and LOGIN auth, every accepted message kept with its envelope.
+// The email tool's tests and the server's confirmation tests deliver to it.
+package smtptest
 
 import (
-	"bytes"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -16,8 +19,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -26,40 +27,41 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// smtpServer is a real SMTP server (emersion/go-smtp) on loopback with
-// STARTTLS on a certificate made for the test and PLAIN and LOGIN auth.
-type smtpServer struct {
-	t        *testing.T
-	port     int
-	caFile   string
-	user     string
-	password string
-	auth     string // what the tool is configured with
+// Server is the running test server.
+type Server struct {
+	Port     int
+	CAFile   string // the PEM of its certificate, for the tool's ca_file
+	User     string
+	Password string
+	Auth     string // what Config configures the tool with: plain (default) or login
 
-	mu       sync.Mutex
-	received []receivedMail
-	refuse   string // a recipient refused with 550
-	dropData bool   // close the connection in the middle of DATA
-	usedTLS  []bool
-	authMech []string
+	mu        sync.Mutex
+	received  []Mail
+	refuse    string // a recipient refused with 550
+	dropData  bool   // close the connection in the middle of DATA
+	dataReply error  // the reply to the end of DATA instead of 250
+	usedTLS   []bool
+	authMech  []string
 }
 
-type receivedMail struct {
+// Mail is one message the server accepted.
+type Mail struct {
 	From string
 	To   []string
 	Data []byte
 }
 
-func startSMTP(t *testing.T) *smtpServer {
+// Start runs a server until the test ends.
+func Start(t testing.TB) *Server {
 	t.Helper()
-	s := &smtpServer{t: t, user: "robot@example.org", password: "s3cret-Pa55word"}
+	s := &Server{User: "robot@example.org", Password: "s3cret-Pa55word"}
 	certPEM, keyPEM := testCert(t)
 	cert, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.caFile = filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(s.caFile, certPEM, 0o600); err != nil {
+	s.CAFile = filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(s.CAFile, certPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	srv := smtp.NewServer(s)
@@ -70,13 +72,13 @@ func startSMTP(t *testing.T) *smtpServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.port = l.Addr().(*net.TCPAddr).Port
+	s.Port = l.Addr().(*net.TCPAddr).Port
 	go srv.Serve(l)
 	t.Cleanup(func() { srv.Close() })
 	return s
 }
 
-func testCert(t *testing.T) (certPEM, keyPEM []byte) {
+func testCert(t testing.TB) (certPEM, keyPEM []byte) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -98,43 +100,76 @@ func testCert(t *testing.T) (certPEM, keyPEM []byte) {
 	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb})
 }
 
-func (s *smtpServer) config() string {
-	auth := s.auth
+// Config is the tools.email section that sends to this server, with the
+// password in the environment variable TEST_SMTP_PASSWORD.
+func (s *Server) Config() string {
+	auth := s.Auth
 	if auth == "" {
 		auth = "plain"
 	}
 	return fmt.Sprintf("host: 127.0.0.1\nport: %d\nsecurity: starttls\nauth: %s\nusername: %s\npassword_env: TEST_SMTP_PASSWORD\nfrom: \"Clawbridge Robot <%s>\"\nca_file: %s\ntimeout: 5s",
-		s.port, auth, s.user, s.user, s.caFile)
+		s.Port, auth, s.User, s.User, s.CAFile)
 }
 
-func (s *smtpServer) mails() []receivedMail {
+// Mails are the messages accepted so far.
+func (s *Server) Mails() []Mail {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]receivedMail(nil), s.received...)
+	return append([]Mail(nil), s.received...)
 }
 
-func (s *smtpServer) NewSession(c *smtp.Conn) (smtp.Session, error) {
-	return &smtpSession{srv: s, conn: c}, nil
+// Refuse makes the server refuse the recipient addr with a 550.
+func (s *Server) Refuse(addr string) { s.set(func() { s.refuse = addr }) }
+
+// DropData makes the server close the connection in the middle of DATA.
+func (s *Server) DropData(on bool) { s.set(func() { s.dropData = on }) }
+
+// ReplyToData makes the server answer the end of DATA with err (an
+// *smtp.SMTPError) instead of accepting the message; nil accepts again.
+func (s *Server) ReplyToData(err error) { s.set(func() { s.dataReply = err }) }
+
+// UsedTLS says, per login, whether it came over TLS; AuthMechs names the
+// mechanism of each.
+func (s *Server) UsedTLS() []bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]bool(nil), s.usedTLS...)
 }
 
-type smtpSession struct {
-	srv    *smtpServer
+func (s *Server) AuthMechs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.authMech...)
+}
+
+func (s *Server) set(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f()
+}
+
+func (s *Server) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	return &session{srv: s, conn: c}, nil
+}
+
+type session struct {
+	srv    *Server
 	conn   *smtp.Conn
 	authed bool
 	from   string
 	to     []string
 }
 
-func (ss *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain, sasl.Login} }
+func (ss *session) AuthMechanisms() []string { return []string{sasl.Plain, sasl.Login} }
 
-func (ss *smtpSession) Auth(mech string) (sasl.Server, error) {
+func (ss *session) Auth(mech string) (sasl.Server, error) {
 	check := func(user, pass string) error {
 		_, isTLS := ss.conn.TLSConnectionState()
 		ss.srv.mu.Lock()
 		ss.srv.usedTLS = append(ss.srv.usedTLS, isTLS)
 		ss.srv.authMech = append(ss.srv.authMech, mech)
 		ss.srv.mu.Unlock()
-		if user != ss.srv.user || pass != ss.srv.password {
+		if user != ss.srv.User || pass != ss.srv.Password {
 			return &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "Authentication credentials invalid"}
 		}
 		ss.authed = true
@@ -174,7 +209,7 @@ func (l *loginServer) Next(resp []byte) ([]byte, bool, error) {
 	}
 }
 
-func (ss *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
+func (ss *session) Mail(from string, _ *smtp.MailOptions) error {
 	if !ss.authed {
 		return smtp.ErrAuthRequired
 	}
@@ -182,16 +217,22 @@ func (ss *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
 	return nil
 }
 
-func (ss *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
-	if to == ss.srv.refuse {
+func (ss *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	ss.srv.mu.Lock()
+	refuse := ss.srv.refuse
+	ss.srv.mu.Unlock()
+	if to == refuse {
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such user here"}
 	}
 	ss.to = append(ss.to, to)
 	return nil
 }
 
-func (ss *smtpSession) Data(r io.Reader) error {
-	if ss.srv.dropData {
+func (ss *session) Data(r io.Reader) error {
+	ss.srv.mu.Lock()
+	drop, reply := ss.srv.dropData, ss.srv.dataReply
+	ss.srv.mu.Unlock()
+	if drop {
 		buf := make([]byte, 64)
 		io.ReadFull(r, buf)
 		ss.conn.Conn().Close()
@@ -201,15 +242,14 @@ func (ss *smtpSession) Data(r io.Reader) error {
 	if err != nil {
 		return err
 	}
+	if reply != nil {
+		return reply
+	}
 	ss.srv.mu.Lock()
-	ss.srv.received = append(ss.srv.received, receivedMail{From: ss.from, To: ss.to, Data: b})
+	ss.srv.received = append(ss.srv.received, Mail{From: ss.from, To: ss.to, Data: b})
 	ss.srv.mu.Unlock()
 	return nil
 }
 
-func (ss *smtpSession) Reset()        { ss.from, ss.to = "", nil }
-func (ss *smtpSession) Logout() error { return nil }
-
-var _ = bytes.Equal
-var _ = strconv.Itoa
-var _ = strings.Contains
+func (ss *session) Reset()        { ss.from, ss.to = "", nil }
+func (ss *session) Logout() error { return nil }

@@ -1,0 +1,96 @@
+package server
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"clawbridge/tools/pyrunner"
+	"clawbridge/tools/tooltest"
+)
+
+// A python_runner run by path: the question shows the script's code, and
+// the code shown is the code that runs (confirm_content_test.go has the
+// fixture).
+
+// The python_runner script: what the person is shown and what is swapped in.
+const (
+	shownScript = "print('harmless', 6 * 7)\n"
+	evilScript  = "print('evil: exfiltrate')\n"
+)
+
+func runScript(t *testing.T, f *contentFixture) (path string) {
+	t.Helper()
+	tooltest.NeedProgram(t, "python3")
+	tooltest.NeedProgram(t, "bwrap")
+	tooltest.WriteFile(t, filepath.Join(f.ws, "job.py"), []byte(shownScript))
+	return "job.py"
+}
+
+// ranShown fails unless the run printed what the shown script prints.
+func ranShown(t *testing.T, r *mcp.CallToolResult) {
+	t.Helper()
+	m, _ := r.StructuredContent.(map[string]any)
+	out, _ := m["stdout"].(string)
+	if r.IsError || out != "harmless 42\n" {
+		t.Fatalf("the run did not run the shown script: %s", text(r))
+	}
+}
+
+// TestConfirmContent_ScriptElicit: the question shows the script's code,
+// not only its path; the script rewritten while it is open, the shown code
+// is what runs.
+func TestConfirmContent_ScriptElicit(t *testing.T) {
+	f := newContentFixture(t, "elicit")
+	path := runScript(t, f)
+	h := &swapping{swap: func() { tooltest.WriteFile(t, filepath.Join(f.ws, path), []byte(evilScript)) }}
+	c := dial(t, f.url, mcp.ProtocolVersion20251125, nil, client.WithElicitationHandler(h))
+	r := call(t, c, pyrunner.Name, map[string]any{"action": "run", "path": path})
+	if !strings.Contains(h.question, shownScript) {
+		t.Fatalf("the question does not show the code:\n%s", h.question)
+	}
+	ranShown(t, r)
+}
+
+// TestConfirmContent_ScriptApprove: the same under `clawbridge approve`.
+func TestConfirmContent_ScriptApprove(t *testing.T) {
+	f := newContentFixture(t, "approve")
+	path := runScript(t, f)
+	c := dial(t, f.url, mcp.ProtocolVersion20251125, nil)
+	ch := callAsync(t, c, pyrunner.Name, map[string]any{"action": "run", "path": path})
+	p := waitPending(t, &fixture{s: f.s})
+	if !strings.Contains(p.Preview, shownScript) {
+		t.Fatalf("the pending call does not show the code:\n%s", p.Preview)
+	}
+	tooltest.WriteFile(t, filepath.Join(f.ws, path), []byte(evilScript))
+	if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	ranShown(t, <-ch)
+}
+
+// TestConfirmContent_ScriptToken: a token issued for one script's code is
+// refused once the script changed; nothing runs.
+func TestConfirmContent_ScriptToken(t *testing.T) {
+	f := newContentFixture(t, "token")
+	path := runScript(t, f)
+	c := dial(t, f.url, mcp.ProtocolVersion20251125, nil)
+	args := map[string]any{"action": "run", "path": path}
+	preview := call(t, c, pyrunner.Name, args)
+	if !strings.Contains(text(preview), shownScript) {
+		t.Fatalf("the preview does not show the code: %s", text(preview))
+	}
+	tok := confirmToken(t, preview)
+	tooltest.WriteFile(t, filepath.Join(f.ws, path), []byte(evilScript))
+	r := call(t, c, pyrunner.Name, map[string]any{"action": "run", "path": path, confirmParam: tok})
+	if !r.IsError || strings.Contains(text(r), "exfiltrate") || !strings.Contains(text(r), "confirmation_required") {
+		t.Fatalf("a token for the old script ran the new one: %s", text(r))
+	}
+	// The unchanged script with its own token runs.
+	tooltest.WriteFile(t, filepath.Join(f.ws, path), []byte(shownScript))
+	ranShown(t, call(t, c, pyrunner.Name, map[string]any{"action": "run", "path": path, confirmParam: confirmToken(t, call(t, c, pyrunner.Name, args))}))
+}

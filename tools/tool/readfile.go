@@ -1,0 +1,40 @@
+package tool
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"clawbridge/internal/sandbox"
+)
+
+// ReadRegular reads the file at abs (already resolved in the sandbox) under
+// sandbox.ReadRegular's rules — a regular file of at most max bytes, opened
+// without blocking and without following a link put in after the check —
+// and answers a refusal with a tool error that names field and shows rel,
+// the path as the caller gave it (never the absolute host path).
+func ReadRegular(field, rel, abs string, max int64) ([]byte, error) {
+	data, err := sandbox.ReadRegular(abs, max)
+	switch {
+	case err == nil:
+		return data, nil
+	case errors.Is(err, os.ErrNotExist):
+		return nil, &Error{Code: CodeNotFound, Field: field, Message: fmt.Sprintf("%s does not exist", rel), Hint: "check the name with the file tool (action=list)"}
+	case errors.Is(err, sandbox.ErrNotRegular):
+		return nil, Invalid(field, fmt.Sprintf("%s is not a regular file", rel), "give a file, not a directory, device or pipe")
+	case errors.Is(err, sandbox.ErrTooLarge):
+		return nil, Errorf(CodeTooLarge, "give a smaller file", "%s: %s is larger than %d bytes", field, rel, max)
+	}
+	// A link put in after Resolve (O_NOFOLLOW: ELOOP), or no permission.
+	return nil, Errorf(CodeDenied, "", "%s: cannot read %s: %v", field, rel, errUnwrapPath(err))
+}
+
+// errUnwrapPath drops the absolute path an *os.PathError carries: errors
+// name workspace paths as the caller gave them.
+func errUnwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
