@@ -8,7 +8,7 @@
 //
 // It never writes: formatted code, skeletons and diffs come back in the
 // result, for the file tool to save. It runs no code of the caller's; the
-// only programs it starts are the formatters.
+// only programs it starts are the formatters, in the jail.
 package codeassist
 
 import (
