@@ -8,7 +8,8 @@
 //
 // It never writes: formatted code, skeletons and diffs come back in the
 // result, for the file tool to save. It runs no code of the caller's; the
-// only programs it starts are the formatters, in the jail.
+// only programs it starts are the formatters and its own jq worker (the
+// running binary, jqworker.go), both in the jail.
 package codeassist
 
 import (
