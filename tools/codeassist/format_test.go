@@ -144,3 +144,25 @@ func TestFormat_ConfigNotARegularFile(t *testing.T) {
 		t.Errorf("configs_ignored = %s", ignored)
 	}
 }
+
+// A FIFO given as path is refused at once by every action that reads one,
+// not waited on.
+func TestReadFile_FIFORefused(t *testing.T) {
+	tl, root := setup(t)
+	if err := syscall.Mkfifo(filepath.Join(root, "pipe.go"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tooltest.WriteFile(t, filepath.Join(root, "a.go"), []byte("package a\n"))
+	for _, args := range []map[string]any{
+		{"action": "format", "path": "pipe.go"},
+		{"action": "analyze", "path": "pipe.go"},
+		{"action": "json", "path": "pipe.go"},
+		{"action": "diff", "paths": []any{"a.go", "pipe.go"}},
+	} {
+		_, err := tooltest.Run(t, tl, args)
+		te := tooltest.ToolError(t, err, tool.CodeInvalid)
+		if !strings.Contains(te.Message, "not a regular file") {
+			t.Errorf("%v: %+v", args, te)
+		}
+	}
+}
