@@ -16,7 +16,7 @@ import (
 )
 
 // setup builds the tool on a fresh workspace.
-func setup(t *testing.T) (tool.Tool, string) {
+func setup(t testing.TB) (tool.Tool, string) {
 	t.Helper()
 	d := tooltest.Deps(t)
 	return New(d), d.Sandbox.Root()

@@ -52,7 +52,10 @@ func (a *assistant) diff(ctx context.Context, c *tool.Call) (*tool.Result, error
 		}
 		return nil, tool.Invalid(field, "give both old_text and new_text, or paths with two files", "")
 	}
-	edits := udiff.Lines(oldText, newText)
+	edits, err := lineEdits(ctx, oldText, newText)
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeTimeout, "diff smaller parts of the files", "the diff did not finish in time: %v", err)
+	}
 	u, err := udiff.ToUnifiedDiff(oldLabel, newLabel, oldText, edits, c.Args.Int("context", 3))
 	if err != nil {
 		return nil, fmt.Errorf("coding_assistant: diff: %w", err)

@@ -1,9 +1,7 @@
 package codeassist
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"go/format"
 	"os"
@@ -11,7 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
+	"clawbridge/internal/jail"
 	"clawbridge/tools/tool"
 )
 
@@ -21,12 +21,17 @@ type formatter struct {
 	program string
 	pkg     string                     // Debian package
 	args    func(name string) []string // name: the file's name, for the formatter's config and dialect
+	configs []string                   // files it reads in the file's directory and each one above
+	markers []string                   // files or directories whose presence ends its search upwards
 }
 
 var (
-	shfmt       = formatter{"shfmt", "shfmt", func(name string) []string { return []string{"--filename", name} }}
-	clangFormat = formatter{"clang-format", "clang-format", func(name string) []string { return []string{"--assume-filename=" + name} }}
-	black       = formatter{"black", "black", func(name string) []string { return []string{"--quiet", "--stdin-filename", name, "-"} }}
+	shfmt = formatter{program: "shfmt", pkg: "shfmt", configs: []string{".editorconfig"},
+		args: func(name string) []string { return []string{"--filename", name} }}
+	clangFormat = formatter{program: "clang-format", pkg: "clang-format", configs: []string{".clang-format", "_clang-format", ".clang-format-ignore"},
+		args: func(name string) []string { return []string{"--assume-filename=" + name} }}
+	black = formatter{program: "black", pkg: "black", configs: []string{"pyproject.toml"}, markers: []string{".git", ".hg"},
+		args: func(name string) []string { return []string{"--quiet", "--stdin-filename", name, "-"} }}
 )
 
 // formatters maps a language to its external formatter; Go and JSON are
@@ -80,6 +85,7 @@ func (a *assistant) format(ctx context.Context, c *tool.Call) (*tool.Result, err
 	}
 	var out []byte
 	var ran string
+	var skipped []string // config files left out
 	switch lang {
 	case "go":
 		out, err = format.Source([]byte(src.text))
@@ -95,7 +101,7 @@ func (a *assistant) format(ctx context.Context, c *tool.Call) (*tool.Result, err
 		ran = "encoding/json indent (in process)"
 	default:
 		fm := formatters[lang]
-		out, ran, err = runFormatter(ctx, fm.f, src, fm.ext)
+		out, ran, skipped, err = a.runFormatter(ctx, fm.f, src, fm.ext)
 		if err != nil {
 			return nil, err
 		}
@@ -106,81 +112,77 @@ func (a *assistant) format(ctx context.Context, c *tool.Call) (*tool.Result, err
 	if changed {
 		summary = "formatted"
 	}
-	return &tool.Result{
-		Summary: fmt.Sprintf("%s %s code with %s", summary, lang, ran),
-		Data: map[string]any{
-			"language":  lang,
-			"formatter": ran,
-			"changed":   changed,
-			"formatted": formatted,
-		},
-	}, nil
+	data := map[string]any{
+		"language":  lang,
+		"formatter": ran,
+		"changed":   changed,
+		"formatted": formatted,
+	}
+	if len(skipped) > 0 {
+		data["configs_ignored"] = skipped
+	}
+	return &tool.Result{Summary: fmt.Sprintf("%s %s code with %s", summary, lang, ran), Data: data}, nil
 }
 
-// runFormatter pipes the code through f. When the code came from a file the
-// formatter runs in that file's directory under its name, so the project's
-// own settings (.clang-format, .editorconfig, pyproject.toml) apply; a text
-// is formatted in an empty temporary directory with the defaults.
-func runFormatter(ctx context.Context, f formatter, src *source, ext string) ([]byte, string, error) {
+// formatTimeout bounds one formatter run (the call's deadline may be sooner).
+const formatTimeout = time.Minute
+
+// jailWorkspace is where the formatter sees the file's place in the
+// workspace, inside the jail.
+const jailWorkspace = "/workspace"
+
+// runFormatter pipes the code through f in the jail. When the code came
+// from a file the formatter runs in that file's directory under its name,
+// in a copy of the workspace path that holds only the config files it
+// reads (configTree), so the project's own settings apply and nothing else
+// of the host is visible; a text is formatted with the defaults. It also
+// returns the config files it left out.
+func (a *assistant) runFormatter(ctx context.Context, f formatter, src *source, ext string) ([]byte, string, []string, error) {
 	bin, err := exec.LookPath(f.program)
 	if err != nil {
-		return nil, "", tool.Missing(f.program, f.pkg)
+		return nil, "", nil, tool.Missing(f.program, f.pkg)
 	}
 	tmp, err := os.MkdirTemp("", "codeassist-fmt-")
 	if err != nil {
-		return nil, "", fmt.Errorf("coding_assistant: temp dir: %w", err)
+		return nil, "", nil, fmt.Errorf("coding_assistant: temp dir: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	dir, name := tmp, filepath.Join(tmp, "code"+ext)
+	rel, skipped := "code"+ext, []string(nil)
 	if src.abs != "" {
-		dir, name = filepath.Dir(src.abs), src.abs
+		if rel, skipped, err = a.configTree(tmp, src.abs, f); err != nil {
+			return nil, "", nil, fmt.Errorf("coding_assistant: config copy: %w", err)
+		}
 	}
-	cmd := exec.CommandContext(ctx, bin, f.args(name)...)
-	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(src.text)
-	// A scrubbed environment: the formatter needs no secrets, and black's
-	// cache goes to the temporary directory rather than a home directory.
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + tmp, "LANG=C.UTF-8", "XDG_CACHE_HOME=" + tmp, "BLACK_CACHE_DIR=" + tmp}
-	var stdout, stderr bytes.Buffer
-	out := &limited{w: &stdout, n: 4 * maxInput}
-	cmd.Stdout, cmd.Stderr = out, &limited{w: &stderr, n: 64 << 10}
-	err = cmd.Run()
-	if ctx.Err() != nil {
-		return nil, "", ctx.Err()
-	}
-	if out.cut {
-		return nil, "", tool.Errorf(tool.CodeTooLarge, "", "%s wrote more than %d bytes for a %d-byte input", f.program, out.n, len(src.text))
-	}
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
+	res, err := jail.Run(ctx, jail.Spec{
+		Argv:      append([]string{bin}, f.args(filepath.Base(rel))...),
+		Dir:       filepath.Join(jailWorkspace, filepath.Dir(rel)),
+		Env:       []string{"LANG=C.UTF-8"},
+		Binds:     []jail.Bind{{Source: tmp, Target: jailWorkspace}},
+		Protected: []string{a.d.Config.DataDir},
+		Stdin:     strings.NewReader(src.text),
+		Timeout:   formatTimeout,
+		StdoutCap: 4 * maxInput,
+		StderrCap: 64 << 10,
+	})
+	switch {
+	case ctx.Err() != nil:
+		return nil, "", nil, ctx.Err()
+	case err != nil:
+		return nil, "", nil, tool.Errorf(tool.CodeUnavailable, "see clawbridge doctor", "%s cannot run in the jail: %v", f.program, err)
+	case res.TimedOut:
+		return nil, "", nil, tool.Errorf(tool.CodeTimeout, "format a smaller file", "%s took longer than %s", f.program, formatTimeout)
+	case res.StdoutTruncated:
+		return nil, "", nil, tool.Errorf(tool.CodeTooLarge, "", "%s wrote more than %d bytes for a %d-byte input", f.program, 4*maxInput, len(src.text))
+	case res.Signal != "":
+		return nil, "", nil, tool.Errorf(tool.CodeFailed, "format a smaller file", "%s was stopped by %s (a limit of the jail)", f.program, res.Signal)
+	case res.ExitCode != 0:
+		msg := strings.TrimSpace(res.Stderr)
 		if msg == "" {
-			msg = err.Error()
+			msg = fmt.Sprintf("exit status %d", res.ExitCode)
 		}
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			return nil, "", tool.Invalid(src.field, f.program+" could not format the code: "+firstLines(msg, 8), "fix the syntax error it names, or check language")
-		}
-		return nil, "", tool.Errorf(tool.CodeFailed, "", "%s: %s", f.program, msg)
+		return nil, "", nil, tool.Invalid(src.field, f.program+" could not format the code: "+firstLines(msg, 8), "fix the syntax error it names, or check language")
 	}
-	return stdout.Bytes(), f.program + " (" + bin + ")", nil
-}
-
-// limited writes at most n bytes to w, drops the rest and says so in cut.
-type limited struct {
-	w   *bytes.Buffer
-	n   int
-	cut bool
-}
-
-func (l *limited) Write(p []byte) (int, error) {
-	if room := l.n - l.w.Len(); room < len(p) {
-		if room > 0 {
-			l.w.Write(p[:room])
-		}
-		l.cut = true
-		return len(p), nil
-	}
-	return l.w.Write(p)
+	return []byte(res.Stdout), f.program + " (" + bin + ")", skipped, nil
 }
 
 // firstLines keeps the first n lines of s.

@@ -16,8 +16,8 @@ import (
 	"clawbridge/tools/tool"
 )
 
-// Limits of one jq run: the results kept and their size. The call's
-// timeout stops a query that never ends.
+// Limits of one jq run: the results kept and their size. The worker's
+// limits (jqworker.go) and the call's timeout stop a query that never ends.
 const (
 	maxJQResults = 1000
 	maxJQOut     = 1 << 20
@@ -43,7 +43,7 @@ func (a *assistant) json(ctx context.Context, c *tool.Call) (*tool.Result, error
 		}
 		return &tool.Result{Summary: "valid JSON, pretty-printed", Data: map[string]any{"valid": true, "pretty": string(out)}}, nil
 	}
-	return runJQ(ctx, c.Args.String("query"), src.text)
+	return a.runJQ(ctx, c.Args.String("query"), src.text)
 }
 
 // firstJSONError returns the byte offset and message of the first error in
@@ -104,62 +104,51 @@ func indentJSON(text string, indent int) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// runJQ runs a jq program with gojq over one JSON value. The program sees
-// no environment ($ENV and env are empty), no other inputs and no modules.
-func runJQ(ctx context.Context, program, text string) (*tool.Result, error) {
-	if len(program) > maxJQQuery {
-		return nil, tool.Invalid("query", fmt.Sprintf("query is %d bytes, above the limit of %d", len(program), maxJQQuery), "")
-	}
+// evalJQ runs a jq program with gojq over one JSON value, in the jq worker
+// (jqworker.go), never in the server. The program sees no environment
+// ($ENV and env are empty), no other inputs and no modules. It returns the
+// results as JSON and, when a cap stopped them, why.
+func evalJQ(ctx context.Context, program, text string) ([]json.RawMessage, string, error) {
 	q, err := gojq.Parse(program)
 	if err != nil {
-		return nil, tool.Invalid("query", "jq syntax: "+err.Error(), "see the jq manual; e.g. '.items[] | .name'")
+		return nil, "", tool.Invalid("query", "jq syntax: "+err.Error(), "see the jq manual; e.g. '.items[] | .name'")
 	}
 	code, err := gojq.Compile(q)
 	if err != nil {
-		return nil, tool.Invalid("query", "jq: "+err.Error(), "functions reading files, inputs or the environment are not available")
+		return nil, "", tool.Invalid("query", "jq: "+err.Error(), "functions reading files, inputs or the environment are not available")
 	}
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
 	var input any
 	if err := dec.Decode(&input); err != nil {
-		return nil, tool.Invalid("text", "invalid JSON: "+err.Error(), "")
+		return nil, "", tool.Invalid("text", "invalid JSON: "+err.Error(), "")
 	}
 	input = normalizeNumbers(input)
 	results := []json.RawMessage{}
 	size := 0
-	truncated := ""
 	iter := code.RunWithContext(ctx, input)
 	for {
 		v, ok := iter.Next()
 		if !ok {
-			break
+			return results, "", nil
 		}
 		if err, ok := v.(error); ok {
-			if ctx.Err() != nil {
-				return nil, tool.Errorf(tool.CodeTimeout, "simplify the query; it did not finish in time", "jq query stopped: %v", ctx.Err())
-			}
 			var halt *gojq.HaltError
 			if errors.As(err, &halt) && halt.Value() == nil {
-				break
+				return results, "", nil
 			}
-			return nil, tool.Invalid("query", "jq: "+err.Error(), "")
+			return nil, "", tool.Invalid("query", "jq: "+err.Error(), "")
 		}
 		raw, err := gojq.Marshal(v)
 		if err != nil {
-			return nil, tool.Invalid("query", "jq result cannot be written as JSON: "+err.Error(), "")
+			return nil, "", tool.Invalid("query", "jq result cannot be written as JSON: "+err.Error(), "")
 		}
 		if len(results) >= maxJQResults || size+len(raw) > maxJQOut {
-			truncated = fmt.Sprintf("stopped after %d results (limits: %d results, %d bytes)", len(results), maxJQResults, maxJQOut)
-			break
+			return results, fmt.Sprintf("stopped after %d results (limits: %d results, %d bytes)", len(results), maxJQResults, maxJQOut), nil
 		}
 		size += len(raw)
 		results = append(results, raw)
 	}
-	data := map[string]any{"valid": true, "results": results, "count": len(results)}
-	if truncated != "" {
-		data["truncated"] = truncated
-	}
-	return &tool.Result{Summary: fmt.Sprintf("jq returned %d results", len(results)), Data: data}, nil
 }
 
 // normalizeNumbers turns json.Number into the number types gojq takes: int,

@@ -1,0 +1,5 @@
+//go:build !race
+
+package codeassist
+
+const raceBuild = false
