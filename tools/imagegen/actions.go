@@ -24,6 +24,8 @@ import (
 	"clawbridge/tools/tool"
 )
 
+var white = color.NRGBA{255, 255, 255, 255}
+
 var levels = map[string]qrcode.RecoveryLevel{"L": qrcode.Low, "M": qrcode.Medium, "Q": qrcode.High, "H": qrcode.Highest}
 
 // load reads and decodes a workspace image, its size checked first.
@@ -47,11 +49,16 @@ func (g *imageGen) load(field, path string) (image.Image, string, error) {
 	return img, format, nil
 }
 
-// save encodes img into its planned output atomically.
-func (g *imageGen) save(out *tool.Outputs, ext string, img image.Image, quality int, summary string, data map[string]any) (*tool.Result, error) {
+// save encodes img into its planned output atomically. JPEG has no alpha
+// and Go's GIF encoder draws transparent pixels black, so for those two
+// formats img is first laid over bg.
+func (g *imageGen) save(out *tool.Outputs, ext string, img image.Image, bg color.NRGBA, quality int, summary string, data map[string]any) (*tool.Result, error) {
 	f, err := imaging.FormatFromExtension(ext)
 	if err != nil {
 		return nil, err
+	}
+	if f == imaging.JPEG || f == imaging.GIF {
+		img = imaging.Overlay(imaging.New(img.Bounds().Dx(), img.Bounds().Dy(), bg), img, image.Point{}, 1)
 	}
 	file, err := out.WriteFrom(ext, func(w io.Writer) error { return imaging.Encode(w, img, f, imaging.JPEGQuality(quality)) })
 	if err != nil {
@@ -127,7 +134,7 @@ func (g *imageGen) qr(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return g.save(out, ".png", img, 0, summary, data)
+	return g.save(out, ".png", img, white, 0, summary, data)
 }
 
 // placeLogo draws logo over the middle of the code, at most maxSide
@@ -267,7 +274,7 @@ func (g *imageGen) card(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	if layer != nil {
 		data["image_mode"] = mode
 	}
-	return g.save(out, ".png", img, 0, fmt.Sprintf("card of %d lines", len(drawn)), data)
+	return g.save(out, ".png", img, white, 0, fmt.Sprintf("card of %d lines", len(drawn)), data)
 }
 
 // cardLayer loads a card's image layer: a banner at the content width
@@ -300,6 +307,10 @@ func (g *imageGen) cardLayer(c *tool.Call, w, margin int) (image.Image, string, 
 
 func (g *imageGen) transform(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	path := c.Args.String("path")
+	bg, err := parseColor("background", c.Args.StringOr("background", "#ffffff"))
+	if err != nil {
+		return nil, err
+	}
 	img, format, err := g.load("path", path)
 	if err != nil {
 		return nil, err
@@ -373,7 +384,7 @@ func (g *imageGen) transform(ctx context.Context, c *tool.Call) (*tool.Result, e
 	if err != nil {
 		return nil, err
 	}
-	return g.save(out, ext, img, c.Args.Int("quality", 90), strings.Join(done, ", "), map[string]any{"format": outFmt})
+	return g.save(out, ext, img, bg, c.Args.Int("quality", 90), strings.Join(done, ", "), map[string]any{"format": outFmt})
 }
 
 func parseColor(field, s string) (color.NRGBA, error) {

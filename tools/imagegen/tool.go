@@ -90,6 +90,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "rotate", Type: tool.Number, Description: "Degrees counter-clockwise."},
 				{Name: "format", Type: tool.String, Enum: []string{"png", "jpeg", "gif", "bmp", "tiff"}, Description: "Default: the input's."},
 				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG."},
+				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "What transparent pixels become in a JPEG or GIF (#rrggbb)."},
 				output, overwrite}},
 			{Name: "watermark", Level: tool.Write, Timeout: tool.Normal, Handler: g.watermark, Params: []tool.Param{
 				path,
