@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -94,7 +95,7 @@ func build(d *tool.Deps) (*kbTool, tool.Tool) {
 	return t, tool.Tool{
 		Name:  "knowledge_rag",
 		Title: "Local knowledge base",
-		Description: "Searches the user's own documents (notes, manuals, papers: md, txt, html, pdf, docx in the workspace) after indexing a folder once; " +
+		Description: "Searches the user's own documents (notes, manuals, papers: md, mdx, txt, html, pdf, docx in the workspace) after indexing a folder once; " +
 			"hits come with snippets and citations (file, page or heading). Use it to answer from local files; use search for the web.",
 		Actions:  t.actions(),
 		Programs: map[string]string{"pdftotext": "poppler-utils"},
@@ -227,6 +228,13 @@ func (t *kbTool) index(ctx context.Context, c *tool.Call) (*tool.Result, error) 
 		name, rep.Files, rep.Added, rep.Changed, rep.Removed, rep.Unchanged, rep.Passages)
 	if len(rep.Failed) > 0 {
 		summary += fmt.Sprintf("; %d files could not be read (see failed)", len(rep.Failed))
+	}
+	if len(rep.Skipped) > 0 {
+		var kinds []string
+		for _, ext := range slices.Sorted(maps.Keys(rep.Skipped)) {
+			kinds = append(kinds, fmt.Sprintf("%d %s", rep.Skipped[ext], ext))
+		}
+		summary += "; not indexed, of types it does not read: " + strings.Join(kinds, ", ")
 	}
 	return &tool.Result{Summary: summary, Data: rep}, nil
 }
