@@ -1,6 +1,8 @@
 // Package knowledge is knowledge_rag: local knowledge bases over files in
-// the workspace. It indexes md, txt, html, pdf (page numbers kept) and docx
-// (headings kept) with the readers the document tools use, cuts them into
+// the workspace. It indexes md and mdx (a front-matter title heading the
+// page; MDX imports and JSX tags left out), txt, html, pdf (page numbers
+// kept) and docx (headings kept) with the readers the document tools use,
+// and counts the files of other types it leaves out. It cuts them into
 // passages by structure (headings, pages, paragraphs, with a size cap and a
 // small overlap), and searches them with BM25 over words and Chinese
 // character bigrams (bleve v2, on disk under <data_dir>/knowledge), giving
@@ -207,7 +209,7 @@ func (t *kbTool) index(ctx context.Context, c *tool.Call) (*tool.Result, error) 
 	} else {
 		for _, p := range paths {
 			if info, err := os.Stat(p); err == nil && !info.IsDir() && formatOf(p) == "" {
-				return nil, tool.Invalid("paths", fmt.Sprintf("%s: %v", t.d.Sandbox.Rel(p), errFormat), "name md, txt, html, pdf or docx files, or folders")
+				return nil, tool.Invalid("paths", fmt.Sprintf("%s: %v", t.d.Sandbox.Rel(p), errFormat), "name md, mdx, txt, html, pdf or docx files, or folders")
 			}
 		}
 	}
