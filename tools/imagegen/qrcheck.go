@@ -100,7 +100,7 @@ func (g *imageGen) zbarReads(ctx context.Context, png []byte, text string) (chec
 		return false, false, err
 	}
 	var protected []string
-	if g.d.Config != nil {
+	if g.d.Config != nil && g.d.Config.DataDir != "" {
 		protected = []string{g.d.Config.DataDir}
 	}
 	out, err := jail.RunOnFiles(ctx, jail.FilesRun{Argv: []string{"zbarimg", "--quiet", "--raw", "-Sbinary", jail.FilesIn + "qr.png"},
