@@ -90,6 +90,7 @@ require (
 
 require (
 	github.com/disintegration/imaging v1.6.2 // image_generator: resize, crop, rotate, encode (MIT)
+	github.com/makiuchi-d/gozxing v0.1.1 // image_generator: reads every QR code back, pure Go (MIT)
 	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e // image_generator: QR encoding, no dependencies (MIT)
 )
 
@@ -125,5 +126,6 @@ require (
 	github.com/pandatix/go-abnf v0.5.3 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
 	go.etcd.io/bbolt v1.4.0 // indirect
+	golang.org/x/xerrors v0.0.0-20200804184101-5ec99f83aff1 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )

@@ -32,7 +32,7 @@ need tesseract tesseract-ocr
 need espeak-ng espeak-ng
 need ffmpeg ffmpeg
 need ffprobe ffmpeg
-need zbarimg zbar-tools   # tests: the second reader of image_generator QR codes
+need zbarimg zbar-tools   # image_generator reads every QR code back with it (and gozxing)
 [ -x /usr/bin/python3 ] || missing="$missing python3"
 [ -x /usr/bin/node ] || missing="$missing nodejs"
 # id_photo: OpenCV for Debian's own python3 (a pyenv python3 on PATH has no cv2)

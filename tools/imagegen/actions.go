@@ -3,6 +3,7 @@ package imagegen
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -22,6 +23,8 @@ import (
 	"clawbridge/internal/cjkfont"
 	"clawbridge/tools/tool"
 )
+
+var white = color.NRGBA{255, 255, 255, 255}
 
 var levels = map[string]qrcode.RecoveryLevel{"L": qrcode.Low, "M": qrcode.Medium, "Q": qrcode.High, "H": qrcode.Highest}
 
@@ -46,11 +49,16 @@ func (g *imageGen) load(field, path string) (image.Image, string, error) {
 	return img, format, nil
 }
 
-// save encodes img into its planned output atomically.
-func (g *imageGen) save(out *tool.Outputs, ext string, img image.Image, quality int, summary string, data map[string]any) (*tool.Result, error) {
+// save encodes img into its planned output atomically. JPEG has no alpha
+// and Go's GIF encoder draws transparent pixels black, so for those two
+// formats img is first laid over bg.
+func (g *imageGen) save(out *tool.Outputs, ext string, img image.Image, bg color.NRGBA, quality int, summary string, data map[string]any) (*tool.Result, error) {
 	f, err := imaging.FormatFromExtension(ext)
 	if err != nil {
 		return nil, err
+	}
+	if f == imaging.JPEG || f == imaging.GIF {
+		img = imaging.Overlay(imaging.New(img.Bounds().Dx(), img.Bounds().Dy(), bg), img, image.Point{}, 1)
 	}
 	file, err := out.WriteFrom(ext, func(w io.Writer) error { return imaging.Encode(w, img, f, imaging.JPEGQuality(quality)) })
 	if err != nil {
@@ -94,24 +102,61 @@ func (g *imageGen) qr(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	q.ForegroundColor, q.BackgroundColor = fg, bg
 	size := c.Args.Int("size", 512)
 	img := image.Image(q.Image(size))
+	size = img.Bounds().Dx() // skip2 draws at least one pixel a module
+	data := map[string]any{"level": level, "version": q.VersionNumber, "logo": logo != nil}
+	summary := "QR code level " + level
+	code, side := img, size/5
+	for {
+		if logo != nil {
+			if img, side, err = placeLogo(q, code, logo, text, bg, side); err != nil {
+				return nil, err
+			}
+		}
+		err := g.readBack(ctx, img, text)
+		if err == nil {
+			break
+		}
+		if te := (*tool.Error)(nil); errors.As(err, &te) {
+			return nil, err
+		}
+		if logo == nil {
+			return nil, tool.Errorf(tool.CodeFailed, "give a larger size or a shorter text", "the QR code does not read back: %v", err)
+		}
+		side = side * 9 / 10 // a smaller logo hides less of the code
+	}
 	if logo != nil {
-		// The logo covers at most a fifth of the width: under 4% of the
-		// modules, within what level Q or H restores.
-		canvas := imaging.Clone(img)
-		side := size / 5
-		l := imaging.Fit(logo, side, side, imaging.Lanczos)
-		pad := side / 10
-		lb := l.Bounds()
-		box := image.Rect((size-lb.Dx())/2-pad, (size-lb.Dy())/2-pad, (size+lb.Dx())/2+pad, (size+lb.Dy())/2+pad)
-		draw.Draw(canvas, box, image.NewUniform(bg), image.Point{}, draw.Src)
-		canvas = imaging.Overlay(canvas, l, image.Pt((size-lb.Dx())/2, (size-lb.Dy())/2), 1)
-		img = canvas
+		data["logo_px"] = side
+		if side < size/5 {
+			summary += fmt.Sprintf(", logo shrunk to %d px so the code reads", side)
+		}
 	}
 	out, err := tool.PlanOutput(g.d.Sandbox, c.Args, tool.Output{Stem: "qr", Exts: []string{".png"}})
 	if err != nil {
 		return nil, err
 	}
-	return g.save(out, ".png", img, 0, "QR code level "+level, map[string]any{"level": level, "version": q.VersionNumber, "logo": logo != nil})
+	return g.save(out, ".png", img, white, 0, summary, data)
+}
+
+// placeLogo draws logo over the middle of the code, at most maxSide
+// pixels, and smaller while the code would not survive every module under
+// the logo reading wrong. It answers the side the logo got.
+func placeLogo(q *qrcode.QRCode, code image.Image, logo image.Image, text string, bg color.NRGBA, maxSide int) (image.Image, int, error) {
+	size := code.Bounds().Dx()
+	bitmap := q.Bitmap()
+	module := max(1, size/len(bitmap))
+	for side := maxSide; side >= 3*module; side = side * 9 / 10 {
+		l := imaging.Fit(logo, side, side, imaging.Lanczos)
+		pad := side / 10
+		lb := l.Bounds()
+		box := image.Rect((size-lb.Dx())/2-pad, (size-lb.Dy())/2-pad, (size+lb.Dx())/2+pad, (size+lb.Dy())/2+pad)
+		if !logoFits(bitmap, q.VersionNumber, size, box, text) {
+			continue
+		}
+		canvas := imaging.Clone(code)
+		draw.Draw(canvas, box, image.NewUniform(bg), image.Point{}, draw.Src)
+		return imaging.Overlay(canvas, l, image.Pt((size-lb.Dx())/2, (size-lb.Dy())/2), 1), side, nil
+	}
+	return nil, 0, tool.Invalid("logo", "no logo size leaves the code readable", "use level H, a shorter text, or no logo")
 }
 
 func (g *imageGen) card(ctx context.Context, c *tool.Call) (*tool.Result, error) {
@@ -229,7 +274,7 @@ func (g *imageGen) card(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	if layer != nil {
 		data["image_mode"] = mode
 	}
-	return g.save(out, ".png", img, 0, fmt.Sprintf("card of %d lines", len(drawn)), data)
+	return g.save(out, ".png", img, white, 0, fmt.Sprintf("card of %d lines", len(drawn)), data)
 }
 
 // cardLayer loads a card's image layer: a banner at the content width
@@ -262,6 +307,10 @@ func (g *imageGen) cardLayer(c *tool.Call, w, margin int) (image.Image, string, 
 
 func (g *imageGen) transform(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	path := c.Args.String("path")
+	bg, err := parseColor("background", c.Args.StringOr("background", "#ffffff"))
+	if err != nil {
+		return nil, err
+	}
 	img, format, err := g.load("path", path)
 	if err != nil {
 		return nil, err
@@ -335,7 +384,7 @@ func (g *imageGen) transform(ctx context.Context, c *tool.Call) (*tool.Result, e
 	if err != nil {
 		return nil, err
 	}
-	return g.save(out, ext, img, c.Args.Int("quality", 90), strings.Join(done, ", "), map[string]any{"format": outFmt})
+	return g.save(out, ext, img, bg, c.Args.Int("quality", 90), strings.Join(done, ", "), map[string]any{"format": outFmt})
 }
 
 func parseColor(field, s string) (color.NRGBA, error) {

@@ -58,7 +58,7 @@ func (g *imageGen) placeholder(ctx context.Context, c *tool.Call) (*tool.Result,
 	if err != nil {
 		return nil, err
 	}
-	return g.save(out, ".png", img, 0, "placeholder "+label, map[string]any{"label": label})
+	return g.save(out, ".png", img, white, 0, "placeholder "+label, map[string]any{"label": label})
 }
 
 func (g *imageGen) collage(ctx context.Context, c *tool.Call) (*tool.Result, error) {
@@ -123,5 +123,5 @@ func (g *imageGen) collage(ctx context.Context, c *tool.Call) (*tool.Result, err
 	if err != nil {
 		return nil, err
 	}
-	return g.save(out, ".png", canvas, 0, fmt.Sprintf("collage of %d images, %d×%d", n, rows, cols), map[string]any{"rows": rows, "cols": cols, "images": n})
+	return g.save(out, ".png", canvas, white, 0, fmt.Sprintf("collage of %d images, %d×%d", n, rows, cols), map[string]any{"rows": rows, "cols": cols, "images": n})
 }

@@ -1,6 +1,8 @@
 // Package imagegen is the `image_generator` tool: images made by code. QR
 // codes (skip2/go-qrcode: error-correction level, size, colours, an
-// optional centre logo), text cards and posters with wrapping and CJK line
+// optional centre logo; each read back with gozxing and, where installed,
+// zbarimg in the jail before the call succeeds, a logo shrunk until the
+// code reads), text cards and posters with wrapping and CJK line
 // breaking (internal/cjkfont) and an optional image layer, placeholders,
 // collages, watermarks (text or image), and resize, crop, rotate and
 // convert of workspace images (disintegration/imaging). generate asks a
@@ -88,6 +90,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "rotate", Type: tool.Number, Description: "Degrees counter-clockwise."},
 				{Name: "format", Type: tool.String, Enum: []string{"png", "jpeg", "gif", "bmp", "tiff"}, Description: "Default: the input's."},
 				{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG."},
+				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "What transparent pixels become in a JPEG or GIF (#rrggbb)."},
 				output, overwrite}},
 			{Name: "watermark", Level: tool.Write, Timeout: tool.Normal, Handler: g.watermark, Params: []tool.Param{
 				path,
@@ -126,6 +129,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				output, overwrite}},
 		},
 		OpenWorld: g.cfg.Generate.BaseURL != "", // generate sends the prompt to the configured endpoint
+		Programs:  map[string]string{"zbarimg": "zbar-tools"}, // optional: the second reader of QR codes
 		Examples: []string{
 			"generate a qr code for my wifi",
 			"make a poster with the event title",

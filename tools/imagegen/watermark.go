@@ -72,7 +72,7 @@ func (g *imageGen) watermark(ctx context.Context, c *tool.Call) (*tool.Result, e
 		return nil, err
 	}
 	mb := mark.Bounds()
-	return g.save(plan, ext, out, c.Args.Int("quality", 90), fmt.Sprintf("%s watermark at %s, opacity %g", kind, pos, opacity),
+	return g.save(plan, ext, out, white, c.Args.Int("quality", 90), fmt.Sprintf("%s watermark at %s, opacity %g", kind, pos, opacity),
 		map[string]any{"position": pos, "opacity": opacity, "mark_width": mb.Dx(), "mark_height": mb.Dy()})
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -30,7 +31,7 @@ type section struct {
 // formats maps a file extension to its format name; other files are not
 // indexed.
 var formats = map[string]string{
-	".md": "md", ".markdown": "md", ".txt": "txt", ".text": "txt",
+	".md": "md", ".markdown": "md", ".mdx": "mdx", ".txt": "txt", ".text": "txt",
 	".html": "html", ".htm": "html", ".pdf": "pdf", ".docx": "docx",
 }
 
@@ -44,6 +45,8 @@ func extract(ctx context.Context, abs string, data []byte) ([]section, error) {
 	switch formatOf(abs) {
 	case "md":
 		return markdownSections(decodeText(data)), nil
+	case "mdx":
+		return markdownSections(stripJSX(decodeText(data))), nil
 	case "txt":
 		return []section{{Text: decodeText(data)}}, nil
 	case "html":
@@ -80,12 +83,25 @@ func decodeText(data []byte) string {
 // markdownSections splits Markdown at ATX headings (# ...), outside fenced
 // code. Each section's text starts with its heading line, so heading words
 // are searchable and offsets need no adjustment.
+//
+// A leading front matter block (--- ... ---, as static site generators
+// write) is not text: its title heads every section of the page, since
+// such pages often state their title nowhere else.
 func markdownSections(md string) []section {
 	var out []section
 	var stack []string
-	cur := section{}
+	title, body := frontMatter(md)
+	path := func() []string {
+		h := headingPath(stack)
+		if title != "" && (len(h) == 0 || !strings.EqualFold(h[0], title)) {
+			h = append([]string{title}, h...)
+		}
+		return h
+	}
+	cur := section{Heading: path()}
 	var text strings.Builder
-	offset, fence := 0, ""
+	offset, fence := utf8.RuneCountInString(md[:body]), ""
+	cur.Start = offset
 	flush := func() {
 		if strings.TrimSpace(text.String()) != "" {
 			cur.Text = text.String()
@@ -93,7 +109,7 @@ func markdownSections(md string) []section {
 		}
 		text.Reset()
 	}
-	for _, line := range strings.SplitAfter(md, "\n") {
+	for _, line := range strings.SplitAfter(md[body:], "\n") {
 		trim := strings.TrimSpace(line)
 		switch {
 		case fence != "":
@@ -103,7 +119,7 @@ func markdownSections(md string) []section {
 		case strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~"):
 			fence = trim[:3]
 		default:
-			if level, title := atxHeading(trim); level > 0 && len(line)-len(strings.TrimLeft(line, " ")) < 4 {
+			if level, heading := atxHeading(trim); level > 0 && len(line)-len(strings.TrimLeft(line, " ")) < 4 {
 				flush()
 				if level <= len(stack) {
 					stack = stack[:level-1]
@@ -111,8 +127,8 @@ func markdownSections(md string) []section {
 				for len(stack) < level-1 {
 					stack = append(stack, "")
 				}
-				stack = append(stack, title)
-				cur = section{Heading: headingPath(stack), Start: offset}
+				stack = append(stack, heading)
+				cur = section{Heading: path(), Start: offset}
 			}
 		}
 		text.WriteString(line)
@@ -120,6 +136,79 @@ func markdownSections(md string) []section {
 	}
 	flush()
 	return out
+}
+
+var (
+	jsxTag   = regexp.MustCompile(`</?[A-Za-z][\w.]*(?:\s[^<>]*)?/?>`)
+	jsxTitle = regexp.MustCompile(`\stitle="([^"]*)"`)
+)
+
+// stripJSX blanks what MDX adds to Markdown, outside fenced code: import
+// and export lines and JSX tags, keeping a tag's title="…" text (a card's
+// heading). Blanks are spaces of the same length, so offsets still point
+// into the file.
+func stripJSX(mdx string) string {
+	var b strings.Builder
+	fence := ""
+	for _, line := range strings.SplitAfter(mdx, "\n") {
+		trim := strings.TrimSpace(line)
+		switch {
+		case fence != "":
+			if strings.HasPrefix(trim, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~"):
+			fence = trim[:3]
+		case strings.HasPrefix(trim, "import ") || strings.HasPrefix(trim, "export "):
+			line = blank(line)
+		default:
+			line = jsxTag.ReplaceAllStringFunc(line, func(tag string) string {
+				if m := jsxTitle.FindStringSubmatchIndex(tag); m != nil {
+					return blank(tag[:m[2]]) + tag[m[2]:m[3]] + blank(tag[m[3]:])
+				}
+				return blank(tag)
+			})
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// blank replaces every rune of s but line ends with a space.
+func blank(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return r
+		}
+		return ' '
+	}, s)
+}
+
+// frontMatter finds a YAML front matter block at the start of md and
+// answers its top-level title and the byte offset where the body starts
+// (0 when there is no block).
+func frontMatter(md string) (title string, body int) {
+	rest, ok := strings.CutPrefix(md, "---\n")
+	if !ok {
+		if rest, ok = strings.CutPrefix(md, "---\r\n"); !ok {
+			return "", 0
+		}
+	}
+	at := len(md) - len(rest)
+	for _, line := range strings.SplitAfter(rest, "\n") {
+		at += len(line)
+		trim := strings.TrimRight(line, "\r\n")
+		if trim == "---" || trim == "..." {
+			return title, at
+		}
+		if v, ok := strings.CutPrefix(trim, "title:"); ok {
+			title = strings.TrimSpace(v)
+			if len(title) >= 2 && (title[0] == '"' || title[0] == '\'') && title[len(title)-1] == title[0] {
+				title = title[1 : len(title)-1]
+			}
+		}
+	}
+	return "", 0 // never closed: not front matter
 }
 
 // atxHeading returns the level and title of a "## Title" line, 0 otherwise.

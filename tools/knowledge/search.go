@@ -42,7 +42,8 @@ type searchRequest struct {
 }
 
 // searchIndexes runs q over the opened indexes ks (BM25 over words and CJK
-// bigrams, the heading path counting a third as much as the text) and
+// bigrams, the heading path counting as much as the text: a page's title and
+// headings say what it is about) and
 // returns the best hits with snippets. The caller holds each k.mu for
 // reading.
 func searchIndexes(ctx context.Context, ks []*kbIndex, r searchRequest) ([]Hit, int, error) {
@@ -50,7 +51,6 @@ func searchIndexes(ctx context.Context, ks []*kbIndex, r searchRequest) ([]Hit, 
 	text.SetField("text")
 	heading := bleve.NewMatchQuery(r.Query)
 	heading.SetField("heading")
-	heading.SetBoost(0.3)
 	var q query.Query = bleve.NewDisjunctionQuery(text, heading)
 	if r.Glob != "" {
 		match, err := globMatcher(r.Glob)

@@ -26,9 +26,12 @@ type syncReport struct {
 	Removed   int          `json:"removed"`
 	Unchanged int          `json:"unchanged"`
 	Failed    []fileFailed `json:"failed,omitempty"`
-	Passages  int          `json:"passages"`
-	Rebuilt   string       `json:"rebuilt,omitempty"` // why the index was built from scratch
-	Seconds   float64      `json:"seconds"`
+	// Skipped counts the files left out for their type, by extension
+	// ("(none)" for a name without one), so none goes missing unseen.
+	Skipped  map[string]int `json:"skipped,omitempty"`
+	Passages int            `json:"passages"`
+	Rebuilt  string         `json:"rebuilt,omitempty"` // why the index was built from scratch
+	Seconds  float64        `json:"seconds"`
 }
 
 type fileFailed struct {
@@ -86,11 +89,11 @@ func (k *kbIndex) sync(ctx context.Context, paths []string, o syncOptions) (*syn
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("no sources recorded for index %q", k.name)
 	}
-	found, err := walkSources(paths, o)
+	found, skipped, err := walkSources(paths, o)
 	if err != nil {
 		return nil, err
 	}
-	rep.Files = len(found)
+	rep.Files, rep.Skipped = len(found), skipped
 
 	idx := k.idx
 	base := &manifest{Version: manifestVersion, Generation: 1, Files: map[string]fileState{}}
@@ -264,11 +267,12 @@ func (b *batcher) flush() error {
 }
 
 // walkSources lists the indexable files under paths (files and folders,
-// absolute), sorted and without duplicates. Hidden files and folders and
-// symbolic links are not followed; a file named directly must have a
-// format knowledge_rag reads.
-func walkSources(paths []string, o syncOptions) ([]candidate, error) {
+// absolute), sorted and without duplicates, and counts the other files by
+// extension. Hidden files and folders and symbolic links are not followed;
+// a file named directly must have a format knowledge_rag reads.
+func walkSources(paths []string, o syncOptions) ([]candidate, map[string]int, error) {
 	seen := map[string]bool{}
+	var skipped map[string]int
 	var out []candidate
 	add := func(abs string, info fs.FileInfo) error {
 		if seen[abs] {
@@ -284,14 +288,14 @@ func walkSources(paths []string, o syncOptions) ([]candidate, error) {
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", o.Rel(p), err)
+			return nil, nil, fmt.Errorf("%s: %w", o.Rel(p), err)
 		}
 		if !info.IsDir() {
 			if formatOf(p) == "" {
-				return nil, fmt.Errorf("%s: %w", o.Rel(p), errFormat)
+				return nil, nil, fmt.Errorf("%s: %w", o.Rel(p), errFormat)
 			}
 			if err := add(p, info); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			continue
 		}
@@ -309,7 +313,18 @@ func walkSources(paths []string, o syncOptions) ([]candidate, error) {
 				}
 				return nil
 			}
-			if hidden || !d.Type().IsRegular() || formatOf(path) == "" {
+			if hidden || !d.Type().IsRegular() {
+				return nil
+			}
+			if formatOf(path) == "" {
+				ext := strings.ToLower(filepath.Ext(d.Name()))
+				if ext == "" {
+					ext = "(none)"
+				}
+				if skipped == nil {
+					skipped = map[string]int{}
+				}
+				skipped[ext]++
 				return nil
 			}
 			info, err := d.Info()
@@ -319,11 +334,11 @@ func walkSources(paths []string, o syncOptions) ([]candidate, error) {
 			return add(path, info)
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	slices.SortFunc(out, func(a, b candidate) int { return strings.Compare(a.abs, b.abs) })
-	return out, nil
+	return out, skipped, nil
 }
 
-var errFormat = errors.New("not a format knowledge_rag indexes (md, txt, html, pdf, docx)")
+var errFormat = errors.New("not a format knowledge_rag indexes (md, mdx, txt, html, pdf, docx)")

@@ -1,6 +1,8 @@
 // Package knowledge is knowledge_rag: local knowledge bases over files in
-// the workspace. It indexes md, txt, html, pdf (page numbers kept) and docx
-// (headings kept) with the readers the document tools use, cuts them into
+// the workspace. It indexes md and mdx (a front-matter title heading the
+// page; MDX imports and JSX tags left out), txt, html, pdf (page numbers
+// kept) and docx (headings kept) with the readers the document tools use,
+// and counts the files of other types it leaves out. It cuts them into
 // passages by structure (headings, pages, paragraphs, with a size cap and a
 // small overlap), and searches them with BM25 over words and Chinese
 // character bigrams (bleve v2, on disk under <data_dir>/knowledge), giving
@@ -18,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -93,7 +96,7 @@ func build(d *tool.Deps) (*kbTool, tool.Tool) {
 	return t, tool.Tool{
 		Name:  "knowledge_rag",
 		Title: "Local knowledge base",
-		Description: "Searches the user's own documents (notes, manuals, papers: md, txt, html, pdf, docx in the workspace) after indexing a folder once; " +
+		Description: "Searches the user's own documents (notes, manuals, papers: md, mdx, txt, html, pdf, docx in the workspace) after indexing a folder once; " +
 			"hits come with snippets and citations (file, page or heading). Use it to answer from local files; use search for the web.",
 		Actions:  t.actions(),
 		Programs: map[string]string{"pdftotext": "poppler-utils"},
@@ -198,7 +201,7 @@ func (t *kbTool) index(ctx context.Context, c *tool.Call) (*tool.Result, error) 
 	} else {
 		for _, p := range paths {
 			if info, err := os.Stat(p); err == nil && !info.IsDir() && formatOf(p) == "" {
-				return nil, tool.Invalid("paths", fmt.Sprintf("%s: %v", t.d.Sandbox.Rel(p), errFormat), "name md, txt, html, pdf or docx files, or folders")
+				return nil, tool.Invalid("paths", fmt.Sprintf("%s: %v", t.d.Sandbox.Rel(p), errFormat), "name md, mdx, txt, html, pdf or docx files, or folders")
 			}
 		}
 	}
@@ -219,6 +222,13 @@ func (t *kbTool) index(ctx context.Context, c *tool.Call) (*tool.Result, error) 
 		name, rep.Files, rep.Added, rep.Changed, rep.Removed, rep.Unchanged, rep.Passages)
 	if len(rep.Failed) > 0 {
 		summary += fmt.Sprintf("; %d files could not be read (see failed)", len(rep.Failed))
+	}
+	if len(rep.Skipped) > 0 {
+		var kinds []string
+		for _, ext := range slices.Sorted(maps.Keys(rep.Skipped)) {
+			kinds = append(kinds, fmt.Sprintf("%d %s", rep.Skipped[ext], ext))
+		}
+		summary += "; not indexed, of types it does not read: " + strings.Join(kinds, ", ")
 	}
 	return &tool.Result{Summary: summary, Data: rep}, nil
 }

@@ -1,0 +1,39 @@
+package literature
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestReadme_DocumentsEveryConfigKey: every key of the literature_search
+// section is shown in the README's config example, under that section.
+func TestReadme_DocumentsEveryConfigKey(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "\n  literature_search:\n")
+	if !ok {
+		t.Fatal("README: the literature_search section of the config example is gone")
+	}
+	var section []string // the section's lines, up to the next tool's
+	for _, line := range strings.Split(rest, "\n") {
+		if !strings.HasPrefix(line, "    ") {
+			break
+		}
+		section = append(section, strings.TrimSpace(line))
+	}
+	typ := reflect.TypeFor[Config]()
+	for i := range typ.NumField() {
+		key := typ.Field(i).Tag.Get("yaml")
+		found := false
+		for _, line := range section {
+			found = found || strings.HasPrefix(line, key+":")
+		}
+		if !found {
+			t.Errorf("README: literature_search key %s is not documented", key)
+		}
+	}
+}
