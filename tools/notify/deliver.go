@@ -41,7 +41,7 @@ func (n *notifier) deliver(ctx context.Context, r *resolved, m message) outcome 
 // attempt sends one part: the target's rate limit before every attempt,
 // retries with backoff after HTTP 429 and 5xx (Retry-After honoured, in
 // seconds or as an HTTP date, capped at retry_wait_max), none after another
-// 4xx or a platform's error code. A request that was written
+// 4xx, a redirect or a platform's error code. A request that was written
 // but got no answer may have been delivered: it is Uncertain and never
 // retried.
 func (n *notifier) attempt(ctx context.Context, r *resolved, m message) outcome {
@@ -80,6 +80,12 @@ func (n *notifier) attempt(ctx context.Context, r *resolved, m message) outcome 
 				return last
 			}
 			last.State, last.Answer = sendonce.Sent, answer
+			return last
+		case status >= 300 && status < 400:
+			last.State, last.Err = sendonce.Failed, tool.Errorf(tool.CodeFailed,
+				"put the address it redirects to in the target's URL if that is the service's own; nothing was delivered",
+				"%s answered HTTP %d %s with a redirect%s: notify does not follow redirects, which would carry the target's token and headers to another address",
+				r.display, status, http.StatusText(status), redirectHost(header))
 			return last
 		case status == http.StatusTooManyRequests || status >= 500:
 			last.State, last.Err = sendonce.Failed, tool.Errorf(tool.CodeUnavailable, "the service is limiting or failing; nothing was delivered, try again later",
@@ -170,6 +176,14 @@ func mayHaveBeenSent(r *resolved, why string) *tool.Error {
 	return tool.Errorf(tool.CodeFailed,
 		"do not send again: check the channel; to send it anyway, call again with a new idempotency_key",
 		"the connection to %s broke after the message was sent, so it may have been delivered (%s)", r.display, why)
+}
+
+// redirectHost is " to <host>" of a redirect's Location, if it has one.
+func redirectHost(h http.Header) string {
+	if u, err := url.Parse(h.Get("Location")); err == nil && u.Hostname() != "" {
+		return " to " + u.Hostname()
+	}
+	return ""
 }
 
 // redact drops the URL (it may hold a token) from a url.Error.

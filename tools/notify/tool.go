@@ -71,6 +71,11 @@ func build(d *tool.Deps) (*notifier, tool.Tool, error) {
 	}
 	n := &notifier{cfg: cfg, targets: map[string]Target{}, guard: d.Guard, client: d.HTTPClient(cfg.Timeout), log: d.Log,
 		now: time.Now, backoffBase: 500 * time.Millisecond, limiters: map[string]*webapi.Limiter{}}
+	// A redirect is never followed: net/http would send it the body, the
+	// custom headers (and, to the same host name, Authorization) and a
+	// Referer holding the webhook URL's token; a 301-303 would also turn the
+	// POST into a GET whose 200 looks like a delivery.
+	n.client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	for _, t := range cfg.Targets {
 		n.targets[t.Name] = t
 		n.names = append(n.names, t.Name)
