@@ -156,6 +156,14 @@ type outgoing struct {
 	lay  *layout
 	key  string // the caller's or derived key
 	hash string // sha256 of the message as given
+	// partsHash is sha256 of the parts as they go out, kept with the
+	// record: a resume continues only the very parts it stopped in.
+	partsHash string
+}
+
+func sha(fields ...string) string {
+	h := sha256.Sum256([]byte(strings.Join(fields, "\x00")))
+	return hex.EncodeToString(h[:])
 }
 
 func (n *notifier) prepare(c *tool.Call) (*outgoing, error) {
@@ -193,9 +201,11 @@ func (n *notifier) prepare(c *tool.Call) (*outgoing, error) {
 	case err != nil:
 		return nil, tool.Errorf(tool.CodeInvalid, "shorten the title, or fix the target's body_template or max_length", "cannot fit the message on %s: %s", r.name, r.hide.scrub(err.Error()))
 	}
-	h := sha256.Sum256([]byte(format + "\x00" + title + "\x00" + text))
-	o := &outgoing{r: r, msg: m, lay: lay, hash: hex.EncodeToString(h[:])}
-	o.key = sendonce.Derive("notify", r.name, format, overflow, title, text)
+	o := &outgoing{r: r, msg: m, lay: lay, hash: sha(format, title, text), partsHash: sha(append([]string{format, title}, lay.Parts...)...)}
+	// The message, not how it is laid out: a retry that changes only
+	// overflow (or meets another max_length) is the same message and is
+	// not sent again.
+	o.key = sendonce.Derive("notify", r.name, format, title, text)
 	if k := strings.TrimSpace(c.Args.String("idempotency_key")); k != "" {
 		o.key = k
 	}
@@ -279,14 +289,16 @@ func (n *notifier) send(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	}
 	start := 0
 	if rec.State == sendonce.Partial || rec.Parts > 0 {
-		if hashOf(rec.Answer) != o.hash || rec.Parts >= total {
-			// The key was used for another message: resuming would send
-			// its parts from the middle. Put the record back as it was.
+		if hashOf(rec.Answer) != o.partsHash || rec.Parts >= total {
+			// The key was used for another message, or this one split
+			// otherwise: resuming would send other parts from the middle.
+			// Put the record back as it was.
 			if err := n.once.Finish(ctx, key, sendonce.Partial, rec.Answer, rec.Parts); err != nil {
 				return nil, fmt.Errorf("idempotency record: %w", err)
 			}
-			return nil, tool.Invalid("idempotency_key", "this idempotency key belongs to another message, of which some parts were delivered",
-				"resend that message to finish it, or use a new idempotency_key")
+			return nil, tool.Invalid("idempotency_key",
+				"this idempotency key belongs to another message, or to this one split differently (overflow or max_length), of which some parts were delivered",
+				"resend that message as it was sent to finish it, or use a new idempotency_key")
 		}
 		start = rec.Parts
 	}
@@ -303,7 +315,7 @@ func (n *notifier) send(ctx context.Context, c *tool.Call) (*tool.Result, error)
 			if sent == total {
 				state = sendonce.Sent
 			}
-			if err := n.once.Finish(ctx, key, state, record(o.hash, res.Answer), sent); err != nil {
+			if err := n.once.Finish(ctx, key, state, record(o.partsHash, res.Answer), sent); err != nil {
 				return nil, fmt.Errorf("idempotency record: %w", err)
 			}
 			continue
@@ -312,7 +324,7 @@ func (n *notifier) send(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		if state == sendonce.Failed && sent > 0 {
 			state = sendonce.Partial
 		}
-		if err := n.once.Finish(ctx, key, state, record(o.hash, res.Err.Message), sent); err != nil {
+		if err := n.once.Finish(ctx, key, state, record(o.partsHash, res.Err.Message), sent); err != nil {
 			return nil, fmt.Errorf("idempotency record: %w", err)
 		}
 		n.audit(o, sent, string(state))
@@ -344,8 +356,8 @@ func (n *notifier) send(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	return &tool.Result{Summary: sum, Data: data}, nil
 }
 
-// record is the answer column: the message hash, so a resume can check it
-// continues the same message, then the platform's last answer.
+// record is the answer column: the parts' hash, so a resume can check it
+// continues the same parts, then the platform's last answer.
 func record(hash, answer string) string { return "sha256:" + hash + " " + answer }
 
 func hashOf(rec string) string {
