@@ -75,9 +75,7 @@ func (rd *redactor) add(list *[]string, s string) {
 	if len(s) < 4 {
 		return
 	}
-	for _, form := range []string{s, url.QueryEscape(s), url.PathEscape(s)} {
-		*list = append(*list, form)
-	}
+	*list = append(*list, s, url.QueryEscape(s), url.PathEscape(s))
 }
 
 // scrub replaces every run of s that is a secret, or a piece of one at

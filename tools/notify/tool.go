@@ -4,7 +4,8 @@
 // headers, body template). Targets are named in the config, their URLs and
 // secrets read from environment variables the config names; the model names
 // a target, and gives a raw URL only when tools.notify.allow_raw_urls is on.
-// Every request passes the outbound guard.
+// Every request passes the outbound guard; a redirect is never followed.
+// Whatever an endpoint answers passes the target's redactor (redact.go).
 //
 // send is `high`: the confirmation shows the target and the text. Text or
 // Markdown over the platform's limit is split into numbered parts, or cut
