@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"clawbridge/tools/tool"
+	"clawbridge/tools/tooltest"
 )
 
 // echoAll is what a hostile or careless endpoint says back: every piece of
@@ -176,5 +177,24 @@ func TestNotify_ScrubKeepsWhatIsNotSecret(t *testing.T) {
 		if got := rd.scrub(in); got != want {
 			t.Errorf("scrub(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A platform's own message (errmsg, msg) is quoted back cut, like a body:
+// an endpoint cannot fill a result with 64 KB.
+func TestNotify_LongPlatformMessagesAreCut(t *testing.T) {
+	code := 0
+	f := newFixture(t, func(f *fixture, w http.ResponseWriter, r *http.Request, body []byte) {
+		writeJSON(w, 200, fmt.Sprintf(`{"errcode":%d,"errmsg":"%s"}`, code, strings.Repeat("long ", 10000)))
+	})
+	tl, _, _ := setup(t, fast+"retries: 0\ntargets:\n  - {name: wx, kind: wecom, url_env: WX_URL}", map[string]string{"WX_URL": f.URL + "/cgi-bin/webhook/send?key=k"})
+	d := mustSend(t, tl, map[string]any{"target": "wx", "text": "ok"})
+	if a := d["answers"].([]string)[0]; len(a) > 300 || !strings.HasPrefix(a, "errcode 0 (long long") {
+		t.Fatalf("answer of %d bytes: %.80s", len(a), a)
+	}
+	code = 93000
+	_, err := send(t, tl, map[string]any{"target": "wx", "text": "refused"})
+	if te := tooltest.ToolError(t, err, tool.CodeFailed); len(te.Message) > 400 || !strings.Contains(te.Message, "code 93000: long long") {
+		t.Fatalf("error of %d bytes: %.120s", len(te.Message), te.Message)
 	}
 }
