@@ -24,12 +24,27 @@ type outcome struct {
 	Attempts int
 }
 
-// deliver sends one part: the target's rate limit before every attempt,
+// deliver sends one part. Whatever the endpoint answered passes the
+// target's redactor before it goes anywhere: the answer of a success as
+// much as an error.
+func (n *notifier) deliver(ctx context.Context, r *resolved, m message) outcome {
+	o := n.attempt(ctx, r, m)
+	o.Answer = r.hide.scrub(o.Answer)
+	if o.Err != nil {
+		e := *o.Err
+		e.Message, e.Hint = r.hide.scrub(e.Message), r.hide.scrub(e.Hint)
+		o.Err = &e
+	}
+	return o
+}
+
+// attempt sends one part: the target's rate limit before every attempt,
 // retries with backoff after HTTP 429 and 5xx (Retry-After honoured, in
 // seconds or as an HTTP date, capped at retry_wait_max), none after another
-// 4xx or a platform's error code. A request that was written but got no
-// answer may have been delivered: it is Uncertain and never retried.
-func (n *notifier) deliver(ctx context.Context, r *resolved, m message) outcome {
+// 4xx, a redirect or a platform's error code. A request that was written
+// but got no answer may have been delivered: it is Uncertain and never
+// retried.
+func (n *notifier) attempt(ctx context.Context, r *resolved, m message) outcome {
 	var last outcome
 	for attempt := 0; attempt <= n.cfg.Retries; attempt++ {
 		if err := n.limiter(r.name).Wait(ctx, r.name, "notify target "+r.name); err != nil {
@@ -38,21 +53,21 @@ func (n *notifier) deliver(ctx context.Context, r *resolved, m message) outcome 
 		}
 		req, err := r.p.build(r, m, n.now())
 		if err != nil {
-			return outcome{State: sendonce.Failed, Err: tool.Errorf(tool.CodeInvalid, "fix the target's body_template", "%s", scrub(err.Error(), r.secrets)), Attempts: attempt}
+			return outcome{State: sendonce.Failed, Err: tool.Errorf(tool.CodeInvalid, "fix the target's body_template", "%s", err.Error()), Attempts: attempt}
 		}
 		status, body, header, wrote, err := n.post(ctx, req)
 		last = outcome{Attempts: attempt + 1}
 		switch {
 		case err != nil && errors.Is(err, netguard.ErrBlocked):
 			last.State, last.Err = sendonce.Failed, tool.Errorf(tool.CodeDenied, "list the host in network.allow_hosts if this private address is intended; nothing was sent",
-				"notify target %s: %s", r.name, scrub(redact(err).Error(), r.secrets))
+				"notify target %s: %s", r.name, redact(err).Error())
 			return last
 		case err != nil && wrote:
-			last.State, last.Err = sendonce.Uncertain, mayHaveBeenSent(r, scrub(redact(err).Error(), r.secrets))
+			last.State, last.Err = sendonce.Uncertain, mayHaveBeenSent(r, redact(err).Error())
 			return last
 		case err != nil:
 			last.State, last.Err = sendonce.Failed, tool.Errorf(tool.CodeUnavailable, "the service may be down; nothing was sent, so the same call may be retried later",
-				"notify target %s could not be reached: %s", r.name, scrub(redact(err).Error(), r.secrets))
+				"notify target %s could not be reached: %s", r.name, redact(err).Error())
 			if ctx.Err() != nil {
 				return last
 			}
@@ -61,21 +76,27 @@ func (n *notifier) deliver(ctx context.Context, r *resolved, m message) outcome 
 			answer, perr := r.p.check(body)
 			if perr != nil {
 				last.State, last.Err = sendonce.Failed, tool.Errorf(tool.CodeFailed, platformHint(r),
-					"%s refused the message (HTTP %d, %s)", r.display, status, scrub(perr.Error(), r.secrets))
+					"%s refused the message (HTTP %d, %s)", r.display, status, perr.Error())
 				return last
 			}
 			last.State, last.Answer = sendonce.Sent, answer
 			return last
+		case status >= 300 && status < 400:
+			last.State, last.Err = sendonce.Failed, tool.Errorf(tool.CodeFailed,
+				"put the address it redirects to in the target's URL if that is the service's own; nothing was delivered",
+				"%s answered HTTP %d %s with a redirect%s: notify does not follow redirects, which would carry the target's token and headers to another address",
+				r.display, status, http.StatusText(status), redirectHost(header))
+			return last
 		case status == http.StatusTooManyRequests || status >= 500:
 			last.State, last.Err = sendonce.Failed, tool.Errorf(tool.CodeUnavailable, "the service is limiting or failing; nothing was delivered, try again later",
-				"%s answered HTTP %d %s after %d attempts: %s", r.display, status, http.StatusText(status), attempt+1, scrub(short(body), r.secrets))
+				"%s answered HTTP %d %s after %d attempts: %s", r.display, status, http.StatusText(status), attempt+1, short(body))
 			if attempt < n.cfg.Retries && !n.sleep(ctx, n.retryWait(header, attempt)) {
 				return last
 			}
 			continue
 		default:
 			last.State, last.Err = sendonce.Failed, tool.Errorf(tool.CodeFailed, platformHint(r),
-				"%s refused the message: HTTP %d %s: %s", r.display, status, http.StatusText(status), scrub(short(body), r.secrets))
+				"%s refused the message: HTTP %d %s: %s", r.display, status, http.StatusText(status), short(body))
 			return last
 		}
 		if attempt < n.cfg.Retries && !n.sleep(ctx, n.backoff(attempt)) {
@@ -155,6 +176,14 @@ func mayHaveBeenSent(r *resolved, why string) *tool.Error {
 	return tool.Errorf(tool.CodeFailed,
 		"do not send again: check the channel; to send it anyway, call again with a new idempotency_key",
 		"the connection to %s broke after the message was sent, so it may have been delivered (%s)", r.display, why)
+}
+
+// redirectHost is " to <host>" of a redirect's Location, if it has one.
+func redirectHost(h http.Header) string {
+	if u, err := url.Parse(h.Get("Location")); err == nil && u.Hostname() != "" {
+		return " to " + u.Hostname()
+	}
+	return ""
 }
 
 // redact drops the URL (it may hold a token) from a url.Error.

@@ -65,7 +65,7 @@ func feishuCheck(body []byte) (string, error) {
 	if a.StatusCode != nil && *a.StatusCode != 0 {
 		return "", &platformError{Code: *a.StatusCode, Msg: a.Msg}
 	}
-	return "code 0 (" + a.Msg + ")", nil
+	return "code 0 (" + short([]byte(a.Msg)) + ")", nil
 }
 
 // feishuSign is Feishu's signature: the HMAC key is timestamp+"\n"+secret

@@ -510,3 +510,50 @@ func TestNotify_ConfigRefusesBadTargets(t *testing.T) {
 		tooltest.SectionRefused(t, d, "notify", c.want)
 	}
 }
+
+// A retry that changes only overflow is the same message: once it went out
+// it is not sent again, split or cut; a split that stopped part-way is not
+// followed by a cut copy, and still resumes as it was split.
+func TestNotify_RetryWithOtherOverflowSendsOnce(t *testing.T) {
+	f := wecomFixture(t, "k")
+	tl, _, _ := setup(t, fast+"retries: 0\ntargets:\n  - {name: wx, kind: wecom, url_env: WX_URL, max_length: 200}", map[string]string{"WX_URL": f.URL + "/cgi-bin/webhook/send?key=k"})
+	var lines []string
+	for i := 0; i < 12; i++ {
+		lines = append(lines, "line "+strings.Repeat(string(rune('a'+i)), 40))
+	}
+	long := strings.Join(lines, "\n")
+	for _, text := range []string{"deploy done", long} {
+		before := len(f.accepted())
+		d := mustSend(t, tl, map[string]any{"target": "wx", "text": text, "overflow": "split"})
+		parts := d["parts"].(int)
+		for _, overflow := range []string{"cut", "split"} {
+			d = mustSend(t, tl, map[string]any{"target": "wx", "text": text, "overflow": overflow})
+			if d["status"] != "already_sent" || len(f.accepted()) != before+parts {
+				t.Fatalf("retry with overflow %s of a %d-part message: %v; %d delivered", overflow, parts, d, len(f.accepted())-before)
+			}
+		}
+	}
+
+	other := long + "\nanother report"
+	f.mu.Lock()
+	base := f.requests
+	f.before = func(w http.ResponseWriter, r *http.Request, i int) bool {
+		if i == base+2 {
+			writeJSON(w, http.StatusOK, `{"errcode":45009,"errmsg":"api freq out of limit"}`)
+			return true
+		}
+		return false
+	}
+	f.mu.Unlock()
+	_, err := send(t, tl, map[string]any{"target": "wx", "text": other}) // part 1 goes, part 2 refused
+	tooltest.ToolError(t, err, tool.CodeFailed)
+	delivered := len(f.accepted())
+	_, err = send(t, tl, map[string]any{"target": "wx", "text": other, "overflow": "cut"})
+	if te := tooltest.ToolError(t, err, tool.CodeInvalid); te.Field != "idempotency_key" || len(f.accepted()) != delivered {
+		t.Fatalf("a cut copy after a partial split: %+v; %d more delivered", te, len(f.accepted())-delivered)
+	}
+	d := mustSend(t, tl, map[string]any{"target": "wx", "text": other})
+	if d["resumed_from_part"] != 2 || len(f.accepted()) != delivered+d["parts"].(int)-1 {
+		t.Fatalf("resume after the refused cut: %v", d)
+	}
+}

@@ -70,9 +70,9 @@ type platformError struct {
 
 func (e *platformError) Error() string {
 	if e.Code != 0 {
-		return fmt.Sprintf("code %d: %s", e.Code, e.Msg)
+		return fmt.Sprintf("code %d: %s", e.Code, short([]byte(e.Msg)))
 	}
-	return e.Msg
+	return short([]byte(e.Msg))
 }
 
 // jsonBody encodes v without HTML escaping (so sizes are what the service
@@ -117,7 +117,7 @@ func errcodeAnswer(body []byte) (string, error) {
 	if *a.Errcode != 0 {
 		return "", &platformError{Code: *a.Errcode, Msg: a.Errmsg}
 	}
-	return fmt.Sprintf("errcode 0 (%s)", a.Errmsg), nil
+	return fmt.Sprintf("errcode 0 (%s)", short([]byte(a.Errmsg))), nil
 }
 
 // short is a body cut for an error message.

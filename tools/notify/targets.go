@@ -27,8 +27,8 @@ type resolved struct {
 	priority string
 	tags     []string
 	maxLen   int
-	display  string // "slack at hooks.slack.com"
-	secrets  []string
+	display  string   // "slack at hooks.slack.com"
+	hide     redactor // the URL and secrets read from the environment
 	// part and parts are set per part for the webhook template.
 	part, parts int
 }
@@ -58,7 +58,6 @@ func (n *notifier) resolve(c *tool.Call) (*resolved, error) {
 			return "", tool.Errorf(tool.CodeUnavailable, "set "+v+" in the server's environment (tools.notify target "+t.Name+")",
 				"the %s of notify target %s is not available: environment variable %s is not set", what, t.Name, v)
 		}
-		r.secrets = append(r.secrets, s)
 		return s, nil
 	}
 	var err error
@@ -66,6 +65,7 @@ func (n *notifier) resolve(c *tool.Call) (*resolved, error) {
 		if r.url, err = env(t.URLEnv, "webhook URL"); err != nil {
 			return nil, err
 		}
+		r.hide.addURL(r.url)
 	}
 	if r.url == "" && t.Kind == "ntfy" {
 		r.url = "https://ntfy.sh"
@@ -74,6 +74,7 @@ func (n *notifier) resolve(c *tool.Call) (*resolved, error) {
 		if r.secret, err = env(t.SecretEnv, "secret"); err != nil {
 			return nil, err
 		}
+		r.hide.addValue(r.secret)
 	}
 	for k, v := range t.Headers {
 		r.headers.Set(k, v)
@@ -84,6 +85,7 @@ func (n *notifier) resolve(c *tool.Call) (*resolved, error) {
 			return nil, err
 		}
 		r.headers.Set(k, val)
+		r.hide.addValue(val)
 	}
 	if t.Kind == "webhook" {
 		r.tmpl, _ = parseBodyTemplate(t.BodyTemplate) // validated with the config
@@ -106,7 +108,8 @@ func (n *notifier) rawTarget(c *tool.Call, raw string) (*resolved, error) {
 	if err != nil || u.Host == "" {
 		return nil, tool.Invalid("url", "url is not an http(s) URL", "give the full webhook URL")
 	}
-	r := &resolved{name: "url:" + u.Hostname(), kind: kind, p: p, url: raw, headers: http.Header{}, secrets: []string{raw}}
+	r := &resolved{name: "url:" + u.Hostname(), kind: kind, p: p, url: raw, headers: http.Header{}}
+	r.hide.addURL(raw)
 	if kind == "ntfy" {
 		r.topic = strings.Trim(u.Path, "/")
 		u.Path = ""
@@ -127,7 +130,7 @@ func (n *notifier) checkURL(r *resolved) error {
 	u, err := n.guard.CheckURL(r.url)
 	if err != nil {
 		return tool.Errorf(tool.CodeDenied, "list the host in network.allow_hosts if this private address is intended",
-			"notify target %s: %s", r.name, scrub(err.Error(), r.secrets))
+			"notify target %s: %s", r.name, r.hide.scrub(err.Error()))
 	}
 	r.display = r.kind + " at " + u.Hostname()
 	return nil
@@ -138,17 +141,4 @@ func (n *notifier) targetHint() string {
 		return "no targets are configured: add them under tools.notify.targets"
 	}
 	return "give target, one of: " + strings.Join(n.names, ", ")
-}
-
-// scrub removes every secret (and its URL-escaped form) from s.
-func scrub(s string, secrets []string) string {
-	for _, sec := range secrets {
-		if len(sec) < 4 {
-			continue
-		}
-		for _, form := range []string{sec, url.QueryEscape(sec), url.PathEscape(sec)} {
-			s = strings.ReplaceAll(s, form, "[redacted]")
-		}
-	}
-	return s
 }

@@ -4,7 +4,8 @@
 // headers, body template). Targets are named in the config, their URLs and
 // secrets read from environment variables the config names; the model names
 // a target, and gives a raw URL only when tools.notify.allow_raw_urls is on.
-// Every request passes the outbound guard.
+// Every request passes the outbound guard; a redirect is never followed.
+// Whatever an endpoint answers passes the target's redactor (redact.go).
 //
 // send is `high`: the confirmation shows the target and the text. Text or
 // Markdown over the platform's limit is split into numbered parts, or cut
@@ -71,6 +72,11 @@ func build(d *tool.Deps) (*notifier, tool.Tool, error) {
 	}
 	n := &notifier{cfg: cfg, targets: map[string]Target{}, guard: d.Guard, client: d.HTTPClient(cfg.Timeout), log: d.Log,
 		now: time.Now, backoffBase: 500 * time.Millisecond, limiters: map[string]*webapi.Limiter{}}
+	// A redirect is never followed: net/http would send it the body, the
+	// custom headers (and, to the same host name, Authorization) and a
+	// Referer holding the webhook URL's token; a 301-303 would also turn the
+	// POST into a GET whose 200 looks like a delivery.
+	n.client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	for _, t := range cfg.Targets {
 		n.targets[t.Name] = t
 		n.names = append(n.names, t.Name)
@@ -151,6 +157,14 @@ type outgoing struct {
 	lay  *layout
 	key  string // the caller's or derived key
 	hash string // sha256 of the message as given
+	// partsHash is sha256 of the parts as they go out, kept with the
+	// record: a resume continues only the very parts it stopped in.
+	partsHash string
+}
+
+func sha(fields ...string) string {
+	h := sha256.Sum256([]byte(strings.Join(fields, "\x00")))
+	return hex.EncodeToString(h[:])
 }
 
 func (n *notifier) prepare(c *tool.Call) (*outgoing, error) {
@@ -186,11 +200,13 @@ func (n *notifier) prepare(c *tool.Call) (*outgoing, error) {
 		return nil, tool.Errorf(tool.CodeTooLarge, "shorten the text, send overflow=cut, or save it to a file and send a link",
 			"the text needs more than %d messages on %s (limit %d %s of %s each; tools.notify.max_parts)", n.cfg.MaxParts, r.kind, limitOf(m), r.p.unit, r.p.what)
 	case err != nil:
-		return nil, tool.Errorf(tool.CodeInvalid, "shorten the title, or fix the target's body_template or max_length", "cannot fit the message on %s: %s", r.name, scrub(err.Error(), r.secrets))
+		return nil, tool.Errorf(tool.CodeInvalid, "shorten the title, or fix the target's body_template or max_length", "cannot fit the message on %s: %s", r.name, r.hide.scrub(err.Error()))
 	}
-	h := sha256.Sum256([]byte(format + "\x00" + title + "\x00" + text))
-	o := &outgoing{r: r, msg: m, lay: lay, hash: hex.EncodeToString(h[:])}
-	o.key = sendonce.Derive("notify", r.name, format, overflow, title, text)
+	o := &outgoing{r: r, msg: m, lay: lay, hash: sha(format, title, text), partsHash: sha(append([]string{format, title}, lay.Parts...)...)}
+	// The message, not how it is laid out: a retry that changes only
+	// overflow (or meets another max_length) is the same message and is
+	// not sent again.
+	o.key = sendonce.Derive("notify", r.name, format, title, text)
 	if k := strings.TrimSpace(c.Args.String("idempotency_key")); k != "" {
 		o.key = k
 	}
@@ -274,14 +290,16 @@ func (n *notifier) send(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	}
 	start := 0
 	if rec.State == sendonce.Partial || rec.Parts > 0 {
-		if hashOf(rec.Answer) != o.hash || rec.Parts >= total {
-			// The key was used for another message: resuming would send
-			// its parts from the middle. Put the record back as it was.
+		if hashOf(rec.Answer) != o.partsHash || rec.Parts >= total {
+			// The key was used for another message, or this one split
+			// otherwise: resuming would send other parts from the middle.
+			// Put the record back as it was.
 			if err := n.once.Finish(ctx, key, sendonce.Partial, rec.Answer, rec.Parts); err != nil {
 				return nil, fmt.Errorf("idempotency record: %w", err)
 			}
-			return nil, tool.Invalid("idempotency_key", "this idempotency key belongs to another message, of which some parts were delivered",
-				"resend that message to finish it, or use a new idempotency_key")
+			return nil, tool.Invalid("idempotency_key",
+				"this idempotency key belongs to another message, or to this one split differently (overflow or max_length), of which some parts were delivered",
+				"resend that message as it was sent to finish it, or use a new idempotency_key")
 		}
 		start = rec.Parts
 	}
@@ -298,7 +316,7 @@ func (n *notifier) send(ctx context.Context, c *tool.Call) (*tool.Result, error)
 			if sent == total {
 				state = sendonce.Sent
 			}
-			if err := n.once.Finish(ctx, key, state, record(o.hash, res.Answer), sent); err != nil {
+			if err := n.once.Finish(ctx, key, state, record(o.partsHash, res.Answer), sent); err != nil {
 				return nil, fmt.Errorf("idempotency record: %w", err)
 			}
 			continue
@@ -307,7 +325,7 @@ func (n *notifier) send(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		if state == sendonce.Failed && sent > 0 {
 			state = sendonce.Partial
 		}
-		if err := n.once.Finish(ctx, key, state, record(o.hash, res.Err.Message), sent); err != nil {
+		if err := n.once.Finish(ctx, key, state, record(o.partsHash, res.Err.Message), sent); err != nil {
 			return nil, fmt.Errorf("idempotency record: %w", err)
 		}
 		n.audit(o, sent, string(state))
@@ -339,8 +357,8 @@ func (n *notifier) send(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	return &tool.Result{Summary: sum, Data: data}, nil
 }
 
-// record is the answer column: the message hash, so a resume can check it
-// continues the same message, then the platform's last answer.
+// record is the answer column: the parts' hash, so a resume can check it
+// continues the same parts, then the platform's last answer.
 func record(hash, answer string) string { return "sha256:" + hash + " " + answer }
 
 func hashOf(rec string) string {
