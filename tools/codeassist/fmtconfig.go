@@ -3,11 +3,11 @@ package codeassist
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
+
+	"clawbridge/internal/sandbox"
 )
 
 // maxConfig caps one formatter config file copied into the jail.
@@ -71,25 +71,14 @@ func (a *assistant) readConfig(p string) ([]byte, string) {
 	if err != nil {
 		return nil, "ignored: it leads out of the workspace"
 	}
-	// No following a link swapped in since, and no waiting on a FIFO.
-	file, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, "ignored: it cannot be opened"
-	}
-	defer file.Close()
-	st, err := file.Stat()
+	data, err := sandbox.ReadRegular(real, maxConfig)
 	switch {
-	case err != nil || !st.Mode().IsRegular():
+	case errors.Is(err, sandbox.ErrNotRegular):
 		return nil, "ignored: not a regular file"
-	case st.Size() > maxConfig:
+	case errors.Is(err, sandbox.ErrTooLarge):
 		return nil, fmt.Sprintf("ignored: larger than %d bytes", maxConfig)
-	}
-	data, err := io.ReadAll(io.LimitReader(file, maxConfig+1))
-	if err != nil && !errors.Is(err, io.EOF) {
+	case err != nil:
 		return nil, "ignored: it cannot be read"
-	}
-	if len(data) > maxConfig {
-		return nil, fmt.Sprintf("ignored: larger than %d bytes", maxConfig)
 	}
 	return data, ""
 }

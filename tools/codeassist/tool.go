@@ -13,11 +13,6 @@
 package codeassist
 
 import (
-	"errors"
-	"fmt"
-	"io"
-	"os"
-	"syscall"
 	"unicode/utf8"
 
 	"clawbridge/tools/tool"
@@ -136,39 +131,16 @@ func (a *assistant) readSource(c *tool.Call, hint string) (*source, error) {
 	return &source{text: string(data), path: p, abs: abs, field: "path"}, nil
 }
 
-// readFile reads one workspace text file given in field. It opens before it
-// looks, without blocking, so a FIFO or a device is refused rather than
-// waited on, and reads no more than the cap even from a file that grows.
+// readFile reads one workspace text file given in field (a regular file
+// under the cap: a FIFO or a device is refused, not waited on).
 func (a *assistant) readFile(field, p string) (string, []byte, error) {
 	abs, err := a.d.Sandbox.Resolve(p)
 	if err != nil {
 		return "", nil, tool.PathError(field, p, err)
 	}
-	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil, &tool.Error{Code: tool.CodeNotFound, Field: field, Message: "file not found: " + p, Hint: "list the directory with the file tool"}
-	}
+	data, err := tool.ReadRegular(field, p, abs, maxInput)
 	if err != nil {
-		return "", nil, fmt.Errorf("coding_assistant: open %s: %w", abs, err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	switch {
-	case err != nil:
-		return "", nil, fmt.Errorf("coding_assistant: stat %s: %w", abs, err)
-	case st.IsDir():
-		return "", nil, tool.Invalid(field, p+" is a directory", "give a file")
-	case !st.Mode().IsRegular():
-		return "", nil, tool.Invalid(field, p+" is not a regular file (a FIFO, socket or device)", "give a source file")
-	case st.Size() > maxInput:
-		return "", nil, tool.Errorf(tool.CodeTooLarge, "", "%s is %d bytes, above the limit of %d", p, st.Size(), maxInput)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxInput+1))
-	if err != nil {
-		return "", nil, fmt.Errorf("coding_assistant: read %s: %w", abs, err)
-	}
-	if len(data) > maxInput {
-		return "", nil, tool.Errorf(tool.CodeTooLarge, "", "%s is above the limit of %d bytes", p, maxInput)
+		return "", nil, err
 	}
 	if !isText(data) {
 		return "", nil, tool.Invalid(field, p+" is not a UTF-8 text file", "give a source file")

@@ -5,14 +5,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"clawbridge/internal/logging"
+	"clawbridge/internal/sandbox"
 	"clawbridge/tools/tool"
 )
 
@@ -131,14 +132,12 @@ func (r *runner) sumInputs(paths []string) ([]input, error) {
 		if err != nil {
 			return nil, tool.PathError("files", p, err)
 		}
-		f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+		f, _, err := sandbox.OpenRegular(abs, 0)
+		if errors.Is(err, sandbox.ErrNotRegular) {
+			return nil, tool.Invalid("files", fmt.Sprintf("files: %q is not a regular file", p), "list files, not directories; the code sees each by its base name")
+		}
 		if err != nil {
 			return nil, tool.Errorf(tool.CodeNotFound, "list existing workspace files", "files: %q cannot be read", p)
-		}
-		fi, err := f.Stat()
-		if err != nil || !fi.Mode().IsRegular() {
-			f.Close()
-			return nil, tool.Invalid("files", fmt.Sprintf("files: %q is not a regular file", p), "list files, not directories; the code sees each by its base name")
 		}
 		h := sha256.New()
 		n, err := io.Copy(h, io.LimitReader(f, left+1))
