@@ -173,7 +173,39 @@ func run(ctx context.Context, db *table.DB, q string, args []any, offset, limit 
 	}
 	pg.Columns, pg.RowCount = cols, n
 	pg.Truncated = offset+len(pg.Rows) < n
+	typeBooleans(db, pg)
 	return pg, nil
+}
+
+// typeBooleans turns the spellings of a boolean ("true", "yes", "是") in
+// a result column into booleans, as read does, when the column carries the
+// name of a boolean column of the loaded tables and of no other column.
+// The tables keep the spellings (an export writes what the file had); only
+// what the model reads is typed.
+func typeBooleans(db *table.DB, pg *page) {
+	kinds := map[string]map[table.Kind]bool{}
+	for _, t := range db.Tables {
+		for _, c := range t.Columns {
+			k := strings.ToLower(c.Name)
+			if kinds[k] == nil {
+				kinds[k] = map[table.Kind]bool{}
+			}
+			kinds[k][c.Type] = true
+		}
+	}
+	for j, name := range pg.Columns {
+		ks := kinds[strings.ToLower(name)]
+		if len(ks) != 1 || !ks[table.KindBoolean] {
+			continue
+		}
+		for _, row := range pg.Rows {
+			if s, ok := row[j].(string); ok {
+				if b, ok := table.ParseBool(s); ok {
+					row[j] = b
+				}
+			}
+		}
+	}
 }
 
 // column finds a table column by its sanitised name or original header.

@@ -73,6 +73,13 @@ func TestXLSXBooleans_TypedBoolean(t *testing.T) {
 	if rs := rows(d, "rows"); len(rs) != 3 || rs[0][0] != true || rs[1][0] != false || rs[2][0] != true {
 		t.Fatalf("rows = %v, want true, false, true", rs)
 	}
+	// query answers the same column with booleans too; SQL still sees the
+	// file's spellings, and an expression over it is not retyped.
+	q := e.call(map[string]any{"action": "query", "paths": []any{"data/bools.xlsx"},
+		"sql": "SELECT paid, paid = 'true' AS is_true FROM bools"})
+	if rs := rows(q["result"].(map[string]any), "rows"); len(rs) != 3 || rs[0][0] != true || rs[1][0] != false || rs[0][1] != float64(1) {
+		t.Fatalf("query rows = %v, want [true 1] [false 0] [true 1]", rs)
+	}
 }
 
 // TestXLSXSheets_ChartSheetNeverDefault: exceljs's chart-sheet.xlsx has a
