@@ -56,7 +56,7 @@ func shown(t *testing.T, d *tool.Deps, name string) (w, h int, sar string, rotat
 	var p struct {
 		Streams []struct {
 			Width, Height int
-			SAR           string `json:"sample_aspect_ratio"`
+			SAR           string                       `json:"sample_aspect_ratio"`
 			SideData      []struct{ Rotation float64 } `json:"side_data_list"`
 		}
 	}
