@@ -32,6 +32,7 @@ need tesseract tesseract-ocr
 need espeak-ng espeak-ng
 need ffmpeg ffmpeg
 need ffprobe ffmpeg
+need flac flac   # speech: FLAC variants ffmpeg 5.1 cannot decode (32 bits a sample)
 need zbarimg zbar-tools   # image_generator reads every QR code back with it (and gozxing)
 [ -x /usr/bin/python3 ] || missing="$missing python3"
 [ -x /usr/bin/node ] || missing="$missing nodejs"

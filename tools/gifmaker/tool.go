@@ -4,8 +4,10 @@
 // off) encoded in Go, and from a video clip (start, duration, fps, width)
 // through ffmpeg's palettegen/paletteuse, run in internal/jail. Every result
 // is decoded again to report its bytes, frames, size and delays. Limits
-// (frames, pixels, clip length, output size) are checked before work, the
-// output size again before anything is written. Transparency is not kept:
+// (frames, pixels, clip length, output size) are checked before work, on a
+// video's frames as shown (after its rotation and sample aspect ratio) and
+// made at exactly that size; the output size again before anything is
+// written. Transparency is not kept:
 // frames are drawn on the background colour.
 package gifmaker
 

@@ -79,7 +79,14 @@ func (s *speech) synthesize(ctx context.Context, c *tool.Call) (*tool.Result, er
 			return nil, err
 		}
 	}
-	return s.save(ctx, out, ".wav", result, fmt.Sprintf("synthesized %s with voice %s", plural(len(chunks), "chunk"), voice), map[string]any{"voice": voice, "chunks": len(chunks)})
+	got, err := s.produced(ctx, result)
+	if err != nil {
+		return nil, err
+	}
+	if !(got.Duration > 0) {
+		return nil, tool.Errorf(tool.CodeFailed, "try other text or another voice", "espeak-ng produced no audio")
+	}
+	return s.save(out, ".wav", result, got, fmt.Sprintf("synthesized %s with voice %s", plural(len(chunks), "chunk"), voice), map[string]any{"voice": voice, "chunks": len(chunks)})
 }
 
 // chunk cuts text into pieces of at most n runes, at the last sentence end
@@ -136,35 +143,43 @@ func outFormat(c *tool.Call, abs string) string {
 }
 
 func (s *speech) convert(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	return s.ffmpeg(ctx, c, "_converted", nil)
+	return s.ffmpeg(ctx, c, "_converted", func(info Info) (clip, error) {
+		return clip{want: info.Duration}, nil
+	})
 }
 
 func (s *speech) trim(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	start := c.Args.Float("start", 0)
-	args := []string{"-ss", strconv.FormatFloat(start, 'f', 6, 64)}
-	if c.Args.Has("duration") {
-		args = append(args, "-t", strconv.FormatFloat(c.Args.Float("duration", 0), 'f', 6, 64))
-	}
-	return s.ffmpeg(ctx, c, "_trimmed", func(info Info) ([]string, error) {
-		if start >= info.Duration {
-			return nil, tool.Invalid("start", fmt.Sprintf("start %.3f s is past the end (%.3f s)", start, info.Duration), "give a start within the audio")
+	return s.ffmpeg(ctx, c, "_trimmed", func(info Info) (clip, error) {
+		if info.Duration > 0 && start >= info.Duration {
+			return clip{}, tool.Invalid("start", fmt.Sprintf("start %.3f s is past the end (%.3f s)", start, info.Duration), "give a start within the audio")
 		}
-		return args, nil
+		cl := clip{start: start, want: info.Duration - start}
+		if c.Args.Has("duration") {
+			cl.length = c.Args.Float("duration", 0)
+			if info.Duration <= 0 || cl.length < cl.want {
+				cl.want = cl.length
+			}
+		}
+		return cl, nil
 	})
 }
 
-// ffmpeg re-encodes the input (after the input, so -ss and -t cut sample
-// exactly) into the planned output.
-func (s *speech) ffmpeg(ctx context.Context, c *tool.Call, suffix string, extra func(Info) ([]string, error)) (*tool.Result, error) {
+// clip is the part of the input an action takes: from start, length
+// seconds (0: to the end), and the seconds the result should last (0:
+// unknown).
+type clip struct{ start, length, want float64 }
+
+// ffmpeg re-encodes the input (cut after the input, so -ss and -t cut
+// sample exactly) into the planned output.
+func (s *speech) ffmpeg(ctx context.Context, c *tool.Call, suffix string, cut func(Info) (clip, error)) (*tool.Result, error) {
 	abs, info, err := s.input(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	var cut []string
-	if extra != nil {
-		if cut, err = extra(info); err != nil {
-			return nil, err
-		}
+	cl, err := cut(info)
+	if err != nil {
+		return nil, err
 	}
 	fmtName := outFormat(c, abs)
 	ext := "." + fmtName
@@ -180,9 +195,17 @@ func (s *speech) ffmpeg(ctx context.Context, c *tool.Call, suffix string, extra 
 	if err := os.Chmod(work, 0o777); err != nil {
 		return nil, err
 	}
-	args := []string{"-nostdin", "-v", "error", "-i", jailIn + filepath.Base(abs)}
-	args = append(args, cut...)
-	args = append(args, "-vn", "-map_metadata", "-1")
+	var args []string
+	if cl.start > 0 {
+		args = append(args, "-ss", strconv.FormatFloat(cl.start, 'f', 6, 64))
+	}
+	// The input's duration is what the file says of itself: -t bounds the
+	// work by the limit whatever it says.
+	length := float64(s.cfg.MaxDurationSecs)
+	if cl.length > 0 {
+		length = min(cl.length, length)
+	}
+	args = append(args, "-t", strconv.FormatFloat(length, 'f', 6, 64), "-vn", "-map_metadata", "-1")
 	args = append(args, formats[fmtName]...)
 	if c.Args.Has("sample_rate") {
 		args = append(args, "-ar", strconv.Itoa(c.Args.Int("sample_rate", 0)))
@@ -190,25 +213,66 @@ func (s *speech) ffmpeg(ctx context.Context, c *tool.Call, suffix string, extra 
 	if c.Args.Has("channels") {
 		args = append(args, "-ac", strconv.Itoa(c.Args.Int("channels", 0)))
 	}
-	args = append(args, jailOut+"/result"+ext)
-	if _, err := s.run(ctx, "ffmpeg", args, []string{abs}, work); err != nil {
+	result := filepath.Join(work, "result"+ext)
+	got, err := s.encode(ctx, jailIn+filepath.Base(abs), []string{abs}, args, work, result, cl.want, info)
+	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeFailed && info.Codec == "flac" {
+		// ffmpeg (5.1) decodes no sample of some valid FLAC files (32 bits
+		// a sample) and exits 0; the reference decoder reads them.
+		if _, ferr := s.run(ctx, "flac", []string{"--decode", "--silent", "-o", jailOut + "/decoded.wav", jailIn + filepath.Base(abs)}, []string{abs}, work); ferr == nil {
+			os.Remove(result)
+			got, err = s.encode(ctx, jailOut+"/decoded.wav", nil, args, work, result, cl.want, info)
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
-	return s.save(ctx, out, ext, filepath.Join(work, "result"+ext), fmt.Sprintf("wrote %s from %s", fmtName, info.Path), map[string]any{"input": info})
+	return s.save(out, ext, result, got, fmt.Sprintf("wrote %s from %s", fmtName, info.Path), map[string]any{"input": info})
 }
 
-// save copies a produced file into its planned output atomically and
-// describes it with ffprobe.
-func (s *speech) save(ctx context.Context, out *tool.Outputs, ext, produced, summary string, data map[string]any) (*tool.Result, error) {
+// encode runs ffmpeg from input (a jail path) to result with args and
+// checks what it made: ffmpeg exits 0 having decoded nothing, or only the
+// start of a truncated file.
+func (s *speech) encode(ctx context.Context, input string, inputs, args []string, work, result string, want float64, in Info) (Info, error) {
+	argv := append([]string{"-nostdin", "-v", "error", "-i", input}, args...)
+	if _, err := s.run(ctx, "ffmpeg", append(argv, jailOut+"/"+filepath.Base(result)), inputs, work); err != nil {
+		return Info{}, err
+	}
+	got, err := s.produced(ctx, result)
+	if err != nil {
+		return Info{}, err
+	}
+	if !(got.Duration > 0) {
+		return Info{}, tool.Errorf(tool.CodeFailed, "check that the file plays; it may be damaged or a variant ffmpeg cannot decode",
+			"no audio could be decoded from %s (%s, %s)", in.Path, in.Format, in.Codec)
+	}
+	if want > 0 && got.Duration < want-max(0.5, 0.05*want) {
+		return Info{}, tool.Errorf(tool.CodeFailed, fmt.Sprintf("the file is truncated or damaged: trim it to about the first %.1f s, which decode, or repair it", got.Duration),
+			"only %.2f s of the %.2f s expected from %s could be decoded", got.Duration, want, in.Path)
+	}
+	return got, nil
+}
+
+// produced describes a file a program made. One ffprobe cannot read or
+// finds no audio in (an MP3 of no frame) is described as 0 s long.
+func (s *speech) produced(ctx context.Context, path string) (Info, error) {
+	if _, err := os.Stat(path); err != nil {
+		return Info{}, tool.Errorf(tool.CodeFailed, "try again or another format", "no output was produced: %v", err)
+	}
+	info, err := s.probe(ctx, path)
+	if te, ok := tool.AsError(err); ok && (te.Code == tool.CodeInvalid || te.Code == tool.CodeFailed) {
+		return Info{}, nil
+	}
+	return info, err
+}
+
+// save copies a produced file, described by info, into its planned output
+// atomically.
+func (s *speech) save(out *tool.Outputs, ext, produced string, info Info, summary string, data map[string]any) (*tool.Result, error) {
 	src, err := os.Open(produced)
 	if err != nil {
 		return nil, tool.Errorf(tool.CodeFailed, "try again or another format", "no output was produced: %v", err)
 	}
 	defer src.Close()
-	info, err := s.probe(ctx, produced)
-	if err != nil {
-		return nil, err
-	}
 	f, err := out.WriteFrom(ext, func(w io.Writer) error { _, err := io.Copy(w, src); return err })
 	if err != nil {
 		return nil, err

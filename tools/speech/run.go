@@ -3,7 +3,9 @@ package speech
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"clawbridge/internal/jail"
+	"clawbridge/internal/sandbox"
 	"clawbridge/tools/tool"
 )
 
@@ -44,8 +47,8 @@ func lookPath(prog string) (string, error) {
 	p, err := exec.LookPath(prog)
 	if err != nil {
 		pkg := "ffmpeg"
-		if prog == "espeak-ng" {
-			pkg = "espeak-ng"
+		if prog == "espeak-ng" || prog == "flac" {
+			pkg = prog
 		}
 		return "", tool.Missing(prog, pkg)
 	}
@@ -92,6 +95,7 @@ func (s *speech) probe(ctx context.Context, abs string) (Info, error) {
 			CodecName  string `json:"codec_name"`
 			SampleRate string `json:"sample_rate"`
 			Channels   int    `json:"channels"`
+			Duration   string `json:"duration"`
 		} `json:"streams"`
 		Format struct {
 			FormatName string `json:"format_name"`
@@ -104,13 +108,18 @@ func (s *speech) probe(ctx context.Context, abs string) (Info, error) {
 		return Info{}, fmt.Errorf("ffprobe output: %w", err)
 	}
 	info := Info{Format: p.Format.FormatName}
-	info.Duration, _ = strconv.ParseFloat(p.Format.Duration, 64)
+	info.Duration = seconds(p.Format.Duration)
 	info.BitRate, _ = strconv.Atoi(p.Format.BitRate)
 	info.Bytes, _ = strconv.ParseInt(p.Format.Size, 10, 64)
 	for _, st := range p.Streams {
 		if st.CodecType == "audio" {
 			info.Codec, info.Channels = st.CodecName, st.Channels
 			info.SampleRate, _ = strconv.Atoi(st.SampleRate)
+			// The audio's own length where the container gives it: a
+			// video's picture may run longer than its sound.
+			if d := seconds(st.Duration); d > 0 {
+				info.Duration = d
+			}
 			break
 		}
 	}
@@ -118,6 +127,16 @@ func (s *speech) probe(ctx context.Context, abs string) (Info, error) {
 		return Info{}, tool.Invalid("path", "the file has no audio stream", "give an audio file (wav, mp3, ogg, flac, m4a, opus...)")
 	}
 	return info, nil
+}
+
+// seconds is a duration ffprobe printed; 0 when it is absent ("N/A") or
+// not a finite positive number.
+func seconds(s string) float64 {
+	d, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(d > 0) || math.IsInf(d, 0) {
+		return 0
+	}
+	return d
 }
 
 // input resolves an audio input and checks its size and duration before
@@ -128,13 +147,18 @@ func (s *speech) input(ctx context.Context, c *tool.Call) (string, Info, error) 
 	if err != nil {
 		return "", Info{}, tool.PathError("path", path, err)
 	}
-	fi, err := os.Stat(abs)
-	if err != nil || fi.IsDir() {
+	// Checked on the opened file: a FIFO handed to ffprobe would block the
+	// call until its timeout.
+	f, _, err := sandbox.OpenRegular(abs, int64(s.cfg.MaxInputMB)<<20)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		return "", Info{}, &tool.Error{Code: tool.CodeNotFound, Field: "path", Message: path + " is not a file in the workspace", Hint: "give an audio file (relative to the workspace root)"}
+	case errors.Is(err, sandbox.ErrTooLarge):
+		return "", Info{}, tool.Errorf(tool.CodeTooLarge, "use a shorter file or raise tools.speech.max_input_mb", "%s is above the %d MB limit (tools.speech.max_input_mb)", path, s.cfg.MaxInputMB)
+	case err != nil:
+		return "", Info{}, tool.PathError("path", path, err)
 	}
-	if fi.Size() > int64(s.cfg.MaxInputMB)<<20 {
-		return "", Info{}, tool.Errorf(tool.CodeTooLarge, "use a shorter file or raise tools.speech.max_input_mb", "%s is %d MB, above the %d MB limit (tools.speech.max_input_mb)", path, fi.Size()>>20, s.cfg.MaxInputMB)
-	}
+	f.Close()
 	info, err := s.probe(ctx, abs)
 	if err != nil {
 		return "", Info{}, err

@@ -1,6 +1,9 @@
 // Package speech is the `speech` tool: text to WAV with espeak-ng (Mandarin
 // `cmn` and English voices, rate, pitch; long text synthesized in chunks
-// and joined), audio convert and trim with ffmpeg, info with ffprobe, and
+// and joined), audio convert and trim with ffmpeg (a FLAC ffmpeg cannot
+// decode, such as 32 bits a sample, through the reference decoder flac;
+// a result with no sound, or shorter than the input says it lasts, is an
+// error, not a file), info with ffprobe, and
 // transcription through a configured Whisper-compatible HTTP endpoint
 // (OpenAI's multipart /v1/audio/transcriptions, verbose_json with segment
 // times). Every program runs in internal/jail, seeing only its input
@@ -92,7 +95,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 			{Name: "info", Description: "duration, codec, sample rate, channels", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Handler: s.info, Params: []tool.Param{path}},
 		},
 		OpenWorld: true, // transcribe sends audio to the configured endpoint
-		Programs:  map[string]string{"espeak-ng": "espeak-ng", "ffmpeg": "ffmpeg", "ffprobe": "ffmpeg"},
+		Programs:  map[string]string{"espeak-ng": "espeak-ng", "ffmpeg": "ffmpeg", "ffprobe": "ffmpeg", "flac": "flac"},
 		Examples: []string{
 			"convert this recording to text",
 			"read this paragraph aloud as a wav file",

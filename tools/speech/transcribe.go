@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"clawbridge/internal/sandbox"
 	"clawbridge/tools/tool"
 )
 
@@ -48,8 +50,12 @@ func (s *speech) transcribe(ctx context.Context, c *tool.Call) (*tool.Result, er
 	if err != nil {
 		return nil, err
 	}
-	if fi, _ := os.Stat(abs); fi != nil && fi.Size() > maxUploadMB<<20 {
-		return nil, tool.Errorf(tool.CodeTooLarge, "convert it to a compressed format (convert with format mp3 or opus) or trim it", "the file is %d MB; the endpoint takes at most %d MB", fi.Size()>>20, maxUploadMB)
+	audio, err := sandbox.ReadRegular(abs, maxUploadMB<<20)
+	if errors.Is(err, sandbox.ErrTooLarge) {
+		return nil, tool.Errorf(tool.CodeTooLarge, "convert it to a compressed format (convert with format mp3 or opus) or trim it", "the file is over the %d MB the endpoint takes", maxUploadMB)
+	}
+	if err != nil {
+		return nil, tool.PathError("path", c.Args.String("path"), err)
 	}
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
@@ -57,13 +63,7 @@ func (s *speech) transcribe(ctx context.Context, c *tool.Call) (*tool.Result, er
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, err
-	}
-	_, err = io.Copy(fw, f)
-	f.Close()
-	if err != nil {
+	if _, err := fw.Write(audio); err != nil {
 		return nil, err
 	}
 	fields := [][2]string{{"model", s.cfg.Model}, {"response_format", "verbose_json"}, {"timestamp_granularities[]", "segment"}}
