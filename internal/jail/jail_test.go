@@ -320,3 +320,31 @@ func TestJail_RootReadOnly(t *testing.T) {
 		t.Fatalf("stdout %q stderr %q", r.Stdout, r.Stderr)
 	}
 }
+
+// TestJail_DevCapped: /dev is not a place to park RAM. Before, /dev and
+// /dev/shm were tmpfs mounts of half the host's memory, outside every cap;
+// now /dev is read-only (its devices still work) and /dev/shm is a small
+// tmpfs.
+func TestJail_DevCapped(t *testing.T) {
+	needJail(t)
+	r := run(t, Spec{Argv: sh(`head -c 300000000 /dev/zero > /dev/shm/fill 2>/dev/null; echo shm=$(stat -c %s /dev/shm/fill)
+head -c 1000000 /dev/zero > /dev/fill 2>/dev/null && echo WROTE-DEV; mkdir /dev/d 2>/dev/null && echo WROTE-DEV
+echo x > /dev/null && head -c 3 /dev/urandom | wc -c | sed 's/^/urandom=/'
+rm /dev/shm/fill; echo small > /dev/shm/sem && cat /dev/shm/sem`)})
+	if strings.Contains(r.Stdout, "WROTE-DEV") {
+		t.Errorf("/dev is writable:\n%s%s", r.Stdout, r.Stderr)
+	}
+	var shm int64 = -1
+	for _, l := range strings.Fields(r.Stdout) {
+		if v, ok := strings.CutPrefix(l, "shm="); ok {
+			shm, _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+	if shm < 0 || shm > shmBytes {
+		t.Errorf("/dev/shm took %d bytes, cap %d:\n%s%s", shm, shmBytes, r.Stdout, r.Stderr)
+	}
+	if !strings.Contains(r.Stdout, "urandom=3") || !strings.Contains(r.Stdout, "small\n") {
+		t.Errorf("devices or a small /dev/shm file do not work:\n%s%s", r.Stdout, r.Stderr)
+	}
+	t.Logf("contained: /dev/shm held %d bytes of 300000000", shm)
+}
