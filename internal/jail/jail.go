@@ -78,6 +78,9 @@ type Result struct {
 	StdoutBytes     int64 // produced, before the cap
 	StderrBytes     int64
 	Duration        time.Duration
+	// OutOfMemory says the kernel killed a process of the run because the
+	// run as a whole reached Limits.MemoryMB (see cgroup.go).
+	OutOfMemory bool
 }
 
 // DefaultTimeout is the wall-clock limit of a run that sets none.
@@ -119,13 +122,17 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	args = append(args, spec.Argv...)
 
 	cmd := &exec.Cmd{Path: bwrap, Args: append([]string{"bwrap"}, args...), Env: jailEnv(spec.Env), ExtraFiles: files}
-	var cg *pidsCgroup
+	pids := 0
 	if lim.Processes > 0 && os.Geteuid() == 0 {
 		// RLIMIT_NPROC does not bind uid 0 (see cgroup.go): a pids cgroup does.
-		if cg, err = newPidsCgroup(lim.Processes); err != nil {
-			closeAll(files)
-			return nil, err
-		}
+		pids = lim.Processes
+	}
+	cg, err := newRunCgroup(pids, lim.MemoryMB)
+	if err != nil {
+		closeAll(files)
+		return nil, err
+	}
+	if cg != nil {
 		defer cg.remove()
 		cmd = cg.wrap(cmd)
 	}
@@ -133,6 +140,7 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res.OutOfMemory = cg.oomKilled()
 	// bwrap reports a program killed by signal N as exit code 128+N.
 	if res.Signal == "" && res.ExitCode > 128 && res.ExitCode < 128+65 {
 		res.Signal = syscall.Signal(res.ExitCode - 128).String()

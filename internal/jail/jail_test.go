@@ -348,3 +348,33 @@ rm /dev/shm/fill; echo small > /dev/shm/sem && cat /dev/shm/sem`)})
 	}
 	t.Logf("contained: /dev/shm held %d bytes of 300000000", shm)
 }
+
+// TestJail_MemoryPerRun: memory_mb holds for the run, not per process: 8
+// children each taking 80% of the limit cannot all hold it at once (with a
+// limit per process all 8 did, 6.4 times the limit), the kernel's kill is
+// reported, and the test process is fine.
+func TestJail_MemoryPerRun(t *testing.T) {
+	needJail(t)
+	tooltest.NeedProgram(t, "python3")
+	if !MemoryPerRun() {
+		tooltest.Missing(t, "no memory cgroup can be made here: memory limits are per process")
+	}
+	script, err := filepath.Abs("testdata/forkmem.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limitMB = 256
+	r := run(t, Spec{Argv: []string{"/usr/bin/python3", "/t/forkmem.py", strconv.Itoa(limitMB << 20 * 8 / 10)},
+		Binds:  []Bind{{Source: filepath.Dir(script), Target: "/t"}},
+		Limits: Limits{MemoryMB: limitMB}, Timeout: 60 * time.Second})
+	if !strings.Contains(r.Stdout, "held ") {
+		t.Fatalf("no result: exit %d %s\n%s%s", r.ExitCode, r.Signal, r.Stdout, r.Stderr)
+	}
+	if r.Stdout != "held 0\n" && r.Stdout != "held 1\n" {
+		t.Fatalf("%s of 8 children each held %d MB at once under a run limit of %d MB", strings.TrimPrefix(strings.TrimSpace(r.Stdout), "held "), limitMB*8/10, limitMB)
+	}
+	if !r.OutOfMemory {
+		t.Error("the kernel's kill at the memory limit is not reported")
+	}
+	t.Logf("contained: %s, out of memory reported", strings.TrimSpace(r.Stdout))
+}
