@@ -48,6 +48,14 @@ type Spec struct {
 	// server's data dir: binding them (or anything inside) is refused, and
 	// where one lies under a bind an empty tmpfs covers it.
 	Protected []string
+	// Tmpfs are empty in-memory directories of a bounded size, mounted
+	// after the binds. What is written there counts against the run's
+	// memory where a memory cgroup holds it (see cgroup.go).
+	Tmpfs []Tmpfs
+	// ExtraFiles are passed to the program open, as fds 5, 6, … (bwrap
+	// uses 3 and 4). Run closes them once the program has them, or on
+	// error.
+	ExtraFiles []*os.File
 	// Stdin is the program's standard input; nil means empty.
 	Stdin io.Reader
 	// Limits bound the program's resources; zero fields take Defaults().
@@ -62,6 +70,12 @@ type Spec struct {
 	// (stream is "stdout" or "stderr"), for progress reports. It runs on
 	// the reading goroutines and must not block for long.
 	OnLine func(stream, line string)
+}
+
+// Tmpfs is one size-limited tmpfs in the jail, empty at the start.
+type Tmpfs struct {
+	Target string
+	SizeMB int
 }
 
 // Result is what a run produced. A non-zero exit is a result, not an error.
@@ -95,6 +109,8 @@ const killGrace = 2 * time.Second
 // Run runs spec in the jail. It fails (without running anything) when the
 // jail is unavailable or the spec is invalid.
 func Run(ctx context.Context, spec Spec) (*Result, error) {
+	extra := spec.ExtraFiles
+	defer closeAll(extra)
 	bwrap, err := findBwrap()
 	if err != nil {
 		return nil, err
@@ -121,6 +137,7 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	args = append(args, "--")
 	args = append(args, spec.Argv...)
 
+	files = append(files, extra...)
 	cmd := &exec.Cmd{Path: bwrap, Args: append([]string{"bwrap"}, args...), Env: jailEnv(spec.Env), ExtraFiles: files}
 	pids := 0
 	if lim.Processes > 0 && os.Geteuid() == 0 {

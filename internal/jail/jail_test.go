@@ -3,6 +3,7 @@ package jail
 import (
 	"clawbridge/tools/tooltest"
 	"context"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -377,4 +378,30 @@ func TestJail_MemoryPerRun(t *testing.T) {
 		t.Error("the kernel's kill at the memory limit is not reported")
 	}
 	t.Logf("contained: %s, out of memory reported", strings.TrimSpace(r.Stdout))
+}
+
+// TestJail_TmpfsAndExtraFiles: a Tmpfs holds no more than its size; an
+// extra file reaches the program as fd 5.
+func TestJail_TmpfsAndExtraFiles(t *testing.T) {
+	needJail(t)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	got := make(chan string, 1)
+	go func() { b, _ := io.ReadAll(pr); got <- string(b) }()
+	r := run(t, Spec{Argv: sh(`head -c 5000000 /dev/zero > /w/fill 2>/dev/null; stat -c %s /w/fill; echo via-fd5 >&5`),
+		Tmpfs: []Tmpfs{{Target: "/w", SizeMB: 2}}, ExtraFiles: []*os.File{pw}})
+	if n, _ := strconv.Atoi(strings.TrimSpace(r.Stdout)); n == 0 || n > 2<<20 {
+		t.Errorf("a 2 MB tmpfs took %q bytes (%s)", r.Stdout, r.Stderr)
+	}
+	if s := <-got; s != "via-fd5\n" {
+		t.Errorf("fd 5: %q", s)
+	}
+	for _, target := range []string{"/", "/usr/x", "/proc", "rel"} {
+		if _, err := Run(t.Context(), Spec{Argv: []string{"true"}, Tmpfs: []Tmpfs{{Target: target, SizeMB: 1}}}); err == nil {
+			t.Errorf("tmpfs at %s: no error", target)
+		}
+	}
 }

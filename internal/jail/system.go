@@ -85,6 +85,17 @@ func bwrapArgs(spec Spec, binds []Bind, hide []string) ([]string, []*os.File, er
 			a = append(a, "--ro-bind", b.Source, b.Target)
 		}
 	}
+	for _, t := range spec.Tmpfs {
+		if err := checkTarget(t.Target); err != nil {
+			closeAll(files)
+			return nil, nil, err
+		}
+		if t.SizeMB <= 0 {
+			closeAll(files)
+			return nil, nil, fmt.Errorf("jail: tmpfs %s has no size", t.Target)
+		}
+		a = append(a, "--size", strconv.FormatInt(int64(t.SizeMB)<<20, 10), "--tmpfs", t.Target)
+	}
 	for _, h := range hide {
 		a = append(a, "--tmpfs", h, "--remount-ro", h)
 	}
