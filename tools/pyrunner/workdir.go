@@ -114,8 +114,14 @@ func (r *runner) addInput(w *workDir, field, p, abs, name string, maxBytes int64
 		return tool.Errorf(tool.CodeTooLarge, "copy in fewer or smaller files, or raise tools.python_runner.max_input_mb (and work_mb)",
 			"%s: %q is too large: the inputs may be %d MB together", field, p, maxBytes>>20)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return tool.Errorf(tool.CodeNotFound, "give an existing workspace file", "%s: %q does not exist", field, p)
+	case errors.Is(err, sandbox.ErrNotRegular):
 		return tool.PathError(field, p, err)
+	case err != nil:
+		// The message without the host path.
+		return tool.Errorf(tool.CodeDenied, "", "%s: cannot read %q: %v", field, p, errors.Unwrap(err))
 	}
 	defer f.Close()
 	// The cap holds even for a file that grows while it is copied.
