@@ -87,7 +87,11 @@ func cmdDoctor(args []string, stdout io.Writer) error {
 		check(false, "jail", "unavailable (shell read calls need confirmation; LibreOffice and pdftotext refuse)", err.Error())
 	} else {
 		l := jail.Defaults()
-		check(true, "jail", fmt.Sprintf("bubblewrap: no network, read-only system, limits %ds CPU, %d MB memory, %s, %d MB files", l.CPUSeconds, l.MemoryMB, wording.Count(l.Processes, "process", "processes"), l.FileSizeMB), "")
+		memory := "per run (memory cgroup)"
+		if !jail.MemoryPerRun() {
+			memory = "per process only: no memory cgroup can be made, so a run of N processes may use N times it"
+		}
+		check(true, "jail", fmt.Sprintf("bubblewrap: no network, read-only system, limits %ds CPU, %d MB memory %s, %s, %d MB files", l.CPUSeconds, l.MemoryMB, memory, wording.Count(l.Processes, "process", "processes"), l.FileSizeMB), "")
 	}
 
 	// The screen tool needs an X display; a headless server has none, which

@@ -42,6 +42,23 @@ func checkPath(what, p string) error {
 	return nil
 }
 
+// checkTarget refuses a mount point in the jail that would replace its
+// root or its system view.
+func checkTarget(target string) error {
+	if err := checkPath("mount target", target); err != nil {
+		return err
+	}
+	if target == "/" {
+		return fmt.Errorf("jail: mounting over / is not allowed")
+	}
+	for _, s := range systemTargets {
+		if within(target, s) {
+			return fmt.Errorf("jail: mount target %s is inside the jail's system view %s", target, s)
+		}
+	}
+	return nil
+}
+
 // planBinds validates binds against the protected paths (the server's data
 // dir and the like) and returns them ordered parents first, with the
 // in-jail locations of protected paths that lie under a bind: those get an
@@ -60,20 +77,15 @@ func planBinds(binds []Bind, protected []string) ([]Bind, []string, error) {
 		if err := checkPath("bind source", b.Source); err != nil {
 			return nil, nil, err
 		}
-		if err := checkPath("bind target", b.Target); err != nil {
+		if err := checkTarget(b.Target); err != nil {
 			return nil, nil, err
 		}
-		if b.Source == "/" || b.Target == "/" {
+		if b.Source == "/" {
 			return nil, nil, fmt.Errorf("jail: binding / (%s -> %s) is not allowed", b.Source, b.Target)
 		}
 		for _, f := range forbiddenSources {
 			if within(b.Source, f) {
 				return nil, nil, fmt.Errorf("jail: binding %s is not allowed: it is inside %s", b.Source, f)
-			}
-		}
-		for _, s := range systemTargets {
-			if within(b.Target, s) {
-				return nil, nil, fmt.Errorf("jail: bind target %s is inside the jail's system view %s", b.Target, s)
 			}
 		}
 		if seen[b.Target] {

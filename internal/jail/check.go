@@ -51,7 +51,7 @@ func probe(bwrap string) error {
 		return fmt.Errorf("%w: %s is missing: apt-get install util-linux", ErrUnavailable, prlimitPath)
 	}
 	if os.Geteuid() == 0 && Defaults().Processes > 0 {
-		cg, err := newPidsCgroup(Defaults().Processes)
+		cg, err := newRunCgroup(Defaults().Processes, 0)
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}

@@ -48,6 +48,14 @@ type Spec struct {
 	// server's data dir: binding them (or anything inside) is refused, and
 	// where one lies under a bind an empty tmpfs covers it.
 	Protected []string
+	// Tmpfs are empty in-memory directories of a bounded size, mounted
+	// after the binds. What is written there counts against the run's
+	// memory where a memory cgroup holds it (see cgroup.go).
+	Tmpfs []Tmpfs
+	// ExtraFiles are passed to the program open, as fds 5, 6, … (bwrap
+	// uses 3 and 4). Run closes them once the program has them, or on
+	// error.
+	ExtraFiles []*os.File
 	// Stdin is the program's standard input; nil means empty.
 	Stdin io.Reader
 	// Limits bound the program's resources; zero fields take Defaults().
@@ -64,6 +72,12 @@ type Spec struct {
 	OnLine func(stream, line string)
 }
 
+// Tmpfs is one size-limited tmpfs in the jail, empty at the start.
+type Tmpfs struct {
+	Target string
+	SizeMB int
+}
+
 // Result is what a run produced. A non-zero exit is a result, not an error.
 type Result struct {
 	// ExitCode is -1 when the program was killed by a signal. bwrap reports
@@ -78,6 +92,9 @@ type Result struct {
 	StdoutBytes     int64 // produced, before the cap
 	StderrBytes     int64
 	Duration        time.Duration
+	// OutOfMemory says the kernel killed a process of the run because the
+	// run as a whole reached Limits.MemoryMB (see cgroup.go).
+	OutOfMemory bool
 }
 
 // DefaultTimeout is the wall-clock limit of a run that sets none.
@@ -92,6 +109,8 @@ const killGrace = 2 * time.Second
 // Run runs spec in the jail. It fails (without running anything) when the
 // jail is unavailable or the spec is invalid.
 func Run(ctx context.Context, spec Spec) (*Result, error) {
+	extra := spec.ExtraFiles
+	defer closeAll(extra)
 	bwrap, err := findBwrap()
 	if err != nil {
 		return nil, err
@@ -118,14 +137,19 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	args = append(args, "--")
 	args = append(args, spec.Argv...)
 
+	files = append(files, extra...)
 	cmd := &exec.Cmd{Path: bwrap, Args: append([]string{"bwrap"}, args...), Env: jailEnv(spec.Env), ExtraFiles: files}
-	var cg *pidsCgroup
+	pids := 0
 	if lim.Processes > 0 && os.Geteuid() == 0 {
 		// RLIMIT_NPROC does not bind uid 0 (see cgroup.go): a pids cgroup does.
-		if cg, err = newPidsCgroup(lim.Processes); err != nil {
-			closeAll(files)
-			return nil, err
-		}
+		pids = lim.Processes
+	}
+	cg, err := newRunCgroup(pids, lim.MemoryMB)
+	if err != nil {
+		closeAll(files)
+		return nil, err
+	}
+	if cg != nil {
 		defer cg.remove()
 		cmd = cg.wrap(cmd)
 	}
@@ -133,6 +157,7 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res.OutOfMemory = cg.oomKilled()
 	// bwrap reports a program killed by signal N as exit code 128+N.
 	if res.Signal == "" && res.ExitCode > 128 && res.ExitCode < 128+65 {
 		res.Signal = syscall.Signal(res.ExitCode - 128).String()

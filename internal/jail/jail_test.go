@@ -3,6 +3,7 @@ package jail
 import (
 	"clawbridge/tools/tooltest"
 	"context"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -259,8 +260,17 @@ func TestJail_OutputCapAndLines(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(lines) != 1001 || lines[0] != "stdout:1" {
-		t.Errorf("got %d lines, first %q", len(lines), lines[:min(1, len(lines))])
+	// The two streams are read on their own goroutines: only each one's
+	// order is given, so the first stdout line is looked for, not line 0.
+	first := ""
+	for _, l := range lines {
+		if strings.HasPrefix(l, "stdout:") {
+			first = l
+			break
+		}
+	}
+	if len(lines) != 1001 || first != "stdout:1" {
+		t.Errorf("got %d lines, first stdout %q", len(lines), first)
 	}
 	found := false
 	for _, l := range lines {
@@ -318,5 +328,89 @@ func TestJail_RootReadOnly(t *testing.T) {
 		Binds: []Bind{{Source: dir, Target: "/w", Writable: true}}})
 	if strings.Contains(r.Stdout, "WROTE") || !strings.Contains(r.Stdout, "writable") {
 		t.Fatalf("stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+}
+
+// TestJail_DevCapped: /dev is not a place to park RAM. Before, /dev and
+// /dev/shm were tmpfs mounts of half the host's memory, outside every cap;
+// now /dev is read-only (its devices still work) and /dev/shm is a small
+// tmpfs.
+func TestJail_DevCapped(t *testing.T) {
+	needJail(t)
+	r := run(t, Spec{Argv: sh(`head -c 300000000 /dev/zero > /dev/shm/fill 2>/dev/null; echo shm=$(stat -c %s /dev/shm/fill)
+head -c 1000000 /dev/zero > /dev/fill 2>/dev/null && echo WROTE-DEV; mkdir /dev/d 2>/dev/null && echo WROTE-DEV
+echo x > /dev/null && head -c 3 /dev/urandom | wc -c | sed 's/^/urandom=/'
+rm /dev/shm/fill; echo small > /dev/shm/sem && cat /dev/shm/sem`)})
+	if strings.Contains(r.Stdout, "WROTE-DEV") {
+		t.Errorf("/dev is writable:\n%s%s", r.Stdout, r.Stderr)
+	}
+	var shm int64 = -1
+	for _, l := range strings.Fields(r.Stdout) {
+		if v, ok := strings.CutPrefix(l, "shm="); ok {
+			shm, _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+	if shm < 0 || shm > shmBytes {
+		t.Errorf("/dev/shm took %d bytes, cap %d:\n%s%s", shm, shmBytes, r.Stdout, r.Stderr)
+	}
+	if !strings.Contains(r.Stdout, "urandom=3") || !strings.Contains(r.Stdout, "small\n") {
+		t.Errorf("devices or a small /dev/shm file do not work:\n%s%s", r.Stdout, r.Stderr)
+	}
+	t.Logf("contained: /dev/shm held %d bytes of 300000000", shm)
+}
+
+// TestJail_MemoryPerRun: memory_mb holds for the run, not per process: 8
+// children each taking 80% of the limit cannot all hold it at once (with a
+// limit per process all 8 did, 6.4 times the limit), the kernel's kill is
+// reported, and the test process is fine.
+func TestJail_MemoryPerRun(t *testing.T) {
+	needJail(t)
+	tooltest.NeedProgram(t, "python3")
+	if !MemoryPerRun() {
+		tooltest.Missing(t, "no memory cgroup can be made here: memory limits are per process")
+	}
+	script, err := filepath.Abs("testdata/forkmem.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limitMB = 256
+	r := run(t, Spec{Argv: []string{"/usr/bin/python3", "/t/forkmem.py", strconv.Itoa(limitMB << 20 * 8 / 10)},
+		Binds:  []Bind{{Source: filepath.Dir(script), Target: "/t"}},
+		Limits: Limits{MemoryMB: limitMB}, Timeout: 60 * time.Second})
+	if !strings.Contains(r.Stdout, "held ") {
+		t.Fatalf("no result: exit %d %s\n%s%s", r.ExitCode, r.Signal, r.Stdout, r.Stderr)
+	}
+	if r.Stdout != "held 0\n" && r.Stdout != "held 1\n" {
+		t.Fatalf("%s of 8 children each held %d MB at once under a run limit of %d MB", strings.TrimPrefix(strings.TrimSpace(r.Stdout), "held "), limitMB*8/10, limitMB)
+	}
+	if !r.OutOfMemory {
+		t.Error("the kernel's kill at the memory limit is not reported")
+	}
+	t.Logf("contained: %s, out of memory reported", strings.TrimSpace(r.Stdout))
+}
+
+// TestJail_TmpfsAndExtraFiles: a Tmpfs holds no more than its size; an
+// extra file reaches the program as fd 5.
+func TestJail_TmpfsAndExtraFiles(t *testing.T) {
+	needJail(t)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	got := make(chan string, 1)
+	go func() { b, _ := io.ReadAll(pr); got <- string(b) }()
+	r := run(t, Spec{Argv: sh(`head -c 5000000 /dev/zero > /w/fill 2>/dev/null; stat -c %s /w/fill; echo via-fd5 >&5`),
+		Tmpfs: []Tmpfs{{Target: "/w", SizeMB: 2}}, ExtraFiles: []*os.File{pw}})
+	if n, _ := strconv.Atoi(strings.TrimSpace(r.Stdout)); n == 0 || n > 2<<20 {
+		t.Errorf("a 2 MB tmpfs took %q bytes (%s)", r.Stdout, r.Stderr)
+	}
+	if s := <-got; s != "via-fd5\n" {
+		t.Errorf("fd 5: %q", s)
+	}
+	for _, target := range []string{"/", "/usr/x", "/proc", "rel"} {
+		if _, err := Run(t.Context(), Spec{Argv: []string{"true"}, Tmpfs: []Tmpfs{{Target: target, SizeMB: 1}}}); err == nil {
+			t.Errorf("tmpfs at %s: no error", target)
+		}
 	}
 }

@@ -7,12 +7,13 @@ import (
 
 // Limits bound what one run may use. bwrap sets no rlimits, so the jail
 // runs the program through util-linux prlimit inside the jail; the process
-// count is also enforced with a pids cgroup when the server runs as root
-// (see cgroup.go). A zero field takes the default; a negative one lifts
+// count is also enforced with a pids cgroup when the server runs as root,
+// and memory for the run as a whole with a memory cgroup where the server
+// can make one (see cgroup.go). A zero field takes the default; a negative one lifts
 // that limit.
 type Limits struct {
 	CPUSeconds int // CPU time (RLIMIT_CPU); the program gets SIGXCPU, then SIGKILL
-	MemoryMB   int // address space (RLIMIT_AS)
+	MemoryMB   int // address space of each process (RLIMIT_AS) and, with a memory cgroup, memory of the whole run
 	Processes  int // processes and threads (RLIMIT_NPROC, pids cgroup as root)
 	FileSizeMB int // largest file written (RLIMIT_FSIZE); also the size of /tmp
 }

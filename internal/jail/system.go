@@ -24,6 +24,11 @@ var etcFiles = []string{
 	"/var/cache/fontconfig",
 }
 
+// shmBytes is the size of the jail's /dev/shm: enough for the semaphores
+// and small shared buffers of Python's multiprocessing and the like, and
+// no place to park the host's RAM outside the caps.
+const shmBytes = 64 << 20
+
 // bwrapArgs builds the bwrap command line up to the program (without the
 // final "--"), and the files it reads the jail's /etc/passwd and /etc/group
 // from (ExtraFiles, so fds 3 and 4).
@@ -64,8 +69,11 @@ func bwrapArgs(spec Spec, binds []Bind, hide []string) ([]string, []*os.File, er
 		return nil, nil, err
 	}
 	a = append(a, "--ro-bind-data", "3", "/etc/passwd", "--ro-bind-data", "4", "/etc/group")
-	a = append(a,
-		"--proc", "/proc", "--dev", "/dev")
+	// bwrap's /dev is a tmpfs of half the host's RAM with /dev/shm in it:
+	// /dev/shm gets a small tmpfs of its own, and /dev goes read-only below
+	// (its device nodes are binds and keep working).
+	a = append(a, "--proc", "/proc", "--dev", "/dev",
+		"--size", strconv.Itoa(shmBytes), "--tmpfs", "/dev/shm")
 	if lim.FileSizeMB > 0 {
 		a = append(a, "--size", strconv.FormatInt(int64(lim.FileSizeMB)<<20, 10))
 	}
@@ -77,12 +85,23 @@ func bwrapArgs(spec Spec, binds []Bind, hide []string) ([]string, []*os.File, er
 			a = append(a, "--ro-bind", b.Source, b.Target)
 		}
 	}
+	for _, t := range spec.Tmpfs {
+		if err := checkTarget(t.Target); err != nil {
+			closeAll(files)
+			return nil, nil, err
+		}
+		if t.SizeMB <= 0 {
+			closeAll(files)
+			return nil, nil, fmt.Errorf("jail: tmpfs %s has no size", t.Target)
+		}
+		a = append(a, "--size", strconv.FormatInt(int64(t.SizeMB)<<20, 10), "--tmpfs", t.Target)
+	}
 	for _, h := range hide {
 		a = append(a, "--tmpfs", h, "--remount-ro", h)
 	}
-	// The root bwrap builds is a tmpfs; read-only, it leaves /tmp and the
-	// writable binds the only places a program can write.
-	a = append(a, "--remount-ro", "/")
+	// The root bwrap builds is a tmpfs; read-only, it leaves /tmp, /dev/shm
+	// and the writable binds the only places a program can write.
+	a = append(a, "--remount-ro", "/dev", "--remount-ro", "/")
 	dir := spec.Dir
 	if dir == "" {
 		dir = jailHome

@@ -12,13 +12,16 @@ type Config struct {
 	// Timeout is the wall-clock limit of a run (a call may ask for less).
 	Timeout time.Duration `yaml:"timeout"`
 	// CPUSeconds, MemoryMB, Processes and FileSizeMB are the jail's
-	// rlimits (and pids cgroup) for one run.
+	// rlimits (and pids and memory cgroup) for one run. Where the jail
+	// has a memory cgroup MemoryMB holds for the whole run, its work dir
+	// and /tmp (both in memory) included; elsewhere per process.
 	CPUSeconds int `yaml:"cpu_seconds"`
 	MemoryMB   int `yaml:"memory_mb"`
 	Processes  int `yaml:"processes"`
 	FileSizeMB int `yaml:"file_size_mb"`
-	// WorkMB bounds everything the run writes into its work directory
-	// together; a run that goes past it is stopped.
+	// WorkMB bounds the work directory, inputs included: in the jail it is
+	// a tmpfs of that size (writes past it fail), on the host a watcher
+	// stops the run; either way a run past it gets nothing copied out.
 	WorkMB int `yaml:"work_mb"`
 	// MaxOutputBytes is how much of stdout and of stderr is kept each.
 	MaxOutputBytes int `yaml:"max_output_bytes"`

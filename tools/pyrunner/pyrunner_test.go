@@ -135,6 +135,8 @@ func TestPythonRunner_ScriptFromWorkspace(t *testing.T) {
 	}
 	_, err := tooltest.Run(t, r.tool(), map[string]any{"action": "run", "path": "../outside.py"})
 	tooltest.ToolError(t, err, tool.CodeDenied)
+	_, err = tooltest.Run(t, r.tool(), map[string]any{"action": "run", "path": "nope.py"})
+	tooltest.ToolError(t, err, tool.CodeNotFound)
 	_, err = tooltest.Run(t, r.tool(), map[string]any{"action": "run", "code": "print(1)", "path": "s.py"})
 	tooltest.ToolError(t, err, tool.CodeInvalid)
 }

@@ -3,6 +3,7 @@ package pyrunner
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,6 +34,9 @@ type runOutput struct {
 	OutputDir       string   `json:"output_dir,omitempty"`
 	Files           []string `json:"files,omitempty"` // produced files, workspace-relative
 	FilesLeftOut    int      `json:"files_left_out,omitempty"`
+	// lost says why the jail's work dir could not be collected, for the
+	// summary.
+	lost string
 }
 
 // workTarget is the work dir inside the jail.
@@ -63,14 +67,16 @@ func (r *runner) run(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 		return nil, err
 	}
 	defer w.remove()
+	// The inputs live in the work dir too, so they count against work_mb.
+	maxInput := int64(min(r.cfg.MaxInputMB, r.cfg.WorkMB)) << 20
 	script := s.name
 	if err := w.add(script, bytes.NewReader(s.code)); err != nil {
 		return nil, fmt.Errorf("python_runner: write the script: %w", err)
 	}
-	if err := r.copyIn(w, c.Args.Strings("files"), script, int64(r.cfg.MaxInputMB)<<20); err != nil {
+	if err := r.copyIn(w, c.Args.Strings("files"), script, maxInput); err != nil {
 		return nil, err
 	}
-	if err := s.checkInputs(w.dir); err != nil {
+	if err := s.checkInputs(w.in); err != nil {
 		return nil, err
 	}
 
@@ -90,14 +96,21 @@ func (r *runner) run(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 		spec.Stdin = strings.NewReader(c.Args.String("stdin"))
 	}
 	args := c.Args.Strings("args")
-	res, quota, err := r.execute(ctx, spec, w, prog, lang, script, args, sandboxed)
+	var res *jail.Result
+	var quota bool
+	var lost error // why the work dir could not be collected
+	if sandboxed {
+		res, quota, lost, err = r.runJailed(ctx, spec, w, prog, lang, script, args)
+	} else {
+		res, quota, err = r.runOnHost(ctx, spec, w, prog, lang, script, args)
+	}
 	if err != nil {
 		return nil, err
 	}
 
 	out := &runOutput{
 		Language: lang.name, Sandboxed: sandboxed,
-		ExitCode: res.ExitCode, Signal: res.Signal, TimedOut: res.TimedOut && !quota,
+		ExitCode: res.ExitCode, Signal: res.Signal, TimedOut: res.TimedOut,
 		Stdout: res.Stdout, Stderr: res.Stderr,
 		StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated,
 		StdoutBytes: res.StdoutBytes, StderrBytes: res.StderrBytes,
@@ -105,19 +118,26 @@ func (r *runner) run(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	}
 	out.LimitsHit = limitsHit(res, quota)
 
-	names, err := w.produced()
-	if quota {
+	dir := w.out
+	if !sandboxed {
+		dir = w.in
+	}
+	names, err := w.produced(dir)
+	if err != nil {
+		return nil, fmt.Errorf("python_runner: list produced files: %w", err)
+	}
+	if quota || lost != nil {
 		// What a runaway run left is not a result: nothing is copied out.
 		out.FilesLeftOut, names = len(names), nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("python_runner: list produced files: %w", err)
+	if lost != nil {
+		out.lost = lost.Error()
 	}
 	if len(names) > r.cfg.MaxFiles {
 		out.FilesLeftOut = len(names) - r.cfg.MaxFiles
 		names = names[:r.cfg.MaxFiles]
 	}
-	files, outDir, err := r.copyOut(w, c, names)
+	files, outDir, err := r.copyOut(dir, c, names)
 	if err != nil {
 		return nil, err
 	}
@@ -144,9 +164,70 @@ func (r *runner) sandboxed() (bool, error) {
 		"python_runner refuses to run code: the sandbox cannot be created on this machine (%v)", err)
 }
 
-// execute runs the script in the jail (or on the host when allowed), with a
-// watcher that stops the run when the work dir outgrows its quota.
-func (r *runner) execute(ctx context.Context, spec jail.Spec, w *workDir, prog string, lang language, script string, args []string, sandboxed bool) (*jail.Result, bool, error) {
+// runJailed runs the script in the jail with /work a tmpfs of work_mb (see
+// collectScript), then extracts the work dir into w.out. quota says it
+// held more than work_mb; lost, why it could not be collected (a run
+// killed at its time limit never streams it).
+func (r *runner) runJailed(ctx context.Context, spec jail.Spec, w *workDir, prog string, lang language, script string, args []string) (res *jail.Result, quota bool, lost, err error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, false, nil, fmt.Errorf("python_runner: pipe: %w", err)
+	}
+	defer pr.Close()
+	collected := make(chan error, 1)
+	go func() {
+		err := collect(pr, w.out, int64(r.cfg.WorkMB)<<20)
+		pr.Close() // a stream cut short stops the tar in the jail
+		collected <- err
+	}()
+	spec.Argv = append(append(append([]string{"/bin/sh", "-c", collectScript, "sh", prog}, lang.flags...), workTarget+"/"+script), args...)
+	spec.Dir = workTarget
+	spec.Binds = []jail.Bind{{Source: w.in, Target: inTarget}}
+	// A MB of room above the quota lets collect see a run that outgrew it.
+	spec.Tmpfs = []jail.Tmpfs{{Target: workTarget, SizeMB: r.cfg.WorkMB + 1}}
+	spec.ExtraFiles = []*os.File{pw}
+	if r.d.Config != nil {
+		spec.Protected = []string{r.d.Config.DataDir}
+	}
+	res, err = jail.Run(ctx, spec)
+	if err != nil {
+		pr.Close()
+		<-collected
+		if ctx.Err() != nil {
+			return nil, false, nil, ctx.Err()
+		}
+		return nil, false, nil, tool.Errorf(tool.CodeFailed, "clawbridge doctor checks the sandbox and the interpreters", "python_runner: %v", err)
+	}
+	// Every process of the jail is gone, so the stream is complete, or cut
+	// short (at the time limit), and collect ends at once; should anything
+	// still hold the pipe, it may not hold the call.
+	var cerr error
+	select {
+	case cerr = <-collected:
+	case <-time.After(collectGrace):
+		pr.Close()
+		cerr = <-collected
+	}
+	switch err := cerr; {
+	case errors.Is(err, errOverQuota):
+		return res, true, nil, nil
+	case res.TimedOut:
+		return res, false, errors.New("the run was killed before its work directory was collected"), nil
+	case err != nil:
+		return res, false, fmt.Errorf("its work directory could not be read back (%v)", err), nil
+	}
+	return res, false, nil, nil
+}
+
+// collectGrace bounds the wait for the rest of the work dir's stream once
+// the jail has ended.
+const collectGrace = 5 * time.Second
+
+// runOnHost runs the script directly on the host in w.in (where the config
+// allows it), with a watcher that stops the run when the work dir outgrows
+// its quota, and a last look after the run.
+func (r *runner) runOnHost(ctx context.Context, spec jail.Spec, w *workDir, prog string, lang language, script string, args []string) (*jail.Result, bool, error) {
+	max := int64(r.cfg.WorkMB) << 20
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var over atomic.Bool
@@ -154,37 +235,25 @@ func (r *runner) execute(ctx context.Context, spec jail.Spec, w *workDir, prog s
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		r.watchQuota(runCtx, w, int64(r.cfg.WorkMB)<<20, func() { over.Store(true); cancel() })
+		r.watchQuota(runCtx, w.in, max, func() { over.Store(true); cancel() })
 	}()
-	defer wg.Wait()
-	defer cancel() // stop the watcher before waiting for it
-
-	var res *jail.Result
-	var err error
-	if sandboxed {
-		spec.Argv = append(append(append([]string{prog}, lang.flags...), workTarget+"/"+script), args...)
-		spec.Dir = workTarget
-		spec.Binds = []jail.Bind{{Source: w.dir, Target: workTarget, Writable: true}}
-		if r.d.Config != nil {
-			spec.Protected = []string{r.d.Config.DataDir}
-		}
-		res, err = jail.Run(runCtx, spec)
-	} else {
-		spec.Argv = append(append(append(r.hostLimits(), prog), lang.flags...), filepath.Join(w.dir, script))
-		spec.Argv = append(spec.Argv, args...)
-		spec.Dir = w.dir
-		spec.Env = append(spec.Env, "HOME="+w.dir, "TMPDIR="+w.dir)
-		res, err = jail.RunUnconfined(runCtx, spec)
-	}
+	spec.Argv = append(append(append(r.hostLimits(), prog), lang.flags...), filepath.Join(w.in, script))
+	spec.Argv = append(spec.Argv, args...)
+	spec.Dir = w.in
+	spec.Env = append(spec.Env, "HOME="+w.in, "TMPDIR="+w.in)
+	res, err := jail.RunUnconfined(runCtx, spec)
+	cancel() // stop the watcher before waiting for it
+	wg.Wait()
 	switch {
 	case over.Load():
 		return &jail.Result{ExitCode: -1, Signal: "killed"}, true, nil
 	case err != nil && ctx.Err() != nil:
 		return nil, false, ctx.Err()
 	case err != nil:
-		return nil, false, tool.Errorf(tool.CodeFailed, "clawbridge doctor checks the sandbox and the interpreters", "python_runner: %v", err)
+		return nil, false, tool.Errorf(tool.CodeFailed, "clawbridge doctor checks the interpreters", "python_runner: %v", err)
 	}
-	return res, false, nil
+	// What was written after the watcher's last look counts too.
+	return res, size(w.in) > max, nil
 }
 
 // hostLimits wraps an unsandboxed run in prlimit, where installed, so it
@@ -201,10 +270,10 @@ func (r *runner) hostLimits() []string {
 		"--core=0", "--"}
 }
 
-// quotaTick is how often the work dir's size is measured.
+// quotaTick is how often the work dir of a run on the host is measured.
 const quotaTick = 200 * time.Millisecond
 
-func (r *runner) watchQuota(ctx context.Context, w *workDir, max int64, stop func()) {
+func (r *runner) watchQuota(ctx context.Context, dir string, max int64, stop func()) {
 	t := time.NewTicker(quotaTick)
 	defer t.Stop()
 	for {
@@ -212,7 +281,7 @@ func (r *runner) watchQuota(ctx context.Context, w *workDir, max int64, stop fun
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if w.size() > max {
+			if size(dir) > max {
 				stop()
 				return
 			}
@@ -232,8 +301,8 @@ func limitsHit(res *jail.Result, quota bool) []string {
 	se := res.Stderr
 	add(quota, "work_dir")
 	add(res.TimedOut && !quota, "timeout")
-	add(!res.TimedOut && (res.Signal == "CPU time limit exceeded" || res.Signal == "killed" && !quota), "cpu")
-	add(strings.Contains(se, "MemoryError") || strings.Contains(se, "heap out of memory") || strings.Contains(se, "Cannot allocate memory"), "memory")
+	add(!res.TimedOut && (res.Signal == "CPU time limit exceeded" || res.Signal == "killed" && !quota && !res.OutOfMemory), "cpu")
+	add(res.OutOfMemory || strings.Contains(se, "MemoryError") || strings.Contains(se, "heap out of memory") || strings.Contains(se, "Cannot allocate memory"), "memory")
 	add(strings.Contains(se, "Resource temporarily unavailable") || strings.Contains(se, "BlockingIOError"), "processes")
 	add(res.Signal == "file size limit exceeded" || strings.Contains(se, "File too large"), "file_size")
 	add(res.StdoutTruncated || res.StderrTruncated, "output")
@@ -243,18 +312,22 @@ func limitsHit(res *jail.Result, quota bool) []string {
 func (r *runner) summary(o *runOutput, lang language, timeout time.Duration) string {
 	var s string
 	switch {
-	case hasLimit(o.LimitsHit, "work_dir"):
+	case hasLimit(o.LimitsHit, "work_dir") && o.Signal == "killed":
 		s = fmt.Sprintf("%s was stopped: its work directory outgrew %d MB", lang.name, r.cfg.WorkMB)
+	case hasLimit(o.LimitsHit, "work_dir"):
+		s = fmt.Sprintf("%s's work directory outgrew %d MB, and writes past it failed (exit code %d)", lang.name, r.cfg.WorkMB, o.ExitCode)
 	case o.TimedOut:
 		s = fmt.Sprintf("%s was killed after the %s time limit, with every process it started", lang.name, timeout)
 	case hasLimit(o.LimitsHit, "cpu"):
 		s = fmt.Sprintf("%s was killed at its CPU limit of %d s", lang.name, r.cfg.CPUSeconds)
+	case hasLimit(o.LimitsHit, "memory") && o.Signal == "killed":
+		s = fmt.Sprintf("%s was killed: the run reached its memory limit of %d MB", lang.name, r.cfg.MemoryMB)
 	case o.Signal != "":
 		s = fmt.Sprintf("%s was killed by %s", lang.name, o.Signal)
 	default:
 		s = fmt.Sprintf("%s exited with code %d", lang.name, o.ExitCode)
 	}
-	if hasLimit(o.LimitsHit, "memory") {
+	if hasLimit(o.LimitsHit, "memory") && o.Signal != "killed" {
 		s += fmt.Sprintf("; it ran out of memory (limit %d MB)", r.cfg.MemoryMB)
 	}
 	if hasLimit(o.LimitsHit, "processes") {
@@ -269,7 +342,9 @@ func (r *runner) summary(o *runOutput, lang language, timeout time.Duration) str
 	if len(o.Files) > 0 {
 		s += fmt.Sprintf("; %d file(s) copied to %s", len(o.Files), o.OutputDir)
 	}
-	if o.FilesLeftOut > 0 && hasLimit(o.LimitsHit, "work_dir") {
+	if o.lost != "" {
+		s += "; nothing was copied out: " + o.lost
+	} else if o.FilesLeftOut > 0 && hasLimit(o.LimitsHit, "work_dir") {
 		s += fmt.Sprintf("; its %d file(s) were not copied out", o.FilesLeftOut)
 	} else if o.FilesLeftOut > 0 {
 		s += fmt.Sprintf("; %d more produced file(s) left out (limit %d)", o.FilesLeftOut, r.cfg.MaxFiles)

@@ -55,7 +55,7 @@ func (r *runner) loadScript(c *tool.Call) (*program, error) {
 	if err != nil {
 		return nil, tool.PathError("path", p, err)
 	}
-	code, err := tool.ReadRegular("path", p, abs, int64(r.cfg.MaxInputMB)<<20)
+	code, err := tool.ReadRegular("path", p, abs, int64(min(r.cfg.MaxInputMB, r.cfg.WorkMB))<<20)
 	if err != nil {
 		return nil, err
 	}

@@ -1,12 +1,13 @@
 // Package pyrunner is the `python_runner` tool: run a Python 3 script (or
-// JavaScript with node, where installed) in internal/jail. Each run gets a
-// fresh host temp directory, bound writable at /work inside the jail as the
-// only writable place besides the jail's private /tmp; the workspace files
-// the call names are copied in, and the files the script creates or changes
-// there are copied out to outputs/ afterwards. No network, a read-only
-// /usr, rlimits on CPU, memory, processes and file size, a work directory
-// quota, a wall-clock timeout that kills every process of the run, and
-// capped output whose cut is said so; stdout lines are progress reports.
+// JavaScript with node, where installed) in internal/jail. Each run's work
+// dir, /work inside the jail, is a tmpfs of work_mb and the only writable
+// place besides the jail's private /tmp; the workspace files the call names
+// are copied in, and the files the script creates or changes there are
+// copied out to outputs/ afterwards (collect.go). No network, a read-only
+// /usr, rlimits on CPU, memory, processes and file size, memory for the
+// whole run where a memory cgroup can be made, a wall-clock timeout that
+// kills every process of the run, and capped output whose cut is said so;
+// stdout lines are progress reports.
 // run is `high`: the confirmation shows the code (a script read once from
 // the workspace, its first lines with its size and sha256), and the run
 // executes exactly those bytes.

@@ -1,6 +1,7 @@
 package pyrunner
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -9,13 +10,20 @@ import (
 	"slices"
 	"time"
 
+	"clawbridge/internal/sandbox"
 	"clawbridge/tools/tool"
 )
 
-// workDir is the host directory of one run, bound at /work in the jail.
+// workDir holds one run's files on the host. The inputs (the script and
+// the files copied in) are in `in`. In the jail, /work is a tmpfs of
+// work_mb, so the quota holds while the run goes on, filled from `in` at
+// the start; when the program ends its content is streamed out as a tar
+// and extracted into `out` under the same quota. On the host (an allowed
+// unsandboxed run) the program runs in `in` itself.
 type workDir struct {
-	dir string
-	// inputs are the files copied in, by name relative to dir, with their
+	root    string
+	in, out string
+	// inputs are the files copied in, by name relative to in, with their
 	// size and time stamp after the copy: a file still like that afterwards
 	// was not produced by the run and is not copied out.
 	inputs map[string]stamp
@@ -31,18 +39,32 @@ type stamp struct {
 var inputTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func newWorkDir() (*workDir, error) {
-	dir, err := os.MkdirTemp("", "clawbridge-run-")
+	root, err := os.MkdirTemp("", "clawbridge-run-")
 	if err != nil {
 		return nil, fmt.Errorf("python_runner: work dir: %w", err)
 	}
-	return &workDir{dir: dir, inputs: map[string]stamp{}}, nil
+	w := &workDir{root: root, in: filepath.Join(root, "in"), out: filepath.Join(root, "out"), inputs: map[string]stamp{}}
+	if err := errors.Join(os.Mkdir(w.in, 0o755), os.Mkdir(w.out, 0o755)); err != nil {
+		w.remove()
+		return nil, fmt.Errorf("python_runner: work dir: %w", err)
+	}
+	return w, nil
 }
 
-func (w *workDir) remove() { os.RemoveAll(w.dir) }
+func (w *workDir) remove() { os.RemoveAll(w.root) }
+
+// inputBytes is the size of the inputs together.
+func (w *workDir) inputBytes() int64 {
+	var n int64
+	for _, st := range w.inputs {
+		n += st.size
+	}
+	return n
+}
 
 // add writes one input file named name (a base name) into the work dir.
 func (w *workDir) add(name string, src io.Reader) error {
-	p := filepath.Join(w.dir, name)
+	p := filepath.Join(w.in, name)
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
@@ -62,56 +84,70 @@ func (w *workDir) add(name string, src io.Reader) error {
 }
 
 // copyIn copies the workspace files of the `files` argument in, by base
-// name, refusing directories, two files of the same name, a name taken by
-// the script, and more than maxBytes together.
+// name, refusing anything but regular files, two files of the same name, a
+// name taken by the script, and more than maxBytes of inputs together
+// (the script included).
 func (r *runner) copyIn(w *workDir, paths []string, script string, maxBytes int64) error {
-	var total int64
 	for _, p := range paths {
 		abs, err := r.d.Sandbox.Resolve(p)
 		if err != nil {
 			return tool.PathError("files", p, err)
 		}
-		fi, err := os.Stat(abs)
-		if err != nil {
-			return tool.Errorf(tool.CodeNotFound, "list existing workspace files", "files: %q does not exist", p)
-		}
-		if !fi.Mode().IsRegular() {
-			return tool.Invalid("files", fmt.Sprintf("files: %q is not a regular file", p), "list files, not directories; the code sees each by its base name")
-		}
 		name := filepath.Base(abs)
 		if _, dup := w.inputs[name]; dup || name == script {
 			return tool.Invalid("files", fmt.Sprintf("files: two inputs are named %q in the work directory", name), "every input is copied in by its base name: rename one, or run them separately")
 		}
-		if total += fi.Size(); total > maxBytes {
-			return tool.Errorf(tool.CodeTooLarge, "copy in fewer or smaller files, or raise tools.python_runner.max_input_mb",
-				"the input files are more than %d MB together", maxBytes>>20)
-		}
-		f, err := os.Open(abs)
-		if err != nil {
-			return tool.Errorf(tool.CodeDenied, "", "files: cannot read %q: %v", p, err)
-		}
-		err = w.add(name, f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("python_runner: copy %s in: %w", name, err)
+		if err := r.addInput(w, "files", p, abs, name, maxBytes); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// produced lists the regular files the run created or changed, relative to
-// the work dir, in name order. Symlinks, FIFOs and other special files are
-// never copied out (a symlink could name a host file).
-func (w *workDir) produced() ([]string, error) {
+// addInput copies the workspace file abs (given as field: p) into the work
+// dir as name. Only a regular file is read, never a FIFO or a device, and
+// only while the inputs stay within maxBytes together.
+func (r *runner) addInput(w *workDir, field, p, abs, name string, maxBytes int64) error {
+	room := maxBytes - w.inputBytes()
+	f, _, err := sandbox.OpenRegular(abs, max(room, 1))
+	if errors.Is(err, sandbox.ErrTooLarge) {
+		return tool.Errorf(tool.CodeTooLarge, "copy in fewer or smaller files, or raise tools.python_runner.max_input_mb (and work_mb)",
+			"%s: %q is too large: the inputs may be %d MB together", field, p, maxBytes>>20)
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return tool.Errorf(tool.CodeNotFound, "give an existing workspace file", "%s: %q does not exist", field, p)
+	case errors.Is(err, sandbox.ErrNotRegular):
+		return tool.PathError(field, p, err)
+	case err != nil:
+		// The message without the host path.
+		return tool.Errorf(tool.CodeDenied, "", "%s: cannot read %q: %v", field, p, errors.Unwrap(err))
+	}
+	defer f.Close()
+	// The cap holds even for a file that grows while it is copied.
+	if err := w.add(name, io.LimitReader(f, room+1)); err != nil {
+		return fmt.Errorf("python_runner: copy %s in: %w", name, err)
+	}
+	if w.inputBytes() > maxBytes {
+		return tool.Errorf(tool.CodeTooLarge, "copy in fewer or smaller files", "%s: %q grew past the input limit of %d MB while it was copied", field, p, maxBytes>>20)
+	}
+	return nil
+}
+
+// produced lists the regular files of the run's work dir dir (w.out, or
+// w.in for a run on the host) it created or changed, relative to dir, in
+// name order. Symlinks, FIFOs and other special files are never copied out
+// (a symlink could name a host file).
+func (w *workDir) produced(dir string) ([]string, error) {
 	var out []string
-	err := filepath.WalkDir(w.dir, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // a directory the script made unreadable: skip it
 		}
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		rel, _ := filepath.Rel(w.dir, p)
+		rel, _ := filepath.Rel(dir, p)
 		if st, ok := w.inputs[rel]; ok {
 			if fi, err := d.Info(); err == nil && fi.Size() == st.size && fi.ModTime().Equal(st.mtime) {
 				return nil
@@ -124,10 +160,11 @@ func (w *workDir) produced() ([]string, error) {
 	return out, err
 }
 
-// size is the bytes of the regular files in the work dir, for the quota.
-func (w *workDir) size() int64 {
+// size is the bytes of the regular files in dir, for the quota of a run
+// on the host.
+func size(dir string) int64 {
 	var n int64
-	filepath.WalkDir(w.dir, func(p string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
 			if fi, err := d.Info(); err == nil {
 				n += fi.Size()
@@ -141,7 +178,7 @@ func (w *workDir) size() int64 {
 // copyOut copies the produced files into the output directory, keeping
 // their sub-directories; every destination is planned (and refused if
 // taken) before anything is written.
-func (r *runner) copyOut(w *workDir, c *tool.Call, names []string) ([]tool.File, string, error) {
+func (r *runner) copyOut(dir string, c *tool.Call, names []string) ([]tool.File, string, error) {
 	if len(names) == 0 {
 		return nil, "", nil
 	}
@@ -157,7 +194,7 @@ func (r *runner) copyOut(w *workDir, c *tool.Call, names []string) ([]tool.File,
 	}
 	files := make([]tool.File, 0, len(names))
 	for i, n := range names {
-		src, err := os.Open(filepath.Join(w.dir, n))
+		src, err := os.Open(filepath.Join(dir, n))
 		if err != nil {
 			return nil, "", fmt.Errorf("python_runner: copy %s out: %w", n, err)
 		}

@@ -21,12 +21,22 @@ func ReadRegular(field, rel, abs string, max int64) ([]byte, error) {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, &Error{Code: CodeNotFound, Field: field, Message: fmt.Sprintf("%s does not exist", rel), Hint: "check the name with the file tool (action=list)"}
 	case errors.Is(err, sandbox.ErrNotRegular):
-		return nil, Invalid(field, fmt.Sprintf("%s is not a regular file", rel), "give a file, not a directory, device or pipe")
+		// err says what it is instead ("a named pipe (FIFO)").
+		return nil, Invalid(field, fmt.Sprintf("%s: %s is %v", field, rel, err), "give a file, not a directory, device or pipe")
 	case errors.Is(err, sandbox.ErrTooLarge):
-		return nil, Errorf(CodeTooLarge, "give a smaller file", "%s: %s is larger than %d bytes", field, rel, max)
+		return nil, Errorf(CodeTooLarge, "give a smaller file", "%s: %s is too large: the limit is %s", field, rel, sizeText(max))
 	}
 	// A link put in after Resolve (O_NOFOLLOW: ELOOP), or no permission.
 	return nil, Errorf(CodeDenied, "", "%s: cannot read %s: %v", field, rel, errUnwrapPath(err))
+}
+
+// sizeText says a byte count the way limits are set: in MB when it is a
+// whole number of them.
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // errUnwrapPath drops the absolute path an *os.PathError carries: errors
