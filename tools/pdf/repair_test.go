@@ -1,7 +1,10 @@
 package pdf
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,4 +123,56 @@ func TestEncryption_EmptyOwnerPassword(t *testing.T) {
 	plain := e.put("plain.pdf", fixture(t, "english-unlocked.pdf"))
 	e.run(map[string]any{"action": "encrypt", "path": plain, "output": "locked.pdf", "owner_password": "owner", "user_password": "user"})
 	e.fail(map[string]any{"action": "page_count", "path": "locked.pdf"}, tool.CodeDenied)
+}
+
+// TestRelaxedReading_PageActionsOfEncryptedFile: pypdf's RC4 file without
+// a trailer /ID has GoToR page actions (/AA) pdfcpu's validator refuses;
+// poppler reads its 3 pages with no password. pdf_tool counts them, says
+// what it left out, and writes files poppler draws exactly as it draws the
+// original: decrypted, and rotated with the encryption kept.
+func TestRelaxedReading_PageActionsOfEncryptedFile(t *testing.T) {
+	e := newEnv(t)
+	path := e.put("no-id.pdf", fixture(t, "encrypted_doc_no_id.pdf"))
+	if n := officetest.Pages(t, e.abs(path)); n != 3 {
+		t.Fatalf("poppler reads %d pages", n)
+	}
+	info := e.run(map[string]any{"action": "info", "path": path}).Data.(map[string]any)
+	if info["page_count"] != 3 || info["encrypted"] != true || !strings.Contains(toString(info["repaired"]), "pages' event actions") {
+		t.Fatalf("info: %v", info)
+	}
+	text := e.run(map[string]any{"action": "extract_text", "path": path}).Data.(map[string]any)
+	if len(text["pages"].([]PageText)) != 3 {
+		t.Fatalf("extract_text: %v", text)
+	}
+	e.run(map[string]any{"action": "decrypt", "path": path, "password": "", "output": "plain.pdf"})
+	checkPDF(t, e.abs("plain.pdf"), 3, "")
+	e.run(map[string]any{"action": "rotate", "path": path, "rotation": 180, "output": "rot.pdf"})
+	if rot := officetest.Info(t, e.abs("rot.pdf"), ""); officetest.Pages(t, e.abs("rot.pdf")) != 3 || !hasLine(rot, "Encrypted: yes") || !hasLine(rot, "Page rot: 180") {
+		t.Fatalf("poppler on the rotated copy:\n%s", rot)
+	}
+	if !bytes.Equal(render(t, e.abs("plain.pdf")), render(t, e.abs(path))) {
+		t.Error("the decrypted copy draws differently from the original")
+	}
+}
+
+// render is poppler's drawing of page 2 (a scanned image) at 20 dpi.
+func render(t *testing.T, pdf string) []byte {
+	t.Helper()
+	out, err := exec.Command("pdftoppm", "-f", "2", "-l", "2", "-r", "20", "-gray", pdf).Output()
+	if err != nil || len(out) == 0 {
+		t.Fatalf("pdftoppm %s: %v", pdf, err)
+	}
+	return out
+}
+
+// hasLine reports whether a line of out reads fields, spacing aside (the
+// value's first words).
+func hasLine(out, fields string) bool {
+	want := strings.Fields(fields)
+	for line := range strings.Lines(out) {
+		if f := strings.Fields(line); len(f) >= len(want) && slices.Equal(f[:len(want)], want) {
+			return true
+		}
+	}
+	return false
 }
