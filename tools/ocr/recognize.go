@@ -209,31 +209,37 @@ func prepare(img image.Image, preprocess bool, maxPixels int) (image.Image, floa
 }
 
 // pdf renders and recognises the chosen pages one by one, reporting
-// progress per page; sizes and counts are checked before any rendering.
+// progress per page; counts and sizes are checked before any rendering.
+// Nothing is sized by the page count the file declares: pages are picked
+// up to max_pages, and sizes asked of pdfinfo per run of pages picked.
 func (o *ocrTool) pdf(ctx context.Context, c *tool.Call, abs string, size int64, tmp string, req request) ([]Page, int, error) {
 	if size > int64(o.cfg.MaxPDFMB)<<20 {
 		return nil, 0, tool.Errorf(tool.CodeTooLarge, "split the PDF with pdf_tool, or raise tools.ocr.max_pdf_mb", "the PDF is %d MB, above the %d MB limit (tools.ocr.max_pdf_mb)", size>>20, o.cfg.MaxPDFMB)
 	}
-	sizes, err := o.pdfPageSizes(ctx, abs)
+	n, _, err := o.pdfInfo(ctx, abs, 0, 0)
 	if err != nil {
 		return nil, 0, err
 	}
-	n := len(sizes)
-	want, err := parsePages(c.Args.String("pages"), n)
+	want, err := parsePages(c.Args.String("pages"), n, o.cfg.MaxPages)
 	if err != nil {
 		return nil, 0, err
-	}
-	if len(want) > o.cfg.MaxPages {
-		return nil, 0, tool.Errorf(tool.CodeTooLarge, "ask for fewer pages, e.g. pages: 1-"+strconv.Itoa(o.cfg.MaxPages), "%s asked for, above the %d page limit (tools.ocr.max_pages)", wording.Count(len(want), "page", "pages"), o.cfg.MaxPages)
 	}
 	dims := make([][2]int, len(want))
-	for i, pg := range want {
-		w, h := int(math.Ceil(sizes[pg-1][0]/72*renderDPI)), int(math.Ceil(sizes[pg-1][1]/72*renderDPI))
-		if w*h > o.cfg.MaxPixels || w*h == 0 {
-			return nil, 0, tool.Errorf(tool.CodeTooLarge, "leave that page out (pages), or raise tools.ocr.max_pixels",
-				"page %d is %d×%d pixels at %d dpi, above the %d pixel limit (tools.ocr.max_pixels)", pg, w, h, renderDPI, o.cfg.MaxPixels)
+	for i := 0; i < len(want); {
+		j := i + 1
+		for j < len(want) && want[j] == want[j-1]+1 {
+			j++
 		}
-		dims[i] = [2]int{w, h}
+		_, sizes, err := o.pdfInfo(ctx, abs, want[i], want[j-1])
+		if err != nil {
+			return nil, 0, err
+		}
+		for k := i; k < j; k++ {
+			if dims[k], err = o.pagePixels(want[k], sizes); err != nil {
+				return nil, 0, err
+			}
+		}
+		i = j
 	}
 	out := make([]Page, 0, len(want))
 	for i, pg := range want {
@@ -260,6 +266,21 @@ func (o *ocrTool) pdf(ctx context.Context, c *tool.Call, abs string, size int64,
 	return out, n, nil
 }
 
+// pagePixels is page pg's size in pixels at renderDPI, refused over
+// max_pixels (compared in floating point: a page box can be any number).
+func (o *ocrTool) pagePixels(pg int, sizes map[int][2]float64) ([2]int, error) {
+	pt, ok := sizes[pg]
+	if !ok {
+		return [2]int{}, tool.Errorf(tool.CodeFailed, "check the PDF with pdf_tool validate", "pdfinfo gave no size for page %d", pg)
+	}
+	w, h := math.Ceil(pt[0]/72*renderDPI), math.Ceil(pt[1]/72*renderDPI)
+	if !(w >= 1 && h >= 1 && w*h <= float64(o.cfg.MaxPixels)) {
+		return [2]int{}, tool.Errorf(tool.CodeTooLarge, "leave that page out (pages), or raise tools.ocr.max_pixels",
+			"page %d is %g×%g pixels at %d dpi, outside the %d pixel limit (tools.ocr.max_pixels)", pg, w, h, renderDPI, o.cfg.MaxPixels)
+	}
+	return [2]int{int(w), int(h)}, nil
+}
+
 func page(n, w, h int, ws []word, detail string) Page {
 	p := Page{Page: n, Width: w, Height: h, Text: pageText(ws), Confidence: meanConfidence(ws)}
 	switch detail {
@@ -273,9 +294,17 @@ func page(n, w, h int, ws []word, detail string) Page {
 	return p
 }
 
-// parsePages reads "1-3,5" against n pages; empty means all.
-func parsePages(spec string, n int) ([]int, error) {
+// parsePages reads "1-3,5" against n pages (empty means all) and picks at
+// most max of them: n and the ranges can be any number, the list is not.
+func parsePages(spec string, n, max int) ([]int, error) {
+	tooMany := func(what string) error {
+		return tool.Errorf(tool.CodeTooLarge, "ask for fewer pages, e.g. pages: 1-"+strconv.Itoa(max),
+			"%s asked for, above the %d page limit (tools.ocr.max_pages)", what, max)
+	}
 	if strings.TrimSpace(spec) == "" {
+		if n > max {
+			return nil, tooMany(wording.Count(n, "page", "pages"))
+		}
 		out := make([]int, n)
 		for i := range out {
 			out[i] = i + 1
@@ -304,6 +333,9 @@ func parsePages(spec string, n int) ([]int, error) {
 		}
 		for p := lo; p <= hi; p++ {
 			if !seen[p] {
+				if len(out) == max {
+					return nil, tooMany(fmt.Sprintf("more than %s", wording.Count(max, "page", "pages")))
+				}
 				seen[p] = true
 				out = append(out, p)
 			}

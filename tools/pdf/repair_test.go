@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
@@ -175,4 +176,43 @@ func hasLine(out, fields string) bool {
 		}
 	}
 	return false
+}
+
+// TestExtractText_FormFeedInTextKeepsPages: page 1's text maps a glyph to
+// U+000C (a form feed, through its ToUnicode CMap); poppler writes it as a
+// space, so the page breaks of pdftotext's answer stay its own and each
+// page keeps its text.
+func TestExtractText_FormFeedInTextKeepsPages(t *testing.T) {
+	e := newEnv(t)
+	cmap := "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /X def 1 begincodespacerange <00> <FF> endcodespacerange 2 beginbfchar <41> <000C> <42> <0042> endbfchar endcmap CMapName currentdict /CMap defineresource pop end end"
+	stream := func(s string) string { return fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(s), s) }
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R 6 0 R] /Count 2 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+		stream("BT /F1 20 Tf 72 600 Td (ABAB) Tj ET"),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 8 0 R >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 7 0 R /Resources << /Font << /F1 9 0 R >> >> >>",
+		stream("BT /F1 20 Tf 72 600 Td (second) Tj ET"),
+		stream(cmap),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n")
+	var offsets []int
+	for i, o := range objs {
+		offsets = append(offsets, b.Len())
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, off := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", off)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	path := e.put("ff.pdf", b.Bytes())
+	pages := e.run(map[string]any{"action": "extract_text", "path": path}).Data.(map[string]any)["pages"].([]PageText)
+	if len(pages) != 2 || squash(pages[0].Text) != "BB" || pages[1].Page != 2 || pages[1].Text != "second" {
+		t.Fatalf("pages %+v", pages)
+	}
 }
