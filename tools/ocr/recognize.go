@@ -5,19 +5,17 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"image/draw"
 	_ "image/gif" // decoders for the formats the tool reads
 	_ "image/jpeg"
 	"image/png"
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/disintegration/imaging"
 	_ "golang.org/x/image/bmp"
-	xdraw "golang.org/x/image/draw"
 	_ "golang.org/x/image/tiff"
 	_ "golang.org/x/image/webp"
 
@@ -28,7 +26,7 @@ import (
 // Page is what was recognised on one image or PDF page.
 type Page struct {
 	Page       int     `json:"page"`
-	Width      int     `json:"width"` // pixels of the image, or of the page at 300 dpi
+	Width      int     `json:"width"` // pixels of the image (turned upright by its EXIF orientation), or of the page at 300 dpi
 	Height     int     `json:"height"`
 	Text       string  `json:"text"`
 	Confidence float64 `json:"confidence"` // mean word confidence, 0-100
@@ -149,63 +147,53 @@ func (o *ocrTool) image(ctx context.Context, path string, size int64, tmp string
 		return Page{}, tool.Errorf(tool.CodeTooLarge, "crop or shrink the image, or raise tools.ocr.max_pixels",
 			"image %s is %d×%d = %d pixels, above the %d pixel limit (tools.ocr.max_pixels)", path, cfg.Width, cfg.Height, px, o.cfg.MaxPixels)
 	}
-	img, _, err := image.Decode(bytes.NewReader(raw))
+	// imaging applies the EXIF orientation of a JPEG (a phone photo is
+	// stored sideways and turned by that tag; tesseract would read it
+	// sideways).
+	img, err := imaging.Decode(bytes.NewReader(raw), imaging.AutoOrientation(true))
 	if err != nil {
 		return Page{}, tool.Invalid("path", fmt.Sprintf("%s cannot be decoded: %v", path, err), "give a valid image")
 	}
-	prepared, scale := prepare(img, req.preprocess, o.cfg.MaxPixels)
-	in := filepath.Join(tmp, "input.png")
-	f, err := os.Create(in)
+	prepared := prepare(img, req.preprocess)
+	dpi := resolution(raw)
+	words, err := o.recognizeImage(ctx, prepared, tmp, req, 1, dpi)
 	if err != nil {
 		return Page{}, err
 	}
-	err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(f, prepared)
+	if f := upscaleFactor(prepared.Bounds(), o.cfg.MaxPixels); req.preprocess && f > 1 {
+		big, err := o.recognizeImage(ctx, upscale(prepared, f), tmp, req, f, dpi)
+		if err != nil {
+			return Page{}, err
+		}
+		if confidenceMass(big) > confidenceMass(words) {
+			words = big
+		}
+	}
+	b := prepared.Bounds()
+	return page(1, b.Dx(), b.Dy(), words, req.detail), nil
+}
+
+// recognizeImage writes img (the input, of declared resolution dpi,
+// enlarged by scale) as a PNG and returns the words tesseract reads in
+// it, boxes divided by scale.
+func (o *ocrTool) recognizeImage(ctx context.Context, img image.Image, tmp string, req request, scale int, dpi float64) ([]word, error) {
+	in := filepath.Join(tmp, "input.png")
+	f, err := os.Create(in)
+	if err != nil {
+		return nil, err
+	}
+	err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(f, img)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return Page{}, err
+		return nil, err
 	}
-	tsv, err := o.tesseract(ctx, in, req.lang, req.psm)
+	tsv, err := o.tesseract(ctx, in, req.lang, req.psm, dpiArg(dpi, scale))
 	if err != nil {
-		return Page{}, err
+		return nil, err
 	}
-	return page(1, cfg.Width, cfg.Height, parseTSV(tsv, scale), req.detail), nil
-}
-
-// minHeight is the image height below which preprocessing upscales:
-// tesseract reads best with capital letters 20-40 px high, and a small
-// screenshot or crop has them at 10-15 px (see the bench in ocr_bench_test.go
-// for the measured effect).
-const minHeight = 1000
-
-// prepare turns img into 8-bit grayscale, removes salt-and-pepper speckle
-// with a 3×3 median where there is some, and, when small, upscales it by a
-// whole factor (at most 4, within maxPixels); it returns the image and the
-// factor. Without preprocessing only the colour model changes.
-func prepare(img image.Image, preprocess bool, maxPixels int) (image.Image, float64) {
-	b := img.Bounds()
-	gray := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
-	draw.Draw(gray, gray.Bounds(), img, b.Min, draw.Src)
-	if !preprocess {
-		return gray, 1
-	}
-	if speckled(gray) {
-		gray = median3(gray)
-	}
-	if b.Dy() >= minHeight {
-		return gray, 1
-	}
-	f := int(math.Ceil(float64(minHeight) / float64(b.Dy())))
-	for f > 1 && (f > 4 || b.Dx()*f*b.Dy()*f > maxPixels) {
-		f--
-	}
-	if f == 1 {
-		return gray, 1
-	}
-	big := image.NewGray(image.Rect(0, 0, b.Dx()*f, b.Dy()*f))
-	xdraw.CatmullRom.Scale(big, big.Bounds(), gray, gray.Bounds(), draw.Src, nil)
-	return big, float64(f)
+	return parseTSV(tsv, float64(scale)), nil
 }
 
 // pdf renders and recognises the chosen pages one by one, reporting
@@ -255,7 +243,7 @@ func (o *ocrTool) pdf(ctx context.Context, c *tool.Call, abs string, size int64,
 			}
 			f.Close()
 		}
-		tsv, err := o.tesseract(ctx, img, req.lang, req.psm)
+		tsv, err := o.tesseract(ctx, img, req.lang, req.psm, dpiArg(renderDPI, 1))
 		os.Remove(img)
 		if err != nil {
 			return nil, 0, err
@@ -342,63 +330,4 @@ func parsePages(spec string, n, max int) ([]int, error) {
 		}
 	}
 	return out, nil
-}
-
-// speckled reports whether more than 0.5% of the pixels are isolated: far
-// (over 128 levels) from each of their eight neighbours. Text strokes are
-// never one pixel alone; scanner and transmission speckle is, and an upscale
-// turns it into blobs tesseract reads as characters.
-func speckled(g *image.Gray) bool {
-	w, h := g.Rect.Dx(), g.Rect.Dy()
-	if w < 3 || h < 3 {
-		return false
-	}
-	isolated := 0
-	for y := 1; y < h-1; y++ {
-		for x := 1; x < w-1; x++ {
-			v := int(g.Pix[y*g.Stride+x])
-			alone := true
-			for dy := -1; dy <= 1 && alone; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					if (dx != 0 || dy != 0) && abs(int(g.Pix[(y+dy)*g.Stride+x+dx])-v) <= 128 {
-						alone = false
-						break
-					}
-				}
-			}
-			if alone {
-				isolated++
-			}
-		}
-	}
-	return isolated*200 > w*h
-}
-
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
-}
-
-// median3 is g through a 3×3 median filter (edges copied).
-func median3(g *image.Gray) *image.Gray {
-	w, h := g.Rect.Dx(), g.Rect.Dy()
-	out := image.NewGray(image.Rect(0, 0, w, h))
-	copy(out.Pix, g.Pix)
-	var win [9]uint8
-	for y := 1; y < h-1; y++ {
-		for x := 1; x < w-1; x++ {
-			k := 0
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					win[k] = g.Pix[(y+dy)*g.Stride+x+dx]
-					k++
-				}
-			}
-			slices.Sort(win[:])
-			out.Pix[y*out.Stride+x] = win[4]
-		}
-	}
-	return out
 }

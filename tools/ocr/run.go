@@ -108,13 +108,15 @@ func lookPath(prog, pkg string) (string, error) {
 }
 
 // tesseract recognises the image at host path img and returns its TSV.
-func (o *ocrTool) tesseract(ctx context.Context, img, lang string, psm int) (string, error) {
+// dpiArgs are tesseract's --dpi, if any (see dpiArg).
+func (o *ocrTool) tesseract(ctx context.Context, img, lang string, psm int, dpiArgs []string) (string, error) {
 	bin, err := lookPath("tesseract", "tesseract-ocr")
 	if err != nil {
 		return "", err
 	}
 	target := jailIn + "/" + filepath.Base(img)
-	return run(ctx, "tesseract", []string{bin, target, "stdout", "-l", lang, "--psm", strconv.Itoa(psm), "tsv"},
+	argv := append([]string{bin, target, "stdout", "-l", lang, "--psm", strconv.Itoa(psm)}, dpiArgs...)
+	return run(ctx, "tesseract", append(argv, "tsv"),
 		[]jail.Bind{{Source: img, Target: target}}, o.protected())
 }
 

@@ -1,0 +1,114 @@
+package ocr
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"strconv"
+)
+
+// resolution is the pixel density, in dots per inch, an image file
+// declares (PNG pHYs, JPEG JFIF, TIFF XResolution), or 0 when it declares
+// none. The tesseract CLI reads it from the file; tesseract reading our
+// re-encoded PNG is told it with --dpi, for without it tesseract guesses
+// from the text and guesses worse (RapidOCR's black_font_color_transparent
+// .png, 300 dpi: "中国人" instead of "我是中国人").
+func resolution(raw []byte) float64 {
+	switch {
+	case bytes.HasPrefix(raw, []byte("\x89PNG\r\n\x1a\n")):
+		return pngResolution(raw)
+	case bytes.HasPrefix(raw, []byte{0xff, 0xd8}):
+		return jfifResolution(raw)
+	case bytes.HasPrefix(raw, []byte("II*\x00")), bytes.HasPrefix(raw, []byte("MM\x00*")):
+		return tiffResolution(raw)
+	}
+	return 0
+}
+
+const inchesPerMetre = 39.3701
+
+// pngResolution reads the pHYs chunk (pixels per metre when its unit is 1).
+func pngResolution(raw []byte) float64 {
+	for p := 8; p+12 <= len(raw); {
+		n := int(binary.BigEndian.Uint32(raw[p:]))
+		typ := string(raw[p+4 : p+8])
+		if n < 0 || n > len(raw)-p-12 || typ == "IDAT" || typ == "IEND" {
+			return 0
+		}
+		if d := raw[p+8 : p+8+n]; typ == "pHYs" && n == 9 && d[8] == 1 {
+			return float64(binary.BigEndian.Uint32(d)) / inchesPerMetre
+		}
+		p += 12 + n
+	}
+	return 0
+}
+
+// jfifResolution reads the JFIF APP0 segment's density (unit 1: per inch,
+// 2: per centimetre).
+func jfifResolution(raw []byte) float64 {
+	if len(raw) < 18 || raw[2] != 0xff || raw[3] != 0xe0 || string(raw[6:11]) != "JFIF\x00" {
+		return 0
+	}
+	x := float64(binary.BigEndian.Uint16(raw[14:]))
+	switch raw[13] {
+	case 1:
+		return x
+	case 2:
+		return x * 2.54
+	}
+	return 0
+}
+
+// tiffResolution reads XResolution and ResolutionUnit of the first IFD
+// (unit 2, the default: per inch; 3: per centimetre).
+func tiffResolution(raw []byte) float64 {
+	if len(raw) < 8 {
+		return 0
+	}
+	var bo binary.ByteOrder = binary.LittleEndian
+	if raw[0] == 'M' {
+		bo = binary.BigEndian
+	}
+	ifd := int64(bo.Uint32(raw[4:]))
+	if ifd+2 > int64(len(raw)) {
+		return 0
+	}
+	n := int64(bo.Uint16(raw[ifd:]))
+	res, unit := 0.0, uint16(2)
+	for i := int64(0); i < n; i++ {
+		e := ifd + 2 + 12*i
+		if e+12 > int64(len(raw)) {
+			return 0
+		}
+		switch tag, typ := bo.Uint16(raw[e:]), bo.Uint16(raw[e+2:]); {
+		case tag == 282 && typ == 5: // XResolution, a RATIONAL stored at an offset
+			off := int64(bo.Uint32(raw[e+8:]))
+			if off+8 > int64(len(raw)) {
+				return 0
+			}
+			if den := bo.Uint32(raw[off+4:]); den != 0 {
+				res = float64(bo.Uint32(raw[off:])) / float64(den)
+			}
+		case tag == 296 && typ == 3: // ResolutionUnit, a SHORT in place
+			unit = bo.Uint16(raw[e+8:])
+		}
+	}
+	switch unit {
+	case 2:
+		return res
+	case 3:
+		return res * 2.54
+	}
+	return 0
+}
+
+// dpiArg is the --dpi tesseract is given for an image of declared
+// resolution dpi enlarged by scale: none when undeclared or outside what
+// tesseract accepts (70-2400).
+func dpiArg(dpi float64, scale int) []string {
+	d := math.Round(dpi * float64(scale))
+	if d < 70 || d > 2400 {
+		return nil
+	}
+	return []string{"--dpi", strconv.Itoa(int(d))}
+}
