@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/disintegration/imaging"
 	_ "golang.org/x/image/bmp"
 	_ "golang.org/x/image/tiff"
 	_ "golang.org/x/image/webp"
@@ -147,30 +146,34 @@ func (o *ocrTool) image(ctx context.Context, path string, size int64, tmp string
 		return Page{}, tool.Errorf(tool.CodeTooLarge, "crop or shrink the image, or raise tools.ocr.max_pixels",
 			"image %s is %d×%d = %d pixels, above the %d pixel limit (tools.ocr.max_pixels)", path, cfg.Width, cfg.Height, px, o.cfg.MaxPixels)
 	}
-	// imaging applies the EXIF orientation of a JPEG (a phone photo is
-	// stored sideways and turned by that tag; tesseract would read it
-	// sideways).
-	img, err := imaging.Decode(bytes.NewReader(raw), imaging.AutoOrientation(true))
+	img, _, err := image.Decode(bytes.NewReader(raw))
 	if err != nil {
 		return Page{}, tool.Invalid("path", fmt.Sprintf("%s cannot be decoded: %v", path, err), "give a valid image")
 	}
-	prepared := prepare(img, req.preprocess)
 	dpi := resolution(raw)
-	words, err := o.recognizeImage(ctx, prepared, tmp, req, 1, dpi)
-	if err != nil {
-		return Page{}, err
-	}
-	if f := upscaleFactor(prepared.Bounds(), o.cfg.MaxPixels); req.preprocess && f > 1 {
-		big, err := o.recognizeImage(ctx, upscale(prepared, f), tmp, req, f, dpi)
-		if err != nil {
-			return Page{}, err
+	var best []word
+	bestMass, b := -1.0, img.Bounds()
+	for _, v := range versions(upright(img, raw), req.preprocess) {
+		b = v.Bounds()
+		scales := []int{1}
+		if f := upscaleFactor(b, o.cfg.MaxPixels); req.preprocess && f > 1 {
+			scales = append(scales, f)
 		}
-		if confidenceMass(big) > confidenceMass(words) {
-			words = big
+		for _, f := range scales {
+			in := v
+			if f > 1 {
+				in = upscale(v, f)
+			}
+			words, err := o.recognizeImage(ctx, in, tmp, req, f, dpi)
+			if err != nil {
+				return Page{}, err
+			}
+			if m := confidenceMass(words); m > bestMass {
+				best, bestMass = words, m
+			}
 		}
 	}
-	b := prepared.Bounds()
-	return page(1, b.Dx(), b.Dy(), words, req.detail), nil
+	return page(1, b.Dx(), b.Dy(), best, req.detail), nil
 }
 
 // recognizeImage writes img (the input, of declared resolution dpi,

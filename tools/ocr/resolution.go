@@ -15,7 +15,7 @@ import (
 // .png, 300 dpi: "中国人" instead of "我是中国人").
 func resolution(raw []byte) float64 {
 	switch {
-	case bytes.HasPrefix(raw, []byte("\x89PNG\r\n\x1a\n")):
+	case bytes.HasPrefix(raw, []byte(pngMagic)):
 		return pngResolution(raw)
 	case bytes.HasPrefix(raw, []byte{0xff, 0xd8}):
 		return jfifResolution(raw)
@@ -29,16 +29,8 @@ const inchesPerMetre = 39.3701
 
 // pngResolution reads the pHYs chunk (pixels per metre when its unit is 1).
 func pngResolution(raw []byte) float64 {
-	for p := 8; p+12 <= len(raw); {
-		n := int(binary.BigEndian.Uint32(raw[p:]))
-		typ := string(raw[p+4 : p+8])
-		if n < 0 || n > len(raw)-p-12 || typ == "IDAT" || typ == "IEND" {
-			return 0
-		}
-		if d := raw[p+8 : p+8+n]; typ == "pHYs" && n == 9 && d[8] == 1 {
-			return float64(binary.BigEndian.Uint32(d)) / inchesPerMetre
-		}
-		p += 12 + n
+	if d := pngChunk(raw, "pHYs"); len(d) == 9 && d[8] == 1 {
+		return float64(binary.BigEndian.Uint32(d)) / inchesPerMetre
 	}
 	return 0
 }
@@ -62,36 +54,14 @@ func jfifResolution(raw []byte) float64 {
 // tiffResolution reads XResolution and ResolutionUnit of the first IFD
 // (unit 2, the default: per inch; 3: per centimetre).
 func tiffResolution(raw []byte) float64 {
-	if len(raw) < 8 {
+	typ, val, bo := tiffEntry(raw, 282)
+	if typ != 5 || bo.Uint32(val[4:]) == 0 {
 		return 0
 	}
-	var bo binary.ByteOrder = binary.LittleEndian
-	if raw[0] == 'M' {
-		bo = binary.BigEndian
-	}
-	ifd := int64(bo.Uint32(raw[4:]))
-	if ifd+2 > int64(len(raw)) {
-		return 0
-	}
-	n := int64(bo.Uint16(raw[ifd:]))
-	res, unit := 0.0, uint16(2)
-	for i := int64(0); i < n; i++ {
-		e := ifd + 2 + 12*i
-		if e+12 > int64(len(raw)) {
-			return 0
-		}
-		switch tag, typ := bo.Uint16(raw[e:]), bo.Uint16(raw[e+2:]); {
-		case tag == 282 && typ == 5: // XResolution, a RATIONAL stored at an offset
-			off := int64(bo.Uint32(raw[e+8:]))
-			if off+8 > int64(len(raw)) {
-				return 0
-			}
-			if den := bo.Uint32(raw[off+4:]); den != 0 {
-				res = float64(bo.Uint32(raw[off:])) / float64(den)
-			}
-		case tag == 296 && typ == 3: // ResolutionUnit, a SHORT in place
-			unit = bo.Uint16(raw[e+8:])
-		}
+	res := float64(bo.Uint32(val)) / float64(bo.Uint32(val[4:]))
+	unit := uint16(2)
+	if typ, val, bo := tiffEntry(raw, 296); typ == 3 {
+		unit = bo.Uint16(val)
 	}
 	switch unit {
 	case 2:

@@ -3,11 +3,11 @@
 // words, lines or paragraphs with pixel boxes and confidences (parsed from
 // tesseract's TSV). PDF pages are rendered with poppler's pdftoppm at 300
 // dpi. Every program runs in internal/jail and sees only its input; an image
-// is decoded in Go (its size checked first, a JPEG's EXIF orientation
+// is decoded in Go (its size checked first, its EXIF orientation
 // applied) and laid over an opaque background where it is transparent;
-// with preprocessing, speckle is removed and a small image is also read
-// enlarged, the surer reading kept. It does no layout analysis of its own,
-// no handwriting and no deskew.
+// with preprocessing, a speckled image is also read through a median and a
+// small one also enlarged, the surest reading kept. It does no layout
+// analysis of its own, no handwriting and no deskew.
 package ocr
 
 import (
@@ -70,7 +70,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "lang", Type: tool.String, Description: "Tesseract languages joined by +: chi_sim, chi_tra, eng (default " + o.cfg.Lang + ")."},
 				{Name: "detail", Type: tool.String, Enum: []string{"text", "words", "lines", "paragraphs"}, Default: "text", Description: "Or items with boxes and confidences."},
 				{Name: "psm", Type: tool.Integer, Default: 3, Min: tool.Ptr(3), Max: tool.Ptr(13), Description: "Page segmentation: 3 auto, 6 one block, 7 one line, 11 sparse text."},
-				{Name: "preprocess", Type: tool.Boolean, Default: true, Description: "Remove speckle; also read a small image enlarged, keeping the surer reading."},
+				{Name: "preprocess", Type: tool.Boolean, Default: true, Description: "Also read the image despeckled and, when small, enlarged; keep the surest reading."},
 				{Name: "output", Type: tool.String, Description: "Also save the text to this .txt file."},
 				{Name: "overwrite", Type: tool.Boolean},
 			},
