@@ -122,7 +122,10 @@ func Info(t testing.TB, pdf, password string) string {
 	return string(out)
 }
 
-var pagesLine = regexp.MustCompile(`(?m)^Pages:\s+(\d+)`)
+// pagesLine is pdfinfo's page count line. pdfinfo prints the document's
+// own strings (a Title can hold a line "Pages: 9") before its own lines,
+// so the count is the last such line.
+var pagesLine = regexp.MustCompile(`(?m)^Pages:\s+(\d+)$`)
 
 // Pages returns the page count pdfinfo reports.
 func Pages(t testing.TB, pdf string) int {
@@ -135,11 +138,11 @@ func Pages(t testing.TB, pdf string) int {
 func EncryptedPages(t testing.TB, pdf, password string) int {
 	t.Helper()
 	out := Info(t, pdf, password)
-	m := pagesLine.FindStringSubmatch(out)
-	if m == nil {
+	all := pagesLine.FindAllStringSubmatch(out, -1)
+	if all == nil {
 		t.Fatalf("pdfinfo %s: no page count in %q", pdf, out)
 	}
-	n, _ := strconv.Atoi(m[1])
+	n, _ := strconv.Atoi(all[len(all)-1][1])
 	return n
 }
 

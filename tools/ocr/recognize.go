@@ -5,19 +5,16 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"image/draw"
 	_ "image/gif" // decoders for the formats the tool reads
 	_ "image/jpeg"
 	"image/png"
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	_ "golang.org/x/image/bmp"
-	xdraw "golang.org/x/image/draw"
 	_ "golang.org/x/image/tiff"
 	_ "golang.org/x/image/webp"
 
@@ -28,7 +25,7 @@ import (
 // Page is what was recognised on one image or PDF page.
 type Page struct {
 	Page       int     `json:"page"`
-	Width      int     `json:"width"` // pixels of the image, or of the page at 300 dpi
+	Width      int     `json:"width"` // pixels of the image (turned upright by its EXIF orientation), or of the page at 300 dpi
 	Height     int     `json:"height"`
 	Text       string  `json:"text"`
 	Confidence float64 `json:"confidence"` // mean word confidence, 0-100
@@ -153,87 +150,87 @@ func (o *ocrTool) image(ctx context.Context, path string, size int64, tmp string
 	if err != nil {
 		return Page{}, tool.Invalid("path", fmt.Sprintf("%s cannot be decoded: %v", path, err), "give a valid image")
 	}
-	prepared, scale := prepare(img, req.preprocess, o.cfg.MaxPixels)
+	dpi := resolution(raw)
+	var best []word
+	bestMass, b := -1.0, img.Bounds()
+	for _, v := range versions(upright(img, raw), req.preprocess) {
+		b = v.Bounds()
+		scales := []int{1}
+		if f := upscaleFactor(b, o.cfg.MaxPixels); req.preprocess && f > 1 {
+			scales = append(scales, f)
+		}
+		for _, f := range scales {
+			in := v
+			if f > 1 {
+				in = upscale(v, f)
+			}
+			words, err := o.recognizeImage(ctx, in, tmp, req, f, dpi)
+			if err != nil {
+				return Page{}, err
+			}
+			if m := confidenceMass(words); m > bestMass {
+				best, bestMass = words, m
+			}
+		}
+	}
+	return page(1, b.Dx(), b.Dy(), best, req.detail), nil
+}
+
+// recognizeImage writes img (the input, of declared resolution dpi,
+// enlarged by scale) as a PNG and returns the words tesseract reads in
+// it, boxes divided by scale.
+func (o *ocrTool) recognizeImage(ctx context.Context, img image.Image, tmp string, req request, scale int, dpi float64) ([]word, error) {
 	in := filepath.Join(tmp, "input.png")
 	f, err := os.Create(in)
 	if err != nil {
-		return Page{}, err
+		return nil, err
 	}
-	err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(f, prepared)
+	err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(f, img)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return Page{}, err
+		return nil, err
 	}
-	tsv, err := o.tesseract(ctx, in, req.lang, req.psm)
+	tsv, err := o.tesseract(ctx, in, req.lang, req.psm, dpiArg(dpi, scale))
 	if err != nil {
-		return Page{}, err
+		return nil, err
 	}
-	return page(1, cfg.Width, cfg.Height, parseTSV(tsv, scale), req.detail), nil
-}
-
-// minHeight is the image height below which preprocessing upscales:
-// tesseract reads best with capital letters 20-40 px high, and a small
-// screenshot or crop has them at 10-15 px (see the bench in ocr_bench_test.go
-// for the measured effect).
-const minHeight = 1000
-
-// prepare turns img into 8-bit grayscale, removes salt-and-pepper speckle
-// with a 3×3 median where there is some, and, when small, upscales it by a
-// whole factor (at most 4, within maxPixels); it returns the image and the
-// factor. Without preprocessing only the colour model changes.
-func prepare(img image.Image, preprocess bool, maxPixels int) (image.Image, float64) {
-	b := img.Bounds()
-	gray := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
-	draw.Draw(gray, gray.Bounds(), img, b.Min, draw.Src)
-	if !preprocess {
-		return gray, 1
-	}
-	if speckled(gray) {
-		gray = median3(gray)
-	}
-	if b.Dy() >= minHeight {
-		return gray, 1
-	}
-	f := int(math.Ceil(float64(minHeight) / float64(b.Dy())))
-	for f > 1 && (f > 4 || b.Dx()*f*b.Dy()*f > maxPixels) {
-		f--
-	}
-	if f == 1 {
-		return gray, 1
-	}
-	big := image.NewGray(image.Rect(0, 0, b.Dx()*f, b.Dy()*f))
-	xdraw.CatmullRom.Scale(big, big.Bounds(), gray, gray.Bounds(), draw.Src, nil)
-	return big, float64(f)
+	return parseTSV(tsv, float64(scale)), nil
 }
 
 // pdf renders and recognises the chosen pages one by one, reporting
-// progress per page; sizes and counts are checked before any rendering.
+// progress per page; counts and sizes are checked before any rendering.
+// Nothing is sized by the page count the file declares: pages are picked
+// up to max_pages, and sizes asked of pdfinfo per run of pages picked.
 func (o *ocrTool) pdf(ctx context.Context, c *tool.Call, abs string, size int64, tmp string, req request) ([]Page, int, error) {
 	if size > int64(o.cfg.MaxPDFMB)<<20 {
 		return nil, 0, tool.Errorf(tool.CodeTooLarge, "split the PDF with pdf_tool, or raise tools.ocr.max_pdf_mb", "the PDF is %d MB, above the %d MB limit (tools.ocr.max_pdf_mb)", size>>20, o.cfg.MaxPDFMB)
 	}
-	sizes, err := o.pdfPageSizes(ctx, abs)
+	n, _, err := o.pdfInfo(ctx, abs, 0, 0)
 	if err != nil {
 		return nil, 0, err
 	}
-	n := len(sizes)
-	want, err := parsePages(c.Args.String("pages"), n)
+	want, err := parsePages(c.Args.String("pages"), n, o.cfg.MaxPages)
 	if err != nil {
 		return nil, 0, err
-	}
-	if len(want) > o.cfg.MaxPages {
-		return nil, 0, tool.Errorf(tool.CodeTooLarge, "ask for fewer pages, e.g. pages: 1-"+strconv.Itoa(o.cfg.MaxPages), "%s asked for, above the %d page limit (tools.ocr.max_pages)", wording.Count(len(want), "page", "pages"), o.cfg.MaxPages)
 	}
 	dims := make([][2]int, len(want))
-	for i, pg := range want {
-		w, h := int(math.Ceil(sizes[pg-1][0]/72*renderDPI)), int(math.Ceil(sizes[pg-1][1]/72*renderDPI))
-		if w*h > o.cfg.MaxPixels || w*h == 0 {
-			return nil, 0, tool.Errorf(tool.CodeTooLarge, "leave that page out (pages), or raise tools.ocr.max_pixels",
-				"page %d is %d×%d pixels at %d dpi, above the %d pixel limit (tools.ocr.max_pixels)", pg, w, h, renderDPI, o.cfg.MaxPixels)
+	for i := 0; i < len(want); {
+		j := i + 1
+		for j < len(want) && want[j] == want[j-1]+1 {
+			j++
 		}
-		dims[i] = [2]int{w, h}
+		_, sizes, err := o.pdfInfo(ctx, abs, want[i], want[j-1])
+		if err != nil {
+			return nil, 0, err
+		}
+		for k := i; k < j; k++ {
+			if dims[k], err = o.pagePixels(want[k], sizes); err != nil {
+				return nil, 0, err
+			}
+		}
+		i = j
 	}
 	out := make([]Page, 0, len(want))
 	for i, pg := range want {
@@ -249,7 +246,7 @@ func (o *ocrTool) pdf(ctx context.Context, c *tool.Call, abs string, size int64,
 			}
 			f.Close()
 		}
-		tsv, err := o.tesseract(ctx, img, req.lang, req.psm)
+		tsv, err := o.tesseract(ctx, img, req.lang, req.psm, dpiArg(renderDPI, 1))
 		os.Remove(img)
 		if err != nil {
 			return nil, 0, err
@@ -258,6 +255,21 @@ func (o *ocrTool) pdf(ctx context.Context, c *tool.Call, abs string, size int64,
 	}
 	c.Progress(float64(len(want)), float64(len(want)), "done")
 	return out, n, nil
+}
+
+// pagePixels is page pg's size in pixels at renderDPI, refused over
+// max_pixels (compared in floating point: a page box can be any number).
+func (o *ocrTool) pagePixels(pg int, sizes map[int][2]float64) ([2]int, error) {
+	pt, ok := sizes[pg]
+	if !ok {
+		return [2]int{}, tool.Errorf(tool.CodeFailed, "check the PDF with pdf_tool validate", "pdfinfo gave no size for page %d", pg)
+	}
+	w, h := math.Ceil(pt[0]/72*renderDPI), math.Ceil(pt[1]/72*renderDPI)
+	if !(w >= 1 && h >= 1 && w*h <= float64(o.cfg.MaxPixels)) {
+		return [2]int{}, tool.Errorf(tool.CodeTooLarge, "leave that page out (pages), or raise tools.ocr.max_pixels",
+			"page %d is %g×%g pixels at %d dpi, outside the %d pixel limit (tools.ocr.max_pixels)", pg, w, h, renderDPI, o.cfg.MaxPixels)
+	}
+	return [2]int{int(w), int(h)}, nil
 }
 
 func page(n, w, h int, ws []word, detail string) Page {
@@ -273,9 +285,17 @@ func page(n, w, h int, ws []word, detail string) Page {
 	return p
 }
 
-// parsePages reads "1-3,5" against n pages; empty means all.
-func parsePages(spec string, n int) ([]int, error) {
+// parsePages reads "1-3,5" against n pages (empty means all) and picks at
+// most max of them: n and the ranges can be any number, the list is not.
+func parsePages(spec string, n, max int) ([]int, error) {
+	tooMany := func(what string) error {
+		return tool.Errorf(tool.CodeTooLarge, "ask for fewer pages, e.g. pages: 1-"+strconv.Itoa(max),
+			"%s asked for, above the %d page limit (tools.ocr.max_pages)", what, max)
+	}
 	if strings.TrimSpace(spec) == "" {
+		if n > max {
+			return nil, tooMany(wording.Count(n, "page", "pages"))
+		}
 		out := make([]int, n)
 		for i := range out {
 			out[i] = i + 1
@@ -304,69 +324,13 @@ func parsePages(spec string, n int) ([]int, error) {
 		}
 		for p := lo; p <= hi; p++ {
 			if !seen[p] {
+				if len(out) == max {
+					return nil, tooMany(fmt.Sprintf("more than %s", wording.Count(max, "page", "pages")))
+				}
 				seen[p] = true
 				out = append(out, p)
 			}
 		}
 	}
 	return out, nil
-}
-
-// speckled reports whether more than 0.5% of the pixels are isolated: far
-// (over 128 levels) from each of their eight neighbours. Text strokes are
-// never one pixel alone; scanner and transmission speckle is, and an upscale
-// turns it into blobs tesseract reads as characters.
-func speckled(g *image.Gray) bool {
-	w, h := g.Rect.Dx(), g.Rect.Dy()
-	if w < 3 || h < 3 {
-		return false
-	}
-	isolated := 0
-	for y := 1; y < h-1; y++ {
-		for x := 1; x < w-1; x++ {
-			v := int(g.Pix[y*g.Stride+x])
-			alone := true
-			for dy := -1; dy <= 1 && alone; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					if (dx != 0 || dy != 0) && abs(int(g.Pix[(y+dy)*g.Stride+x+dx])-v) <= 128 {
-						alone = false
-						break
-					}
-				}
-			}
-			if alone {
-				isolated++
-			}
-		}
-	}
-	return isolated*200 > w*h
-}
-
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
-}
-
-// median3 is g through a 3×3 median filter (edges copied).
-func median3(g *image.Gray) *image.Gray {
-	w, h := g.Rect.Dx(), g.Rect.Dy()
-	out := image.NewGray(image.Rect(0, 0, w, h))
-	copy(out.Pix, g.Pix)
-	var win [9]uint8
-	for y := 1; y < h-1; y++ {
-		for x := 1; x < w-1; x++ {
-			k := 0
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					win[k] = g.Pix[(y+dy)*g.Stride+x+dx]
-					k++
-				}
-			}
-			slices.Sort(win[:])
-			out.Pix[y*out.Stride+x] = win[4]
-		}
-	}
-	return out
 }

@@ -108,55 +108,71 @@ func lookPath(prog, pkg string) (string, error) {
 }
 
 // tesseract recognises the image at host path img and returns its TSV.
-func (o *ocrTool) tesseract(ctx context.Context, img, lang string, psm int) (string, error) {
+// dpiArgs are tesseract's --dpi, if any (see dpiArg).
+func (o *ocrTool) tesseract(ctx context.Context, img, lang string, psm int, dpiArgs []string) (string, error) {
 	bin, err := lookPath("tesseract", "tesseract-ocr")
 	if err != nil {
 		return "", err
 	}
 	target := jailIn + "/" + filepath.Base(img)
-	return run(ctx, "tesseract", []string{bin, target, "stdout", "-l", lang, "--psm", strconv.Itoa(psm), "tsv"},
+	argv := append([]string{bin, target, "stdout", "-l", lang, "--psm", strconv.Itoa(psm)}, dpiArgs...)
+	return run(ctx, "tesseract", append(argv, "tsv"),
 		[]jail.Bind{{Source: img, Target: target}}, o.protected())
 }
 
-// pdfPageSizes runs pdfinfo over the PDF and returns each page's size in
-// points (width, height), page 1 first.
-func (o *ocrTool) pdfPageSizes(ctx context.Context, pdf string) ([][2]float64, error) {
+// pdfInfo runs pdfinfo over the PDF and returns its page count and, when
+// first > 0, the size in points (width, height) of pages first to last.
+func (o *ocrTool) pdfInfo(ctx context.Context, pdf string, first, last int) (int, map[int][2]float64, error) {
 	bin, err := lookPath("pdfinfo", "poppler-utils")
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	target := jailIn + "/" + filepath.Base(pdf)
-	out, err := run(ctx, "pdfinfo", []string{bin, "-f", "1", "-l", strconv.Itoa(o.cfg.MaxPages + 1), target},
-		[]jail.Bind{{Source: pdf, Target: target}}, o.protected())
+	argv := []string{bin, target}
+	if first > 0 {
+		argv = []string{bin, "-f", strconv.Itoa(first), "-l", strconv.Itoa(last), target}
+	}
+	out, err := run(ctx, "pdfinfo", argv, []jail.Bind{{Source: pdf, Target: target}}, o.protected())
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	return parsePDFInfo(out)
 }
 
-var (
-	pagesRE    = regexp.MustCompile(`(?m)^Pages:\s+(\d+)`)
-	pageSizeRE = regexp.MustCompile(`(?m)^Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+) pts`)
-)
-
-// parsePDFInfo reads the page count and the sizes pdfinfo printed. Pages
-// past those printed (over the cap) have no size.
-func parsePDFInfo(out string) ([][2]float64, error) {
-	m := pagesRE.FindStringSubmatch(out)
-	if m == nil {
-		return nil, tool.Errorf(tool.CodeFailed, "check that the file is a valid PDF", "pdfinfo gave no page count")
-	}
-	n, _ := strconv.Atoi(m[1])
-	sizes := make([][2]float64, n)
-	for _, s := range pageSizeRE.FindAllStringSubmatch(out, -1) {
-		pg, _ := strconv.Atoi(s[1])
-		w, _ := strconv.ParseFloat(s[2], 64)
-		h, _ := strconv.ParseFloat(s[3], 64)
-		if pg >= 1 && pg <= n {
-			sizes[pg-1] = [2]float64{w, h}
+// parsePDFInfo reads pdfinfo's answer by its structure. pdfinfo first
+// prints the document's own strings (Title, Subject, Producer ...)
+// verbatim, newlines and all, so a title can hold a line "Pages: 9"; its
+// own lines follow, from "Pages:" to the end, and none of them carries a
+// string of the file. So the page count is the last line that starts
+// with "Pages:", and page sizes ("Page N size: W x H pts") are read only
+// after it.
+func parsePDFInfo(out string) (int, map[int][2]float64, error) {
+	lines := strings.Split(out, "\n")
+	count, at := -1, -1
+	for i, line := range lines {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "Pages:" && strings.HasPrefix(line, "Pages:") {
+			if n, err := strconv.Atoi(f[1]); err == nil && n >= 0 {
+				count, at = n, i
+			}
 		}
 	}
-	return sizes, nil
+	if at < 0 {
+		return 0, nil, tool.Errorf(tool.CodeFailed, "check that the file is a valid PDF", "pdfinfo gave no page count")
+	}
+	sizes := map[int][2]float64{}
+	for _, line := range lines[at+1:] {
+		f := strings.Fields(line)
+		if len(f) < 7 || f[0] != "Page" || f[2] != "size:" || f[4] != "x" || f[6] != "pts" {
+			continue
+		}
+		pg, err1 := strconv.Atoi(f[1])
+		w, err2 := strconv.ParseFloat(f[3], 64)
+		h, err3 := strconv.ParseFloat(f[5], 64)
+		if err1 == nil && err2 == nil && err3 == nil && pg >= 1 && pg <= count {
+			sizes[pg] = [2]float64{w, h}
+		}
+	}
+	return count, sizes, nil
 }
 
 // renderPage renders one PDF page as an 8-bit grayscale PNG in outDir at

@@ -3,9 +3,11 @@
 // words, lines or paragraphs with pixel boxes and confidences (parsed from
 // tesseract's TSV). PDF pages are rendered with poppler's pdftoppm at 300
 // dpi. Every program runs in internal/jail and sees only its input; an image
-// is decoded in Go (its size checked first), turned to grayscale and, when
-// small, upscaled before tesseract reads it. It does no layout analysis of
-// its own, no handwriting and no deskew.
+// is decoded in Go (its size checked first, its EXIF orientation
+// applied) and laid over an opaque background where it is transparent;
+// with preprocessing, a speckled image is also read through a median and a
+// small one also enlarged, the surest reading kept. It does no layout
+// analysis of its own, no handwriting and no deskew.
 package ocr
 
 import (
@@ -68,7 +70,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "lang", Type: tool.String, Description: "Tesseract languages joined by +: chi_sim, chi_tra, eng (default " + o.cfg.Lang + ")."},
 				{Name: "detail", Type: tool.String, Enum: []string{"text", "words", "lines", "paragraphs"}, Default: "text", Description: "Or items with boxes and confidences."},
 				{Name: "psm", Type: tool.Integer, Default: 3, Min: tool.Ptr(3), Max: tool.Ptr(13), Description: "Page segmentation: 3 auto, 6 one block, 7 one line, 11 sparse text."},
-				{Name: "preprocess", Type: tool.Boolean, Default: true, Description: "Grayscale, upscale small images."},
+				{Name: "preprocess", Type: tool.Boolean, Default: true, Description: "Also read the image despeckled and, when small, enlarged; keep the surest reading."},
 				{Name: "output", Type: tool.String, Description: "Also save the text to this .txt file."},
 				{Name: "overwrite", Type: tool.Boolean},
 			},

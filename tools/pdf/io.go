@@ -98,7 +98,7 @@ func (p *pdfTool) readInput(field, path string) (*input, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	return &input{abs: abs, data: fixEncryptLength(data)}, nil
+	return &input{abs: abs, data: addEmptyID(fixEncryptLength(data))}, nil
 }
 
 // readPDF reads a PDF input and checks that pdfcpu can open it (with the

@@ -21,12 +21,29 @@ var (
 	startXRef  = regexp.MustCompile(`startxref\s+(\d+)`)
 	trailerSz  = regexp.MustCompile(`/Size\s+(\d+)`)
 	// Entries the new trailer repeats: pdfcpu wants /Root in the newest.
+	trailerID   = regexp.MustCompile(`/ID\s*\[[^\]]*\]`)
 	trailerKeep = []*regexp.Regexp{
 		regexp.MustCompile(`/Root\s+\d+\s+\d+\s+R`),
 		regexp.MustCompile(`/Info\s+\d+\s+\d+\s+R`),
-		regexp.MustCompile(`/ID\s*\[[^\]]*\]`),
+		trailerID,
 	}
 )
+
+// addEmptyID gives an encrypted file without a trailer /ID the empty one
+// its key was derived from (readers derive the key of a file without /ID
+// from an empty ID). pdfcpu reads such a file, but every write gives it a
+// new ID, which changes the key: its own output, salvage's included, then
+// refuses the password. With an empty ID in the trailer, a rewrite keeps
+// the first element (the one in the key) empty. Other files are returned
+// unchanged.
+func addEmptyID(data []byte) []byte {
+	e, ok := findEncrypt(data)
+	if !ok || trailerID.Match(data) {
+		return data
+	}
+	e.ref += " /ID [<> <>]"
+	return e.revise(data)
+}
 
 // fixEncryptLength supplies the key length of a V4 (crypt filter)
 // encryption dictionary without /Length. pdfcpu then assumes 40 bits and
@@ -51,7 +68,7 @@ func fixEncryptLength(data []byte) []byte {
 type encryptObj struct {
 	objNr, gen int
 	dict       types.Dict
-	ref        string // the trailer's "/Encrypt n g R"
+	ref        string // the trailer's "/Encrypt n g R", and entries a revision adds
 	startXRef  string
 }
 
@@ -121,58 +138,81 @@ func isValidation(err error) bool {
 // bookmarks and actions run on opening or on page events. pdfcpu's
 // validator refuses a whole file for one bad outline item or action
 // (outline items without /Title, actions of type "D", JavaScript in a
-// PDF 1.1 file, GoToR without /D), while poppler shows the pages.
-var optionalParts = []struct{ key, what string }{
-	{"Outlines", "the bookmarks (outline)"},
-	{"OpenAction", "the action run on opening"},
-	{"AA", "the document's event actions"},
+// PDF 1.1 file, GoToR without /D), while poppler shows the pages. drop
+// removes the part from a context and reports whether it was there.
+var optionalParts = []struct {
+	what string
+	drop func(ctx *model.Context) bool
+}{
+	{"the bookmarks (outline)", dropCatalogEntry("Outlines")},
+	{"the action run on opening", dropCatalogEntry("OpenAction")},
+	{"the document's event actions", dropCatalogEntry("AA")},
+	{"the pages' event actions", dropPageActions},
 }
 
-// salvage drops the optional parts pdfcpu's validator refuses, one at a
-// time until the file validates, and returns the rewritten file with what
+func dropCatalogEntry(key string) func(ctx *model.Context) bool {
+	return func(ctx *model.Context) bool {
+		root, err := ctx.Catalog()
+		if err != nil {
+			return false
+		}
+		_, ok := root.Find(key)
+		root.Delete(key)
+		return ok
+	}
+}
+
+// dropPageActions removes the /AA of every page.
+func dropPageActions(ctx *model.Context) bool {
+	found := false
+	for i := 1; i <= ctx.PageCount; i++ {
+		if pd, _, _, err := ctx.PageDict(i, false); err == nil && pd != nil {
+			if _, ok := pd.Find("AA"); ok {
+				pd.Delete("AA")
+				found = true
+			}
+		}
+	}
+	return found
+}
+
+// salvage drops the optional parts pdfcpu's validator refuses, one more at
+// a time until the file validates, and returns the rewritten file with what
 // was dropped. It fails with the validator's reason when dropping them
 // does not help: the file is then damaged where it matters (pages,
-// content, cross references).
+// content, cross references). pdfcpu's validator changes the context it
+// walks, and a second walk after a failed one fails on its own leftovers
+// ("corrupt Kids entry"), so every attempt starts from a fresh read.
 func salvage(data []byte, cf *model.Configuration) ([]byte, []string, error) {
-	ctx, err := api.ReadContext(bytes.NewReader(data), cf)
-	if err != nil {
-		return nil, nil, err
+	fresh := func() (*model.Context, error) {
+		ctx, err := api.ReadContext(bytes.NewReader(data), cf)
+		if err != nil {
+			return nil, err
+		}
+		return ctx, ctx.EnsurePageCount()
 	}
-	if err := ctx.EnsurePageCount(); err != nil {
+	ctx, err := fresh()
+	if err != nil {
 		return nil, nil, err
 	}
 	verr := api.ValidateContext(ctx)
 	if verr == nil {
 		return data, nil, nil
 	}
-	root, err := ctx.Catalog()
-	if err != nil {
-		return nil, nil, verr
-	}
 	var dropped []string
-	for _, part := range optionalParts {
-		if _, ok := root.Find(part.key); ok {
-			root.Delete(part.key)
-			dropped = append(dropped, part.what)
-			if verr = api.ValidateContext(ctx); verr == nil {
-				break
-			}
+	for i, part := range optionalParts {
+		if ctx, err = fresh(); err != nil {
+			return nil, nil, err
 		}
-	}
-	if verr != nil {
-		// Page event actions (/AA of a page).
-		found := false
-		for i := 1; i <= ctx.PageCount; i++ {
-			if pd, _, _, err := ctx.PageDict(i, false); err == nil && pd != nil {
-				if _, ok := pd.Find("AA"); ok {
-					pd.Delete("AA")
-					found = true
-				}
-			}
+		if !part.drop(ctx) {
+			continue
 		}
-		if found {
-			dropped = append(dropped, "the pages' event actions")
-			verr = api.ValidateContext(ctx)
+		dropped = append(dropped, part.what)
+		for _, earlier := range optionalParts[:i] {
+			earlier.drop(ctx)
+		}
+		if verr = api.ValidateContext(ctx); verr == nil {
+			break
 		}
 	}
 	if verr != nil {

@@ -1,7 +1,11 @@
 package pdf
 
 import (
+	"bytes"
+	"fmt"
 	"os"
+	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,4 +124,95 @@ func TestEncryption_EmptyOwnerPassword(t *testing.T) {
 	plain := e.put("plain.pdf", fixture(t, "english-unlocked.pdf"))
 	e.run(map[string]any{"action": "encrypt", "path": plain, "output": "locked.pdf", "owner_password": "owner", "user_password": "user"})
 	e.fail(map[string]any{"action": "page_count", "path": "locked.pdf"}, tool.CodeDenied)
+}
+
+// TestRelaxedReading_PageActionsOfEncryptedFile: pypdf's RC4 file without
+// a trailer /ID has GoToR page actions (/AA) pdfcpu's validator refuses;
+// poppler reads its 3 pages with no password. pdf_tool counts them, says
+// what it left out, and writes files poppler draws exactly as it draws the
+// original: decrypted, and rotated with the encryption kept.
+func TestRelaxedReading_PageActionsOfEncryptedFile(t *testing.T) {
+	e := newEnv(t)
+	path := e.put("no-id.pdf", fixture(t, "encrypted_doc_no_id.pdf"))
+	if n := officetest.Pages(t, e.abs(path)); n != 3 {
+		t.Fatalf("poppler reads %d pages", n)
+	}
+	info := e.run(map[string]any{"action": "info", "path": path}).Data.(map[string]any)
+	if info["page_count"] != 3 || info["encrypted"] != true || !strings.Contains(toString(info["repaired"]), "pages' event actions") {
+		t.Fatalf("info: %v", info)
+	}
+	text := e.run(map[string]any{"action": "extract_text", "path": path}).Data.(map[string]any)
+	if len(text["pages"].([]PageText)) != 3 {
+		t.Fatalf("extract_text: %v", text)
+	}
+	e.run(map[string]any{"action": "decrypt", "path": path, "password": "", "output": "plain.pdf"})
+	checkPDF(t, e.abs("plain.pdf"), 3, "")
+	e.run(map[string]any{"action": "rotate", "path": path, "rotation": 180, "output": "rot.pdf"})
+	if rot := officetest.Info(t, e.abs("rot.pdf"), ""); officetest.Pages(t, e.abs("rot.pdf")) != 3 || !hasLine(rot, "Encrypted: yes") || !hasLine(rot, "Page rot: 180") {
+		t.Fatalf("poppler on the rotated copy:\n%s", rot)
+	}
+	if !bytes.Equal(render(t, e.abs("plain.pdf")), render(t, e.abs(path))) {
+		t.Error("the decrypted copy draws differently from the original")
+	}
+}
+
+// render is poppler's drawing of page 2 (a scanned image) at 20 dpi.
+func render(t *testing.T, pdf string) []byte {
+	t.Helper()
+	out, err := exec.Command("pdftoppm", "-f", "2", "-l", "2", "-r", "20", "-gray", pdf).Output()
+	if err != nil || len(out) == 0 {
+		t.Fatalf("pdftoppm %s: %v", pdf, err)
+	}
+	return out
+}
+
+// hasLine reports whether a line of out reads fields, spacing aside (the
+// value's first words).
+func hasLine(out, fields string) bool {
+	want := strings.Fields(fields)
+	for line := range strings.Lines(out) {
+		if f := strings.Fields(line); len(f) >= len(want) && slices.Equal(f[:len(want)], want) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestExtractText_FormFeedInTextKeepsPages: page 1's text maps a glyph to
+// U+000C (a form feed, through its ToUnicode CMap); poppler writes it as a
+// space, so the page breaks of pdftotext's answer stay its own and each
+// page keeps its text.
+func TestExtractText_FormFeedInTextKeepsPages(t *testing.T) {
+	e := newEnv(t)
+	cmap := "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /X def 1 begincodespacerange <00> <FF> endcodespacerange 2 beginbfchar <41> <000C> <42> <0042> endbfchar endcmap CMapName currentdict /CMap defineresource pop end end"
+	stream := func(s string) string { return fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(s), s) }
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R 6 0 R] /Count 2 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+		stream("BT /F1 20 Tf 72 600 Td (ABAB) Tj ET"),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 8 0 R >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 7 0 R /Resources << /Font << /F1 9 0 R >> >> >>",
+		stream("BT /F1 20 Tf 72 600 Td (second) Tj ET"),
+		stream(cmap),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n")
+	var offsets []int
+	for i, o := range objs {
+		offsets = append(offsets, b.Len())
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, off := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", off)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	path := e.put("ff.pdf", b.Bytes())
+	pages := e.run(map[string]any{"action": "extract_text", "path": path}).Data.(map[string]any)["pages"].([]PageText)
+	if len(pages) != 2 || squash(pages[0].Text) != "BB" || pages[1].Page != 2 || pages[1].Text != "second" {
+		t.Fatalf("pages %+v", pages)
+	}
 }

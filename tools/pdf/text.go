@@ -58,7 +58,13 @@ func (p *pdfTool) extractText(ctx context.Context, c *tool.Call) (*tool.Result, 
 	if run.StdoutTruncated {
 		return nil, tool.Errorf(tool.CodeFailed, "ask for fewer pages", "pdftotext produced more than %d MB of text", 256)
 	}
+	// pdftotext ends every page with a form feed and writes the text's own
+	// control characters (U+000C included) as spaces, so the form feeds
+	// are its page breaks; any other count is refused, not mislabelled.
 	chunks := strings.Split(run.Stdout, "\f")
+	if len(chunks) != last-first+2 {
+		return nil, tool.Errorf(tool.CodeFailed, "check the file with action validate", "pdftotext gave %d page breaks for %s", len(chunks)-1, wording.Count(last-first+1, "page", "pages"))
+	}
 	want := map[int]bool{}
 	for _, pg := range pages {
 		want[pg] = true
