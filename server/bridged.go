@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -220,4 +221,42 @@ func schemaParams(raw json.RawMessage) []exposure.ExternalParam {
 		return 1
 	})
 	return out
+}
+
+// dropClosedSchemaExtras leaves out of args the top-level fields a
+// downstream tool's schema closes out (additionalProperties: false, with
+// the fields it takes listed): a client's own additions (Gemini CLI's
+// wait_for_previous) would fail the call there. It returns the fields
+// left out; args itself is not changed.
+func (s *Server) dropClosedSchemaExtras(name string, args map[string]any) (map[string]any, []string) {
+	mt, ok := s.publishedTool(name)
+	if !ok {
+		return args, nil
+	}
+	return closedSchemaExtras(mt.RawInputSchema, args)
+}
+
+// closedSchemaExtras is dropClosedSchemaExtras on a schema's text.
+func closedSchemaExtras(raw json.RawMessage, args map[string]any) (map[string]any, []string) {
+	var schema struct {
+		Properties           map[string]json.RawMessage `json:"properties"`
+		AdditionalProperties *bool                      `json:"additionalProperties"`
+	}
+	if json.Unmarshal(raw, &schema) != nil || schema.AdditionalProperties == nil || *schema.AdditionalProperties || schema.Properties == nil {
+		return args, nil
+	}
+	var dropped []string
+	kept := make(map[string]any, len(args))
+	for k, v := range args {
+		if _, ok := schema.Properties[k]; ok {
+			kept[k] = v
+		} else {
+			dropped = append(dropped, k)
+		}
+	}
+	if len(dropped) == 0 {
+		return args, nil
+	}
+	sort.Strings(dropped)
+	return kept, dropped
 }

@@ -434,6 +434,34 @@ func TestBridgeResult_OverCapKeptAsResource(t *testing.T) {
 	}
 }
 
+// TestBridgeCall_ClientAddedFieldLeftOut: server-everything closes its
+// schemas (additionalProperties: false); a field a client adds to every
+// tool (Gemini CLI's wait_for_previous) is left out before the call goes
+// down, and the result says so.
+func TestBridgeCall_ClientAddedFieldLeftOut(t *testing.T) {
+	f := newBridgedFixture(t, "token", everythingServer(t))
+	c, _ := f.connect(t)
+	pub, _ := f.s.publishedTool("everything__echo")
+	closed := strings.Contains(string(pub.RawInputSchema), `"additionalProperties":false`)
+	res := callTool(t, c, "everything__echo", map[string]any{"message": "hi there", "wait_for_previous": true})
+	txt := resultText(res)
+	if res.IsError || !strings.Contains(txt, "hi there") || closed != strings.Contains(txt, "ignored wait_for_previous") {
+		t.Fatalf("schema closed %v, got %.400s", closed, txt)
+	}
+	// A closed schema (as zod's strict objects publish) loses the field;
+	// an open one, or one that lists no properties, passes it on.
+	schema := json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"additionalProperties":false}`)
+	kept, dropped := closedSchemaExtras(schema, map[string]any{"message": "m", "wait_for_previous": true})
+	if len(kept) != 1 || kept["message"] != "m" || strings.Join(dropped, ",") != "wait_for_previous" {
+		t.Errorf("closed: kept %v, dropped %v", kept, dropped)
+	}
+	for _, open := range []string{`{"type":"object","properties":{"message":{}}}`, `{"type":"object","additionalProperties":false}`} {
+		if kept, dropped := closedSchemaExtras(json.RawMessage(open), map[string]any{"message": "m", "x": 1}); len(kept) != 2 || dropped != nil {
+			t.Errorf("%s: kept %v, dropped %v", open, kept, dropped)
+		}
+	}
+}
+
 // TestBridgeConfig_UnknownHintIntentRefused: a hint intent that is not an
 // intent key of the tables refuses the start with what the keys are.
 func TestBridgeConfig_UnknownHintIntentRefused(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -93,7 +94,13 @@ func chain(stages []stage, last next) next {
 
 // callHandler is the end of the chain: the tool's own handler.
 func callHandler(ctx context.Context, c *callState) (*tool.Result, error) {
-	return c.tool.Handle(ctx, c.call)
+	res, err := c.tool.Handle(ctx, c.call)
+	if res != nil && len(c.call.Ignored) > 0 {
+		// Said, not silent: a model that meant something by the field
+		// learns it had no effect.
+		res.Summary += fmt.Sprintf(" (ignored %s: not a parameter of %s)", strings.Join(c.call.Ignored, ", "), c.tool.Name)
+	}
+	return res, err
 }
 
 // run executes one call through the pipeline. It never returns a Go error:
@@ -219,8 +226,12 @@ func (s *Server) validationStage(ctx context.Context, c *callState, next next) (
 	var call *tool.Call
 	if downstream {
 		// A downstream tool's arguments are checked by its own server,
-		// against the schema it published.
+		// against the schema it published; fields a client added that a
+		// closed schema does not take are left out, as for our own tools.
+		var ignored []string
+		c.clean, ignored = s.dropClosedSchemaExtras(c.name, c.clean)
 		call = tool.NewCall("", c.clean)
+		call.Ignored = ignored
 	} else {
 		var err error
 		if call, err = c.tool.Prepare(c.clean); err != nil {

@@ -158,13 +158,32 @@ func TestValidationErrorsArePrecise(t *testing.T) {
 	}{
 		{map[string]any{}, "missing required field 'text'"},
 		{map[string]any{"text": 3.0}, "field 'text' must be a string, got a number"},
-		{map[string]any{"text": "x", "extra": 1.0}, "unknown field(s) extra"},
+		{map[string]any{"text": "x", "txet": 1.0}, "unknown field txet for echo (did you mean text?)"},
 	}
 	for _, c := range cases {
 		r := s.run(context.Background(), sess, "echo", c.args, nil)
 		if !r.IsError || !strings.Contains(text(r), c.want) {
 			t.Errorf("%v: got %q, want %q", c.args, text(r), c.want)
 		}
+	}
+}
+
+// TestClientAddedFields_NeverFailACall: Gemini CLI adds wait_for_previous
+// to every tool's schema and forwards it; the call runs without it, and
+// the result says it was ignored.
+func TestClientAddedFields_NeverFailACall(t *testing.T) {
+	var got map[string]any
+	s := testServer(t, echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+		got = c.Args
+		return &tool.Result{Summary: "echoed"}, nil
+	}))
+	sess := s.sessions.get("g", "", kindConnection)
+	r := s.run(context.Background(), sess, "echo", map[string]any{"text": "x", "wait_for_previous": true}, nil)
+	if r.IsError || !strings.Contains(text(r), "ignored wait_for_previous: not a parameter of echo") {
+		t.Fatalf("got %q", text(r))
+	}
+	if _, ok := got["wait_for_previous"]; ok || got["text"] != "x" {
+		t.Fatalf("the handler saw %v", got)
 	}
 }
 

@@ -81,17 +81,38 @@ func TestRegistryContract(t *testing.T) {
 					}
 				}
 			}
-			// The schema does not publish additionalProperties: Prepare
-			// refuses a field the action does not take, naming it.
+			// The schema does not publish additionalProperties: a field a
+			// client adds on its own (Gemini CLI's wait_for_previous) is
+			// ignored and recorded; a near miss of a parameter is refused,
+			// naming it.
 			for _, a := range tl.Actions {
-				args := map[string]any{"not_a_field": 1.0}
+				args := map[string]any{"wait_for_previous": true}
+				if tl.MultiAction() {
+					args["action"] = a.Name
+				}
+				for _, p := range a.Params {
+					if p.Required {
+						args[p.Name] = nil // absent: only the unknown field is looked at first
+					}
+				}
+				c, err := tl.Prepare(args)
+				if te, ok := tool.AsError(err); ok && te.Field == "wait_for_previous" {
+					t.Errorf("%s: a client's own field refused: %v", a.Name, err)
+				} else if err == nil && (len(c.Ignored) != 1 || c.Ignored[0] != "wait_for_previous") {
+					t.Errorf("%s: ignored %v", a.Name, c.Ignored)
+				}
+				if len(a.Params) == 0 || len(a.Params[0].Name) < 4 {
+					continue
+				}
+				miss := a.Params[0].Name[1:] // one letter short
+				args = map[string]any{miss: 1.0}
 				if tl.MultiAction() {
 					args["action"] = a.Name
 				}
 				if _, err := tl.Prepare(args); err == nil {
-					t.Errorf("%s: unknown field accepted", a.Name)
-				} else if te, ok := tool.AsError(err); !ok || te.Field != "not_a_field" {
-					t.Errorf("%s: unknown field refused as %v", a.Name, err)
+					t.Errorf("%s: misspelt field %s accepted", a.Name, miss)
+				} else if te, ok := tool.AsError(err); !ok || te.Field != miss {
+					t.Errorf("%s: misspelt field %s refused as %v", a.Name, miss, err)
 				}
 			}
 			a := tl.Annotations()

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"clawbridge/internal/wording"
 )
 
 // Tool sections are decoded by their tools (Section), so the config alone
@@ -105,7 +107,7 @@ func (c *Config) SectionProblems() []error {
 	slices.Sort(unread)
 	for _, k := range unread {
 		hint := " (tools with settings: " + strings.Join(names, ", ") + ")"
-		if best := closest(k, names); best != "" {
+		if best := wording.Closest(k, names); best != "" {
 			hint = fmt.Sprintf(" (did you mean %q?)", best)
 		}
 		out = append(out, c.fileError(fmt.Errorf("line %d: no tool reads the section %q%s", c.toolLines[k], "tools."+k, hint)))

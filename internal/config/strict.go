@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"clawbridge/internal/wording"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -134,44 +136,13 @@ func suggest(key string, fields map[string]reflect.Type) string {
 		names = append(names, k)
 	}
 	slices.Sort(names)
-	if best := closest(key, names); best != "" {
+	if best := wording.Closest(key, names); best != "" {
 		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
 	if len(names) == 0 {
 		return " (this section takes no keys)"
 	}
 	return " (known keys: " + strings.Join(names, ", ") + ")"
-}
-
-// closest is the name at most two edits from key, or "".
-func closest(key string, names []string) string {
-	best, bestD := "", 3
-	for _, n := range names {
-		if d := editDistance(key, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // quotedValue matches the value yaml.v3 quotes in a type error; it is cut

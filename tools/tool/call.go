@@ -18,6 +18,10 @@ type Call struct {
 	Lang string
 	// Progress reports progress on long work; it is never nil.
 	Progress func(done, total float64, message string)
+	// Ignored are fields of the call that no action of the tool takes and
+	// that are no near miss of one (a client's own additions); the server
+	// says in the result that they were ignored.
+	Ignored []string
 	// Sample asks the client's own model (MCP sampling); nil when the
 	// client did not declare sampling or the call is local.
 	Sample Sampler

@@ -104,10 +104,24 @@ func TestLenient_CallerArgsUnchanged(t *testing.T) {
 }
 
 func TestStrict_UnknownFields(t *testing.T) {
-	_, err := typed().Prepare(map[string]any{"count": 2.0, "zeta": 1.0, "alpha": 1.0})
-	te := wantInvalid(t, err, "alpha")
-	if !strings.Contains(te.Message, "alpha, zeta") || !strings.Contains(te.Hint, "count, ratio, flag") {
+	// A near miss of a parameter is the model's mistake: refused, naming
+	// the field, the likely one and what the action takes.
+	_, err := typed().Prepare(map[string]any{"count": 2.0, "zeta": 1.0, "ratoi": 1.0})
+	te := wantInvalid(t, err, "ratoi")
+	if !strings.Contains(te.Message, "did you mean ratio?") || !strings.Contains(te.Hint, "count, ratio, flag") {
 		t.Errorf("imprecise: %s / %s", te.Message, te.Hint)
+	}
+	// A field like no parameter is a client's own addition: the call goes
+	// on, and the field is recorded as ignored.
+	c, err := typed().Prepare(map[string]any{"count": 2.0, "zeta": 1.0, "wait_for_previous": true})
+	if err != nil || strings.Join(c.Ignored, ",") != "wait_for_previous,zeta" || c.Args.Has("zeta") {
+		t.Fatalf("client fields: %v, ignored %v", err, c)
+	}
+	// A parameter of another action is refused with that action's list.
+	_, err = multi().Prepare(map[string]any{"action": "beta", "path": "p", "only_a": "x"})
+	te = wantInvalid(t, err, "only_a")
+	if !strings.Contains(te.Message, "for multi action 'alpha', not for multi action 'beta'") || !strings.Contains(te.Hint, "path, most") {
+		t.Errorf("other action's field: %s / %s", te.Message, te.Hint)
 	}
 	// The schema leaves this to Prepare rather than repeat it in every tool.
 	if _, ok := typed().InputSchema()["additionalProperties"]; ok {

@@ -30,21 +30,9 @@ func (t *Tool) Prepare(args map[string]any) (*Call, error) {
 	if !ok {
 		return nil, Invalid("action", fmt.Sprintf("unknown action %q", action), "one of: "+strings.Join(t.ActionNames(), ", "))
 	}
-	var unknown []string
-	for k := range args {
-		if k != "action" && !a.hasParam(k) {
-			unknown = append(unknown, k)
-		}
-	}
-	if len(unknown) > 0 {
-		var names []string
-		for _, p := range a.Params {
-			if p.Disabled == "" {
-				names = append(names, p.Name)
-			}
-		}
-		sort.Strings(unknown)
-		return nil, Invalid(unknown[0], fmt.Sprintf("unknown field(s) %s for %s", strings.Join(unknown, ", "), t.callName(action)), "accepted fields: "+strings.Join(names, ", "))
+	ignored, err := t.unknownFields(a, args)
+	if err != nil {
+		return nil, err
 	}
 	for _, p := range a.Params {
 		if v, present := args[p.Name]; present && v != nil && p.Disabled != "" {
@@ -72,7 +60,64 @@ func (t *Tool) Prepare(args map[string]any) (*Call, error) {
 	if t.MultiAction() {
 		clean["action"] = action
 	}
-	return NewCall(action, clean), nil
+	call := NewCall(action, clean)
+	call.Ignored = ignored
+	return call, nil
+}
+
+// unknownFields sorts the fields a does not take. A field that another
+// action of the tool takes, or that is a near miss of one of the tool's
+// parameters (two edits or fewer: "pth", "conent"), is the model's mistake
+// and refused, naming what the action takes. Anything else is a field the
+// client added on its own (Gemini CLI adds wait_for_previous to every tool)
+// and must not fail the call: it is returned, to be ignored and said.
+func (t *Tool) unknownFields(a *Action, args map[string]any) ([]string, error) {
+	var unknown []string
+	for k := range args {
+		if k != "action" && !a.hasParam(k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil, nil
+	}
+	sort.Strings(unknown)
+	var names, all []string
+	for _, p := range a.Params {
+		if p.Disabled == "" {
+			names = append(names, p.Name)
+		}
+	}
+	for _, b := range t.Actions {
+		for _, p := range b.Params {
+			all = append(all, p.Name)
+		}
+	}
+	var ignored []string
+	for _, k := range unknown {
+		msg := ""
+		if users := t.actionsTaking(k); len(users) > 0 {
+			msg = fmt.Sprintf("field %s is for %s, not for %s", k, strings.Join(users, ", "), t.callName(a.Name))
+		} else if near := wording.Closest(k, all); near != "" && len(k) > 2 {
+			msg = fmt.Sprintf("unknown field %s for %s (did you mean %s?)", k, t.callName(a.Name), near)
+		}
+		if msg != "" {
+			return nil, Invalid(k, msg, "accepted fields: "+strings.Join(names, ", "))
+		}
+		ignored = append(ignored, k)
+	}
+	return ignored, nil
+}
+
+// actionsTaking names the actions of t that take a parameter called name.
+func (t *Tool) actionsTaking(name string) []string {
+	var out []string
+	for _, a := range t.Actions {
+		if a.hasParam(name) {
+			out = append(out, t.callName(a.Name))
+		}
+	}
+	return out
 }
 
 // hasParam reports whether a takes a parameter called name (a scan: an
