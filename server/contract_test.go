@@ -98,7 +98,7 @@ func TestLenient_ThroughClient(t *testing.T) {
 	if p, _ := got["paths"].([]any); len(p) != 1 || p[0] != "report.pdf" {
 		t.Errorf("paths = %v", got["paths"])
 	}
-	for _, bad := range []map[string]any{{"count": "3.5"}, {"flag": "yes"}, {"paths": 1}, {"colour": "red"}, {"action": "other"}} {
+	for _, bad := range []map[string]any{{"count": "3.5"}, {"flag": "yes"}, {"paths": 1}, {"coun": "3"}, {"action": "other"}} {
 		code, field := errorField(t, call(t, c, "typed", bad))
 		var want string
 		for k := range bad {
@@ -130,7 +130,7 @@ func TestCallTool_ArgumentsObjectOrJSONString(t *testing.T) {
 			t.Errorf("%v: code %q field %q", bad, code, field)
 		}
 	}
-	if code, field := errorField(t, call(t, c, exposure.CallTool, map[string]any{"name": "typed", "arguments": "{}", "confirm": true})); code != tool.CodeInvalid || field != "confirm" {
+	if code, field := errorField(t, call(t, c, exposure.CallTool, map[string]any{"name": "typed", "argument": "{}"})); code != tool.CodeInvalid || field != "argument" {
 		t.Errorf("unknown call_tool field: code %q field %q", code, field)
 	}
 	if code, _ := errorField(t, call(t, c, exposure.CallTool, map[string]any{"name": "nope"})); code != tool.CodeNotFound {
