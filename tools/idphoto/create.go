@@ -91,16 +91,24 @@ func (p *idPhoto) create(ctx context.Context, c *tool.Call) (*tool.Result, error
 	if err := writePNG(filepath.Join(work, "in.png"), src); err != nil {
 		return nil, err
 	}
-	faces, err := h.detect(ctx, "in.png")
+	faces, unconfirmed, err := h.detect(ctx, "in.png")
 	if err != nil {
 		return nil, err
 	}
-	face, err := p.oneFace(faces)
+	face, err := p.oneFace(faces, unconfirmed)
 	if err != nil {
 		return nil, err
 	}
 	b := src.Bounds()
-	fr := place(std, face)
+	who, err := h.segment(ctx, "in.png", face)
+	if err != nil {
+		return nil, err
+	}
+	crown, err := headTop(who, face, b)
+	if err != nil {
+		return nil, err
+	}
+	fr := place(std, face, crown)
 	if err := checkInside(fr, face, b); err != nil {
 		return nil, err
 	}
@@ -110,30 +118,15 @@ func (p *idPhoto) create(ctx context.Context, c *tool.Call) (*tool.Result, error
 	canvas := image.NewNRGBA(image.Rect(0, 0, fr.Rect.Dx(), fr.Rect.Dy()))
 	draw.Draw(canvas, canvas.Bounds(), &image.Uniform{color.NRGBA{128, 128, 128, 255}}, image.Point{}, draw.Src)
 	draw.Draw(canvas, canvas.Bounds(), src, fr.Rect.Min, draw.Src)
-	valid := b.Intersect(fr.Rect).Sub(fr.Rect.Min)
 	crop := imaging.Resize(canvas, std.W, std.H, imaging.Lanczos)
-	sx, sy := float64(std.W)/float64(fr.Rect.Dx()), float64(std.H)/float64(fr.Rect.Dy())
-	scaleRect := func(r image.Rectangle) image.Rectangle {
-		return image.Rect(int(math.Floor(float64(r.Min.X)*sx)), int(math.Floor(float64(r.Min.Y)*sy)), int(math.Ceil(float64(r.Max.X)*sx)), int(math.Ceil(float64(r.Max.Y)*sy))).Intersect(crop.Bounds())
-	}
-	faceOut := scaleRect(face.Sub(fr.Rect.Min))
-	validOut := scaleRect(valid)
+	faceOut := image.Rect(
+		int(math.Floor(float64(face.Min.X-fr.Rect.Min.X)*fr.Scale)), int(math.Floor(float64(face.Min.Y-fr.Rect.Min.Y)*fr.Scale)),
+		int(math.Ceil(float64(face.Max.X-fr.Rect.Min.X)*fr.Scale)), int(math.Ceil(float64(face.Max.Y-fr.Rect.Min.Y)*fr.Scale))).Intersect(crop.Bounds())
 
 	final := image.Image(crop)
 	if bgName != "keep" {
-		if err := writePNG(filepath.Join(work, "crop.png"), crop); err != nil {
-			return nil, err
-		}
-		maskPath, err := h.segment(ctx, "crop.png", faceOut, validOut)
-		if err != nil {
-			return nil, err
-		}
-		mask, err := readGray(maskPath, crop.Bounds())
-		if err != nil {
-			return nil, err
-		}
-		final = composite(crop, mask, bg)
-	} else if validOut != crop.Bounds() {
+		final = composite(crop, frameMask(who, fr.Rect, std.W, std.H), bg)
+	} else if !fr.Rect.In(b) {
 		return nil, tool.Errorf(tool.CodeInvalid, "choose a background colour, or use a photo with more space around the head", "the photo does not fill the %s frame around the face, and background keep has nothing to fill it with", sizeName)
 	}
 
@@ -150,7 +143,8 @@ func (p *idPhoto) create(ctx context.Context, c *tool.Call) (*tool.Result, error
 		Summary: fmt.Sprintf("%s ID photo %s: %d×%d at %d dpi, %s background", std.Label, rel, std.W, std.H, dpi, bgName),
 		Data: map[string]any{
 			"path": rel, "size": sizeName, "width": std.W, "height": std.H, "dpi": dpi, "background": bgName, "bytes": file.Size,
-			"face_in_photo": boxJSON(face), "face_in_output": boxJSON(faceOut), "upscale": math.Round(fr.Scale*100) / 100,
+			"face_in_photo": boxJSON(face), "face_in_output": boxJSON(faceOut), "frame_in_photo": boxJSON(fr.Rect),
+			"crown_in_output": int(math.Round((fr.Crown - float64(fr.Rect.Min.Y)) * fr.Scale)), "upscale": math.Round(fr.Scale*100) / 100,
 		},
 		Files: []tool.File{file},
 	}, nil
@@ -161,10 +155,16 @@ func boxJSON(r image.Rectangle) map[string]int {
 }
 
 // oneFace picks the single face or says why there is none. Faces under half
-// the width of the largest are people in the background.
-func (p *idPhoto) oneFace(faces []image.Rectangle) (image.Rectangle, error) {
+// the width of the largest are people in the background. The helper has
+// already merged overlapping boxes of one face and dropped boxes that are
+// not confirmed as faces.
+func (p *idPhoto) oneFace(faces []image.Rectangle, unconfirmed int) (image.Rectangle, error) {
 	if len(faces) == 0 {
-		return image.Rectangle{}, tool.Errorf(tool.CodeInvalid, "use a frontal portrait with the whole face visible, well lit and not tilted", "no face was found in the photo")
+		why := ""
+		if unconfirmed > 0 {
+			why = fmt.Sprintf(" (%d face-like area(s) had no eyes and were not confirmed by a second detector)", unconfirmed)
+		}
+		return image.Rectangle{}, tool.Errorf(tool.CodeInvalid, "use a frontal portrait with the whole face visible, eyes open, well lit and not tilted", "no face was found in the photo%s", why)
 	}
 	largest := faces[0]
 	for _, f := range faces {
@@ -200,21 +200,32 @@ func boxesText(faces []image.Rectangle) string {
 	return s
 }
 
-// checkInside refuses a head cut off by the photo's edge, and a photo that
+// headTop is the crown's row, measured on the segmentation and kept within
+// what a head can be above the face box. A head reaching the photo's top
+// edge is cut off: its top cannot be known.
+func headTop(who *person, face, b image.Rectangle) (float64, error) {
+	fh := float64(face.Dy())
+	least := float64(face.Min.Y) - crownAboveLeast*fh
+	if who.TouchesTop || least < float64(b.Min.Y) {
+		return 0, tool.Errorf(tool.CodeInvalid, cutOffHint, "the top of the head is cut off by the photo's top edge")
+	}
+	return math.Max(float64(face.Min.Y)-crownAboveMost*fh, math.Min(who.Crown, least)), nil
+}
+
+const cutOffHint = "use a photo showing the whole head with some space above it and the shoulders below"
+
+// checkInside refuses a face cut off by the photo's edge, and a photo that
 // ends before the bottom of the frame (the shoulders would be missing).
 // Space missing above the crown or at the sides is padded instead.
 func checkInside(fr frame, face, b image.Rectangle) error {
-	const hint = "use a photo showing the whole head with some space above it and the shoulders below"
 	margin := int(0.15 * float64(face.Dx())) // the ears and hair beside the face box
 	switch {
-	case fr.Crown < float64(b.Min.Y):
-		return tool.Errorf(tool.CodeInvalid, hint, "the top of the head is cut off by the photo's top edge")
 	case face.Min.X-margin < b.Min.X || face.Max.X+margin > b.Max.X:
-		return tool.Errorf(tool.CodeInvalid, hint, "the face is cut off by the photo's side edge")
+		return tool.Errorf(tool.CodeInvalid, cutOffHint, "the face is cut off by the photo's side edge")
 	case fr.Chin > float64(b.Max.Y):
-		return tool.Errorf(tool.CodeInvalid, hint, "the chin is cut off by the photo's bottom edge")
+		return tool.Errorf(tool.CodeInvalid, cutOffHint, "the chin is cut off by the photo's bottom edge")
 	case fr.Rect.Max.Y > b.Max.Y:
-		return tool.Errorf(tool.CodeInvalid, hint, "the photo ends %d pixels above the bottom of the frame: the shoulders are cut off", fr.Rect.Max.Y-b.Max.Y)
+		return tool.Errorf(tool.CodeInvalid, cutOffHint, "the photo ends %d pixels above the bottom of the frame: the shoulders are cut off", fr.Rect.Max.Y-b.Max.Y)
 	}
 	return nil
 }
@@ -241,19 +252,4 @@ func writePNG(path string, img image.Image) error {
 		return err
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
-}
-
-// readGray reads the helper's mask, which must match the crop's size.
-func readGray(path string, want image.Rectangle) (*image.Gray, error) {
-	f, err := os.ReadFile(path)
-	if err != nil {
-		return nil, tool.Errorf(tool.CodeFailed, "see the server log", "the OpenCV helper wrote no mask: %v", err)
-	}
-	m, err := png.Decode(bytes.NewReader(f))
-	if err != nil || m.Bounds() != want {
-		return nil, tool.Errorf(tool.CodeFailed, "see the server log", "the OpenCV helper's mask is unreadable or of the wrong size")
-	}
-	g := image.NewGray(want)
-	draw.Draw(g, want, m, image.Point{}, draw.Src)
-	return g, nil
 }

@@ -23,8 +23,12 @@ var helperScript []byte
 // (a python3 earlier on PATH, such as a pyenv one, has no cv2).
 const pythonBin = "/usr/bin/python3"
 
-// cascadePath is opencv-data's frontal face cascade; the jail sees /usr.
-const cascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml"
+// cascadeDir holds opencv-data's Haar cascades (two face cascades and two
+// eye cascades are used); the jail sees /usr.
+const cascadeDir = "/usr/share/opencv4/haarcascades"
+
+// cascadePath is the first detector's cascade, checked for presence.
+const cascadePath = cascadeDir + "/haarcascade_frontalface_default.xml"
 
 // jailWork is where the call's temporary directory is bound in the jail.
 const jailWork = "/tmp/work"
@@ -116,38 +120,53 @@ func (h *helper) run(ctx context.Context, v any, args ...string) error {
 	return nil
 }
 
-// detect returns the face boxes found in the PNG at work/name.
-func (h *helper) detect(ctx context.Context, name string) ([]image.Rectangle, error) {
+// detect returns the confirmed face boxes found in the PNG at work/name,
+// and how many face-like boxes were not confirmed as faces.
+func (h *helper) detect(ctx context.Context, name string) ([]image.Rectangle, int, error) {
 	var ans struct {
-		Faces [][4]int `json:"faces"`
+		Faces       [][4]int `json:"faces"`
+		Unconfirmed int      `json:"unconfirmed"`
 	}
-	if err := h.run(ctx, &ans, "detect", jailWork+"/"+name, cascadePath); err != nil {
-		return nil, err
+	if err := h.run(ctx, &ans, "detect", jailWork+"/"+name, cascadeDir); err != nil {
+		return nil, 0, err
 	}
 	out := make([]image.Rectangle, len(ans.Faces))
 	for i, f := range ans.Faces {
 		out[i] = image.Rect(f[0], f[1], f[0]+f[2], f[1]+f[3])
 	}
-	return out, nil
+	return out, ans.Unconfirmed, nil
 }
 
-// segment writes work/mask.png for the PNG at work/name: 255 where the
-// person is, 0 on the background, soft at the edge. valid is the part of
-// the image that came from the photo (the rest is padding).
-func (h *helper) segment(ctx context.Context, name string, face, valid image.Rectangle) (string, error) {
+// person is the segmentation of the person around one face.
+type person struct {
+	Mask       *image.Gray     // 255 = person, covering Region (possibly scaled down)
+	Region     image.Rectangle // in photo pixels
+	Crown      float64         // the top of the head, photo row
+	TouchesTop bool            // the head reaches the photo's top edge
+}
+
+// segment runs GrabCut on the PNG at work/name around face.
+func (h *helper) segment(ctx context.Context, name string, face image.Rectangle) (*person, error) {
 	var ans struct {
-		Foreground float64 `json:"foreground"`
+		Region     [4]int  `json:"region"`
+		Crown      float64 `json:"crown"`
+		TouchesTop bool    `json:"touches_top"`
 	}
 	args := []string{"segment", jailWork + "/" + name}
-	for _, n := range []int{face.Min.X, face.Min.Y, face.Dx(), face.Dy(), valid.Min.X, valid.Min.Y, valid.Max.X, valid.Max.Y} {
+	for _, n := range []int{face.Min.X, face.Min.Y, face.Dx()} {
 		args = append(args, strconv.Itoa(n))
 	}
 	args = append(args, jailWork+"/mask.png")
 	if err := h.run(ctx, &ans, args...); err != nil {
-		return "", err
+		return nil, err
 	}
-	if ans.Foreground < 0.05 {
-		return "", tool.Errorf(tool.CodeFailed, "use a photo with the head and shoulders against a plain background", "the background could not be told from the person (%.0f%% foreground)", ans.Foreground*100)
+	region := image.Rect(ans.Region[0], ans.Region[1], ans.Region[2], ans.Region[3])
+	mask, err := readGray(filepath.Join(h.work, "mask.png"))
+	if err != nil {
+		return nil, err
 	}
-	return filepath.Join(h.work, "mask.png"), nil
+	if region.Empty() || !region.Overlaps(face) {
+		return nil, tool.Errorf(tool.CodeFailed, "see the server log", "the OpenCV helper answered a region %v that misses the face", region)
+	}
+	return &person{Mask: mask, Region: region, Crown: ans.Crown, TouchesTop: ans.TouchesTop}, nil
 }

@@ -50,36 +50,34 @@ func sizeHelp() string {
 	return "Standard size at 300 dpi: " + strings.Join(parts, ", ") + "."
 }
 
-// The crown and chin are estimated from the Haar face box, which runs
-// from the forehead to about the chin: the chin lies a little below the box
-// and the head with its hair is about 1.5 box heights tall.
+// The chin is estimated from the Haar face box, which runs from the
+// eyebrows to about the mouth's bottom: the chin lies a little below it.
+// The crown is measured on the segmented person (hair included), and kept
+// between the least skull and the most hair there can be above the box.
 const (
-	chinBelow  = 0.05 // of the box height, below the box
-	headPerBox = 1.50
+	chinBelow       = 0.05 // of the box height, below the box
+	crownAboveLeast = 0.15
+	crownAboveMost  = 0.75 // the segmentation looks no higher
 )
 
 // frame is where the standard's frame falls in the source photo.
 type frame struct {
-	Rect           image.Rectangle // in source pixels; may reach past the photo's top or sides
-	Crown, Chin    float64
-	Scale          float64    // output pixels per source pixel
-	ExpectCentreXY [2]float64 // where the face box centre lands, in output pixels
+	Rect        image.Rectangle // in source pixels; may reach past the photo's top or sides
+	Crown, Chin float64
+	Scale       float64 // output pixels per source pixel
 }
 
-// place fits the standard's frame around the face box in a photo of the
-// given size.
-func place(s standard, face image.Rectangle) frame {
+// place fits the standard's frame around the head: crown (a photo row) to
+// the chin below the face box, centred on the box.
+func place(s standard, face image.Rectangle, crown float64) frame {
 	fh := float64(face.Dy())
 	chin := float64(face.Max.Y) + chinBelow*fh
-	headH := headPerBox * fh
-	crown := chin - headH
+	headH := chin - crown
 	frameH := headH / s.Head
 	frameW := frameH * float64(s.W) / float64(s.H)
 	top := crown - s.Top*frameH
 	cx := float64(face.Min.X) + float64(face.Dx())/2
 	left := cx - frameW/2
 	r := image.Rect(int(math.Round(left)), int(math.Round(top)), int(math.Round(left+frameW)), int(math.Round(top+frameH)))
-	scale := float64(s.H) / frameH
-	ec := [2]float64{float64(s.W) / 2, float64(s.H) * (s.Top + s.Head*(headPerBox-chinBelow-0.5)/headPerBox)}
-	return frame{Rect: r, Crown: crown, Chin: chin, Scale: scale, ExpectCentreXY: ec}
+	return frame{Rect: r, Crown: crown, Chin: chin, Scale: float64(s.H) / frameH}
 }

@@ -8,19 +8,29 @@
 // Face detection and segmentation run locally with OpenCV: a small Python
 // helper (embedded here, written to a temporary directory) is run with
 // Debian's /usr/bin/python3 and python3-opencv in internal/jail, using the
-// Haar cascade of Debian's opencv-data; it answers JSON (face boxes) and,
-// for the background, writes a GrabCut mask seeded from the face box. This
-// was chosen over gocv because gocv needs cgo and OpenCV's development
-// headers at build time, while the helper keeps the binary pure Go and needs
-// only two Debian packages at run time (a missing one is a clear error and
-// `clawbridge doctor` reports it).
+// Haar cascades of Debian's opencv-data. A box of the frontal-face cascade
+// is a face only if a second face cascade (alt2) or two eyes (the eye and
+// eyeglasses cascades) confirm it, and overlapping boxes are one face: a
+// chair, a flag or a collar is not a face. The person is then segmented
+// with GrabCut on a region around the face, seeded with a body prior (face,
+// neck and chest surely the person, whatever their colour; outside the head
+// with its hair and the body below the shoulders surely background), and
+// only the part joined to the face is kept: clothes are the person, people
+// beside and things behind are background. The crown is measured on that
+// segmentation. This was chosen over gocv because gocv needs cgo and
+// OpenCV's development headers at build time, while the helper keeps the
+// binary pure Go and needs only two Debian packages at run time (a missing
+// one is a clear error and `clawbridge doctor` reports it). No better
+// detector is used because Debian ships no model for OpenCV's DNN face
+// detector or facemarks.
 //
 // Exactly one face must be found (faces under half the size of the largest
 // are taken as background people and ignored), at least min_face_pixels
-// wide, with the head and the frame below it inside the photo. It does not
-// check expression, glasses or lighting, does not retouch, and estimates
-// the crown from the face box (no landmark model), so the head height is
-// within a few per cent of the standard's, not measured.
+// wide, with the head and the frame below it inside the photo; a head is
+// cut off only when the segmented person reaches the photo's top edge. It
+// does not check expression, glasses or lighting and does not retouch. The
+// chin is estimated from the face box (no landmark model), and a person
+// standing against someone in the same colours may keep part of them.
 package idphoto
 
 import (
