@@ -127,15 +127,21 @@ func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *
 				"required": []string{"confirm"},
 			},
 		}})
-		if err == nil {
-			if res.Action == mcp.ElicitationResponseActionAccept {
-				if m, ok := res.Content.(map[string]any); ok && m["confirm"] == true {
-					return nil
-				}
+		switch {
+		case err != nil:
+			s.log.Warn().Err(err).Str("session", sess.key).Msg("elicitation failed; the call waits for approval instead")
+		case res.Action == mcp.ElicitationResponseActionCancel:
+			// A cancel is no answer: headless clients (claude -p) cancel
+			// at once without asking anyone, so it is not a decline.
+			s.log.Info().Str("session", sess.key).Msg("the client cancelled the question without an answer; the call waits for approval instead")
+		case res.Action == mcp.ElicitationResponseActionAccept:
+			if m, ok := res.Content.(map[string]any); ok && m["confirm"] == true {
+				return nil
 			}
-			return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user declined; do not retry unless the user asks", "the user did not confirm %s", what))
+			return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user left 'Run it' unticked; do not retry unless the user asks", "the user did not confirm %s", what))
+		default:
+			return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user declined; do not retry unless the user asks", "the user declined: did not confirm %s", what))
 		}
-		s.log.Warn().Err(err).Str("session", sess.key).Msg("elicitation failed; the call waits for approval instead")
 	}
 	return s.confirmByApproval(ctx, traceID, sess, t, c, what)
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -262,5 +263,37 @@ func TestConfirmContent_DeclinedSendLeavesItsKeyFree(t *testing.T) {
 	}
 	if n := len(f.smtp.Mails()); n != 1 {
 		t.Fatalf("%d mails delivered, want 1", n)
+	}
+}
+
+// cancelling answers every question with cancel, at once, as headless
+// Claude Code (claude -p) does without asking anyone.
+type cancelling struct{ asked atomic.Int32 }
+
+func (h *cancelling) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	h.asked.Add(1)
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}}, nil
+}
+
+// TestConfirm_CancelIsNotADecline: a client that cancels the question
+// without an answer has not declined: the call waits for `clawbridge
+// approve` like a client that cannot be asked, and runs once approved.
+func TestConfirm_CancelIsNotADecline(t *testing.T) {
+	f := newContentFixture(t, "elicit")
+	h := &cancelling{}
+	c := dial(t, f.url, mcp.ProtocolVersion20251125, nil, client.WithElicitationHandler(h))
+	ch := callAsync(t, c, "email", map[string]any{"action": "send", "to": []any{"alice@example.org"}, "subject": "Lunch", "text": "harmless text"})
+	p := waitPending(t, &fixture{s: f.s})
+	if !strings.Contains(p.Preview, "alice@example.org") {
+		t.Fatalf("pending preview:\n%s", p.Preview)
+	}
+	if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-ch; r.IsError || strings.Contains(text(r), "declined") {
+		t.Fatalf("approved send after a cancel: %s", text(r))
+	}
+	if n := len(f.smtp.Mails()); n != 1 || h.asked.Load() != 1 {
+		t.Fatalf("%d mails delivered after %d questions, want 1 and 1", n, h.asked.Load())
 	}
 }
