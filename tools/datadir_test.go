@@ -7,12 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rs/zerolog"
-
-	"clawbridge/internal/config"
-	"clawbridge/internal/netguard"
-	"clawbridge/internal/sandbox"
-	"clawbridge/internal/store"
 	"clawbridge/tools"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
@@ -28,25 +22,7 @@ const dataDirMarker = "DATADIRMARKER7731"
 func depsWithDataDirInside(t *testing.T) *tool.Deps {
 	t.Helper()
 	ws := filepath.Join(t.TempDir(), "workspace")
-	cfg := config.Default()
-	cfg.Workspace = []string{ws}
-	cfg.DataDir = filepath.Join(ws, "project", "clawbridge-data")
-	sb, err := sandbox.New(cfg.Workspace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.OpenSQLite(cfg.DataDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := sb.Protect(cfg.DataDir); err != nil {
-		t.Fatal(err)
-	}
-	g, err := netguard.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := tooltest.DepsAt(t, ws, filepath.Join(ws, "project", "clawbridge-data"))
 	files := map[string]string{
 		"outputs/secret.eml": "From: a@example.com\r\nTo: b@example.com\r\nSubject: " + dataDirMarker + "\r\n\r\n" + dataDirMarker + "\r\n",
 		"secret.eml":         "From: a@example.com\r\nTo: b@example.com\r\nSubject: " + dataDirMarker + "\r\n\r\n" + dataDirMarker + "\r\n",
@@ -57,7 +33,7 @@ func depsWithDataDirInside(t *testing.T) *tool.Deps {
 		"secret.csv":         "name,value\n" + dataDirMarker + ",1\n",
 	}
 	for name, body := range files {
-		p := filepath.Join(cfg.DataDir, name)
+		p := filepath.Join(d.Config.DataDir, name)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
@@ -66,7 +42,7 @@ func depsWithDataDirInside(t *testing.T) *tool.Deps {
 	// Something ordinary beside it, so the walks have work to do.
 	os.WriteFile(filepath.Join(ws, "project", "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
 	os.WriteFile(filepath.Join(ws, "notes.md"), []byte("# Notes\n\nplain\n"), 0o644)
-	return &tool.Deps{Config: cfg, Sandbox: sb, Store: st, Guard: g, Log: zerolog.New(os.Stderr).Level(zerolog.WarnLevel)}
+	return d
 }
 
 // TestDataDir_NoReadWalksIntoIt: every read action of every tool that takes

@@ -26,9 +26,16 @@ import (
 func Deps(t testing.TB, allowHosts ...string) *tool.Deps {
 	t.Helper()
 	dir := t.TempDir()
+	return DepsAt(t, filepath.Join(dir, "workspace"), filepath.Join(dir, "data"), allowHosts...)
+}
+
+// DepsAt is Deps with the workspace and the data dir where the test says
+// (a data dir inside the workspace, say).
+func DepsAt(t testing.TB, workspace, dataDir string, allowHosts ...string) *tool.Deps {
+	t.Helper()
 	cfg := config.Default()
-	cfg.Workspace = []string{filepath.Join(dir, "workspace")}
-	cfg.DataDir = filepath.Join(dir, "data")
+	cfg.Workspace = []string{workspace}
+	cfg.DataDir = dataDir
 	cfg.Network.AllowHosts = allowHosts
 	sb, err := sandbox.New(cfg.Workspace)
 	if err != nil {
