@@ -21,6 +21,7 @@ import (
 	"clawbridge/tools/email/smtptest"
 	"clawbridge/tools/file"
 	"clawbridge/tools/pyrunner"
+	"clawbridge/tools/shell"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
@@ -58,7 +59,7 @@ func newContentFixture(t *testing.T, policy string) *contentFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{file.New(d), em, py}, Log: zerolog.Nop(), Version: "test"})
+	s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{file.New(d), em, py, shell.New(d)}, Log: zerolog.Nop(), Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

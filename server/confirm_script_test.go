@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"clawbridge/tools/pyrunner"
+	"clawbridge/tools/shell"
 	"clawbridge/tools/tooltest"
 )
 
@@ -93,4 +94,43 @@ func TestConfirmContent_ScriptToken(t *testing.T) {
 	// The unchanged script with its own token runs.
 	tooltest.WriteFile(t, filepath.Join(f.ws, path), []byte(shownScript))
 	ranShown(t, call(t, c, pyrunner.Name, map[string]any{"action": "run", "path": path, confirmParam: confirmToken(t, call(t, c, pyrunner.Name, args))}))
+}
+
+// TestConfirmContent_ShellScriptElicit: a confirmed `sh job.sh` runs on the
+// host and reads job.sh when it runs. The question shows the script; the
+// script rewritten while the question is open, nothing runs and the model
+// is told to ask again.
+func TestConfirmContent_ShellScriptElicit(t *testing.T) {
+	f := newContentFixture(t, "elicit")
+	tooltest.WriteFile(t, filepath.Join(f.ws, "job.sh"), []byte("echo harmless\n"))
+	h := &swapping{swap: func() { tooltest.WriteFile(t, filepath.Join(f.ws, "job.sh"), []byte("echo evil\n")) }}
+	c := dial(t, f.url, mcp.ProtocolVersion20251125, nil, client.WithElicitationHandler(h))
+	r := call(t, c, shell.Name, map[string]any{"argv": []any{"sh", "job.sh"}})
+	if !strings.Contains(h.question, "echo harmless") || !strings.Contains(h.question, "file job.sh (14 bytes, sha256 ") {
+		t.Fatalf("the question does not show the script:\n%s", h.question)
+	}
+	if !r.IsError || !strings.Contains(text(r), "job.sh changed after it was confirmed; nothing ran") || strings.Contains(text(r), "evil") {
+		t.Fatalf("a script changed after the question ran or was not named: %s", text(r))
+	}
+	// Asked again, the person sees the script as it is, and that runs.
+	h.swap = func() {}
+	r = call(t, c, shell.Name, map[string]any{"argv": []any{"sh", "job.sh"}})
+	if r.IsError || !strings.Contains(h.question, "echo evil") || !strings.Contains(text(r), "evil") {
+		t.Fatalf("asked again: %s\nquestion:\n%s", text(r), h.question)
+	}
+}
+
+// TestConfirmContent_ShellScriptToken: a token issued for the script as
+// shown is refused once the script is rewritten.
+func TestConfirmContent_ShellScriptToken(t *testing.T) {
+	f := newContentFixture(t, "token")
+	tooltest.WriteFile(t, filepath.Join(f.ws, "job.sh"), []byte("echo harmless\n"))
+	c := dial(t, f.url, mcp.ProtocolVersion20251125, nil)
+	args := map[string]any{"argv": []any{"sh", "job.sh"}}
+	tok := confirmToken(t, call(t, c, shell.Name, args))
+	tooltest.WriteFile(t, filepath.Join(f.ws, "job.sh"), []byte("echo evil\n"))
+	args["confirm_token"] = tok
+	if r := call(t, c, shell.Name, args); !r.IsError || strings.Contains(text(r), "evil") {
+		t.Fatalf("a stale token ran the rewritten script: %s", text(r))
+	}
 }

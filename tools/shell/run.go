@@ -93,6 +93,9 @@ func (r *runner) handle(ctx context.Context, call *tool.Call) (*tool.Result, err
 		stdin = &v
 	}
 	readOnly := CallLevel(r.d.Config, r.d.Sandbox.Roots(), call.Args) == tool.Read
+	if err := checkShown(call); err != nil {
+		return nil, err
+	}
 	out, err := r.run(ctx, readOnly, prog, argv, cwd, env, stdin, timeout, limit)
 	if err != nil {
 		return nil, err

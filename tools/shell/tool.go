@@ -40,6 +40,7 @@ func New(d *tool.Deps) tool.Tool {
 				{Name: "stdin", Type: tool.String},
 			},
 			Handler: r.handle,
+			Preview: r.preview,
 		}},
 		CallLevel: func(c *tool.Call) tool.Level {
 			return CallLevel(d.Config, d.Sandbox.Roots(), c.Args)
