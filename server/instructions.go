@@ -9,13 +9,27 @@ import (
 
 // The server's guide to choosing tools, sent at initialize. It names only
 // the tools this build registers: a rule is kept when every tool it names is
-// registered, and the tool and core lists are the registry's. Keep it under
-// 6,000 characters: it is read on every session.
+// registered, and the tool and core lists are the registry's. Clients cut
+// it (Claude Code keeps 2,048 characters, Codex shows the model about 200),
+// so it opens with the essentials — find_tools, confirmation, results — in
+// that order: the first 200 characters stand on their own, and everything
+// a model must know fits in the first 2,048. Keep it under 6,000.
+
+const instructionsEssentials = `clawbridge: local tools for files, commands, web, documents, data, media and messages. Unsure which fits? Call find_tools with the user's request; every tool stays callable even when not listed.
+
+Confirmation
+- High-risk actions (arbitrary commands, sending, deleting outside the trash) need the user's confirmation. The client may ask the user itself. Or the result is a preview with confirm_token: show the user what will run and, only if they agree, repeat the identical call with confirm_token. Or the result names a pending call and the command that approves it (clawbridge approve ID): tell the user that command, and call again once they have run it.
+- A refusal by the user is final unless they ask again. The same call repeated again and again is refused: change the approach.
+
+Results
+- Structured data plus a short text; produced files come back as resource links (file:// paths in the workspace). Very long results are cut and kept whole as a clawbridge://results/... resource named in the result.
+- Errors name the field and the allowed values: fix the call rather than guessing again.`
 
 const instructionsPick = `How to pick a tool
-- Not sure which tool fits, or the list looks short? Call find_tools with the user's request in their own words (any language). It returns the best tools and narrows the list to them. Every tool stays callable even when it is not listed.
+- find_tools takes the request in the user's own words (any language), returns the best tools and narrows the list to them. After two failed calls in a row the list widens.
 - Tags in descriptions: [recommended] is the first choice for the current task, [alternative] a fallback, [core] always available. Chinese sessions see [推荐] [备选] [核心].
-- Multi-action tools take a required "action" field; each action lists its own required fields. Errors name the field and the allowed values: fix the call rather than guessing again.`
+- Multi-action tools take a required "action" field; each action lists its own required fields.
+- Network tools cannot reach private or loopback addresses unless the operator allowed them.`
 
 // instructionRule is one decision rule and the tools it names.
 type instructionRule struct {
@@ -40,15 +54,6 @@ var decisionRules = []instructionRule{
 	{[]string{"screen"}, "A screenshot of the desktop: screen."},
 }
 
-const instructionsRest = `Confirmation and safety
-- High-risk actions (running arbitrary commands, sending, deleting outside the trash) need confirmation. Either the client asks the user, or the result is a preview with confirm_token: show the user what will run and, only if they agree, repeat the identical call with confirm_token.
-- The same call repeated again and again is refused: change the approach instead.
-- Network tools cannot reach private or loopback addresses unless the operator allowed them.
-
-Results
-- Results carry structured data plus a short text. Produced files come back as resource links (file:// paths in the workspace).
-- Very long results are cut; the full text is kept as a clawbridge://results/... resource named in the result.
-- After two failed calls in a row the tool list widens; use find_tools again with a clearer request if needed.`
 
 // buildInstructions renders the instructions for the registered tools and
 // the configured core set (core names not registered are left out).
@@ -60,7 +65,8 @@ func buildInstructions(registered []*tool.Tool, core []string) string {
 		names = append(names, t.Name)
 	}
 	var b strings.Builder
-	b.WriteString("clawbridge gives you these local tools: " + strings.Join(names, ", ") + ".\n")
+	b.WriteString(instructionsEssentials + "\n\n")
+	b.WriteString("Tools of this server: " + strings.Join(names, ", ") + ".\n")
 	var cores []string
 	for _, c := range core {
 		if have[c] && !slices.Contains(cores, c) {
@@ -80,6 +86,5 @@ func buildInstructions(registered []*tool.Tool, core []string) string {
 			b.WriteString("- " + r.text + "\n")
 		}
 	}
-	b.WriteString("\n" + instructionsRest)
-	return b.String()
+	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -42,7 +42,29 @@ func TestInstructions_NameOnlyRegisteredTools(t *testing.T) {
 			t.Errorf("small build: names %s\n%s", absent, text)
 		}
 	}
-	if !strings.Contains(text, "these local tools: file, pdf_tool.") || !strings.Contains(text, "([core]): file.") {
+	if !strings.Contains(text, "Tools of this server: file, pdf_tool.") || !strings.Contains(text, "([core]): file.") {
 		t.Errorf("small build:\n%s", text)
+	}
+}
+
+// TestInstructions_EssentialsFirst: clients cut the instructions (Claude
+// Code at 2,048 characters, Codex shows about 200), so what a model must
+// know comes first: the first 200 characters say what clawbridge is and
+// name find_tools; the first 2,048 hold the confirmation paths (the
+// client's own question, confirm_token, clawbridge approve) and results.
+func TestInstructions_EssentialsFirst(t *testing.T) {
+	s := registryServer(t, "tiered")
+	text := buildInstructions(s.order, []string{"file", "shell", "search", "web_fetch"})
+	first := text[:200]
+	for _, want := range []string{"clawbridge", "find_tools", "callable"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the first 200 characters lack %q:\n%s", want, first)
+		}
+	}
+	head := text[:2048]
+	for _, want := range []string{"confirm_token", "clawbridge approve ID", "clawbridge://results/", "A refusal by the user is final", "Errors name the field"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("the first 2,048 characters lack %q", want)
+		}
 	}
 }
