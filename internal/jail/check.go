@@ -57,7 +57,7 @@ func probe(bwrap string) error {
 		}
 		cg.remove()
 	}
-	args, files, err := bwrapArgs(Spec{}, nil, nil)
+	args, files, _, err := bwrapArgs(Spec{}, nil, nil) // no binds, no bind files
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}

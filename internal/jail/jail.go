@@ -128,16 +128,17 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 		return nil, err
 	}
 	lim := spec.Limits.withDefaults()
-	args, files, err := bwrapArgs(spec, binds, hide)
+	args, files, bindFiles, err := bwrapArgs(spec, binds, hide)
 	if err != nil {
 		return nil, err
 	}
+	defer closeAll(bindFiles)
 	args = append(args, "--", prlimitPath)
 	args = append(args, lim.prlimitArgs()...)
 	args = append(args, "--")
 	args = append(args, spec.Argv...)
 
-	files = append(files, extra...)
+	files = append(append(files, extra...), bindFiles...)
 	cmd := &exec.Cmd{Path: bwrap, Args: append([]string{"bwrap"}, args...), Env: jailEnv(spec.Env), ExtraFiles: files}
 	pids := 0
 	if lim.Processes > 0 && os.Geteuid() == 0 {

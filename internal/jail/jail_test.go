@@ -1,7 +1,6 @@
 package jail
 
 import (
-	"clawbridge/tools/tooltest"
 	"context"
 	"io"
 	"net"
@@ -10,8 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"clawbridge/tools/tooltest"
 )
 
 func needJail(t *testing.T) {
@@ -412,5 +414,29 @@ func TestJail_TmpfsAndExtraFiles(t *testing.T) {
 		if _, err := Run(t.Context(), Spec{Argv: []string{"true"}, Tmpfs: []Tmpfs{{Target: target, SizeMB: 1}}}); err == nil {
 			t.Errorf("tmpfs at %s: no error", target)
 		}
+	}
+}
+
+// TestJail_FilesBoundByTheirCheckedFD: a read-only file is bound by the fd
+// opened and checked when the run starts, so the program reads that file;
+// a FIFO (or a file swapped for one after its caller's check) is refused
+// at once instead of blocking the program that opens it.
+func TestJail_FilesBoundByTheirCheckedFD(t *testing.T) {
+	needJail(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	os.WriteFile(in, []byte("checked bytes\n"), 0o644)
+	r := run(t, Spec{Argv: []string{"cat", "/in/in.txt"}, Binds: []Bind{{Source: in, Target: "/in/in.txt"}}})
+	if r.ExitCode != 0 || r.Stdout != "checked bytes\n" {
+		t.Fatalf("bound file: exit %d, %q, %q", r.ExitCode, r.Stdout, r.Stderr)
+	}
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err := Run(t.Context(), Spec{Argv: []string{"cat", "/in/pipe"}, Binds: []Bind{{Source: fifo, Target: "/in/pipe"}}, Timeout: 20 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("a FIFO bound: %v after %s", err, time.Since(start))
 	}
 }

@@ -3,7 +3,9 @@ package jail
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
+	"syscall"
 )
 
 // usrLinks are the top-level system directories; on a usrmerge system
@@ -32,9 +34,9 @@ const shmBytes = 64 << 20
 // bwrapArgs builds the bwrap command line up to the program (without the
 // final "--"), and the files it reads the jail's /etc/passwd and /etc/group
 // from (ExtraFiles, so fds 3 and 4).
-func bwrapArgs(spec Spec, binds []Bind, hide []string) ([]string, []*os.File, error) {
+func bwrapArgs(spec Spec, binds []Bind, hide []string) (a []string, files, bindFiles []*os.File, err error) {
 	lim := spec.Limits.withDefaults()
-	a := []string{
+	a = []string{
 		"--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--unshare-cgroup-try",
 		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
 		"--hostname", "jail",
@@ -47,7 +49,7 @@ func bwrapArgs(spec Spec, binds []Bind, hide []string) ([]string, []*os.File, er
 		case fi.Mode()&os.ModeSymlink != 0:
 			target, err := os.Readlink(l)
 			if err != nil {
-				return nil, nil, fmt.Errorf("jail: %w", err)
+				return nil, nil, nil, fmt.Errorf("jail: %w", err)
 			}
 			a = append(a, "--symlink", target, l)
 		case fi.IsDir():
@@ -64,9 +66,9 @@ func bwrapArgs(spec Spec, binds []Bind, hide []string) ([]string, []*os.File, er
 	}
 	passwd := fmt.Sprintf("%s:x:%d:%d:jail:%s:/usr/sbin/nologin\n", name, uid, gid, jailHome)
 	group := fmt.Sprintf("%s:x:%d:\n", name, gid)
-	files, err := dataFiles(passwd, group)
+	files, err = dataFiles(passwd, group)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	a = append(a, "--ro-bind-data", "3", "/etc/passwd", "--ro-bind-data", "4", "/etc/group")
 	// bwrap's /dev is a tmpfs of half the host's RAM with /dev/shm in it:
@@ -78,21 +80,39 @@ func bwrapArgs(spec Spec, binds []Bind, hide []string) ([]string, []*os.File, er
 		a = append(a, "--size", strconv.FormatInt(int64(lim.FileSizeMB)<<20, 10))
 	}
 	a = append(a, "--tmpfs", "/tmp", "--dir", jailHome)
+	// A read-only file is bound by an fd opened and checked here, not by
+	// its path: a file swapped for a FIFO (or anything else) after the
+	// caller checked it would otherwise be what the program opens. Its fd
+	// comes after the passwd and group files and the caller's ExtraFiles.
+	next := 3 + len(files) + len(spec.ExtraFiles)
 	for _, b := range binds {
 		if b.Writable {
 			a = append(a, "--bind", b.Source, b.Target)
-		} else {
-			a = append(a, "--ro-bind", b.Source, b.Target)
+			continue
 		}
+		f, isFile, err := openBindSource(b.Source)
+		if err != nil {
+			closeAll(files)
+			closeAll(bindFiles)
+			return nil, nil, nil, err
+		}
+		if !isFile {
+			a = append(a, "--ro-bind", b.Source, b.Target)
+			continue
+		}
+		bindFiles = append(bindFiles, f)
+		a = append(a, "--ro-bind-fd", strconv.Itoa(next), b.Target)
+		next++
 	}
 	for _, t := range spec.Tmpfs {
 		if err := checkTarget(t.Target); err != nil {
 			closeAll(files)
-			return nil, nil, err
+			closeAll(bindFiles)
+			return nil, nil, nil, err
 		}
 		if t.SizeMB <= 0 {
 			closeAll(files)
-			return nil, nil, fmt.Errorf("jail: tmpfs %s has no size", t.Target)
+			return nil, nil, nil, fmt.Errorf("jail: tmpfs %s has no size", t.Target)
 		}
 		a = append(a, "--size", strconv.FormatInt(int64(t.SizeMB)<<20, 10), "--tmpfs", t.Target)
 	}
@@ -108,9 +128,34 @@ func bwrapArgs(spec Spec, binds []Bind, hide []string) ([]string, []*os.File, er
 	}
 	if err := checkPath("working dir", dir); err != nil {
 		closeAll(files)
-		return nil, nil, err
+		closeAll(bindFiles)
+		return nil, nil, nil, err
 	}
-	return append(a, "--chdir", dir), files, nil
+	return append(a, "--chdir", dir), files, bindFiles, nil
+}
+
+// openBindSource opens a read-only bind's source (a real path: its links
+// were evaluated) without following a link put there since and without
+// blocking: a regular file comes back open for an fd bind, a directory is
+// bound by path, anything else is refused.
+func openBindSource(src string) (*os.File, bool, error) {
+	f, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, false, fmt.Errorf("jail: bind source: %w", err)
+	}
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		f.Close()
+		return nil, false, fmt.Errorf("jail: bind source: %w", err)
+	case fi.IsDir():
+		f.Close()
+		return nil, false, nil
+	case !fi.Mode().IsRegular():
+		f.Close()
+		return nil, false, fmt.Errorf("jail: bind source %s is not a regular file or a directory", filepath.Base(src))
+	}
+	return f, true, nil
 }
 
 // dataFiles returns pipes already holding each text, read ends open.
