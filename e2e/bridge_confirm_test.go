@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -227,28 +226,27 @@ func pendingCall(t *testing.T, e *env, marker string) string {
 }
 
 // TestBridgeConfirm_ApprovalFallback: a stdio client that cannot be asked
-// waits for `clawbridge approve`: while it waits nothing runs downstream;
-// rejected, it never runs; approved, it runs once.
+// (and shows no progress) is answered at once with the pending id and the
+// command; nothing runs downstream until a person decides with the real
+// `clawbridge approve`: rejected, the call made again is told so and never
+// runs; approved, the call made again runs once.
 func TestBridgeConfirm_ApprovalFallback(t *testing.T) {
 	e, graph, _ := confirmEnv(t, "60s")
 	c := stdioClient(t, e, mcp.ProtocolVersion20250618)
 
 	decide := func(name string, approve bool) *mcp.CallToolResult {
 		t.Helper()
-		done := make(chan *mcp.CallToolResult, 1)
-		go func() {
-			req := mcp.CallToolRequest{}
-			req.Params.Name, req.Params.Arguments = "mcp_bridge", createEntity(name)
-			res, err := c.CallTool(ctxT(t), req)
-			if err != nil {
-				res = mcp.NewToolResultError("protocol error: " + err.Error())
-			}
-			done <- res
-		}()
-		id := pendingCall(t, e, name)
-		before := mustRead(graph)
-		time.Sleep(300 * time.Millisecond) // the call is waiting, not running
-		graphIs(t, graph, before, "while the call waits for approval")
+		start := time.Now()
+		r := callTool(t, c, "mcp_bridge", createEntity(name))
+		m, _ := r.StructuredContent.(map[string]any)
+		id, _ := m["pending_id"].(string)
+		if r.IsError || id == "" || !strings.Contains(text(r), "clawbridge approve "+id) || time.Since(start) > 20*time.Second {
+			t.Fatalf("%s: want an answer at once naming the command: %s", name, text(r))
+		}
+		if listed := pendingCall(t, e, name); listed != id {
+			t.Fatalf("%s: `clawbridge approve` lists %s, the answer named %s", name, listed, id)
+		}
+		graphIs(t, graph, seedGraph, "while the call waits for a decision")
 		args := []string{"approve", id}
 		if !approve {
 			args = []string{"approve", "--reject", id}
@@ -256,13 +254,7 @@ func TestBridgeConfirm_ApprovalFallback(t *testing.T) {
 		if code, out, stderr := runSplit(t, e.vars, args...); code != 0 {
 			t.Fatalf("%v (%d): %s %s", args, code, out, stderr)
 		}
-		select {
-		case r := <-done:
-			return r
-		case <-time.After(time.Minute):
-			t.Fatal("the call did not return after the decision")
-		}
-		return nil
+		return callTool(t, c, "mcp_bridge", createEntity(name))
 	}
 
 	r := decide("Rejected", false)
@@ -282,27 +274,28 @@ func TestBridgeConfirm_ApprovalFallback(t *testing.T) {
 	}
 }
 
-// TestBridgeConfirm_ExpiredNeverRuns: a call nobody approves within
-// approve_timeout fails, never runs, and approving its id afterwards does
-// not run it either.
-func TestBridgeConfirm_ExpiredNeverRuns(t *testing.T) {
+// TestBridgeConfirm_UndecidedNeverRuns: a call nobody decides never runs,
+// however often it is made again: each try is answered with the same
+// pending id, and nothing reaches the downstream server.
+func TestBridgeConfirm_UndecidedNeverRuns(t *testing.T) {
 	e, graph, _ := confirmEnv(t, "2s")
 	c := stdioClient(t, e, mcp.ProtocolVersion20250618)
-	t0 := time.Now()
-	r := callTool(t, c, "mcp_bridge", createEntity("Expired"))
-	if !r.IsError || !strings.Contains(text(r), "not approved within") || time.Since(t0) < 2*time.Second {
-		t.Fatalf("expired: after %s: %s", time.Since(t0), text(r))
+	var ids []string
+	for range 2 {
+		r := callTool(t, c, "mcp_bridge", createEntity("Undecided"))
+		m, _ := r.StructuredContent.(map[string]any)
+		id, _ := m["pending_id"].(string)
+		if r.IsError || id == "" {
+			t.Fatalf("undecided: %s", text(r))
+		}
+		ids = append(ids, id)
 	}
-	m := regexp.MustCompile(`pending call (\S+?)\)`).FindStringSubmatch(text(r))
-	if m == nil {
-		t.Fatalf("no pending id in %s", text(r))
-	}
-	if code, _, _ := runSplit(t, e.vars, "approve", m[1]); code == 0 {
-		t.Fatalf("an expired call %s could still be approved", m[1])
+	if ids[0] != ids[1] {
+		t.Fatalf("the same call made again got a new question: %v", ids)
 	}
 	time.Sleep(300 * time.Millisecond)
-	graphIs(t, graph, seedGraph, "after an expired call and a late approval")
+	graphIs(t, graph, seedGraph, "after undecided calls")
 	if st := bridgeState(t, c, "memory"); st != "configured" {
-		t.Fatalf("an expired call started the downstream server: %s", st)
+		t.Fatalf("an undecided call started the downstream server: %s", st)
 	}
 }

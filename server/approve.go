@@ -13,11 +13,15 @@ import (
 )
 
 // The `approve` confirmation policy: a high call that needs confirmation is
-// stored as a pending call and waits, bounded, until a person approves or
-// rejects it out of band (`clawbridge approve`, from any process on the same
-// data dir). The waiting server polls the store, so the approver needs no
-// connection to it. A decision is single-use and bound to its pending call:
-// only the call that is waiting on that id can take it, once.
+// stored as a pending call until a person approves or rejects it out of band
+// (`clawbridge approve`, from any process on the same data dir, or the
+// dashboard). A call from a client that shows progress (or the CLI's own
+// `call`) waits for the decision, bounded, polling the store; any other
+// call is answered at once with the id and the command, so no client hangs
+// in silence. The pending call stays open for pendingOpen: the same call
+// (same session, arguments and preview) made again runs once if it was
+// approved, is told if it was rejected, and is answered with the same id
+// while it waits. A decision is single-use and bound to its pending call.
 
 // Statuses of a pending call.
 const (
@@ -26,11 +30,20 @@ const (
 	pendingRejected = "rejected"
 	pendingExpired  = "expired" // not decided in time, or the caller went away
 	pendingRan      = "ran"     // approved and taken by its call
+	pendingTold     = "told"    // rejected, and the call made again was told so
 )
+
+// pendingOpen is how long an unanswered pending call stays open for a
+// decision and the call made again; a waiting call waits at most the
+// confirmer's wait (approve_timeout) of it.
+const pendingOpen = 10 * time.Minute
 
 var pendingSteps = []store.Migration{{Version: 1, Stmts: []string{`CREATE TABLE IF NOT EXISTS pending_calls (
 	id TEXT PRIMARY KEY, session TEXT NOT NULL, tool TEXT NOT NULL, action TEXT NOT NULL,
-	preview TEXT NOT NULL, created BIGINT NOT NULL, expires BIGINT NOT NULL, status TEXT NOT NULL)`}}}
+	preview TEXT NOT NULL, created BIGINT NOT NULL, expires BIGINT NOT NULL, status TEXT NOT NULL)`}},
+	// call_hash binds a pending call to the call made again: its session,
+	// arguments and the preview shown (shownHash).
+	{Version: 2, Stmts: []string{`ALTER TABLE pending_calls ADD COLUMN call_hash TEXT NOT NULL DEFAULT ''`}}}
 
 // pendingRetention bounds the table: decided calls are kept a day for the
 // record, then deleted.
@@ -101,8 +114,8 @@ func Decide(ctx context.Context, st *store.Store, id string, approve bool) error
 	return nil
 }
 
-// propose stores a new pending call and returns its id.
-func (c *confirmer) propose(ctx context.Context, session, toolName, action, preview string) (string, error) {
+// propose stores a new pending call for the call hash and returns its id.
+func (c *confirmer) propose(ctx context.Context, session, toolName, action, preview, hash string) (string, error) {
 	var b [6]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
@@ -113,11 +126,33 @@ func (c *confirmer) propose(ctx context.Context, session, toolName, action, prev
 		if _, err := tx.Exec(`DELETE FROM pending_calls WHERE expires < $1`, now.Add(-pendingRetention).Unix()); err != nil {
 			return err
 		}
-		_, err := tx.Exec(`INSERT INTO pending_calls(id, session, tool, action, preview, created, expires, status) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-			id, session, toolName, action, preview, now.Unix(), now.Add(c.wait).Unix(), pendingWaiting)
+		_, err := tx.Exec(`INSERT INTO pending_calls(id, session, tool, action, preview, created, expires, status, call_hash) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+			id, session, toolName, action, preview, now.Unix(), now.Add(max(c.wait, c.open)).Unix(), pendingWaiting, hash)
 		return err
 	})
 	return id, err
+}
+
+// earlier finds the pending call of an earlier try of the same call (same
+// session and hash) that is still open, or was decided while open and not
+// yet taken: its id and status ("" when there is none), newest first.
+func (c *confirmer) earlier(ctx context.Context, session, hash string) (string, string, error) {
+	var id, status string
+	err := c.st.DB().QueryRowContext(ctx,
+		`SELECT id, status FROM pending_calls WHERE session = $1 AND call_hash = $2 AND call_hash <> '' AND expires >= $3
+		 AND status IN ($4, $5, $6) ORDER BY created DESC LIMIT 1`,
+		session, hash, time.Now().Unix(), pendingWaiting, pendingApproved, pendingRejected).Scan(&id, &status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", nil
+	}
+	return id, status, err
+}
+
+// tell marks a rejection as told to the call made again, so that a later
+// try asks anew.
+func (c *confirmer) tell(ctx context.Context, id string) error {
+	_, err := c.st.DB().ExecContext(ctx, `UPDATE pending_calls SET status = $1 WHERE id = $2 AND status = $3`, pendingTold, id, pendingRejected)
+	return err
 }
 
 // decision is the outcome of waiting on a pending call.
@@ -147,9 +182,11 @@ func (c *confirmer) await(ctx context.Context, id string, tick func(waited time.
 		case <-poll.C:
 			tick(time.Since(start))
 		case <-deadline.C:
-			return c.expire(id)
+			// The wait ends; the pending call stays open for a decision
+			// and the call made again (earlier). A decision that came in
+			// at the last moment still counts.
+			return c.check(id)
 		case <-ctx.Done():
-			c.expire(id)
 			return decidedTimeout, ctx.Err()
 		}
 	}
@@ -177,17 +214,4 @@ func (c *confirmer) check(id string) (decision, error) {
 		}
 	}
 	return decidedTimeout, fmt.Errorf("pending call %s is %s", id, status)
-}
-
-// expire ends the wait; a decision that came in at the last moment still
-// counts.
-func (c *confirmer) expire(id string) (decision, error) {
-	if _, err := c.st.DB().Exec(`UPDATE pending_calls SET status = $1 WHERE id = $2 AND status = $3`, pendingExpired, id, pendingWaiting); err != nil {
-		return decidedTimeout, err
-	}
-	d, err := c.check(id)
-	if err != nil && d == decidedTimeout {
-		return decidedTimeout, nil // expired: the expected end of an unanswered wait
-	}
-	return d, err
 }

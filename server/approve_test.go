@@ -42,6 +42,9 @@ func callAsync(t *testing.T, c *client.Client, name string, args map[string]any)
 		req := mcp.CallToolRequest{}
 		req.Params.Name = name
 		req.Params.Arguments = args
+		// A client that shows progress: a call for approval waits for
+		// the decision (one that does not is answered at once).
+		req.Params.Meta = &mcp.Meta{ProgressToken: "async-" + name}
 		r, err := c.CallTool(ctxFor(t), req)
 		if err != nil {
 			r = mcp.NewToolResultError("protocol error: " + err.Error())
@@ -101,18 +104,23 @@ func TestApprove_DefaultPolicyWithoutElicitation(t *testing.T) {
 				t.Fatalf("rejected call: %s", text(r))
 			}
 		})
-		t.Run("timeout refuses it and says how to approve", func(t *testing.T) {
+		t.Run("timeout refuses it, says how to approve and keeps it open", func(t *testing.T) {
 			f.s.confirmer.wait = 700 * time.Millisecond
 			defer func() { f.s.confirmer.wait = 2 * time.Minute }()
 			before := f.runs.Load()
-			r := call(t, c, "danger", map[string]any{"text": "nobody answers"})
+			args := map[string]any{"text": "nobody answers"}
+			r := <-callAsync(t, c, "danger", args)
 			noToken(t, r)
 			if !r.IsError || !strings.Contains(text(r), "not approved within") || !strings.Contains(text(r), "clawbridge approve") || f.runs.Load() != before {
 				t.Fatalf("unanswered call: %s", text(r))
 			}
-			calls, _ := ListPending(context.Background(), f.s.deps.Store)
-			if len(calls) != 0 {
-				t.Fatalf("an expired call is still listed: %+v", calls)
+			// Approved after the wait, the same call made again runs once.
+			p := waitPending(t, f)
+			if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); err != nil {
+				t.Fatal(err)
+			}
+			if r := call(t, c, "danger", args); r.IsError || f.runs.Load() != before+1 {
+				t.Fatalf("approved after the wait: %s", text(r))
 			}
 		})
 	})
@@ -202,4 +210,67 @@ func TestApprove_PendingHoldsNoSlot(t *testing.T) {
 	if r := <-ch; r.IsError {
 		t.Fatal(text(r))
 	}
+}
+
+// TestApprove_AnsweredAtOnceWithoutProgress: a client that shows no
+// progress (Gemini CLI, Inspector CLI, mcp-remote) is not left waiting in
+// silence: the call is answered at once with what would run, the pending
+// id and the command; approved, the same call made again runs exactly
+// once; rejected, it is told so; another call, or the same call with a
+// changed preview, is a new question.
+func TestApprove_AnsweredAtOnceWithoutProgress(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		f := newFixtureOn(t, "approve", 3, db.Open(t))
+		f.s.cfg.Limits.LoopRepeats = 100 // the same call is made six times here
+		c := dial(t, f.http(t), mcp.ProtocolVersion20251125, nil)
+		args := map[string]any{"text": "deploy now"}
+		start := time.Now()
+		r := call(t, c, "danger", args)
+		m, _ := r.StructuredContent.(map[string]any)
+		id, _ := m["pending_id"].(string)
+		if r.IsError || m["approval_required"] != true || id == "" || m["approve_command"] != "clawbridge approve "+id ||
+			!strings.Contains(text(r), "deploy now") || time.Since(start) > 5*time.Second || f.runs.Load() != 0 {
+			t.Fatalf("answer at once: %s after %s", text(r), time.Since(start))
+		}
+		noToken(t, r)
+		// Made again before anyone decides: the same question, not a new one.
+		if r := call(t, c, "danger", args); structuredField(r, "pending_id") != id || f.runs.Load() != 0 {
+			t.Fatalf("made again while open: %s", text(r))
+		}
+		if calls, _ := ListPending(context.Background(), f.s.deps.Store); len(calls) != 1 {
+			t.Fatalf("%d calls listed, want 1", len(calls))
+		}
+		if err := Decide(context.Background(), f.s.deps.Store, id, true); err != nil {
+			t.Fatal(err)
+		}
+		// Another call is not covered by that approval.
+		if r := call(t, c, "danger", map[string]any{"text": "something else"}); structuredField(r, "pending_id") == "" || f.runs.Load() != 0 {
+			t.Fatalf("another call ran on the approval: %s", text(r))
+		}
+		if r := call(t, c, "danger", args); r.IsError || f.runs.Load() != 1 {
+			t.Fatalf("approved call made again: %s (runs %d)", text(r), f.runs.Load())
+		}
+		// Once: the next try is a new question.
+		r = call(t, c, "danger", args)
+		second := structuredField(r, "pending_id")
+		if second == "" || second == id || f.runs.Load() != 1 {
+			t.Fatalf("after the run: %s", text(r))
+		}
+		if err := Decide(context.Background(), f.s.deps.Store, second, false); err != nil {
+			t.Fatal(err)
+		}
+		if r := call(t, c, "danger", args); !r.IsError || !strings.Contains(text(r), "rejected") || f.runs.Load() != 1 {
+			t.Fatalf("rejected, made again: %s", text(r))
+		}
+		if r := call(t, c, "danger", args); structuredField(r, "pending_id") == "" {
+			t.Fatalf("after the rejection was told, a new question: %s", text(r))
+		}
+	})
+}
+
+// structuredField is a string field of a result's structured content.
+func structuredField(r *mcp.CallToolResult, name string) string {
+	m, _ := r.StructuredContent.(map[string]any)
+	s, _ := m[name].(string)
+	return s
 }

@@ -29,6 +29,7 @@ type confirmer struct {
 	policy string
 	ttl    time.Duration // token lifetime
 	wait   time.Duration // how long a pending call waits for a decision
+	open   time.Duration // how long it stays open for one (pendingOpen)
 	poll   time.Duration // how often the store is read while waiting
 }
 
@@ -40,7 +41,7 @@ func newConfirmer(st *store.Store, policy string, wait time.Duration) (*confirme
 	if err == nil {
 		err = migratePending(st)
 	}
-	return &confirmer{st: st, policy: policy, ttl: 5 * time.Minute, wait: wait, poll: 250 * time.Millisecond}, err
+	return &confirmer{st: st, policy: policy, ttl: 5 * time.Minute, wait: wait, open: pendingOpen, poll: 250 * time.Millisecond}, err
 }
 
 func argsHash(toolName string, args map[string]any) string {
@@ -98,7 +99,11 @@ func (c *confirmer) spend(ctx context.Context, tok, session, toolName string, ar
 // with a token). Under elicit, a client that cannot be asked, or an
 // elicitation that fails, falls back to approve: never to a token the model
 // could spend itself.
-func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call, args map[string]any, token string) *mcp.CallToolResult {
+//
+// waits says whether a call sent to approval waits for the decision: the
+// client shows progress (the request carried a progress token), or the
+// call is the CLI's own.
+func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call, args map[string]any, token string, waits bool) *mcp.CallToolResult {
 	policy := s.confirmer.policy
 	what, err := describeCall(ctx, t, c)
 	if err != nil {
@@ -143,29 +148,53 @@ func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *
 			return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user declined; do not retry unless the user asks", "the user declined: did not confirm %s", what))
 		}
 	}
-	return s.confirmByApproval(ctx, traceID, sess, t, c, what)
+	return s.confirmByApproval(ctx, traceID, sess, t, c, args, what, waits)
 }
 
-// confirmByApproval stores the call as pending and waits for a person to
-// approve or reject it with `clawbridge approve`. The wait happens before the
-// call takes a concurrency slot and before its class timeout starts.
-func (s *Server) confirmByApproval(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call, what string) *mcp.CallToolResult {
-	id, err := s.confirmer.propose(ctx, sess.key, t.Name, c.Action, what)
+// confirmByApproval stores the call as pending for a person to approve or
+// reject with `clawbridge approve` (approve.go). A client that shows
+// progress, and the CLI, wait for the decision; any other is answered at
+// once with the id and the command, and the same call made again runs once
+// approved. The wait happens before the call takes a concurrency slot and
+// before its class timeout starts.
+func (s *Server) confirmByApproval(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call, args map[string]any, what string, waits bool) *mcp.CallToolResult {
+	hash := shownHash(t.Name, args, what)
+	id, status, err := s.confirmer.earlier(ctx, sess.key, hash)
 	if err != nil {
-		return errorResult(traceID, tool.Errorf(tool.CodeFailed, "", "could not store the call for approval: %v", err))
+		return errorResult(traceID, tool.Errorf(tool.CodeFailed, "", "could not read the calls waiting for approval: %v", err))
+	}
+	switch status {
+	case pendingApproved:
+		if d, err := s.confirmer.check(id); err == nil && d == decidedRun {
+			s.log.Info().Str("kind", "approval").Str("pending_id", id).Msg("approved; the call made again runs once")
+			return nil
+		}
+		id = "" // taken meanwhile by another try: ask anew
+	case pendingRejected:
+		_ = s.confirmer.tell(ctx, id)
+		return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user rejected it; do not retry unless the user asks",
+			"the user rejected %s (pending call %s)", what, id))
+	}
+	if id == "" {
+		if id, err = s.confirmer.propose(ctx, sess.key, t.Name, c.Action, what, hash); err != nil {
+			return errorResult(traceID, tool.Errorf(tool.CodeFailed, "", "could not store the call for approval: %v", err))
+		}
 	}
 	wait := s.confirmer.wait
-	ask := fmt.Sprintf("%s needs the user's approval: run `clawbridge approve %s` to allow it once, or `clawbridge approve --reject %s`; waiting up to %s.", what, id, id, wait)
+	ask := fmt.Sprintf("%s needs the user's approval: run `clawbridge approve %s` to allow it once, or `clawbridge approve --reject %s`.", what, id, id)
 	// The log gets the first line only: a preview's later lines hold the
 	// message text, which logs never do; `clawbridge approve` shows it all.
 	first, _, _ := strings.Cut(what, "\n")
 	s.log.Warn().Str("kind", "approval").Str("pending_id", id).Str("session", sess.key).Str("call", first).Msg(strings.Replace(ask, what, first, 1))
 	_ = s.mcp.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(mcp.LoggingLevelWarning, "clawbridge", ask))
+	if !waits {
+		return approvalNeeded(t, id, what, s.confirmer.open)
+	}
 	lastTick := time.Duration(0)
 	d, err := s.confirmer.await(ctx, id, func(waited time.Duration) {
 		if waited-lastTick >= 2*time.Second || lastTick == 0 {
 			lastTick = waited
-			c.Progress(waited.Seconds(), wait.Seconds(), ask)
+			c.Progress(waited.Seconds(), wait.Seconds(), ask+fmt.Sprintf(" Waiting up to %s.", wait))
 		}
 	})
 	switch {
@@ -173,14 +202,33 @@ func (s *Server) confirmByApproval(ctx context.Context, traceID string, sess *se
 		s.log.Info().Str("kind", "approval").Str("pending_id", id).Msg("approved; running once")
 		return nil
 	case d == decidedReject:
+		_ = s.confirmer.tell(ctx, id)
 		return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user rejected it; do not retry unless the user asks",
 			"the user rejected %s (pending call %s)", what, id))
 	case err != nil && ctx.Err() == nil:
 		return errorResult(traceID, tool.Errorf(tool.CodeFailed, "", "waiting for approval of %s failed: %v", what, err))
 	}
-	return errorResult(traceID, tool.Errorf(tool.CodeDenied,
-		"tell the user this action needs their approval; when they are ready, call again and have them run `clawbridge approve` (lists waiting calls) and `clawbridge approve ID` while the call waits",
+	return errorResult(traceID, tool.Errorf(tool.CodeConfirm,
+		fmt.Sprintf("tell the user to run `clawbridge approve %s` (it stays open for %s), then call again with the same arguments: it runs once", id, s.confirmer.open),
 		"%s was not approved within %s and did not run (pending call %s)", what, wait, id))
+}
+
+// approvalNeeded is the answer to a call that waits for a person: what
+// would run, the pending id and the command that approves it. Not an
+// error: nothing failed, the model has something to tell the user.
+func approvalNeeded(t *tool.Tool, id, what string, open time.Duration) *mcp.CallToolResult {
+	approve := "clawbridge approve " + id
+	data := map[string]any{
+		"approval_required": true,
+		"action":            what,
+		"pending_id":        id,
+		"approve_command":   approve,
+		"reject_command":    "clawbridge approve --reject " + id,
+		"expires_in":        open.String(),
+		"how":               "Show the user what will run and the approve command. Once they have run it, call the same tool again with exactly the same arguments: it runs once.",
+	}
+	return mcp.NewToolResultStructured(data, fmt.Sprintf("Approval required before running %s.\nAsk the user to run `%s` (or reject it with `clawbridge approve --reject %s`); it stays open for %s. Then call %s again with the same arguments: it runs once.",
+		what, approve, id, open, t.Name))
 }
 
 // confirmByToken is the token policy: the first call returns a preview and a

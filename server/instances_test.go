@@ -119,7 +119,7 @@ func TestSeveralInstances_PendingCallRunsOnce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		a, b := pair(t, db, "approve")
 		ctx := context.Background()
-		id, err := a.s.confirmer.propose(ctx, "principal:p", "danger", "", "danger {}")
+		id, err := a.s.confirmer.propose(ctx, "principal:p", "danger", "", "danger {}", "h")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -257,7 +257,8 @@ func (s *Server) confirmationStage(ctx context.Context, c *callState, next next)
 	// A scheduled call's High level was confirmed when its job was added
 	// (cron's add is High then); the scheduler re-checks the level at fire.
 	if c.tool.LevelOf(c.call) == tool.High && c.sess.kind != kindScheduled {
-		r := s.confirm(ctx, c.traceID, c.sess, c.tool, c.call, c.clean, c.token)
+		waits := c.progress != nil || c.sess.kind == kindLocal
+		r := s.confirm(ctx, c.traceID, c.sess, c.tool, c.call, c.clean, c.token, waits)
 		s.confirmed(r)
 		if r != nil {
 			c.status = "confirm"
@@ -509,10 +510,11 @@ var (
 )
 
 // progressFunc sends MCP progress notifications when the client asked for
-// them with a progress token.
+// them with a progress token; nil when it did not (the call's Progress
+// stays a no-op, and a call for approval does not wait: see confirm).
 func progressFunc(ctx context.Context, srv *mcpserver.MCPServer, req mcp.CallToolRequest) func(float64, float64, string) {
 	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
-		return func(float64, float64, string) {}
+		return nil
 	}
 	tok := req.Params.Meta.ProgressToken
 	return func(done, total float64, msg string) {

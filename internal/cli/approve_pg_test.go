@@ -49,7 +49,8 @@ func TestApproveCLI_PostgresStore(t *testing.T) {
 		}
 		for _, line := range strings.Split(out, "\n") {
 			if strings.Contains(line, "pg.txt") {
-				id = strings.Fields(line)[0]
+				id = strings.Fields(line)[0] // the call's own line; the preview's lines follow it
+				break
 			}
 		}
 		time.Sleep(50 * time.Millisecond)

@@ -29,7 +29,8 @@ type Config struct {
 	HTTP    HTTP   `yaml:"http"`
 	Confirm string `yaml:"confirm"` // elicit | approve | token | auto | deny
 	// ApproveTimeout is how long a call waits for `clawbridge approve`
-	// (policy approve, and elicit where the client cannot be asked).
+	// (policy approve, and elicit where the client cannot be asked) when
+	// its client shows progress; other calls are answered at once.
 	ApproveTimeout time.Duration `yaml:"approve_timeout"`
 	Limits         Limits        `yaml:"limits"`
 	Network        Network       `yaml:"network"`
