@@ -22,6 +22,9 @@ import (
 // start no server, so they work beside a running clawbridge; refresh starts
 // each server just long enough to read its manifest.
 func cmdBridge(ctx context.Context, args []string, stdout io.Writer) error {
+	if len(args) > 0 && isHelp(args[0]) {
+		return helpRequest(commandHelp["bridge status"] + "\n" + commandHelp["bridge approve"] + "\n" + commandHelp["bridge refresh"])
+	}
 	if len(args) == 0 || (args[0] != "status" && args[0] != "approve" && args[0] != "refresh") {
 		return usageError("bridge: clawbridge bridge status | clawbridge bridge approve SERVER | clawbridge bridge refresh [SERVER...]")
 	}

@@ -25,7 +25,7 @@ const exitNeedsConfirmation = 3
 func cmdCall(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	name := ""
 	switch {
-	case len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help"):
+	case len(args) > 0 && isHelp(args[0]):
 		args = args[:1] // the flags below print the help
 	case len(args) == 0 || strings.HasPrefix(args[0], "-"):
 		return usageError("call: name the tool first: clawbridge call TOOL --args '{...}'")

@@ -8,6 +8,9 @@ import (
 )
 
 func cmdConfig(args []string, stdout io.Writer) error {
+	if len(args) > 0 && isHelp(args[0]) {
+		return helpRequest(commandHelp["config init"])
+	}
 	if len(args) == 0 || args[0] != "init" {
 		return usageError("config: the only subcommand is `config init [--path FILE]`")
 	}

@@ -273,3 +273,29 @@ func TestDoctor_CoversScreen(t *testing.T) {
 		t.Errorf("live display %s: doctor says\n%s", disp, out)
 	}
 }
+
+// TestHelpAndVersion_EveryForm: --version, -h and --help before any command
+// answer with the version and the command list (not serve's flags), and
+// every command with subcommands or a positional first argument answers
+// --help with its own usage on stdout, exit 0.
+func TestHelpAndVersion_EveryForm(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--version"}, "clawbridge " + Version},
+		{[]string{"-version"}, "clawbridge " + Version},
+		{[]string{"-h"}, "Usage:\n  clawbridge [serve]"},
+		{[]string{"--help"}, "clawbridge approve [--reject] ID"},
+		{[]string{"install", "--help"}, "clawbridge install claude-desktop|cursor|vscode"},
+		{[]string{"config", "-h"}, "clawbridge config init"},
+		{[]string{"bridge", "--help"}, "clawbridge bridge refresh"},
+		{[]string{"call", "--help"}, "clawbridge call TOOL"},
+		{[]string{"serve", "--help"}, "clawbridge serve [--http ADDR]"},
+	} {
+		code, stdout, stderr := mainCLI(t, c.args...)
+		if code != 0 || !strings.Contains(stdout, c.says) || stderr != "" {
+			t.Errorf("%v: exit %d, stdout %.120q, stderr %.120q; want %q", c.args, code, stdout, stderr, c.says)
+		}
+	}
+}

@@ -47,6 +47,9 @@ func cmdInstall(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		return usageError("install: name a client: claude-desktop, cursor or vscode")
 	}
+	if isHelp(args[0]) {
+		return helpRequest(commandHelp["install"])
+	}
 	name := args[0]
 	cc, ok := clients[name]
 	if !ok {

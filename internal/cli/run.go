@@ -98,7 +98,9 @@ func (e exitError) Error() string {
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd := "serve"
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+	if len(args) > 0 && (isHelp(args[0]) || args[0] == "--version" || args[0] == "-version") {
+		cmd = args[0] // not serve's flags: the command list, the version
+	} else if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
@@ -122,15 +124,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdInstall(args, stdout)
 	case "config":
 		return cmdConfig(args, stdout)
-	case "version", "--version":
+	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "clawbridge", Version)
 		return nil
-	case "help", "-h", "--help":
+	case "help", "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
 	return usageError(fmt.Sprintf("unknown command %q", cmd))
 }
+
+// isHelp reports whether a is a request for help (-h, --help, -help).
+func isHelp(a string) bool { return a == "-h" || a == "--help" || a == "-help" }
 
 // newFlags makes a flag set with the common --config flag.
 func newFlags(name string) (*flag.FlagSet, *string) {
