@@ -45,10 +45,16 @@ func (h *host) sessionDown(id string) {
 // session whatever log level it set: a fired job is what the user asked to
 // be told about.
 func (h *host) Notify(level, logger string, data map[string]any) bool {
-	h.s.mcp.SendNotificationToAllClients(string(mcp.MethodNotificationMessage), map[string]any{"level": level, "logger": logger, "data": data})
+	// Counted before the send: a session that became initialized between
+	// the send and the count would be reported as told when it was not.
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.connected) > 0
+	n := len(h.connected)
+	h.mu.Unlock()
+	if n == 0 {
+		return false
+	}
+	h.s.mcp.SendNotificationToAllClients(string(mcp.MethodNotificationMessage), map[string]any{"level": level, "logger": logger, "data": data})
+	return true
 }
 
 func (h *host) Level(name, action string, args map[string]any) (tool.Level, error) {
