@@ -54,7 +54,6 @@ var decisionRules = []instructionRule{
 	{[]string{"screen"}, "A screenshot of the desktop: screen."},
 }
 
-
 // buildInstructions renders the instructions for the registered tools and
 // the configured core set (core names not registered are left out).
 func buildInstructions(registered []*tool.Tool, core []string) string {

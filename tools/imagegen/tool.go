@@ -128,7 +128,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "model_quality", Type: tool.String, Description: "The API's quality (e.g. high, hd)."},
 				output, overwrite}},
 		},
-		OpenWorld: g.cfg.Generate.BaseURL != "", // generate sends the prompt to the configured endpoint
+		OpenWorld: g.cfg.Generate.BaseURL != "",               // generate sends the prompt to the configured endpoint
 		Programs:  map[string]string{"zbarimg": "zbar-tools"}, // optional: the second reader of QR codes
 		Examples: []string{
 			"generate a qr code for my wifi",
