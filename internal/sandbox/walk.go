@@ -11,7 +11,7 @@ import (
 // they lie under root. A walk that starts inside one visits nothing.
 func (s *Sandbox) WalkDir(root string, fn fs.WalkDirFunc) error {
 	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if s.privatePath(p) {
+		if s.privatePath(p, d) {
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -22,14 +22,15 @@ func (s *Sandbox) WalkDir(root string, fn fs.WalkDirFunc) error {
 }
 
 // privatePath reports whether p (a walked path: its parents are real
-// directories, its last element may be a symlink) is or lies in a private
-// directory. A symlink to one is caught as well: its target is resolved.
-func (s *Sandbox) privatePath(p string) bool {
+// directories) is or lies in a private directory. Only a symlink is
+// resolved, to catch a link to one; other entries need no syscall.
+func (s *Sandbox) privatePath(p string, d fs.DirEntry) bool {
 	if s.isPrivate(p) {
 		return true
 	}
-	if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
-		return s.isPrivate(real)
+	if d == nil || d.Type()&fs.ModeSymlink == 0 {
+		return false
 	}
-	return false
+	real, err := filepath.EvalSymlinks(p)
+	return err == nil && s.isPrivate(real)
 }
