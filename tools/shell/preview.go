@@ -9,8 +9,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
+	"clawbridge/internal/jail"
 	"clawbridge/internal/logging"
 	"clawbridge/internal/sandbox"
 	"clawbridge/tools/tool"
@@ -83,20 +83,20 @@ func (r *runner) showFile(cwd, a string) (shownFile, string, bool) {
 	}
 	defer f.Close()
 	h := sha256.New()
-	var head strings.Builder
-	if _, err := io.Copy(io.MultiWriter(h, &limitedBuilder{&head, shownBytes}), f); err != nil {
+	head := jail.NewCapped(shownBytes)
+	if _, err := io.Copy(io.MultiWriter(h, head), f); err != nil {
 		return shownFile{}, "", false
 	}
 	sf := shownFile{rel: r.d.Sandbox.Rel(abs), abs: abs, size: fi.Size(), sum: hex.EncodeToString(h.Sum(nil))}
-	text := head.String()
-	if !utf8.ValidString(text) && len(text) < shownBytes || strings.ContainsRune(text, 0) {
+	text := head.String() // valid UTF-8: a rune cut by the cap is dropped
+	if strings.ContainsAny(text, "\x00\uFFFD") {
 		return sf, "", true // binary: the hash says which file
 	}
 	lines := strings.SplitAfter(text, "\n")
 	if len(lines) > shownLines {
 		lines = lines[:shownLines]
 	}
-	shown := strings.ToValidUTF8(strings.Join(lines, ""), "")
+	shown := strings.Join(lines, "")
 	if int64(len(shown)) < fi.Size() {
 		shown += "\n… (the rest not shown; the sha256 covers it)"
 	}
@@ -115,17 +115,4 @@ func checkShown(c *tool.Call) error {
 		}
 	}
 	return nil
-}
-
-// limitedBuilder keeps the first n bytes written to it.
-type limitedBuilder struct {
-	b *strings.Builder
-	n int
-}
-
-func (l *limitedBuilder) Write(p []byte) (int, error) {
-	if room := l.n - l.b.Len(); room > 0 {
-		l.b.Write(p[:min(room, len(p))])
-	}
-	return len(p), nil
 }
