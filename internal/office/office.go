@@ -53,6 +53,30 @@ const convertTimeout = 10 * time.Minute
 // (starting LibreOffice costs seconds, so callers batch) and returns the PDF
 // paths in input order. Inputs must have distinct base names.
 func ConvertToPDF(ctx context.Context, outDir string, inputs ...string) ([]string, error) {
+	return convertFiles(ctx, outDir, Target{Ext: ".pdf", Filter: "pdf"}, inputs)
+}
+
+// Target is what one LibreOffice run writes: the output extension and the
+// --convert-to argument, and the import filter that opens the inputs (""
+// lets LibreOffice choose by content).
+type Target struct {
+	Ext      string // ".pdf", ".docx", ...
+	Filter   string // --convert-to, e.g. pdf or docx:MS Word 2007 XML (one argv word)
+	InFilter string // --infilter, e.g. writer_pdf_import
+}
+
+// PDFToDOCX and PDFToODT open a PDF in Writer with LibreOffice's PDF import
+// (writer_pdf_import: each run of text becomes a positioned text box,
+// pictures and drawings stay, so pages look as in the PDF) and save it as
+// Word or ODF text.
+var (
+	PDFToDOCX = Target{Ext: ".docx", Filter: `docx:MS Word 2007 XML`, InFilter: "writer_pdf_import"}
+	PDFToODT  = Target{Ext: ".odt", Filter: "odt:writer8", InFilter: "writer_pdf_import"}
+)
+
+// convertFiles converts every input to outDir/<base><to.Ext> in one run and
+// returns the outputs in input order.
+func convertFiles(ctx context.Context, outDir string, to Target, inputs []string) ([]string, error) {
 	if len(inputs) == 0 {
 		if !Available() {
 			return nil, ErrNoSoffice
@@ -61,10 +85,10 @@ func ConvertToPDF(ctx context.Context, outDir string, inputs ...string) ([]strin
 	}
 	outs := make([]string, len(inputs))
 	for i, in := range inputs {
-		outs[i] = filepath.Join(outDir, strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))+".pdf")
+		outs[i] = filepath.Join(outDir, strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))+to.Ext)
 		_ = os.Remove(outs[i]) // a stale copy must not pass for a fresh one
 	}
-	out, runErr, err := run(ctx, outDir, "pdf", inputs)
+	out, runErr, err := run(ctx, outDir, to.Filter, to.InFilter, inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +106,7 @@ func ConvertToPDF(ctx context.Context, outDir string, inputs ...string) ([]strin
 		if runErr != nil {
 			return nil, fmt.Errorf("soffice: converting %s failed: %v: %s", strings.Join(missing, ", "), runErr, msg)
 		}
-		return nil, fmt.Errorf("soffice: no PDF produced for %s: %s", strings.Join(missing, ", "), msg)
+		return nil, fmt.Errorf("soffice: no %s produced for %s: %s", strings.TrimPrefix(to.Ext, "."), strings.Join(missing, ", "), msg)
 	}
 	return outs, nil
 }
@@ -95,7 +119,7 @@ const csvAllSheets = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,f
 // LibreOffice run, outDir/<base>-<sheet>.csv, and returns for each input
 // its files by sheet name. A workbook LibreOffice cannot read has none.
 func SheetsToCSV(ctx context.Context, outDir string, inputs ...string) ([]map[string]string, error) {
-	if _, _, err := run(ctx, outDir, csvAllSheets, inputs); err != nil {
+	if _, _, err := run(ctx, outDir, csvAllSheets, "", inputs); err != nil {
 		return nil, err
 	}
 	out := make([]map[string]string, len(inputs))
@@ -115,10 +139,11 @@ func globEscape(s string) string {
 	return r.Replace(s)
 }
 
-// run converts the inputs with one LibreOffice run in the jail and returns
-// its output and how it exited (exitErr); err is a run that could not be
-// made. The caller checks for the files it expects.
-func run(ctx context.Context, outDir, convertTo string, inputs []string) (out string, exitErr, err error) {
+// run converts the inputs with one LibreOffice run in the jail, opening them
+// with infilter when it is not empty, and returns its output and how it
+// exited (exitErr); err is a run that could not be made. The caller checks
+// for the files it expects.
+func run(ctx context.Context, outDir, convertTo, infilter string, inputs []string) (out string, exitErr, err error) {
 	bin, err := exec.LookPath(Program)
 	if err != nil {
 		return "", nil, ErrNoSoffice
@@ -138,6 +163,9 @@ func run(ctx context.Context, outDir, convertTo string, inputs []string) (out st
 	seen := map[string]bool{}
 	args := []string{bin, "-env:UserInstallation=file:///tmp/profile", "--headless", "--norestore", "--nologo", "--nodefault", "--nolockcheck",
 		"--convert-to", convertTo, "--outdir", jailOut}
+	if infilter != "" {
+		args = append(args, "--infilter="+infilter)
+	}
 	for i, in := range inputs {
 		base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
 		if seen[base] {
@@ -182,6 +210,12 @@ func run(ctx context.Context, outDir, convertTo string, inputs []string) (out st
 // ToPDFBytes converts one in-memory document (name gives the extension, for
 // example "doc.docx") and returns the PDF bytes.
 func ToPDFBytes(ctx context.Context, name string, data []byte) ([]byte, error) {
+	return ConvertBytes(ctx, name, data, Target{Ext: ".pdf", Filter: "pdf"})
+}
+
+// ConvertBytes converts one in-memory document (name gives the extension)
+// to the target and returns the output bytes.
+func ConvertBytes(ctx context.Context, name string, data []byte, to Target) ([]byte, error) {
 	dir, err := os.MkdirTemp("", "clawbridge-conv-")
 	if err != nil {
 		return nil, fmt.Errorf("soffice: temp dir: %w", err)
@@ -191,7 +225,7 @@ func ToPDFBytes(ctx context.Context, name string, data []byte) ([]byte, error) {
 	if err := os.WriteFile(in, data, 0o600); err != nil {
 		return nil, fmt.Errorf("soffice: write input: %w", err)
 	}
-	outs, err := ConvertToPDF(ctx, filepath.Join(dir, "out"), in)
+	outs, err := convertFiles(ctx, filepath.Join(dir, "out"), to, []string{in})
 	if err != nil {
 		return nil, err
 	}
