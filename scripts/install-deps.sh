@@ -41,6 +41,8 @@ need zbarimg zbar-tools   # image_generator reads every QR code back with it (an
 # calendar tests: the second reader of .ics files and their recurrences
 /usr/bin/python3 -c 'import icalendar, dateutil' >/dev/null 2>&1 || missing="$missing python3-icalendar python3-dateutil"
 /usr/bin/python3 -c 'import recurring_ical_events' >/dev/null 2>&1 || missing="$missing python3-recurring-ical-events"
+# format_converter tests: the second reader of the .docx made from a PDF
+/usr/bin/python3 -c 'import docx' >/dev/null 2>&1 || missing="$missing python3-docx"
 [ -f /usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml ] || missing="$missing opencv-data"
 [ -d /usr/lib/postgresql ] || missing="$missing postgresql"
 [ -n "$(ls /usr/share/fonts/truetype/wqy 2>/dev/null)" ] || missing="$missing fonts-wqy-zenhei"

@@ -62,7 +62,7 @@ func (cv *converter) load(c *tool.Call) (*source, error) {
 		kind = kindOf(abs)
 	}
 	if kind == "" {
-		return nil, tool.Invalid("from", fmt.Sprintf("cannot tell the format of %s from its extension", path), "set 'from'")
+		return nil, tool.Invalid("from", fmt.Sprintf("cannot tell the format of %s from its extension", path), cv.knownInputs())
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {

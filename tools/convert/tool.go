@@ -2,8 +2,9 @@
 // conversions. Markdown is rendered with goldmark (GFM, highlighted code);
 // PDFs from Markdown and HTML are printed by Chromium (tool.PDFRenderer) so
 // Chinese text, tables and code come out right; Word and PowerPoint files go
-// to PDF through LibreOffice; tables keep their types across csv, xlsx and
-// json (excelize); images convert between png, jpeg, gif, bmp and tiff.
+// to PDF, and PDFs to Word, through LibreOffice; tables keep their types
+// across csv, xlsx and json (excelize); images convert between png, jpeg,
+// gif, bmp and tiff.
 package convert
 
 import (
@@ -38,12 +39,13 @@ var extKind = map[string]string{
 	".docx": "docx", ".pptx": "pptx",
 	".doc": "office", ".odt": "office", ".rtf": "office", ".ppt": "office", ".odp": "office", ".xls": "office", ".ods": "office",
 	".xlsx": "xlsx", ".csv": "csv", ".json": "json",
+	".pdf": "pdf",
 	".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".gif": "gif", ".bmp": "bmp", ".tif": "tiff", ".tiff": "tiff", ".webp": "webp",
 }
 
 // outExt is the file extension of each target.
 var outExt = map[string]string{
-	"html": ".html", "pdf": ".pdf", "docx": ".docx", "md": ".md", "txt": ".txt",
+	"html": ".html", "pdf": ".pdf", "docx": ".docx", "odt": ".odt", "md": ".md", "txt": ".txt",
 	"xlsx": ".xlsx", "csv": ".csv", "json": ".json",
 	"png": ".png", "jpeg": ".jpg", "gif": ".gif", "bmp": ".bmp", "tiff": ".tiff",
 }
@@ -64,6 +66,7 @@ func (cv *converter) routes() map[string]map[string]convFunc {
 		"docx":   {"md": cv.docxToMD, "txt": cv.docxToText, "html": cv.docxToHTML, "pdf": cv.officeToPDF},
 		"pptx":   {"pdf": cv.officeToPDF, "txt": cv.pptxToText, "md": cv.pptxToMD},
 		"office": {"pdf": cv.officeToPDF},
+		"pdf":    {"docx": cv.pdfToWord, "odt": cv.pdfToWord},
 		"csv":    {"xlsx": cv.table, "json": cv.table},
 		"xlsx":   {"csv": cv.table, "json": cv.table, "pdf": cv.officeToPDF},
 		"json":   {"csv": cv.table, "xlsx": cv.table},
@@ -78,12 +81,12 @@ func New(d *tool.Deps) tool.Tool {
 	if s := cv.cfg; d.Config != nil && d.Config.Section("format_converter", &s) == nil {
 		cv.cfg = s
 	}
-	targets := []string{"html", "pdf", "docx", "md", "txt", "xlsx", "csv", "json", "png", "jpeg", "gif", "bmp", "tiff"}
-	froms := []string{"md", "html", "docx", "pptx", "office", "csv", "xlsx", "json", "png", "jpeg", "gif", "bmp", "tiff", "webp"}
+	targets := []string{"html", "pdf", "docx", "odt", "md", "txt", "xlsx", "csv", "json", "png", "jpeg", "gif", "bmp", "tiff"}
+	froms := []string{"md", "html", "docx", "pptx", "office", "pdf", "csv", "xlsx", "json", "png", "jpeg", "gif", "bmp", "tiff", "webp"}
 	return tool.Tool{
 		Name:        "format_converter",
 		Title:       "Format converter",
-		Description: "Converts files between formats: Markdown, HTML, Word, PowerPoint, Excel to PDF or to each other; csv, xlsx and json into each other; images between formats. Use pdf_tool to edit existing PDFs and doc_generator/ppt_generator to write new documents.",
+		Description: "Converts files: Markdown, HTML, Word, PowerPoint, Excel to PDF or to each other; PDF to Word (scanned PDFs need ocr first); csv, xlsx, json into each other; images between formats. Use pdf_tool to edit PDFs, doc_generator/ppt_generator to write new documents.",
 		Actions: []tool.Action{
 			{Name: "convert", Handler: cv.convert, Description: "path or text to the format in to", Level: tool.Write, Timeout: tool.Slow, Params: []tool.Param{
 				{Name: "path", Type: tool.String, Description: "Input file."},
@@ -103,8 +106,10 @@ func New(d *tool.Deps) tool.Tool {
 			{Name: "formats", Handler: cv.formats, Description: "list the supported conversions", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 		},
 		Programs: map[string]string{
-			"soffice":  "libreoffice-writer-nogui",
-			"chromium": "chromium",
+			"soffice":   "libreoffice-writer-nogui",
+			"chromium":  "chromium",
+			"pdfinfo":   "poppler-utils", // PDF to Word: encryption and
+			"pdftotext": "poppler-utils", // text layer checked first
 		},
 		Examples: []string{
 			"convert README.md to PDF",
@@ -173,6 +178,25 @@ func (cv *converter) formats(context.Context, *tool.Call) (*tool.Result, error) 
 		lines = append(lines, from+" -> "+strings.Join(table[from], ", "))
 	}
 	return &tool.Result{Summary: "supported conversions: " + strings.Join(lines, "; "), Data: map[string]any{"conversions": table}}, nil
+}
+
+// knownInputs says, for the 'cannot tell the format' error, which
+// extensions convert to what (extensions with the same targets together),
+// and that 'from' names the format of any other file.
+func (cv *converter) knownInputs() string {
+	r := cv.routes()
+	extsByTargets := map[string][]string{}
+	for ext, kind := range extKind {
+		targets := strings.Join(keys(r[kind]), ", ")
+		extsByTargets[targets] = append(extsByTargets[targets], ext)
+	}
+	var parts []string
+	for targets, exts := range extsByTargets {
+		sort.Strings(exts)
+		parts = append(parts, strings.Join(exts, " ")+" -> "+targets)
+	}
+	sort.Strings(parts)
+	return "format_converter converts " + strings.Join(parts, "; ") + ". For a file with another extension set 'from' to its format (" + strings.Join(keys(r), ", ") + ")"
 }
 
 func keys[V any](m map[string]V) []string {

@@ -1,0 +1,164 @@
+package convert
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"clawbridge/internal/jail"
+	"clawbridge/internal/office"
+	"clawbridge/internal/wording"
+	"clawbridge/tools/tool"
+)
+
+// pdfWord is the LibreOffice target of each PDF conversion.
+var pdfWord = map[string]office.Target{"docx": office.PDFToDOCX, "odt": office.PDFToODT}
+
+// pdfToWord opens a PDF with LibreOffice's PDF import (in the jail, through
+// internal/office) and saves it as docx or odt. poppler reads the file
+// first, also in the jail: an encrypted file that needs a password and a
+// scanned one (no text on any page) are refused with what to do instead,
+// since LibreOffice would fail on the first and give only pictures of the
+// pages for the second.
+func (cv *converter) pdfToWord(ctx context.Context, _ *tool.Call, src *source, to string) ([]byte, map[string]any, error) {
+	if !office.Available() {
+		return nil, nil, tool.Missing("soffice (LibreOffice)", office.WriterPackage)
+	}
+	info, err := readPDF(ctx, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	if info.pages > 0 && len(info.empty) == info.pages {
+		return nil, nil, tool.Errorf(tool.CodeInvalid,
+			fmt.Sprintf("run the ocr tool on it first (ocr with path=%s and output=%s.txt), then convert that text with format_converter (to=%s)", src.name, tool.StemOf(src.name), to),
+			"%s has no text layer (a scanned PDF: its pages are images), so LibreOffice would give only pictures of the pages", src.name)
+	}
+	data, err := office.ConvertBytes(ctx, "input.pdf", src.data, pdfWord[to])
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		if errors.Is(err, office.ErrNoSoffice) {
+			return nil, nil, tool.Missing("soffice (LibreOffice)", office.WriterPackage)
+		}
+		if info.encrypted {
+			return nil, nil, encryptedPDF(src.name, "LibreOffice cannot open it")
+		}
+		return nil, nil, tool.Errorf(tool.CodeFailed, "check the file with pdf_tool validate",
+			"LibreOffice could not convert %s to %s: %v", src.name, to, err)
+	}
+	facts := map[string]any{"engine": "libreoffice", "pages": info.pages}
+	if len(info.empty) > 0 {
+		facts["pages_without_text"] = info.empty
+		facts["note"] = fmt.Sprintf("%s no text layer (scanned?) and came over as pictures: the ocr tool reads them",
+			wording.Count(len(info.empty), "page has", "pages have"))
+	}
+	return data, facts, nil
+}
+
+func encryptedPDF(name, why string) error {
+	return tool.Errorf(tool.CodeInvalid,
+		"save a decrypted copy with pdf_tool decrypt (password=...), then convert that copy",
+		"%s is encrypted and %s", name, why)
+}
+
+// pdfFacts is what poppler says about a PDF before it is converted.
+type pdfFacts struct {
+	pages     int
+	encrypted bool
+	empty     []int // pages without text, 1-based
+}
+
+// popplerTimeout bounds one pdfinfo or pdftotext run.
+const popplerTimeout = 5 * time.Minute
+
+// readPDF asks pdfinfo whether the PDF is encrypted and pdftotext which
+// pages have text. Both parse an untrusted file, so they run in the jail
+// seeing only that file, read-only.
+func readPDF(ctx context.Context, src *source) (pdfFacts, error) {
+	var f pdfFacts
+	out, err := poppler(ctx, "pdfinfo", src, nil, 1<<20)
+	if err != nil {
+		return f, err
+	}
+	f.pages, f.encrypted = parseInfo(out)
+	text, err := poppler(ctx, "pdftotext", src, []string{"-enc", "UTF-8"}, 64<<20)
+	if err != nil {
+		return f, err
+	}
+	// pdftotext ends every page with a form feed.
+	pages := strings.Split(text, "\f")
+	if n := len(pages) - 1; n > 0 && n == f.pages {
+		for i, p := range pages[:n] {
+			if strings.TrimSpace(p) == "" {
+				f.empty = append(f.empty, i+1)
+			}
+		}
+	}
+	return f, nil
+}
+
+// poppler runs pdfinfo or pdftotext over the source in the jail and returns
+// what it printed. Text beyond capBytes is dropped: enough is known by then.
+func poppler(ctx context.Context, prog string, src *source, args []string, capBytes int) (string, error) {
+	bin, err := exec.LookPath(prog)
+	if err != nil {
+		return "", tool.Missing(prog, "poppler-utils")
+	}
+	target := "/tmp/in/" + filepath.Base(src.abs)
+	argv := append(append([]string{bin}, args...), target)
+	if prog == "pdftotext" {
+		argv = append(argv, "-")
+	}
+	res, err := jail.Run(ctx, jail.Spec{
+		Argv:      argv,
+		Env:       []string{"LANG=C.UTF-8"},
+		Binds:     []jail.Bind{{Source: src.abs, Target: target}},
+		Timeout:   popplerTimeout,
+		StdoutCap: capBytes,
+		StderrCap: 4 << 10,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", fmt.Errorf("convert: run %s: %w", prog, err)
+	}
+	if res.ExitCode != 0 || res.Signal != "" {
+		msg := strings.TrimSpace(res.Stderr + " " + res.Signal)
+		if strings.Contains(msg, "Incorrect password") {
+			return "", encryptedPDF(src.name, "needs a password to open")
+		}
+		return "", tool.Errorf(tool.CodeInvalid, "check the file with pdf_tool validate", "%s is not a readable PDF: %s: %s", src.name, prog, msg)
+	}
+	return res.Stdout, nil
+}
+
+// parseInfo reads the page count and encryption from pdfinfo's answer. The
+// document's own strings (Title, ...) come first and may imitate pdfinfo's
+// lines, so only the lines from the last "Pages:" on are read.
+func parseInfo(out string) (pages int, encrypted bool) {
+	lines := strings.Split(out, "\n")
+	at := -1
+	for i, line := range lines {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "Pages:" {
+			if n, err := strconv.Atoi(f[1]); err == nil {
+				pages, at = n, i
+			}
+		}
+	}
+	if at < 0 {
+		return 0, false
+	}
+	for _, line := range lines[at+1:] {
+		if strings.HasPrefix(line, "Encrypted:") {
+			encrypted = strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(line, "Encrypted:")), "yes")
+		}
+	}
+	return pages, encrypted
+}
