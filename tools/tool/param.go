@@ -213,7 +213,7 @@ func (t *Tool) InputSchema() map[string]any {
 		if tag == "" && len(p.requiredBy) > 0 { // every action takes and requires it
 			required = append(required, p.Name)
 		}
-		if d := strings.TrimSpace(tag + " " + p.Description + p.limitsNote()); d != "" {
+		if d := joinWords(tag, p.Description, p.limitsNote()); d != "" {
 			s["description"] = d
 		}
 		props[p.Name] = s
@@ -238,7 +238,7 @@ func (t *Tool) actionLines() string {
 }
 
 // limitsNote says, after the description, the limits of each action whose
-// own are narrower than the published ones: " (snapshot: 500 to 100000;
+// own are narrower than the published ones: "(snapshot: 500 to 100000;
 // template: one of go, python)". Prepare applies them; a model must know.
 func (m *mergedParam) limitsNote() string {
 	var parts []string
@@ -264,7 +264,18 @@ func (m *mergedParam) limitsNote() string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return " (" + strings.Join(parts, "; ") + ")"
+	return "(" + strings.Join(parts, "; ") + ")"
+}
+
+// joinWords joins the non-empty parts with a space.
+func joinWords(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // actionTag is the leading tag of a parameter of a multi-action tool
