@@ -20,10 +20,12 @@ import (
 // TestFirstCalls writes, for every action of every tool, the first call a
 // model would write from tools/list alone, and makes it. The generator reads
 // only the published tool (what a client receives): the `action` enum, the
-// top-level `required`, and each parameter's type, enum, default, bounds and
-// description, where a leading tag says which actions take it and which
-// require it ("[for add, list; required for add]", "[required for id]"; no
-// tag: every action, optional unless listed in `required`).
+// top-level `required`, the action lines ("board [takes only charts]"), and
+// each parameter's type, enum, default, bounds and description, where a
+// leading tag says which actions take it and which require it ("[for add,
+// list; required for add]", "[required for all but list]"; no tag: every
+// action that lists nothing, and those that list it; optional unless in
+// `required`), as tool.InputSchema documents the form.
 //
 // Two calls per action: the minimal one (its required parameters) and the
 // full one (every parameter the schema gives that action). A call is
@@ -132,6 +134,9 @@ type generator struct {
 	needers  map[string][]string // parameter -> actions that require it
 }
 
+// listedRE is an action line that lists what the action takes.
+var listedRE = regexp.MustCompile(`^([a-z_]+) \[takes (?:only ([^\]]*)|nothing)\]`)
+
 // tagRE is the leading tag of a parameter's description.
 var tagRE = regexp.MustCompile(`^\[([^\]]*)\]`)
 
@@ -150,10 +155,28 @@ func parseSchema(schema map[string]any) generator {
 	} else {
 		g.actions = []string{""}
 	}
+	// Lines of the action description that list what an action takes.
+	only := map[string][]string{}
+	actionDesc, _ := g.props["action"]["description"].(string)
+	for _, line := range strings.Split(actionDesc, "\n") {
+		if m := listedRE.FindStringSubmatch(line); m != nil {
+			only[m[1]] = []string{}
+			if m[2] != "" {
+				only[m[1]] = splitNames(m[2])
+			}
+		}
+	}
 	for name, p := range g.props {
 		desc, _ := p["description"].(string)
 		m := tagRE.FindStringSubmatch(desc)
 		if m == nil {
+			if len(only) > 0 { // every action but those listed without it
+				for _, a := range g.actions {
+					if list, ok := only[a]; !ok || slices.Contains(list, name) {
+						g.takers[name] = append(g.takers[name], a)
+					}
+				}
+			}
 			continue
 		}
 		for _, part := range strings.Split(m[1], "; ") {

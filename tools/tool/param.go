@@ -189,19 +189,25 @@ func (m *mergedParam) loosen(q Param) {
 // them; Gemini CLI validates calls with the schema as published).
 //
 // Which action takes which parameter is said in one fixed form that every
-// client passes on to its model, since all keep descriptions: a parameter
-// of a multi-action tool that not every action takes, or that only some
-// actions require, starts its description with a tag, "[for a, b]",
-// "[required for a, b]" (taken and required by exactly those) or
-// "[for a, b; required for a]". No tag: every action takes it, and it is
-// required when the object's `required` lists it.
+// client passes on to its model, since all keep descriptions. A parameter
+// of a multi-action tool may start its description with a tag:
+// "[for a, b]", "[required for a, b]" (taken and required by exactly those)
+// or "[for a, b; required for a]", where a list may instead name the
+// actions it leaves out, "all but c, d", when that is shorter. An action
+// that takes few of the parameters may say so on its line, "c [takes only
+// x, y]: …" or "d [takes nothing]", when that is shorter than the tags it
+// saves. A parameter without a tag is taken by every action whose line does
+// not say "takes only" or "takes nothing" and by those whose list names it;
+// it is required when the object's `required` lists it, and then every
+// action takes it.
 func (t *Tool) InputSchema() map[string]any {
 	params, _ := t.mergedParams()
 	props := map[string]any{}
 	var required []string
+	listed := t.listedActions(params)
 	if t.MultiAction() {
 		action := map[string]any{"type": "string", "enum": t.ActionNames()}
-		if d := t.actionLines(); d != "" {
+		if d := t.actionLines(listed); d != "" {
 			action["description"] = d
 		}
 		props["action"] = action
@@ -209,7 +215,7 @@ func (t *Tool) InputSchema() map[string]any {
 	}
 	for _, p := range params {
 		s := p.Schema()
-		tag := t.actionTag(p)
+		tag := t.actionTag(p, listed)
 		if tag == "" && len(p.requiredBy) > 0 { // every action takes and requires it
 			required = append(required, p.Name)
 		}
@@ -225,13 +231,57 @@ func (t *Tool) InputSchema() map[string]any {
 	return out
 }
 
-// actionLines describes the actions, one line each; an action whose name
-// says it all (append, unzip) has none.
-func (t *Tool) actionLines() string {
+// listedActions picks the actions whose lines list what they take: each, in
+// order, whose listing makes the action line and the tags shorter.
+func (t *Tool) listedActions(params []mergedParam) map[string]bool {
+	listed := map[string]bool{}
+	if !t.MultiAction() {
+		return listed
+	}
+	size := func() int {
+		n := len(t.actionLines(listed))
+		for _, p := range params {
+			n += len(t.actionTag(p, listed))
+		}
+		return n
+	}
+	best := size()
+	for _, a := range t.Actions {
+		listed[a.Name] = true
+		if n := size(); n < best {
+			best = n
+		} else {
+			delete(listed, a.Name)
+		}
+	}
+	return listed
+}
+
+// actionLines describes the actions, one line each: an action's
+// description, after what it takes if it is listed; an action whose name
+// says it all (append, unzip) and is not listed has no line.
+func (t *Tool) actionLines(listed map[string]bool) string {
 	var lines []string
 	for _, a := range t.Actions {
+		line := a.Name
+		if listed[a.Name] {
+			var takes []string
+			for _, p := range a.Params {
+				if p.Disabled == "" {
+					takes = append(takes, p.Name)
+				}
+			}
+			if len(takes) == 0 {
+				line += " [takes nothing]"
+			} else {
+				line += " [takes only " + strings.Join(takes, ", ") + "]"
+			}
+		}
 		if a.Description != "" {
-			lines = append(lines, a.Name+": "+a.Description)
+			line += ": " + a.Description
+		}
+		if line != a.Name {
+			lines = append(lines, line)
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -279,15 +329,22 @@ func joinWords(parts ...string) string {
 }
 
 // actionTag is the leading tag of a parameter of a multi-action tool
-// (InputSchema says its form), or "" when every action takes it and either
-// all or none of them require it.
-func (t *Tool) actionTag(p mergedParam) string {
+// (InputSchema says its form), or "" when no tag is needed: every action
+// not listed takes it (a listed one's line names it), and either none of
+// them requires it or all actions take and require it.
+func (t *Tool) actionTag(p mergedParam, listed map[string]bool) string {
 	if !t.MultiAction() {
 		return ""
 	}
+	implicit := true
+	for _, a := range t.Actions {
+		if !listed[a.Name] && !slices.Contains(p.actions, a.Name) {
+			implicit = false
+		}
+	}
 	all := len(p.actions) == len(t.Actions)
 	switch {
-	case len(p.requiredBy) == 0 && all, len(p.requiredBy) == len(p.actions) && all:
+	case implicit && (len(p.requiredBy) == 0 || all && len(p.requiredBy) == len(p.actions)):
 		return ""
 	case len(p.requiredBy) == 0:
 		return "[for " + t.actionList(p.actions) + "]"

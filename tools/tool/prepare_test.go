@@ -253,3 +253,34 @@ func TestDisabledParam_NotPublished(t *testing.T) {
 		t.Error("a required disabled parameter passes Validate")
 	}
 }
+
+// An action that takes few of the parameters most others take lists them on
+// its line, when that is shorter than the tags it saves; the parameters the
+// other actions share then go without a tag.
+func TestSchemaTags_ListedAction(t *testing.T) {
+	common := []Param{
+		{Name: "x", Type: String, Description: "x column.", Required: true},
+		{Name: "y", Type: String, Description: "y column."},
+		{Name: "width", Type: Integer, Description: "Pixels."},
+		{Name: "title", Type: String},
+	}
+	tl := &Tool{Name: "charts", Title: "Charts", Description: "d", Actions: []Action{
+		{Name: "chart", Description: "one chart", Handler: noop, Level: Read, Timeout: Fast, Params: common},
+		{Name: "excel", Description: "an xlsx", Handler: noop, Level: Read, Timeout: Fast, Params: common},
+		{Name: "board", Description: "a page", Handler: noop, Level: Read, Timeout: Fast,
+			Params: []Param{{Name: "charts", Type: Array, Items: &Param{Type: Object}, Description: "Charts.", Required: true}, {Name: "title", Type: String}}},
+	}}
+	if err := tl.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	props := tl.InputSchema()["properties"].(map[string]any)
+	desc := func(n string) any { return props[n].(map[string]any)["description"] }
+	if got := desc("action"); got != "chart: one chart\nexcel: an xlsx\nboard [takes only charts, title]: a page" {
+		t.Errorf("action: %q", got)
+	}
+	for n, want := range map[string]any{"x": "[required for chart, excel] x column.", "y": "y column.", "width": "Pixels.", "title": nil, "charts": "[required for board] Charts."} {
+		if got := desc(n); got != want {
+			t.Errorf("%s: %q, want %q", n, got, want)
+		}
+	}
+}
