@@ -388,9 +388,23 @@ func innerArguments(args map[string]any) (map[string]any, error) {
 	return out, nil
 }
 
+// firstSentence is the summary find_tools gives of a description: up to the
+// first full stop that ends a sentence, "。" or a "." followed by a space or
+// the end, outside brackets ("(.pptx)" and "e.g. x" end nothing).
 func firstSentence(s string) string {
+	depth := 0
 	for i, r := range s {
-		if (r == '.' || r == '。') && i > 20 {
+		switch r {
+		case '(', '[', '{', '（':
+			depth++
+		case ')', ']', '}', '）':
+			depth--
+		}
+		if depth != 0 || i <= 20 {
+			continue
+		}
+		rest := s[i+len(string(r)):]
+		if r == '。' || r == '.' && (rest == "" || rest[0] == ' ' && !strings.HasSuffix(s[:i], "e.g") && !strings.HasSuffix(s[:i], "i.e")) {
 			return s[:i+len(string(r))]
 		}
 	}

@@ -9,8 +9,36 @@ import (
 	"testing"
 
 	"clawbridge/internal/config"
+	"clawbridge/internal/wording"
+	"clawbridge/tools"
 	"clawbridge/tools/tool"
+	"clawbridge/tools/tooltest"
 )
+
+// TestFirstSentence_WholeForEveryTool: the summary find_tools gives of each
+// tool is a whole sentence, not text cut inside brackets or at an extension
+// ("Creates a PowerPoint presentation (.").
+func TestFirstSentence_WholeForEveryTool(t *testing.T) {
+	all, err := tools.All(tooltest.Deps(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range all {
+		s := firstSentence(tl.Description)
+		if f := wording.Fault(s); f != "" || !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "。") {
+			t.Errorf("%s: summary %q: %s", tl.Name, s, f)
+		}
+	}
+	for in, want := range map[string]string{
+		"Creates a PowerPoint presentation (.pptx) from an outline. Use it for slides.": "Creates a PowerPoint presentation (.pptx) from an outline.",
+		"Writes a Word .docx from Markdown, e.g. a report. More.":                       "Writes a Word .docx from Markdown, e.g. a report.",
+		"生成合同文本，支持中英文。其余说明。":                                                            "生成合同文本，支持中英文。",
+	} {
+		if got := firstSentence(in); got != want {
+			t.Errorf("firstSentence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
 
 func TestTablesFileOverride(t *testing.T) {
 	dir := t.TempDir()

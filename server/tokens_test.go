@@ -85,9 +85,10 @@ func measureSchemaTokens(t testing.TB, s *Server) schemaTokens {
 
 // Bounds at what the schemas cost now (issue 12): a change that makes the
 // views heavier fails here. The issue's goal for the recommended view is
-// 3,500 (3,457 now); for the full list of its 19 tools, 11,000.
+// 3,500 (3,490 now: saying which action takes which parameter, issue 27,
+// cost 33 tokens over 3,457); for the full list of its 19 tools, 11,000.
 const (
-	recMeanBound = 3460
+	recMeanBound = 3500
 	full19Bound  = 11000
 )
 

@@ -20,3 +20,36 @@ func TestWording_CountAndNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestFault: what a cut or careless edit leaves in a description is found;
+// ordinary text, examples and ellipses are not.
+func TestFault(t *testing.T) {
+	for _, ok := range []string{
+		"Creates a PowerPoint presentation (.pptx) from an outline.",
+		`Pages, e.g. "1-3,5" or [4, 10]; {"a": 1}.`,
+		"Category (food, 交通, salary ...).",
+		"add: Record one.\nlist: Entries.",
+		"工具（演示文稿）",
+	} {
+		if f := Fault(ok); f != "" {
+			t.Errorf("%q: %s", ok, f)
+		}
+	}
+	for _, bad := range []string{
+		"Creates a PowerPoint presentation (.",
+		"Record one income.; list",
+		"two  spaces",
+		"a (b] c",
+		"unclosed (paren",
+		"closes) nothing",
+		`odd "quote`,
+		"space before , comma",
+		"empty () brackets",
+		"trailing ",
+		"a.. b",
+	} {
+		if Fault(bad) == "" {
+			t.Errorf("%q: no fault found", bad)
+		}
+	}
+}

@@ -107,7 +107,7 @@ func build(d *tool.Deps) (*caltool, tool.Tool, error) {
 			{Name: "update", Description: "Change an event, or one occurrence of a recurring one.", Level: tool.Write, Timeout: tool.Fast, Handler: c.update, Params: update},
 			{Name: "delete", Description: "Delete an event to the trash, or leave one occurrence out.", Level: tool.Write, Timeout: tool.Fast, Handler: c.delete, Params: []tool.Param{id, occ}},
 			{Name: "restore", Description: "Bring a deleted event back from the trash.", Level: tool.Write, Timeout: tool.Fast, Handler: c.restore, Params: []tool.Param{id}},
-			{Name: "import_ics", Description: "Import an .ics file from the workspace (the same file again changes nothing; events it cannot read are skipped and listed).", Level: tool.Write, Timeout: tool.Normal, Handler: c.importICS,
+			{Name: "import_ics", Description: "Import an .ics file (the same file twice changes nothing; events it cannot read are listed).", Level: tool.Write, Timeout: tool.Normal, Handler: c.importICS,
 				Params: []tool.Param{{Name: "path", Type: tool.String, Required: true, Description: "The .ics file."}, calParam}},
 			{Name: "export_ics", Description: "Export events to an .ics file.", Level: tool.Write, Timeout: tool.Normal, Handler: c.exportICS, Params: []tool.Param{
 				calsParam,

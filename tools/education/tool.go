@@ -88,34 +88,34 @@ func build(d *tool.Deps) (*edu, tool.Tool, error) {
 			"cloze and multiple-choice questions from a text, flashcards in decks with SM-2 spaced repetition and a due list, " +
 			"study plans over days within a daily time budget, exportable as .ics.",
 		Actions: []tool.Action{
-			{Name: "add_cards", Description: "Add flashcards to a deck (a front already in the deck is skipped).", Level: tool.Write, Timeout: tool.Fast, Handler: x.addCards, Params: []tool.Param{
+			{Name: "add_cards", Description: "Add cards; a front already in the deck is skipped.", Level: tool.Write, Timeout: tool.Fast, Handler: x.addCards, Params: []tool.Param{
 				deck,
 				{Name: "cards", Type: tool.Array, Required: true, Description: "Cards to add.", Items: &tool.Param{Type: tool.Object, Properties: []tool.Param{
 					{Name: "front", Type: tool.String, Required: true, Description: "Question side."},
 					{Name: "back", Type: tool.String, Required: true, Description: "Answer side."}}}}}},
-			{Name: "decks", Description: "The decks with their card counts and how many are due today.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.decks},
-			{Name: "due", Description: "Cards due on or before a date, most overdue first.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.due, Params: []tool.Param{
+			{Name: "decks", Description: "Card and due counts per deck.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.decks},
+			{Name: "due", Description: "Cards due by a date, most overdue first.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.due, Params: []tool.Param{
 				deck, date, {Name: "limit", Type: tool.Integer, Default: 50, Min: tool.Ptr(1), Max: tool.Ptr(1000), Description: "At most this many cards."}}},
-			{Name: "review", Description: "Record an answer's quality 0–5 (SM-2: 5 perfect, 3 correct with effort, <3 wrong) and schedule the card's next review.", Level: tool.Write, Timeout: tool.Fast, Handler: x.review, Params: []tool.Param{
+			{Name: "review", Description: "Grade a recall; SM-2 schedules the next review.", Level: tool.Write, Timeout: tool.Fast, Handler: x.review, Params: []tool.Param{
 				id, {Name: "quality", Type: tool.Integer, Required: true, Min: tool.Ptr(0), Max: tool.Ptr(5), Description: "0–5: 0 blackout, 1–2 wrong, 3 hard, 4 good, 5 perfect."}}},
-			{Name: "delete_card", Description: "Delete a card (with its review history) to the trash.", Level: tool.Write, Timeout: tool.Fast, Handler: x.deleteCard, Params: []tool.Param{id}},
-			{Name: "restore_card", Description: "Bring a deleted card back.", Level: tool.Write, Timeout: tool.Fast, Handler: x.restoreCard, Params: []tool.Param{id}},
-			{Name: "export_cards", Description: "Export cards with their schedule to CSV.", Level: tool.Write, Timeout: tool.Normal, Handler: x.exportCards, Params: []tool.Param{deck, output, overwrite}},
-			{Name: "math_quiz", Description: "Arithmetic or algebra problems for a school grade, with answers and worked steps.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.mathQuiz, Params: []tool.Param{
+			{Name: "delete_card", Description: "To the trash, with its history.", Level: tool.Write, Timeout: tool.Fast, Handler: x.deleteCard, Params: []tool.Param{id}},
+			{Name: "restore_card", Level: tool.Write, Timeout: tool.Fast, Handler: x.restoreCard, Params: []tool.Param{id}},
+			{Name: "export_cards", Description: "Cards and their schedule as CSV.", Level: tool.Write, Timeout: tool.Normal, Handler: x.exportCards, Params: []tool.Param{deck, output, overwrite}},
+			{Name: "math_quiz", Description: "Arithmetic or algebra problems with answers and steps.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.mathQuiz, Params: []tool.Param{
 				{Name: "topic", Type: tool.String, Enum: []string{"arithmetic", "algebra"}, Default: "arithmetic", Description: "arithmetic (grades 1–6) or algebra (grades 5–9)."},
 				{Name: "grade", Type: tool.Integer, Required: true, Min: tool.Ptr(1), Max: tool.Ptr(9), Description: "School grade 1–9."},
 				count, seed}},
-			{Name: "text_quiz", Description: "Cloze (fill-in-the-blank) or multiple-choice questions from a Chinese or English text; blanks are its content words and recurring terms, distractors other terms of the same text.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.textQuizAction, Params: []tool.Param{
-				{Name: "text", Type: tool.String, Required: true, Description: "The source text (Chinese, English or both)."},
+			{Name: "text_quiz", Description: "Cloze or multiple-choice questions from a text.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.textQuizAction, Params: []tool.Param{
+				{Name: "text", Type: tool.String, Required: true, Description: "The source text (Chinese, English or both); blanks are its content words and recurring terms, distractors other terms of it."},
 				{Name: "kind", Type: tool.String, Enum: []string{"cloze", "choice", "mixed"}, Default: "cloze", Description: "cloze (fill in the blank), choice (four options), or mixed (alternating)."},
 				count, seed}},
-			{Name: "study_plan", Description: "Lay topics (each with its minutes) over study days in order, no day over the daily budget, in the configured time zone; optionally export the sessions as .ics.", Level: tool.Write, Timeout: tool.Fast, Handler: x.studyPlan, Params: []tool.Param{
+			{Name: "study_plan", Description: "Topics over study days, no day over the daily budget.", Level: tool.Write, Timeout: tool.Fast, Handler: x.studyPlan, Params: []tool.Param{
 				{Name: "topics", Type: tool.Array, Required: true, Description: "Topics in study order.", Items: &tool.Param{Type: tool.Object, Properties: []tool.Param{
 					{Name: "name", Type: tool.String, Required: true, Description: "Topic."},
 					{Name: "minutes", Type: tool.Integer, Required: true, Description: "Minutes it needs."}}}},
 				{Name: "daily_minutes", Type: tool.Integer, Default: 60, Min: tool.Ptr(1), Max: tool.Ptr(1440), Description: "Study minutes per day at most."},
 				{Name: "start_date", Type: tool.String, Description: "First day, YYYY-MM-DD (default today)."},
-				{Name: "start_time", Type: tool.String, Default: "19:00", Description: "When each day's study starts, HH:MM local time."},
+				{Name: "start_time", Type: tool.String, Default: "19:00", Description: "When each day's study starts, HH:MM in the configured time zone."},
 				{Name: "days", Type: tool.Integer, Min: tool.Ptr(1), Description: "Finish within this many calendar days (default: as long as needed, up to tools.education.max_plan_days)."},
 				{Name: "weekdays", Type: tool.Array, Items: &tool.Param{Type: tool.String}, Description: "Study only on these days (mon … sun; default every day)."},
 				{Name: "split", Type: tool.Boolean, Default: true, Description: "Let a topic continue on the next day; off: each topic on one day."},

@@ -84,17 +84,17 @@ func build(d *tool.Deps) (*fintool, tool.Tool, error) {
 				{Name: "note", Type: tool.String, Description: "What it was."},
 			}},
 			{Name: "list", Description: "Entries in a range, filtered.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: f.list, Params: []tool.Param{from, to, kind, category, account}},
-			{Name: "summary", Description: "Totals by month, category and account, with month-over-month change.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: f.summary, Params: []tool.Param{from, to, account}},
+			{Name: "summary", Description: "Totals by month, category and account, with the change on the month before.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: f.summary, Params: []tool.Param{from, to, account}},
 			{Name: "budget_set", Description: "Set a category's monthly budget (one month, or every month).", Level: tool.Write, Timeout: tool.Fast, Handler: f.budgetSet, Params: []tool.Param{
 				addCat,
 				{Name: "amount", Type: tool.String, Description: "Exact decimal limit (or amount_cents)."},
 				{Name: "amount_cents", Type: tool.Integer, Min: tool.Ptr(0), Description: "Limit in integer cents."},
 				{Name: "month", Type: tool.String, Description: "YYYY-MM, or \"*\" for every month (default \"*\")."},
 			}},
-			{Name: "budget_check", Description: "Spent and remaining per budgeted category in a month; over budget flagged.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: f.budgetCheck, Params: []tool.Param{month}},
+			{Name: "budget_check", Description: "Spent and left per budgeted category in a month.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: f.budgetCheck, Params: []tool.Param{month}},
 			{Name: "delete", Description: "Delete an entry to the trash.", Level: tool.Write, Timeout: tool.Fast, Handler: f.delete, Params: []tool.Param{id}},
 			{Name: "restore", Description: "Bring a deleted entry back.", Level: tool.Write, Timeout: tool.Fast, Handler: f.restore, Params: []tool.Param{id}},
-			{Name: "import", Description: "Import a bill export or CSV from the workspace; rows already imported are skipped.", Level: tool.Write, Timeout: tool.Normal, Handler: f.importFile, Params: []tool.Param{
+			{Name: "import", Description: "Import a bill export, CSV or xlsx; rows seen before are skipped.", Level: tool.Write, Timeout: tool.Normal, Handler: f.importFile, Params: []tool.Param{
 				{Name: "path", Type: tool.String, Required: true, Description: "The CSV or xlsx file."},
 				{Name: "format", Type: tool.String, Enum: tool.EnumValues("auto", "alipay", "wechat", "jd", "csv"), Default: "auto", Description: "auto uses mapping when given, else finds an Alipay, WeChat Pay or JD header; csv uses mapping."},
 				{Name: "mapping", Type: tool.Object, Description: "For csv: column headers by role.", Properties: []tool.Param{

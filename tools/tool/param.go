@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"clawbridge/internal/wording"
 )
 
 // Type is a JSON Schema type.
@@ -136,6 +138,7 @@ func (t *Tool) mergedParams() ([]mergedParam, error) {
 				out[i].loosen(p)
 			}
 			out[i].actions = append(out[i].actions, a.Name)
+			out[i].defs = append(out[i].defs, p)
 			if p.Required {
 				out[i].requiredBy = append(out[i].requiredBy, a.Name)
 			}
@@ -147,6 +150,7 @@ func (t *Tool) mergedParams() ([]mergedParam, error) {
 type mergedParam struct {
 	Param
 	actions    []string
+	defs       []Param // each action's own definition, as actions
 	requiredBy []string
 }
 
@@ -180,50 +184,43 @@ func (m *mergedParam) loosen(q Param) {
 // InputSchema builds the published JSON Schema: one flat object (without
 // additionalProperties: Prepare refuses unknown fields with a hint naming
 // the accepted ones, so the schema need not say it in every tool), a
-// required `action` enum for multi-action tools (no
-// top-level oneOf/anyOf, which several clients reject), and short notes on
-// which actions use which parameters, each said once: a parameter that few
-// actions take says so itself ("for a, b"); an action that goes without
-// parameters most actions take says so on its own line of the action
-// description ("fields: …" or "without …"), instead of every one of those
-// parameters repeating "not for a".
+// required `action` enum for multi-action tools whose description has one
+// line per action, and no top-level oneOf/anyOf (the Anthropic API refuses
+// them; Gemini CLI validates calls with the schema as published).
+//
+// Which action takes which parameter is said in one fixed form that every
+// client passes on to its model, since all keep descriptions. A parameter
+// of a multi-action tool may start its description with a tag:
+// "[for a, b]", "[required for a, b]" (taken and required by exactly those)
+// or "[for a, b; required for a]", where a list may instead name the
+// actions it leaves out, "all but c, d", when that is shorter. An action
+// that takes few of the parameters may say so on its line, "c [takes only
+// x, y]: …" or "d [takes nothing]", when that is shorter than the tags it
+// saves. A parameter without a tag is taken by every action whose line does
+// not say "takes only" or "takes nothing" and by those whose list names it;
+// it is required when the object's `required` lists it, and then every
+// action takes it.
 func (t *Tool) InputSchema() map[string]any {
 	params, _ := t.mergedParams()
 	props := map[string]any{}
 	var required []string
-	skips := map[string][]string{} // action -> common parameters it does not take
-	notes := make([]string, len(params))
-	for i, p := range params {
-		notes[i] = t.actionNote(p, skips)
-	}
+	listed := t.listedActions(params)
 	if t.MultiAction() {
-		var lines []string
-		for _, a := range t.Actions {
-			// An action whose name says it all (append, unzip) has no
-			// description and no line, unless it has a fields note.
-			switch fields := actionFields(a, skips[a.Name]); {
-			case a.Description != "":
-				lines = append(lines, a.Name+": "+a.Description+fields)
-			case fields != "":
-				lines = append(lines, a.Name+fields)
-			}
-		}
 		action := map[string]any{"type": "string", "enum": t.ActionNames()}
-		if len(lines) > 0 {
-			action["description"] = strings.Join(lines, "; ")
+		if d := t.actionLines(listed); d != "" {
+			action["description"] = d
 		}
 		props["action"] = action
 		required = append(required, "action")
 	}
-	for i, p := range params {
+	for _, p := range params {
 		s := p.Schema()
-		all := !t.MultiAction() || len(p.actions) == len(t.Actions)
-		if all && len(p.requiredBy) == len(p.actions) && len(p.requiredBy) > 0 {
+		tag := t.actionTag(p, listed)
+		if tag == "" && len(p.requiredBy) > 0 { // every action takes and requires it
 			required = append(required, p.Name)
-		} else if notes[i] != "" && p.Description == "" {
-			s["description"] = notes[i]
-		} else if notes[i] != "" {
-			s["description"] = p.Description + " (" + notes[i] + ")"
+		}
+		if d := joinWords(tag, p.Description, p.limitsNote()); d != "" {
+			s["description"] = d
 		}
 		props[p.Name] = s
 	}
@@ -234,100 +231,141 @@ func (t *Tool) InputSchema() map[string]any {
 	return out
 }
 
-// actionFields is the note on an action's line when it goes without some
-// parameters that most actions take: the shorter of the fields it takes and
-// the common ones it lacks.
-func actionFields(a Action, skipped []string) string {
-	if len(skipped) == 0 {
-		return ""
+// listedActions picks the actions whose lines list what they take: each, in
+// order, whose listing makes the action line and the tags shorter.
+func (t *Tool) listedActions(params []mergedParam) map[string]bool {
+	listed := map[string]bool{}
+	if !t.MultiAction() {
+		return listed
 	}
-	var takes []string
-	for _, p := range a.Params {
-		if p.Disabled == "" {
-			takes = append(takes, p.Name)
+	size := func() int {
+		n := len(t.actionLines(listed))
+		for _, p := range params {
+			n += len(t.actionTag(p, listed))
+		}
+		return n
+	}
+	best := size()
+	for _, a := range t.Actions {
+		listed[a.Name] = true
+		if n := size(); n < best {
+			best = n
+		} else {
+			delete(listed, a.Name)
 		}
 	}
-	return " (" + shorter("fields: ", takes, "without ", skipped) + ")"
+	return listed
 }
 
-// actionNote says, as briefly as it can, which actions use and require a
-// parameter of a multi-action tool: "for a, b", then "required",
-// "required for a" or "optional for b". A parameter that most actions take
-// gets no "for" list; it is added to skips under each action that does not
-// take it, for that action's own line.
-func (t *Tool) actionNote(p mergedParam, skips map[string][]string) string {
+// actionLines describes the actions, one line each: an action's
+// description, after what it takes if it is listed; an action whose name
+// says it all (append, unzip) and is not listed has no line.
+func (t *Tool) actionLines(listed map[string]bool) string {
+	var lines []string
+	for _, a := range t.Actions {
+		line := a.Name
+		if listed[a.Name] {
+			var takes []string
+			for _, p := range a.Params {
+				if p.Disabled == "" {
+					takes = append(takes, p.Name)
+				}
+			}
+			if len(takes) == 0 {
+				line += " [takes nothing]"
+			} else {
+				line += " [takes only " + strings.Join(takes, ", ") + "]"
+			}
+		}
+		if a.Description != "" {
+			line += ": " + a.Description
+		}
+		if line != a.Name {
+			lines = append(lines, line)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// limitsNote says, after the description, the limits of each action whose
+// own are narrower than the published ones: "(snapshot: 500 to 100000;
+// template: one of go, python)". Prepare applies them; a model must know.
+func (m *mergedParam) limitsNote() string {
+	var parts []string
+	for i, d := range m.defs {
+		var spec []string
+		if len(d.Enum) > 0 && !slices.Equal(d.Enum, m.Enum) {
+			spec = append(spec, "one of "+strings.Join(d.Enum, ", "))
+		}
+		lo := d.Min != nil && (m.Min == nil || *d.Min != *m.Min)
+		hi := d.Max != nil && (m.Max == nil || *d.Max != *m.Max)
+		switch {
+		case lo && d.Max != nil, hi && d.Min != nil:
+			spec = append(spec, wording.Number(*d.Min)+" to "+wording.Number(*d.Max))
+		case lo:
+			spec = append(spec, "at least "+wording.Number(*d.Min))
+		case hi:
+			spec = append(spec, "at most "+wording.Number(*d.Max))
+		}
+		if len(spec) > 0 {
+			parts = append(parts, m.actions[i]+": "+strings.Join(spec, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "(" + strings.Join(parts, "; ") + ")"
+}
+
+// joinWords joins the non-empty parts with a space.
+func joinWords(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// actionTag is the leading tag of a parameter of a multi-action tool
+// (InputSchema says its form), or "" when no tag is needed: every action
+// not listed takes it (a listed one's line names it), and either none of
+// them requires it or all actions take and require it.
+func (t *Tool) actionTag(p mergedParam, listed map[string]bool) string {
 	if !t.MultiAction() {
 		return ""
 	}
-	// Actions that take no parameters are left out of "for …" lists: their
-	// own line in the action description already says they take nothing.
-	takers := t.paramTakers()
-	var parts []string
-	named := len(p.actions) == len(t.Actions) || namesAll(p.Description, p.actions)
-	if len(p.actions) < len(takers) && !named {
-		others := without(takers, p.actions)
-		if forList := "for " + strings.Join(p.actions, ", "); len(forList) <= len("not for "+strings.Join(others, ", ")) {
-			parts = append(parts, forList)
-		} else {
-			for _, a := range others {
-				skips[a] = append(skips[a], p.Name)
-			}
-			named = true // the actions' lines say where it is taken
-		}
-	}
-	switch {
-	case len(p.requiredBy) == 0:
-	case len(p.requiredBy) == len(p.actions) && (len(parts) > 0 || named):
-		parts = append(parts, "required")
-	case len(p.requiredBy) == len(p.actions):
-		parts = append(parts, "required for "+strings.Join(p.requiredBy, ", "))
-	default:
-		parts = append(parts, shorter("required for ", p.requiredBy, "optional for ", without(p.actions, p.requiredBy)))
-	}
-	return strings.Join(parts, "; ")
-}
-
-// paramTakers lists the actions that take at least one parameter.
-func (t *Tool) paramTakers() []string {
-	var out []string
+	implicit := true
 	for _, a := range t.Actions {
-		if slices.ContainsFunc(a.Params, func(p Param) bool { return p.Disabled == "" }) {
-			out = append(out, a.Name)
+		if !listed[a.Name] && !slices.Contains(p.actions, a.Name) {
+			implicit = false
 		}
 	}
-	return out
+	all := len(p.actions) == len(t.Actions)
+	switch {
+	case implicit && (len(p.requiredBy) == 0 || all && len(p.requiredBy) == len(p.actions)):
+		return ""
+	case len(p.requiredBy) == 0:
+		return "[for " + t.actionList(p.actions) + "]"
+	case len(p.requiredBy) == len(p.actions):
+		return "[required for " + t.actionList(p.requiredBy) + "]"
+	}
+	return "[for " + t.actionList(p.actions) + "; required for " + t.actionList(p.requiredBy) + "]"
 }
 
-// namesAll reports whether a description already names every action (as a
-// word), so that a "for …" list would only repeat it.
-func namesAll(desc string, actions []string) bool {
-	words := strings.FieldsFunc(desc, func(r rune) bool {
-		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
-	})
-	for _, a := range actions {
-		if !slices.Contains(words, a) {
-			return false
+// actionList names some of the tool's actions, or, when that is shorter,
+// the others: "all but merge, images_to_pdf".
+func (t *Tool) actionList(some []string) string {
+	var others []string
+	for _, a := range t.Actions {
+		if !slices.Contains(some, a.Name) {
+			others = append(others, a.Name)
 		}
 	}
-	return true
-}
-
-// shorter renders the shorter of two ways to name the same set of actions.
-func shorter(prefixA string, a []string, prefixB string, b []string) string {
-	sa, sb := prefixA+strings.Join(a, ", "), prefixB+strings.Join(b, ", ")
-	if len(sb) < len(sa) {
-		return sb
+	list, but := strings.Join(some, ", "), "all but "+strings.Join(others, ", ")
+	if len(others) > 0 && len(but) < len(list) {
+		return but
 	}
-	return sa
-}
-
-// without lists the names of all that are not in some.
-func without(all, some []string) []string {
-	var out []string
-	for _, n := range all {
-		if !slices.Contains(some, n) {
-			out = append(out, n)
-		}
-	}
-	return out
+	return list
 }

@@ -108,7 +108,7 @@ func TestStrict_UnknownFields(t *testing.T) {
 	// the field, the likely one and what the action takes.
 	_, err := typed().Prepare(map[string]any{"count": 2.0, "zeta": 1.0, "ratoi": 1.0})
 	te := wantInvalid(t, err, "ratoi")
-	if !strings.Contains(te.Message, "did you mean ratio?") || !strings.Contains(te.Hint, "count, ratio, flag") {
+	if !strings.Contains(te.Message, "did you mean ratio?") || !strings.Contains(te.Hint, "accepted fields: count, ratio, flag") {
 		t.Errorf("imprecise: %s / %s", te.Message, te.Hint)
 	}
 	// A field like no parameter is a client's own addition: the call goes
@@ -117,11 +117,23 @@ func TestStrict_UnknownFields(t *testing.T) {
 	if err != nil || strings.Join(c.Ignored, ",") != "wait_for_previous,zeta" || c.Args.Has("zeta") {
 		t.Fatalf("client fields: %v, ignored %v", err, c)
 	}
-	// A parameter of another action is refused with that action's list.
+	// A parameter of another action is refused with the called action's own
+	// fields, required ones marked, and the likely one when there is one.
 	_, err = multi().Prepare(map[string]any{"action": "beta", "path": "p", "only_a": "x"})
 	te = wantInvalid(t, err, "only_a")
-	if !strings.Contains(te.Message, "for multi action 'alpha', not for multi action 'beta'") || !strings.Contains(te.Hint, "path, most") {
+	if !strings.Contains(te.Message, "for multi action 'alpha', not for multi action 'beta'") || te.Hint != "accepted fields: path (required), most" {
 		t.Errorf("other action's field: %s / %s", te.Message, te.Hint)
+	}
+	tl := multi()
+	tl.Actions[1].Params = append(tl.Actions[1].Params, Param{Name: "only_as", Type: String})
+	_, err = tl.Prepare(map[string]any{"action": "beta", "path": "p", "only_a": "x"})
+	if te = wantInvalid(t, err, "only_a"); !strings.Contains(te.Message, "(did you mean only_as?)") {
+		t.Errorf("other action's field, near one of this action's: %s", te.Message)
+	}
+	tl.Actions = append(tl.Actions, Action{Name: "list", Handler: noop, Level: Read, Timeout: Fast})
+	_, err = tl.Prepare(map[string]any{"action": "list", "path": "p"})
+	if te = wantInvalid(t, err, "path"); te.Hint != "it takes no fields besides action" {
+		t.Errorf("action without fields: %s", te.Hint)
 	}
 	// The schema leaves this to Prepare rather than repeat it in every tool.
 	if _, ok := typed().InputSchema()["additionalProperties"]; ok {
@@ -173,54 +185,46 @@ func TestMultiAction_ActionRequired(t *testing.T) {
 	}(), "only_a")
 }
 
-// The notes on parameters only some actions use or require are short and
-// say the same as the long form did.
-func TestSchemaNotes_Short(t *testing.T) {
-	s := multi().InputSchema()
-	props := s["properties"].(map[string]any)
-	desc := func(n string) string { return props[n].(map[string]any)["description"].(string) }
-	if got := desc("only_a"); got != "only_a text (for alpha)" {
-		t.Errorf("only_a: %q", got)
-	}
-	if got := desc("most"); got != "most text (optional for beta)" {
-		t.Errorf("most: %q", got)
-	}
-	if got := desc("path"); got != "path text" {
-		t.Errorf("path: %q", got)
-	}
-	b, _ := json.Marshal(s["required"])
-	if string(b) != `["action","path"]` {
-		t.Errorf("required = %s", b)
-	}
-}
-
-// Actions that take no parameters are not named in the notes of the others
-// (their own line says so), but a requirement still names its actions, since
-// "required" alone would be false for them.
-func TestSchemaNotes_NoParamActionsLeftOut(t *testing.T) {
+// Which actions take and require a parameter is its description's leading
+// tag, in one fixed form; a parameter every action takes has none, and is in
+// `required` when every action requires it.
+func TestSchemaTags(t *testing.T) {
 	tl := multi()
 	tl.Actions = append(tl.Actions, Action{Name: "list", Handler: noop, Description: "takes nothing", Level: Read, Timeout: Fast})
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	props := tl.InputSchema()["properties"].(map[string]any)
+	s := tl.InputSchema()
+	props := s["properties"].(map[string]any)
 	desc := func(n string) string { return props[n].(map[string]any)["description"].(string) }
-	want := map[string]string{
-		"only_a": "only_a text (for alpha)",
-		"most":   "most text (optional for beta)",
-		"path":   "path text (required for alpha, beta, gamma)",
-	}
-	for n, w := range want {
+	for n, w := range map[string]string{
+		"only_a": "[for alpha] only_a text",
+		"most":   "[for all but list; required for alpha, gamma] most text",
+		"path":   "[required for all but list] path text",
+	} {
 		if got := desc(n); got != w {
 			t.Errorf("%s: %q, want %q", n, got, w)
 		}
+	}
+	b, _ := json.Marshal(s["required"])
+	if string(b) != `["action"]` {
+		t.Errorf("required = %s", b)
+	}
+	// Without the action that takes nothing, path is every action's.
+	s = multi().InputSchema()
+	props = s["properties"].(map[string]any)
+	if got := desc("path"); got != "path text" {
+		t.Errorf("path: %q", got)
+	}
+	if b, _ := json.Marshal(s["required"]); string(b) != `["action","path"]` {
+		t.Errorf("required = %s", b)
 	}
 	two := &Tool{Name: "two", Title: "Two", Description: "convert or list", Actions: []Action{
 		{Name: "convert", Handler: noop, Description: "c", Level: Read, Timeout: Fast, Params: []Param{{Name: "to", Type: String, Description: "target"}}},
 		{Name: "formats", Handler: noop, Description: "f", Level: Read, Timeout: Fast},
 	}}
-	if got := two.InputSchema()["properties"].(map[string]any)["to"].(map[string]any)["description"]; got != "target" {
-		t.Errorf("optional parameter of the only taker: %q, want no note", got)
+	if got := two.InputSchema()["properties"].(map[string]any)["to"].(map[string]any)["description"]; got != "[for convert] target" {
+		t.Errorf("optional parameter of the only taker: %q", got)
 	}
 }
 
@@ -247,5 +251,36 @@ func TestDisabledParam_NotPublished(t *testing.T) {
 	tl.Actions[0].Params[len(tl.Actions[0].Params)-1].Required = true
 	if tl.Validate() == nil {
 		t.Error("a required disabled parameter passes Validate")
+	}
+}
+
+// An action that takes few of the parameters most others take lists them on
+// its line, when that is shorter than the tags it saves; the parameters the
+// other actions share then go without a tag.
+func TestSchemaTags_ListedAction(t *testing.T) {
+	common := []Param{
+		{Name: "x", Type: String, Description: "x column.", Required: true},
+		{Name: "y", Type: String, Description: "y column."},
+		{Name: "width", Type: Integer, Description: "Pixels."},
+		{Name: "title", Type: String},
+	}
+	tl := &Tool{Name: "charts", Title: "Charts", Description: "d", Actions: []Action{
+		{Name: "chart", Description: "one chart", Handler: noop, Level: Read, Timeout: Fast, Params: common},
+		{Name: "excel", Description: "an xlsx", Handler: noop, Level: Read, Timeout: Fast, Params: common},
+		{Name: "board", Description: "a page", Handler: noop, Level: Read, Timeout: Fast,
+			Params: []Param{{Name: "charts", Type: Array, Items: &Param{Type: Object}, Description: "Charts.", Required: true}, {Name: "title", Type: String}}},
+	}}
+	if err := tl.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	props := tl.InputSchema()["properties"].(map[string]any)
+	desc := func(n string) any { return props[n].(map[string]any)["description"] }
+	if got := desc("action"); got != "chart: one chart\nexcel: an xlsx\nboard [takes only charts, title]: a page" {
+		t.Errorf("action: %q", got)
+	}
+	for n, want := range map[string]any{"x": "[required for chart, excel] x column.", "y": "y column.", "width": "Pixels.", "title": nil, "charts": "[required for board] Charts."} {
+		if got := desc(n); got != want {
+			t.Errorf("%s: %q, want %q", n, got, want)
+		}
 	}
 }

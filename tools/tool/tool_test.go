@@ -232,79 +232,22 @@ func roundTrip(t *testing.T, v any) map[string]any {
 	return out
 }
 
-// TestSchema_ActionNoteNotRepeated: a parameter used by some actions gets a
-// "(for …)" note, unless its description already names each of those
-// actions; the "required" part of the note stays either way.
-func TestSchema_ActionNoteNotRepeated(t *testing.T) {
-	tl := valid()
-	tl.Actions = append(tl.Actions, Action{Handler: noop, Name: "other", Description: "other", Level: Read, Timeout: Fast})
-	tl.Actions[0].Params = append(tl.Actions[0].Params, Param{Name: "depth", Type: Integer, Description: "How deep to go."})
-	tl.Actions[1].Params = append(tl.Actions[1].Params, Param{Name: "mode", Type: String, Description: "How to write.", Required: true})
-	tl.Actions[0].Params = append(tl.Actions[0].Params, Param{Name: "limit", Type: Integer, Description: "look: lines; change: bytes."})
-	tl.Actions[1].Params = append(tl.Actions[1].Params, Param{Name: "limit", Type: Integer, Description: "look: lines; change: bytes."})
-	props := roundTrip(t, tl.InputSchema())["properties"].(map[string]any)
-	for name, want := range map[string]string{
-		"depth": "How deep to go. (for look)",
-		"mode":  "How to write. (for change; required)",
-		"limit": "look: lines; change: bytes.", // both actions named: no list
-	} {
-		if got := props[name].(map[string]any)["description"]; got != want {
-			t.Errorf("%s: description %q, want %q", name, got, want)
-		}
-	}
-}
-
-// TestSchema_CommonParamsSaidOnce: a parameter most actions take carries no
-// "not for" note; the action that goes without it says so once on its own
-// line of the action description (the shorter of the fields it takes and
-// the ones it lacks), and a required note on the parameter stays.
-func TestSchema_CommonParamsSaidOnce(t *testing.T) {
-	common := []Param{
-		{Name: "x", Type: String, Description: "x column.", Required: true},
-		{Name: "y", Type: String, Description: "y column."},
-		{Name: "width", Type: Integer, Description: "Pixels."},
-	}
-	tl := &Tool{Name: "charts", Title: "Charts", Description: "d", Actions: []Action{
-		{Name: "chart", Description: "one chart", Handler: noop, Level: Read, Timeout: Fast, Params: common},
-		{Name: "excel", Description: "an xlsx", Handler: noop, Level: Read, Timeout: Fast, Params: common},
-		{Name: "board", Description: "a page", Handler: noop, Level: Read, Timeout: Fast,
-			Params: []Param{{Name: "charts", Type: Array, Items: &Param{Name: "c", Type: Object, Description: "c"}, Description: "Charts.", Required: true}}},
-	}}
-	props := roundTrip(t, tl.InputSchema())["properties"].(map[string]any)
-	for name, want := range map[string]string{
-		"x":      "x column. (required)",
-		"y":      "y column.",
-		"width":  "Pixels.",
-		"charts": "Charts. (for board; required)",
-	} {
-		if got := props[name].(map[string]any)["description"]; got != want {
-			t.Errorf("%s: description %q, want %q", name, got, want)
-		}
-	}
-	want := "chart: one chart; excel: an xlsx; board: a page (fields: charts)"
-	if got := props["action"].(map[string]any)["description"]; got != want {
-		t.Errorf("action description %q, want %q", got, want)
-	}
-}
-
 // TestSchema_NoDescription: an optional parameter may go without a
-// description; it publishes none, or only its action note, never an empty
-// string or a bare "( … )"; a required one is refused (its description is the
-// hint when the field is missing).
+// description; it publishes none, or only its tag, never an empty string; a
+// required one is refused (its description is the hint when the field is
+// missing).
 func TestSchema_NoDescription(t *testing.T) {
 	tl := valid()
 	tl.Actions[0].Params = append(tl.Actions[0].Params, Param{Name: "title", Type: String})
+	tl.Actions[0].Params = append(tl.Actions[0].Params, Param{Name: "overwrite", Type: Boolean})
 	tl.Actions[1].Params = append(tl.Actions[1].Params, Param{Name: "overwrite", Type: Boolean})
-	tl.Actions = append(tl.Actions, Action{Handler: noop, Name: "third", Description: "also writes", Level: Write, Timeout: Fast,
-		Params: []Param{{Name: "path", Type: String, Description: "a file", Required: true}, {Name: "overwrite", Type: Boolean}}})
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	props := roundTrip(t, tl.InputSchema())["properties"].(map[string]any)
-	if d, ok := props["title"].(map[string]any)["description"]; !ok || d != "for look" {
-		t.Errorf("title: description %v, want only the note", d)
+	if d, ok := props["title"].(map[string]any)["description"]; !ok || d != "[for look]" {
+		t.Errorf("title: description %v, want only the tag", d)
 	}
-	// overwrite is taken by most actions: no note, so no description at all.
 	if d, ok := props["overwrite"].(map[string]any)["description"]; ok {
 		t.Errorf("overwrite: description %q published", d)
 	}
@@ -343,6 +286,13 @@ func TestSchema_MergedParamIsLoosest(t *testing.T) {
 	if e := props["lang"].(map[string]any)["enum"]; !reflect.DeepEqual(e, []any{"go", "c", "rust"}) {
 		t.Errorf("lang enum %v, want the union", e)
 	}
+	// Each action's narrower limits are said after the description.
+	if d := w["description"]; d != "pixels (look: 200 to 4096)" {
+		t.Errorf("width description %q, want look's own limits", d)
+	}
+	if d := props["lang"].(map[string]any)["description"]; d != "language (look: one of go, c; change: one of rust, go)" {
+		t.Errorf("lang description %q", d)
+	}
 	if d := props["fill"].(map[string]any)["default"]; d != "#fff" {
 		t.Errorf("fill default %v, want the one all actions share", d)
 	}
@@ -357,34 +307,29 @@ func TestSchema_MergedParamIsLoosest(t *testing.T) {
 	}
 }
 
-// TestSchema_ActionWithoutDescription: an action whose name says it all has
-// no line in the action description, unless it needs its fields note; a tool
-// none of whose actions has a line publishes no empty description.
+// TestSchema_ActionWithoutDescription: the action description has one line
+// per action that has a description; a tool none of whose actions has one
+// publishes no empty description.
 func TestSchema_ActionWithoutDescription(t *testing.T) {
 	tl := valid()
-	tl.Actions[1].Description = ""
+	tl.Actions = append(tl.Actions, Action{Handler: noop, Name: "other", Description: "Does the rest.", Level: Read, Timeout: Fast})
 	action := roundTrip(t, tl.InputSchema())["properties"].(map[string]any)["action"].(map[string]any)
-	if d := action["description"]; d != "look: reads" {
-		t.Errorf("action description %q, want only look's line", d)
+	if d := action["description"]; d != "look: reads\nchange: writes\nother: Does the rest." {
+		t.Errorf("action description %q", d)
 	}
-	if !reflect.DeepEqual(action["enum"], []any{"look", "change"}) {
+	tl.Actions[1].Description = ""
+	action = roundTrip(t, tl.InputSchema())["properties"].(map[string]any)["action"].(map[string]any)
+	if d := action["description"]; d != "look: reads\nother: Does the rest." {
+		t.Errorf("action description %q, want no line for change", d)
+	}
+	if !reflect.DeepEqual(action["enum"], []any{"look", "change", "other"}) {
 		t.Errorf("enum %v lost an action", action["enum"])
 	}
-	tl.Actions[0].Description = ""
+	for i := range tl.Actions {
+		tl.Actions[i].Description = ""
+	}
 	action = roundTrip(t, tl.InputSchema())["properties"].(map[string]any)["action"].(map[string]any)
 	if d, ok := action["description"]; ok {
 		t.Errorf("empty action description published: %q", d)
-	}
-	// An action that skips a parameter most actions take keeps its note.
-	p := func(n string) Param { return Param{Name: n, Type: String, Description: n} }
-	tl = &Tool{Name: "four", Title: "Four", Description: "d", Actions: []Action{
-		{Handler: noop, Name: "a", Description: "first", Level: Read, Timeout: Fast, Params: []Param{p("x"), p("y")}},
-		{Handler: noop, Name: "b", Description: "second", Level: Read, Timeout: Fast, Params: []Param{p("x"), p("y")}},
-		{Handler: noop, Name: "c", Description: "third", Level: Read, Timeout: Fast, Params: []Param{p("x"), p("y")}},
-		{Handler: noop, Name: "d", Level: Read, Timeout: Fast, Params: []Param{p("x")}},
-	}}
-	action = roundTrip(t, tl.InputSchema())["properties"].(map[string]any)["action"].(map[string]any)
-	if d, _ := action["description"].(string); !strings.HasSuffix(d, "; d (fields: x)") && !strings.HasSuffix(d, "; d (without y)") {
-		t.Errorf("action description %q lost d's fields note", d)
 	}
 }

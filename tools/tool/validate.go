@@ -68,9 +68,10 @@ func (t *Tool) Prepare(args map[string]any) (*Call, error) {
 // unknownFields sorts the fields a does not take. A field that another
 // action of the tool takes, or that is a near miss of one of the tool's
 // parameters (two edits or fewer: "pth", "conent"), is the model's mistake
-// and refused, naming what the action takes. Anything else is a field the
-// client added on its own (Gemini CLI adds wait_for_previous to every tool)
-// and must not fail the call: it is returned, to be ignored and said.
+// and refused, with the action's own fields (required and optional) and the
+// likely one. Anything else is a field the client added on its own (Gemini
+// CLI adds wait_for_previous to every tool) and must not fail the call: it
+// is returned, to be ignored and said.
 func (t *Tool) unknownFields(a *Action, args map[string]any) ([]string, error) {
 	var unknown []string
 	for k := range args {
@@ -82,10 +83,10 @@ func (t *Tool) unknownFields(a *Action, args map[string]any) ([]string, error) {
 		return nil, nil
 	}
 	sort.Strings(unknown)
-	var names, all []string
+	var own, all []string
 	for _, p := range a.Params {
 		if p.Disabled == "" {
-			names = append(names, p.Name)
+			own = append(own, p.Name)
 		}
 	}
 	for _, b := range t.Actions {
@@ -98,15 +99,37 @@ func (t *Tool) unknownFields(a *Action, args map[string]any) ([]string, error) {
 		msg := ""
 		if users := t.actionsTaking(k); len(users) > 0 {
 			msg = fmt.Sprintf("field %s is for %s, not for %s", k, strings.Join(users, ", "), t.callName(a.Name))
+			if near := wording.Closest(k, own); near != "" {
+				msg += fmt.Sprintf(" (did you mean %s?)", near)
+			}
 		} else if near := wording.Closest(k, all); near != "" && len(k) > 2 {
 			msg = fmt.Sprintf("unknown field %s for %s (did you mean %s?)", k, t.callName(a.Name), near)
 		}
 		if msg != "" {
-			return nil, Invalid(k, msg, "accepted fields: "+strings.Join(names, ", "))
+			return nil, Invalid(k, msg, a.fieldList())
 		}
 		ignored = append(ignored, k)
 	}
 	return ignored, nil
+}
+
+// fieldList is the hint of a refused field: what the action takes,
+// required fields first, as "accepted fields: path (required), limit".
+func (a *Action) fieldList() string {
+	var req, opt []string
+	for _, p := range a.Params {
+		switch {
+		case p.Disabled != "":
+		case p.Required:
+			req = append(req, p.Name+" (required)")
+		default:
+			opt = append(opt, p.Name)
+		}
+	}
+	if len(req)+len(opt) == 0 {
+		return "it takes no fields besides action"
+	}
+	return "accepted fields: " + strings.Join(append(req, opt...), ", ")
 }
 
 // actionsTaking names the actions of t that take a parameter called name.
