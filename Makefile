@@ -28,7 +28,8 @@ build:
 run: deps build
 	@echo
 	@echo "Connect a client:"
-	@echo "  Claude Desktop / Cursor / VS Code (stdio): $(BIN) install claude-desktop|cursor|vscode"
+	@echo "  Claude Desktop, Cursor, VS Code, Claude Code, Gemini CLI, Codex (stdio):"
+	@echo "    $(BIN) install claude-desktop|cursor|vscode|claude-code|gemini|codex"
 	@echo "  Remote or HTTP clients: streamable HTTP at http://$(ADDR)/mcp, SSE at http://$(ADDR)/sse"
 	@echo
 	$(BIN) serve --http $(ADDR)
