@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -67,5 +69,32 @@ func TestDeps_RunInstallsWhatToolsRunAndNoTestOnlyPackages(t *testing.T) {
 	}
 	if out := makeN("test"); !strings.Contains(out, "install-deps.sh test") || !strings.Contains(out, "install-mcp-servers") {
 		t.Errorf("make test does not install the test set:\n%s", out)
+	}
+}
+
+// TestDoctor_NamesThePythonTheJailRuns: with another python3 first on PATH
+// (a pyenv shim), doctor names the interpreter python_runner runs — the
+// one under /usr the jail shows — not the one on PATH.
+func TestDoctor_NamesThePythonTheJailRuns(t *testing.T) {
+	cliEnv(t)
+	shim := t.TempDir()
+	os.WriteFile(filepath.Join(shim, "python3"), []byte("#!/bin/sh\nexit 0\n"), 0o755)
+	t.Setenv("PATH", shim+string(os.PathListSeparator)+os.Getenv("PATH"))
+	want := ""
+	for _, p := range []string{"/usr/local/bin/python3", "/usr/bin/python3"} {
+		if _, err := os.Stat(p); err == nil {
+			want = p
+			break
+		}
+	}
+	if want == "" {
+		t.Fatal("no python3 under /usr (apt-get install python3)")
+	}
+	out, _ := runCLI(t, "doctor")
+	if strings.Contains(out, shim) {
+		t.Errorf("doctor names the python3 on PATH, which the jail never runs:\n%s", out)
+	}
+	if !regexp.MustCompile(`(?m)^ok\s+program ` + regexp.QuoteMeta(want) + `\s+.*python_runner`).MatchString(out) {
+		t.Errorf("doctor does not name %s for python_runner:\n%s", want, out)
 	}
 }
