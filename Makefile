@@ -4,7 +4,7 @@ BIN     := bin/clawbridge
 ADDR    ?= 127.0.0.1:8765
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: all deps build run test bench vet clean
+.PHONY: all deps deps-run gomod build run test bench vet clean
 
 all: build
 
@@ -12,11 +12,22 @@ all: build
 # the module download take minutes and would otherwise be silent. The
 # second `go mod download` is instant once the first has fetched all, and
 # fails the target if something could not be fetched.
+# deps-run is what running needs (make run); deps adds what only the tests
+# and benchmarks use: PostgreSQL, nginx, qpdf, patch, Python's
+# icalendar and the npm MCP servers the bridge tests start.
+deps-run:
+	@echo "==> system packages the tools run: scripts/install-deps.sh run (installs what is missing; quiet when all is there)"
+	@scripts/install-deps.sh run
+	@$(MAKE) --no-print-directory gomod
+
 deps:
-	@echo "==> system packages: scripts/install-deps.sh (installs what is missing; quiet when all is there)"
-	@scripts/install-deps.sh
+	@echo "==> system packages for the tools and the tests: scripts/install-deps.sh test (installs what is missing; quiet when all is there)"
+	@scripts/install-deps.sh test
 	@echo "==> downstream MCP servers for the bridge tests: scripts/install-mcp-servers.sh (npm, pinned; skipped without npm)"
 	@scripts/install-mcp-servers.sh
+	@$(MAKE) --no-print-directory gomod
+
+gomod:
 	@echo "==> Go modules: go mod download (a fresh machine fetches about 100 modules; this can take a few minutes)"
 	@$(GO) mod download -x 2>&1 | sed -un 's|^# get https://[^/]*/\(.*\)/@v/\(.*\)\.zip$$|    fetched \1 \2|p'
 	@$(GO) mod download
@@ -25,10 +36,11 @@ build:
 	@echo "==> building $(BIN) ($(VERSION))"
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) .
 
-run: deps build
+run: deps-run build
 	@echo
 	@echo "Connect a client:"
-	@echo "  Claude Desktop / Cursor / VS Code (stdio): $(BIN) install claude-desktop|cursor|vscode"
+	@echo "  Claude Desktop, Cursor, VS Code, Claude Code, Gemini CLI, Codex (stdio):"
+	@echo "    $(BIN) install claude-desktop|cursor|vscode|claude-code|gemini|codex"
 	@echo "  Remote or HTTP clients: streamable HTTP at http://$(ADDR)/mcp, SSE at http://$(ADDR)/sse"
 	@echo
 	$(BIN) serve --http $(ADDR)

@@ -140,7 +140,7 @@ func sameHostPort(a, b string) bool {
 func (s *Session) History(ctx context.Context, dir string) (*Result, error) {
 	var res *Result
 	err := s.op(ctx, s.navTimeout(), func(ctx context.Context) error {
-		t, err := s.tab(ctx)
+		t, err := s.pageTab(ctx)
 		if err != nil {
 			return err
 		}
@@ -168,7 +168,7 @@ func (s *Session) History(ctx context.Context, dir string) (*Result, error) {
 func (s *Session) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error) {
 	var snap *Snapshot
 	err := s.op(ctx, s.actionTimeout()*3, func(ctx context.Context) error {
-		t, err := s.tab(ctx)
+		t, err := s.pageTab(ctx)
 		if err != nil {
 			return err
 		}
@@ -330,7 +330,7 @@ func (s *Session) onElement(ctx context.Context, tg Target, fn func(ctx context.
 func (s *Session) onPage(ctx context.Context, fn func(ctx context.Context, t *Tab) error) (*Result, error) {
 	var res *Result
 	err := s.op(ctx, s.actionTimeout()+s.navTimeout(), func(ctx context.Context) error {
-		t, err := s.tab(ctx)
+		t, err := s.pageTab(ctx)
 		if err != nil {
 			return err
 		}

@@ -30,7 +30,7 @@ func (s *Session) WaitFor(ctx context.Context, w WaitOptions) (*Result, error) {
 	}
 	var res *Result
 	err := s.op(ctx, timeout+5*time.Second, func(ctx context.Context) error {
-		t, err := s.tab(ctx)
+		t, err := s.pageTab(ctx)
 		if err != nil {
 			return err
 		}
@@ -106,7 +106,7 @@ func (s *Session) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, 
 	var png []byte
 	var res *Result
 	err := s.op(ctx, s.actionTimeout()*3, func(ctx context.Context) error {
-		t, err := s.tab(ctx)
+		t, err := s.pageTab(ctx)
 		if err != nil {
 			return err
 		}
@@ -141,7 +141,7 @@ func (s *Session) PDF(ctx context.Context, opts tool.PDFOptions) ([]byte, *Resul
 	var data []byte
 	var res *Result
 	err = s.op(ctx, s.navTimeout()*2, func(ctx context.Context) error {
-		t, err := s.tab(ctx)
+		t, err := s.pageTab(ctx)
 		if err != nil {
 			return err
 		}
@@ -254,7 +254,7 @@ func (s *Session) CloseTab(ctx context.Context, id string) ([]PageInfo, error) {
 func (s *Session) Console(ctx context.Context, limit int) ([]ConsoleMessage, error) {
 	var out []ConsoleMessage
 	err := s.op(ctx, s.actionTimeout(), func(ctx context.Context) error {
-		t, err := s.tab(ctx)
+		t, err := s.pageTab(ctx)
 		if err != nil {
 			return err
 		}

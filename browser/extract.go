@@ -124,7 +124,11 @@ func (s *Session) Extract(ctx context.Context, raw string, o ExtractOptions) (*E
 				return err
 			}
 		}
-		t, err := s.tab(ctx)
+		tab := s.pageTab // extracting the current page needs one
+		if raw != "" {
+			tab = s.tab
+		}
+		t, err := tab(ctx)
 		if err != nil {
 			return err
 		}

@@ -235,6 +235,27 @@ func (s *Session) tab(ctx context.Context) (*Tab, error) {
 	return s.tabs[s.current], nil
 }
 
+// pageTab is the current tab for an action on a page. Before any page is
+// open (no tab, or a tab that has only ever shown about:blank) it says to
+// navigate first, instead of answering about an empty page.
+func (s *Session) pageTab(ctx context.Context) (*Tab, error) {
+	if len(s.tabs) == 0 {
+		return nil, noPage()
+	}
+	t := s.tabs[s.current]
+	if !t.visited {
+		if u := t.info(ctx).URL; u == "" || u == "about:blank" {
+			return nil, noPage()
+		}
+		t.visited = true // from here on, about:blank is a page of its history
+	}
+	return t, nil
+}
+
+func noPage() error {
+	return errorf(toolerr.CodeInvalid, "open one first: action navigate with url (or tabs mode new with url)", "no page is open in this session yet")
+}
+
 func (s *Session) openTab(ctx context.Context) (*Tab, error) {
 	if len(s.tabs) >= s.m.cfg.MaxTabs {
 		return nil, errorf(toolerr.CodeInvalid, "close a tab first (tabs action close)", "this session already has %d tabs, the maximum", len(s.tabs))

@@ -22,6 +22,7 @@ type Tab struct {
 	world world // isolated world of the current document, for the outline and its refs
 
 	lastSnapshot []string // lines of the previous full snapshot, for diffs
+	visited      bool     // has shown a page other than about:blank (pageTab)
 	cache        struct {
 		version string
 		lines   []string

@@ -62,6 +62,7 @@ func (s *Server) httpHandler(addr string) (http.Handler, func(context.Context)) 
 	ui := s.dashboard()                         // behind the token too, or its cookie (dashboard.go)
 	mux.Handle("/ui", ui)
 	mux.Handle("/ui/", ui)
+	mux.HandleFunc("/", root) // the bare address and unknown paths name the endpoints
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"status": "ok", "tools": len(s.order)})

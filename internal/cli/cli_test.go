@@ -287,7 +287,7 @@ func TestHelpAndVersion_EveryForm(t *testing.T) {
 		{[]string{"-version"}, "clawbridge " + Version},
 		{[]string{"-h"}, "Usage:\n  clawbridge [serve]"},
 		{[]string{"--help"}, "clawbridge approve [--reject] ID"},
-		{[]string{"install", "--help"}, "clawbridge install claude-desktop|cursor|vscode"},
+		{[]string{"install", "--help"}, "clawbridge install claude-desktop|cursor|vscode|claude-code|gemini|codex"},
 		{[]string{"config", "-h"}, "clawbridge config init"},
 		{[]string{"bridge", "--help"}, "clawbridge bridge refresh"},
 		{[]string{"call", "--help"}, "clawbridge call TOOL"},

@@ -70,10 +70,13 @@ Checks the config, the workspace and data dir, the jail, the X display the
 screen tool needs and the external programs of each tool, and says how to fix
 what is missing. It creates nothing.
 `,
-	"install": `clawbridge install claude-desktop|cursor|vscode [--print] [--path FILE]
+	"install": `clawbridge install claude-desktop|cursor|vscode|claude-code|gemini|codex [--print] [--path FILE]
 
 Adds clawbridge to the client's MCP config file (after a timestamped backup),
-or with --print shows the file it would change and the entry.
+or with --print shows the file it would change and the entry. Comments in a
+JSON file (VS Code, Gemini CLI) and the rest of the file stay as written.
+Files: Claude Code ~/.claude.json (user scope), Gemini CLI
+~/.gemini/settings.json, Codex ~/.codex/config.toml ([mcp_servers.clawbridge]).
 `,
 	"config init": `clawbridge config init [--path FILE]
 

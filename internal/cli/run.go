@@ -35,7 +35,8 @@ Usage:
   clawbridge bridge approve SERVER    approve a server's changed tool definitions
   clawbridge bridge refresh [SERVER]  start servers just to read and cache their manifests
   clawbridge doctor                   check config, dirs, jail, X display and external programs
-  clawbridge install CLIENT [--print] add clawbridge to claude-desktop, cursor or vscode
+  clawbridge install CLIENT [--print] add clawbridge to claude-desktop, cursor, vscode,
+                                      claude-code, gemini or codex
   clawbridge config init              write a commented default config file
   clawbridge version
 

@@ -43,6 +43,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// CLAWBRIDGE_HTTP_ADDR chooses HTTP as --http does (for containers and
 	// service managers that configure by environment); the flag wins.
 	if *httpAddr == "" && os.Getenv("CLAWBRIDGE_HTTP_ADDR") == "" {
+		hintIfTerminal(stdin, stderr)
 		a.log.Info().Str("transport", "stdio").Strs("workspace", a.cfg.Workspace).Int("tools", len(a.srv.Tools())).Msg("serving")
 		return a.srv.ServeStdio(ctx, stdin, stdout)
 	}

@@ -53,3 +53,15 @@ func TestFault(t *testing.T) {
 		}
 	}
 }
+
+// TestNumber_NoFloatNoise: a computed float reads as people write it.
+func TestNumber_NoFloatNoise(t *testing.T) {
+	for in, want := range map[float64]string{0.1 + 0.2: "0.3", 26.500000000000004: "26.5", 6.624999999999999: "6.625", 1e21: "1000000000000000000000", 123456789.125: "123456789.125", 1733112345678: "1733112345678"} {
+		if got := Number(in); got != want {
+			t.Errorf("Number(%v) = %s, want %s", in, got, want)
+		}
+	}
+	if got := Round(3.5715309509135347, 10); got != 3.571530951 {
+		t.Errorf("Round = %v", got)
+	}
+}

@@ -220,3 +220,57 @@ func TestSessionsAndGuard(t *testing.T) {
 		t.Fatalf("private: %v", err)
 	}
 }
+
+// TestFreshSession_PageActionsSayNavigateFirst: in a session with no page
+// yet (and in a new tab without a URL) every action that works on a page
+// is refused with the same "navigate first" answer, writes no file, and
+// opens nothing; after a navigate they work.
+func TestFreshSession_PageActionsSayNavigateFirst(t *testing.T) {
+	d := deps(t)
+	srv := site.Start(t)
+	tl := New(d, mgr)
+	const sess = "fresh"
+	defer mgr.CloseSession(sess)
+
+	pageActions := []map[string]any{
+		{"action": "snapshot"},
+		{"action": "click", "ref": "e1"},
+		{"action": "type", "selector": "input", "text": "x"},
+		{"action": "press", "key": "Enter"},
+		{"action": "select", "selector": "select", "values": []any{"a"}},
+		{"action": "hover", "selector": "a"},
+		{"action": "scroll"},
+		{"action": "wait_for", "text": "hello"},
+		{"action": "screenshot", "save": true},
+		{"action": "pdf"},
+		{"action": "console"},
+		{"action": "back"},
+		{"action": "forward"},
+		{"action": "reload"},
+	}
+	refused := func(when string) {
+		t.Helper()
+		for _, args := range pageActions {
+			_, err := call(t, tl, sess, args)
+			e, ok := tool.AsError(err)
+			if !ok || e.Code != tool.CodeInvalid || !strings.Contains(e.Message, "no page is open") || !strings.Contains(e.Hint, "navigate") {
+				t.Errorf("%s: %v: %v", when, args["action"], err)
+			}
+		}
+	}
+	refused("fresh session")
+	if tabs := must(t, tl, sess, map[string]any{"action": "tabs"})["tabs"]; tabs != nil && len(tabs.([]browser.PageInfo)) != 0 {
+		t.Errorf("refused actions opened tabs: %v", tabs)
+	}
+	must(t, tl, sess, map[string]any{"action": "tabs", "mode": "new"})
+	refused("a new tab without a URL")
+	if files, _ := filepath.Glob(filepath.Join(d.Sandbox.Root(), "outputs", "*")); len(files) != 0 {
+		t.Errorf("refused actions wrote %v", files)
+	}
+
+	must(t, tl, sess, map[string]any{"action": "navigate", "url": srv.At("/form.html")})
+	if snap := must(t, tl, sess, map[string]any{"action": "snapshot"})["snapshot"].(string); !strings.Contains(snap, "Full name") {
+		t.Fatalf("snapshot after navigate: %q", snap)
+	}
+	must(t, tl, sess, map[string]any{"action": "console"})
+}

@@ -407,3 +407,57 @@ func TestCalendarICS_RoundTrip(t *testing.T) {
 		}
 	})
 }
+
+// TestCalendarCreate_ReadsWhatQueryReads: create, update and query read
+// the same days and times (tomorrow 3pm, 明天下午3点, a weekday, ISO), in
+// the calendar's zone, and the summary agrees in number ("1 event").
+func TestCalendarCreate_ReadsWhatQueryReads(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		r := newRig(t, db, "Asia/Shanghai", time.Date(2026, 3, 4, 20, 0, 0, 0, time.UTC)) // Thursday 04:00 in Shanghai
+		for _, c := range []struct{ start, want string }{
+			{"tomorrow 3pm", "2026-03-06T15:00:00+08:00"},
+			{"明天下午3点", "2026-03-06T15:00:00+08:00"},
+			{"tomorrow at 9:30 am", "2026-03-06T09:30:00+08:00"},
+			{"明天上午十点半", "2026-03-06T10:30:00+08:00"},
+			{"后天晚上8点", "2026-03-07T20:00:00+08:00"},
+			{"monday 14:00", "2026-03-09T14:00:00+08:00"},
+			{"下周一上午9点", "2026-03-09T09:00:00+08:00"},
+			{"周五 15点", "2026-03-06T15:00:00+08:00"},
+			{"2026-03-10 3pm", "2026-03-10T15:00:00+08:00"},
+			{"2026-03-10T16:00", "2026-03-10T16:00:00+08:00"},
+			{"5pm", "2026-03-05T17:00:00+08:00"},
+		} {
+			m := r.must(t, map[string]any{"action": "create", "title": c.start, "start": c.start})
+			if m["start"] != c.want {
+				t.Errorf("create start %q = %v, want %s", c.start, m["start"], c.want)
+			}
+			// query from the same words starts at that instant.
+			if got := starts(r.must(t, map[string]any{"action": "query", "from": c.start})); len(got) == 0 || got[0] != c.want {
+				t.Errorf("query from %q starts with %v, want %s", c.start, got, c.want)
+			}
+		}
+		res, err := tooltest.Run(t, r.t, map[string]any{"action": "query", "from": "2026-03-10"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(res.Summary, "2 events ") {
+			t.Errorf("summary %q", res.Summary)
+		}
+		res, err = tooltest.Run(t, r.t, map[string]any{"action": "query", "from": "后天"})
+		if err != nil || !strings.HasPrefix(res.Summary, "1 event from 2026-03-07 00:00") {
+			t.Errorf("query 后天: %v %q", err, res.Summary)
+		}
+		// An all-day event takes a day word; a timed one refuses a bare day.
+		m := r.must(t, map[string]any{"action": "create", "title": "trip", "start": "tomorrow", "all_day": true, "end": "下周一"})
+		eq(t, "all-day", []any{m["start"], m["end"]}, []any{"2026-03-06", "2026-03-09"}) // the last day, inclusive
+		_, err = r.call(t, map[string]any{"action": "create", "title": "x", "start": "tomorrow"})
+		if te, ok := tool.AsError(err); !ok || te.Field != "start" || !strings.Contains(te.Message, "add one (tomorrow 3pm") {
+			t.Errorf("bare day for a timed event: %v", err)
+		}
+		for _, bad := range []string{"tomorrow 25pm", "明天下午", "tomorrow 7", "monitor 3pm"} {
+			if _, err := r.call(t, map[string]any{"action": "create", "title": "x", "start": bad}); err == nil {
+				t.Errorf("%q was accepted", bad)
+			}
+		}
+	})
+}

@@ -34,6 +34,7 @@ import (
 
 	"clawbridge/internal/sandbox"
 	"clawbridge/internal/store"
+	"clawbridge/internal/wording"
 	"clawbridge/internal/zone"
 	"clawbridge/tools/tool"
 
@@ -71,7 +72,7 @@ func build(d *tool.Deps) (*caltool, tool.Tool, error) {
 	c := &caltool{cfg: cfg, st: d.Store, sb: d.Sandbox, loc: loc, work: [2]time.Duration{ws, we}, now: func() time.Time { return time.Now().UTC() }}
 	eventFields := []tool.Param{
 		{Name: "title", Type: tool.String, Description: "What the event is."},
-		{Name: "start", Type: tool.String, Description: "RFC 3339 (2026-03-09T10:00:00+08:00), a local time (2026-03-09T10:00, in the calendar's zone) or, with all_day, a date."},
+		{Name: "start", Type: tool.String, Description: "RFC 3339 (2026-03-09T10:00:00+08:00), a local time (2026-03-09T10:00, tomorrow 3pm, 明天下午3点, in the calendar's zone) or, with all_day, a day."},
 		{Name: "end", Type: tool.String, Description: "Like start; exclusive. Or give duration_minutes."},
 		{Name: "duration_minutes", Type: tool.Integer, Min: tool.Ptr(1), Description: "Instead of end."},
 		{Name: "all_day", Type: tool.Boolean, Description: "start and end are dates (end: the last day, inclusive)."},
@@ -229,7 +230,7 @@ func (c *caltool) query(ctx context.Context, call *tool.Call) (*tool.Result, err
 	for _, o := range occ {
 		out = append(out, c.view(o))
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d events from %s to %s (%s).", len(out), from.In(c.loc).Format("2006-01-02 15:04"), to.In(c.loc).Format("2006-01-02 15:04"), c.loc),
+	return &tool.Result{Summary: fmt.Sprintf("%s from %s to %s (%s).", wording.Count(len(out), "event", "events"), from.In(c.loc).Format("2006-01-02 15:04"), to.In(c.loc).Format("2006-01-02 15:04"), c.loc),
 		Data: map[string]any{"events": out, "from": from.In(c.loc).Format(time.RFC3339), "to": to.In(c.loc).Format(time.RFC3339), "timezone": c.loc.String()}}, nil
 }
 
@@ -303,13 +304,13 @@ func (c *caltool) fill(e *event, a tool.Args, creating bool) error {
 			}
 		}
 		if e.AllDay {
-			d, err := parseDate(s)
+			d, err := c.dateAt(s, loc)
 			if err != nil {
 				return tool.Invalid("start", err.Error(), "an all-day event takes a date: 2026-03-09")
 			}
 			e.Start, e.TZ = d, ""
 		} else {
-			t, err := parseInstant(s, loc)
+			t, err := c.instantAt(s, loc)
 			if err != nil {
 				return tool.Invalid("start", err.Error(), "")
 			}
@@ -323,13 +324,13 @@ func (c *caltool) fill(e *event, a tool.Args, creating bool) error {
 	case a.Has("end") && a.Has("duration_minutes"):
 		return tool.Invalid("end", "give end or duration_minutes, not both", "")
 	case a.Has("end") && e.AllDay:
-		d, err := parseDate(a.String("end"))
+		d, err := c.dateAt(a.String("end"), loc)
 		if err != nil {
 			return tool.Invalid("end", err.Error(), "the last day, inclusive: 2026-03-10")
 		}
 		e.End = d.AddDate(0, 0, 1)
 	case a.Has("end"):
-		t, err := parseInstant(a.String("end"), loc)
+		t, err := c.instantAt(a.String("end"), loc)
 		if err != nil {
 			return tool.Invalid("end", err.Error(), "")
 		}
@@ -381,9 +382,9 @@ func (c *caltool) fill(e *event, a tool.Args, creating bool) error {
 // all-day series).
 func (c *caltool) occurrenceTime(e *event, s string) (time.Time, error) {
 	if e.AllDay {
-		return parseDate(s)
+		return c.dateAt(s, c.loc)
 	}
-	return parseInstant(s, e.wallZone(c.loc))
+	return c.instantAt(s, e.wallZone(c.loc))
 }
 
 func (c *caltool) create(ctx context.Context, call *tool.Call) (*tool.Result, error) {
@@ -630,7 +631,7 @@ func (c *caltool) importICS(ctx context.Context, call *tool.Call) (*tool.Result,
 	if err != nil {
 		return nil, err
 	}
-	summary := fmt.Sprintf("Imported %d events from %s into %s: %d new, %d already there (replaced).", len(evs), p, cal, added, updated)
+	summary := fmt.Sprintf("Imported %s from %s into %s: %d new, %d already there (replaced).", wording.Count(len(evs), "event", "events"), p, cal, added, updated)
 	data := map[string]any{"events": len(evs), "added": added, "updated": updated, "calendar": cal}
 	if len(skips) > 0 {
 		summary += fmt.Sprintf(" Skipped %d that could not be read (see skipped).", len(skips))
@@ -659,5 +660,5 @@ func (c *caltool) exportICS(ctx context.Context, call *tool.Call) (*tool.Result,
 	if err != nil {
 		return nil, err
 	}
-	return &tool.Result{Summary: fmt.Sprintf("Exported %d events to %s.", len(evs), c.sb.Rel(f.Path)), Data: map[string]any{"events": len(evs), "path": c.sb.Rel(f.Path)}, Files: []tool.File{f}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("Exported %s to %s.", wording.Count(len(evs), "event", "events"), c.sb.Rel(f.Path)), Data: map[string]any{"events": len(evs), "path": c.sb.Rel(f.Path)}, Files: []tool.File{f}}, nil
 }

@@ -80,9 +80,9 @@ var weekdayWords = map[string]time.Weekday{
 	"日": 0, "天": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6,
 }
 
-// parseRangeStart reads the start of a range and its natural end: a day
-// word (today, tomorrow, 明天), a week (this week, next week, 下周), next
-// <weekday> (下周一), a date, or a time (then the end is a day later).
+// parseRangeStart reads the start of a range and its natural end: a week
+// (this week, next week, 下周), or what parseWhen reads: a day, whose end is
+// the next midnight, or a time, whose end is a day later.
 // Days and weeks are midnight to midnight in loc; weeks start on Monday.
 func parseRangeStart(s string, now time.Time, loc *time.Location) (time.Time, time.Time, error) {
 	w := strings.ToLower(strings.Join(strings.Fields(s), " "))
@@ -91,44 +91,26 @@ func parseRangeStart(s string, now time.Time, loc *time.Location) (time.Time, ti
 	day := func(n int) time.Time { return time.Date(today.Year(), today.Month(), today.Day()+n, 0, 0, 0, 0, loc) }
 	monday := -((int(today.Weekday()) + 6) % 7)
 	switch w {
-	case "today", "今天":
-		return day(0), day(1), nil
-	case "tomorrow", "明天":
-		return day(1), day(2), nil
-	case "yesterday", "昨天":
-		return day(-1), day(0), nil
-	case "后天":
-		return day(2), day(3), nil
 	case "this week", "本周", "这周", "这个星期":
 		return day(monday), day(monday + 7), nil
 	case "next week", "下周", "下个星期", "下星期":
 		return day(monday + 7), day(monday + 14), nil
 	}
-	for _, p := range []string{"next ", "下周", "下星期", "下个星期"} {
-		if name, ok := strings.CutPrefix(w, p); ok {
-			if wd, ok := weekdayWords[name]; ok {
-				// "next Monday" / 下周一: that day of next week.
-				n := monday + 7 + (int(wd)+6)%7
-				return day(n), day(n + 1), nil
-			}
-		}
-	}
-	if d, err := parseDate(w); err == nil {
-		start := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, loc)
-		return start, time.Date(d.Year(), d.Month(), d.Day()+1, 0, 0, 0, 0, loc), nil
-	}
-	t, err := parseInstant(s, loc)
+	got, err := parseWhen(s, now, loc)
 	if err != nil {
-		return time.Time{}, time.Time{}, fmt.Errorf("%q is not a day or time: give today, tomorrow, next monday, this week, 明天, 下周一, a date (2026-03-08) or a time", s)
+		return time.Time{}, time.Time{}, err
 	}
-	return t, t.Add(24 * time.Hour), nil
+	if got.dayOnly {
+		return got.t, time.Date(got.t.Year(), got.t.Month(), got.t.Day()+1, 0, 0, 0, 0, loc), nil
+	}
+	return got.t, got.t.Add(24 * time.Hour), nil
 }
 
 // parseRangeEnd reads the end of a range: like a start, a day or week word
 // means its end.
 func parseRangeEnd(s string, now time.Time, loc *time.Location) (time.Time, error) {
-	if t, err := parseInstant(s, loc); err == nil {
-		return t, nil
+	if got, err := parseWhen(s, now, loc); err == nil && !got.dayOnly {
+		return got.t, nil
 	}
 	_, end, err := parseRangeStart(s, now, loc)
 	return end, err

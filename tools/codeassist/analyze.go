@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -324,7 +325,7 @@ func (an *analysis) result(limit int) *tool.Result {
 	var parts []string
 	for _, l := range analyzeLanguages() {
 		if t := an.languages[l]; t != nil {
-			parts = append(parts, fmt.Sprintf("%s: %d files, %d lines, %d functions", l, t.Files, t.Lines, t.Functions))
+			parts = append(parts, fmt.Sprintf("%s: %s, %s, %s", l, wording.Count(t.Files, "file", "files"), wording.Count(t.Lines, "line", "lines"), wording.Count(t.Functions, "function", "functions")))
 		}
 	}
 	if len(an.packages) > 0 {

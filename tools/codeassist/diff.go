@@ -7,6 +7,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -80,7 +81,7 @@ func (a *assistant) diff(ctx context.Context, c *tool.Call) (*tool.Result, error
 	}
 	summary := "the texts are identical"
 	if len(u.Hunks) > 0 {
-		summary = fmt.Sprintf("%d added, %d removed in %d hunks", added, removed, len(u.Hunks))
+		summary = fmt.Sprintf("%d added, %d removed in %s", added, removed, wording.Count(len(u.Hunks), "hunk", "hunks"))
 	}
 	return &tool.Result{Summary: summary, Data: data}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"clawbridge/internal/jail"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -158,7 +159,7 @@ func (a *assistant) runJQ(ctx context.Context, program, text string) (*tool.Resu
 	if ans.Truncated != "" {
 		data["truncated"] = ans.Truncated
 	}
-	return &tool.Result{Summary: fmt.Sprintf("jq returned %d results", len(ans.Results)), Data: data}, nil
+	return &tool.Result{Summary: fmt.Sprintf("jq returned %s", wording.Count(len(ans.Results), "result", "results")), Data: data}, nil
 }
 
 // workerLimit names the limit a worker that gave no answer ran into: the

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -100,7 +101,7 @@ func (a *assistant) regex(ctx context.Context, c *tool.Call) (*tool.Result, erro
 		results = append(results, r)
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("the pattern matched %d of %d samples", matched, len(samples)),
+		Summary: fmt.Sprintf("the pattern matched %d of %s", matched, wording.Count(len(samples), "sample", "samples")),
 		Data: map[string]any{
 			"syntax":  "RE2 (Go regexp): linear time; no lookahead, lookbehind or backreferences; \\w, \\d and \\b are ASCII only (use \\p{L} for letters of any script)",
 			"groups":  re.NumSubexp(),

@@ -34,6 +34,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"clawbridge/internal/store"
+	"clawbridge/internal/wording"
 	"clawbridge/internal/zone"
 	"clawbridge/tools/tool"
 )
@@ -286,7 +287,7 @@ func (c *crontool) list(ctx context.Context, call *tool.Call) (*tool.Result, err
 	for _, j := range jobs {
 		out = append(out, c.view(j, call.Args.Int("count", 3)))
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d jobs (times in %s).", len(out), zone.Name(c.loc)), Data: map[string]any{"jobs": out}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s (times in %s).", wording.Count(len(out), "job", "jobs"), zone.Name(c.loc)), Data: map[string]any{"jobs": out}}, nil
 }
 
 // change runs fn on job id inside one transaction.
@@ -404,7 +405,7 @@ func (c *crontool) history(ctx context.Context, call *tool.Call) (*tool.Result, 
 		}
 		out = append(out, m)
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d runs.", len(out)), Data: map[string]any{"runs": out}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s.", wording.Count(len(out), "run", "runs")), Data: map[string]any{"runs": out}}, nil
 }
 
 func (c *crontool) export(ctx context.Context, call *tool.Call) (*tool.Result, error) {
@@ -425,7 +426,7 @@ func (c *crontool) export(ctx context.Context, call *tool.Call) (*tool.Result, e
 		}
 		fmt.Fprintf(&b, "| %s | %s | `%s` | %v | %s | %s |\n", j.ID, cell(j.Name), j.Spec, j.Paused, cell(j.Message), cell(call))
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d jobs exported as Markdown.", len(jobs)), Data: map[string]any{"markdown": b.String(), "jobs": len(jobs)}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s exported as Markdown.", wording.Count(len(jobs), "job", "jobs")), Data: map[string]any{"markdown": b.String(), "jobs": len(jobs)}}, nil
 }
 
 func cell(s string) string {

@@ -1,6 +1,7 @@
 package dataproc
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"clawbridge/internal/officetest"
+	"clawbridge/tools/tooltest"
 )
 
 func TestSheets(t *testing.T) {
@@ -274,4 +276,30 @@ func TestCleanExportLibreOffice(t *testing.T) {
 	check("by_region", [][]string{{"地区", "n", "total", "first"}, {"华东", "3", "23492.5", "2024-01-05"}, {"华北", "2", "11179", "2024-02-14"}, {"华南", "3", "11794.7", "2024-03-15"}})
 	check("orders", [][]string{{"订单号", "客户", "城市", "金额", "下单日期", "已付款"}, {"00101", "张三", "上海", "1280.5", "2024-03-01", "是"},
 		{"00102", "李四", "北京", "560", "2024-03-02", "否"}, {"00103", "王五", "深圳", "N/A", "2024-03-05", "是"}, {"00104", "赵六", "上海", "2300", "2024-03-09", "是"}})
+}
+
+// TestDescribeAndQuery_FloatsForPeople: computed statistics and query
+// values carry no binary-arithmetic noise: 8.3, 6.3, 10.1 and 1.8 have mean
+// 6.625 and sum 26.5 (a running mean gives 6.625000000000001, a float sum
+// 26.500000000000004).
+func TestDescribeAndQuery_FloatsForPeople(t *testing.T) {
+	e := newEnv(t)
+	os.WriteFile(filepath.Join(e.root, "data", "noise.csv"), []byte("x\n8.3\n6.3\n10.1\n1.8\n"), 0o644)
+	res, err := tooltest.Run(t, e.tl, map[string]any{"action": "describe", "path": "data/noise.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := json.Marshal(res.Data)
+	for _, want := range []string{`"mean":6.625,`, `"sum":26.5`, `"median":7.3`, `"std":3.571530951,`} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("describe: no %s in %s", want, text)
+		}
+	}
+	if strings.Contains(string(text), "00000") || strings.Contains(string(text), "99999") {
+		t.Errorf("describe shows float noise: %s", text)
+	}
+	d := e.call(map[string]any{"action": "query", "paths": []any{"data/noise.csv"}, "sql": "SELECT SUM(x) AS s, AVG(x) AS a, SUM(x) / 3 AS third FROM noise"})
+	if r := rows(d["result"].(map[string]any), "rows"); len(r) != 1 || r[0][0] != 26.5 || r[0][1] != 6.625 || r[0][2] != 8.83333333333333 {
+		t.Fatalf("query rows = %v", d["rows"])
+	}
 }

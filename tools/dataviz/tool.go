@@ -20,6 +20,7 @@ import (
 	"golang.org/x/image/font/opentype"
 
 	"clawbridge/internal/cjkfont"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
 )
@@ -389,9 +390,9 @@ main{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:1
 figure{margin:0;background:#fff;border:1px solid #e3e3e3;border-radius:8px;padding:10px}
 figure svg{width:100%%;height:auto;display:block}
 </style></head><body>
-<header><h1>%s</h1><div class="meta">%d charts · %s</div></header>
+<header><h1>%s</h1><div class="meta">%s · %s</div></header>
 <main>
-`, html.EscapeString(title), html.EscapeString(title), len(specs), time.Now().Format("2006-01-02 15:04"))
+`, html.EscapeString(title), html.EscapeString(title), wording.Count(len(specs), "chart", "charts"), time.Now().Format("2006-01-02 15:04"))
 	var titles []string
 	for i, m := range specs {
 		a, err := argsOf(m)
@@ -426,7 +427,7 @@ figure svg{width:100%%;height:auto;display:block}
 		return nil, err
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("dashboard %q with %d charts saved to %s (opens offline in any browser)", title, len(specs), v.d.Sandbox.Rel(file.Path)),
+		Summary: fmt.Sprintf("dashboard %q with %s saved to %s (opens offline in any browser)", title, wording.Count(len(specs), "chart", "charts"), v.d.Sandbox.Rel(file.Path)),
 		Data:    map[string]any{"output": v.d.Sandbox.Rel(file.Path), "charts": titles},
 		Files:   []tool.File{file},
 	}, nil

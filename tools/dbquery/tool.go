@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"clawbridge/internal/config"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -202,7 +203,7 @@ func (q *dbq) connections() *tool.Result {
 		list = append(list, map[string]any{"name": c.Name, "driver": c.Driver, "target": describeTarget(c)})
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("%d databases configured", len(list)),
+		Summary: fmt.Sprintf("%s configured", wording.Count(len(list), "database", "databases")),
 		Data:    map[string]any{"connections": list, "max_rows": q.cfg.MaxRows, "read_only": true},
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"clawbridge/internal/config"
 	"clawbridge/internal/sandbox"
 	"clawbridge/internal/store"
+	"clawbridge/internal/wording"
 	"clawbridge/internal/zone"
 	"clawbridge/tools/tool"
 )
@@ -331,7 +332,7 @@ func (x *diary) get(ctx context.Context, call *tool.Call) (*tool.Result, error) 
 		}
 		out = append(out, v)
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d entries.", len(out)), Data: map[string]any{"entries": out}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s.", wording.Count(len(out), "entry", "entries")), Data: map[string]any{"entries": out}}, nil
 }
 
 func next(day string) string {
@@ -420,7 +421,7 @@ func (x *diary) list(ctx context.Context, call *tool.Call) (*tool.Result, error)
 			out = append(out, view(e, false))
 		}
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d entries.", len(out)), Data: map[string]any{"entries": out}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s.", wording.Count(len(out), "entry", "entries")), Data: map[string]any{"entries": out}}, nil
 }
 
 // terms splits text into search terms: Latin/digit words lowercased, and
@@ -508,7 +509,7 @@ func (x *diary) search(ctx context.Context, call *tool.Call) (*tool.Result, erro
 			out = append(out, view(e, false))
 		}
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d entries match %q.", len(out), call.Args.String("query")), Data: map[string]any{"entries": out}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s %q.", wording.Count(len(out), "entry matches", "entries match"), call.Args.String("query")), Data: map[string]any{"entries": out}}, nil
 }
 
 func (x *diary) update(ctx context.Context, call *tool.Call) (*tool.Result, error) {
@@ -651,7 +652,7 @@ func (x *diary) export(ctx context.Context, call *tool.Call) (*tool.Result, erro
 		if err != nil {
 			return nil, err
 		}
-		return &tool.Result{Summary: fmt.Sprintf("Exported %d entries to %s.", len(es), x.sb.Rel(f.Path)), Data: map[string]any{"entries": len(es), "path": x.sb.Rel(f.Path)}, Files: []tool.File{f}}, nil
+		return &tool.Result{Summary: fmt.Sprintf("Exported %s to %s.", wording.Count(len(es), "entry", "entries"), x.sb.Rel(f.Path)), Data: map[string]any{"entries": len(es), "path": x.sb.Rel(f.Path)}, Files: []tool.File{f}}, nil
 	}
 	dir, err := tool.PlanOutputDir(x.sb, call.Args, tool.Output{Stem: "diary", Exts: []string{""}})
 	if err != nil {
@@ -677,6 +678,6 @@ func (x *diary) export(ctx context.Context, call *tool.Call) (*tool.Result, erro
 		}
 		files, paths = append(files, f), append(paths, x.sb.Rel(f.Path))
 	}
-	return &tool.Result{Summary: fmt.Sprintf("Exported %d entries to %d monthly files in %s.", len(es), len(files), x.sb.Rel(dir)),
+	return &tool.Result{Summary: fmt.Sprintf("Exported %s to %s in %s.", wording.Count(len(es), "entry", "entries"), wording.Count(len(files), "monthly file", "monthly files"), x.sb.Rel(dir)),
 		Data: map[string]any{"entries": len(es), "dir": x.sb.Rel(dir), "paths": paths}, Files: files}, nil
 }

@@ -172,3 +172,36 @@ func TestDiaryExport_Markdown(t *testing.T) {
 		}
 	})
 }
+
+// TestDiarySummaries_OneIsSingular: one entry is "1 entry" in the list,
+// search and export summaries; two are "2 entries".
+func TestDiarySummaries_OneIsSingular(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
+		r := newRig(t, db)
+		summary := func(args map[string]any) string {
+			t.Helper()
+			res, err := tooltest.Run(t, r.t, args)
+			if err != nil {
+				t.Fatalf("%v: %v", args, err)
+			}
+			return res.Summary
+		}
+		r.must(t, map[string]any{"action": "add", "date": "2024-04-20", "text": "walked by the river"})
+		for _, c := range []struct {
+			args map[string]any
+			want string
+		}{
+			{map[string]any{"action": "list"}, "1 entry."},
+			{map[string]any{"action": "search", "query": "river"}, `1 entry matches "river".`},
+			{map[string]any{"action": "export", "output": "one.md"}, "Exported 1 entry to "},
+		} {
+			if got := summary(c.args); !strings.HasPrefix(got, c.want) {
+				t.Errorf("%v: %q, want %q", c.args["action"], got, c.want)
+			}
+		}
+		r.must(t, map[string]any{"action": "add", "date": "2024-04-21", "text": "the river again"})
+		if got := summary(map[string]any{"action": "search", "query": "river"}); got != `2 entries match "river".` {
+			t.Errorf("two: %q", got)
+		}
+	})
+}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"clawbridge/internal/store"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -164,7 +165,7 @@ func (x *edu) addCards(ctx context.Context, call *tool.Call) (*tool.Result, erro
 	if err != nil {
 		return nil, err
 	}
-	sum := fmt.Sprintf("Added %d cards to deck %q, due today.", len(added), deck)
+	sum := fmt.Sprintf("Added %s to deck %q, due today.", wording.Count(len(added), "card", "cards"), deck)
 	if len(skipped) > 0 {
 		sum += fmt.Sprintf(" %d already in the deck were skipped.", len(skipped))
 	}
@@ -192,7 +193,7 @@ func (x *edu) decks(ctx context.Context, call *tool.Call) (*tool.Result, error) 
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d decks.", len(out)), Data: map[string]any{"decks": out}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s.", wording.Count(len(out), "deck", "decks")), Data: map[string]any{"decks": out}}, nil
 }
 
 func dayArg(field, s string) (string, error) {
@@ -242,7 +243,7 @@ func (x *edu) due(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d cards due by %s (%d shown).", total, day, len(out)),
+	return &tool.Result{Summary: fmt.Sprintf("%s due by %s (%d shown).", wording.Count(total, "card", "cards"), day, len(out)),
 		Data: map[string]any{"date": day, "due": total, "cards": out}}, nil
 }
 
@@ -297,7 +298,7 @@ func (x *edu) review(ctx context.Context, call *tool.Call) (*tool.Result, error)
 	}
 	v := cardView(c)
 	v["easiness_before"] = ef(before.EF100)
-	return &tool.Result{Summary: fmt.Sprintf("Quality %d: next review of %q in %d days (%s), easiness %s.", q, c.Front, c.Interval, c.Due, ef(c.EF100)), Data: v}, nil
+	return &tool.Result{Summary: fmt.Sprintf("Quality %d: next review of %q in %s (%s), easiness %s.", q, c.Front, wording.Count(c.Interval, "day", "days"), c.Due, ef(c.EF100)), Data: v}, nil
 }
 
 func reviews(q interface {
@@ -385,7 +386,7 @@ func (x *edu) restoreCard(ctx context.Context, call *tool.Call) (*tool.Result, e
 	if err != nil {
 		return nil, err
 	}
-	return &tool.Result{Summary: fmt.Sprintf("Restored card %q (%s) with %d reviews.", t.Card.Front, id, len(t.Reviews)), Data: cardView(&t.Card)}, nil
+	return &tool.Result{Summary: fmt.Sprintf("Restored card %q (%s) with %s.", t.Card.Front, id, wording.Count(len(t.Reviews), "review", "reviews")), Data: cardView(&t.Card)}, nil
 }
 
 func (x *edu) exportCards(ctx context.Context, call *tool.Call) (*tool.Result, error) {
@@ -429,5 +430,5 @@ func (x *edu) exportCards(ctx context.Context, call *tool.Call) (*tool.Result, e
 	if err != nil {
 		return nil, err
 	}
-	return &tool.Result{Summary: fmt.Sprintf("Exported %d cards to %s.", n, x.sb.Rel(f.Path)), Data: map[string]any{"cards": n, "path": x.sb.Rel(f.Path)}, Files: []tool.File{f}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("Exported %s to %s.", wording.Count(n, "card", "cards"), x.sb.Rel(f.Path)), Data: map[string]any{"cards": n, "path": x.sb.Rel(f.Path)}, Files: []tool.File{f}}, nil
 }

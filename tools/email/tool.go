@@ -38,6 +38,7 @@ import (
 
 	"clawbridge/internal/sandbox"
 	"clawbridge/internal/sendonce"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/file"
 	"clawbridge/tools/tool"
 )
@@ -269,7 +270,7 @@ func (e *emailTool) listDrafts(ctx context.Context, c *tool.Call) (*tool.Result,
 	if drafts == nil {
 		drafts = []map[string]any{}
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d drafts.", len(drafts)), Data: map[string]any{"drafts": drafts}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s.", wording.Count(len(drafts), "draft", "drafts")), Data: map[string]any{"drafts": drafts}}, nil
 }
 
 func (e *emailTool) deleteDraft(ctx context.Context, c *tool.Call) (*tool.Result, error) {

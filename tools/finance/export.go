@@ -8,6 +8,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -120,6 +121,6 @@ func (f *fintool) export(ctx context.Context, call *tool.Call) (*tool.Result, er
 		return nil, err
 	}
 	rel := f.sb.Rel(file.Path)
-	return &tool.Result{Summary: fmt.Sprintf("Exported %d entries to %s: income %s, expense %s, net %s %s (totals are formulas).", len(es), rel, money(in), money(ex), money(in-ex), f.cfg.Currency),
+	return &tool.Result{Summary: fmt.Sprintf("Exported %s to %s: income %s, expense %s, net %s %s (totals are formulas).", wording.Count(len(es), "entry", "entries"), rel, money(in), money(ex), money(in-ex), f.cfg.Currency),
 		Data: map[string]any{"path": rel, "entries": len(es), "income": money(in), "expense": money(ex), "net": money(in - ex)}, Files: []tool.File{file}}, nil
 }

@@ -30,6 +30,7 @@ import (
 
 	"clawbridge/internal/sandbox"
 	"clawbridge/internal/store"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -283,7 +284,7 @@ func (f *fintool) list(ctx context.Context, call *tool.Call) (*tool.Result, erro
 		sum.add(e)
 	}
 	data := map[string]any{"entries": out, "income": money(sum.in), "expense": money(sum.ex), "currency": f.cfg.Currency}
-	s := fmt.Sprintf("%d entries: income %s, expense %s %s.", len(out), money(sum.in), money(sum.ex), f.cfg.Currency)
+	s := fmt.Sprintf("%s: income %s, expense %s %s.", wording.Count(len(out), "entry", "entries"), money(sum.in), money(sum.ex), f.cfg.Currency)
 	if sum.nt != 0 {
 		data["neutral"] = money(sum.nt)
 		s += fmt.Sprintf(" Not counted (neutral): %s.", money(sum.nt))
@@ -396,7 +397,7 @@ func (f *fintool) summary(ctx context.Context, call *tool.Call) (*tool.Result, e
 	}
 	data := all.view()
 	data["currency"], data["entries"], data["by_month"], data["by_category"], data["by_account"] = f.cfg.Currency, len(es), byMonth, byCat, byAcct
-	return &tool.Result{Summary: fmt.Sprintf("%d entries over %d months: income %s, expense %s, net %s %s.", len(es), len(byMonth), money(all.in), money(all.ex), money(all.in-all.ex), f.cfg.Currency), Data: data}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s over %s: income %s, expense %s, net %s %s.", wording.Count(len(es), "entry", "entries"), wording.Count(len(byMonth), "month", "months"), money(all.in), money(all.ex), money(all.in-all.ex), f.cfg.Currency), Data: data}, nil
 }
 
 func (f *fintool) budgetSet(ctx context.Context, call *tool.Call) (*tool.Result, error) {
@@ -616,7 +617,7 @@ func (f *fintool) importFile(ctx context.Context, call *tool.Call) (*tool.Result
 	for _, n := range res.Skipped {
 		skipped += n
 	}
-	return &tool.Result{Summary: fmt.Sprintf("Imported %s (%s): %d rows, %d new, %d already imported; %d left out (%v).", p, res.Format, len(res.Rows), added, dup, skipped, res.Skipped),
+	return &tool.Result{Summary: fmt.Sprintf("Imported %s (%s): %s, %d new, %d already imported; %d left out (%v).", p, res.Format, wording.Count(len(res.Rows), "row", "rows"), added, dup, skipped, res.Skipped),
 		Data: map[string]any{"format": res.Format, "rows": len(res.Rows), "added": added, "duplicates": dup, "skipped": res.Skipped}}, nil
 }
 

@@ -21,6 +21,7 @@ import (
 	_ "golang.org/x/image/tiff"
 	_ "golang.org/x/image/webp"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -283,7 +284,7 @@ func (g *gifMaker) save(out *tool.Outputs, data []byte, extra map[string]any) (*
 	rep.Path = g.d.Sandbox.Rel(f.Path)
 	extra["gif"] = rep
 	return &tool.Result{
-		Summary: fmt.Sprintf("wrote %s: %d frames, %d×%d, %.1f s, %s", rep.Path, rep.Frames, rep.Width, rep.Height, float64(rep.TotalMS)/1000, sizeText(rep.Bytes)),
+		Summary: fmt.Sprintf("wrote %s: %s, %d×%d, %.1f s, %s", rep.Path, wording.Count(rep.Frames, "frame", "frames"), rep.Width, rep.Height, float64(rep.TotalMS)/1000, sizeText(rep.Bytes)),
 		Data:    extra, Files: []tool.File{f},
 	}, nil
 }

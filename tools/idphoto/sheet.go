@@ -11,6 +11,7 @@ import (
 
 	"github.com/disintegration/imaging"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -115,7 +116,7 @@ func (p *idPhoto) sheet(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		boxes[i] = boxJSON(r)
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("print sheet %s: %d copies of %d×%d on 4×6 in paper (%d×%d at %d dpi) with cut guides", rel, copies, w, h, l.W, l.H, dpi),
+		Summary: fmt.Sprintf("print sheet %s: %s of %d×%d on 4×6 in paper (%d×%d at %d dpi) with cut guides", rel, wording.Count(copies, "copy", "copies"), w, h, l.W, l.H, dpi),
 		Data:    map[string]any{"path": rel, "copies": copies, "width": l.W, "height": l.H, "dpi": dpi, "photo_width": w, "photo_height": h, "cells": boxes, "bytes": file.Size},
 		Files:   []tool.File{file},
 	}, nil

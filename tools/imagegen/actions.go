@@ -21,6 +21,7 @@ import (
 	qrcode "github.com/skip2/go-qrcode"
 
 	"clawbridge/internal/cjkfont"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -274,7 +275,7 @@ func (g *imageGen) card(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	if layer != nil {
 		data["image_mode"] = mode
 	}
-	return g.save(out, ".png", img, white, 0, fmt.Sprintf("card of %d lines", len(drawn)), data)
+	return g.save(out, ".png", img, white, 0, "card of "+wording.Count(len(drawn), "line", "lines"), data)
 }
 
 // cardLayer loads a card's image layer: a banner at the content width

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"clawbridge/internal/config"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -218,10 +219,10 @@ func (t *kbTool) index(ctx context.Context, c *tool.Call) (*tool.Result, error) 
 		}
 		return nil, tool.Errorf(tool.CodeFailed, "", "index %q: %v", name, err)
 	}
-	summary := fmt.Sprintf("index %q: %d files (%d new, %d changed, %d removed, %d unchanged), %d passages",
-		name, rep.Files, rep.Added, rep.Changed, rep.Removed, rep.Unchanged, rep.Passages)
+	summary := fmt.Sprintf("index %q: %s (%d new, %d changed, %d removed, %d unchanged), %s",
+		name, wording.Count(rep.Files, "file", "files"), rep.Added, rep.Changed, rep.Removed, rep.Unchanged, wording.Count(rep.Passages, "passage", "passages"))
 	if len(rep.Failed) > 0 {
-		summary += fmt.Sprintf("; %d files could not be read (see failed)", len(rep.Failed))
+		summary += fmt.Sprintf("; %s (see failed)", wording.Count(len(rep.Failed), "file could not be read", "files could not be read"))
 	}
 	if len(rep.Skipped) > 0 {
 		var kinds []string
@@ -354,7 +355,7 @@ func (t *kbTool) get(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 		}
 		passages = append(passages, m)
 	}
-	return &tool.Result{Summary: fmt.Sprintf("passage %d of %s with %d neighbours", ord, p, len(passages)-1),
+	return &tool.Result{Summary: fmt.Sprintf("passage %d of %s with %s", ord, p, wording.Count(len(passages)-1, "neighbour", "neighbours")),
 		Data: map[string]any{"index": name, "path": p, "passages": passages}}, nil
 }
 
@@ -393,7 +394,7 @@ func (t *kbTool) listIndexes(_ context.Context, _ *tool.Call) (*tool.Result, err
 		info.Bytes = dirSize(k.dir)
 		out = append(out, info)
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d indexes", len(out)), Data: map[string]any{"indexes": out}}, nil
+	return &tool.Result{Summary: wording.Count(len(out), "index", "indexes"), Data: map[string]any{"indexes": out}}, nil
 }
 
 func (t *kbTool) remove(_ context.Context, c *tool.Call) (*tool.Result, error) {

@@ -19,6 +19,7 @@ import (
 
 	"clawbridge/internal/config"
 	"clawbridge/internal/webapi"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -173,7 +174,7 @@ func (l *lit) search(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	for _, w := range ws {
 		l.remember(w)
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d of %d works for %q from %s.", len(ws), total, q.Text, src),
+	return &tool.Result{Summary: fmt.Sprintf("%d of %s for %q from %s.", len(ws), wording.Count(total, "work", "works"), q.Text, src),
 		Data: map[string]any{"source": src, "total": total, "works": brief(ws)}}, nil
 }
 
@@ -265,7 +266,7 @@ func (l *lit) get(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%s (%d), %d authors, from %s.", w.Title, w.Year, len(w.Authors), w.Source), Data: map[string]any{"work": w}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s (%d), %s, from %s.", w.Title, w.Year, wording.Count(len(w.Authors), "author", "authors"), w.Source), Data: map[string]any{"work": w}}, nil
 }
 
 func (l *lit) related(ctx context.Context, c *tool.Call) (*tool.Result, error) {
@@ -282,7 +283,7 @@ func (l *lit) related(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d works related to %q.", len(ws), w.Title), Data: map[string]any{"work": w.ID, "related": brief(ws)}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s related to %q.", wording.Count(len(ws), "work", "works"), w.Title), Data: map[string]any{"work": w.ID, "related": brief(ws)}}, nil
 }
 
 func (l *lit) worksOf(ctx context.Context, c *tool.Call) ([]Work, error) {
@@ -321,7 +322,7 @@ func (l *lit) cite(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 			refs[i] = Cite(w, style, acc)
 		}
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%d references in %s.", len(refs), style), Data: map[string]any{"style": style, "references": refs}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s in %s.", wording.Count(len(refs), "reference", "references"), style), Data: map[string]any{"style": style, "references": refs}}, nil
 }
 
 // bibKeys makes the keys of one bibliography unique: a second
@@ -366,6 +367,6 @@ func (l *lit) export(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tool.Result{Summary: fmt.Sprintf("Wrote %d references to %s.", len(ws), l.d.Sandbox.Rel(f.Path)), Files: []tool.File{f},
+	return &tool.Result{Summary: fmt.Sprintf("Wrote %s to %s.", wording.Count(len(ws), "reference", "references"), l.d.Sandbox.Rel(f.Path)), Files: []tool.File{f},
 		Data: map[string]any{"path": l.d.Sandbox.Rel(f.Path), "format": format, "count": len(ws)}}, nil
 }

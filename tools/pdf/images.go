@@ -12,6 +12,7 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -60,7 +61,7 @@ func (p *pdfTool) imagesToPDF(ctx context.Context, c *tool.Call) (*tool.Result, 
 		return nil, tool.Errorf(tool.CodeInvalid, "check that every file is a valid PNG, JPEG, TIFF or WebP image", "images_to_pdf: %v", err)
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("made a %d-page PDF from %d images: %s", len(paths), len(paths), rel(p.d.Sandbox, out.Path(".pdf"))),
+		Summary: fmt.Sprintf("made a %d-page PDF from %s: %s", len(paths), wording.Count(len(paths), "image", "images"), rel(p.d.Sandbox, out.Path(".pdf"))),
 		Data:    map[string]any{"output": rel(p.d.Sandbox, out.Path(".pdf")), "page_count": len(paths), "page_size": c.Args.StringOr("page_size", "A4")},
 		Files:   []tool.File{f},
 	}, nil
@@ -110,7 +111,7 @@ func (p *pdfTool) extractImages(ctx context.Context, c *tool.Call) (*tool.Result
 	if err := api.ExtractImages(in.reader(), in.sel, digest, in.conf()); err != nil {
 		return nil, opErr("extract_images", err)
 	}
-	summary := fmt.Sprintf("extracted %d images into %s", len(files), rel(p.d.Sandbox, dir))
+	summary := fmt.Sprintf("extracted %s into %s", wording.Count(len(files), "image", "images"), rel(p.d.Sandbox, dir))
 	if len(files) == 0 {
 		summary = "no embedded images on the selected pages"
 	}

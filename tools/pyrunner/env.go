@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"clawbridge/internal/jail"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -76,7 +77,7 @@ func (r *runner) env(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 			have = append(have, n)
 		}
 	}
-	summary := fmt.Sprintf("Python %s with %d modules beyond the standard library", pe.Version, len(pe.ThirdParty))
+	summary := fmt.Sprintf("Python %s with %s beyond the standard library", pe.Version, wording.Count(len(pe.ThirdParty), "module", "modules"))
 	if len(have) > 0 {
 		summary += " (" + strings.Join(have, ", ") + " importable)"
 	} else {

@@ -45,6 +45,21 @@ var interpreterDirs = []string{"/usr/local/bin", "/usr/bin"}
 // jailPath is the PATH inside the jail.
 const jailPath = "/usr/local/bin:/usr/bin:/bin"
 
+// programs are the interpreters (and bwrap) for the tool's Programs, which
+// `clawbridge doctor` checks: each interpreter by the path run uses, not the
+// first of its name on PATH (a pyenv python3 there is not what the jail runs).
+func programs() map[string]string {
+	out := map[string]string{"bwrap": "bubblewrap"}
+	for _, l := range languages {
+		p := interpreter(l)
+		if p == "" {
+			p = filepath.Join(interpreterDirs[len(interpreterDirs)-1], l.program) // where Debian's package puts it
+		}
+		out[p] = l.pkg
+	}
+	return out
+}
+
 // interpreter finds l's program, "" when it is not installed.
 func interpreter(l language) string {
 	for _, dir := range interpreterDirs {

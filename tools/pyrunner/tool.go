@@ -70,7 +70,7 @@ func (r *runner) tool() tool.Tool {
 			{Name: "env", Description: "versions and importable Python modules", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,
 				Handler: r.env},
 		},
-		Programs: map[string]string{"python3": "python3", "node": "nodejs", "bwrap": "bubblewrap"},
+		Programs: programs(),
 		Examples: []string{
 			"execute this python script",
 			"calculate the fibonacci numbers with python",

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"clawbridge/internal/webapi"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -123,7 +124,7 @@ func (s *searcher) handle(ctx context.Context, c *tool.Call) (*tool.Result, erro
 			s.cache.Put(key, hits)
 		}
 		data := map[string]any{"query": q.Text, "backend": b.name(), "results": hits, "count": len(hits), "cached": cached}
-		sum := fmt.Sprintf("%d results for %q from %s", len(hits), q.Text, b.name())
+		sum := fmt.Sprintf("%s for %q from %s", wording.Count(len(hits), "result", "results"), q.Text, b.name())
 		if len(failed) > 0 {
 			data["fallback_from"] = failed
 			sum += fmt.Sprintf(" (after %s failed)", names(failed))

@@ -15,6 +15,7 @@ import (
 	"clawbridge/internal/config"
 	"clawbridge/internal/logging"
 	"clawbridge/internal/netguard"
+	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
@@ -93,7 +94,7 @@ func (s *sys) serviceStatus(ctx context.Context, c *tool.Call) (*tool.Result, er
 			down = append(down, r.Name)
 		}
 	}
-	summary := fmt.Sprintf("%d of %d services healthy", out.Up, len(out.Services))
+	summary := fmt.Sprintf("%d of %s healthy", out.Up, wording.Count(len(out.Services), "service", "services"))
 	if len(down) > 0 {
 		summary += "; down: " + strings.Join(down, ", ")
 	}

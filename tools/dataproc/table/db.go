@@ -13,6 +13,7 @@ import (
 	_ "modernc.org/sqlite" // pure-Go SQLite driver ("sqlite")
 
 	"clawbridge/internal/toolerr"
+	"clawbridge/internal/wording"
 )
 
 // DB is a throw-away SQLite database in a temp directory: the one query
@@ -238,8 +239,13 @@ func (d *DB) RowsWithHeader(ctx context.Context, query string, args []any, heade
 		}
 		row := make([]any, len(cols))
 		for i, v := range vals {
-			if b, ok := v.([]byte); ok {
-				v = string(b)
+			switch x := v.(type) {
+			case []byte:
+				v = string(x)
+			case float64:
+				// A computed value (SUM, AVG, an expression) shows at
+				// most 15 significant digits, as sqlite3's shell does.
+				v = wording.Round(x, 15)
 			}
 			row[i] = v
 		}

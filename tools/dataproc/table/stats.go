@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
+
+	"clawbridge/internal/wording"
 )
 
 // ColumnStats is the describe output for one column, computed in one pass
@@ -145,10 +147,12 @@ func (d *Describer) Result() []ColumnStats {
 		switch kind {
 		case KindInteger, KindNumber:
 			if c.n > 0 {
-				mean, sum := c.mean, c.sum
+				// Derived statistics keep 10 significant digits (more is
+				// the noise of the running computation); the sum keeps 15.
+				mean, sum := wording.Round(c.mean, 10), wording.Round(c.sum, 15)
 				s.Mean, s.Sum = &mean, &sum
 				if c.n > 1 {
-					std := math.Sqrt(c.m2 / float64(c.n-1))
+					std := wording.Round(math.Sqrt(c.m2/float64(c.n-1)), 10)
 					s.Std = &std
 				}
 				s.Min, s.Max = num(c.min), num(c.max)
@@ -159,6 +163,7 @@ func (d *Describer) Result() []ColumnStats {
 				} else {
 					med = (c.res[n/2-1] + c.res[n/2]) / 2
 				}
+				med = wording.Round(med, 15)
 				s.Median = &med
 				s.MedianApprox = c.seen > reservoirSize
 			}
