@@ -650,21 +650,31 @@ func (t *Tables) ModeForClient(clientName, configured string) string {
 	case ModeTiered, ModeFull, ModeSearch:
 		return configured
 	}
-	key := clientKey(clientName)
-	if key != "" {
-		for _, c := range t.Clients {
-			if strings.Contains(key, clientKey(c.Match)) {
-				if c.Mode != "" {
-					return c.Mode
-				}
-				if c.ListChanged {
-					return ModeTiered
-				}
-				return ModeSearch
-			}
+	if c, ok := t.Client(clientName); ok {
+		if c.Mode != "" {
+			return c.Mode
 		}
+		if c.ListChanged {
+			return ModeTiered
+		}
+		return ModeSearch
 	}
 	return ModeTiered
+}
+
+// Client is the first row of the client table that matches the client's
+// name, normalised.
+func (t *Tables) Client(clientName string) (ClientRule, bool) {
+	key := clientKey(clientName)
+	if key == "" {
+		return ClientRule{}, false
+	}
+	for _, c := range t.Clients {
+		if strings.Contains(key, clientKey(c.Match)) {
+			return c, true
+		}
+	}
+	return ClientRule{}, false
 }
 
 // clientKey lower-cases a client name and drops spaces, dashes, dots and

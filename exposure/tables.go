@@ -92,6 +92,17 @@ type ClientRule struct {
 	Name        string `json:"name" yaml:"name"`
 	ListChanged bool   `json:"list_changed" yaml:"list_changed"`
 	Mode        string `json:"mode" yaml:"mode"`
+	// What the client suite (e2e/clients_*_test.go) measured, on Versions:
+	// Relist is how many model requests after list_changed the model first
+	// gets the new list (0: the very next one); Elicitation is what happens
+	// to a question: "asks" (a person answers), "cancels" or "declines"
+	// (answered at once without anyone asked, as the headless clients do),
+	// "none" (not declared). A "declines" answer is taken as not asked:
+	// the call goes to `clawbridge approve` instead of being refused.
+	Versions    string `json:"versions,omitempty" yaml:"versions"`
+	Relist      int    `json:"relist,omitempty" yaml:"relist"`
+	Elicitation string `json:"elicitation,omitempty" yaml:"elicitation"`
+	Note        string `json:"note,omitempty" yaml:"note"`
 }
 
 // Tables are all routing data. DefaultTables returns the embedded set; a

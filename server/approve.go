@@ -15,10 +15,10 @@ import (
 // The `approve` confirmation policy: a high call that needs confirmation is
 // stored as a pending call until a person approves or rejects it out of band
 // (`clawbridge approve`, from any process on the same data dir, or the
-// dashboard). A call from a client that shows progress (or the CLI's own
-// `call`) waits for the decision, bounded, polling the store; any other
-// call is answered at once with the id and the command, so no client hangs
-// in silence. The pending call stays open for pendingOpen: the same call
+// dashboard). The CLI's own `call` waits for the decision, bounded, polling
+// the store; a call from an MCP client is answered at once with the id and
+// the command, so no client hangs in silence (clients that send progress
+// tokens do not necessarily show anyone the progress: headless Claude Code). The pending call stays open for pendingOpen: the same call
 // (same session, arguments and preview) made again runs once if it was
 // approved, is told if it was rejected, and is answered with the same id
 // while it waits. A decision is single-use and bound to its pending call.
@@ -134,14 +134,22 @@ func (c *confirmer) propose(ctx context.Context, session, toolName, action, prev
 }
 
 // earlier finds the pending call of an earlier try of the same call (same
-// session and hash) that is still open, or was decided while open and not
-// yet taken: its id and status ("" when there is none), newest first.
-func (c *confirmer) earlier(ctx context.Context, session, hash string) (string, string, error) {
+// hash: tool, arguments and the preview shown) that is still open, or was
+// decided while open and not yet taken: its id and status ("" when there is
+// none), newest first.
+//
+// It is not bound to the session that first made the call: the same
+// person's clients often make the call again from another one (the
+// Inspector CLI starts a server or a session per call; 2026-07-28 clients
+// such as Claude Code have a fresh session per request), and everyone who
+// can reach this server shares its one token anyway. Whoever makes it runs,
+// once, exactly the call the person was shown and approved.
+func (c *confirmer) earlier(ctx context.Context, hash string) (string, string, error) {
 	var id, status string
 	err := c.st.DB().QueryRowContext(ctx,
-		`SELECT id, status FROM pending_calls WHERE session = $1 AND call_hash = $2 AND call_hash <> '' AND expires >= $3
-		 AND status IN ($4, $5, $6) ORDER BY created DESC LIMIT 1`,
-		session, hash, time.Now().Unix(), pendingWaiting, pendingApproved, pendingRejected).Scan(&id, &status)
+		`SELECT id, status FROM pending_calls WHERE call_hash = $1 AND call_hash <> '' AND expires >= $2
+		 AND status IN ($3, $4, $5) ORDER BY created DESC LIMIT 1`,
+		hash, time.Now().Unix(), pendingWaiting, pendingApproved, pendingRejected).Scan(&id, &status)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", "", nil
 	}

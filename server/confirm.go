@@ -100,9 +100,10 @@ func (c *confirmer) spend(ctx context.Context, tok, session, toolName string, ar
 // elicitation that fails, falls back to approve: never to a token the model
 // could spend itself.
 //
-// waits says whether a call sent to approval waits for the decision: the
-// client shows progress (the request carried a progress token), or the
-// call is the CLI's own.
+// waits says whether a call sent to approval waits for the decision: only
+// the CLI's own `call`, whose person is at the terminal. An MCP client is
+// answered at once, even one that sends progress tokens: headless Claude
+// Code does, and shows no one the progress.
 func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call, args map[string]any, token string, waits bool) *mcp.CallToolResult {
 	policy := s.confirmer.policy
 	what, err := describeCall(ctx, t, c)
@@ -120,6 +121,11 @@ func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *
 			"%s is a high-risk action and the server's confirmation policy is 'deny'", what))
 	case "token":
 		return s.confirmByToken(ctx, traceID, sess, t, what, args, token)
+	}
+	// The same call made again after it went to approval is not asked
+	// anew: the person's decision there stands.
+	if id, _, _ := s.confirmer.earlier(ctx, shownHash(t.Name, args, what)); id != "" {
+		return s.confirmByApproval(ctx, traceID, sess, t, c, args, what, waits)
 	}
 	if policy == "elicit" && sess.canElicit(ctx) {
 		res, err := s.mcp.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
@@ -144,6 +150,10 @@ func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *
 				return nil
 			}
 			return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user left 'Run it' unticked; do not retry unless the user asks", "the user did not confirm %s", what))
+		case s.declinesUnasked(sess.client):
+			// codex exec declines every question at once, without showing
+			// it to anyone: that is not a person's no.
+			s.log.Info().Str("session", sess.key).Str("client", sess.client).Msg("the client declines questions without asking; the call waits for approval instead")
 		default:
 			return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user declined; do not retry unless the user asks", "the user declined: did not confirm %s", what))
 		}
@@ -152,14 +162,13 @@ func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *
 }
 
 // confirmByApproval stores the call as pending for a person to approve or
-// reject with `clawbridge approve` (approve.go). A client that shows
-// progress, and the CLI, wait for the decision; any other is answered at
-// once with the id and the command, and the same call made again runs once
-// approved. The wait happens before the call takes a concurrency slot and
+// reject with `clawbridge approve` (approve.go). The CLI waits for the
+// decision; an MCP client is answered at once with the id and the command,
+// and the same call made again runs once approved. The wait happens before the call takes a concurrency slot and
 // before its class timeout starts.
 func (s *Server) confirmByApproval(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call, args map[string]any, what string, waits bool) *mcp.CallToolResult {
 	hash := shownHash(t.Name, args, what)
-	id, status, err := s.confirmer.earlier(ctx, sess.key, hash)
+	id, status, err := s.confirmer.earlier(ctx, hash)
 	if err != nil {
 		return errorResult(traceID, tool.Errorf(tool.CodeFailed, "", "could not read the calls waiting for approval: %v", err))
 	}
@@ -236,12 +245,12 @@ func approvalNeeded(t *tool.Tool, id, what string, open time.Duration) *mcp.Call
 // token itself, so this is for trusted setups only.
 func (s *Server) confirmByToken(ctx context.Context, traceID string, sess *session, t *tool.Tool, what string, args map[string]any, token string) *mcp.CallToolResult {
 	if token != "" {
-		if err := s.confirmer.spend(ctx, token, sess.key, t.Name, args, what); err != nil {
+		if err := s.confirmer.spend(ctx, token, s.tokenOwner(sess), t.Name, args, what); err != nil {
 			return errorResult(traceID, tool.Errorf(tool.CodeConfirm, "call again without confirm_token to get a fresh preview and token", "%v", err))
 		}
 		return nil
 	}
-	tok, exp, err := s.confirmer.issue(ctx, sess.key, t.Name, args, what)
+	tok, exp, err := s.confirmer.issue(ctx, s.tokenOwner(sess), t.Name, args, what)
 	if err != nil {
 		return errorResult(traceID, tool.Errorf(tool.CodeFailed, "", "could not issue a confirmation token: %v", err))
 	}
@@ -275,6 +284,23 @@ func describeCall(ctx context.Context, t *tool.Tool, c *tool.Call) (string, erro
 	}
 	args, _ := json.Marshal(redactArgs(withholdPrivate(t, c.Args)))
 	return fmt.Sprintf("%s %s", name, args), nil
+}
+
+// tokenOwner is who a confirmation token belongs to. A token is a secret the
+// model holds, so anonymous callers over HTTP never share one; the stdio
+// process's one client does own its tokens across requests.
+func (s *Server) tokenOwner(sess *session) string {
+	if sess.kind == kindAnonymous && s.stdioKey != "" {
+		return s.stdioKey
+	}
+	return sess.key
+}
+
+// declinesUnasked reports whether the client table measured this client
+// answering every question with a decline without asking anyone.
+func (s *Server) declinesUnasked(client string) bool {
+	c, ok := s.router.Tables().Client(client)
+	return ok && c.Elicitation == "declines"
 }
 
 // canElicit reports whether the client declared the elicitation capability.

@@ -175,25 +175,31 @@ func TestConfirmContent_EmailAttachmentElicit(t *testing.T) {
 }
 
 // TestConfirmContent_EmailApprove: under the approve policy the draft and
-// its attachment are rewritten while the call waits for `clawbridge
-// approve`; the approved call delivers what the pending call showed.
+// its attachment are rewritten after the person was shown them and before
+// the call is made again; the approval was for what was shown, so the
+// rewritten draft is a new question and nothing is sent.
 func TestConfirmContent_EmailApprove(t *testing.T) {
 	f := newContentFixture(t, "approve")
 	c := dial(t, f.url, mcp.ProtocolVersion20251125, nil)
-	path, shownRaw, evil := f.drafts(t, c)
-	ch := callAsync(t, c, "email", map[string]any{"action": "send", "path": path})
+	path, _, evil := f.drafts(t, c)
+	args := map[string]any{"action": "send", "path": path}
+	r := call(t, c, "email", args)
+	id := structuredField(r, "pending_id")
 	p := waitPending(t, &fixture{s: f.s})
-	if !strings.Contains(p.Preview, "alice@example.org") || !strings.Contains(p.Preview, "harmless text") {
-		t.Fatalf("pending preview:\n%s", p.Preview)
+	if id == "" || p.ID != id || !strings.Contains(p.Preview, "alice@example.org") || !strings.Contains(p.Preview, "harmless text") {
+		t.Fatalf("pending preview %s:\n%s", id, p.Preview)
 	}
 	tooltest.WriteFile(t, filepath.Join(f.ws, path), evil)
 	if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); err != nil {
 		t.Fatal(err)
 	}
-	if r := <-ch; r.IsError {
-		t.Fatalf("approved send: %s", text(r))
+	r = call(t, c, "email", args)
+	if again := structuredField(r, "pending_id"); again == "" || again == id {
+		t.Fatalf("the rewritten draft made again: %s", text(r))
 	}
-	f.deliveredOnly(t, shownRaw)
+	if n := len(f.smtp.Mails()); n != 0 {
+		t.Fatalf("%d mails delivered for a draft rewritten after approval", n)
+	}
 }
 
 // TestConfirmContent_EmailToken: under the token policy the token was
@@ -283,7 +289,7 @@ func TestConfirm_CancelIsNotADecline(t *testing.T) {
 	f := newContentFixture(t, "elicit")
 	h := &cancelling{}
 	c := dial(t, f.url, mcp.ProtocolVersion20251125, nil, client.WithElicitationHandler(h))
-	ch := callAsync(t, c, "email", map[string]any{"action": "send", "to": []any{"alice@example.org"}, "subject": "Lunch", "text": "harmless text"})
+	ch := callAsync(t, f.s, c, "email", map[string]any{"action": "send", "to": []any{"alice@example.org"}, "subject": "Lunch", "text": "harmless text"})
 	p := waitPending(t, &fixture{s: f.s})
 	if !strings.Contains(p.Preview, "alice@example.org") {
 		t.Fatalf("pending preview:\n%s", p.Preview)

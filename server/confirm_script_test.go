@@ -57,21 +57,27 @@ func TestConfirmContent_ScriptElicit(t *testing.T) {
 	ranShown(t, r)
 }
 
-// TestConfirmContent_ScriptApprove: the same under `clawbridge approve`.
+// TestConfirmContent_ScriptApprove: under `clawbridge approve` the pending
+// call shows the code; the script rewritten after the person saw it, the
+// call made again is a new question and nothing runs.
 func TestConfirmContent_ScriptApprove(t *testing.T) {
 	f := newContentFixture(t, "approve")
 	path := runScript(t, f)
 	c := dial(t, f.url, mcp.ProtocolVersion20251125, nil)
-	ch := callAsync(t, c, pyrunner.Name, map[string]any{"action": "run", "path": path})
+	args := map[string]any{"action": "run", "path": path}
+	id := structuredField(call(t, c, pyrunner.Name, args), "pending_id")
 	p := waitPending(t, &fixture{s: f.s})
-	if !strings.Contains(p.Preview, shownScript) {
-		t.Fatalf("the pending call does not show the code:\n%s", p.Preview)
+	if p.ID != id || !strings.Contains(p.Preview, shownScript) {
+		t.Fatalf("the pending call %s does not show the code:\n%s", id, p.Preview)
 	}
 	tooltest.WriteFile(t, filepath.Join(f.ws, path), []byte(evilScript))
 	if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); err != nil {
 		t.Fatal(err)
 	}
-	ranShown(t, <-ch)
+	r := call(t, c, pyrunner.Name, args)
+	if again := structuredField(r, "pending_id"); again == "" || again == id || !strings.Contains(text(r), "exfiltrate") || strings.Contains(text(r), "stdout") {
+		t.Fatalf("the rewritten script made again: %s", text(r))
+	}
 }
 
 // TestConfirmContent_ScriptToken: a token issued for one script's code is

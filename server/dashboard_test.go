@@ -276,7 +276,7 @@ func TestDashboard_ApproveQueue(t *testing.T) {
 
 		for _, approve := range []bool{true, false} {
 			before := f.runs.Load()
-			ch := callAsync(t, c, "danger", map[string]any{"text": "deploy", "password": "hunter2"})
+			ch := callAsync(t, f.s, c, "danger", map[string]any{"text": "deploy", "password": "hunter2"})
 			waitPending(t, f)
 			var p struct {
 				Policy  string        `json:"policy"`

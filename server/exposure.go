@@ -325,6 +325,12 @@ func (s *Server) route(sess *session, request string, withSchemas bool) *mcp.Cal
 		"tier": dec.Tier, "intents": dec.Intents, "confidence": dec.Confidence, "tools": found,
 		"note": "Your tool list now shows these tools. Any tool stays callable by name.",
 	}
+	if !changed {
+		// An anonymous 2026-07-28 caller, full mode, or a view that already
+		// held them: the list is as it was, and saying otherwise would send
+		// the model looking for a change that never comes.
+		out["note"] = "Call these tools by name; your tool list is unchanged and every tool stays callable."
+	}
 	if sess.exp.Mode() == exposure.ModeSearch {
 		out["note"] = "Call these tools through call_tool(name, arguments)."
 	}

@@ -257,7 +257,7 @@ func (s *Server) confirmationStage(ctx context.Context, c *callState, next next)
 	// A scheduled call's High level was confirmed when its job was added
 	// (cron's add is High then); the scheduler re-checks the level at fire.
 	if c.tool.LevelOf(c.call) == tool.High && c.sess.kind != kindScheduled {
-		waits := c.progress != nil || c.sess.kind == kindLocal
+		waits := c.sess.kind == kindLocal
 		r := s.confirm(ctx, c.traceID, c.sess, c.tool, c.call, c.clean, c.token, waits)
 		s.confirmed(r)
 		if r != nil {

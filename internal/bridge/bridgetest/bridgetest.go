@@ -1,6 +1,7 @@
 // Package bridgetest finds the real npm MCP servers that the bridge's tests
-// run (installed by scripts/install-mcp-servers.sh into .cache/mcp-servers)
-// and serves server-everything over its HTTP transports for them.
+// run and the real MCP clients the end-to-end tests drive (installed by
+// scripts/install-mcp-servers.sh into .cache/mcp-servers) and serves
+// server-everything over its HTTP transports for them.
 package bridgetest
 
 import (
@@ -22,6 +23,19 @@ var install sync.Once
 // CLAWBRIDGE_REQUIRE_PROGRAMS is set.
 func Script(t testing.TB, pkg string) string {
 	t.Helper()
+	return installed(t, pkg, filepath.Join("node_modules/@modelcontextprotocol", pkg, "dist/index.js"))
+}
+
+// Bin returns the path of an installed npm command, e.g. Bin(t, "claude").
+func Bin(t testing.TB, name string) string {
+	t.Helper()
+	return installed(t, name, filepath.Join("node_modules/.bin", name))
+}
+
+// installed installs the pinned packages once and returns the file at rel
+// under .cache/mcp-servers.
+func installed(t testing.TB, what, rel string) string {
+	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
 		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") != "" {
 			t.Fatal("node/npm is required (CLAWBRIDGE_REQUIRE_PROGRAMS is set)")
@@ -29,22 +43,22 @@ func Script(t testing.TB, pkg string) string {
 		t.Skip("node/npm not installed")
 	}
 	root := repoRoot(t)
-	js := filepath.Join(root, ".cache/mcp-servers/node_modules/@modelcontextprotocol", pkg, "dist/index.js")
+	file := filepath.Join(root, ".cache/mcp-servers", rel)
 	install.Do(func() {
-		if _, err := os.Stat(js); err == nil {
+		if _, err := os.Stat(file); err == nil {
 			return
 		}
 		cmd := exec.Command(filepath.Join(root, "scripts/install-mcp-servers.sh"), filepath.Join(root, ".cache/mcp-servers"))
 		cmd.Stderr = os.Stderr
 		_ = cmd.Run()
 	})
-	if _, err := os.Stat(js); err != nil {
+	if _, err := os.Stat(file); err != nil {
 		if os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") != "" {
-			t.Fatalf("%s is not installed (scripts/install-mcp-servers.sh): %v", pkg, err)
+			t.Fatalf("%s is not installed (scripts/install-mcp-servers.sh): %v", what, err)
 		}
-		t.Skipf("%s is not installed: %v", pkg, err)
+		t.Skipf("%s is not installed: %v", what, err)
 	}
-	return js
+	return file
 }
 
 func repoRoot(t testing.TB) string {

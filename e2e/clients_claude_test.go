@@ -1,0 +1,87 @@
+package e2e
+
+// Claude Code, headless (`claude -p`), against the Anthropic Messages stand-in.
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"clawbridge/internal/bridge/bridgetest"
+	"clawbridge/internal/standin"
+)
+
+func TestClient_ClaudeCode(t *testing.T) {
+	t.Parallel() // node clients; they run beside each other once the serial tests are done
+	bin := bridgetest.Bin(t, "claude")
+	for _, tr := range []string{"stdio", "http", "sse"} {
+		t.Run(tr, func(t *testing.T) {
+			r := newClientRun(t, "claude-code", tr)
+			instr := initialize(t, stdioClient(t, r.e, mcp.LATEST_PROTOCOL_VERSION), mcp.LATEST_PROTOCOL_VERSION).Instructions
+			m, err := standin.Start("anthropic", r.script(t, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			server := map[string]any{"command": binPath, "args": []string{"serve"}, "env": r.serverEnv()}
+			switch tr {
+			case "http":
+				server = map[string]any{"type": "http", "url": r.url + "/mcp"}
+			case "sse":
+				server = map[string]any{"type": "sse", "url": r.url + "/sse"}
+			}
+			cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"clawbridge": server}})
+			cfgFile := filepath.Join(t.TempDir(), "mcp.json")
+			os.WriteFile(cfgFile, cfg, 0o600)
+			cmd := exec.CommandContext(ctxT(t), bin, "-p", "use clawbridge", "--mcp-config", cfgFile, "--strict-mcp-config",
+				"--output-format", "stream-json", "--verbose", "--allowedTools", "mcp__clawbridge__*,ToolSearch")
+			cmd.Dir = r.e.workspace
+			cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "ANTHROPIC_BASE_URL="+m.URL, "ANTHROPIC_API_KEY=sk-standin",
+				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("claude: %v\n%s", err, tail(out))
+			}
+			r.check(t, m, instr)
+			l := r.relist(t, m.Requests(), claudeServerTools)
+			t.Logf("claude-code %s: %s", tr, l)
+			measured(t, "claude-code", l)
+		})
+	}
+}
+
+var claudeToolName = regexp.MustCompile(`mcp__clawbridge__[a-z_]+`)
+
+// claudeServerTools are the server's tools the model is told of: offered
+// with a schema, or named in the deferred-tools list of the system prompt.
+func claudeServerTools(q standin.Request) []string {
+	seen := map[string]bool{}
+	for _, n := range q.Tools {
+		if strings.HasPrefix(n, "mcp__clawbridge__") {
+			seen[n] = true
+		}
+	}
+	// The deferred list is in the system prompt, which Claude Code sends as
+	// a system message (q.Text holds it) rather than in the system field.
+	for _, n := range claudeToolName.FindAllString(q.Text, -1) {
+		seen[n] = true
+	}
+	var out []string
+	for n := range seen {
+		out = append(out, n)
+	}
+	return out
+}
+
+func tail(b []byte) string {
+	if len(b) > 4000 {
+		b = b[len(b)-4000:]
+	}
+	return string(b)
+}

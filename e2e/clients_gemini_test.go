@@ -1,0 +1,78 @@
+package e2e
+
+// Gemini CLI, headless (`gemini -p`), against the Gemini API stand-in.
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"clawbridge/internal/bridge/bridgetest"
+	"clawbridge/internal/standin"
+)
+
+func TestClient_GeminiCLI(t *testing.T) {
+	t.Parallel() // node clients; they run beside each other once the serial tests are done
+	bin := bridgetest.Bin(t, "gemini")
+	for _, tr := range []string{"stdio", "http", "sse"} {
+		t.Run(tr, func(t *testing.T) {
+			r := newClientRun(t, "gemini-cli", tr)
+			instr := initialize(t, stdioClient(t, r.e, mcp.LATEST_PROTOCOL_VERSION), mcp.LATEST_PROTOCOL_VERSION).Instructions
+			// Gemini CLI adds wait_for_previous to every tool's schema and
+			// its model fills it in: the stand-in does too.
+			m, err := standin.Start("gemini", r.script(t, map[string]any{"wait_for_previous": true}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			server := map[string]any{"command": binPath, "args": []string{"serve"}, "env": r.serverEnv(), "trust": true}
+			switch tr {
+			case "http":
+				server = map[string]any{"httpUrl": r.url + "/mcp", "trust": true}
+			case "sse":
+				server = map[string]any{"url": r.url + "/sse", "trust": true}
+			}
+			home := t.TempDir()
+			settings, _ := json.Marshal(map[string]any{
+				"mcpServers": map[string]any{"clawbridge": server},
+				"security":   map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}, "folderTrust": map[string]any{"enabled": false}},
+				"general":    map[string]any{"disableAutoUpdate": true},
+				"privacy":    map[string]any{"usageStatisticsEnabled": false},
+			})
+			os.MkdirAll(filepath.Join(home, ".gemini"), 0o755)
+			os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), settings, 0o600)
+			cmd := exec.CommandContext(ctxT(t), bin, "-p", "use clawbridge", "--yolo", "-o", "json")
+			cmd.Dir = r.e.workspace
+			cmd.Env = append(os.Environ(), "HOME="+home, "GOOGLE_GEMINI_BASE_URL="+m.URL, "GEMINI_API_KEY=standin",
+				"GEMINI_CLI_NO_RELAUNCH=true", "NO_BROWSER=true")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("gemini: %v\n%s", err, tail(out))
+			}
+			r.check(t, m, instr)
+			if s := m.Requests()[0].ToolSchemas["mcp_clawbridge_file"]; !strings.Contains(string(s), "wait_for_previous") {
+				t.Logf("gemini-cli no longer adds wait_for_previous: the client-added field goes untested")
+			}
+			l := r.relist(t, m.Requests(), geminiServerTools)
+			t.Logf("gemini-cli %s: %s", tr, l)
+			measured(t, "gemini-cli-mcp-client", l)
+		})
+	}
+}
+
+// geminiServerTools are the server's tools offered: Gemini CLI names them
+// mcp_<server>_<tool>.
+func geminiServerTools(q standin.Request) []string {
+	var out []string
+	for _, n := range q.Tools {
+		if strings.HasPrefix(n, "mcp_clawbridge_") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
