@@ -131,6 +131,7 @@ func New(o Options) (*Server, error) {
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithRecovery(),
 		mcpserver.WithToolHandlerMiddleware(s.flight.track),
+		mcpserver.WithToolHandlerMiddleware(s.roundTrips),
 	)
 	for i := range o.Tools {
 		t := &o.Tools[i]
