@@ -17,6 +17,8 @@ deps:
 	@scripts/install-deps.sh
 	@echo "==> downstream MCP servers for the bridge tests: scripts/install-mcp-servers.sh (npm, pinned; skipped without npm)"
 	@scripts/install-mcp-servers.sh
+	@echo "==> MCP conformance suite for e2e's TestConformance2026: scripts/install-conformance.sh (npm, pinned; skipped without npm)"
+	@scripts/install-conformance.sh
 	@echo "==> Go modules: go mod download (a fresh machine fetches about 100 modules; this can take a few minutes)"
 	@$(GO) mod download -x 2>&1 | sed -un 's|^# get https://[^/]*/\(.*\)/@v/\(.*\)\.zip$$|    fetched \1 \2|p'
 	@$(GO) mod download

@@ -24,6 +24,10 @@ import (
 // given for, and a state the server never issued (or already spent) is
 // refused.
 
+// addFixtures adds the conformance suite's test tools; set only in a
+// binary built with -tags conformance (conformance_fixture.go).
+var addFixtures func(*Server)
+
 // confirmInput is the key of the confirmation question in inputRequests.
 const confirmInput = "confirm"
 

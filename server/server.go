@@ -163,6 +163,9 @@ func New(o Options) (*Server, error) {
 	s.addMeta()
 	s.addResources()
 	s.addPrompts()
+	if addFixtures != nil {
+		addFixtures(s)
+	}
 	return s, nil
 }
 
