@@ -181,7 +181,7 @@ func TestApprove_ElicitationErrorFallsBack(t *testing.T) {
 	}
 }
 
-// Stateless callers cannot be asked back: they wait for approval too.
+// A stateless caller that declares no elicitation waits for approval too.
 func TestApprove_StatelessCaller(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		f := newFixtureOn(t, "elicit", 3, db.Open(t))
