@@ -23,8 +23,10 @@ deps-run:
 deps:
 	@echo "==> system packages for the tools and the tests: scripts/install-deps.sh test (installs what is missing; quiet when all is there)"
 	@scripts/install-deps.sh test
-	@echo "==> downstream MCP servers for the bridge tests: scripts/install-mcp-servers.sh (npm, pinned; skipped without npm)"
+	@echo "==> downstream MCP servers for the bridge tests and the MCP clients e2e drives: scripts/install-mcp-servers.sh (npm, pinned; skipped without npm)"
 	@scripts/install-mcp-servers.sh
+	@echo "==> MCP conformance suite for e2e's TestConformance2026: scripts/install-conformance.sh (npm, pinned; skipped without npm)"
+	@scripts/install-conformance.sh
 	@$(MAKE) --no-print-directory gomod
 
 gomod:

@@ -41,6 +41,9 @@ func newConfirmer(st *store.Store, policy string, wait time.Duration) (*confirme
 	if err == nil {
 		err = migratePending(st)
 	}
+	if err == nil {
+		err = st.MigrateVersions("input_states", inputStateSteps...)
+	}
 	return &confirmer{st: st, policy: policy, ttl: 5 * time.Minute, wait: wait, open: pendingOpen, poll: 250 * time.Millisecond}, err
 }
 
@@ -127,45 +130,103 @@ func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *
 	if id, _, _ := s.confirmer.earlier(ctx, shownHash(t.Name, args, what)); id != "" {
 		return s.confirmByApproval(ctx, traceID, sess, t, c, args, what, waits)
 	}
+	if policy == "elicit" && mcpserver.IsModernRequest(ctx) {
+		return s.confirmByInput(ctx, traceID, sess, t, c, args, what, waits)
+	}
 	if policy == "elicit" && sess.canElicit(ctx) {
-		res, err := s.mcp.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
-			Message: "clawbridge wants to run a high-risk action:\n" + what + "\nAllow it to run once?",
-			RequestedSchema: map[string]any{
-				"type": "object",
-				"properties": map[string]any{
-					"confirm": map[string]any{"type": "boolean", "title": "Run it", "description": "Allow this action to run once"},
-				},
-				"required": []string{"confirm"},
-			},
-		}})
-		switch {
-		case err != nil:
+		res, err := s.mcp.RequestElicitation(ctx, mcp.ElicitationRequest{Params: confirmQuestion(what)})
+		if err != nil {
 			s.log.Warn().Err(err).Str("session", sess.key).Msg("elicitation failed; the call waits for approval instead")
-		case res.Action == mcp.ElicitationResponseActionCancel:
-			// A cancel is no answer: headless clients (claude -p) cancel
-			// at once without asking anyone, so it is not a decline.
-			s.log.Info().Str("session", sess.key).Msg("the client cancelled the question without an answer; the call waits for approval instead")
-		case res.Action == mcp.ElicitationResponseActionAccept:
-			if m, ok := res.Content.(map[string]any); ok && m["confirm"] == true {
-				return nil
-			}
-			return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user left 'Run it' unticked; do not retry unless the user asks", "the user did not confirm %s", what))
-		case s.declinesUnasked(sess.client):
-			// codex exec declines every question at once, without showing
-			// it to anyone: that is not a person's no.
-			s.log.Info().Str("session", sess.key).Str("client", sess.client).Msg("the client declines questions without asking; the call waits for approval instead")
-		default:
-			return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user declined; do not retry unless the user asks", "the user declined: did not confirm %s", what))
+		} else if r, approval := s.answered(traceID, sess, what, res); !approval {
+			return r
 		}
 	}
 	return s.confirmByApproval(ctx, traceID, sess, t, c, args, what, waits)
 }
 
+// confirmQuestion is what the person is asked, in both eras.
+func confirmQuestion(what string) mcp.ElicitationParams {
+	return mcp.ElicitationParams{
+		Message: "clawbridge wants to run a high-risk action:\n" + what + "\nAllow it to run once?",
+		RequestedSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"confirm": map[string]any{"type": "boolean", "title": "Run it", "description": "Allow this action to run once"},
+			},
+			"required": []string{"confirm"},
+		},
+	}
+}
+
+// answered reads the person's answer: approval when it was no answer (the
+// call goes to `clawbridge approve` instead), else nil to run or the
+// refusal the model reads.
+func (s *Server) answered(traceID string, sess *session, what string, res *mcp.ElicitationResult) (r *mcp.CallToolResult, approval bool) {
+	switch {
+	case res.Action == mcp.ElicitationResponseActionCancel:
+		// A cancel is no answer: headless clients (claude -p) cancel
+		// at once without asking anyone, so it is not a decline.
+		s.log.Info().Str("session", sess.key).Msg("the client cancelled the question without an answer; the call waits for approval instead")
+		return nil, true
+	case res.Action == mcp.ElicitationResponseActionAccept:
+		if m, ok := res.Content.(map[string]any); ok && m["confirm"] == true {
+			return nil, false
+		}
+		return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user left 'Run it' unticked; do not retry unless the user asks", "the user did not confirm %s", what)), false
+	case s.declinesUnasked(sess.client):
+		// codex exec declines every question at once, without showing it
+		// to anyone: that is not a person's no.
+		s.log.Info().Str("session", sess.key).Str("client", sess.client).Msg("the client declines questions without asking; the call waits for approval instead")
+		return nil, true
+	}
+	return errorResult(traceID, tool.Errorf(tool.CodeDenied, "the user declined; do not retry unless the user asks", "the user declined: did not confirm %s", what)), false
+}
+
+// confirmByInput is the elicit policy for a 2026-07-28 request (mrtr.go).
+// A client that declared elicitation is answered with an input_required
+// result carrying the question; its retry carries the answer and the
+// state, which must be one this server issued to this caller for this tool
+// and not spent yet (else a protocol error). The answer counts only for
+// what was shown: other arguments, or a file the call reads that changed
+// since, get the question anew. Accepted runs once, declined or unticked
+// is refused, cancelled goes to approval like a client that cannot be
+// asked.
+func (s *Server) confirmByInput(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call, args map[string]any, what string, waits bool) *mcp.CallToolResult {
+	rt := roundTripOf(ctx)
+	hash := shownHash(t.Name, args, what)
+	if state := rt.params.RequestState; state != "" {
+		shown, err := s.confirmer.takeState(ctx, state, sess.caller(), t.Name)
+		if err != nil {
+			rt.err = err
+			return errorResult(traceID, tool.Errorf(tool.CodeConfirm, "call again without requestState to be asked anew", "%v", err))
+		}
+		switch res := mcpserver.ElicitationResponse(rt.params.InputResponses, confirmInput); {
+		case shown != hash:
+			s.log.Info().Str("session", sess.key).Msg("the answer was given for other arguments or content; asking anew")
+		case res == nil:
+			s.log.Info().Str("session", sess.key).Msg("the retry carried no answer to the confirmation; asking anew")
+		default:
+			if r, approval := s.answered(traceID, sess, what, res); !approval {
+				return r
+			}
+			return s.confirmByApproval(ctx, traceID, sess, t, c, args, what, waits)
+		}
+	}
+	if !requestElicits(ctx) {
+		return s.confirmByApproval(ctx, traceID, sess, t, c, args, what, waits)
+	}
+	r, err := s.askInput(ctx, sess, t.Name, what, hash)
+	if err != nil {
+		return errorResult(traceID, tool.Errorf(tool.CodeFailed, "", "could not store the confirmation question: %v", err))
+	}
+	return r
+}
+
 // confirmByApproval stores the call as pending for a person to approve or
 // reject with `clawbridge approve` (approve.go). The CLI waits for the
 // decision; an MCP client is answered at once with the id and the command,
-// and the same call made again runs once approved. The wait happens before the call takes a concurrency slot and
-// before its class timeout starts.
+// and the same call made again runs once approved. The wait happens before
+// the call takes a concurrency slot and before its class timeout starts.
 func (s *Server) confirmByApproval(ctx context.Context, traceID string, sess *session, t *tool.Tool, c *tool.Call, args map[string]any, what string, waits bool) *mcp.CallToolResult {
 	hash := shownHash(t.Name, args, what)
 	id, status, err := s.confirmer.earlier(ctx, hash)
@@ -185,7 +246,7 @@ func (s *Server) confirmByApproval(ctx context.Context, traceID string, sess *se
 			"the user rejected %s (pending call %s)", what, id))
 	}
 	if id == "" {
-		if id, err = s.confirmer.propose(ctx, sess.key, t.Name, c.Action, what, hash); err != nil {
+		if id, err = s.confirmer.propose(ctx, sess.caller(), t.Name, c.Action, what, hash); err != nil {
 			return errorResult(traceID, tool.Errorf(tool.CodeFailed, "", "could not store the call for approval: %v", err))
 		}
 	}
@@ -306,7 +367,7 @@ func (s *Server) declinesUnasked(client string) bool {
 // canElicit reports whether the client declared the elicitation capability.
 func (s *session) canElicit(ctx context.Context) bool {
 	if mcpserver.IsModernRequest(ctx) {
-		return false // stateless requests cannot be asked back in this server
+		return false // asked through an input_required result instead (confirmByInput)
 	}
 	cs := mcpserver.ClientSessionFromContext(ctx)
 	ci, ok := cs.(mcpserver.SessionWithClientInfo)

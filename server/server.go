@@ -131,6 +131,7 @@ func New(o Options) (*Server, error) {
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithRecovery(),
 		mcpserver.WithToolHandlerMiddleware(s.flight.track),
+		mcpserver.WithToolHandlerMiddleware(s.roundTrips),
 	)
 	for i := range o.Tools {
 		t := &o.Tools[i]
@@ -162,6 +163,9 @@ func New(o Options) (*Server, error) {
 	s.addMeta()
 	s.addResources()
 	s.addPrompts()
+	if addFixtures != nil {
+		addFixtures(s)
+	}
 	return s, nil
 }
 
