@@ -20,9 +20,17 @@ import (
 func TestClient_ClaudeCode(t *testing.T) {
 	t.Parallel() // node clients; they run beside each other once the serial tests are done
 	bin := bridgetest.Bin(t, "claude")
-	for _, tr := range []string{"stdio", "http", "sse"} {
+	// Under auto Claude Code gets full, whose tools never change; "tiered"
+	// is the SSE run (the era with sessions) with the list changing, to
+	// measure whether Claude Code shows the model a changed list.
+	for _, tr := range []string{"stdio", "http", "sse", "tiered"} {
 		t.Run(tr, func(t *testing.T) {
-			r := newClientRun(t, "claude-code", tr)
+			var r *clientRun
+			if tr == "tiered" {
+				r = newClientRun(t, "claude-code", "sse", "exposure:\n  mode: tiered\n")
+			} else {
+				r = newClientRun(t, "claude-code", tr)
+			}
 			instr := initialize(t, stdioClient(t, r.e, mcp.LATEST_PROTOCOL_VERSION), mcp.LATEST_PROTOCOL_VERSION).Instructions
 			m, err := standin.Start("anthropic", r.script(t, nil))
 			if err != nil {
@@ -30,7 +38,7 @@ func TestClient_ClaudeCode(t *testing.T) {
 			}
 			defer m.Close()
 			server := map[string]any{"command": binPath, "args": []string{"serve"}, "env": r.serverEnv()}
-			switch tr {
+			switch r.transport {
 			case "http":
 				server = map[string]any{"type": "http", "url": r.url + "/mcp"}
 			case "sse":

@@ -99,9 +99,10 @@
 //
 // changed=true means: send notifications/tools/list_changed to that session.
 // Modes: tiered (initial view = full tier), full (all tools, tagged), search
-// (core + find_tools + call_tool, constant), auto (ModeForClient: clients
-// that act on list_changed get tiered; Claude Desktop, Cursor and Codex get
-// search; unknown clients get tiered).
+// (core + find_tools + call_tool, constant), auto (ModeForClient, from the
+// client table: clients that act on list_changed get tiered; Claude
+// Desktop, Cursor and Codex get search; Claude Code gets full; unknown
+// clients get tiered).
 //
 // # Guidance
 //

@@ -633,13 +633,15 @@ func (s *Session) State() SessionState {
 
 // ModeForClient picks the exposure mode for a client. A configured mode of
 // tiered, full or search wins. For auto (or empty), the client table
-// decides: clients known to act on notifications/tools/list_changed (Claude
-// Code, VS Code, Cline) get tiered; clients treated as never re-reading the
-// list (Claude Desktop, Cursor, Codex) get search, whose view (core +
-// find_tools + call_tool) is constant, so it works without a re-read while
-// keeping the context small (full would work too, but costs the whole list
-// on every turn). Unknown clients get tiered: its initial view is the full
-// tier, so a client that ignores list_changed still sees every tool.
+// decides (exposure/data/routing.json, measured by the client suite in
+// e2e/clients_*_test.go): clients that act on
+// notifications/tools/list_changed (Gemini CLI, VS Code, Cline) get tiered;
+// clients that never re-read the list (Claude Desktop, Cursor, Codex) get
+// search, whose view (core + find_tools + call_tool) is constant, so it
+// works without a re-read while keeping the context small; Claude Code,
+// which never shows a changed list but loads schemas only on demand, gets
+// full. Unknown clients get tiered: its initial view is the full tier, so a
+// client that ignores list_changed still sees every tool.
 func ModeForClient(clientName, configured string) string {
 	return sharedDefaultTables().ModeForClient(clientName, configured)
 }

@@ -164,8 +164,9 @@ func TestSessionConcurrent(t *testing.T) {
 
 func TestModeForClient(t *testing.T) {
 	for _, c := range []struct{ client, configured, want string }{
-		{"claude-code", "auto", ModeTiered},
-		{"Claude Code", "", ModeTiered},
+		{"claude-code", "auto", ModeFull},
+		{"Claude Code", "", ModeFull},
+		{"gemini-cli-mcp-client", "auto", ModeTiered},
 		{"Visual Studio Code", "auto", ModeTiered},
 		{"vscode", "auto", ModeTiered},
 		{"Cline", "auto", ModeTiered},

@@ -169,7 +169,7 @@ func TestViewCache_UnchangedViewReusesList(t *testing.T) {
 func TestViewCache_ModesKeepTheirOwnLists(t *testing.T) {
 	s := registryServer(t, exposure.ModeAuto)
 	search := s.sessions.get("desk", "claude-ai", kindConnection) // Claude Desktop's client name: search mode
-	tiered := s.sessions.get("code", "claude-code", kindConnection)
+	tiered := s.sessions.get("code", "gemini-cli-mcp-client", kindConnection)
 	if search.exp.Mode() != exposure.ModeSearch || tiered.exp.Mode() != exposure.ModeTiered {
 		t.Fatalf("modes %s/%s; the test needs search and tiered", search.exp.Mode(), tiered.exp.Mode())
 	}

@@ -30,7 +30,7 @@ type Config struct {
 	Confirm string `yaml:"confirm"` // elicit | approve | token | auto | deny
 	// ApproveTimeout is how long a call waits for `clawbridge approve`
 	// (policy approve, and elicit where the client cannot be asked) when
-	// its client shows progress; other calls are answered at once.
+	// the call is `clawbridge call`'s; MCP clients are answered at once.
 	ApproveTimeout time.Duration `yaml:"approve_timeout"`
 	Limits         Limits        `yaml:"limits"`
 	Network        Network       `yaml:"network"`

@@ -68,11 +68,10 @@ http:
 #            once. The model can confirm by itself: trusted setups only.
 #   auto     run without asking (trusted local use); deny: refuse them all
 confirm: elicit
-# How long a call waits for approval when its client shows progress (or it
-# is "clawbridge call"); other clients are answered at once with the command
-# and the call made again runs once approved. The wait comes before the
-# call's own timeout (limits.*_timeout) starts and holds no concurrency
-# slot. Many clients give up on a request after 60 s, hence the default.
+# How long "clawbridge call" waits for approval (its person is at the
+# terminal); MCP clients are answered at once with the command and the call
+# made again runs once approved. The wait comes before the call's own
+# timeout (limits.*_timeout) starts and holds no concurrency slot.
 approve_timeout: 50s
 
 limits:
