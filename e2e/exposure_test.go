@@ -75,8 +75,8 @@ func journey(t *testing.T, c *client.Client) {
 	waitChanged(t, changed, "find_tools")
 	view := listTools(t, c)
 	pdf, ok := view["pdf_tool"]
-	if !ok || !strings.HasPrefix(pdf.Description, "[推荐]") {
-		t.Fatalf("pdf_tool missing or not tagged [推荐]: %q", pdf.Description)
+	if !ok || !strings.HasPrefix(pdf.Description, "[recommended]") {
+		t.Fatalf("pdf_tool missing or not tagged [recommended]: %q", pdf.Description)
 	}
 	for _, core := range []string{"file", "shell", "find_tools"} {
 		if _, ok := view[core]; !ok {
@@ -258,7 +258,7 @@ func TestExposureStatelessPrincipal(t *testing.T) {
 		t.Fatal(text(r))
 	}
 	view := listTools(t, c)
-	if len(view) >= len(full) || !strings.HasPrefix(view["pdf_tool"].Description, "[推荐]") {
+	if len(view) >= len(full) || !strings.HasPrefix(view["pdf_tool"].Description, "[recommended]") {
 		t.Fatalf("principal's view not narrowed: %d of %d tools, pdf_tool %q", len(view), len(full), view["pdf_tool"].Description)
 	}
 }

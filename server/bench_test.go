@@ -72,7 +72,7 @@ func BenchmarkListTools(b *testing.B) {
 func BenchmarkTierTokens(b *testing.B) {
 	s := benchServer(b)
 	payload := func(view []exposure.ViewTool) int {
-		raw, _ := json.Marshal(mcp.ListToolsResult{Tools: s.viewTools(view, "zh")})
+		raw, _ := json.Marshal(mcp.ListToolsResult{Tools: s.viewTools(view)})
 		return exposure.EstimateTokens(string(raw))
 	}
 	dec := s.router.Route("合并这三个PDF")

@@ -120,8 +120,8 @@ func (s *Server) listFor(sess *session) []mcp.Tool {
 		return tools
 	}
 	c.mu.Unlock()
-	view, lang, version := sess.exp.Snapshot()
-	tools := s.views.get(view, lang, func() []mcp.Tool { return s.viewTools(view, lang) })
+	view, _, version := sess.exp.Snapshot()
+	tools := s.views.get(view, func() []mcp.Tool { return s.viewTools(view) })
 	c.mu.Lock()
 	if !c.ok || version >= c.version {
 		c.ok, c.version, c.tools = true, version, tools
@@ -131,7 +131,7 @@ func (s *Server) listFor(sess *session) []mcp.Tool {
 }
 
 // viewCache holds rendered lists by view content, shared by all sessions.
-// Views are few (tier × detected intents × pins × language); the cache is
+// Views are few (tier × detected intents × pins); the cache is
 // emptied when it reaches maxViews, so it stays bounded whatever callers do.
 type viewCache struct {
 	mu sync.RWMutex
@@ -140,9 +140,8 @@ type viewCache struct {
 
 const maxViews = 512
 
-func (c *viewCache) get(view []exposure.ViewTool, lang string, render func() []mcp.Tool) []mcp.Tool {
+func (c *viewCache) get(view []exposure.ViewTool, render func() []mcp.Tool) []mcp.Tool {
 	var k strings.Builder
-	k.WriteString(lang)
 	for _, v := range view {
 		k.WriteString("\x00" + v.Name + "\x01" + v.Tag)
 	}
@@ -171,14 +170,18 @@ func (c *viewCache) reset() {
 }
 
 // viewTools renders a view as MCP tools with tagged description copies.
-func (s *Server) viewTools(view []exposure.ViewTool, lang string) []mcp.Tool {
+// The tags are always English: the same view is the same bytes whatever
+// language the last request was in, so a client's cached prompt prefix
+// survives a request in another language (find_tools answers in the
+// request's terms).
+func (s *Server) viewTools(view []exposure.ViewTool) []mcp.Tool {
 	out := make([]mcp.Tool, 0, len(view))
 	for _, v := range view {
 		t, ok := s.publishedTool(v.Name)
 		if !ok {
 			continue
 		}
-		t.Description = exposure.Tag(t.Description, v.Tag, lang)
+		t.Description = exposure.Tag(t.Description, v.Tag, "en")
 		out = append(out, t)
 	}
 	return out

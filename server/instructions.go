@@ -27,7 +27,7 @@ Results
 
 const instructionsPick = `How to pick a tool
 - find_tools takes the request in the user's own words (any language), returns the best tools and narrows the list to them. After two failed calls in a row the list widens.
-- Tags in descriptions: [recommended] is the first choice for the current task, [alternative] a fallback, [core] always available. Chinese sessions see [推荐] [备选] [核心].
+- Tags in descriptions: [recommended] is the first choice for the current task, [alternative] a fallback, [core] always available.
 - Multi-action tools take a required "action" field; each action lists its own required fields.
 - Network tools cannot reach private or loopback addresses unless the operator allowed them.`
 
