@@ -62,7 +62,7 @@ test: deps vet
 	CLAWBRIDGE_REQUIRE_PROGRAMS=1 $(GO) test -race -timeout 30m ./...
 
 # Benchmarks: routing (detection ns/op and allocs), the session journeys
-# (testdata/journeys.jsonl: tokens of the lists a client holds against a
+# (testdata/journeys*.jsonl: each mode's cost under prompt caching against a
 # static full list and an oracle, calls that missed the view), tools/list with
 # per-session views vs a static list, tokens per tier and over 20 fixed
 # requests, per-call overhead of `file stat` vs a minimal mcp-go server and
