@@ -11,7 +11,7 @@ import (
 // Exposure modes.
 const (
 	ModeTiered = "tiered" // views follow routing; the initial view is the full tier
-	ModeFull   = "full"   // every tool, tagged by the last routing
+	ModeFull   = "full"   // every tool: a constant list
 	ModeSearch = "search" // core + find_tools + call_tool: a constant view
 	ModeAuto   = "auto"   // chosen per client by ModeForClient
 )
@@ -115,7 +115,10 @@ func (s *Session) build() []ViewTool {
 		}
 		return append(v, ViewTool{Name: FindTools}, ViewTool{Name: CallTool})
 	case ModeFull:
-		v = s.r.Offered(s.r.ViewAt(TierFull, s.det), TierFull)
+		// The same list whatever was routed: routing's tags and order go
+		// into find_tools' answer, not into a list the host caches (a
+		// changed list rewrites the whole cached prompt after it).
+		v = s.r.Offered(s.r.ViewAt(TierFull, Detection{}), TierFull)
 	default:
 		v = s.r.Offered(s.r.ViewAt(s.tier, s.det), s.tier)
 		for _, p := range s.pinned {

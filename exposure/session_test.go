@@ -115,14 +115,15 @@ func TestSessionModes(t *testing.T) {
 		t.Fatal("search view changed on calls")
 	}
 
-	// full: every tool, tagged by the routing.
+	// full: every tool, one constant list: routing answers in find_tools,
+	// it does not re-sort or re-tag the list a host has cached.
 	s = r.NewSession(ModeFull)
-	if _, changed := s.Route("合并这三个PDF"); !changed {
-		t.Fatal("tags did not change in full mode")
+	before := s.View()
+	if dec, changed := s.Route("合并这三个PDF"); changed || !slices.Equal(s.View(), before) || len(dec.Tools) == 0 || dec.Tools[0].Name != "pdf_tool" {
+		t.Fatalf("full mode changed its list on a route (changed %v), or the route found nothing: %v", changed, dec.Tools)
 	}
-	v := s.View()
-	if len(v) != len(catalogNames)+1 || v[0] != (ViewTool{"pdf_tool", TagRecommended}) {
-		t.Fatalf("full view %v", v[:3])
+	if v := s.View(); len(v) != len(catalogNames)+1 {
+		t.Fatalf("full view has %d tools", len(v))
 	}
 	s.CallFinished("pdf_tool", false)
 	if s.CallFinished("pdf_tool", false) || s.CallStarted("weather", nil) {

@@ -81,7 +81,7 @@ func (s *Server) newSession(key, client string, kind sessionKind, limit int) *se
 	mode := s.router.Tables().ModeForClient(client, s.cfg.Exposure.Mode)
 	if kind == kindAnonymous {
 		// Anonymous stateless (2026-07-28) requests keep no state and
-		// cannot be notified: they get the full tagged list plus find_tools.
+		// cannot be notified: they get the full list (constant) plus find_tools.
 		mode = exposure.ModeFull
 	}
 	return &session{key: key, kind: kind, client: client, sem: make(chan struct{}, limit), exp: s.router.NewSession(mode)}
