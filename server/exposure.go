@@ -79,10 +79,14 @@ func narrowAfter(n int) int {
 
 func (s *Server) newSession(key, client string, kind sessionKind, limit int) *session {
 	mode := s.router.Tables().ModeForClient(client, s.cfg.Exposure.Mode)
-	if kind == kindAnonymous {
-		// Anonymous stateless (2026-07-28) requests keep no state and
-		// cannot be notified: they get the full list (constant) plus find_tools.
-		mode = exposure.ModeFull
+	if (kind == kindAnonymous || kind == kindPrincipal) && mode == exposure.ModeTiered {
+		// 2026-07-28: tools/list must not vary per connection or as a
+		// side effect of other requests, so a stateless caller, with a
+		// token or without, gets a list that never changes: search (core +
+		// find_tools + call_tool), where progressive exposure happens in
+		// find_tools' answers and through call_tool. A client the table
+		// gives full (Claude Code) or search keeps that.
+		mode = exposure.ModeSearch
 	}
 	return &session{key: key, kind: kind, client: client, sem: make(chan struct{}, limit), exp: s.router.NewSession(mode)}
 }
@@ -190,7 +194,7 @@ func (s *Server) viewTools(view []exposure.ViewTool) []mcp.Tool {
 // beforeCall pins a tool called from outside the session's view; the
 // call's arguments are evidence of the task too.
 func (s *Server) beforeCall(sess *session, name string, args map[string]any) {
-	if s.exposureChange(sess, func() bool { return sess.exp.CallStarted(name, args) }) {
+	if sess.exp.CallStarted(name, args) {
 		s.viewChanged(sess)
 	}
 }
@@ -200,7 +204,7 @@ func (s *Server) afterCall(sess *session, name string, ok bool) {
 	if _, known := s.lookupTool(name); !known && ok {
 		return
 	}
-	if s.exposureChange(sess, func() bool { return sess.exp.CallFinished(name, ok) }) {
+	if sess.exp.CallFinished(name, ok) {
 		s.viewChanged(sess)
 	}
 }
@@ -303,7 +307,7 @@ func (s *Server) findTools(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 
 func (s *Server) route(sess *session, request string, withSchemas bool) *mcp.CallToolResult {
 	var dec exposure.Decision
-	changed := s.exposureChange(sess, func() (changed bool) { dec, changed = sess.exp.Route(request); return changed })
+	dec, changed := sess.exp.Route(request)
 	s.routed(dec)
 	if changed {
 		s.viewChanged(sess)
@@ -433,7 +437,7 @@ func (s *Server) addPrompts() {
 			return nil, fmt.Errorf("the task prompt needs a request argument")
 		}
 		var dec exposure.Decision
-		changed := s.exposureChange(sess, func() (changed bool) { dec, changed = sess.exp.Route(request); return changed })
+		dec, changed := sess.exp.Route(request)
 		s.routed(dec)
 		if changed {
 			s.viewChanged(sess)

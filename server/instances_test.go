@@ -2,8 +2,8 @@ package server
 
 import (
 	"context"
-	"slices"
-	"strconv"
+	"encoding/json"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -35,19 +35,6 @@ func pair(t *testing.T, db *storetest.DB, policy string) (a, b *fixture) {
 
 func stateless(t *testing.T, f *fixture) *client.Client {
 	return dial(t, f.http(t), mcp.ProtocolVersion20260728, map[string]string{"Authorization": "Bearer tok-1"})
-}
-
-func toolNames(t *testing.T, c *client.Client) []string {
-	t.Helper()
-	res, err := c.ListTools(ctxFor(t), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, tl := range res.Tools {
-		out = append(out, tl.Name)
-	}
-	return out
 }
 
 // TestSeveralInstances_TokenIssuedOnARedeemedOnB: a stateless principal's
@@ -153,11 +140,11 @@ func TestSeveralInstances_PendingCallRunsOnce(t *testing.T) {
 	})
 }
 
-// TestSeveralInstances_PrincipalViewFollows: a stateless principal's view
-// changed through A (find_tools) is what B lists on its next request, with
-// the same tier, intents and history; a change made through B then is what
-// A lists; tiered mode, every registered tool.
-func TestSeveralInstances_PrincipalViewFollows(t *testing.T) {
+// TestSeveralInstances_PrincipalListIsFixed: a stateless (2026-07-28)
+// principal's tools/list is a function of its authorization alone: the same
+// at both instances, byte for byte, before and after it routed and called
+// through either, even with tiered configured; find_tools still answers.
+func TestSeveralInstances_PrincipalListIsFixed(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		var fs [2]*fixture
 		for i := range fs {
@@ -176,28 +163,26 @@ func TestSeveralInstances_PrincipalViewFollows(t *testing.T) {
 			fs[i] = &fixture{s: s}
 		}
 		ca, cb := stateless(t, fs[0]), stateless(t, fs[1])
-		full := toolNames(t, cb)
-		if r := call(t, ca, exposure.FindTools, map[string]any{"request": "合并这三个PDF"}); r.IsError {
+		list := func(c *client.Client) string {
+			res, err := c.ListTools(ctxFor(t), mcp.ListToolsRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(res.Tools)
+			return string(b)
+		}
+		first := list(cb)
+		if first != list(ca) || !strings.Contains(first, `"call_tool"`) {
+			t.Fatalf("the instances list differently, or not the constant search list:\n%s", first)
+		}
+		r := call(t, ca, exposure.FindTools, map[string]any{"request": "合并这三个PDF"})
+		if r.IsError || !strings.Contains(text(r), "pdf_tool") {
 			t.Fatalf("find_tools: %s", text(r))
 		}
-		pdf := toolNames(t, cb)
-		if !slices.Equal(toolNames(t, ca), pdf) || len(pdf) >= len(full) || !slices.Contains(pdf, "pdf_tool") {
-			t.Fatalf("after routing at A: B lists %v (before: %d tools)", pdf, len(full))
-		}
-		stA := fs[0].s.sessions.get(principalOf("tok-1"), "", kindPrincipal).exp.State()
-		stB := fs[1].s.sessions.get(principalOf("tok-1"), "", kindPrincipal).exp.State()
-		if stA.Tier != stB.Tier || !slices.Equal(stA.Intents, stB.Intents) || len(stB.History) != len(stA.History) || stB.Lang != "zh" {
-			t.Fatalf("state A %+v\nstate B %+v", stA, stB)
-		}
-		if r := call(t, cb, exposure.FindTools, map[string]any{"request": "draw a mind map of my project plan"}); r.IsError {
-			t.Fatalf("find_tools: %s", text(r))
-		}
-		mind := toolNames(t, ca)
-		if slices.Equal(mind, pdf) || !slices.Contains(mind, "mind_map") || !slices.Equal(mind, toolNames(t, cb)) {
-			t.Fatalf("after routing at B: A lists %v, B %v", mind, toolNames(t, cb))
-		}
-		if h := fs[0].s.sessions.get(principalOf("tok-1"), "", kindPrincipal).exp.State().History; len(h) != 2 {
-			t.Fatalf("A's history has %d transitions, want both routings", len(h))
+		call(t, cb, "file", map[string]any{"action": "list"})
+		call(t, cb, exposure.FindTools, map[string]any{"request": "draw a mind map of my project plan"})
+		if list(ca) != first || list(cb) != first {
+			t.Fatal("the principal's list changed with its requests")
 		}
 	})
 }
@@ -218,34 +203,6 @@ func TestSeveralInstances_TracesShared(t *testing.T) {
 		var n int
 		if err := b.s.deps.Store.Read().QueryRow(`SELECT count(*) FROM traces WHERE tool = $1 AND session = $2`, "echo", principalOf("tok-1")).Scan(&n); err != nil || n != 1 {
 			t.Fatalf("B sees %d trace rows of A's call (%v)", n, err)
-		}
-	})
-}
-
-// TestSeveralInstances_PrincipalStateNoLostUpdates: one principal's calls
-// racing through two instances each count in the stored state: a change
-// made on a stale copy is re-made on the stored one, never written over it.
-func TestSeveralInstances_PrincipalStateNoLostUpdates(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
-		a, b := pair(t, db, "token")
-		a.s.cfg.Exposure.Mode, b.s.cfg.Exposure.Mode = exposure.ModeTiered, exposure.ModeTiered
-		clients := []*client.Client{stateless(t, a), stateless(t, b)}
-		const calls = 20
-		var wg sync.WaitGroup
-		for i := range calls {
-			wg.Go(func() {
-				if r := call(t, clients[i%2], "echo", map[string]any{"text": strconv.Itoa(i)}); r.IsError {
-					t.Errorf("echo: %s", text(r))
-				}
-			})
-		}
-		wg.Wait()
-		for _, f := range []*fixture{a, b} {
-			sess := f.s.sessions.get(principalOf("tok-1"), "", kindPrincipal)
-			f.s.syncPrincipal(sess)
-			if st := sess.exp.State(); st.Calls != calls {
-				t.Fatalf("the stored state counts %d calls, want %d", st.Calls, calls)
-			}
 		}
 	})
 }

@@ -117,8 +117,10 @@ func TestLogging_LongCallSendsMessage(t *testing.T) {
 }
 
 // A tokened 2026-07-28 client that opened subscriptions/listen for
-// tools/list_changed is told when its principal's view changes; a stream
-// of another principal, or one that did not opt in, is not.
+// tools/list_changed is not told anything when its own requests route (its
+// list never changes with them), and is told when the server's tools
+// change (a downstream server's list: the bridge calls viewChanged on every
+// session); a stream of another principal is not.
 func TestListChanged_StatelessSubscriber(t *testing.T) {
 	f := newFixture(t, "token", 3)
 	f.s.cfg.HTTP.Token = "tok-1"
@@ -144,15 +146,22 @@ func TestListChanged_StatelessSubscriber(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	// Another request of the same principal changes its view.
+	// Another request of the same principal routes: its list stays.
 	caller := dial(t, url, mcp.ProtocolVersion20260728, auth)
 	if r := call(t, caller, exposure.FindTools, map[string]any{"request": "merge these three PDF files into one"}); r.IsError {
 		t.Fatalf("find_tools: %s", text(r))
 	}
 	select {
 	case <-changed:
+		t.Fatal("a request's routing sent list_changed to a 2026-07-28 principal")
+	case <-time.After(300 * time.Millisecond):
+	}
+	// The server's tools change: the stream hears it.
+	f.s.viewChanged(principal)
+	select {
+	case <-changed:
 	case <-time.After(10 * time.Second):
-		t.Fatalf("no notifications/tools/list_changed on the principal's listen stream (tier %s, direct send reached %d)", principal.exp.State().Tier, f.s.notifyListChanged(principal.key))
+		t.Fatalf("no notifications/tools/list_changed on the principal's listen stream (direct send reached %d)", f.s.notifyListChanged(principal.key))
 	}
 	// Another principal's view change is not sent to this stream.
 	other := f.s.sessions.get(principalOf("tok-2"), "", kindPrincipal)

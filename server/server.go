@@ -81,9 +81,6 @@ func New(o Options) (*Server, error) {
 	if err := o.Deps.Store.MigrateVersions("traces", traceSteps...); err != nil {
 		return nil, err
 	}
-	if err := o.Deps.Store.MigrateVersions("principal_state", principalSteps...); err != nil {
-		return nil, err
-	}
 	pruneTraces(o.Deps.Store, o.Log)
 	s.traceLog = o.Deps.Store.Appender("traces", traceInsert, o.Log)
 	s.resultLog = o.Deps.Store.Appender("trace_results", resultInsert, o.Log)

@@ -47,12 +47,6 @@ type session struct {
 	rootsChecked bool // the client's MCP roots were asked for
 
 	list viewList // the last rendered tools/list of this session
-
-	// A principal's exposure state is the store's (principals.go): rev is
-	// the stored revision exp was loaded from or written as; stateMu
-	// serialises this instance's loads and writes of it.
-	stateMu sync.Mutex
-	rev     int64
 }
 
 // notifiable reports whether the session has a connection that server
@@ -149,9 +143,7 @@ func (s *Server) sessionOf(ctx context.Context) *session {
 			client = info.ClientInfo.Name
 		}
 		if p, _ := ctx.Value(principalKey{}).(string); p != "" {
-			sess := s.sessions.get(p, client, kindPrincipal).noted(info.ClientInfo, info.ProtocolVersion)
-			s.syncPrincipal(sess)
-			return sess
+			return s.sessions.get(p, client, kindPrincipal).noted(info.ClientInfo, info.ProtocolVersion)
 		}
 		return s.sessions.anonymous(client)
 	}
