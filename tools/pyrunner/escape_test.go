@@ -160,7 +160,10 @@ func TestJail_InfiniteLoop(t *testing.T) {
 // TestJail_HundredMBOutput: the output is cut at the cap, the size
 // produced is counted and the cut is said.
 func TestJail_HundredMBOutput(t *testing.T) {
-	r, _ := newRunner(t, escapeLimits)
+	// Only the output and work-dir caps are under test: a wall clock long
+	// enough that a loaded machine (make test runs packages side by side)
+	// still writes the 100 MB before it.
+	r, _ := newRunner(t, strings.Replace(escapeLimits, "timeout: 5s", "timeout: 60s", 1))
 	o, res := run(t, r, map[string]any{"code": "import sys\nchunk = 'x' * (1 << 20)\nfor _ in range(100):\n    sys.stdout.write(chunk)\n"})
 	if !o.StdoutTruncated || len(o.Stdout) > 4096 || o.StdoutBytes != 100<<20 || !hasLimit(o.LimitsHit, "output") {
 		t.Fatalf("truncated %v, kept %d, counted %d, limits %v", o.StdoutTruncated, len(o.Stdout), o.StdoutBytes, o.LimitsHit)
