@@ -71,21 +71,9 @@ env_key = "STANDIN_API_KEY"
 				t.Fatalf("codex: %v\n%s", err, tail(out))
 			}
 			r.check(t, m, instr)
-			l := r.relist(t, m.Requests(), codexServerTools)
+			l := r.relist(t, m.Requests(), toolsNamed("mcp__clawbridge__"))
 			t.Logf("codex %s: %s", tr, l)
 			measured(t, "codex-mcp-client", l)
 		})
 	}
-}
-
-// codexServerTools are the server's tools offered: Codex names them
-// mcp__<server>__<tool>.
-func codexServerTools(q standin.Request) []string {
-	var out []string
-	for _, n := range q.Tools {
-		if strings.Contains(n, "clawbridge") {
-			out = append(out, n)
-		}
-	}
-	return out
 }

@@ -58,21 +58,9 @@ func TestClient_GeminiCLI(t *testing.T) {
 			if s := m.Requests()[0].ToolSchemas["mcp_clawbridge_file"]; !strings.Contains(string(s), "wait_for_previous") {
 				t.Logf("gemini-cli no longer adds wait_for_previous: the client-added field goes untested")
 			}
-			l := r.relist(t, m.Requests(), geminiServerTools)
+			l := r.relist(t, m.Requests(), toolsNamed("mcp_clawbridge_"))
 			t.Logf("gemini-cli %s: %s", tr, l)
 			measured(t, "gemini-cli-mcp-client", l)
 		})
 	}
-}
-
-// geminiServerTools are the server's tools offered: Gemini CLI names them
-// mcp_<server>_<tool>.
-func geminiServerTools(q standin.Request) []string {
-	var out []string
-	for _, n := range q.Tools {
-		if strings.HasPrefix(n, "mcp_clawbridge_") {
-			out = append(out, n)
-		}
-	}
-	return out
 }

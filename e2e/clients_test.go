@@ -255,6 +255,21 @@ func measured(t *testing.T, clientName string, l relisted) {
 	}
 }
 
+// toolsNamed lists the offered tools whose names start with prefix: the
+// server's tools as a client names them (Gemini CLI mcp_clawbridge_file,
+// Codex's namespace mcp__clawbridge).
+func toolsNamed(prefix string) func(standin.Request) []string {
+	return func(q standin.Request) []string {
+		var out []string
+		for _, n := range q.Tools {
+			if strings.HasPrefix(n, prefix) {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+}
+
 // dump writes the recorded requests to $CLAWBRIDGE_CLIENT_DUMP/<client>-<transport>.json
 // when set: what each client sends the model, for reading.
 func (r *clientRun) dump(m *standin.Model) {

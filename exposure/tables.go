@@ -94,7 +94,8 @@ type ClientRule struct {
 	Mode        string `json:"mode" yaml:"mode"`
 	// What the client suite (e2e/clients_*_test.go) measured, on Versions:
 	// Relist is how many model requests after list_changed the model first
-	// gets the new list (0: the very next one); Elicitation is what happens
+	// gets the new list (0: the very next one; the most seen, with a
+	// stand-in model that answers at once); Elicitation is what happens
 	// to a question: "asks" (a person answers), "cancels" or "declines"
 	// (answered at once without anyone asked, as the headless clients do),
 	// "none" (not declared). A "declines" answer is taken as not asked:
