@@ -22,9 +22,9 @@ import (
 	"sync"
 )
 
-// Step is one scripted model turn: call the offered tool whose name is Tool,
-// or ends in "__"+Tool or "_"+Tool (clients prefix MCP tools with the
-// server's name in their own ways).
+// Step is one scripted model turn: call the offered tool named Tool, or
+// Tool prefixed with the server's name (clients prefix MCP tools in their
+// own ways: mcp__clawbridge__file, mcp_clawbridge_file).
 type Step struct {
 	Tool string
 	Args map[string]any
@@ -34,9 +34,10 @@ type Step struct {
 	Before func(results []Result)
 }
 
-// Script is a conversation: the n-th request of the main conversation (the
-// one that offers tools) that already carries n tool results gets Steps[n];
-// after the last step the model answers Final.
+// Script is a conversation: a request of the main conversation (the one
+// that offers tools) that already carries n results of scripted calls gets
+// Steps[n] (results of the client's own schema loader do not count); after
+// the last step the model answers Final.
 type Script struct {
 	Steps []Step
 	Final string
