@@ -55,7 +55,7 @@ type ExternalMatch struct {
 const (
 	externalRecommendedMax = 6
 	externalAlternativeMax = 3
-	externalExtendedMax    = 10
+	externalExtendedMax    = 12
 )
 
 // externalSet is the compiled set: a lexical index over the tools' own
@@ -82,6 +82,7 @@ type externalSet struct {
 	// what the native tools answer (see nativeAnswers).
 	intentObjs map[string]map[string]bool
 	formats    [][]byte // the tables' output format words (pdf, word, ppt, 幻灯片), normalised
+	model      *rankModel
 }
 
 type extGroup struct {
@@ -228,6 +229,7 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 			}
 		}
 	}
+	x.model = newRankModel(t, x)
 	x.postings = map[string][]int{}
 	for i, d := range docs {
 		seen := map[string]bool{}
@@ -772,10 +774,10 @@ func (r *Router) isExternal(name string) bool {
 	return ok
 }
 
-// matchExternal is the external matches of a request, for a detection.
-func (r *Router) matchExternal(text string, det Detection) []ExternalMatch {
+// matchExternal stores the external matches of a request in its detection.
+func (r *Router) matchExternal(text string, det *Detection) {
 	native := len(det.Intents) > 0 && det.Confidence >= r.cfg.RecommendedAt
-	return r.ext.Load().match(text, det, native)
+	det.External = r.ext.Load().rank(text, det, native)
 }
 
 // externalView appends the external tools of a tier to a view built from

@@ -204,7 +204,7 @@ func (s *Session) Refresh() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.request != "" {
-		s.det.External = s.r.matchExternal(s.request, s.det)
+		s.r.matchExternal(s.request, &s.det)
 	}
 	return s.refresh()
 }

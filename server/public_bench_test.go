@@ -264,6 +264,7 @@ type rankScore struct{ r1, r5, r10, mrr, ndcg10 float64 }
 type publicScore struct {
 	tasks, needs, tools, downstream, fullTokens int
 	tiers                                       map[string]int
+	tierAll                                     map[string]int // per tier: tasks with every need in the view
 	cb, bmSame, bmDown, bmOnly                  viewScore
 	cbRank, bmRank, cbRankDown, bmRankOnly      rankScore
 }
@@ -369,7 +370,7 @@ func scorePublic(tb testing.TB, s *Server, tasks []publicTask) publicScore {
 	defer cancel()
 
 	full := fullList(s)
-	sc := publicScore{tasks: len(tasks), tools: len(full), tiers: map[string]int{}, fullTokens: namesTokens(s, full)}
+	sc := publicScore{tasks: len(tasks), tools: len(full), tiers: map[string]int{}, tierAll: map[string]int{}, fullTokens: namesTokens(s, full)}
 	sc.downstream = len(s.router.External())
 	bm, bmOnly := newBM25(s, false), newBM25(s, true)
 	for _, t := range tasks {
@@ -379,6 +380,9 @@ func scorePublic(tb testing.TB, s *Server, tasks []publicTask) publicScore {
 			tb.Fatalf("%s: %v", t.id, err)
 		}
 		sc.tiers[rt.tier]++
+		if !slices.Contains(found(t, rt.view), -1) {
+			sc.tierAll[rt.tier]++
+		}
 		addView(&sc.cb, t, rt.view, rt.tokens, sc.fullTokens)
 		addRank(&sc.cbRank, t, rt.ranking)
 		addRank(&sc.cbRankDown, t, slices.DeleteFunc(slices.Clone(rt.ranking), func(n string) bool { return !strings.Contains(n, downstream.PublishSep) }))
@@ -419,7 +423,7 @@ func (sc publicScore) table(set string) []string {
 			}
 		}
 	}) {
-		tiers = append(tiers, fmt.Sprintf("%s %d", k, sc.tiers[k]))
+		tiers = append(tiers, fmt.Sprintf("%s %d (all needs in view: %d)", k, sc.tiers[k], sc.tierAll[k]))
 	}
 	out := []string{
 		fmt.Sprintf("%s: %d tasks, %d needs; %d tools (%d downstream), full list %d tokens; clawbridge tiers: %s",
@@ -494,6 +498,18 @@ func TestPublicRouting(t *testing.T) {
 			}
 			for _, line := range sc.table(set) {
 				t.Log(line)
+			}
+			if set == "blind" {
+				return // scored once, read, never a bound
+			}
+			// The ranking model against plain BM25 at the same view size, and
+			// the view within its budget (issue 31's goals: 15 tools, 5% of
+			// the aggregated list's tokens where the list is large).
+			if sc.cb.needShare < sc.bmSame.needShare || sc.cbRank.r5 < sc.bmRank.r5 {
+				t.Errorf("needs in view %.3f and R@5 %.3f below BM25's %.3f and %.3f", sc.cb.needShare, sc.cbRank.r5, sc.bmSame.needShare, sc.bmRank.r5)
+			}
+			if sc.cb.size > 15 || sc.downstream >= 200 && sc.cb.tokenShare > 0.05 {
+				t.Errorf("views of %.1f tools, %.1f%% of the list's tokens", sc.cb.size, 100*sc.cb.tokenShare)
 			}
 		})
 	}
