@@ -83,6 +83,9 @@ type externalSet struct {
 	intentObjs map[string]map[string]bool
 	formats    [][]byte // the tables' output format words (pdf, word, ppt, 幻灯片), normalised
 	model      *rankModel
+	rp         RankWeights // the tables' ranking weights
+	taskMarks  [][]byte    // the tables' marks between a request's tasks
+	glossENMap map[string]string
 }
 
 type extGroup struct {
@@ -133,7 +136,11 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 	for g, s := range shorts {
 		prefixes[g] = commonPrefix(s)
 	}
-	x.glossZH, x.glossEN = compileGlossary(x.norm)
+	x.glossZH, x.glossEN = compileGlossary(x.norm, t.Ranking)
+	x.glossENMap, x.rp = t.Ranking.GlossaryEN, t.Ranking.Weights
+	for _, m := range t.Ranking.TaskMarks {
+		x.taskMarks = append(x.taskMarks, []byte(m))
+	}
 	docs := make([]string, len(tools))
 	for i, et := range tools {
 		x.byName[et.Name] = i

@@ -3,6 +3,8 @@ package exposure
 import (
 	"bytes"
 	"cmp"
+	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode"
@@ -19,31 +21,91 @@ import (
 // rule puts native tools first: a configured server's tool takes a slot
 // when it scores.
 
-// rankParams are the model's weights, in one place.
-var rankParams = struct {
-	candidate  float64 // a tool whose score reaches this share of the best is a candidate
-	server     float64 // a server whose best tool reaches this share of the best one joins the view
-	strong     float64 // a candidate reaching this share of its server's best is recommended
-	minScore   float64 // below this BM25 score nothing is matched (one rare shared word is about 4)
-	confident  float64 // best score at which the model is sure (the recommended tier)
-	servers    int     // servers per view
-	viewMax    int     // tools in a view with external tools, core included (a full tier aside)
-	perServer  int     // tools per server, suppliers included
-	hintBoost  float64 // a hint keyword or the server's name, as a share of the best score
-	intentHint float64
-	clause     float64 // weight of a task's own score beside the whole request's
-	// intentEvidence is what the intent matrix's recommendation of a native
-	// tool adds to its score, times the detection's confidence, as a share
-	// of the best external score.
-	intentEvidence float64
-	// nameStrong and nameMedium are what the names' reading adds, as a share
-	// of the best score, to a tool it finds strong or medium.
-	nameStrong, nameMedium float64
-	// nativeShare: external candidates the model is not sure of, scoring
-	// above this share of the best native tool, make the decision unsure.
-	nativeShare float64
-	readSure    bool
-}{readSure: true, nativeShare: 0.25, nameStrong: 1, nameMedium: 0.3, intentEvidence: 0, candidate: 0.25, server: 0.45, strong: 0.5, minScore: 3, confident: 9, servers: 4, viewMax: 15, perServer: 7, hintBoost: 0.6, intentHint: 0.4, clause: 1}
+// Ranking is the model's data (data/ranking.json), a table like the
+// others: validated, overridable by config.
+type Ranking struct {
+	Weights RankWeights `json:"weights" yaml:"weights"`
+	// GlossaryZH gives English words for Chinese words; added to a Chinese
+	// request and to a Chinese tool description alike, so each language
+	// meets the other's text.
+	GlossaryZH map[string]string `json:"glossary_zh" yaml:"glossary_zh"`
+	// GlossaryEN spells out abbreviations and phrases in the words tool
+	// descriptions use (pr: pull request).
+	GlossaryEN map[string]string `json:"glossary_en" yaml:"glossary_en"`
+	// GenericParams are parameter words every kind of tool takes: they say
+	// nothing about which tool supplies them.
+	GenericParams []string `json:"generic_params" yaml:"generic_params"`
+	// TaskMarks split a request into its tasks.
+	TaskMarks []string `json:"task_marks" yaml:"task_marks"`
+}
+
+// RankWeights are the model's weights. Shares are of the best score;
+// scores are BM25 (one rare word shared is about 4).
+type RankWeights struct {
+	Candidate float64 `json:"candidate" yaml:"candidate"`   // a tool reaching this share of the best is a candidate
+	Server    float64 `json:"server" yaml:"server"`         // a server whose best tool reaches this share joins the view
+	Strong    float64 `json:"strong" yaml:"strong"`         // a candidate reaching this share of its server's best is recommended (when sure)
+	MinScore  float64 `json:"min_score" yaml:"min_score"`   // below it nothing matches
+	Confident float64 `json:"confident" yaml:"confident"`   // the floor of "the best score" that hints are shares of
+	Servers   int     `json:"servers" yaml:"servers"`       // servers per view (one more when not sure)
+	PerServer int     `json:"per_server" yaml:"per_server"` // tools per server, workflow neighbours included (two more when not sure)
+	ViewMax   int     `json:"view_max" yaml:"view_max"`     // tools in a view with external tools, core included (the full tier aside)
+	HintBoost float64 `json:"hint_boost" yaml:"hint_boost"` // the server's name or a hint keyword in the request
+	// IntentHint: one of the server's hint intents detected, or the server
+	// named with no word of its tools matched.
+	IntentHint float64 `json:"intent_hint" yaml:"intent_hint"`
+	Clause     float64 `json:"clause" yaml:"clause"` // a task's own score beside the whole request's
+	// IntentEvidence is what the intent matrix's recommendation adds to a
+	// native tool's score, times the detection's confidence.
+	IntentEvidence float64 `json:"intent_evidence" yaml:"intent_evidence"`
+	// NameStrong and NameMedium: what the names' reading
+	// (external_names.go) adds to a tool it finds strong or medium.
+	NameStrong float64 `json:"name_strong" yaml:"name_strong"`
+	NameMedium float64 `json:"name_medium" yaml:"name_medium"`
+	// NativeShare: external candidates the model is not sure of, scoring
+	// above this share of the best native tool, make a decision unsure.
+	NativeShare float64 `json:"native_share" yaml:"native_share"`
+}
+
+// override sets the weights o gives (its non-zero fields).
+func (w *RankWeights) override(o RankWeights) {
+	dst, src := reflect.ValueOf(w).Elem(), reflect.ValueOf(o)
+	for i := range src.NumField() {
+		if !src.Field(i).IsZero() {
+			dst.Field(i).Set(src.Field(i))
+		}
+	}
+}
+
+// validate checks the ranking's weights and words.
+func (rk Ranking) validate() error {
+	w := rk.Weights
+	for name, v := range map[string]float64{"candidate": w.Candidate, "server": w.Server, "strong": w.Strong, "native_share": w.NativeShare} {
+		if v <= 0 || v > 1 {
+			return fmt.Errorf("ranking: weight %s %.2f is not a share in (0, 1]", name, v)
+		}
+	}
+	for name, v := range map[string]float64{"min_score": w.MinScore, "confident": w.Confident, "hint_boost": w.HintBoost, "intent_hint": w.IntentHint,
+		"clause": w.Clause, "intent_evidence": w.IntentEvidence, "name_strong": w.NameStrong, "name_medium": w.NameMedium} {
+		if v < 0 {
+			return fmt.Errorf("ranking: weight %s %.2f is negative", name, v)
+		}
+	}
+	if w.Servers < 1 || w.PerServer < 1 || w.ViewMax < 1 {
+		return fmt.Errorf("ranking: servers %d, per_server %d and view_max %d must be at least 1", w.Servers, w.PerServer, w.ViewMax)
+	}
+	for _, g := range []map[string]string{rk.GlossaryZH, rk.GlossaryEN} {
+		for k, v := range g {
+			if strings.TrimSpace(k) == "" || strings.TrimSpace(v) == "" {
+				return fmt.Errorf("ranking: glossary entry %q: %q has an empty side", k, v)
+			}
+		}
+	}
+	if slices.Contains(rk.TaskMarks, "") {
+		return fmt.Errorf("ranking: an empty task mark")
+	}
+	return nil
+}
 
 // rankModel is what the ranking reads beyond the lexical index.
 type rankModel struct {
@@ -56,6 +118,10 @@ type rankModel struct {
 }
 
 func newRankModel(t *Tables, x *externalSet) *rankModel {
+	generic := map[string]bool{}
+	for _, w := range t.Ranking.GenericParams {
+		generic[w] = true
+	}
 	m := &rankModel{server: map[string][]int{}, copies: make([][]int, len(x.tools)), suppliers: make([][]int, len(x.tools)), consumers: make([][]int, len(x.tools))}
 	var docs []string
 	for _, et := range x.tools {
@@ -94,7 +160,7 @@ func newRankModel(t *Tables, x *externalSet) *rankModel {
 	words := func(s string) []string {
 		var out []string
 		for _, w := range strings.FieldsFunc(strings.ToLower(splitName(s)), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			if len(w) >= 4 && !genericParams[w] {
+			if len(w) >= 4 && !generic[w] {
 				out = append(out, string(stem([]byte(w))))
 			}
 		}
@@ -135,23 +201,10 @@ func newRankModel(t *Tables, x *externalSet) *rankModel {
 	return m
 }
 
-// genericParams are parameter words every kind of tool takes: they say
-// nothing about which tool supplies them.
-var genericParams = map[string]bool{
-	"query": true, "limit": true, "page": true, "size": true, "name": true, "path": true, "file": true,
-	"filename": true, "text": true, "type": true, "mode": true, "format": true, "options": true, "count": true,
-	"offset": true, "sort": true, "order": true, "from": true, "content": true, "data": true, "value": true,
-	"url": true, "title": true, "description": true, "index": true, "number": true, "max": true, "min": true,
-}
-
-// taskMarks split a request into its tasks.
-var taskMarks = [][]byte{[]byte(". "), []byte("; "), []byte("? "), []byte("! "), []byte("\n"), []byte("。"), []byte("；"), []byte("？"), []byte("！"),
-	[]byte(", then "), []byte(" then "), []byte(" and then "), []byte(" after that "), []byte("然后"), []byte("再"), []byte("，并"), []byte("并且"), []byte(", and ")}
-
 // tasks splits normalised text into the spans of its tasks (two or more).
-func tasks(norm []byte) [][]byte {
+func (x *externalSet) tasks(norm []byte) [][]byte {
 	spans := [][]byte{norm}
-	for _, m := range taskMarks {
+	for _, m := range x.taskMarks {
 		var next [][]byte
 		for _, s := range spans {
 			next = append(next, bytes.Split(s, m)...)
@@ -179,17 +232,17 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 	if len(text) > MaxDetectBytes {
 		text = text[:MaxDetectBytes]
 	}
-	p := rankParams
+	p := x.rp
 	norm := x.fixHintTypos(x.norm.appendNormal(nil, text))
 	words := slices.Clone(norm)
 	mask(words, gatewayWords)
 	all := make([]float64, len(x.tools)+len(x.model.native))
 	x.model.lex.score(artefacts(norm, x.withGlossary(words)), all)
-	for _, span := range tasks(words) {
+	for _, span := range x.tasks(words) {
 		part := make([]float64, len(all))
 		x.model.lex.score(x.withGlossary(span), part)
 		for i, s := range part {
-			all[i] += p.clause * s
+			all[i] += p.Clause * s
 		}
 	}
 	score, nativeScore := all[:len(x.tools)], all[len(x.tools):]
@@ -203,11 +256,11 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 	lexical := slices.Clone(score)
 	read := map[int]bool{} // the tools the names' reading finds strong
 	for _, m := range x.match(text, *det, native) {
-		w := p.nameMedium
+		w := p.NameMedium
 		if m.Strong {
-			w, read[m.tool] = p.nameStrong, true
+			w, read[m.tool] = p.NameStrong, true
 		}
-		score[m.tool] += w * max(best, p.confident)
+		score[m.tool] += w * max(best, p.Confident)
 	}
 	// Hints: the server's name or a keyword its config gives, or one of its
 	// intents detected. A server named with no word of its tools matched
@@ -224,11 +277,11 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 			switch {
 			case named && evidence:
 				if lexical[i] > 0 || read[i] {
-					score[i] += p.hintBoost * max(best, p.confident)
+					score[i] += p.HintBoost * max(best, p.Confident)
 				}
 				hinted[name] = true
 			case named || intent:
-				score[i] += p.intentHint * max(best, p.confident)
+				score[i] += p.IntentHint * max(best, p.Confident)
 			}
 		}
 	}
@@ -243,7 +296,7 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 		}
 	}
 	best = slices.Max(score)
-	if best < p.minScore {
+	if best < p.MinScore {
 		return nil
 	}
 	// Servers by their best tool.
@@ -257,7 +310,7 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 		for _, i := range ids {
 			top = max(top, score[i])
 		}
-		if top >= p.server*best {
+		if top >= p.Server*best {
 			servers = append(servers, srv{name, top})
 		}
 	}
@@ -272,13 +325,13 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 	// reading points at. A request of several tasks, or one matched by
 	// words alone, held all its tools about one time in five whatever its
 	// scores, so its matches are alternatives and its tier is wider.
-	one := tasks(words) == nil
+	one := x.tasks(words) == nil
 	sureOf := func(s string) bool {
 		return hinted[s] || one && slices.ContainsFunc(x.model.server[s], func(i int) bool { return read[i] })
 	}
 	sure := len(servers) > 0 && sureOf(servers[0].name)
 	// Not sure: one more server, and more of each.
-	nServers, perServer := p.servers, p.perServer
+	nServers, perServer := p.Servers, p.PerServer
 	if !sure {
 		nServers, perServer = nServers+1, perServer+2
 	}
@@ -290,7 +343,7 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 		slices.SortStableFunc(ids, func(a, b int) int { return cmp.Compare(score[b], score[a]) })
 		var picked []int
 		for _, i := range ids {
-			if len(picked) >= perServer || score[i] < p.candidate*best {
+			if len(picked) >= perServer || score[i] < p.Candidate*best {
 				break
 			}
 			picked = append(picked, i)
@@ -313,7 +366,7 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 			in[i] = true
 			// the names' reading, when it read any, says which are
 			// recommended; else the score beside the server's best
-			strong := sureOf(s.name) && (read[i] || len(read) == 0 && score[i] >= p.strong*s.top)
+			strong := sureOf(s.name) && (read[i] || len(read) == 0 && score[i] >= p.Strong*s.top)
 			out = append(out, ExternalMatch{Name: x.tools[i].Name, Strong: strong, Score: round3(score[i]), lex: score[i], group: s.name, tool: i})
 		}
 	}

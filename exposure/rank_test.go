@@ -97,7 +97,7 @@ func TestRank_UnsureIsNotRecommended(t *testing.T) {
 }
 
 // TestRank_ViewHasAMaximum: with many matching external tools, a view
-// holds at most rankParams.viewMax tools.
+// holds at most r.t.Ranking.Weights.ViewMax tools.
 func TestRank_ViewHasAMaximum(t *testing.T) {
 	var tools []ExternalTool
 	for _, g := range []string{"alpha", "beta", "gamma", "delta", "eps", "zeta"} {
@@ -107,21 +107,48 @@ func TestRank_ViewHasAMaximum(t *testing.T) {
 	}
 	r := externalRouter(t, tools)
 	for _, q := range []string{"search the invoices and export their payment records", "list invoices, update them, then delete the paid ones"} {
-		if d := r.Route(q); d.Tier != TierFull && len(d.Tools) > rankParams.viewMax {
+		if d := r.Route(q); d.Tier != TierFull && len(d.Tools) > r.t.Ranking.Weights.ViewMax {
 			t.Errorf("%q: %d tools in a %s view", q, len(d.Tools), d.Tier)
 		}
 	}
 }
 
 func TestRank_Tasks(t *testing.T) {
+	x := externalRouter(t, geoServer()).ext.Load()
 	for q, want := range map[string]int{
 		"list my open issues": 0,
 		"find the trending repos. for the top one, read its wiki": 2,
 		"查一下明天的火车票，然后订一间酒店":                                       2,
 		"read the csv; plot it; save the chart to out.png":        3,
 	} {
-		if got := len(tasks([]byte(q))); got != want {
+		if got := len(x.tasks([]byte(q))); got != want {
 			t.Errorf("%q: %d tasks, want %d", q, got, want)
 		}
+	}
+}
+
+// TestRank_TablesOverride: the ranking's weights and words are a table: a
+// config overrides one weight or one glossary word and keeps the rest, and
+// a weight out of range is refused with its name.
+func TestRank_TablesOverride(t *testing.T) {
+	tb := DefaultTables()
+	before := tb.Ranking.Weights
+	if err := tb.OverrideJSON([]byte(`{"ranking": {"weights": {"view_max": 9}, "glossary_zh": {"停车": "parking"}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if tb.Ranking.Weights.ViewMax != 9 || tb.Ranking.Weights.Candidate != before.Candidate || tb.Ranking.GlossaryZH["停车"] != "parking" || tb.Ranking.GlossaryZH["列出"] == "" {
+		t.Errorf("override: %+v", tb.Ranking.Weights)
+	}
+	r, err := NewRouter(Config{Tables: tb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.SetExternal(geoServer())
+	if d := r.Route("附近哪里可以停车"); !slices.Contains(d.Names(), "geo__find_parking_facilities") || len(d.Tools) > 9 {
+		t.Errorf("the overridden glossary and view_max: %v", d.Names())
+	}
+	err = DefaultTables().OverrideJSON([]byte(`{"ranking": {"weights": {"candidate": 1.5}}}`))
+	if err == nil || !strings.Contains(err.Error(), "candidate") {
+		t.Errorf("a share of 1.5 accepted: %v", err)
 	}
 }

@@ -251,7 +251,7 @@ func (r *Router) Decide(det Detection) Decision {
 		}
 		// Configured servers' tools that outscore every native tool but
 		// that the model is not sure of: the decision is not sure either.
-		if top := det.External[0]; !top.Strong && tier == TierRecommended && top.Score > rankParams.nativeShare*maxValue(det.nativeLex) {
+		if top := det.External[0]; !top.Strong && tier == TierRecommended && top.Score > r.t.Ranking.Weights.NativeShare*maxValue(det.nativeLex) {
 			tier, conf = TierExtended, min(conf, ec)
 		}
 	}
@@ -421,7 +421,7 @@ func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
 // byScore orders a view with external tools by one score: the ranking
 // model's for every tool, native or external, the intent matrix's choice
 // adding its evidence to the native tools it recommends. Slots go by that
-// score: past rankParams.viewMax the lowest go, core tools aside.
+// score: past the ranking's view_max the lowest go, core tools aside.
 func (r *Router) byScore(view []ViewTool, det Detection) []ViewTool {
 	ext := map[string]float64{}
 	best := 0.0
@@ -435,12 +435,12 @@ func (r *Router) byScore(view []ViewTool, det Detection) []ViewTool {
 		}
 		s := det.nativeLex[v.Name]
 		if v.Tag == TagRecommended {
-			s += rankParams.intentEvidence * det.Confidence * max(best, rankParams.confident)
+			s += r.t.Ranking.Weights.IntentEvidence * det.Confidence * max(best, r.t.Ranking.Weights.Confident)
 		}
 		return s
 	}
 	slices.SortStableFunc(view, func(a, b ViewTool) int { return cmp.Compare(score(b), score(a)) })
-	keep := rankParams.viewMax
+	keep := r.t.Ranking.Weights.ViewMax
 	for _, v := range view {
 		if slices.Contains(r.cfg.Core, v.Name) {
 			keep--
