@@ -210,6 +210,14 @@ func (s *Session) tieredList(ideal []ViewTool, need []string) []ViewTool {
 			forced = true
 		}
 	}
+	// A tool the session called is needed too: one that left the list
+	// while it was not offered (a downstream tool held, then approved)
+	// comes back as soon as it is offered again.
+	for _, n := range s.used {
+		if !in(s.view, n) && s.r.IsRegistered(n) {
+			forced = true
+		}
+	}
 	var keep []string
 	add := func(n string) {
 		if (s.r.IsRegistered(n) || n == FindTools || n == CallTool) && !slices.Contains(keep, n) {

@@ -249,3 +249,30 @@ func countOf(s, sub string) int {
 	}
 	return n
 }
+
+// TestSessionTiered_CalledToolBackWhenOfferedAgain: a downstream tool the
+// session called by name is listed; held (no longer offered), it leaves
+// the list; offered again, it comes back at once and the client is told,
+// with no routing to name it.
+func TestSessionTiered_CalledToolBackWhenOfferedAgain(t *testing.T) {
+	tools := githubLike()
+	r := externalRouter(t, tools)
+	s := r.NewSession(ModeTiered)
+	listed := func() bool {
+		return slices.ContainsFunc(s.View(), func(v ViewTool) bool { return v.Name == "github__list_commits" })
+	}
+	if listed() {
+		t.Fatal("a downstream tool in the first list")
+	}
+	if !s.CallStarted("github__list_commits", nil) || !listed() {
+		t.Fatalf("a tool called by name is not listed: %v", viewNames(s.View()))
+	}
+	r.SetExternal(slices.DeleteFunc(slices.Clone(tools), func(e ExternalTool) bool { return e.Name == "github__list_commits" }))
+	if !s.Refresh() || listed() {
+		t.Fatalf("a tool no longer offered stays listed: %v", viewNames(s.View()))
+	}
+	r.SetExternal(tools)
+	if !s.Refresh() || !listed() {
+		t.Fatalf("the called tool did not come back when offered again: %v", viewNames(s.View()))
+	}
+}
