@@ -115,10 +115,12 @@ func (r *Router) NewSession(mode string) *Session {
 	return s
 }
 
-// firstList is a new session's list (lock held or not yet shared).
+// firstList is a new session's list (lock held or not yet shared): a
+// tiered session's is search's, byte for byte, so both share one rendered
+// list and a host's cached prefix.
 func (s *Session) firstList() []ViewTool {
 	if s.mode == ModeTiered {
-		return s.r.canonical(s.searchView())
+		return s.searchView()
 	}
 	return s.build()
 }
