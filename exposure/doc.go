@@ -93,12 +93,13 @@
 //	s := r.NewSession(exposure.ModeForClient(clientInfo.Name, cfg.Mode))
 //	dec, changed := s.Route(request)      // find_tools, task prompt
 //	changed = s.CallStarted(tool, args)   // unlisted tool: runs, gets pinned; arguments are evidence
-//	changed = s.CallFinished(tool, ok)    // 2 consecutive failures widen the tier
+//	changed = s.CallResult(tool, ok, n)   // n: the result's tokens; 2 consecutive failures widen the tier
 //	view := s.View()                      // []ViewTool incl. find_tools (and call_tool in search mode)
 //	st := s.State()                       // for clawbridge://session/exposure and logs
 //
 // changed=true means: send notifications/tools/list_changed to that session.
-// Modes: tiered (initial view = full tier), full (all tools, tagged), search
+// Modes: tiered (first list = search's; grows for needed tools, shrinks
+// when it pays: cost.go), full (all tools, constant), search
 // (core + find_tools + call_tool, constant), auto (ModeForClient, from the
 // client table: clients that act on list_changed get tiered; Claude
 // Desktop, Cursor and Codex get search; Claude Code gets full; unknown
