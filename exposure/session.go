@@ -373,7 +373,10 @@ func (s *Session) Route(request string) (Decision, bool) {
 	}
 	s.steps++
 	s.hist += requestCallTokens + findToolsTokens
-	changed := s.refresh(recommended(s.build())...)
+	// The routed view is what find_tools answered: the client asked for
+	// these tools, so they are needed now (an unsure decision recommends
+	// nothing, and its tools would otherwise never be listed).
+	changed := s.refresh(names(s.build())...)
 	intents := "none"
 	if len(d.Intents) > 0 {
 		intents = strings.Join(d.Intents, ",")
