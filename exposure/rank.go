@@ -10,14 +10,15 @@ import (
 	"unicode"
 )
 
-// The ranking model of tools outside the catalog: one lexical score per
-// tool over its own fields (name words twice, title, description,
-// parameters, its server's name), the request read whole and task by task
-// (each task retrieves its own candidates), servers ranked by their best
-// tool, a chosen server bringing the tools that supply its chosen tools'
-// inputs, and a tool that several servers publish under one name (a
-// generic hub such as read_multiple_files) kept once. Hints a user
-// configured for a server (its name, keywords, intents) add evidence; no
+// The ranking model of tools outside the catalog, on the catalog tools'
+// scale: one lexical score per tool over its own fields (name words twice,
+// title, description, parameters; a catalog tool's description and
+// examples), the request read whole and task by task (each task retrieves
+// its own candidates), servers ranked by their best tool, a chosen server
+// bringing the tools that supply or take its chosen tools' inputs, and a
+// tool that several servers publish under one name (a generic hub such as
+// read_multiple_files) counted once. Hints a user configured for a server
+// (its name, keywords, intents) and the names' reading add evidence; no
 // rule puts native tools first: a configured server's tool takes a slot
 // when it scores.
 
