@@ -24,7 +24,7 @@ const blindSet = "../fixtures/bridge/public/blind"
 // own loader and published whole, and every need of every task names one of
 // the published tools.
 func TestBlindSetLoads(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(blindSet, "*.manifest.json"))
+	files, _ := filepath.Glob(filepath.Join(blindSet, "manifests", "*.manifest.json"))
 	if len(files) == 0 {
 		t.Fatalf("no manifests in %s", blindSet)
 	}
