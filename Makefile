@@ -90,7 +90,7 @@ PWMCP := .cache/playwright-mcp/node_modules/@playwright/mcp/cli.js
 bench: deps
 	$(GO) test -run '^$$' -bench 'Detect|Route|View' -benchmem ./exposure/
 	$(GO) test -run '^$$' -bench Journeys -benchtime 1x ./exposure/
-	$(GO) test -run '^$$' -bench 'ListTools|TierTokens|SchemaTokens|CallOverhead|New|BridgeRouting' -benchmem ./server/
+	$(GO) test -run '^$$' -bench 'ListTools|TierTokens|SchemaTokens|CallOverhead|New|BridgeRouting|PublicRouting' -benchmem ./server/
 	$(GO) test -run '^$$' -bench 'Load|IdleSessionRSS' -benchtime 1x ./server/
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./e2e/coldstart/
 	$(GO) test -run '^$$' -bench 'Retrieval|Scale' -benchtime 1x -timeout 30m ./tools/knowledge/

@@ -23,8 +23,11 @@ func TestBridge_NeverReadServerIsPublishedWithoutACall(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	cfg := filepath.Join(dir, "c.yaml")
+	// Mode full lists every published tool, so a discovered one reaches
+	// tools/list with no request routed to it (tiered lists it once
+	// find_tools routes to it: TestBridge_PublishedToolsThroughMCP).
 	os.WriteFile(cfg, []byte(fmt.Sprintf(`exposure:
-  mode: tiered
+  mode: full
 bridge:
   servers:
     - {name: memory, command: node, args: [%q], env: {MEMORY_FILE_PATH: %q}, level: read}

@@ -75,11 +75,17 @@ bridge:
 		}
 		return m
 	}
+	// Tiered: the first list is search's; the downstream tools are
+	// published (callable by name, found by find_tools) and listed once a
+	// request routes to them or the session calls them.
 	l := listed()
 	for _, n := range []string{"everything__get-sum", "everything__echo", "memory__create_entities"} {
-		if !l[n] {
-			t.Errorf("tools/list lacks %s before any start", n)
+		if l[n] {
+			t.Errorf("tools/list holds %s before any request routed to it", n)
 		}
+	}
+	if !l["call_tool"] || !l["find_tools"] {
+		t.Errorf("the first list is not search's: %v", l)
 	}
 	for name, s := range states() {
 		if s["state"] != "manifest known" {
@@ -90,6 +96,9 @@ bridge:
 	r := callTool(t, c, "find_tools", map[string]any{"request": "记住：张三是产品经理"})
 	if r.IsError || !strings.Contains(text(r), "memory__create_entities [recommended]") || strings.Contains(text(r), "everything__") {
 		t.Fatalf("find_tools: %s", text(r))
+	}
+	if !listed()["memory__create_entities"] {
+		t.Error("memory__create_entities not listed after find_tools routed to it")
 	}
 
 	args := map[string]any{"entities": []any{map[string]any{"name": "张三", "entityType": "person", "observations": []any{"产品经理"}}}}
@@ -104,6 +113,12 @@ bridge:
 	}
 	if r := callTool(t, c, "everything__get-sum", map[string]any{"a": 19, "b": 23}); r.IsError || !strings.Contains(text(r), "42") {
 		t.Fatalf("get-sum: %s", text(r))
+	}
+	if r := callTool(t, c, "everything__echo", map[string]any{"message": "x"}); r.IsError {
+		t.Fatalf("echo: %s", text(r))
+	}
+	if l := listed(); !l["everything__get-sum"] || !l["everything__echo"] {
+		t.Error("downstream tools called by name are not listed after")
 	}
 
 	// Rug pull: echo's pin no longer matches; on the next start it is held,

@@ -59,14 +59,17 @@ func exposureState(t *testing.T, c *client.Client) map[string]any {
 	return st
 }
 
-// journey: full list → find_tools → list_changed → recommended view with
-// pdf_tool tagged → an unlisted tool runs and is pinned → two failures
-// widen the view.
+// journey: search's list (core, find_tools, call_tool) → find_tools →
+// list_changed → the routed tools listed, pdf_tool tagged → an unlisted
+// tool runs and is listed → two failures widen the view.
 func journey(t *testing.T, c *client.Client) {
 	changed := listChanged(c)
-	full := listTools(t, c)
-	if _, ok := full["find_tools"]; !ok || len(full) < 10 {
-		t.Fatalf("initial view should be the full tier with find_tools, got %d tools", len(full))
+	first := listTools(t, c)
+	_, find := first["find_tools"]
+	_, call := first["call_tool"]
+	_, listedPDF := first["pdf_tool"]
+	if !find || !call || listedPDF || len(first) > 8 {
+		t.Fatalf("the first list should be search's (core, find_tools, call_tool), got %d tools", len(first))
 	}
 	r := callTool(t, c, "find_tools", map[string]any{"request": "合并这三个PDF"})
 	if r.IsError || !strings.Contains(text(r), "pdf_tool") {
@@ -83,8 +86,8 @@ func journey(t *testing.T, c *client.Client) {
 			t.Errorf("core tool %s missing from the recommended view", core)
 		}
 	}
-	if len(view) >= len(full) || len(view) > 14 {
-		t.Fatalf("recommended view has %d tools (full %d)", len(view), len(full))
+	if len(view) <= len(first) || len(view) > 15 {
+		t.Fatalf("recommended view has %d tools (first list %d)", len(view), len(first))
 	}
 	if exposureState(t, c)["tier"] != "recommended" {
 		t.Fatalf("tier %v", exposureState(t, c)["tier"])
@@ -127,10 +130,11 @@ func TestExposureStreamableHTTP(t *testing.T) {
 	base := httpServer(t, e)
 	a := httpClient(t, base, "2025-06-18")
 	journey(t, a)
-	// A second session keeps its own, full, view.
-	b := httpClient(t, base, "2025-06-18")
-	if n := len(listTools(t, b)); n <= len(listTools(t, a)) {
-		t.Fatalf("second session's view (%d) should be the full tier, wider than the first's", n)
+	// A second session keeps its own list: the first one (search's),
+	// not the first session's grown one.
+	b := listTools(t, httpClient(t, base, "2025-06-18"))
+	if _, pdf := b["pdf_tool"]; pdf || len(b) >= len(listTools(t, a)) {
+		t.Fatalf("second session's list (%d tools) should be its own first list, smaller than the first session's", len(b))
 	}
 }
 
@@ -175,7 +179,7 @@ func TestExposureSearchMode(t *testing.T) {
 }
 
 // Auto mode picks per client: Claude Desktop (never re-reads the list) gets
-// search; an unknown client gets tiered, whose first view is the full list.
+// search; an unknown client gets tiered, whose first list is search's.
 func TestExposureAutoMode(t *testing.T) {
 	e := newEnv(t)
 	tr := newStdioTransport(e)
@@ -194,8 +198,8 @@ func TestExposureAutoMode(t *testing.T) {
 		t.Fatal("Claude Desktop should get the search view")
 	}
 	other := stdioClient(t, newEnv(t), "2025-06-18")
-	if n := len(listTools(t, other)); n < 10 {
-		t.Fatalf("an unknown client should start with the full list, got %d", n)
+	if _, ok := listTools(t, other)["call_tool"]; !ok || exposureState(t, other)["mode"] != "tiered" {
+		t.Fatalf("an unknown client should get tiered, starting with search's list: mode %v", exposureState(t, other)["mode"])
 	}
 }
 
@@ -277,15 +281,19 @@ func TestExposureStatelessPrincipal(t *testing.T) {
 	}
 }
 
-// callEvidence: a tiered session that never calls find_tools makes three
-// calls in one intent family (system); it gets exactly one
-// notifications/tools/list_changed and a narrowed tools/list holding the
-// called tool; then a call outside that view still runs and is pinned.
+// callEvidence: a tiered session that never calls find_tools starts with
+// search's list and makes three calls in one intent family (system), by
+// name; it gets exactly one notifications/tools/list_changed and a list
+// holding the called tool's view; then a call outside that view still
+// runs and is listed.
 func callEvidence(t *testing.T, c *client.Client) {
 	changed := listChanged(c)
-	full := listTools(t, c)
-	if _, ok := full["data_processor"]; !ok {
-		t.Fatalf("data_processor not in the full view")
+	first := listTools(t, c)
+	if _, ok := first["call_tool"]; !ok {
+		t.Fatalf("the first list is not search's: %d tools", len(first))
+	}
+	if _, ok := first["system"]; ok {
+		t.Fatalf("system in the first list")
 	}
 	for _, args := range []map[string]any{
 		{"action": "info"},
@@ -303,9 +311,6 @@ func callEvidence(t *testing.T, c *client.Client) {
 	case <-time.After(time.Second):
 	}
 	view := listTools(t, c)
-	if len(view) >= len(full) {
-		t.Fatalf("view not narrowed: %d tools (full %d)", len(view), len(full))
-	}
 	if _, ok := view["system"]; !ok {
 		t.Fatal("called tool missing from the narrowed view")
 	}

@@ -13,9 +13,9 @@ import (
 // the tools (data/catalog.json has none), so a route command that built its
 // index from the catalog alone would miss it.
 func TestRoute_SameIndexAsServer(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, "CLAWBRIDGE_EXPOSURE=full")
 	c := stdioClient(t, e, "2025-06-18")
-	registered := listTools(t, c) // the initial view is the full tier
+	registered := listTools(t, c) // mode full lists every registered tool
 	for _, c2 := range []struct{ q, lexical string }{
 		{"show me the last 100 lines of the server log", "system"},
 		{"把这个大纲做成幻灯片", "ppt_generator"},

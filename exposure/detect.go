@@ -44,7 +44,10 @@ type Detection struct {
 	// lexRank is the lexical ranker's order of the tools it scored, used
 	// to widen the extended tier; toolEv is the evidence of each of Tools.
 	lexRank []string
-	toolEv  []float64
+	// nativeLex is the ranking model's score of each catalog tool for the
+	// request, on the external tools' scale (rank.go); nil without them.
+	nativeLex map[string]float64
+	toolEv    []float64
 }
 
 // keyword is one compiled keyword.

@@ -32,13 +32,21 @@
 // Tools outside the catalog (downstream MCP servers' tools, published as
 // <server>__<tool>) are given as a set with Router.SetExternal, swapped
 // atomically when a manifest changes; Session.Refresh re-matches a
-// session's last request against the new set. They join a view by their
-// own text's lexical score (name split on _ - . and camelCase,
-// description, parameters; Chinese requests through a small glossary),
-// by how their name's verb and objects fit the request's (list_issues
-// for "the open issues", get_issue for "issue 33"; external_names.go),
-// their server's name (typos of one edit tolerated), hint keywords and,
-// when detected, hint intents, capped per view (external.go). With no
+// session's last request against the new set. One ranking model
+// (rank.go) scores them and the catalog tools on one scale: BM25 over
+// each tool's fields (name words twice, title, description, parameters;
+// a glossary added to Chinese requests and Chinese descriptions alike),
+// the request read whole and task by task; servers ranked by their best
+// tool, each bringing the tools that supply or take its chosen tools'
+// inputs; one copy of a tool several servers publish; the server's name,
+// hint keywords and intents, the names' reading (external_names.go:
+// list_issues for "the open issues", get_issue for "issue 33") and the
+// intent matrix's choice as evidence, never as a gate. A view holds at
+// most the ranking's view_max tools, by that score, core tools aside. A
+// request of several tasks, or one matched by words alone, is not sure
+// (the extended tier, its matches alternatives): on LiveMCPBench such
+// decisions held all their tools about one time in five whatever their
+// scores. Weights and words are a table (data/ranking.json). With no
 // external tool, every decision is what it was.
 //
 // # Detection
@@ -93,12 +101,13 @@
 //	s := r.NewSession(exposure.ModeForClient(clientInfo.Name, cfg.Mode))
 //	dec, changed := s.Route(request)      // find_tools, task prompt
 //	changed = s.CallStarted(tool, args)   // unlisted tool: runs, gets pinned; arguments are evidence
-//	changed = s.CallFinished(tool, ok)    // 2 consecutive failures widen the tier
+//	changed = s.CallResult(tool, ok, n)   // n: the result's tokens; 2 consecutive failures widen the tier
 //	view := s.View()                      // []ViewTool incl. find_tools (and call_tool in search mode)
 //	st := s.State()                       // for clawbridge://session/exposure and logs
 //
 // changed=true means: send notifications/tools/list_changed to that session.
-// Modes: tiered (initial view = full tier), full (all tools, tagged), search
+// Modes: tiered (first list = search's; grows for needed tools, shrinks
+// when it pays: cost.go), full (all tools, constant), search
 // (core + find_tools + call_tool, constant), auto (ModeForClient, from the
 // client table: clients that act on list_changed get tiered; Claude
 // Desktop, Cursor and Codex get search; Claude Code gets full; unknown

@@ -6,8 +6,30 @@ import (
 	"testing"
 )
 
+// These tests hold the evidence rules: what the routing state asks the
+// view to be (the ideal a tiered list moves towards when a change pays or
+// a needed tool is missing; TestSessionList holds the list itself).
 func inView(s *Session, tool string) bool {
-	return slices.ContainsFunc(s.View(), func(v ViewTool) bool { return v.Name == tool })
+	return slices.ContainsFunc(idealOf(s), func(v ViewTool) bool { return v.Name == tool })
+}
+
+func idealOf(s *Session) []ViewTool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.build()
+}
+
+// idealStarted and idealFinished report whether the call changed the ideal.
+func idealStarted(s *Session, tool string, args map[string]any) bool {
+	before := idealOf(s)
+	s.CallStarted(tool, args)
+	return !slices.Equal(before, idealOf(s))
+}
+
+func idealFinished(s *Session, tool string, ok bool) bool {
+	before := idealOf(s)
+	s.CallFinished(tool, ok)
+	return !slices.Equal(before, idealOf(s))
 }
 
 // A session that never routes narrows after NarrowAfterCalls consecutive
@@ -16,10 +38,10 @@ func inView(s *Session, tool string) bool {
 func TestSessionEvidence_NarrowsAfterCallsInOneFamily(t *testing.T) {
 	r := liveRouter(t, Config{NarrowAfterCalls: 3})
 	s := r.NewSession(ModeTiered)
-	full := len(s.View())
+	full := len(idealOf(s))
 	// Core tools neither count nor break the run.
 	for i, tool := range []string{"data_processor", "file", "data_visualization"} {
-		if s.CallStarted(tool, nil) {
+		if idealStarted(s, tool, nil) {
 			t.Fatalf("call %d (%s) changed the full view", i, tool)
 		}
 	}
@@ -27,14 +49,14 @@ func TestSessionEvidence_NarrowsAfterCallsInOneFamily(t *testing.T) {
 		t.Fatalf("before the third call: %+v", st)
 	}
 	hist := len(s.State().History)
-	if !s.CallStarted("data_processor", nil) {
+	if !idealStarted(s, "data_processor", nil) {
 		t.Fatal("third call in the data family did not narrow the view")
 	}
 	st := s.State()
 	// Both called tools are data_analysis tools: the evidence agrees, so
 	// the view is that intent's recommended tier.
-	if st.Tier != TierRecommended || st.NarrowedTo != "data" || len(st.View) >= full {
-		t.Fatalf("after narrowing: tier %s narrowed %q, %d tools (full %d)", st.Tier, st.NarrowedTo, len(st.View), full)
+	if st.Tier != TierRecommended || st.NarrowedTo != "data" || len(idealOf(s)) >= full {
+		t.Fatalf("after narrowing: tier %s narrowed %q, %d tools (full %d)", st.Tier, st.NarrowedTo, len(idealOf(s)), full)
 	}
 	if len(st.History) != hist+1 || !strings.Contains(st.History[hist].Reason, "3 consecutive calls in family data") {
 		t.Fatalf("want one transition with its reason, got %+v", st.History[hist:])
@@ -44,7 +66,7 @@ func TestSessionEvidence_NarrowsAfterCallsInOneFamily(t *testing.T) {
 			t.Errorf("called tool %s not in the narrowed view", tool)
 		}
 	}
-	if s.CallStarted("data_visualization", nil) {
+	if idealStarted(s, "data_visualization", nil) {
 		t.Error("a call inside the narrowed view changed it again")
 	}
 }
@@ -53,16 +75,16 @@ func TestSessionEvidence_NarrowsAfterCallsInOneFamily(t *testing.T) {
 func TestSessionEvidence_RoutingTakesPrecedence(t *testing.T) {
 	r := liveRouter(t, Config{NarrowAfterCalls: 3})
 	s := r.NewSession(ModeTiered)
-	s.CallStarted("pdf_tool", nil)
-	s.CallStarted("data_processor", nil) // another family: the run restarts
-	s.CallStarted("pdf_tool", nil)
+	idealStarted(s, "pdf_tool", nil)
+	idealStarted(s, "data_processor", nil) // another family: the run restarts
+	idealStarted(s, "pdf_tool", nil)
 	if st := s.State(); st.Tier != TierFull {
 		t.Fatalf("broken run narrowed: %+v", st)
 	}
 	s.Route("合并这三个PDF")
 	before := s.State().Tier
 	for range 5 {
-		s.CallStarted("data_processor", nil)
+		idealStarted(s, "data_processor", nil)
 	}
 	st := s.State()
 	if st.Tier != before || st.NarrowedTo != "" || !st.ByRequest {
@@ -78,7 +100,7 @@ func TestSessionEvidence_NarrowingOff(t *testing.T) {
 	r := liveRouter(t, Config{NarrowAfterCalls: -1})
 	s := r.NewSession(ModeTiered)
 	for range 6 {
-		s.CallStarted("pdf_tool", nil)
+		idealStarted(s, "pdf_tool", nil)
 	}
 	if st := s.State(); st.Tier != TierFull || st.NarrowedTo != "" {
 		t.Fatalf("narrowed with narrowing off: %+v", st)
@@ -91,7 +113,7 @@ func TestSessionEvidence_DriftReplacesIntentsPinsExpire(t *testing.T) {
 	r := liveRouter(t, Config{PinCalls: 3})
 	s := r.NewSession(ModeTiered)
 	s.Route("合并这三个PDF")
-	s.CallStarted("pdf_tool", nil)
+	idealStarted(s, "pdf_tool", nil)
 	s.Route("明天北京天气怎么样")
 	st := s.State()
 	if slices.Contains(st.Intents, "document_processing") || st.Primary != "daily_assistant" {
@@ -103,13 +125,13 @@ func TestSessionEvidence_DriftReplacesIntentsPinsExpire(t *testing.T) {
 	if !inView(s, "pdf_tool") {
 		t.Fatal("tool in progress lost its place after the drift")
 	}
-	s.CallStarted("weather", nil)
-	s.CallStarted("weather", nil)
+	idealStarted(s, "weather", nil)
+	idealStarted(s, "weather", nil)
 	if !inView(s, "pdf_tool") {
 		t.Fatal("pin dropped before PinCalls calls")
 	}
 	hist := len(s.State().History)
-	if !s.CallStarted("weather", nil) || inView(s, "pdf_tool") {
+	if !idealStarted(s, "weather", nil) || inView(s, "pdf_tool") {
 		t.Fatal("pin not dropped after PinCalls calls without use")
 	}
 	if h := s.State().History; len(h) != hist+1 || !strings.Contains(h[hist].Reason, "unpinned pdf_tool") {
@@ -123,10 +145,10 @@ func TestSessionEvidence_OneTransitionPerCall(t *testing.T) {
 	r := liveRouter(t, Config{PinCalls: 2})
 	s := r.NewSession(ModeTiered)
 	s.Route("合并这三个PDF")
-	s.CallStarted("weather", nil)
-	s.CallStarted("pdf_tool", nil)
+	idealStarted(s, "weather", nil)
+	idealStarted(s, "pdf_tool", nil)
 	hist := len(s.State().History)
-	if !s.CallStarted("calendar", nil) {
+	if !idealStarted(s, "calendar", nil) {
 		t.Fatal("outside call did not change the view")
 	}
 	h := s.State().History[hist:]
@@ -141,7 +163,7 @@ func TestSessionEvidence_MixedIntentsNarrowToExtended(t *testing.T) {
 	r := liveRouter(t, Config{NarrowAfterCalls: 3})
 	s := r.NewSession(ModeTiered)
 	for _, tool := range []string{"pdf_tool", "doc_generator", "pdf_tool"} {
-		s.CallStarted(tool, nil)
+		idealStarted(s, tool, nil)
 	}
 	st := s.State()
 	if st.Tier != TierExtended || st.NarrowedTo != "documents" {
@@ -159,21 +181,21 @@ func TestSessionEvidence_MixedIntentsNarrowToExtended(t *testing.T) {
 func TestSessionEvidence_ArgumentsNarrowAtOnce(t *testing.T) {
 	r := liveRouter(t, Config{})
 	s := r.NewSession(ModeTiered)
-	full := len(s.View())
-	if !s.CallStarted("pdf_tool", map[string]any{"action": "merge", "paths": []any{"q1.pdf", "q2.pdf"}, "output": "all.pdf"}) {
+	full := len(idealOf(s))
+	if !idealStarted(s, "pdf_tool", map[string]any{"action": "merge", "paths": []any{"q1.pdf", "q2.pdf"}, "output": "all.pdf"}) {
 		t.Fatal("a merge of pdfs did not narrow the view")
 	}
 	st := s.State()
-	if st.Tier != TierRecommended || st.NarrowedTo != "documents" || len(st.View) >= full/2 {
-		t.Fatalf("tier %s narrowed %q, %d tools (full %d)", st.Tier, st.NarrowedTo, len(st.View), full)
+	if st.Tier != TierRecommended || st.NarrowedTo != "documents" || len(idealOf(s)) >= full/2 {
+		t.Fatalf("tier %s narrowed %q, %d tools (full %d)", st.Tier, st.NarrowedTo, len(idealOf(s)), full)
 	}
 	if len(st.History) != 1 || !strings.Contains(st.History[0].Reason, "arguments of pdf_tool") {
 		t.Fatalf("want one transition with its reason: %+v", st.History)
 	}
-	if v := st.View[0]; v.Name != "pdf_tool" || v.Tag != TagRecommended {
-		t.Fatalf("called tool not first and recommended: %+v", st.View[:2])
+	if v := idealOf(s)[0]; v.Name != "pdf_tool" || v.Tag != TagRecommended {
+		t.Fatalf("called tool not first and recommended: %+v", idealOf(s)[:2])
 	}
-	if s.CallStarted("pdf_tool", map[string]any{"action": "encrypt", "path": "all.pdf"}) {
+	if idealStarted(s, "pdf_tool", map[string]any{"action": "encrypt", "path": "all.pdf"}) {
 		t.Fatal("a call inside the narrowed view changed it")
 	}
 }
@@ -185,10 +207,10 @@ func TestSessionEvidence_ArgumentsNarrowAtOnce(t *testing.T) {
 func TestSessionEvidence_ArgumentsMustAgreeOrBeConfident(t *testing.T) {
 	r := liveRouter(t, Config{NarrowAfterCalls: -1})
 	s := r.NewSession(ModeTiered)
-	if s.CallStarted("file", map[string]any{"action": "read", "path": "notes.txt"}) {
+	if idealStarted(s, "file", map[string]any{"action": "read", "path": "notes.txt"}) {
 		t.Fatalf("a file read narrowed the view: %+v", s.State().History)
 	}
-	if s.CallStarted("shell", map[string]any{"command": "ls -la"}) {
+	if idealStarted(s, "shell", map[string]any{"command": "ls -la"}) {
 		t.Fatalf("ls narrowed the view: %+v", s.State().History)
 	}
 	if s.State().Tier != TierFull {
@@ -202,7 +224,7 @@ func TestSessionEvidence_ArgumentsDoNotOverrideRouting(t *testing.T) {
 	s := r.NewSession(ModeTiered)
 	s.Route("check the weather in Paris tomorrow")
 	before := s.State()
-	s.CallStarted("pdf_tool", map[string]any{"action": "merge", "paths": []any{"a.pdf", "b.pdf"}})
+	idealStarted(s, "pdf_tool", map[string]any{"action": "merge", "paths": []any{"a.pdf", "b.pdf"}})
 	st := s.State()
 	if st.Primary != before.Primary || st.Tier != before.Tier {
 		t.Fatalf("arguments overrode routing: %s/%s -> %s/%s", before.Primary, before.Tier, st.Primary, st.Tier)
@@ -235,18 +257,18 @@ func TestSessionEvidence_ArgumentTextSkipsSecrets(t *testing.T) {
 func TestSessionEvidence_DefaultNarrowsAtFirstCall(t *testing.T) {
 	r := liveRouter(t, Config{})
 	s := r.NewSession(ModeTiered)
-	full := len(s.View())
-	if !s.CallStarted("pdf_tool", nil) {
+	full := len(idealOf(s))
+	if !idealStarted(s, "pdf_tool", nil) {
 		t.Fatal("the first pdf_tool call did not narrow the view")
 	}
 	st := s.State()
-	if st.Tier != TierRecommended || st.NarrowedTo != "documents" || len(st.View) >= full/2 {
-		t.Fatalf("tier %s narrowed %q, %d tools (full %d)", st.Tier, st.NarrowedTo, len(st.View), full)
+	if st.Tier != TierRecommended || st.NarrowedTo != "documents" || len(idealOf(s)) >= full/2 {
+		t.Fatalf("tier %s narrowed %q, %d tools (full %d)", st.Tier, st.NarrowedTo, len(idealOf(s)), full)
 	}
 	if len(st.History) != 1 || !strings.Contains(st.History[0].Reason, "1 consecutive calls in family documents") {
 		t.Fatalf("want one transition with its reason: %+v", st.History)
 	}
-	if s.CallStarted("pdf_tool", nil) || s.CallStarted("format_converter", nil) {
+	if idealStarted(s, "pdf_tool", nil) || idealStarted(s, "format_converter", nil) {
 		t.Fatal("a call inside the narrowed view changed it")
 	}
 }
@@ -257,9 +279,9 @@ func TestSessionEvidence_DefaultNarrowsAtFirstCall(t *testing.T) {
 func TestSessionEvidence_DriftByCallsReplacesFamily(t *testing.T) {
 	r := liveRouter(t, Config{})
 	s := r.NewSession(ModeTiered)
-	s.CallStarted("pdf_tool", nil)
+	idealStarted(s, "pdf_tool", nil)
 	hist := len(s.State().History)
-	if !s.CallStarted("data_processor", nil) {
+	if !idealStarted(s, "data_processor", nil) {
 		t.Fatal("a call outside the narrowed view did not change it")
 	}
 	st := s.State()
@@ -274,7 +296,7 @@ func TestSessionEvidence_DriftByCallsReplacesFamily(t *testing.T) {
 			t.Errorf("%s not in the view after the drift", tool)
 		}
 	}
-	if s.CallStarted("pdf_tool", nil) {
+	if idealStarted(s, "pdf_tool", nil) {
 		t.Fatal("calling a pinned tool again moved the view")
 	}
 	if st := s.State(); st.NarrowedTo != "data" {
@@ -290,26 +312,26 @@ func TestSessionEvidence_DriftByCallsReplacesFamily(t *testing.T) {
 func TestSessionEvidence_CoreCallsNarrowWeakly(t *testing.T) {
 	r := liveRouter(t, Config{})
 	s := r.NewSession(ModeTiered)
-	full := len(s.View())
-	if !s.CallStarted("file", nil) {
+	full := len(idealOf(s))
+	if !idealStarted(s, "file", nil) {
 		t.Fatal("a first core call did not narrow")
 	}
 	st := s.State()
-	if st.Tier != TierExtended || st.Primary != "file_operation" || len(st.View) >= full {
-		t.Fatalf("after one core call: tier %s primary %s, %d tools", st.Tier, st.Primary, len(st.View))
+	if st.Tier != TierExtended || st.Primary != "file_operation" || len(idealOf(s)) >= full {
+		t.Fatalf("after one core call: tier %s primary %s, %d tools", st.Tier, st.Primary, len(idealOf(s)))
 	}
 	for _, tool := range []string{"pdf_tool", "format_converter", "system"} {
 		if !inView(s, tool) {
 			t.Errorf("related tool %s not in the weak view", tool)
 		}
 	}
-	if !s.CallStarted("shell", nil) {
+	if !idealStarted(s, "shell", nil) {
 		t.Fatal("a second core call did not narrow further")
 	}
 	if st := s.State(); st.Tier != TierRecommended || st.Primary != "file_operation" {
 		t.Fatalf("after two core calls: tier %s primary %s", st.Tier, st.Primary)
 	}
-	s.CallStarted("data_processor", nil)
+	idealStarted(s, "data_processor", nil)
 	st = s.State()
 	if st.NarrowedTo != "data" || st.Tier != TierRecommended || !inView(s, "file") || !inView(s, "shell") {
 		t.Fatalf("a non-core call after core calls: narrowed %q tier %s", st.NarrowedTo, st.Tier)
@@ -321,17 +343,17 @@ func TestSessionEvidence_CoreCallsNarrowWeakly(t *testing.T) {
 func TestSessionEvidence_WideningAfterFailuresStays(t *testing.T) {
 	r := liveRouter(t, Config{})
 	s := r.NewSession(ModeTiered)
-	s.CallStarted("file", nil)
-	s.CallStarted("file", nil)
-	s.CallFinished("file", false)
-	s.CallStarted("file", nil)
-	if !s.CallFinished("file", false) {
+	idealStarted(s, "file", nil)
+	idealStarted(s, "file", nil)
+	idealFinished(s, "file", false)
+	idealStarted(s, "file", nil)
+	if !idealFinished(s, "file", false) {
 		t.Fatal("two failures did not widen")
 	}
 	if st := s.State(); st.Tier != TierExtended {
 		t.Fatalf("after two failures: tier %s", st.Tier)
 	}
-	if s.CallStarted("file", nil) || s.State().Tier != TierExtended {
+	if idealStarted(s, "file", nil) || s.State().Tier != TierExtended {
 		t.Fatalf("a core call undid the widening: tier %s", s.State().Tier)
 	}
 }
@@ -341,7 +363,7 @@ func TestSessionEvidence_WideningAfterFailuresStays(t *testing.T) {
 func TestSessionEvidence_CoreArgumentsCountByArtefact(t *testing.T) {
 	r := liveRouter(t, Config{NarrowAfterCalls: -1})
 	s := r.NewSession(ModeTiered)
-	if !s.CallStarted("file", map[string]any{"action": "read", "path": "sales_2024.csv"}) {
+	if !idealStarted(s, "file", map[string]any{"action": "read", "path": "sales_2024.csv"}) {
 		t.Fatal("reading a csv did not narrow")
 	}
 	st := s.State()
@@ -397,14 +419,14 @@ func TestSessionEvidence_FullAfterFailuresStaysFull(t *testing.T) {
 	r := liveRouter(t, Config{})
 	for _, first := range []string{"file", "pdf_tool"} {
 		s := r.NewSession(ModeTiered)
-		s.CallStarted(first, nil)
+		idealStarted(s, first, nil)
 		for range 4 { // two failures per tier
-			s.CallFinished(first, false)
+			idealFinished(s, first, false)
 		}
 		if st := s.State(); st.Tier != TierFull {
 			t.Fatalf("%s: four failures left tier %s", first, st.Tier)
 		}
-		s.CallStarted("data_processor", nil)
+		idealStarted(s, "data_processor", nil)
 		if st := s.State(); st.Tier != TierFull {
 			t.Fatalf("%s: a call after the widening narrowed to %s %q", first, st.Tier, st.NarrowedTo)
 		}

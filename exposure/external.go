@@ -55,7 +55,7 @@ type ExternalMatch struct {
 const (
 	externalRecommendedMax = 6
 	externalAlternativeMax = 3
-	externalExtendedMax    = 10
+	externalExtendedMax    = 12
 )
 
 // externalSet is the compiled set: a lexical index over the tools' own
@@ -82,6 +82,10 @@ type externalSet struct {
 	// what the native tools answer (see nativeAnswers).
 	intentObjs map[string]map[string]bool
 	formats    [][]byte // the tables' output format words (pdf, word, ppt, 幻灯片), normalised
+	model      *rankModel
+	rp         RankWeights // the tables' ranking weights
+	taskMarks  [][]byte    // the tables' marks between a request's tasks
+	glossENMap map[string]string
 }
 
 type extGroup struct {
@@ -132,7 +136,11 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 	for g, s := range shorts {
 		prefixes[g] = commonPrefix(s)
 	}
-	x.glossZH, x.glossEN = compileGlossary(x.norm)
+	x.glossZH, x.glossEN = compileGlossary(x.norm, t.Ranking)
+	x.glossENMap, x.rp = t.Ranking.GlossaryEN, t.Ranking.Weights
+	for _, m := range t.Ranking.TaskMarks {
+		x.taskMarks = append(x.taskMarks, []byte(m))
+	}
 	docs := make([]string, len(tools))
 	for i, et := range tools {
 		x.byName[et.Name] = i
@@ -228,6 +236,7 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 			}
 		}
 	}
+	x.model = newRankModel(t, x)
 	x.postings = map[string][]int{}
 	for i, d := range docs {
 		seen := map[string]bool{}
@@ -772,10 +781,10 @@ func (r *Router) isExternal(name string) bool {
 	return ok
 }
 
-// matchExternal is the external matches of a request, for a detection.
-func (r *Router) matchExternal(text string, det Detection) []ExternalMatch {
+// matchExternal stores the external matches of a request in its detection.
+func (r *Router) matchExternal(text string, det *Detection) {
 	native := len(det.Intents) > 0 && det.Confidence >= r.cfg.RecommendedAt
-	return r.ext.Load().match(text, det, native)
+	det.External = r.ext.Load().rank(text, det, native)
 }
 
 // externalView appends the external tools of a tier to a view built from

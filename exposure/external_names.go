@@ -211,7 +211,7 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 			if text[i] == '#' && i+1 < len(text) && '0' <= text[i+1] && text[i+1] <= '9' {
 				ident = true
 				// bare: not "issue #5" but "#5 on acme/cli", "acme/cli#5"
-				if n := len(words); n == 0 || verbOf(words[n-1].w) != nil || (!x.objVocab[objStem(words[n-1].w)] && glossaryEN[words[n-1].w] == "") {
+				if n := len(words); n == 0 || verbOf(words[n-1].w) != nil || (!x.objVocab[objStem(words[n-1].w)] && x.glossENMap[words[n-1].w] == "") {
 					hashNum = true
 				}
 			}
@@ -228,10 +228,10 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 	for i, wd := range words {
 		w := wd.w
 		if w[0] >= '0' && w[0] <= '9' {
-			if i > 0 && (rs.objs[objStem(words[i-1].w)] || glossaryEN[words[i-1].w] != "") {
+			if i > 0 && (rs.objs[objStem(words[i-1].w)] || x.glossENMap[words[i-1].w] != "") {
 				ident = true // issue 33, PR 91
 				prev := words[i-1].w
-				if e := glossaryEN[prev]; e != "" {
+				if e := x.glossENMap[prev]; e != "" {
 					prev = e
 				}
 				for _, f := range strings.Fields(prev) {
@@ -293,7 +293,7 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 			rs.verbs[c] = true
 		}
 		// an abbreviation's number is its expansion's (PRs: pull requests)
-		if e := glossaryEN[w]; e != "" && !wd.added && abbreviates(w, e) {
+		if e := x.glossENMap[w]; e != "" && !wd.added && abbreviates(w, e) {
 			f := strings.Fields(e)
 			if last := f[len(f)-1]; x.objVocab[objStem(last)] {
 				if isPlural(last) {

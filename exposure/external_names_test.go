@@ -420,14 +420,19 @@ func TestExternalNames_NativeAnswersOnlyItsObjects(t *testing.T) {
 // TestExternalNames_ObjectsImplyTheirServer: an object that only one or
 // two servers' names hold (a commit, a pull request, a channel) points at
 // those servers without their names: their tools that fit wholly are
-// recommended, beside a server the request does name.
+// recommended, beside a server the request does name. In a request of
+// several tasks the implied server's tool is in the view but not
+// recommended: on public data such readings held too rarely to be sure.
 func TestExternalNames_ObjectsImplyTheirServer(t *testing.T) {
 	r := externalRouter(t, fixtureServers(t))
 	expectRecommended(t, r, [][3]string{
 		{"push a.go and b.go to acme/tool as one commit on branch dev", "github__push_files", ""},
-		{"看一下 PR 17 的 checks 过了没有，然后在 slack 里说一声", "github__get_pull_request_status", ""},
 		{"post to #general: lunch is here", "slack__slack_post_message", ""},
 	})
+	d := r.Route("看一下 PR 17 的 checks 过了没有，然后在 slack 里说一声")
+	if !slices.Contains(d.Names(), "github__get_pull_request_status") || !slices.Contains(d.Recommended(), "slack__slack_post_message") {
+		t.Errorf("implied and named servers of a two-task request: %v", d.Tools)
+	}
 }
 
 // TestExternalNames_BareNumberBesideOtherObjects: "#77" without a noun

@@ -168,9 +168,13 @@ func replayJourney(r *Router, j journey, mode string, relist int) replay {
 			if s != nil {
 				var d Decision
 				d, changed = s.Route(st.Route)
+				// The tools the routing named: a full-tier decision
+				// (no evidence) names none in particular.
 				routed = routed[:0]
-				for _, v := range r.Offered(d.Tools, d.Tier) {
-					routed = append(routed, v.Name)
+				if d.Tier != TierFull {
+					for _, v := range r.Offered(d.Tools, d.Tier) {
+						routed = append(routed, v.Name)
+					}
 				}
 			}
 		} else {
@@ -185,7 +189,7 @@ func replayJourney(r *Router, j journey, mode string, relist int) replay {
 			}
 			if s != nil {
 				changed = s.CallStarted(tool, st.Args)
-				changed = s.CallFinished(tool, !st.Fail) || changed
+				changed = s.CallResult(tool, !st.Fail, resultTokens(tool)) || changed
 			}
 			used = append(used, tool)
 		}

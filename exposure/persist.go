@@ -10,7 +10,8 @@ import (
 // storedState is everything a session's view is built from, as JSON, so
 // that another process with the same router rebuilds the same view: the
 // server keeps a stateless principal's state in the shared store this way.
-// The view itself is not stored; it is rebuilt.
+// The list the client holds is stored with it: a tiered list depends on
+// which changes paid, not on the routing state alone.
 type storedState struct {
 	Mode        string         `json:"mode"`
 	Tier        Tier           `json:"tier"`
@@ -29,6 +30,11 @@ type storedState struct {
 	Narrowed    string         `json:"narrowed,omitempty"`
 	Routed      bool           `json:"routed"`
 	History     []Transition   `json:"history"`
+	List        []ViewTool     `json:"list,omitempty"`
+	ListLang    string         `json:"list_lang,omitempty"`
+	Used        []string       `json:"used,omitempty"`
+	Steps       int            `json:"steps,omitempty"`
+	HistTokens  int            `json:"history_tokens,omitempty"`
 }
 
 // storedDet is a Detection with the evidence the extended tier is built
@@ -48,7 +54,8 @@ func (s *Session) MarshalState() ([]byte, error) {
 		Pinned: s.pinned, LastUsed: s.lastUsed, Calls: s.calls, Failures: s.failures,
 		StreakFam: s.streakFam, Streak: s.streak, StreakTools: s.streakTools, Narrowed: s.narrowed,
 		StreakOut: s.streakOut, CoreRun: s.coreRun, CoreTools: s.coreTools, CoreTier: s.coreTier,
-		Routed: s.routed, History: s.history})
+		Routed: s.routed, History: s.history,
+		List: s.view, ListLang: s.lang, Used: s.used, Steps: s.steps, HistTokens: s.hist})
 }
 
 // LoadState replaces the session's state with one MarshalState wrote (here
@@ -77,5 +84,18 @@ func (s *Session) LoadState(b []byte) (changed bool, err error) {
 	s.streakFam, s.streak, s.streakTools, s.narrowed = st.StreakFam, st.Streak, st.StreakTools, st.Narrowed
 	s.streakOut, s.coreRun, s.coreTools, s.coreTier = st.StreakOut, st.CoreRun, slices.Clone(st.CoreTools), st.CoreTier
 	s.routed, s.history = st.Routed, st.History
-	return s.refresh(), nil
+	s.used, s.steps, s.hist = slices.Clone(st.Used), st.Steps, st.HistTokens
+	old := s.view
+	if len(st.List) > 0 && st.Mode == s.mode {
+		s.view, s.lang = slices.Clone(st.List), st.ListLang
+	} else if st.Mode != s.mode {
+		s.mode = st.Mode
+		s.view, s.lang = s.firstList(), "en"
+	}
+	s.shrink = nil
+	changed = s.refresh() || !slices.Equal(old, s.view)
+	if changed {
+		s.version++
+	}
+	return changed, nil
 }

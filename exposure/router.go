@@ -1,6 +1,7 @@
 package exposure
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -230,7 +231,7 @@ func (r *Router) Route(text string) Decision {
 		return r.Decide(Detection{Lang: Language(text)})
 	}
 	det := d.Detect(text)
-	det.External = r.matchExternal(text, det)
+	r.matchExternal(text, &det)
 	return r.Decide(det)
 }
 
@@ -247,6 +248,11 @@ func (r *Router) Decide(det Detection) Decision {
 	if ec := r.externalConfidence(det.External); ec > 0 {
 		if et := r.TierFor(ec); tierRank(et) < tierRank(tier) {
 			tier, conf = et, max(conf, ec)
+		}
+		// Configured servers' tools that outscore every native tool but
+		// that the model is not sure of: the decision is not sure either.
+		if top := det.External[0]; !top.Strong && tier == TierRecommended && top.Score > r.t.Ranking.Weights.NativeShare*maxValue(det.nativeLex) {
+			tier, conf = TierExtended, min(conf, ec)
 		}
 	}
 	return Decision{Tier: tier, Intents: det.Intents, Primary: det.Primary, Confidence: conf,
@@ -357,6 +363,10 @@ func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
 	extRec, extAlt, extRest := r.externalView(tier, det)
 	switch tier {
 	case TierExtended:
+		if len(det.External) > 0 {
+			// the configured servers' candidates widen it (externalView)
+			break
+		}
 		var wider []string
 		for _, in := range det.Intents {
 			for _, rel := range r.t.Related[in] {
@@ -402,7 +412,47 @@ func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
 	for _, n := range extRest {
 		out = append(out, ViewTool{Name: n})
 	}
+	if tier != TierFull && det.nativeLex != nil {
+		out = r.byScore(out, det)
+	}
 	return out
+}
+
+// byScore orders a view with external tools by one score: the ranking
+// model's for every tool, native or external, the intent matrix's choice
+// adding its evidence to the native tools it recommends. Slots go by that
+// score: past the ranking's view_max the lowest go, core tools aside.
+func (r *Router) byScore(view []ViewTool, det Detection) []ViewTool {
+	ext := map[string]float64{}
+	best := 0.0
+	for _, m := range det.External {
+		ext[m.Name] = m.Score
+		best = max(best, m.Score)
+	}
+	score := func(v ViewTool) float64 {
+		if s, ok := ext[v.Name]; ok {
+			return s
+		}
+		s := det.nativeLex[v.Name]
+		if v.Tag == TagRecommended {
+			s += r.t.Ranking.Weights.IntentEvidence * det.Confidence * max(best, r.t.Ranking.Weights.Confident)
+		}
+		return s
+	}
+	slices.SortStableFunc(view, func(a, b ViewTool) int { return cmp.Compare(score(b), score(a)) })
+	keep := r.t.Ranking.Weights.ViewMax
+	for _, v := range view {
+		if slices.Contains(r.cfg.Core, v.Name) {
+			keep--
+		}
+	}
+	return slices.DeleteFunc(view, func(v ViewTool) bool {
+		if slices.Contains(r.cfg.Core, v.Name) {
+			return false
+		}
+		keep--
+		return keep < 0
+	})
 }
 
 // Offered keeps the registered tools of a catalog view, in order, and in the
@@ -453,4 +503,12 @@ func tagLabel(tag, lang string) string {
 		return "[core]"
 	}
 	return ""
+}
+
+func maxValue(m map[string]float64) float64 {
+	best := 0.0
+	for _, v := range m {
+		best = max(best, v)
+	}
+	return best
 }

@@ -10,7 +10,7 @@ import (
 
 // Exposure modes.
 const (
-	ModeTiered = "tiered" // views follow routing; the initial view is the full tier
+	ModeTiered = "tiered" // views follow routing when the change pays; the first view is search's
 	ModeFull   = "full"   // every tool: a constant list
 	ModeSearch = "search" // core + find_tools + call_tool: a constant view
 	ModeAuto   = "auto"   // chosen per client by ModeForClient
@@ -79,16 +79,31 @@ type Session struct {
 	narrowed  string
 	routed    bool // find_tools or the task prompt set the view: calls no longer narrow it
 	history   []Transition
-	view      []ViewTool // cached current view
-	lang      string     // the language the view's tags are written in
-	version   uint64     // bumped whenever view or lang changes
+	view      []ViewTool // the list the client holds
+	lang      string     // the language the list's tags are written in, fixed until the list changes
+	version   uint64     // bumped whenever the list changes
+	// What the list costs to keep or change (cost.go): the tools the
+	// session called (a tiered list keeps them), the model requests seen
+	// and an estimate of the history's tokens; shrink is a smaller list
+	// that did not pay yet, tried again as the session goes on.
+	used   []string
+	steps  int
+	hist   int
+	shrink []ViewTool
 	// Now is the clock (tests replace it).
 	Now func() time.Time
 }
 
 // NewSession starts a session in mode (tiered, full or search; auto and
-// unknown modes act as tiered: resolve auto with ModeForClient first). The
-// initial view of a tiered session is the full tier.
+// unknown modes act as tiered: resolve auto with ModeForClient first).
+//
+// A tiered session's first list is search's (core + find_tools +
+// call_tool), in the canonical order: before any request the session knows
+// nothing to route by, and the full list would be written once at full
+// price and dropped at the first routing (the issue 28 bench: 20k tokens
+// written, then a rewrite one step later). Core serves the steps every
+// task takes, find_tools routes, and call_tool reaches every other tool, so
+// a client that never re-reads the list loses nothing.
 func (r *Router) NewSession(mode string) *Session {
 	switch mode {
 	case ModeTiered, ModeFull, ModeSearch:
@@ -96,24 +111,41 @@ func (r *Router) NewSession(mode string) *Session {
 		mode = ModeTiered
 	}
 	s := &Session{r: r, mode: mode, tier: TierFull, lastUsed: map[string]int{}, Now: time.Now}
-	s.view, s.lang = s.build(), s.langLocked()
+	s.view, s.lang = s.firstList(), s.langLocked()
 	return s
+}
+
+// firstList is a new session's list (lock held or not yet shared): a
+// tiered session's is search's, byte for byte, so both share one rendered
+// list and a host's cached prefix.
+func (s *Session) firstList() []ViewTool {
+	if s.mode == ModeTiered {
+		return s.searchView()
+	}
+	return s.build()
+}
+
+// searchView is search mode's constant list: core, find_tools, call_tool.
+func (s *Session) searchView() []ViewTool {
+	var v []ViewTool
+	for _, c := range s.r.cfg.Core {
+		if s.r.IsRegistered(c) {
+			v = append(v, ViewTool{Name: c, Tag: TagCore})
+		}
+	}
+	return append(v, ViewTool{Name: FindTools}, ViewTool{Name: CallTool})
 }
 
 // Mode returns the session's mode.
 func (s *Session) Mode() string { return s.mode }
 
-// build computes the view for the current state (lock held).
+// build computes the view the routing state asks for (lock held): in
+// tiered mode the ideal the list moves towards when a change pays.
 func (s *Session) build() []ViewTool {
 	var v []ViewTool
 	switch s.mode {
 	case ModeSearch:
-		for _, c := range s.r.cfg.Core {
-			if s.r.IsRegistered(c) {
-				v = append(v, ViewTool{Name: c, Tag: TagCore})
-			}
-		}
-		return append(v, ViewTool{Name: FindTools}, ViewTool{Name: CallTool})
+		return s.searchView()
 	case ModeFull:
 		// The same list whatever was routed: routing's tags and order go
 		// into find_tools' answer, not into a list the host caches (a
@@ -132,18 +164,175 @@ func (s *Session) build() []ViewTool {
 	return append(v, ViewTool{Name: FindTools})
 }
 
-// refresh rebuilds the view and reports whether it changed (lock held).
-// A change of the view or of its tags' language bumps the version, which
-// is what caches of the rendered list key on.
-func (s *Session) refresh() bool {
+// refresh brings the list to the session's state and reports whether it
+// changed (lock held). need are tools the list must hold now (a routed
+// view, a called tool, a widening after failures): a tiered list grows
+// for them at once, since a missing tool costs more than a rewrite. Any
+// other change of a tiered list is a shrink, made only when it pays
+// (tieredList). A change bumps the version, which caches of the rendered
+// list key on; the tags' language is fixed with the list, so the same list
+// renders to the same bytes until it changes.
+func (s *Session) refresh(need ...string) bool {
 	nv := s.build()
-	changed := !slices.Equal(nv, s.view)
-	s.view = nv
-	if lang := s.langLocked(); changed || lang != s.lang {
-		s.lang = lang
-		s.version++
+	if s.mode == ModeTiered {
+		nv = s.tieredList(nv, need)
 	}
-	return changed
+	if nv == nil || slices.Equal(nv, s.view) {
+		return false
+	}
+	s.view, s.shrink = nv, nil
+	s.lang = s.langLocked()
+	s.version++
+	return true
+}
+
+// tieredList returns the list a tiered session moves to from its current
+// one towards ideal, or nil to keep it (lock held):
+//   - a tool in need and not in the list, or a tool in the list that is no
+//     longer offered: the list is rewritten now, to the current list's
+//     tools that ideal still holds, plus need, the tools the session
+//     called and the meta tools. Only what is needed comes in: no tool is
+//     added "just in case";
+//   - otherwise the list may shrink to that set without need, when the
+//     saving over the requests still to come exceeds the rewrite
+//     (ShrinkPays; the requests to come are estimated as many as those
+//     seen). A shrink that does not pay yet is kept and tried again.
+func (s *Session) tieredList(ideal []ViewTool, need []string) []ViewTool {
+	in := func(v []ViewTool, name string) bool {
+		return slices.ContainsFunc(v, func(t ViewTool) bool { return t.Name == name })
+	}
+	forced := false
+	for _, n := range need {
+		if !in(s.view, n) && (s.r.IsRegistered(n) || n == FindTools) {
+			forced = true
+		}
+	}
+	for _, t := range s.view {
+		if t.Name != FindTools && t.Name != CallTool && !s.r.IsRegistered(t.Name) {
+			forced = true
+		}
+	}
+	// A tool the session called is needed too: one that left the list
+	// while it was not offered (a downstream tool held, then approved)
+	// comes back as soon as it is offered again.
+	for _, n := range s.used {
+		if !in(s.view, n) && s.r.IsRegistered(n) {
+			forced = true
+		}
+	}
+	var keep []string
+	add := func(n string) {
+		if (s.r.IsRegistered(n) || n == FindTools || n == CallTool) && !slices.Contains(keep, n) {
+			keep = append(keep, n)
+		}
+	}
+	for _, t := range s.view {
+		if in(ideal, t.Name) {
+			add(t.Name)
+		}
+	}
+	if forced {
+		// The host writes the whole prompt again anyway: the view the
+		// routing or the calls' evidence asks for comes in with the needed
+		// tool (a listed tool costs a cached read per request, a later miss
+		// another rewrite); the full tier does not (no evidence yet).
+		if s.tier != TierFull {
+			for _, t := range ideal {
+				add(t.Name)
+			}
+		}
+		for _, n := range need {
+			add(n)
+		}
+	}
+	for _, n := range s.used {
+		add(n)
+	}
+	add(FindTools)
+	add(CallTool)
+	var next []ViewTool
+	for _, n := range keep {
+		tag := ""
+		if i := slices.IndexFunc(ideal, func(t ViewTool) bool { return t.Name == n }); i >= 0 {
+			tag = ideal[i].Tag
+		}
+		next = append(next, ViewTool{Name: n, Tag: tag})
+	}
+	next = s.r.canonical(next)
+	if forced {
+		return next
+	}
+	if len(next) >= len(s.view) {
+		s.shrink = nil
+		return nil
+	}
+	s.shrink = next
+	if !s.shrinkPays() {
+		return nil
+	}
+	return next
+}
+
+// Cost-model settings of the shrink decision: Anthropic's prices (the
+// dearest rewrite: 12.5× a cached read) and a 3k-token system prompt.
+const (
+	shrinkSystem = 3000
+	// History estimates when the server does not report a result's size.
+	requestCallTokens   = 80  // the user's text and the model's call
+	defaultResultTokens = 500 // a result of unknown size
+	findToolsTokens     = 400 // find_tools' answer
+)
+
+// recommended names a view's tools tagged recommended: what a routing
+// says the task needs. The rest of a routed view (alternatives,
+// dependencies) stays in find_tools' answer and within call_tool's reach
+// until the session calls it.
+func recommended(v []ViewTool) []string {
+	var out []string
+	for _, t := range v {
+		if t.Tag == TagRecommended {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
+// shrinkPays reports whether moving to s.shrink pays now (lock held).
+func (s *Session) shrinkPays() bool {
+	if s.shrink == nil {
+		return false
+	}
+	return ShrinkPays(s.r.EstimateViewTokens(names(s.view)), s.r.EstimateViewTokens(names(s.shrink)),
+		shrinkSystem, s.hist, max(s.steps, 1), AnthropicPricing)
+}
+
+// canonical orders a list by the catalog (then other tools by name, then
+// find_tools and call_tool), so the same tools are always listed in the
+// same order whatever routed them.
+func (r *Router) canonical(v []ViewTool) []ViewTool {
+	rank := func(name string) (int, string) {
+		switch name {
+		case FindTools:
+			return 1 << 20, ""
+		case CallTool:
+			return 1<<20 + 1, ""
+		}
+		for i, ti := range r.t.Catalog {
+			if ti.Name == name {
+				return i, ""
+			}
+		}
+		return 1 << 19, name
+	}
+	slices.SortStableFunc(v, func(a, b ViewTool) int {
+		ra, na := rank(a.Name)
+		rb, nb := rank(b.Name)
+		if ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(na, nb)
+	})
+	return v
 }
 
 func (s *Session) record(from, to Tier, reason string) {
@@ -182,7 +371,12 @@ func (s *Session) Route(request string) (Decision, bool) {
 	if s.mode == ModeTiered {
 		s.tier = d.Tier
 	}
-	changed := s.refresh()
+	s.steps++
+	s.hist += requestCallTokens + findToolsTokens
+	// The routed view is what find_tools answered: the client asked for
+	// these tools, so they are needed now (an unsure decision recommends
+	// nothing, and its tools would otherwise never be listed).
+	changed := s.refresh(names(s.build())...)
 	intents := "none"
 	if len(d.Intents) > 0 {
 		intents = strings.Join(d.Intents, ",")
@@ -204,7 +398,9 @@ func (s *Session) Refresh() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.request != "" {
-		s.det.External = s.r.matchExternal(s.request, s.det)
+		s.r.matchExternal(s.request, &s.det)
+		// What the last routing recommends is needed again.
+		return s.refresh(recommended(s.build())...)
 	}
 	return s.refresh()
 }
@@ -261,16 +457,22 @@ func (s *Session) CallStarted(tool string, args map[string]any) bool {
 	defer s.mu.Unlock()
 	from := s.tier
 	var reasons []string
+	dirty := false
 	outside := !slices.ContainsFunc(s.view, func(v ViewTool) bool { return v.Name == tool })
 	if outside {
 		reasons = append(reasons, fmt.Sprintf("pinned %s: called outside the view", tool))
 	}
 	s.calls++
+	s.steps++
+	s.hist += requestCallTokens
 	s.lastUsed[tool] = s.calls
+	if !slices.Contains(s.used, tool) {
+		s.used = append(s.used, tool)
+		dirty = dirty || outside
+	}
 	// dirty says whether anything the view is built from changed; most
 	// calls (a pinned tool called again) change nothing, and rebuilding the
 	// view would be most of this method's cost.
-	dirty := false
 	if !slices.Contains(s.pinned, tool) {
 		s.pinned = append(s.pinned, tool)
 		dirty = true
@@ -319,10 +521,14 @@ func (s *Session) CallStarted(tool string, args map[string]any) bool {
 		reasons = append(reasons, reason)
 	}
 	if !dirty {
-		return false
+		return s.shrinkNow()
 	}
-	changed := s.refresh()
-	if len(reasons) > 0 && (changed || from != s.tier) {
+	var need []string
+	if outside {
+		need = []string{tool}
+	}
+	changed := s.refresh(need...)
+	if len(reasons) > 0 && (changed || from != s.tier || len(expired) > 0) {
 		s.record(from, s.tier, strings.Join(reasons, "; "))
 	}
 	return changed
@@ -553,23 +759,46 @@ func secretKey(k string) bool {
 	return false
 }
 
-// CallFinished accounts for a finished call: ok=false for a tool error or
-// a refusal by a guard. FailuresToUpgrade consecutive failures widen the
+// CallFinished is CallResult with the result's size unknown.
+func (s *Session) CallFinished(tool string, ok bool) bool {
+	return s.CallResult(tool, ok, 0)
+}
+
+// shrinkNow moves a tiered list to the smaller one kept when that did not
+// pay yet, once it does (lock held).
+func (s *Session) shrinkNow() bool {
+	if s.mode != ModeTiered || !s.shrinkPays() {
+		return false
+	}
+	s.view, s.shrink = s.shrink, nil
+	s.lang = s.langLocked()
+	s.version++
+	return true
+}
+
+// CallResult accounts for a finished call: ok=false for a tool error or
+// a refusal by a guard; tokens is the size of the result the model gets
+// (0: unknown), which the session adds to its estimate of the history a
+// list change would make the host write again. FailuresToUpgrade consecutive failures widen the
 // tier (recommended -> extended -> full): changed=true. A success resets the
 // count. Widening goes only as far as the evidence asks: the tools in the
 // view failed, so their related intents' tools come in (the extended tier
 // without the lexical ranker's fill, which guessed from the request's
 // words); the next failures bring the full list.
-func (s *Session) CallFinished(tool string, ok bool) bool {
+func (s *Session) CallResult(tool string, ok bool, tokens int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if tokens <= 0 {
+		tokens = defaultResultTokens
+	}
+	s.hist += tokens
 	if ok {
 		s.failures = 0
-		return false
+		return s.shrinkNow()
 	}
 	s.failures++
 	if s.failures < s.r.cfg.FailuresToUpgrade || s.mode != ModeTiered || s.tier == TierFull {
-		return false
+		return s.shrinkNow()
 	}
 	from := s.tier
 	if s.tier == TierRecommended {
@@ -580,7 +809,7 @@ func (s *Session) CallFinished(tool string, ok bool) bool {
 	}
 	s.record(from, s.tier, fmt.Sprintf("%d consecutive failed calls (last: %s)", s.failures, tool))
 	s.failures = 0
-	return s.refresh()
+	return s.refresh(names(s.build())...)
 }
 
 // View returns the current view: registered tools in order with their tags,
@@ -613,11 +842,13 @@ func (s *Session) Version() uint64 {
 	return s.version
 }
 
-// Snapshot returns the view, its language and their version, read together.
+// Snapshot returns the list, the language its tags are written in (fixed
+// until the list changes, so the same list renders to the same bytes) and
+// their version, read together.
 func (s *Session) Snapshot() ([]ViewTool, string, uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.view), s.langLocked(), s.version
+	return slices.Clone(s.view), s.lang, s.version
 }
 
 // State returns a snapshot.
@@ -643,8 +874,8 @@ func (s *Session) State() SessionState {
 // search, whose view (core + find_tools + call_tool) is constant, so it
 // works without a re-read while keeping the context small; Claude Code,
 // which never shows a changed list but loads schemas only on demand, gets
-// full. Unknown clients get tiered: its initial view is the full tier, so a
-// client that ignores list_changed still sees every tool.
+// full. Unknown clients get tiered: its first list holds call_tool, so a
+// client that ignores list_changed still reaches every tool.
 func ModeForClient(clientName, configured string) string {
 	return sharedDefaultTables().ModeForClient(clientName, configured)
 }

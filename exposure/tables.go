@@ -11,7 +11,7 @@ import (
 	"sync"
 )
 
-//go:embed data/catalog.json data/intents.json data/routing.json data/t2s.txt data/guidance.md
+//go:embed data/catalog.json data/intents.json data/routing.json data/ranking.json data/t2s.txt data/guidance.md
 var dataFS embed.FS
 
 // IntentNames are the 17 intents of the routing matrix, in table order.
@@ -123,6 +123,7 @@ type Tables struct {
 	Families     []Family            `json:"families" yaml:"families"`
 	Guides       map[string]string   `json:"guides" yaml:"guides"` // family name -> guidance text
 	Signals      Signals             `json:"signals" yaml:"signals"`
+	Ranking      Ranking             `json:"ranking" yaml:"ranking"`
 	T2S          map[rune]rune       `json:"-" yaml:"-"`
 }
 
@@ -192,6 +193,17 @@ func loadEmbedded() (*Tables, error) {
 	t.Core, t.IntentTools, t.Priority, t.Dependencies, t.Related, t.Clients =
 		rt.Core, rt.IntentTools, rt.Priority, rt.Dependencies, rt.Related, rt.Clients
 	t.Signals = rt.Signals.Signals
+	var rk struct {
+		Doc string `json:"_doc"`
+		Ranking
+	}
+	if b, err = read("ranking.json"); err != nil {
+		return nil, err
+	}
+	if err := strictJSON(b, &rk); err != nil {
+		return nil, fmt.Errorf("ranking.json: %w", err)
+	}
+	t.Ranking = rk.Ranking
 	if b, err = read("t2s.txt"); err != nil {
 		return nil, err
 	}
@@ -285,6 +297,15 @@ func (t *Tables) Override(o *Tables) error {
 	mergeMap(&t.Guides, o.Guides)
 	if len(o.Families) > 0 {
 		t.Families = slices.Clone(o.Families)
+	}
+	t.Ranking.Weights.override(o.Ranking.Weights)
+	mergeMap(&t.Ranking.GlossaryZH, o.Ranking.GlossaryZH)
+	mergeMap(&t.Ranking.GlossaryEN, o.Ranking.GlossaryEN)
+	if len(o.Ranking.GenericParams) > 0 {
+		t.Ranking.GenericParams = slices.Clone(o.Ranking.GenericParams)
+	}
+	if len(o.Ranking.TaskMarks) > 0 {
+		t.Ranking.TaskMarks = slices.Clone(o.Ranking.TaskMarks)
 	}
 	return t.Validate()
 }
@@ -413,6 +434,9 @@ func (t *Tables) Validate() error {
 				errs = append(errs, "signals formats "+f.Tool+": empty word")
 			}
 		}
+	}
+	if err := t.Ranking.validate(); err != nil {
+		errs = append(errs, err.Error())
 	}
 	for ext, list := range t.Signals.Extensions {
 		if ext == "" || strings.ContainsAny(ext, ". ") {

@@ -182,30 +182,55 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// TestBridgePublish_ListedFromCachedManifestWithoutStarting: tools/list
-// shows the downstream tools as <server>__<tool> from the cached manifests,
-// schemas byte for byte, and no server runs.
+// streamOpen waits until c's notification stream is open (it opens
+// asynchronously): a notification the server sends then reaches it, so a
+// list_changed the test waits for, or one it asserts never came, is not
+// lost on the way.
+func (f *bridgedFixture) streamOpen(t *testing.T, c *client.Client) {
+	t.Helper()
+	const ping = "notifications/test/stream_open"
+	var got atomic.Bool
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == ping {
+			got.Store(true)
+		}
+	})
+	waitFor(t, "the client's notification stream", func() bool {
+		_ = f.s.mcp.SendNotificationToSpecificClient(c.GetSessionId(), ping, nil)
+		return got.Load()
+	})
+}
+
+// TestBridgePublish_ListedFromCachedManifestWithoutStarting: the
+// downstream tools are published as <server>__<tool> from the cached
+// manifests, schemas byte for byte, and no server runs. Mode full lists
+// them all; a tiered session's first list is search's (core, find_tools,
+// call_tool): a downstream tool is callable by name before any routing
+// names it, and listed (the client told) once find_tools routes to it or
+// the session calls it.
 func TestBridgePublish_ListedFromCachedManifestWithoutStarting(t *testing.T) {
-	f := newBridgedFixture(t, "token", memoryServer(t), everythingServer(t))
-	c, _ := f.connect(t)
-	got := listedTools(t, c)
-	for _, n := range []string{"memory__create_entities", "memory__create_relations", "memory__search_nodes", "everything__echo", "everything__get-sum", "echo"} {
+	downstreamTools := []string{"memory__create_entities", "memory__create_relations", "memory__search_nodes", "everything__echo", "everything__get-sum"}
+	ff := newBridgedFixture(t, "token", memoryServer(t), everythingServer(t))
+	ff.s.cfg.Exposure.Mode = exposure.ModeFull
+	full, _ := ff.connect(t)
+	got := listedTools(t, full)
+	for _, n := range append(downstreamTools, "echo") {
 		if _, ok := got[n]; !ok {
-			t.Errorf("tools/list lacks %s", n)
+			t.Errorf("full mode: tools/list lacks %s", n)
 		}
 	}
-	for _, st := range f.m.Status() {
+	for _, st := range ff.m.Status() {
 		if st.State != downstream.ManifestKnown {
 			t.Errorf("%s is %s; listing must start nothing", st.Name, st.State)
 		}
 	}
-	defs := f.m.CachedTools("memory")
+	defs := ff.m.CachedTools("memory")
 	i := slices.IndexFunc(defs, func(d downstream.ToolDef) bool { return d.Name == "create_entities" })
 	if i < 0 {
 		t.Fatal("memory's cached manifest has no create_entities")
 	}
 	// Published byte for byte; the client decodes the same schema.
-	if pub, _ := f.s.publishedTool("memory__create_entities"); !bytes.Equal(pub.RawInputSchema, defs[i].InputSchema) {
+	if pub, _ := ff.s.publishedTool("memory__create_entities"); !bytes.Equal(pub.RawInputSchema, defs[i].InputSchema) {
 		t.Errorf("schema not kept byte for byte:\n got %s\nwant %s", pub.RawInputSchema, defs[i].InputSchema)
 	}
 	var sent, want any
@@ -214,6 +239,48 @@ func TestBridgePublish_ListedFromCachedManifestWithoutStarting(t *testing.T) {
 	_ = json.Unmarshal(defs[i].InputSchema, &want)
 	if !reflect.DeepEqual(sent, want) {
 		t.Errorf("the client received another schema:\n got %s\nwant %s", b, defs[i].InputSchema)
+	}
+
+	f := newBridgedFixture(t, "token", memoryServer(t), everythingServer(t))
+	f.s.cfg.Exposure.Mode = exposure.ModeTiered
+	c, changed := f.connect(t)
+	first := listedTools(t, c)
+	for _, n := range downstreamTools {
+		if _, ok := first[n]; ok {
+			t.Errorf("tiered: %s in the first list, before any request routed to it", n)
+		}
+	}
+	for _, n := range []string{exposure.FindTools, exposure.CallTool} {
+		if _, ok := first[n]; !ok {
+			t.Errorf("tiered: the first list lacks %s", n)
+		}
+	}
+	for _, st := range f.m.Status() {
+		if st.State != downstream.ManifestKnown {
+			t.Errorf("%s is %s; listing must start nothing", st.Name, st.State)
+		}
+	}
+	f.streamOpen(t, c)
+	rec, _ := findTools(t, c, "remember that Alice works at Acme")
+	if !slices.Contains(rec, "memory__create_entities") {
+		t.Fatalf("find_tools did not recommend memory__create_entities: %v", rec)
+	}
+	waitFor(t, "list_changed after find_tools routed to memory", func() bool { return changed.Load() > 0 })
+	if _, ok := listedTools(t, c)["memory__create_entities"]; !ok {
+		t.Error("tiered: memory__create_entities not listed after find_tools routed to it")
+	}
+	// Callable by name before anything named it (read level: it runs at
+	// once), and listed from then on.
+	if _, ok := listedTools(t, c)["everything__get-sum"]; ok {
+		t.Fatal("everything__get-sum listed though nothing routed to it")
+	}
+	before := changed.Load()
+	if res := callTool(t, c, "everything__get-sum", map[string]any{"a": 2, "b": 40}); res.IsError || !strings.Contains(resultText(res), "42") {
+		t.Fatalf("everything__get-sum called by name: %s", resultText(res))
+	}
+	waitFor(t, "list_changed after a call by name", func() bool { return changed.Load() > before })
+	if _, ok := listedTools(t, c)["everything__get-sum"]; !ok {
+		t.Error("a downstream tool called by name is not listed after")
 	}
 }
 
@@ -299,26 +366,19 @@ func flipServer(t *testing.T) config.BridgeServer {
 
 // TestBridgeListChanged_DownstreamReachesSession: a downstream list_changed
 // reaches the client whose view it changes as list_changed, and no other
-// client; the new tool is listed; a changed definition (rug pull) leaves
-// the view and is refused until approved; a name MCP refuses is left out
-// and flagged in status.
+// client; a tiered session lists a downstream tool once find_tools routes
+// to it (the client told), and a new tool its last request matches joins
+// its list; a changed definition (rug pull) leaves the view and is refused
+// until approved, then comes back; a name MCP refuses is left out and
+// flagged in status.
 func TestBridgeListChanged_DownstreamReachesSession(t *testing.T) {
 	f := newBridgedFixture(t, "auto", flipServer(t))
 	c, changed := f.connect(t)
-	// Another client, routed to a task no flip tool matches: its view does
-	// not change, so it is told nothing.
+	// Another client, never routed to a flip tool: its view never changes,
+	// so it is told nothing.
 	other, otherChanged := f.connect(t)
-	// Its notification stream opens asynchronously: route until one of its
-	// routings' list_changed arrives, so later ones would arrive too.
-	for i := 0; otherChanged.Load() == 0; i++ {
-		if i == 50 {
-			t.Fatal("the other client never received its routing's list_changed")
-		}
-		findTools(t, other, []string{"合并这三个PDF", "chart sales by month"}[i%2])
-		time.Sleep(100 * time.Millisecond)
-	}
-	time.Sleep(200 * time.Millisecond)
-	otherBase := otherChanged.Load()
+	f.streamOpen(t, c)
+	f.streamOpen(t, other)
 	// No cached manifest: the first call starts the server, whose manifest
 	// then publishes its tools.
 	res := callTool(t, c, "flip__add_tool", nil)
@@ -328,15 +388,28 @@ func TestBridgeListChanged_DownstreamReachesSession(t *testing.T) {
 	if _, err := f.m.Tools(ctxFor(t), "flip"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "flip's tools published", func() bool { _, ok := listedTools(t, c)["flip__add_tool"]; return ok })
+	waitFor(t, "flip's tools published", func() bool { _, ok := f.s.publishedTool("flip__add_tool"); return ok })
+	if _, ok := listedTools(t, c)["flip__add_tool"]; ok {
+		t.Error("a downstream tool listed before any request routed to it")
+	}
+	// find_tools routes to flip's tools: they join the list, and the
+	// client is told.
+	before := changed.Load()
+	if rec, _ := findTools(t, c, "add the extra flip tool"); !slices.Contains(rec, "flip__add_tool") {
+		t.Fatalf("find_tools did not recommend flip__add_tool: %v", rec)
+	}
+	waitFor(t, "list_changed after find_tools routed to flip", func() bool { return changed.Load() > before })
+	if _, ok := listedTools(t, c)["flip__add_tool"]; !ok {
+		t.Fatal("flip__add_tool not listed after find_tools routed to it")
+	}
 	st := stateOfServer(f.m, "flip")
 	if len(st.Unpublished) != 1 || st.Unpublished[0].Tool != "bad name" {
 		t.Errorf("the invalid name must be left out and flagged: %+v", st.Unpublished)
 	}
-	if _, ok := listedTools(t, c)["flip__bad name"]; ok {
+	if _, ok := f.s.publishedTool("flip__bad name"); ok {
 		t.Error("an invalid name was published")
 	}
-	before := changed.Load()
+	before = changed.Load()
 	if res := callTool(t, c, "flip__add_tool", nil); res.IsError {
 		t.Fatal(resultText(res))
 	}
@@ -368,8 +441,8 @@ func TestBridgeListChanged_DownstreamReachesSession(t *testing.T) {
 	if res := callTool(t, c, "flip__target", nil); res.IsError {
 		t.Fatalf("approved: %s", resultText(res))
 	}
-	if n := otherChanged.Load(); n != otherBase {
-		t.Errorf("the client whose view never changed got %d list_changed beyond its routings'", n-otherBase)
+	if n := otherChanged.Load(); n != 0 {
+		t.Errorf("the client whose view never changed got %d list_changed", n)
 	}
 	if _, ok := listedTools(t, other)[bridgedDispatch]; ok {
 		t.Error("the dispatcher must never be listed")

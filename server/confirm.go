@@ -133,7 +133,7 @@ func (s *Server) confirm(ctx context.Context, traceID string, sess *session, t *
 	if policy == "elicit" && mcpserver.IsModernRequest(ctx) {
 		return s.confirmByInput(ctx, traceID, sess, t, c, args, what, waits)
 	}
-	if policy == "elicit" && sess.canElicit(ctx) {
+	if policy == "elicit" && s.canElicit(ctx) {
 		res, err := s.mcp.RequestElicitation(ctx, mcp.ElicitationRequest{Params: confirmQuestion(what)})
 		if err != nil {
 			s.log.Warn().Err(err).Str("session", sess.key).Msg("elicitation failed; the call waits for approval instead")
@@ -365,14 +365,10 @@ func (s *Server) declinesUnasked(client string) bool {
 }
 
 // canElicit reports whether the client declared the elicitation capability.
-func (s *session) canElicit(ctx context.Context) bool {
+func (s *Server) canElicit(ctx context.Context) bool {
 	if mcpserver.IsModernRequest(ctx) {
 		return false // asked through an input_required result instead (confirmByInput)
 	}
-	cs := mcpserver.ClientSessionFromContext(ctx)
-	ci, ok := cs.(mcpserver.SessionWithClientInfo)
-	if !ok {
-		return false
-	}
-	return ci.GetClientCapabilities().Elicitation != nil
+	ci := s.healed(ctx)
+	return ci != nil && ci.GetClientCapabilities().Elicitation != nil
 }

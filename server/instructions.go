@@ -26,7 +26,8 @@ Results
 - Errors name the field and the allowed values: fix the call rather than guessing again.`
 
 const instructionsPick = `How to pick a tool
-- find_tools takes the request in the user's own words (any language) and returns the best tools; a client that re-reads the tool list then lists them, otherwise call them by name or through call_tool. After two failed calls in a row the list widens.
+- The tool list may start with only the core tools, find_tools and call_tool; every other tool (a bridged server's too) is found with find_tools.
+- find_tools takes the request in the user's own words (any language) and returns the best tools; a client that re-reads the tool list then lists them (a tool you call by name is listed too), otherwise call them by name or through call_tool. After two failed calls in a row the list widens.
 - Tags in descriptions: [recommended] is the first choice for the current task, [alternative] a fallback, [core] always available.
 - Multi-action tools take a required "action" field; each action lists its own required fields.
 - Network tools cannot reach private or loopback addresses unless the operator allowed them.`

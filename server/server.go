@@ -7,6 +7,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -30,6 +31,7 @@ type Options struct {
 
 // Server is a clawbridge MCP server.
 type Server struct {
+	inits     sync.Map // session id -> what its initialize declared (initialized.go)
 	cfg       *config.Config
 	deps      *tool.Deps
 	log       zerolog.Logger
@@ -95,7 +97,8 @@ func New(o Options) (*Server, error) {
 
 	s.host = newHost(s)
 	hooks := &mcpserver.Hooks{}
-	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, _ *mcp.InitializeResult) {
+	hooks.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, _ *mcp.InitializeResult) {
+		s.initialized(ctx, req)
 		s.host.sessionUp(ctx)
 	})
 	hooks.AddAfterListTools(s.filterList)
@@ -112,6 +115,7 @@ func New(o Options) (*Server, error) {
 		}
 	})
 	hooks.AddOnUnregisterSession(func(ctx context.Context, cs mcpserver.ClientSession) {
+		s.inits.Delete(cs.SessionID())
 		s.host.sessionDown(cs.SessionID())
 		if cs.SessionID() == stdioSessionID && s.stdioKey != "" {
 			s.forget(s.stdioKey)

@@ -153,7 +153,7 @@ func (s *Server) sessionOf(ctx context.Context) *session {
 	}
 	client := ""
 	var impl *mcp.Implementation
-	if ci, ok := cs.(mcpserver.SessionWithClientInfo); ok {
+	if ci := s.healed(ctx); ci != nil {
 		i := ci.GetClientInfo()
 		client, impl = i.Name, &i
 	}

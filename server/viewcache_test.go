@@ -83,19 +83,20 @@ func TestViewCache_ListFollowsEveryViewChange(t *testing.T) {
 	url := (&fixture{s: s}).http(t)
 	c := dial(t, url, mcp.ProtocolVersion20251125, nil)
 
-	full, _ := listNames(t, c)
+	first, _ := listNames(t, c)
 	sess := onlySession(t, s)
 	assertFresh(t, s, sess, "initial")
-	if len(full) < 10 {
-		t.Fatalf("initial view has %d tools, want the full tier", len(full))
+	// The first list is search's: core, find_tools and call_tool.
+	if !slices.Contains(first, exposure.FindTools) || !slices.Contains(first, exposure.CallTool) || slices.Contains(first, "pdf_tool") {
+		t.Fatalf("initial list %v, want search's (core, find_tools, call_tool)", first)
 	}
 
-	// Routing narrows the view; its tags are English whatever the
-	// request's language.
+	// Routing brings the routed tools in; their tags are English whatever
+	// the request's language.
 	call(t, c, exposure.FindTools, map[string]any{"request": "合并这三个PDF"})
 	zh, zhText := listNames(t, c)
 	assertFresh(t, s, sess, "routed zh")
-	if len(zh) >= len(full) || !slices.Contains(zh, "pdf_tool") || strings.Contains(zhText, "[推荐]") || !strings.Contains(zhText, "[recommended]") {
+	if len(zh) <= len(first) || !slices.Contains(zh, "pdf_tool") || strings.Contains(zhText, "[推荐]") || !strings.Contains(zhText, "[recommended]") {
 		t.Fatalf("after routing a PDF request the list is %v (English tags: %v)", zh, strings.Contains(zhText, "[recommended]"))
 	}
 
@@ -110,8 +111,8 @@ func TestViewCache_ListFollowsEveryViewChange(t *testing.T) {
 
 	// A call outside the view pins the tool into the next list.
 	outside := ""
-	for _, n := range full {
-		if !slices.Contains(en, n) && n != exposure.CallTool {
+	for _, v := range s.router.NewSession(exposure.ModeFull).View() {
+		if n := v.Name; !slices.Contains(en, n) && n != exposure.FindTools {
 			outside = n
 			break
 		}
@@ -166,18 +167,34 @@ func TestViewCache_UnchangedViewReusesList(t *testing.T) {
 }
 
 // Sessions in different modes share the content-keyed cache but never each
-// other's list.
+// other's list: a tiered session's first list is search's, the same
+// bytes; full lists every tool; a routing moves the tiered list only.
 func TestViewCache_ModesKeepTheirOwnLists(t *testing.T) {
 	s := registryServer(t, exposure.ModeAuto)
 	search := s.sessions.get("desk", "claude-ai", kindConnection) // Claude Desktop's client name: search mode
-	tiered := s.sessions.get("code", "gemini-cli-mcp-client", kindConnection)
-	if search.exp.Mode() != exposure.ModeSearch || tiered.exp.Mode() != exposure.ModeTiered {
-		t.Fatalf("modes %s/%s; the test needs search and tiered", search.exp.Mode(), tiered.exp.Mode())
+	tiered := s.sessions.get("gem", "gemini-cli-mcp-client", kindConnection)
+	full := s.sessions.get("code", "claude-code", kindConnection)
+	if search.exp.Mode() != exposure.ModeSearch || tiered.exp.Mode() != exposure.ModeTiered || full.exp.Mode() != exposure.ModeFull {
+		t.Fatalf("modes %s/%s/%s; the test needs search, tiered and full", search.exp.Mode(), tiered.exp.Mode(), full.exp.Mode())
 	}
-	for _, sess := range []*session{search, tiered, search} {
+	for _, sess := range []*session{search, tiered, full, search} {
 		assertFresh(t, s, sess, sess.exp.Mode())
 	}
-	if len(s.listFor(search)) >= len(s.listFor(tiered)) {
-		t.Errorf("search view (%d tools) is not smaller than the full tier (%d)", len(s.listFor(search)), len(s.listFor(tiered)))
+	if unsafe.SliceData(s.listFor(search)) != unsafe.SliceData(s.listFor(tiered)) {
+		t.Error("a tiered session's first list is not search's")
+	}
+	if len(s.listFor(search)) >= len(s.listFor(full)) {
+		t.Errorf("search list (%d tools) is not smaller than full's (%d)", len(s.listFor(search)), len(s.listFor(full)))
+	}
+	searchList, fullList := s.listFor(search), s.listFor(full)
+	for _, sess := range []*session{search, tiered, full} {
+		sess.exp.Route("合并这三个PDF")
+		assertFresh(t, s, sess, sess.exp.Mode()+" routed")
+	}
+	if unsafe.SliceData(s.listFor(search)) != unsafe.SliceData(searchList) || unsafe.SliceData(s.listFor(full)) != unsafe.SliceData(fullList) {
+		t.Error("a routing changed the search or full list")
+	}
+	if len(s.listFor(tiered)) <= len(searchList) {
+		t.Error("a routing did not bring the routed tools into the tiered list")
 	}
 }
