@@ -49,6 +49,11 @@ func TestClient_Codex(t *testing.T) {
 				sort.Strings(env)
 				server += "env = { " + strings.Join(env, ", ") + " }\n"
 			}
+			// Codex gives an optional MCP server a short grace before the
+			// first model request and sends it without that server's tools
+			// when it is not ready (openai/codex#38689): on a loaded machine
+			// the model missed the server. A required one is waited for.
+			server += "required = true\nstartup_timeout_sec = 60\n"
 			cfg := fmt.Sprintf(`model = "gpt-standin"
 model_provider = "standin"
 approval_policy = "never"
