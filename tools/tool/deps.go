@@ -9,6 +9,7 @@ import (
 
 	"clawbridge/internal/bridge"
 	"clawbridge/internal/config"
+	"clawbridge/internal/htmlpdf"
 	"clawbridge/internal/netguard"
 	"clawbridge/internal/sandbox"
 	"clawbridge/internal/store"
@@ -52,11 +53,6 @@ type PDFRenderer interface {
 	HTMLToPDF(ctx context.Context, html []byte, opts PDFOptions) ([]byte, error)
 }
 
-// PDFOptions are print settings for a PDFRenderer.
-type PDFOptions struct {
-	PageSize  string // "A4" (default), "Letter", "A3", "A5", "Legal"
-	Landscape bool
-	MarginMM  float64 // all four margins; default 15
-	// HeaderFooter prints page numbers in the footer.
-	HeaderFooter bool
-}
+// PDFOptions are print settings for a PDFRenderer; they live in
+// internal/htmlpdf so that package browser need not import the contract.
+type PDFOptions = htmlpdf.Options
