@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"clawbridge/internal/store"
+	"clawbridge/internal/records"
 )
 
 // The calendar table. Times are Unix seconds in UTC. A recurring event is
@@ -14,7 +14,7 @@ import (
 // original start (RFC 5545 RECURRENCE-ID). extra keeps the VEVENT
 // properties this tool does not model, so an imported event is exported
 // with them.
-var migrations = []store.Migration{{Version: 1, Stmts: []string{
+var migrations = []records.Migration{{Version: 1, Stmts: []string{
 	`CREATE TABLE IF NOT EXISTS calendar_events (
 		id TEXT PRIMARY KEY, uid TEXT NOT NULL, calendar TEXT NOT NULL, title TEXT NOT NULL,
 		description TEXT NOT NULL, location TEXT NOT NULL, start_at BIGINT NOT NULL, end_at BIGINT NOT NULL,

@@ -32,8 +32,8 @@ import (
 	"strings"
 	"time"
 
+	"clawbridge/internal/records"
 	"clawbridge/internal/sandbox"
-	"clawbridge/internal/store"
 	"clawbridge/internal/wording"
 	"clawbridge/internal/zone"
 	"clawbridge/tools/tool"
@@ -43,7 +43,7 @@ import (
 
 type caltool struct {
 	cfg  Config
-	st   *store.Store
+	st   tool.Records
 	sb   *sandbox.Sandbox
 	loc  *time.Location
 	work [2]time.Duration
@@ -534,7 +534,7 @@ func (c *caltool) delete(ctx context.Context, call *tool.Call) (*tool.Result, er
 		if !e.RecurrenceID.IsZero() { // one changed occurrence only
 			group = []*event{e}
 		}
-		if err := store.Trash(tx, "calendar", "event", e.ID, e.Title, group); err != nil {
+		if err := records.Trash(tx, "calendar", "event", e.ID, e.Title, group); err != nil {
 			return err
 		}
 		for _, x := range group {
@@ -558,8 +558,8 @@ func (c *caltool) restore(ctx context.Context, call *tool.Call) (*tool.Result, e
 	id := call.Args.String("id")
 	var group []*event
 	err := c.st.Tx(ctx, func(tx *sql.Tx) error {
-		it, err := store.Restore(tx, "calendar", id)
-		if errors.Is(err, store.ErrNotInTrash) {
+		it, err := records.Restore(tx, "calendar", id)
+		if errors.Is(err, records.ErrNotInTrash) {
 			return tool.Invalid("id", fmt.Sprintf("no deleted event %q in the trash", id), "")
 		} else if err != nil {
 			return err

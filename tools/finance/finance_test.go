@@ -11,6 +11,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"clawbridge/internal/officetest"
+	"clawbridge/internal/store"
 	"clawbridge/internal/store/storetest"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
@@ -318,7 +319,7 @@ func TestFinanceTrash_DeleteRestore(t *testing.T) {
 		if r.count(t) != 0 {
 			t.Fatal("not deleted")
 		}
-		if items, _ := r.d.Store.TrashList("finance"); len(items) != 1 || items[0].ID != id {
+		if items, _ := r.d.Store.(*store.Store).TrashList("finance"); len(items) != 1 || items[0].ID != id {
 			t.Fatalf("trash = %v", items)
 		}
 		back := r.must(t, map[string]any{"action": "restore", "id": id})

@@ -28,15 +28,15 @@ import (
 	"strings"
 	"time"
 
+	"clawbridge/internal/records"
 	"clawbridge/internal/sandbox"
-	"clawbridge/internal/store"
 	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
 type fintool struct {
 	cfg Config
-	st  *store.Store
+	st  tool.Records
 	sb  *sandbox.Sandbox
 	loc *time.Location
 	now func() time.Time
@@ -505,7 +505,7 @@ func (f *fintool) delete(ctx context.Context, call *tool.Call) (*tool.Result, er
 		} else if err != nil {
 			return err
 		}
-		if err := store.Trash(tx, "finance", "entry", id, fmt.Sprintf("%s %s %s %s", e.Day, e.Kind, money(e.Cents), e.Category), e); err != nil {
+		if err := records.Trash(tx, "finance", "entry", id, fmt.Sprintf("%s %s %s %s", e.Day, e.Kind, money(e.Cents), e.Category), e); err != nil {
 			return err
 		}
 		_, err = tx.Exec(`DELETE FROM finance_entries WHERE id = $1`, id)
@@ -524,8 +524,8 @@ func (f *fintool) restore(ctx context.Context, call *tool.Call) (*tool.Result, e
 	id := call.Args.String("id")
 	var e entry
 	err := f.st.Tx(ctx, func(tx *sql.Tx) error {
-		it, err := store.Restore(tx, "finance", id)
-		if errors.Is(err, store.ErrNotInTrash) {
+		it, err := records.Restore(tx, "finance", id)
+		if errors.Is(err, records.ErrNotInTrash) {
 			return tool.Invalid("id", fmt.Sprintf("no deleted entry %q in the trash", id), "")
 		} else if err != nil {
 			return err

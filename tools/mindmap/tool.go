@@ -39,7 +39,7 @@ type mindMap struct {
 var allFormats = []string{"svg", "png", "mermaid", "opml", "mm", "md"}
 
 // New builds mind_map.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	m := &mindMap{d: d, cfg: Section{MaxNodes: 2000}}
 	// A refused section keeps the defaults; the server does not start on it.
 	if s := m.cfg; d.Config != nil && d.Config.Section("mind_map", &s) == nil {
@@ -76,7 +76,7 @@ func New(d *tool.Deps) tool.Tool {
 			"把这个大纲画成脑图",
 			"生成一张关于机器学习的思维导图，导出 FreeMind",
 		},
-	}
+	}, nil
 }
 
 func (m *mindMap) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {

@@ -17,7 +17,7 @@ import (
 )
 
 // New builds the screen tool.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	s := &screenTool{d: d}
 	return tool.Tool{
 		Name:        "screen",
@@ -43,7 +43,7 @@ func New(d *tool.Deps) tool.Tool {
 			"截个屏",
 			"截取屏幕左上角区域",
 		},
-	}
+	}, nil
 }
 
 type screenTool struct{ d *tool.Deps }
