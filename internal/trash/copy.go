@@ -107,7 +107,10 @@ func TypeOf(m fs.FileMode) string {
 	}
 }
 
-// ctxReader stops a long copy when the call is cancelled.
+// Cancellable reads r until ctx is done, so that a long copy stops when the
+// call is cancelled.
+func Cancellable(ctx context.Context, r io.Reader) io.Reader { return ctxReader{ctx, r} }
+
 type ctxReader struct {
 	ctx context.Context
 	r   io.Reader

@@ -5,7 +5,7 @@ package dataproc
 
 import (
 	"clawbridge/internal/config"
-	"clawbridge/tools/dataproc/table"
+	"clawbridge/internal/table"
 	"clawbridge/tools/tool"
 	"errors"
 )

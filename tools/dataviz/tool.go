@@ -20,8 +20,8 @@ import (
 	"golang.org/x/image/font/opentype"
 
 	"clawbridge/internal/cjkfont"
+	"clawbridge/internal/table"
 	"clawbridge/internal/wording"
-	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
 )
 

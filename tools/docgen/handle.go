@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"clawbridge/internal/docout"
 	"clawbridge/internal/docx"
 	"clawbridge/internal/office"
 	"clawbridge/internal/sandbox"
 	"clawbridge/internal/wording"
-	"clawbridge/tools/docout"
 	"clawbridge/tools/tool"
 )
 

@@ -14,8 +14,9 @@ import (
 
 	"golang.org/x/text/encoding/simplifiedchinese"
 
+	"clawbridge/internal/htmlmd"
 	"clawbridge/internal/jail"
-	"clawbridge/tools/convert"
+	"clawbridge/internal/ooxml"
 	"clawbridge/tools/tool"
 )
 
@@ -50,13 +51,13 @@ func extract(ctx context.Context, abs string, data []byte) ([]section, error) {
 	case "txt":
 		return []section{{Text: decodeText(data)}}, nil
 	case "html":
-		md, err := convert.HTMLMarkdown(data)
+		md, err := htmlmd.Markdown(data)
 		if err != nil {
 			return nil, err
 		}
 		return markdownSections(md), nil
 	case "docx":
-		md, err := convert.DocxMarkdown(data)
+		md, err := ooxml.Docx(data, true)
 		if err != nil {
 			return nil, err
 		}

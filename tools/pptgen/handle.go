@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"clawbridge/internal/docout"
 	"clawbridge/internal/office"
 	"clawbridge/internal/pptx"
 	"clawbridge/internal/wording"
-	"clawbridge/tools/docout"
 	"clawbridge/tools/tool"
 )
 

@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"clawbridge/internal/docout"
 	"clawbridge/internal/office"
-	"clawbridge/tools/docout"
 	"clawbridge/tools/tool"
 )
 

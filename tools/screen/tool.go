@@ -36,6 +36,9 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				}},
 			{Name: "list", Handler: s.list, Description: "X displays and their screens", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 		},
+		// A headless server has no X display: a note, not a problem, since
+		// only screen capture is affected.
+		Checks: []tool.Check{{Name: "screen", Run: displayCheck}},
 		Examples: []string{
 			"take a screenshot of my desktop",
 			"capture the top-left 800x600 region of the screen",
@@ -75,6 +78,19 @@ func (s *screenTool) pickDisplay(want string) (string, error) {
 		return usable[0], nil
 	}
 	return "", tool.Invalid("display", fmt.Sprintf("several displays are running (%v) and DISPLAY is not set", usable), "name one with display")
+}
+
+// displayCheck is the doctor's line on the display a capture would use.
+func displayCheck() (string, error) {
+	disp, screens, err := Available()
+	if err != nil {
+		why := err.Error()
+		if te, ok := tool.AsError(err); ok {
+			why = te.Message
+		}
+		return fmt.Sprintf("no usable X display (%s) — screen capture answers unavailable; start one (Xvfb :1) and set DISPLAY=:1, or run clawbridge in a desktop session", strings.ReplaceAll(why, "\n", " ")), err
+	}
+	return "X display " + disp + ", " + screens, nil
 }
 
 // Available says whether a capture that names no display can work, as
