@@ -12,7 +12,6 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-
 	// Upstream's lexers and styles, in the test binary only: the reference
 	// the carried-over copies are held to.
 	"github.com/alecthomas/chroma/v2/lexers"
