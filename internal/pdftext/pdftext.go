@@ -1,6 +1,7 @@
-// Package pdftext reads a PDF's text layer with poppler's pdftotext: one
-// extractor, with one set of answers for what goes wrong, for pdf_tool's
-// extract_text, knowledge_rag's indexing and format_converter's checks.
+// Package pdftext reads a PDF's text layer with poppler's pdftotext (and its
+// facts with pdfinfo): one extractor, with one set of answers for what goes
+// wrong, for pdf_tool's extract_text, knowledge_rag's indexing and
+// format_converter's checks.
 // pdftotext parses an untrusted file, so it runs in the jail seeing only that
 // file, read-only.
 package pdftext
@@ -39,15 +40,11 @@ const defaultMax = 256 << 20
 // so the form feeds are its page breaks). name is how messages call the
 // file: its workspace path, never the host path.
 func Extract(ctx context.Context, abs, name string, o Options) (string, error) {
-	bin, err := exec.LookPath("pdftotext")
-	if err != nil {
-		return "", tool.Missing("pdftotext", "poppler-utils")
-	}
 	max := o.MaxBytes
 	if max <= 0 {
 		max = defaultMax
 	}
-	args := []string{bin, "-enc", "UTF-8"}
+	var args []string
 	if o.First > 0 {
 		args = append(args, "-f", strconv.Itoa(o.First))
 	}
@@ -60,9 +57,39 @@ func Extract(ctx context.Context, abs, name string, o Options) (string, error) {
 	if o.Password != "" {
 		args = append(args, "-opw", o.Password, "-upw", o.Password)
 	}
+	text, truncated, err := poppler(ctx, "pdftotext", abs, name, append([]string{"-enc", "UTF-8"}, args...), max)
+	if err != nil {
+		return "", err
+	}
+	if truncated && !o.Partial {
+		return "", tool.Errorf(tool.CodeTooLarge, "read fewer pages at a time", "%s has more than %s of text", name, size(max))
+	}
+	return text, nil
+}
+
+// Info is poppler's pdfinfo answer for abs: the page count, whether it is
+// encrypted, and the document's own strings (which come first and may
+// imitate pdfinfo's lines).
+func Info(ctx context.Context, abs, name string) (string, error) {
+	out, _, err := poppler(ctx, "pdfinfo", abs, name, nil, 1<<20)
+	return out, err
+}
+
+// poppler runs one of poppler's programs over abs in the jail, seeing only
+// that file, read-only, and returns what it printed (at most max bytes, and
+// whether there was more).
+func poppler(ctx context.Context, prog, abs, name string, args []string, max int) (string, bool, error) {
+	bin, err := exec.LookPath(prog)
+	if err != nil {
+		return "", false, tool.Missing(prog, "poppler-utils")
+	}
 	target := "/tmp/in/" + filepath.Base(abs)
+	argv := append(append([]string{bin}, args...), target)
+	if prog == "pdftotext" {
+		argv = append(argv, "-") // to stdout
+	}
 	run, err := jail.Run(ctx, jail.Spec{
-		Argv:      append(args, target, "-"),
+		Argv:      argv,
 		Env:       []string{"LANG=C.UTF-8"},
 		Binds:     []jail.Bind{{Source: abs, Target: target}},
 		Timeout:   5 * time.Minute,
@@ -71,22 +98,19 @@ func Extract(ctx context.Context, abs, name string, o Options) (string, error) {
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return "", ctx.Err()
+			return "", false, ctx.Err()
 		}
-		return "", fmt.Errorf("run pdftotext on %s: %w", name, err)
+		return "", false, fmt.Errorf("run %s on %s: %w", prog, name, err)
 	}
 	if run.ExitCode != 0 || run.Signal != "" {
 		msg := strings.TrimSpace(run.Stderr + " " + run.Signal)
 		if strings.Contains(msg, "Incorrect password") {
-			return "", tool.Errorf(tool.CodeInvalid, "give its password, or save a decrypted copy with pdf_tool decrypt (password=...)",
+			return "", false, tool.Errorf(tool.CodeInvalid, "give its password, or save a decrypted copy with pdf_tool decrypt (password=...)",
 				"%s is encrypted and needs a password to open", name)
 		}
-		return "", tool.Errorf(tool.CodeInvalid, "check the file with pdf_tool validate", "%s is not a readable PDF: pdftotext: %s", name, msg)
+		return "", false, tool.Errorf(tool.CodeInvalid, "check the file with pdf_tool validate", "%s is not a readable PDF: %s: %s", name, prog, msg)
 	}
-	if run.StdoutTruncated && !o.Partial {
-		return "", tool.Errorf(tool.CodeTooLarge, "read fewer pages at a time", "%s has more than %s of text", name, size(max))
-	}
-	return run.Stdout, nil
+	return run.Stdout, run.StdoutTruncated, nil
 }
 
 // size says a byte cap the way people read it.

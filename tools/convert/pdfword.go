@@ -4,13 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
-	"clawbridge/internal/jail"
 	"clawbridge/internal/office"
 	"clawbridge/internal/pdftext"
 	"clawbridge/internal/wording"
@@ -80,7 +76,7 @@ type pdfFacts struct {
 // seeing only that file, read-only.
 func readPDF(ctx context.Context, src *source) (pdfFacts, error) {
 	var f pdfFacts
-	out, err := pdfinfo(ctx, src)
+	out, err := pdftext.Info(ctx, src.abs, src.name)
 	if err != nil {
 		return f, err
 	}
@@ -100,39 +96,6 @@ func readPDF(ctx context.Context, src *source) (pdfFacts, error) {
 		}
 	}
 	return f, nil
-}
-
-// pdfinfo runs poppler's pdfinfo over the source in the jail and returns
-// what it printed.
-func pdfinfo(ctx context.Context, src *source) (string, error) {
-	const prog = "pdfinfo"
-	bin, err := exec.LookPath(prog)
-	if err != nil {
-		return "", tool.Missing(prog, "poppler-utils")
-	}
-	target := "/tmp/in/" + filepath.Base(src.abs)
-	res, err := jail.Run(ctx, jail.Spec{
-		Argv:      []string{bin, target},
-		Env:       []string{"LANG=C.UTF-8"},
-		Binds:     []jail.Bind{{Source: src.abs, Target: target}},
-		Timeout:   5 * time.Minute,
-		StdoutCap: 1 << 20,
-		StderrCap: 4 << 10,
-	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		return "", fmt.Errorf("convert: run %s: %w", prog, err)
-	}
-	if res.ExitCode != 0 || res.Signal != "" {
-		msg := strings.TrimSpace(res.Stderr + " " + res.Signal)
-		if strings.Contains(msg, "Incorrect password") {
-			return "", encryptedPDF(src.name, "needs a password to open")
-		}
-		return "", tool.Errorf(tool.CodeInvalid, "check the file with pdf_tool validate", "%s is not a readable PDF: %s: %s", src.name, prog, msg)
-	}
-	return res.Stdout, nil
 }
 
 // parseInfo reads the page count and encryption from pdfinfo's answer. The
