@@ -27,7 +27,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -590,16 +589,12 @@ func (c *caltool) importICS(ctx context.Context, call *tool.Call) (*tool.Result,
 	if err != nil {
 		return nil, tool.PathError("path", p, err)
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil, tool.Invalid("path", fmt.Sprintf("cannot read %s: %v", p, err), "give an .ics file in the workspace")
+	raw, err := tool.ReadRegular("path", p, abs, int64(c.cfg.MaxImportMB)<<20)
+	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeTooLarge {
+		te.Hint = "split the file, or raise tools.calendar.max_import_mb"
 	}
-	if fi.Size() > int64(c.cfg.MaxImportMB)<<20 {
-		return nil, tool.Errorf(tool.CodeTooLarge, "split the file, or raise tools.calendar.max_import_mb", "%s is over %d MB", p, c.cfg.MaxImportMB)
-	}
-	raw, err := os.ReadFile(abs)
 	if err != nil {
-		return nil, tool.Invalid("path", err.Error(), "")
+		return nil, err
 	}
 	cal := strings.TrimSpace(call.Args.StringOr("calendar", c.cfg.Calendar))
 	evs, skips, err := ical.Parse(bytes.NewReader(raw), cal, c.loc, c.now())

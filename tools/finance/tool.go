@@ -23,7 +23,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -556,16 +555,12 @@ func (f *fintool) importFile(ctx context.Context, call *tool.Call) (*tool.Result
 	if err != nil {
 		return nil, tool.PathError("path", p, err)
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil, tool.Invalid("path", fmt.Sprintf("cannot read %s: %v", p, err), "give a CSV file in the workspace")
+	raw, err := tool.ReadRegular("path", p, abs, int64(f.cfg.MaxImportMB)<<20)
+	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeTooLarge {
+		te.Hint = "split the file, or raise tools.finance.max_import_mb"
 	}
-	if fi.Size() > int64(f.cfg.MaxImportMB)<<20 {
-		return nil, tool.Errorf(tool.CodeTooLarge, "split the file, or raise tools.finance.max_import_mb", "%s is over %d MB", p, f.cfg.MaxImportMB)
-	}
-	raw, err := os.ReadFile(abs)
 	if err != nil {
-		return nil, tool.Invalid("path", err.Error(), "")
+		return nil, err
 	}
 	sh, err := readTable(raw, a.String("encoding"))
 	if err != nil {

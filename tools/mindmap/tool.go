@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -208,15 +207,9 @@ func (m *mindMap) input(c *tool.Call) (*Node, error) {
 		if rerr != nil {
 			return nil, tool.PathError("path", c.Args.String("path"), rerr)
 		}
-		raw, rerr := os.ReadFile(abs)
+		raw, rerr := tool.ReadRegular("path", c.Args.String("path"), abs, 4<<20)
 		if rerr != nil {
-			if errors.Is(rerr, os.ErrNotExist) {
-				return nil, &tool.Error{Code: tool.CodeNotFound, Field: "path", Message: "file not found: " + c.Args.String("path")}
-			}
-			return nil, fmt.Errorf("mind_map: read %s: %w", abs, rerr)
-		}
-		if len(raw) > 4<<20 {
-			return nil, tool.Errorf(tool.CodeTooLarge, "", "%s is larger than 4 MB", c.Args.String("path"))
+			return nil, rerr
 		}
 		if strings.EqualFold(filepath.Ext(abs), ".json") {
 			root, err = ParseJSON(raw, title)
