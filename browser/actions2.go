@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"clawbridge/internal/htmlpdf"
 	"clawbridge/internal/toolerr"
-	"clawbridge/tools/tool"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -133,7 +133,7 @@ func (s *Session) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, 
 }
 
 // PDF prints the current tab.
-func (s *Session) PDF(ctx context.Context, opts tool.PDFOptions) ([]byte, *Result, error) {
+func (s *Session) PDF(ctx context.Context, opts htmlpdf.Options) ([]byte, *Result, error) {
 	req, err := printParams(opts)
 	if err != nil {
 		return nil, nil, err

@@ -9,7 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"clawbridge/fixtures/site"
-	"clawbridge/tools/tool"
+	"clawbridge/internal/htmlpdf"
 )
 
 func TestIdleShutdown(t *testing.T) {
@@ -49,7 +49,7 @@ func TestLazyAndClosed(t *testing.T) {
 	if _, err := m.Session("x").Navigate(ctxT(t), "https://example.com/"); err != ErrClosed {
 		t.Fatalf("after Close: %v", err)
 	}
-	if _, err := m.HTMLToPDF(ctxT(t), []byte("<p>x</p>"), tool.PDFOptions{}); err != ErrClosed {
+	if _, err := m.HTMLToPDF(ctxT(t), []byte("<p>x</p>"), htmlpdf.Options{}); err != ErrClosed {
 		t.Fatalf("pdf after Close: %v", err)
 	}
 }

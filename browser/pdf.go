@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"clawbridge/tools/tool"
+	"clawbridge/internal/htmlpdf"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -23,7 +23,7 @@ var paperSizes = map[string][2]float64{
 func PageSizes() []string { return []string{"A4", "Letter", "A3", "A5", "Legal"} }
 
 // printParams turns print options into a CDP request.
-func printParams(opts tool.PDFOptions) (*proto.PagePrintToPDF, error) {
+func printParams(opts htmlpdf.Options) (*proto.PagePrintToPDF, error) {
 	name := strings.ToLower(strings.TrimSpace(opts.PageSize))
 	preferCSS := name == ""
 	if name == "" {
@@ -78,17 +78,10 @@ const waitAssetsJS = `async () => {
   return true;
 }`
 
-// The manager is the document tools' PDF renderer and holds per-session
-// state the server ends with the session.
-var (
-	_ tool.PDFRenderer   = (*Manager)(nil)
-	_ tool.SessionCloser = (*Manager)(nil)
-)
-
 // HTMLToPDF renders an HTML document to PDF in a throwaway isolated context.
-// It implements tool.PDFRenderer. Resources the HTML references are fetched
+// It is the document tools' PDF renderer (tools/tool.PDFRenderer). Resources the HTML references are fetched
 // through the network guard.
-func (m *Manager) HTMLToPDF(ctx context.Context, html []byte, opts tool.PDFOptions) ([]byte, error) {
+func (m *Manager) HTMLToPDF(ctx context.Context, html []byte, opts htmlpdf.Options) ([]byte, error) {
 	req, err := printParams(opts)
 	if err != nil {
 		return nil, err

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"clawbridge/internal/htmlpdf"
 	"clawbridge/internal/netguard"
 	"clawbridge/internal/toolerr"
-	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
 
@@ -34,12 +34,12 @@ func TestHTMLToPDF(t *testing.T) {
 	pdfinfo := tooltest.NeedProgram(t, "pdfinfo")
 	cases := []struct {
 		name   string
-		opts   tool.PDFOptions
+		opts   htmlpdf.Options
 		size   string // pdfinfo "Page size" prefix in points
 		footer bool
 	}{
-		{"a4 default", tool.PDFOptions{}, "595", false},
-		{"a5 landscape numbered", tool.PDFOptions{PageSize: "a5", Landscape: true, MarginMM: 10, HeaderFooter: true}, "595.92 x 420", true},
+		{"a4 default", htmlpdf.Options{}, "595", false},
+		{"a5 landscape numbered", htmlpdf.Options{PageSize: "a5", Landscape: true, MarginMM: 10, HeaderFooter: true}, "595.92 x 420", true},
 	}
 	dir := t.TempDir()
 	for _, tc := range cases {
@@ -86,7 +86,7 @@ func TestHTMLToPDF(t *testing.T) {
 	}
 	t.Run("all sizes", func(t *testing.T) {
 		for name, want := range map[string][2]float64{"Legal": {8.5, 14}, "A3": {11.69, 16.54}, "letter": {8.5, 11}} {
-			req, err := printParams(tool.PDFOptions{PageSize: name})
+			req, err := printParams(htmlpdf.Options{PageSize: name})
 			if err != nil || *req.PaperWidth != want[0] || *req.PaperHeight != want[1] {
 				t.Errorf("%s: %v %v", name, req, err)
 			}
@@ -106,7 +106,7 @@ func TestHTMLToPDF(t *testing.T) {
 		}))
 		defer srv.Close()
 		html := `<!doctype html><html><body><p>Picture:</p><img src="` + srv.URL + `/pic.png" width="200"></body></html>`
-		data, err := testMgr.HTMLToPDF(t.Context(), []byte(html), tool.PDFOptions{})
+		data, err := testMgr.HTMLToPDF(t.Context(), []byte(html), htmlpdf.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +118,7 @@ func TestHTMLToPDF(t *testing.T) {
 		}
 	})
 	t.Run("bad page size", func(t *testing.T) {
-		_, err := testMgr.HTMLToPDF(t.Context(), []byte("<p>x</p>"), tool.PDFOptions{PageSize: "B7"})
+		_, err := testMgr.HTMLToPDF(t.Context(), []byte("<p>x</p>"), htmlpdf.Options{PageSize: "B7"})
 		if e, ok := toolerr.As(err); !ok || e.Code != toolerr.CodeInvalid {
 			t.Fatalf("want invalid error, got %v", err)
 		}

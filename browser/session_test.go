@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"clawbridge/fixtures/site"
+	"clawbridge/internal/htmlpdf"
 	"clawbridge/internal/toolerr"
-	"clawbridge/tools/tool"
 )
 
 func ctxT(t *testing.T) context.Context {
@@ -230,7 +230,7 @@ func TestTabsWaitScreenshotPDF(t *testing.T) {
 	if c, err := png.DecodeConfig(bytes.NewReader(el)); err != nil || c.Width >= 1280 {
 		t.Errorf("element screenshot %+v %v", c, err)
 	}
-	pdf, _, err := s.PDF(ctx, tool.PDFOptions{})
+	pdf, _, err := s.PDF(ctx, htmlpdf.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

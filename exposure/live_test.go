@@ -18,7 +18,7 @@ var (
 func liveTexts(t testing.TB) []ToolText {
 	t.Helper()
 	textsOnce.Do(func() {
-		all, err := tools.All(tooltest.Deps(t), nil)
+		all, err := tools.All(tooltest.Deps(t))
 		if err != nil {
 			t.Fatal(err)
 		}

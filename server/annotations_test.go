@@ -14,7 +14,7 @@ import (
 // destructiveHint true, idempotentHint false, openWorldHint true) gets every
 // tool's hints back, and nothing equal to a default is sent.
 func TestAnnotations_OnlyNonDefaults(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t), nil)
+	all, err := tools.All(tooltest.Deps(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func waitPending(t *testing.T, f *fixture) PendingCall {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		calls, err := ListPending(context.Background(), f.s.deps.Store)
+		calls, err := ListPending(context.Background(), f.s.store)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func callAsync(t *testing.T, s *Server, c *client.Client, name string, args map[
 
 // waiting reports whether the pending call id still waits for a decision.
 func waiting(s *Server, id string) bool {
-	calls, err := ListPending(context.Background(), s.deps.Store)
+	calls, err := ListPending(context.Background(), s.store)
 	if err != nil {
 		return false
 	}
@@ -100,7 +100,7 @@ func TestApprove_DefaultPolicyWithoutElicitation(t *testing.T) {
 			if f.runs.Load() != 0 {
 				t.Fatal("ran before approval")
 			}
-			if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); err != nil {
+			if err := Decide(context.Background(), f.s.store, p.ID, true); err != nil {
 				t.Fatal(err)
 			}
 			r := <-ch
@@ -108,7 +108,7 @@ func TestApprove_DefaultPolicyWithoutElicitation(t *testing.T) {
 			if r.IsError || f.runs.Load() != 1 {
 				t.Fatalf("approved call: %s (runs %d)", text(r), f.runs.Load())
 			}
-			if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); !errors.Is(err, ErrNoPendingCall) {
+			if err := Decide(context.Background(), f.s.store, p.ID, true); !errors.Is(err, ErrNoPendingCall) {
 				t.Fatalf("an approval must be single-use: %v", err)
 			}
 			if f.runs.Load() != 1 {
@@ -119,7 +119,7 @@ func TestApprove_DefaultPolicyWithoutElicitation(t *testing.T) {
 			before := f.runs.Load()
 			ch := callAsync(t, f.s, c, "danger", map[string]any{"text": "reject me"})
 			p := waitPending(t, f)
-			if err := Decide(context.Background(), f.s.deps.Store, p.ID, false); err != nil {
+			if err := Decide(context.Background(), f.s.store, p.ID, false); err != nil {
 				t.Fatal(err)
 			}
 			r := <-ch
@@ -143,7 +143,7 @@ func TestApprove_ElicitationErrorFallsBack(t *testing.T) {
 	c := dial(t, f.http(t), mcp.ProtocolVersion20251125, nil, client.WithElicitationHandler(failingElicitation{}))
 	ch := callAsync(t, f.s, c, "danger", map[string]any{"text": "after a failed elicitation"})
 	p := waitPending(t, f)
-	Decide(context.Background(), f.s.deps.Store, p.ID, true)
+	Decide(context.Background(), f.s.store, p.ID, true)
 	r := <-ch
 	noToken(t, r)
 	if r.IsError || f.runs.Load() != 1 {
@@ -158,7 +158,7 @@ func TestApprove_StatelessCaller(t *testing.T) {
 		c := dial(t, f.http(t), mcp.ProtocolVersion20260728, nil)
 		ch := callAsync(t, f.s, c, "danger", map[string]any{"text": "stateless"})
 		p := waitPending(t, f)
-		Decide(context.Background(), f.s.deps.Store, p.ID, true)
+		Decide(context.Background(), f.s.store, p.ID, true)
 		if r := <-ch; r.IsError || f.runs.Load() != 1 {
 			t.Fatalf("stateless approved call: %s", text(r))
 		}
@@ -176,7 +176,7 @@ func TestApprove_PendingHoldsNoSlot(t *testing.T) {
 	if r := call(t, c, "echo", map[string]any{"text": "meanwhile"}); r.IsError || time.Since(began) > 3*time.Second {
 		t.Fatalf("the waiting call held the slot: %s", text(r))
 	}
-	Decide(context.Background(), f.s.deps.Store, p.ID, true)
+	Decide(context.Background(), f.s.store, p.ID, true)
 	if r := <-ch; r.IsError {
 		t.Fatal(text(r))
 	}
@@ -207,10 +207,10 @@ func TestApprove_AnsweredAtOnceWithoutProgress(t *testing.T) {
 		if r := call(t, c, "danger", args); structuredField(r, "pending_id") != id || f.runs.Load() != 0 {
 			t.Fatalf("made again while open: %s", text(r))
 		}
-		if calls, _ := ListPending(context.Background(), f.s.deps.Store); len(calls) != 1 {
+		if calls, _ := ListPending(context.Background(), f.s.store); len(calls) != 1 {
 			t.Fatalf("%d calls listed, want 1", len(calls))
 		}
-		if err := Decide(context.Background(), f.s.deps.Store, id, true); err != nil {
+		if err := Decide(context.Background(), f.s.store, id, true); err != nil {
 			t.Fatal(err)
 		}
 		// Another call is not covered by that approval.
@@ -226,7 +226,7 @@ func TestApprove_AnsweredAtOnceWithoutProgress(t *testing.T) {
 		if second == "" || second == id || f.runs.Load() != 1 {
 			t.Fatalf("after the run: %s", text(r))
 		}
-		if err := Decide(context.Background(), f.s.deps.Store, second, false); err != nil {
+		if err := Decide(context.Background(), f.s.store, second, false); err != nil {
 			t.Fatal(err)
 		}
 		if r := call(t, c, "danger", args); !r.IsError || !strings.Contains(text(r), "rejected") || f.runs.Load() != 1 {

@@ -51,7 +51,7 @@ func TestTraces_ConcurrentSessionsNoBusyAndOwnCallsVisible(t *testing.T) {
 		echo := echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 			return &tool.Result{Summary: c.Args.String("text")}, nil
 		})
-		s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{echo}, Log: log, Version: "test"})
+		s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: []tool.Tool{echo}, Log: log, Version: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +110,7 @@ func TestTraces_DrainedOnClose(t *testing.T) {
 		echo := echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 			return &tool.Result{Summary: "ok"}, nil
 		})
-		s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{echo}, Log: zerolog.Nop(), Version: "test"})
+		s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: []tool.Tool{echo}, Log: zerolog.Nop(), Version: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func TestTraces_DrainedOnClose(t *testing.T) {
 				t.Fatal(text(r))
 			}
 		}
-		if err := d.Store.Close(); err != nil {
+		if err := storeOf(d).Close(); err != nil {
 			t.Fatal(err)
 		}
 		st := db.Open(t) // a new handle: what was written is in the database
@@ -140,7 +140,7 @@ func TestTraces_IDsInCallOrder(t *testing.T) {
 	echo := echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 		return &tool.Result{Summary: "ok"}, nil
 	})
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{echo}, Log: zerolog.Nop(), Version: "test"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: []tool.Tool{echo}, Log: zerolog.Nop(), Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestAudit_PrivateWithheldAllActions(t *testing.T) {
 		{Name: "add", Level: tool.Read, Timeout: tool.Fast, Handler: h, Params: []tool.Param{{Name: "body", Type: tool.String, Description: "note", Private: true, Required: true}}},
 		{Name: "list", Level: tool.Read, Timeout: tool.Fast, Handler: h},
 	}}
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{jot}, Log: zerolog.Nop(), Version: "test"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: []tool.Tool{jot}, Log: zerolog.Nop(), Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,11 +28,11 @@ func (b *benchSession) SessionID() string                                   { re
 func benchServer(b testing.TB) *Server {
 	d := tooltest.Deps(b)
 	d.Config.Exposure.Mode = "tiered"
-	reg, err := tools.All(d, nil)
+	reg, err := tools.All(d)
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: reg, Log: zerolog.Nop(), Version: "bench"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: reg, Log: zerolog.Nop(), Version: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -97,12 +97,12 @@ func BenchmarkTierTokens(b *testing.B) {
 // the router and its index built, the store's tables migrated.
 func BenchmarkNew(b *testing.B) {
 	d := tooltest.Deps(b)
-	reg, err := tools.All(d, nil)
+	reg, err := tools.All(d)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := New(Options{Config: d.Config, Deps: d, Tools: reg, Log: zerolog.Nop(), Version: "bench"}); err != nil {
+		if _, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: reg, Log: zerolog.Nop(), Version: "bench"}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"clawbridge/internal/bridge/bridgetest"
 	"clawbridge/internal/config"
 	"clawbridge/tools"
+	bridgetool "clawbridge/tools/bridge"
 	"clawbridge/tools/tooltest"
 )
 
@@ -67,12 +68,12 @@ func BenchmarkBridgeCallOverhead(b *testing.B) {
 	b.Run("pipeline_mcp_bridge", func(b *testing.B) {
 		d := tooltest.Deps(b)
 		d.Log = zerolog.Nop() // the audit line would cost the same as its write to a file, not to a terminal
-		d.Bridge = m
-		reg, err := tools.All(d, nil)
+		d.Bridge = bridgetool.Downstream(m)
+		reg, err := tools.All(d)
 		if err != nil {
 			b.Fatal(err)
 		}
-		s, err := New(Options{Config: d.Config, Deps: d, Tools: reg, Log: d.Log, Version: "bench"})
+		s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Bridge: m, Tools: reg, Log: d.Log, Version: "bench"})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -17,6 +17,7 @@ import (
 	"clawbridge/internal/config"
 	"clawbridge/internal/netguard"
 	"clawbridge/tools"
+	bridgetool "clawbridge/tools/bridge"
 	"clawbridge/tools/tooltest"
 )
 
@@ -94,12 +95,12 @@ func aggregatedServer(tb testing.TB) *Server {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(m.Close)
-	d.Bridge = m
-	reg, err := tools.All(d, nil)
+	d.Bridge = bridgetool.Downstream(m)
+	reg, err := tools.All(d)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: reg, Log: zerolog.Nop(), Version: "bench"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Bridge: m, Tools: reg, Log: zerolog.Nop(), Version: "bench"})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -88,7 +88,7 @@ func (s *Server) publishedTool(name string) (mcp.Tool, bool) {
 // manifests and follows their changes. A server's hint intents must be
 // intent keys of the routing tables.
 func (s *Server) startBridged() error {
-	m := s.deps.Bridge
+	m := s.bridge
 	if m == nil {
 		return nil
 	}
@@ -120,7 +120,7 @@ func (s *Server) startBridged() error {
 // why rather than mcp-go "not found".
 func (s *Server) pointAtDispatcher(ctx context.Context, id any, req *mcp.CallToolRequest) {
 	name := req.Params.Name
-	if _, native := s.published[name]; native || s.deps.Bridge == nil || !strings.Contains(name, downstream.PublishSep) {
+	if _, native := s.published[name]; native || s.bridge == nil || !strings.Contains(name, downstream.PublishSep) {
 		return
 	}
 	if req.Params.Meta == nil {
@@ -151,7 +151,7 @@ func (s *Server) handleBridged(ctx context.Context, req mcp.CallToolRequest) (*m
 // syncBridged rebuilds the published downstream tools from the manager,
 // updates the router and tells the sessions whose view changed.
 func (s *Server) syncBridged() {
-	m := s.deps.Bridge
+	m := s.bridge
 	s.bridged.mu.Lock()
 	defer s.bridged.mu.Unlock()
 	pubs, _ := m.Publishable()

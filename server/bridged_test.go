@@ -24,6 +24,7 @@ import (
 	"clawbridge/internal/bridge/bridgetest"
 	"clawbridge/internal/config"
 	"clawbridge/internal/netguard"
+	bridgetool "clawbridge/tools/bridge"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
@@ -89,13 +90,13 @@ func newBridgedFixture(t *testing.T, policy string, servers ...config.BridgeServ
 		t.Fatal(err)
 	}
 	t.Cleanup(m.Close)
-	d.Bridge = m
+	d.Bridge = bridgetool.Downstream(m)
 	native := []tool.Tool{{Name: "echo", Title: "Echo", Description: "Echoes its text back.", Examples: []string{"echo"},
 		Actions: []tool.Action{{Level: tool.Read, Timeout: tool.Fast, Params: []tool.Param{{Name: "text", Type: tool.String, Description: "text", Required: true}},
 			Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 				return &tool.Result{Summary: c.Args.String("text")}, nil
 			}}}}}
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: native, Log: zerolog.Nop(), Version: "test"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Bridge: m, Tools: native, Log: zerolog.Nop(), Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -550,8 +551,8 @@ func TestBridgeConfig_UnknownHintIntentRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(m.Close)
-	d.Bridge = m
-	_, err = New(Options{Config: d.Config, Deps: d, Log: zerolog.Nop(), Version: "test"})
+	d.Bridge = bridgetool.Downstream(m)
+	_, err = New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Bridge: m, Log: zerolog.Nop(), Version: "test"})
 	if err == nil || !strings.Contains(err.Error(), "code_review_magic") || !strings.Contains(err.Error(), "file_operation") {
 		t.Fatalf("want a refusal naming the bad intent and the keys: %v", err)
 	}

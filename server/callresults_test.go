@@ -42,7 +42,7 @@ func resultServer(t *testing.T, st *store.Store) (*Server, string) {
 					return &tool.Result{Summary: "kept: " + c.Args.String("body")}, nil
 				}}}},
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: tools, Log: zerolog.Nop(), Version: "test"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: tools, Log: zerolog.Nop(), Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func callTrace(t *testing.T, s *Server, name string) string {
 		t.Fatal(err)
 	}
 	var id string
-	if err := s.deps.Store.DB().QueryRow(`SELECT trace_id FROM traces WHERE tool = $1 ORDER BY at DESC LIMIT 1`, name).Scan(&id); err != nil {
+	if err := s.store.DB().QueryRow(`SELECT trace_id FROM traces WHERE tool = $1 ORDER BY at DESC LIMIT 1`, name).Scan(&id); err != nil {
 		t.Fatalf("trace of %s: %v", name, err)
 	}
 	return id
@@ -134,7 +134,7 @@ func TestCallResult_PrivateToolWithheld(t *testing.T) {
 			t.Errorf("private argument in the detail: %s", got.Args)
 		}
 		var n int
-		if err := s.deps.Store.DB().QueryRow(`SELECT count(*) FROM trace_results WHERE result LIKE $1`, "%merger%").Scan(&n); err != nil || n != 0 {
+		if err := s.store.DB().QueryRow(`SELECT count(*) FROM trace_results WHERE result LIKE $1`, "%merger%").Scan(&n); err != nil || n != 0 {
 			t.Errorf("rows holding the private value: %d (%v)", n, err)
 		}
 	})

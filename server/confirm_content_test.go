@@ -59,7 +59,7 @@ func newContentFixture(t *testing.T, policy string) *contentFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{file.New(d), em, py, shell.New(d)}, Log: zerolog.Nop(), Version: "test"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: []tool.Tool{tooltest.Build(t, file.New, d), em, py, tooltest.Build(t, shell.New, d)}, Log: zerolog.Nop(), Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestConfirmContent_EmailApprove(t *testing.T) {
 		t.Fatalf("pending preview %s:\n%s", id, p.Preview)
 	}
 	tooltest.WriteFile(t, filepath.Join(f.ws, path), evil)
-	if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); err != nil {
+	if err := Decide(context.Background(), f.s.store, p.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	r = call(t, c, "email", args)
@@ -294,7 +294,7 @@ func TestConfirm_CancelIsNotADecline(t *testing.T) {
 	if !strings.Contains(p.Preview, "alice@example.org") {
 		t.Fatalf("pending preview:\n%s", p.Preview)
 	}
-	if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); err != nil {
+	if err := Decide(context.Background(), f.s.store, p.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	if r := <-ch; r.IsError || strings.Contains(text(r), "declined") {

@@ -71,7 +71,7 @@ func TestConfirmContent_ScriptApprove(t *testing.T) {
 		t.Fatalf("the pending call %s does not show the code:\n%s", id, p.Preview)
 	}
 	tooltest.WriteFile(t, filepath.Join(f.ws, path), []byte(evilScript))
-	if err := Decide(context.Background(), f.s.deps.Store, p.ID, true); err != nil {
+	if err := Decide(context.Background(), f.s.store, p.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	r := call(t, c, pyrunner.Name, args)

@@ -41,7 +41,7 @@ func modeServer(t *testing.T, mode string, tools ...tool.Tool) (*Server, *client
 	t.Helper()
 	d := tooltest.Deps(t)
 	d.Config.Exposure.Mode = mode
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: tools, Log: zerolog.Nop(), Version: "test"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: tools, Log: zerolog.Nop(), Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestMetaTools_Audited(t *testing.T) {
 	if err := s.traceLog.Flush(context.Background()); err != nil { // trace rows are group-committed
 		t.Fatal(err)
 	}
-	rows, err := s.deps.Store.Read().Query(`SELECT tool, status, COALESCE(error_code, '') FROM traces ORDER BY at`)
+	rows, err := s.store.Read().Query(`SELECT tool, status, COALESCE(error_code, '') FROM traces ORDER BY at`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestDisabledParam_ShellThroughClient(t *testing.T) {
 		d := tooltest.Deps(t)
 		d.Config.Exposure.Mode = exposure.ModeFull
 		d.Config.Shell.AllowShell = allow
-		s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{shell.New(d)}, Log: zerolog.Nop(), Version: "test"})
+		s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: []tool.Tool{tooltest.Build(t, shell.New, d)}, Log: zerolog.Nop(), Version: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -114,7 +114,7 @@ func (d *dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d.get(w, r, d.usage)
 	case "/ui/api/pending":
 		d.get(w, r, func(ctx context.Context) (any, error) {
-			p, err := ListPending(ctx, d.s.deps.Store)
+			p, err := ListPending(ctx, d.s.store)
 			return map[string]any{"policy": d.s.confirmer.policy, "pending": orEmpty(p)}, err
 		})
 	case "/ui/api/decide":
@@ -320,7 +320,7 @@ func (d *dashboard) calls(ctx context.Context, r *http.Request) ([]uiCall, error
 		limit = min(n, 500)
 	}
 	d.flushTraces(ctx)
-	rows, err := d.s.deps.Store.DB().QueryContext(ctx, `SELECT trace_id, at, COALESCE(session,''), COALESCE(client,''), COALESCE(tool,''),
+	rows, err := d.s.store.DB().QueryContext(ctx, `SELECT trace_id, at, COALESCE(session,''), COALESCE(client,''), COALESCE(tool,''),
 		COALESCE(action,''), COALESCE(args,''), COALESCE(status,''), COALESCE(error_code,''), COALESCE(duration_ms,0)
 		FROM traces ORDER BY at DESC LIMIT $1`, limit)
 	if err != nil {
@@ -369,7 +369,7 @@ func (d *dashboard) callDetail(w http.ResponseWriter, r *http.Request, id string
 	var key, args string
 	var result sql.NullString
 	var chars sql.NullInt64
-	err := d.s.deps.Store.DB().QueryRowContext(ctx, `SELECT t.trace_id, t.at, COALESCE(t.session,''), COALESCE(t.client,''), COALESCE(t.tool,''),
+	err := d.s.store.DB().QueryRowContext(ctx, `SELECT t.trace_id, t.at, COALESCE(t.session,''), COALESCE(t.client,''), COALESCE(t.tool,''),
 		COALESCE(t.action,''), COALESCE(t.args,''), COALESCE(t.status,''), COALESCE(t.error_code,''), COALESCE(t.duration_ms,0), r.result, r.chars
 		FROM traces t LEFT JOIN trace_results r ON r.trace_id = t.trace_id WHERE t.trace_id = $1`, id).
 		Scan(&c.TraceID, &c.At, &key, &c.Client, &c.Tool, &c.Action, &args, &c.Status, &c.ErrorCode, &c.DurationMS, &result, &chars)
@@ -414,7 +414,7 @@ const (
 func (d *dashboard) usage(ctx context.Context) (any, error) {
 	d.flushTraces(ctx)
 	since := time.Now().Add(-usageWindow).UTC().Format(time.RFC3339Nano)
-	rows, err := d.s.deps.Store.DB().QueryContext(ctx, `SELECT COALESCE(tool,''), COALESCE(status,''), COALESCE(duration_ms,0)
+	rows, err := d.s.store.DB().QueryContext(ctx, `SELECT COALESCE(tool,''), COALESCE(status,''), COALESCE(duration_ms,0)
 		FROM traces WHERE at >= $1 ORDER BY at DESC LIMIT $2`, since, usageRows)
 	if err != nil {
 		return nil, err
@@ -458,7 +458,7 @@ func (d *dashboard) decide(ctx context.Context, body map[string]any) (int, any) 
 	if id == "" || !ok {
 		return http.StatusBadRequest, tool.Invalid("id", "send {\"id\": \"<pending id>\", \"approve\": true|false}", "take the id from /ui/api/pending")
 	}
-	if err := Decide(ctx, d.s.deps.Store, id, approve); err != nil {
+	if err := Decide(ctx, d.s.store, id, approve); err != nil {
 		if errors.Is(err, ErrNoPendingCall) {
 			return http.StatusNotFound, tool.Errorf(tool.CodeNotFound, "reload the pending list", "%s", err.Error())
 		}

@@ -19,7 +19,7 @@ import (
 // tool is a whole sentence, not text cut inside brackets or at an extension
 // ("Creates a PowerPoint presentation (.").
 func TestFirstSentence_WholeForEveryTool(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t), nil)
+	all, err := tools.All(tooltest.Deps(t))
 	if err != nil {
 		t.Fatal(err)
 	}

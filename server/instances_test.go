@@ -110,14 +110,14 @@ func TestSeveralInstances_PendingCallRunsOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		calls, err := ListPending(ctx, b.s.deps.Store)
+		calls, err := ListPending(ctx, b.s.store)
 		if err != nil || len(calls) != 1 || calls[0].ID != id {
 			t.Fatalf("B lists %+v %v", calls, err)
 		}
-		if err := Decide(ctx, b.s.deps.Store, id, true); err != nil {
+		if err := Decide(ctx, b.s.store, id, true); err != nil {
 			t.Fatal(err)
 		}
-		if err := Decide(ctx, a.s.deps.Store, id, false); err == nil {
+		if err := Decide(ctx, a.s.store, id, false); err == nil {
 			t.Fatal("a decided call was decided again")
 		}
 		var runs atomic.Int32
@@ -152,11 +152,11 @@ func TestSeveralInstances_PrincipalListIsFixed(t *testing.T) {
 			d.Store = db.Open(t)
 			d.Config.Exposure.Mode = exposure.ModeTiered
 			d.Config.HTTP.Token = "tok-1"
-			reg, err := tools.All(d, nil)
+			reg, err := tools.All(d)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := New(Options{Config: d.Config, Deps: d, Tools: reg, Log: zerolog.Nop(), Version: "test"})
+			s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: reg, Log: zerolog.Nop(), Version: "test"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,7 +201,7 @@ func TestSeveralInstances_TracesShared(t *testing.T) {
 			t.Fatal(err)
 		}
 		var n int
-		if err := b.s.deps.Store.Read().QueryRow(`SELECT count(*) FROM traces WHERE tool = $1 AND session = $2`, "echo", principalOf("tok-1")).Scan(&n); err != nil || n != 1 {
+		if err := b.s.store.Read().QueryRow(`SELECT count(*) FROM traces WHERE tool = $1 AND session = $2`, "echo", principalOf("tok-1")).Scan(&n); err != nil || n != 1 {
 			t.Fatalf("B sees %d trace rows of A's call (%v)", n, err)
 		}
 	})

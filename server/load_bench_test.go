@@ -184,15 +184,15 @@ func loadClawbridge(t testing.TB) (*Server, string) {
 	if err := os.WriteFile(filepath.Join(d.Config.Workspace[0], "data.csv"), []byte(loadCSV), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	reg, err := tools.All(d, nil)
+	reg, err := tools.All(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: reg, Log: d.Log, Version: "bench"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: reg, Log: d.Log, Version: "bench"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, d.Store.Path()
+	return s, storeOf(d).Path()
 }
 
 // loadCSV is the table the mixed load's data_processor calls describe.

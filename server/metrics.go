@@ -180,9 +180,9 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 	if bc, ok := s.deps.Sessions.(BrowserContexts); ok {
 		gauge(ch, browserDesc, bc.OpenContexts())
 	}
-	if s.deps.Bridge != nil {
+	if s.bridge != nil {
 		byState := map[string]int{}
-		for _, st := range s.deps.Bridge.Status() {
+		for _, st := range s.bridge.Status() {
 			byState[string(st.State)]++
 		}
 		for state, n := range byState {

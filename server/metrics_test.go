@@ -300,7 +300,7 @@ func TestMetrics_BridgeServersByState(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(m.Close)
-	f.s.deps.Bridge = m
+	f.s.bridge = m
 	base := strings.TrimSuffix(f.http(t), "/mcp")
 	if got := sample(scrape(t, base, ""), "clawbridge_bridge_servers", map[string]string{"state": "configured"}); got != 2 {
 		t.Errorf("bridge servers configured: %v, want 2", got)

@@ -221,7 +221,7 @@ func TestMRTR_NoElicitationApprovalRunsOnce(t *testing.T) {
 	if r.IsError || m["approval_required"] != true || id == "" || f.runs.Load() != 0 {
 		t.Fatalf("no elicitation: %s", text(r))
 	}
-	if err := Decide(context.Background(), f.s.deps.Store, id, true); err != nil {
+	if err := Decide(context.Background(), f.s.store, id, true); err != nil {
 		t.Fatal(err)
 	}
 	if r = call(t, c, "danger", args); r.IsError || f.runs.Load() != 1 {

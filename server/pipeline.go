@@ -180,8 +180,8 @@ func (s *Server) exposureStage(ctx context.Context, c *callState, next next) (r 
 	ok := false
 	defer func() { s.afterCall(c.sess, c.name, ok) }()
 	t, known := s.lookupTool(c.name)
-	if !known && s.deps.Bridge != nil {
-		if why := s.deps.Bridge.NotPublished(c.name); why != nil {
+	if !known && s.bridge != nil {
+		if why := s.bridge.NotPublished(c.name); why != nil {
 			c.status = "refused"
 			return nil, why
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
+	"clawbridge/internal/store"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
@@ -19,7 +20,7 @@ func testServer(t *testing.T, tools ...tool.Tool) *Server {
 	t.Helper()
 	d := tooltest.Deps(t)
 	d.Config.Confirm = "token"
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: tools, Log: zerolog.Nop(), Version: "test"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: tools, Log: zerolog.Nop(), Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestConcurrencyCap_RunsNAndQueuesTheNext(t *testing.T) {
 	release := make(chan struct{})
 	d := tooltest.Deps(t)
 	d.Config.Limits.ConcurrentCalls = n
-	s, err := New(Options{Config: d.Config, Deps: d, Log: zerolog.Nop(), Version: "test", Tools: []tool.Tool{
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Log: zerolog.Nop(), Version: "test", Tools: []tool.Tool{
 		echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 			started <- c.Args.String("text")
 			select {
@@ -196,3 +197,7 @@ func text(r *mcp.CallToolResult) string {
 	}
 	return b.String()
 }
+
+// storeOf is the database of tooltest's Deps, which the server keeps its
+// own rows in.
+func storeOf(d *tool.Deps) *store.Store { return d.Store.(*store.Store) }

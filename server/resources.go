@@ -75,7 +75,7 @@ func (s *Server) traces(ctx context.Context, key string) sessionTraces {
 	if err := s.traceLog.Flush(ctx); err != nil {
 		return out
 	}
-	rows, err := s.deps.Store.Read().QueryContext(ctx,
+	rows, err := s.store.Read().QueryContext(ctx,
 		`SELECT trace_id, at, tool, action, status, error_code, duration_ms FROM traces WHERE session = $1 ORDER BY at DESC LIMIT 50`, key)
 	if err != nil {
 		return out

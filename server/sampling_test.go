@@ -50,7 +50,7 @@ func samplingServer(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: []tool.Tool{w}, Log: zerolog.Nop(), Version: "test"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: []tool.Tool{w}, Log: zerolog.Nop(), Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"clawbridge/exposure"
+	"clawbridge/internal/bridge"
 	"clawbridge/internal/config"
 	"clawbridge/internal/store"
 	"clawbridge/tools/tool"
@@ -22,8 +23,14 @@ import (
 
 // Options configure a Server.
 type Options struct {
-	Config  *config.Config
-	Deps    *tool.Deps
+	Config *config.Config
+	Deps   *tool.Deps
+	// Store is the database the server keeps traces and pending calls in
+	// (Deps.Store is the same, as the tools see it).
+	Store *store.Store
+	// Bridge manages the downstream MCP servers it publishes (nil: none);
+	// Deps.Bridge is the same, as mcp_bridge sees it.
+	Bridge  *bridge.Manager
 	Tools   []tool.Tool
 	Log     zerolog.Logger
 	Version string
@@ -34,6 +41,8 @@ type Server struct {
 	inits     sync.Map // session id -> what its initialize declared (initialized.go)
 	cfg       *config.Config
 	deps      *tool.Deps
+	store     *store.Store
+	bridge    *bridge.Manager // nil: no downstream servers configured
 	log       zerolog.Logger
 	mcp       *mcpserver.MCPServer
 	order     []*tool.Tool
@@ -66,6 +75,8 @@ func New(o Options) (*Server, error) {
 	s := &Server{
 		cfg:       o.Config,
 		deps:      o.Deps,
+		store:     o.Store,
+		bridge:    o.Bridge,
 		log:       o.Log,
 		tools:     map[string]*tool.Tool{},
 		results:   newResultStore(32),
@@ -80,13 +91,13 @@ func New(o Options) (*Server, error) {
 	s.sessions = &sessions{m: map[string]*session{}, new: func(key, client string, kind sessionKind) *session {
 		return s.newSession(key, client, kind, limit)
 	}}
-	if err := o.Deps.Store.MigrateVersions("traces", traceSteps...); err != nil {
+	if err := o.Store.MigrateVersions("traces", traceSteps...); err != nil {
 		return nil, err
 	}
-	pruneTraces(o.Deps.Store, o.Log)
-	s.traceLog = o.Deps.Store.Appender("traces", traceInsert, o.Log)
-	s.resultLog = o.Deps.Store.Appender("trace_results", resultInsert, o.Log)
-	c, err := newConfirmer(o.Deps.Store, o.Config.Confirm, o.Config.ApproveTimeout)
+	pruneTraces(o.Store, o.Log)
+	s.traceLog = o.Store.Appender("traces", traceInsert, o.Log)
+	s.resultLog = o.Store.Appender("trace_results", resultInsert, o.Log)
+	c, err := newConfirmer(o.Store, o.Config.Confirm, o.Config.ApproveTimeout)
 	if err != nil {
 		return nil, err
 	}

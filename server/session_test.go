@@ -76,7 +76,7 @@ func newFixtureOn(t *testing.T, policy string, cap int, st *store.Store) *fixtur
 					return nil, tool.Errorf(tool.CodeFailed, "", "upstream down")
 				}}}},
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: tools, Log: zerolog.Nop(), Version: "test"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: tools, Log: zerolog.Nop(), Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +321,7 @@ func TestSessionIsolation_StdioProcesses(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() })
 	d2.Store = st
-	s2, err := New(Options{Config: f1.s.cfg, Deps: &d2, Tools: func() []tool.Tool {
+	s2, err := New(Options{Config: f1.s.cfg, Deps: &d2, Store: storeOf(&d2), Tools: func() []tool.Tool {
 		var ts []tool.Tool
 		for _, t := range f1.s.order {
 			ts = append(ts, *t)

@@ -38,7 +38,7 @@ func hardServer(t *testing.T, mut func(*config.Config), tools ...tool.Tool) *Ser
 			return &tool.Result{Summary: c.Args.String("text")}, nil
 		})}
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: tools, Log: zerolog.Nop(), Version: "test"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: tools, Log: zerolog.Nop(), Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,11 +23,11 @@ func registryServer(t *testing.T, mode string) *Server {
 	t.Helper()
 	d := tooltest.Deps(t)
 	d.Config.Exposure.Mode = mode
-	reg, err := tools.All(d, nil)
+	reg, err := tools.All(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: reg, Log: zerolog.Nop(), Version: "test"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: reg, Log: zerolog.Nop(), Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

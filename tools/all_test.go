@@ -21,7 +21,7 @@ var snake = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 
 // The contract every registered tool meets.
 func TestRegistryContract(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t), nil)
+	all, err := tools.All(tooltest.Deps(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ type snapshot struct {
 func TestToolSnapshots(t *testing.T) {
 	dir := filepath.Join("..", "fixtures", "toolsnaps")
 	update := os.Getenv("UPDATE_TOOLSNAPS") == "1"
-	all, err := tools.All(tooltest.Deps(t), nil)
+	all, err := tools.All(tooltest.Deps(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func depsWithDataDirInside(t *testing.T) *tool.Deps {
 // answers without a byte of the data dir: one rule for every walk.
 func TestDataDir_NoReadWalksIntoIt(t *testing.T) {
 	d := depsWithDataDirInside(t)
-	all, err := tools.All(d, nil)
+	all, err := tools.All(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestDataDir_NoReadWalksIntoIt(t *testing.T) {
 // (it would take the store with it).
 func TestDataDir_CopyAndMoveLeaveItAlone(t *testing.T) {
 	d := depsWithDataDirInside(t)
-	all, err := tools.All(d, nil)
+	all, err := tools.All(d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ import (
 // invalid_argument there is a cross-field rule the schema cannot say ("give
 // amount or amount_cents"); not_found for made-up paths and ids is fine.
 func TestFirstCalls(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t), nil)
+	all, err := tools.All(tooltest.Deps(t))
 	if err != nil {
 		t.Fatal(err)
 	}

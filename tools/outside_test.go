@@ -50,7 +50,7 @@ func placeholder(p tool.Param) any {
 // each path parameter given a path outside the workspace answers with the
 // one error: permission_denied, naming that parameter.
 func TestOutsideWorkspace_EveryPathParameter(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t), nil)
+	all, err := tools.All(tooltest.Deps(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,12 +69,12 @@ func TestConfig_SectionsRefuseOutOfRange(t *testing.T) {
 		t.Run(tc.section+"/"+tc.bad, func(t *testing.T) {
 			d := tooltest.Deps(t)
 			tooltest.ConfigSection(t, d, tc.section, tc.bad)
-			tools.All(d, nil) // a refused section may also fail its constructor
+			tools.All(d) // a refused section may also fail its constructor
 			tooltest.SectionRefused(t, d, tc.section, "tools."+tc.section+": "+tc.want)
 
 			d = tooltest.Deps(t)
 			tooltest.ConfigSection(t, d, tc.section, tc.good)
-			if _, err := tools.All(d, nil); err != nil {
+			if _, err := tools.All(d); err != nil {
 				t.Fatalf("a good section: %v", err)
 			}
 			if p := d.Config.SectionProblems(); len(p) != 0 {

@@ -29,7 +29,7 @@ const (
 // nested ones too) is within its limit and not broken (wording.Fault:
 // unbalanced brackets, a dangling "(", doubled spaces or punctuation).
 func TestPublishedText(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t), nil)
+	all, err := tools.All(tooltest.Deps(t))
 	if err != nil {
 		t.Fatal(err)
 	}

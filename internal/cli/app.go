@@ -18,6 +18,7 @@ import (
 	"clawbridge/internal/store"
 	"clawbridge/server"
 	"clawbridge/tools"
+	bridgetool "clawbridge/tools/bridge"
 	"clawbridge/tools/tool"
 )
 
@@ -27,11 +28,12 @@ var _ server.BrowserContexts = (*browser.Manager)(nil)
 
 // app is the assembled program: config, shared services, registry, server.
 type app struct {
-	cfg    *config.Config
-	log    zerolog.Logger
-	deps   *tool.Deps
-	srv    *server.Server
-	closer []io.Closer
+	cfg     *config.Config
+	log     zerolog.Logger
+	deps    *tool.Deps
+	bridges *bridge.Manager // the downstream servers; Deps.Bridge adapts it for mcp_bridge
+	srv     *server.Server
+	closer  []io.Closer
 }
 
 func (a *app) Close() {
@@ -121,8 +123,9 @@ func assemble(cfg *config.Config, lookOnly bool) (*app, error) {
 		return nil, err
 	}
 	a.closer = append(a.closer, closerFunc(bridges.Close))
-	a.deps = &tool.Deps{Config: cfg, Sandbox: sb, Store: st, Guard: guard, Log: log, Sessions: bm, PDF: bm, Bridge: bridges}
-	registry, err := tools.All(a.deps, bm)
+	a.bridges = bridges
+	a.deps = &tool.Deps{Config: cfg, Sandbox: sb, Store: st, Guard: guard, Log: log, Sessions: bm, PDF: bm, Browser: bm, Bridge: bridgetool.Downstream(bridges)}
+	registry, err := tools.All(a.deps)
 	if problems := cfg.SectionError(); problems != nil {
 		a.Close()
 		return nil, problems
@@ -131,7 +134,7 @@ func assemble(cfg *config.Config, lookOnly bool) (*app, error) {
 		a.Close()
 		return nil, err
 	}
-	a.srv, err = server.New(server.Options{Config: cfg, Deps: a.deps, Tools: registry, Log: log, Version: Version})
+	a.srv, err = server.New(server.Options{Config: cfg, Deps: a.deps, Store: st, Bridge: bridges, Tools: registry, Log: log, Version: Version})
 	if err != nil {
 		a.Close()
 		return nil, err

@@ -7,17 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"clawbridge/internal/config"
 	"clawbridge/internal/jail"
-	"clawbridge/internal/toolerr"
 	"clawbridge/internal/wording"
-	"clawbridge/tools/idphoto"
-	"clawbridge/tools/screen"
 )
 
 // cmdDoctor checks what the tools need and says how to fix what is missing.
@@ -94,20 +90,16 @@ func cmdDoctor(args []string, stdout io.Writer) error {
 		check(true, "jail", fmt.Sprintf("bubblewrap: no network, read-only system, limits %ds CPU, %d MB memory %s, %s, %d MB files", l.CPUSeconds, l.MemoryMB, memory, wording.Count(l.Processes, "process", "processes"), l.FileSizeMB), "")
 	}
 
-	// The screen tool needs an X display; a headless server has none, which
-	// is a note, not a problem: only screen capture is affected.
-	if slices.Contains(toolNames(a.srv.Tools()), "screen") {
-		if disp, screens, err := screen.Available(); err != nil {
-			fmt.Fprintf(w, "note\tscreen\tno usable X display (%s) — screen capture answers unavailable; start one (Xvfb :1) and set DISPLAY=:1, or run clawbridge in a desktop session\n", oneLine(err))
-		} else {
-			check(true, "screen", "X display "+disp+", "+screens, "")
+	// The tools' own checks (an X display for screen, OpenCV for id_photo).
+	for _, t := range a.srv.Tools() {
+		for _, c := range t.Checks {
+			detail, err := c.Run()
+			if err != nil && c.Fix == "" {
+				fmt.Fprintf(w, "note\t%s\t%s\n", c.Name, detail)
+				continue
+			}
+			check(err == nil, c.Name, detail, c.Fix)
 		}
-	}
-
-	// id_photo's OpenCV is a Python module and a data file, not a program.
-	if slices.Contains(toolNames(a.srv.Tools()), "id_photo") {
-		err := idphoto.Available()
-		check(err == nil, "opencv", "python3-opencv and opencv-data for id_photo", "apt-get install python3-opencv opencv-data")
 	}
 
 	// External programs, with the tools that use each and the package to install.
@@ -167,14 +159,6 @@ func dirState(dir string) (bool, string) {
 		parent = filepath.Dir(parent)
 	}
 	return writable(parent), dir + " (does not exist yet; `clawbridge serve` creates it)"
-}
-
-// oneLine is an error's text without its hint or line breaks.
-func oneLine(err error) string {
-	if e, ok := err.(*toolerr.Error); ok {
-		return e.Message
-	}
-	return strings.ReplaceAll(err.Error(), "\n", " ")
 }
 
 func writable(dir string) bool {

@@ -39,7 +39,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	defer a.Close()
 	// A configured server whose manifest was never read has no published
 	// tools; read it now that sessions can be told of new ones.
-	a.deps.Bridge.DiscoverInBackground(ctx)
+	a.bridges.DiscoverInBackground(ctx)
 	// CLAWBRIDGE_HTTP_ADDR chooses HTTP as --http does (for containers and
 	// service managers that configure by environment); the flag wins.
 	if *httpAddr == "" && os.Getenv("CLAWBRIDGE_HTTP_ADDR") == "" {

@@ -18,7 +18,7 @@ import (
 	"encoding/hex"
 	"time"
 
-	"clawbridge/internal/store"
+	"clawbridge/internal/records"
 )
 
 // State is where a key's send stands.
@@ -51,11 +51,18 @@ type Record struct {
 }
 
 // Store keeps the records in the shared store.
-type Store struct{ st *store.Store }
+type Store struct{ st db }
+
+// db is what the log needs of the shared store (*store.Store, as the tools
+// hold it through tools/tool.Records).
+type db interface {
+	MigrateVersions(component string, steps ...records.Migration) error
+	Tx(ctx context.Context, fn func(*sql.Tx) error) error
+}
 
 // Open migrates the table.
-func Open(st *store.Store) (*Store, error) {
-	err := st.MigrateVersions("sendonce", store.Migration{Version: 1, Stmts: []string{
+func Open(st db) (*Store, error) {
+	err := st.MigrateVersions("sendonce", records.Migration{Version: 1, Stmts: []string{
 		`CREATE TABLE IF NOT EXISTS send_once (
 			key TEXT PRIMARY KEY, state TEXT NOT NULL, answer TEXT NOT NULL,
 			parts INTEGER NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)`}})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"clawbridge/internal/records"
 	"clawbridge/internal/store"
 	"clawbridge/internal/store/storetest"
 )
@@ -23,7 +24,7 @@ func TestStoreEngines_MigrateOnceAcrossInstances(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		a, b := db.Open(t), db.Open(t)
 		// The INSERT is not idempotent: the row count shows how often step 1 ran.
-		steps := []store.Migration{
+		steps := []records.Migration{
 			{Version: 1, Stmts: []string{`CREATE TABLE IF NOT EXISTS m (id BIGINT)`, `INSERT INTO m VALUES (1)`}},
 			{Version: 2, Stmts: []string{`INSERT INTO m VALUES (2)`}},
 		}
@@ -62,7 +63,7 @@ func TestStoreEngines_MigrateOnceAcrossInstances(t *testing.T) {
 func TestStoreEngines_TxAndTrash(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		s := db.Open(t)
-		if err := s.MigrateWithTrash("kv", store.Migration{Version: 1, Stmts: []string{`CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT NOT NULL)`}}); err != nil {
+		if err := s.MigrateWithTrash("kv", records.Migration{Version: 1, Stmts: []string{`CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT NOT NULL)`}}); err != nil {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
@@ -81,7 +82,7 @@ func TestStoreEngines_TxAndTrash(t *testing.T) {
 			t.Fatalf("a failed transaction left %d rows", n)
 		}
 		err = s.Tx(ctx, func(tx *sql.Tx) error {
-			return store.Trash(tx, "kv", "pair", "a", "a=1", map[string]string{"k": "a", "v": "1"})
+			return records.Trash(tx, "kv", "pair", "a", "a=1", map[string]string{"k": "a", "v": "1"})
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -90,8 +91,8 @@ func TestStoreEngines_TxAndTrash(t *testing.T) {
 		if err != nil || len(items) != 1 || items[0].Label != "a=1" {
 			t.Fatalf("trash from another handle: %+v %v", items, err)
 		}
-		for i, want := range []error{nil, store.ErrNotInTrash} {
-			err := s.Tx(ctx, func(tx *sql.Tx) error { _, err := store.Restore(tx, "kv", "a"); return err })
+		for i, want := range []error{nil, records.ErrNotInTrash} {
+			err := s.Tx(ctx, func(tx *sql.Tx) error { _, err := records.Restore(tx, "kv", "a"); return err })
 			if !errors.Is(err, want) {
 				t.Fatalf("restore %d: %v, want %v", i, err, want)
 			}
@@ -104,7 +105,7 @@ func TestStoreEngines_TxAndTrash(t *testing.T) {
 func TestStoreEngines_AppenderWrites(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		s := db.Open(t)
-		if err := s.MigrateVersions("r", store.Migration{Version: 1, Stmts: []string{`CREATE TABLE r (session TEXT, n BIGINT)`}}); err != nil {
+		if err := s.MigrateVersions("r", records.Migration{Version: 1, Stmts: []string{`CREATE TABLE r (session TEXT, n BIGINT)`}}); err != nil {
 			t.Fatal(err)
 		}
 		a := s.Appender("r", `INSERT INTO r (session, n) VALUES ($1, $2)`, zerolog.Nop())
@@ -127,7 +128,7 @@ func TestStoreEngines_AppenderWrites(t *testing.T) {
 func TestStoreEngines_ConditionalDeleteOnce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		a, b := db.Open(t), db.Open(t)
-		if err := a.MigrateVersions("tok", store.Migration{Version: 1, Stmts: []string{`CREATE TABLE tok (id TEXT PRIMARY KEY)`}}); err != nil {
+		if err := a.MigrateVersions("tok", records.Migration{Version: 1, Stmts: []string{`CREATE TABLE tok (id TEXT PRIMARY KEY)`}}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := a.DB().Exec(`INSERT INTO tok (id) VALUES ($1)`, "x"); err != nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"clawbridge/internal/records"
 	"context"
 	"database/sql"
 	"errors"
@@ -8,13 +9,9 @@ import (
 	"time"
 )
 
-// Migration is one step of a component's schema: its statements run in the
-// transaction that records Version, so a step is applied whole or not at
-// all. Versions start at 1 and go up by one.
-type Migration struct {
-	Version int
-	Stmts   []string
-}
+// Migration is one step of a component's schema (records.Migration: the
+// records tools name it without linking the drivers).
+type Migration = records.Migration
 
 // ErrSchemaNewer is returned when the data dir was written by a newer
 // binary: this one does not know the tables' shape and must not touch them.

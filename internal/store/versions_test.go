@@ -1,6 +1,7 @@
 package store
 
 import (
+	"clawbridge/internal/records"
 	"context"
 	"database/sql"
 	"errors"
@@ -97,7 +98,7 @@ func TestTrash_RestoreGivesTheRowBackOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	row := map[string]any{"title": "dentist", "n": 1}
-	if err := s.Tx(context.Background(), func(tx *sql.Tx) error { return Trash(tx, "calendar", "event", "e1", "dentist", row) }); err != nil {
+	if err := s.Tx(context.Background(), func(tx *sql.Tx) error { return records.Trash(tx, "calendar", "event", "e1", "dentist", row) }); err != nil {
 		t.Fatal(err)
 	}
 	list, err := s.TrashList("calendar")
@@ -108,14 +109,14 @@ func TestTrash_RestoreGivesTheRowBackOnce(t *testing.T) {
 		t.Fatal("another component sees calendar's trash")
 	}
 	var got TrashItem
-	if err := s.Tx(context.Background(), func(tx *sql.Tx) (err error) { got, err = Restore(tx, "calendar", "e1"); return }); err != nil {
+	if err := s.Tx(context.Background(), func(tx *sql.Tx) (err error) { got, err = records.Restore(tx, "calendar", "e1"); return }); err != nil {
 		t.Fatal(err)
 	}
 	if string(got.Payload) != `{"n":1,"title":"dentist"}` || got.Kind != "event" {
 		t.Fatalf("restored %s %s", got.Kind, got.Payload)
 	}
-	err = s.Tx(context.Background(), func(tx *sql.Tx) error { _, err := Restore(tx, "calendar", "e1"); return err })
-	if !errors.Is(err, ErrNotInTrash) {
+	err = s.Tx(context.Background(), func(tx *sql.Tx) error { _, err := records.Restore(tx, "calendar", "e1"); return err })
+	if !errors.Is(err, records.ErrNotInTrash) {
 		t.Fatalf("second restore: %v", err)
 	}
 }

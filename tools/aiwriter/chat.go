@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"clawbridge/internal/endpoint"
 	"clawbridge/tools/tool"
 )
 
@@ -57,9 +58,9 @@ type apiError struct {
 // complete sends one request; onPiece, if set, is called as streamed text
 // arrives (with the text so far).
 func (c *chatClient) complete(ctx context.Context, req tool.SampleRequest, onPiece func(sofar int)) (*tool.SampleResult, error) {
-	key := ""
+	ep := endpoint.Endpoint{What: "the model endpoint", Config: "tools.ai_writer.endpoint", KeyEnv: "tools.ai_writer.endpoint.api_key_env"}
 	if c.ep.APIKeyEnv != "" {
-		if key = os.Getenv(c.ep.APIKeyEnv); key == "" {
+		if ep.Key = os.Getenv(c.ep.APIKeyEnv); ep.Key == "" {
 			return nil, tool.Errorf(tool.CodeUnavailable, "set "+c.ep.APIKeyEnv+" in the server's environment and restart it",
 				"the API key variable %s (tools.ai_writer.endpoint.api_key_env) is empty", c.ep.APIKeyEnv)
 		}
@@ -83,30 +84,30 @@ func (c *chatClient) complete(ctx context.Context, req tool.SampleRequest, onPie
 	if c.ep.Stream {
 		hr.Header.Set("Accept", "text/event-stream")
 	}
-	if key != "" {
-		hr.Header.Set("Authorization", "Bearer "+key)
+	if ep.Key != "" {
+		hr.Header.Set("Authorization", "Bearer "+ep.Key)
 	}
 	resp, err := c.http.Do(hr)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, tool.Errorf(tool.CodeFailed, "check that the endpoint is up and reachable (a local one must be in network.allow_hosts)",
-			"the model endpoint did not answer: %s", redact(err.Error(), key))
+		return nil, ep.Unreachable(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 300 {
-		return nil, statusError(resp, key)
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10)) // enough for its message
+		return nil, ep.Status(resp.StatusCode, b)
 	}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		return readStream(resp.Body, key, onPiece)
+		return readStream(resp.Body, ep, onPiece)
 	}
 	var cr chatResponse
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(&cr); err != nil {
 		return nil, tool.Errorf(tool.CodeFailed, "check that base_url points at an OpenAI-compatible /v1", "the model endpoint sent an unreadable answer: %v", err)
 	}
 	if cr.Error != nil {
-		return nil, modelError(cr.Error, key)
+		return nil, modelError(cr.Error, ep)
 	}
 	if len(cr.Choices) == 0 || cr.Choices[0].Message.Content == "" {
 		return nil, tool.Errorf(tool.CodeFailed, "try again, or with a larger max_tokens", "the model endpoint answered with no text")
@@ -116,7 +117,7 @@ func (c *chatClient) complete(ctx context.Context, req tool.SampleRequest, onPie
 
 // readStream reads server-sent events: "data: {chunk}" lines until
 // "data: [DONE]" or the end of the body.
-func readStream(r io.Reader, key string, onPiece func(int)) (*tool.SampleResult, error) {
+func readStream(r io.Reader, ep endpoint.Endpoint, onPiece func(int)) (*tool.SampleResult, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	var text strings.Builder
@@ -135,7 +136,7 @@ func readStream(r io.Reader, key string, onPiece func(int)) (*tool.SampleResult,
 			return nil, tool.Errorf(tool.CodeFailed, "check that base_url points at an OpenAI-compatible /v1", "the model endpoint streamed an unreadable event: %v", err)
 		}
 		if chunk.Error != nil {
-			return nil, modelError(chunk.Error, key)
+			return nil, modelError(chunk.Error, ep)
 		}
 		if chunk.Model != "" {
 			res.Model = chunk.Model
@@ -151,7 +152,7 @@ func readStream(r io.Reader, key string, onPiece func(int)) (*tool.SampleResult,
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, tool.Errorf(tool.CodeFailed, "try again", "the model endpoint's stream broke: %s", redact(err.Error(), key))
+		return nil, tool.Errorf(tool.CodeFailed, "try again", "the model endpoint's stream broke: %s", ep.Redact(err.Error()))
 	}
 	if text.Len() == 0 {
 		return nil, tool.Errorf(tool.CodeFailed, "try again, or with a larger max_tokens", "the model endpoint streamed no text")
@@ -160,39 +161,6 @@ func readStream(r io.Reader, key string, onPiece func(int)) (*tool.SampleResult,
 	return res, nil
 }
 
-func statusError(resp *http.Response, key string) error {
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	var body struct {
-		Error *apiError `json:"error"`
-	}
-	msg := strings.TrimSpace(string(b))
-	if json.Unmarshal(b, &body) == nil && body.Error != nil {
-		msg = body.Error.Message
-		if body.Error.Type != "" {
-			msg += " (" + body.Error.Type + ")"
-		}
-	}
-	if len(msg) > 300 {
-		msg = msg[:300] + "…"
-	}
-	msg = redact(msg, key)
-	switch resp.StatusCode {
-	case http.StatusUnauthorized, http.StatusForbidden:
-		return tool.Errorf(tool.CodeDenied, "check the key in the variable named by tools.ai_writer.endpoint.api_key_env", "the model endpoint refused the key (HTTP %d): %s", resp.StatusCode, msg)
-	case http.StatusTooManyRequests:
-		return tool.Errorf(tool.CodeFailed, "wait a moment and try again", "the model endpoint is rate limiting (HTTP 429): %s", msg)
-	}
-	return tool.Errorf(tool.CodeFailed, "check tools.ai_writer.endpoint (base_url, model)", "the model endpoint failed (HTTP %d): %s", resp.StatusCode, msg)
-}
-
-func modelError(e *apiError, key string) error {
-	return tool.Errorf(tool.CodeFailed, "check tools.ai_writer.endpoint (base_url, model)", "the model endpoint reported an error: %s", redact(e.Message, key))
-}
-
-// redact keeps the key out of any text an endpoint echoes back.
-func redact(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[redacted]")
+func modelError(e *apiError, ep endpoint.Endpoint) error {
+	return tool.Errorf(tool.CodeFailed, "check tools.ai_writer.endpoint (base_url, model)", "the model endpoint reported an error: %s", ep.Redact(e.Message))
 }

@@ -16,8 +16,8 @@ import (
 	"clawbridge/tools/tool"
 )
 
-// New builds mcp_bridge on the manager in d.Bridge (nil: none configured).
-func New(d *tool.Deps) tool.Tool {
+// New builds mcp_bridge on the servers in d.Bridge (nil: none configured).
+func New(d *tool.Deps) (tool.Tool, error) {
 	m := d.Bridge
 	server := tool.Param{Name: "server", Type: tool.String, Required: true, Description: "Server name from list_servers."}
 	return tool.Tool{
@@ -46,9 +46,9 @@ func New(d *tool.Deps) tool.Tool {
 			if c.Action != "call" || m == nil {
 				return tool.High
 			}
-			return Level(m, c.Args.String("server"), c.Args.String("tool"))
+			return m.Level(c.Args.String("server"), c.Args.String("tool"))
 		},
-	}
+	}, nil
 }
 
 // Level is the permission level of one downstream tool: its server's, or
@@ -73,28 +73,18 @@ func none() error {
 	return tool.Errorf(tool.CodeUnavailable, "add servers under bridge.servers in the config (clawbridge config init writes an example)", "no downstream MCP servers are configured")
 }
 
-func listServers(m *downstream.Manager) (*tool.Result, error) {
-	if m == nil || len(m.Names()) == 0 {
+func listServers(m tool.Downstream) (*tool.Result, error) {
+	if m == nil {
 		return nil, none()
 	}
-	type row struct {
-		Name      string `json:"name"`
-		State     string `json:"state"`
-		Tools     int    `json:"tools"`
-		Level     string `json:"level"`
-		Publish   string `json:"publish"`
-		Held      int    `json:"held,omitempty"`
-		PID       int    `json:"pid,omitempty"`
-		LastError string `json:"last_error,omitempty"`
-	}
-	var rows []row
-	for _, s := range m.Status() {
-		rows = append(rows, row{s.Name, string(s.State), s.Tools, s.Level, s.Publish, len(s.Held), s.PID, s.LastError})
+	rows := m.Servers()
+	if len(rows) == 0 {
+		return nil, none()
 	}
 	return &tool.Result{Data: map[string]any{"servers": rows}}, nil
 }
 
-func listTools(ctx context.Context, m *downstream.Manager, c *tool.Call) (*tool.Result, error) {
+func listTools(ctx context.Context, m tool.Downstream, c *tool.Call) (*tool.Result, error) {
 	if m == nil {
 		return nil, none()
 	}
@@ -128,12 +118,11 @@ func oneLine(s string) string {
 	return s
 }
 
-func call(ctx context.Context, m *downstream.Manager, c *tool.Call) (*tool.Result, error) {
+func call(ctx context.Context, m tool.Downstream, c *tool.Call) (*tool.Result, error) {
 	if m == nil {
 		return nil, none()
 	}
-	server, name := c.Args.String("server"), c.Args.String("tool")
-	return Call(ctx, m, server, name, c.Args.Object("arguments"), c.Progress)
+	return m.Call(ctx, c.Args.String("server"), c.Args.String("tool"), c.Args.Object("arguments"), c.Progress)
 }
 
 // Call runs one downstream tool and turns its answer into a tool result.

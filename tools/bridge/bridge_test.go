@@ -16,6 +16,7 @@ import (
 	"clawbridge/internal/config"
 	"clawbridge/internal/netguard"
 	"clawbridge/tools/tool"
+	"clawbridge/tools/tooltest"
 )
 
 func manager(t *testing.T, servers ...config.BridgeServer) *downstream.Manager {
@@ -51,7 +52,7 @@ func TestMCPBridgeLevels_ServerLevelAndTrustedAnnotations(t *testing.T) {
 	m := manager(t,
 		config.BridgeServer{Name: "plain", Command: "node", Args: []string{js, "stdio"}},
 		config.BridgeServer{Name: "trusted", Command: "node", Args: []string{js, "stdio"}, TrustAnnotations: true, Level: "write"})
-	tl := New(&tool.Deps{Bridge: m})
+	tl := tooltest.Build(t, New, &tool.Deps{Bridge: Downstream(m)})
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestMCPBridgeLevels_ServerLevelAndTrustedAnnotations(t *testing.T) {
 // next_offset is absent on the last page.
 func TestMCPBridgeListTools_Paged(t *testing.T) {
 	m := manager(t, config.BridgeServer{Name: "everything", Command: "node", Args: []string{bridgetest.Script(t, "server-everything"), "stdio"}})
-	tl := New(&tool.Deps{Bridge: m})
+	tl := tooltest.Build(t, New, &tool.Deps{Bridge: Downstream(m)})
 	seen := map[string]bool{}
 	off, total := 0, -1
 	for page := 0; page < 20; page++ {
@@ -123,12 +124,12 @@ func TestMCPBridgeListTools_Paged(t *testing.T) {
 // TestMCPBridgeErrors_ClearToolErrors: no servers, an unknown server and a
 // downstream isError answer are tool errors with a hint.
 func TestMCPBridgeErrors_ClearToolErrors(t *testing.T) {
-	_, _, err := run(t, New(&tool.Deps{}), map[string]any{"action": "list_servers"})
+	_, _, err := run(t, tooltest.Build(t, New, &tool.Deps{}), map[string]any{"action": "list_servers"})
 	if te, ok := tool.AsError(err); !ok || te.Code != tool.CodeUnavailable || !strings.Contains(te.Hint, "bridge.servers") {
 		t.Fatalf("no servers: %v", err)
 	}
 	m := manager(t, config.BridgeServer{Name: "everything", Command: "node", Args: []string{bridgetest.Script(t, "server-everything"), "stdio"}})
-	tl := New(&tool.Deps{Bridge: m})
+	tl := tooltest.Build(t, New, &tool.Deps{Bridge: Downstream(m)})
 	_, _, err = run(t, tl, map[string]any{"action": "list_tools", "server": "github"})
 	if te, ok := tool.AsError(err); !ok || te.Field != "server" || !strings.Contains(te.Hint, "everything") {
 		t.Fatalf("unknown server: %v", err)
@@ -151,7 +152,7 @@ func TestMCPBridgeErrors_ClearToolErrors(t *testing.T) {
 func TestMCPBridgeSSE_ThroughTheTool(t *testing.T) {
 	srv := bridgetest.ServeEverything(t, "sse")
 	m := manager(t, config.BridgeServer{Name: "remote", URL: srv.URL("/sse"), Transport: "sse"})
-	tl := New(&tool.Deps{Bridge: m})
+	tl := tooltest.Build(t, New, &tool.Deps{Bridge: Downstream(m)})
 	r, _, err := run(t, tl, map[string]any{"action": "list_tools", "server": "remote", "limit": 200})
 	if err != nil {
 		t.Fatal(err)

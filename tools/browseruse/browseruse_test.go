@@ -20,7 +20,8 @@ func newTool(t *testing.T) tool.Tool {
 	t.Helper()
 	browsertest.Need(t, mgr)
 	d := tooltest.Deps(t, "127.0.0.1")
-	tl := New(d, mgr)
+	d.Browser = mgr
+	tl := tooltest.Build(t, New, d)
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"clawbridge/browser"
+	"clawbridge/internal/browsertool"
 	"clawbridge/internal/wording"
-	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/tool"
 )
 
@@ -22,7 +22,8 @@ type runner struct {
 
 // New builds the browser_use tool over the shared manager m (nil: every call
 // says that no browser is available).
-func New(d *tool.Deps, m *browser.Manager) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
+	m := browsertool.Manager(d)
 	r := &runner{d: d, m: m, br: browsertool.NewRunner(d, m)}
 	return tool.Tool{
 		Name:        "browser_use",
@@ -59,7 +60,7 @@ func New(d *tool.Deps, m *browser.Manager) tool.Tool {
 			"提取这个网页上的表格数据",
 			"帮我在网站上填写并提交这个表单",
 		},
-	}
+	}, nil
 }
 
 func (r *runner) session(key string) (*browser.Session, error) {

@@ -1,11 +1,12 @@
 package calendar
 
 import (
+	"clawbridge/internal/ical"
 	"database/sql"
 	"encoding/json"
 	"time"
 
-	"clawbridge/internal/store"
+	"clawbridge/internal/records"
 )
 
 // The calendar table. Times are Unix seconds in UTC. A recurring event is
@@ -14,7 +15,7 @@ import (
 // original start (RFC 5545 RECURRENCE-ID). extra keeps the VEVENT
 // properties this tool does not model, so an imported event is exported
 // with them.
-var migrations = []store.Migration{{Version: 1, Stmts: []string{
+var migrations = []records.Migration{{Version: 1, Stmts: []string{
 	`CREATE TABLE IF NOT EXISTS calendar_events (
 		id TEXT PRIMARY KEY, uid TEXT NOT NULL, calendar TEXT NOT NULL, title TEXT NOT NULL,
 		description TEXT NOT NULL, location TEXT NOT NULL, start_at BIGINT NOT NULL, end_at BIGINT NOT NULL,
@@ -28,40 +29,9 @@ var migrations = []store.Migration{{Version: 1, Stmts: []string{
 	`ALTER TABLE calendar_events ADD COLUMN rdates TEXT NOT NULL DEFAULT '[]'`,
 }}}
 
-// event is one row: a single event, a recurring series, or one changed
-// occurrence of a series.
-type event struct {
-	ID          string    `json:"id"`
-	UID         string    `json:"uid"`
-	Calendar    string    `json:"calendar"`
-	Title       string    `json:"title"`
-	Description string    `json:"description,omitempty"`
-	Location    string    `json:"location,omitempty"`
-	Start       time.Time `json:"start"` // UTC; for an all-day event, the date at 00:00 UTC
-	End         time.Time `json:"end"`   // exclusive; all-day: the day after the last
-	AllDay      bool      `json:"all_day"`
-	// TZ is the zone whose wall clock the event keeps (recurrences follow
-	// it across DST): an IANA name, or the VTIMEZONE of a zone an imported
-	// file defined itself (zone.go); "" for UTC times and all-day dates.
-	TZ           string      `json:"tz,omitempty"`
-	RRule        string      `json:"rrule,omitempty"`
-	RDates       []time.Time `json:"rdates,omitempty"`
-	ExDates      []time.Time `json:"exdates,omitempty"`
-	RecurrenceID time.Time   `json:"recurrence_id,omitzero"`
-	Status       string      `json:"status,omitempty"`
-	Transp       string      `json:"transp,omitempty"`
-	Sequence     int         `json:"sequence"`
-	Extra        []rawProp   `json:"extra,omitempty"`
-	Created      int64       `json:"created_at"`
-	Updated      int64       `json:"updated_at"`
-}
-
-// rawProp is a VEVENT property kept as it came.
-type rawProp struct {
-	Name   string              `json:"name"`
-	Params map[string][]string `json:"params,omitempty"`
-	Value  string              `json:"value"`
-}
+// event is one stored event: the model the ICS codec (internal/ical) reads
+// and writes.
+type event = ical.Event
 
 const eventCols = `id, uid, calendar, title, description, location, start_at, end_at, all_day, tz, rrule, exdates, recurrence_id, status, transp, sequence, extra, created_at, updated_at, rdates`
 
@@ -112,7 +82,7 @@ func unixJSON(ts []time.Time) string {
 	return string(b)
 }
 
-func (e *event) columns() []any {
+func columns(e *event) []any {
 	extra := []byte("[]")
 	if len(e.Extra) > 0 {
 		extra, _ = json.Marshal(e.Extra)
@@ -126,7 +96,7 @@ func (e *event) columns() []any {
 }
 
 func insertEvent(tx *sql.Tx, e *event) error {
-	_, err := tx.Exec(`INSERT INTO calendar_events (`+eventCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`, e.columns()...)
+	_, err := tx.Exec(`INSERT INTO calendar_events (`+eventCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`, columns(e)...)
 	return err
 }
 
@@ -151,7 +121,7 @@ func upsertEvent(tx *sql.Tx, e *event) (inserted bool, err error) {
 }
 
 func updateEvent(tx *sql.Tx, e *event) error {
-	c := e.columns()
+	c := columns(e)
 	_, err := tx.Exec(`UPDATE calendar_events SET uid = $2, calendar = $3, title = $4, description = $5, location = $6, start_at = $7, end_at = $8,
 		all_day = $9, tz = $10, rrule = $11, exdates = $12, recurrence_id = $13, status = $14, transp = $15, sequence = $16, extra = $17,
 		created_at = $18, updated_at = $19, rdates = $20 WHERE id = $1`, c...)
@@ -227,16 +197,16 @@ func allEvents(db *sql.DB, calendars []string) ([]*event, error) {
 	return out, rows.Err()
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,9 +1,9 @@
 package calendar
 
 import (
+	"clawbridge/internal/ical"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/teambition/rrule-go"
@@ -17,33 +17,15 @@ type occurrence struct {
 }
 
 // span is an event's instants: an all-day date is read as that day in loc.
-func (e *event) span(loc *time.Location) (time.Time, time.Time) {
+func span(e *event, loc *time.Location) (time.Time, time.Time) {
 	if !e.AllDay {
 		return e.Start, e.End
 	}
-	return dateIn(e.Start, loc), dateIn(e.End, loc)
-}
-
-func dateIn(d time.Time, loc *time.Location) time.Time {
-	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, loc)
-}
-
-// wallZone is where a series repeats: its own zone, else loc for all-day
-// dates and UTC for UTC times.
-func (e *event) wallZone(loc *time.Location) *time.Location {
-	if e.TZ != "" {
-		if l, err := loadZone(e.TZ); err == nil {
-			return l
-		}
-	}
-	if e.AllDay {
-		return loc
-	}
-	return time.UTC
+	return ical.DateIn(e.Start, loc), ical.DateIn(e.End, loc)
 }
 
 // repeats reports a series: an RRULE or RDATEs (not a changed occurrence).
-func (e *event) repeats() bool {
+func repeats(e *event) bool {
 	return (e.RRule != "" || len(e.RDates) > 0) && e.RecurrenceID.IsZero()
 }
 
@@ -54,61 +36,6 @@ func overlaps(start, end, from, to time.Time) bool {
 		return !start.Before(from) && start.Before(to)
 	}
 	return start.Before(to) && end.After(from)
-}
-
-// maxSteps bounds the rule instances walked for one event in one call.
-const maxSteps = 100000
-
-// seriesInstants are the starts of series e in [from, to): DTSTART, the
-// instances of its rule r (nil: none) and its RDATEs, each once, in order.
-// All-day dates are read as days in loc.
-func seriesInstants(e *event, r *rrule.RRule, loc *time.Location, from, to time.Time) ([]time.Time, error) {
-	date := func(t time.Time) time.Time {
-		if e.AllDay {
-			return dateIn(t, loc)
-		}
-		return t
-	}
-	seen := map[int64]bool{}
-	var out []time.Time
-	add := func(t time.Time) {
-		if !t.Before(from) && t.Before(to) && !seen[t.Unix()] {
-			seen[t.Unix()] = true
-			out = append(out, t)
-		}
-	}
-	if r == nil {
-		add(date(e.Start))
-	} else {
-		next := r.Iterator()
-		for n := 0; ; n++ {
-			t, ok := next()
-			if !ok || !t.Before(to) {
-				break
-			}
-			if n > maxSteps {
-				return nil, fmt.Errorf("event %s repeats too often to list", e.ID)
-			}
-			add(t)
-		}
-	}
-	for _, t := range e.RDates {
-		add(date(t))
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Before(out[j]) })
-	return out, nil
-}
-
-// parseRule reads an RRULE value, tolerating the spaces some writers put
-// after commas ("BYDAY=MO, TU").
-func parseRule(s string, start time.Time) (*rrule.RRule, error) {
-	s = strings.ReplaceAll(strings.TrimPrefix(strings.TrimSpace(s), "RRULE:"), " ", "")
-	opt, err := rrule.StrToROptionInLocation(s, start.Location())
-	if err != nil {
-		return nil, err
-	}
-	opt.Dtstart = start
-	return rrule.NewRRule(*opt)
 }
 
 // expand lists the instances of events in [from, to), series expanded in
@@ -123,9 +50,9 @@ func expand(events []*event, from, to time.Time, loc *time.Location, max int) ([
 	}
 	var out []occurrence
 	for _, e := range events {
-		start, end := e.span(loc)
+		start, end := span(e, loc)
 		dur := end.Sub(start)
-		if !e.repeats() {
+		if !repeats(e) {
 			if overlaps(start, end, from, to) {
 				orig := e.RecurrenceID
 				if orig.IsZero() {
@@ -135,11 +62,11 @@ func expand(events []*event, from, to time.Time, loc *time.Location, max int) ([
 			}
 			continue
 		}
-		wall := e.wallZone(loc)
+		wall := e.WallZone(loc)
 		var r *rrule.RRule
 		if e.RRule != "" {
 			var err error
-			if r, err = parseRule(e.RRule, start.In(wall)); err != nil {
+			if r, err = ical.ParseRule(e.RRule, start.In(wall)); err != nil {
 				return nil, fmt.Errorf("event %s: RRULE %q: %v", e.ID, e.RRule, err)
 			}
 		}
@@ -147,10 +74,10 @@ func expand(events []*event, from, to time.Time, loc *time.Location, max int) ([
 		for _, x := range e.ExDates {
 			ex[x.Unix()] = true
 			if e.AllDay {
-				ex[dateIn(x, loc).Unix()] = true
+				ex[ical.DateIn(x, loc).Unix()] = true
 			}
 		}
-		starts, err := seriesInstants(e, r, loc, from.Add(-dur), to)
+		starts, err := ical.SeriesInstants(e, r, loc, from.Add(-dur), to)
 		if err != nil {
 			return nil, err
 		}

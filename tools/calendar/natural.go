@@ -1,6 +1,7 @@
 package calendar
 
 import (
+	"clawbridge/internal/ical"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -55,7 +56,7 @@ func parseWhen(s string, now time.Time, loc *time.Location) (when, error) {
 	if !good {
 		return when{}, notATime(s)
 	}
-	t, err := wall(day.Year(), day.Month(), day.Day(), h, m, 0, loc)
+	t, err := ical.Wall(day.Year(), day.Month(), day.Day(), h, m, 0, loc)
 	if err != nil {
 		return when{}, err
 	}

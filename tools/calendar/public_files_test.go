@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"clawbridge/internal/ical"
 	"clawbridge/internal/store/storetest"
 	"clawbridge/tools/tooltest"
 )
@@ -138,11 +139,11 @@ func TestCalendarICS_RDateObservancesAndXLicLocation(t *testing.T) {
 		}
 	})
 
-	cal, _, err := parseICS(strings.NewReader(strings.Replace(string(raw), "X-LIC-LOCATION:Pacific/Fiji\n", "", 1)), "x", time.UTC, mar2026)
+	cal, _, err := ical.Parse(strings.NewReader(strings.Replace(string(raw), "X-LIC-LOCATION:Pacific/Fiji\n", "", 1)), "x", time.UTC, mar2026)
 	if err != nil || len(cal) != 1 {
 		t.Fatalf("%v %v", cal, err)
 	}
-	loc, err := loadZone(cal[0].TZ)
+	loc, err := ical.LoadZone(cal[0].TZ)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +249,7 @@ func TestCalendarImport_SkipsEventsItCannotRead(t *testing.T) {
 		}
 		m := res.Data.(map[string]any)
 		eq(t, "imported", m["added"], 1)
-		eq(t, "skipped", m["skipped"], []skipped{{"VEVENT 2", "DTSTART is missing"}, {"VEVENT 3", "DTSTART is missing"}})
+		eq(t, "skipped", m["skipped"], []ical.Skipped{{Event: "VEVENT 2", Reason: "DTSTART is missing"}, {Event: "VEVENT 3", Reason: "DTSTART is missing"}})
 		if !strings.Contains(res.Summary, "Skipped 2") {
 			t.Errorf("summary %q does not say so", res.Summary)
 		}

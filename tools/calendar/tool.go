@@ -27,13 +27,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"clawbridge/internal/ical"
+	"clawbridge/internal/records"
 	"clawbridge/internal/sandbox"
-	"clawbridge/internal/store"
 	"clawbridge/internal/wording"
 	"clawbridge/internal/zone"
 	"clawbridge/tools/tool"
@@ -43,7 +43,7 @@ import (
 
 type caltool struct {
 	cfg  Config
-	st   *store.Store
+	st   tool.Records
 	sb   *sandbox.Sandbox
 	loc  *time.Location
 	work [2]time.Duration
@@ -162,10 +162,10 @@ func (c *caltool) view(o occurrence) map[string]any {
 	if e.Description != "" {
 		v["description"] = e.Description
 	}
-	if tz := zoneLabel(e.TZ); tz != "" && tz != c.loc.String() {
+	if tz := ical.ZoneLabel(e.TZ); tz != "" && tz != c.loc.String() {
 		v["event_timezone"] = tz
 	}
-	if e.repeats() || !e.RecurrenceID.IsZero() {
+	if repeats(e) || !e.RecurrenceID.IsZero() {
 		v["recurring"] = true
 		if e.RRule != "" {
 			v["rrule"] = e.RRule
@@ -287,7 +287,7 @@ func (c *caltool) fill(e *event, a tool.Args, creating bool) error {
 		}
 		loc, tz = l, l.String()
 	} else if e.TZ != "" {
-		if l, err := loadZone(e.TZ); err == nil {
+		if l, err := ical.LoadZone(e.TZ); err == nil {
 			loc, tz = l, e.TZ
 		}
 	}
@@ -358,7 +358,7 @@ func (c *caltool) fill(e *event, a tool.Args, creating bool) error {
 		if !e.RecurrenceID.IsZero() {
 			return tool.Invalid("rrule", "one occurrence of a series cannot repeat on its own", "update the series (without occurrence) instead")
 		}
-		if _, err := parseRule(e.RRule, e.Start.In(e.wallZone(c.loc))); err != nil {
+		if _, err := ical.ParseRule(e.RRule, e.Start.In(e.WallZone(c.loc))); err != nil {
 			return tool.Invalid("rrule", fmt.Sprintf("RRULE %q: %v", e.RRule, err), "e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10")
 		}
 	}
@@ -371,7 +371,7 @@ func (c *caltool) fill(e *event, a tool.Args, creating bool) error {
 			}
 			e.ExDates = append(e.ExDates, t)
 		}
-		if len(e.ExDates) > 0 && !e.repeats() {
+		if len(e.ExDates) > 0 && !repeats(e) {
 			return tool.Invalid("exdates", "exdates need a recurring event (rrule)", "")
 		}
 	}
@@ -384,7 +384,7 @@ func (c *caltool) occurrenceTime(e *event, s string) (time.Time, error) {
 	if e.AllDay {
 		return c.dateAt(s, c.loc)
 	}
-	return c.instantAt(s, e.wallZone(c.loc))
+	return c.instantAt(s, e.WallZone(c.loc))
 }
 
 func (c *caltool) create(ctx context.Context, call *tool.Call) (*tool.Result, error) {
@@ -403,7 +403,7 @@ func (c *caltool) create(ctx context.Context, call *tool.Call) (*tool.Result, er
 	if err := c.st.Tx(ctx, func(tx *sql.Tx) error { return insertEvent(tx, e) }); err != nil {
 		return nil, err
 	}
-	s, en := e.span(c.loc)
+	s, en := span(e, c.loc)
 	v := c.view(occurrence{ev: e, start: s, end: en, original: s})
 	return &tool.Result{Summary: fmt.Sprintf("Created %q (%s) on %s, %s.", e.Title, e.ID, e.Calendar, v["start"]), Data: v}, nil
 }
@@ -428,19 +428,19 @@ func (c *caltool) change(ctx context.Context, id string, fn func(tx *sql.Tx, e *
 
 // isOccurrence checks that t is an instance of series e.
 func (c *caltool) isOccurrence(e *event, t time.Time) bool {
-	start, _ := e.span(c.loc)
+	start, _ := span(e, c.loc)
 	wt := t
 	if e.AllDay {
-		wt = dateIn(t, c.loc)
+		wt = ical.DateIn(t, c.loc)
 	}
 	var r *rrule.RRule
 	if e.RRule != "" {
 		var err error
-		if r, err = parseRule(e.RRule, start.In(e.wallZone(c.loc))); err != nil {
+		if r, err = ical.ParseRule(e.RRule, start.In(e.WallZone(c.loc))); err != nil {
 			return false
 		}
 	}
-	got, err := seriesInstants(e, r, c.loc, wt, wt.Add(time.Second))
+	got, err := ical.SeriesInstants(e, r, c.loc, wt, wt.Add(time.Second))
 	return err == nil && len(got) > 0
 }
 
@@ -450,7 +450,7 @@ func (c *caltool) update(ctx context.Context, call *tool.Call) (*tool.Result, er
 	_, err := c.change(ctx, call.Args.String("id"), func(tx *sql.Tx, e *event) error {
 		target := e
 		if call.Args.Has("occurrence") {
-			if !e.repeats() {
+			if !repeats(e) {
 				return tool.Invalid("occurrence", "the event does not repeat", "update it without occurrence")
 			}
 			t, err := c.occurrenceTime(e, call.Args.String("occurrence"))
@@ -485,7 +485,7 @@ func (c *caltool) update(ctx context.Context, call *tool.Call) (*tool.Result, er
 	if err != nil {
 		return nil, err
 	}
-	s, en := result.span(c.loc)
+	s, en := span(result, c.loc)
 	orig := result.RecurrenceID
 	if orig.IsZero() {
 		orig = s
@@ -498,7 +498,7 @@ func (c *caltool) delete(ctx context.Context, call *tool.Call) (*tool.Result, er
 	var summary string
 	_, err := c.change(ctx, call.Args.String("id"), func(tx *sql.Tx, e *event) error {
 		if call.Args.Has("occurrence") {
-			if !e.repeats() {
+			if !repeats(e) {
 				return tool.Invalid("occurrence", "the event does not repeat", "delete it without occurrence")
 			}
 			t, err := c.occurrenceTime(e, call.Args.String("occurrence"))
@@ -534,7 +534,7 @@ func (c *caltool) delete(ctx context.Context, call *tool.Call) (*tool.Result, er
 		if !e.RecurrenceID.IsZero() { // one changed occurrence only
 			group = []*event{e}
 		}
-		if err := store.Trash(tx, "calendar", "event", e.ID, e.Title, group); err != nil {
+		if err := records.Trash(tx, "calendar", "event", e.ID, e.Title, group); err != nil {
 			return err
 		}
 		for _, x := range group {
@@ -558,8 +558,8 @@ func (c *caltool) restore(ctx context.Context, call *tool.Call) (*tool.Result, e
 	id := call.Args.String("id")
 	var group []*event
 	err := c.st.Tx(ctx, func(tx *sql.Tx) error {
-		it, err := store.Restore(tx, "calendar", id)
-		if errors.Is(err, store.ErrNotInTrash) {
+		it, err := records.Restore(tx, "calendar", id)
+		if errors.Is(err, records.ErrNotInTrash) {
 			return tool.Invalid("id", fmt.Sprintf("no deleted event %q in the trash", id), "")
 		} else if err != nil {
 			return err
@@ -589,19 +589,15 @@ func (c *caltool) importICS(ctx context.Context, call *tool.Call) (*tool.Result,
 	if err != nil {
 		return nil, tool.PathError("path", p, err)
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil, tool.Invalid("path", fmt.Sprintf("cannot read %s: %v", p, err), "give an .ics file in the workspace")
+	raw, err := tool.ReadRegular("path", p, abs, int64(c.cfg.MaxImportMB)<<20)
+	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeTooLarge {
+		te.Hint = "split the file, or raise tools.calendar.max_import_mb"
 	}
-	if fi.Size() > int64(c.cfg.MaxImportMB)<<20 {
-		return nil, tool.Errorf(tool.CodeTooLarge, "split the file, or raise tools.calendar.max_import_mb", "%s is over %d MB", p, c.cfg.MaxImportMB)
-	}
-	raw, err := os.ReadFile(abs)
 	if err != nil {
-		return nil, tool.Invalid("path", err.Error(), "")
+		return nil, err
 	}
 	cal := strings.TrimSpace(call.Args.StringOr("calendar", c.cfg.Calendar))
-	evs, skips, err := parseICS(bytes.NewReader(raw), cal, c.loc, c.now())
+	evs, skips, err := ical.Parse(bytes.NewReader(raw), cal, c.loc, c.now())
 	if err != nil {
 		return nil, tool.Invalid("path", fmt.Sprintf("%s: %v", p, err), "nothing was imported")
 	}
@@ -653,7 +649,7 @@ func (c *caltool) exportICS(ctx context.Context, call *tool.Call) (*tool.Result,
 		return nil, err
 	}
 	var b bytes.Buffer
-	if err := writeICS(&b, evs, c.now()); err != nil {
+	if err := ical.Write(&b, evs, c.now()); err != nil {
 		return nil, err
 	}
 	f, err := out.Write(".ics", b.Bytes())

@@ -1,8 +1,8 @@
 package calendar
 
 import (
+	"clawbridge/internal/ical"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 )
@@ -20,50 +20,10 @@ func parseInstant(s string, loc *time.Location) (time.Time, error) {
 	}
 	for _, layout := range localLayouts {
 		if t, err := time.Parse(layout, s); err == nil { // the fields as written; wall puts them in loc
-			return wall(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), loc)
+			return ical.Wall(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), loc)
 		}
 	}
 	return time.Time{}, fmt.Errorf("%q is not a time: give RFC 3339 (2026-03-08T09:00:00+08:00) or a local time (2026-03-08T09:00)", s)
-}
-
-// wall is a wall-clock time in loc, refusing one that does not exist and
-// taking the earliest of those that do (a fall-back change of any size).
-func wall(y int, mo time.Month, d, h, mi, s int, loc *time.Location) (time.Time, error) {
-	w := time.Date(y, mo, d, h, mi, s, 0, time.UTC) // the clock's fields
-	var best time.Time
-	for _, off := range offsetsNear(w, loc) {
-		t := w.Add(-time.Duration(off) * time.Second)
-		if sameClock(t.In(loc), w) && (best.IsZero() || t.Before(best)) {
-			best = t
-		}
-	}
-	if best.IsZero() {
-		return time.Time{}, fmt.Errorf("%04d-%02d-%02d %02d:%02d does not exist in %s (the clocks skip it for daylight saving)", y, mo, d, h, mi, loc)
-	}
-	return best.UTC(), nil
-}
-
-// beforeGap reads a wall time the clocks skip with the offset before the
-// gap, as RFC 5545 3.3.5 says.
-func beforeGap(w time.Time, loc *time.Location) time.Time {
-	_, off := w.Add(-48 * time.Hour).In(loc).Zone()
-	return w.Add(-time.Duration(off) * time.Second).UTC()
-}
-
-// offsetsNear are loc's offsets within two days of the wall clock w.
-func offsetsNear(w time.Time, loc *time.Location) []int {
-	var out []int
-	for h := -48; h <= 48; h += 12 {
-		_, off := w.Add(time.Duration(h) * time.Hour).In(loc).Zone()
-		if !slices.Contains(out, off) {
-			out = append(out, off)
-		}
-	}
-	return out
-}
-
-func sameClock(t, w time.Time) bool {
-	return t.Year() == w.Year() && t.YearDay() == w.YearDay() && t.Hour() == w.Hour() && t.Minute() == w.Minute() && t.Second() == w.Second()
 }
 
 // parseDate reads YYYY-MM-DD.

@@ -19,7 +19,7 @@ import (
 func setup(t testing.TB) (tool.Tool, string) {
 	t.Helper()
 	d := tooltest.Deps(t)
-	return New(d), d.Sandbox.Root()
+	return tooltest.Build(t, New, d), d.Sandbox.Root()
 }
 
 func run(t *testing.T, tl tool.Tool, args map[string]any) map[string]any {

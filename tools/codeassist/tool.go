@@ -27,7 +27,7 @@ type assistant struct {
 }
 
 // New builds coding_assistant.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	a := &assistant{d: d}
 	return tool.Tool{
 		Name:  "coding_assistant",
@@ -90,7 +90,7 @@ func New(d *tool.Deps) tool.Tool {
 			"分析代码的函数复杂度",
 			"把这段 JSON 格式化一下",
 		},
-	}
+	}, nil
 }
 
 // sourceParams are the inputs of the actions that read one piece of code:

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"unicode"
 
+	"clawbridge/internal/docout"
 	"clawbridge/internal/docx"
 	"clawbridge/internal/office"
-	"clawbridge/tools/docout"
 	"clawbridge/tools/tool"
 )
 

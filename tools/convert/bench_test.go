@@ -15,7 +15,7 @@ import (
 func BenchmarkMarkdownToPDF50(b *testing.B) {
 	d := tooltest.Deps(b)
 	d.PDF = renderer(b)
-	tl := New(d)
+	tl := tooltest.Build(b, New, d)
 	var md strings.Builder
 	md.WriteString("# 基准文档 Benchmark\n\n")
 	for i := 0; i < 100; i++ {

@@ -3,6 +3,7 @@ package convert
 import (
 	"archive/zip"
 	"bytes"
+	"clawbridge/internal/ooxml"
 	"context"
 	"testing"
 )
@@ -49,8 +50,8 @@ func FuzzDocxRead(f *testing.F) {
 		w, _ := zw.Create("word/document.xml")
 		w.Write([]byte(doc))
 		zw.Close()
-		_, _ = docxRead(buf.Bytes(), true)
-		_, _ = docxRead(buf.Bytes(), false)
+		_, _ = ooxml.Docx(buf.Bytes(), true)
+		_, _ = ooxml.Docx(buf.Bytes(), false)
 	})
 }
 

@@ -61,7 +61,7 @@ func newEnv(t *testing.T, withPDF bool) *env {
 	if withPDF {
 		d.PDF = renderer(t)
 	}
-	return &env{t: t, d: d, tool: New(d), root: d.Sandbox.Root()}
+	return &env{t: t, d: d, tool: tooltest.Build(t, New, d), root: d.Sandbox.Root()}
 }
 
 func (e *env) put(rel string, data []byte) string {

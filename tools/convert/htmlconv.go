@@ -6,36 +6,16 @@ import (
 	"fmt"
 	"strings"
 
-	h2m "github.com/JohannesKaufmann/html-to-markdown/v2/converter"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/strikethrough"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
 	"clawbridge/internal/docx"
+	"clawbridge/internal/htmlmd"
 	"clawbridge/tools/tool"
 )
 
-// toMarkdown converts HTML to GitHub-flavoured Markdown (tables and
-// strikethrough included). Scripts, styles and the head are dropped.
-func toMarkdown(src []byte) (string, error) {
-	conv := h2m.NewConverter(h2m.WithPlugins(
-		base.NewBasePlugin(),
-		commonmark.NewCommonmarkPlugin(),
-		table.NewTablePlugin(),
-		strikethrough.NewStrikethroughPlugin(),
-	))
-	md, err := conv.ConvertString(string(src))
-	if err != nil {
-		return "", tool.Errorf(tool.CodeFailed, "", "html to markdown: %v", err)
-	}
-	return strings.TrimSpace(md) + "\n", nil
-}
-
 func (cv *converter) htmlToMD(_ context.Context, _ *tool.Call, src *source, _ string) ([]byte, map[string]any, error) {
-	md, err := toMarkdown(src.data)
+	md, err := htmlmd.Markdown(src.data)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -43,7 +23,7 @@ func (cv *converter) htmlToMD(_ context.Context, _ *tool.Call, src *source, _ st
 }
 
 func (cv *converter) htmlToDOCX(_ context.Context, c *tool.Call, src *source, _ string) ([]byte, map[string]any, error) {
-	md, err := toMarkdown(src.data)
+	md, err := htmlmd.Markdown(src.data)
 	if err != nil {
 		return nil, nil, err
 	}

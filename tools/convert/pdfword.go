@@ -4,14 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
-	"clawbridge/internal/jail"
 	"clawbridge/internal/office"
+	"clawbridge/internal/pdftext"
 	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
@@ -74,20 +71,18 @@ type pdfFacts struct {
 	empty     []int // pages without text, 1-based
 }
 
-// popplerTimeout bounds one pdfinfo or pdftotext run.
-const popplerTimeout = 5 * time.Minute
-
 // readPDF asks pdfinfo whether the PDF is encrypted and pdftotext which
 // pages have text. Both parse an untrusted file, so they run in the jail
 // seeing only that file, read-only.
 func readPDF(ctx context.Context, src *source) (pdfFacts, error) {
 	var f pdfFacts
-	out, err := poppler(ctx, "pdfinfo", src, nil, 1<<20)
+	out, err := pdftext.Info(ctx, src.abs, src.name)
 	if err != nil {
 		return f, err
 	}
 	f.pages, f.encrypted = parseInfo(out)
-	text, err := poppler(ctx, "pdftotext", src, []string{"-enc", "UTF-8"}, 64<<20)
+	// Text past 64 MB is dropped: enough is known by then.
+	text, err := pdftext.Extract(ctx, src.abs, src.name, pdftext.Options{MaxBytes: 64 << 20, Partial: true})
 	if err != nil {
 		return f, err
 	}
@@ -101,42 +96,6 @@ func readPDF(ctx context.Context, src *source) (pdfFacts, error) {
 		}
 	}
 	return f, nil
-}
-
-// poppler runs pdfinfo or pdftotext over the source in the jail and returns
-// what it printed. Text beyond capBytes is dropped: enough is known by then.
-func poppler(ctx context.Context, prog string, src *source, args []string, capBytes int) (string, error) {
-	bin, err := exec.LookPath(prog)
-	if err != nil {
-		return "", tool.Missing(prog, "poppler-utils")
-	}
-	target := "/tmp/in/" + filepath.Base(src.abs)
-	argv := append(append([]string{bin}, args...), target)
-	if prog == "pdftotext" {
-		argv = append(argv, "-")
-	}
-	res, err := jail.Run(ctx, jail.Spec{
-		Argv:      argv,
-		Env:       []string{"LANG=C.UTF-8"},
-		Binds:     []jail.Bind{{Source: src.abs, Target: target}},
-		Timeout:   popplerTimeout,
-		StdoutCap: capBytes,
-		StderrCap: 4 << 10,
-	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		return "", fmt.Errorf("convert: run %s: %w", prog, err)
-	}
-	if res.ExitCode != 0 || res.Signal != "" {
-		msg := strings.TrimSpace(res.Stderr + " " + res.Signal)
-		if strings.Contains(msg, "Incorrect password") {
-			return "", encryptedPDF(src.name, "needs a password to open")
-		}
-		return "", tool.Errorf(tool.CodeInvalid, "check the file with pdf_tool validate", "%s is not a readable PDF: %s: %s", src.name, prog, msg)
-	}
-	return res.Stdout, nil
 }
 
 // parseInfo reads the page count and encryption from pdfinfo's answer. The

@@ -75,7 +75,7 @@ func (cv *converter) routes() map[string]map[string]convFunc {
 }
 
 // New builds format_converter.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	cv := &converter{d: d, cfg: Section{MaxMB: 100}}
 	// A refused section keeps the defaults; the server does not start on it.
 	if s := cv.cfg; d.Config != nil && d.Config.Section("format_converter", &s) == nil {
@@ -122,7 +122,7 @@ func New(d *tool.Deps) tool.Tool {
 			"docx转pdf",
 			"把Excel表格转成csv",
 		},
-	}
+	}, nil
 }
 
 func (cv *converter) convert(ctx context.Context, c *tool.Call) (*tool.Result, error) {

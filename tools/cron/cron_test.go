@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/internal/store"
 	"clawbridge/internal/store/storetest"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
@@ -112,7 +111,7 @@ func (r *rig) tick(t *testing.T) {
 	s.wg.Wait()
 }
 
-func count(t *testing.T, st *store.Store, q string, args ...any) int {
+func count(t *testing.T, st tool.Records, q string, args ...any) int {
 	t.Helper()
 	var n int
 	if err := st.DB().QueryRow(q, args...).Scan(&n); err != nil {

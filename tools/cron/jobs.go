@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"time"
 
-	"clawbridge/internal/store"
+	"clawbridge/internal/records"
 )
 
 // The cron tables. Times are Unix milliseconds in UTC; next_run 0 means
 // none (a one-off that ran). A run row is keyed by job and scheduled time,
 // so one scheduled time has at most one run whatever the processes.
-var migrations = []store.Migration{{Version: 1, Stmts: []string{
+var migrations = []records.Migration{{Version: 1, Stmts: []string{
 	`CREATE TABLE IF NOT EXISTS cron_jobs (
 		id TEXT PRIMARY KEY, name TEXT NOT NULL, spec TEXT NOT NULL, kind TEXT NOT NULL, phrase TEXT NOT NULL,
 		message TEXT NOT NULL, tool TEXT NOT NULL, action TEXT NOT NULL, args TEXT NOT NULL, level TEXT NOT NULL,

@@ -33,7 +33,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/store"
+	"clawbridge/internal/records"
 	"clawbridge/internal/wording"
 	"clawbridge/internal/zone"
 	"clawbridge/tools/tool"
@@ -41,7 +41,7 @@ import (
 
 type crontool struct {
 	cfg   Config
-	st    *store.Store
+	st    tool.Records
 	loc   *time.Location
 	log   zerolog.Logger
 	owner string // this process, in leases and runs
@@ -310,7 +310,7 @@ func (c *crontool) change(ctx context.Context, id string, fn func(tx *sql.Tx, j 
 
 func (c *crontool) remove(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	j, err := c.change(ctx, call.Args.String("id"), func(tx *sql.Tx, j *job) error {
-		if err := store.Trash(tx, "cron", "job", j.ID, j.Name, j); err != nil {
+		if err := records.Trash(tx, "cron", "job", j.ID, j.Name, j); err != nil {
 			return err
 		}
 		_, err := tx.Exec(`DELETE FROM cron_jobs WHERE id = $1`, j.ID)
@@ -329,8 +329,8 @@ func (c *crontool) restore(ctx context.Context, call *tool.Call) (*tool.Result, 
 	id := call.Args.String("id")
 	var j job
 	err := c.st.Tx(ctx, func(tx *sql.Tx) error {
-		it, err := store.Restore(tx, "cron", id)
-		if errors.Is(err, store.ErrNotInTrash) {
+		it, err := records.Restore(tx, "cron", id)
+		if errors.Is(err, records.ErrNotInTrash) {
 			return tool.Invalid("id", fmt.Sprintf("no removed job %q in the trash", id), "history and list show job ids")
 		} else if err != nil {
 			return err

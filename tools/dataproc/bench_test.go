@@ -12,7 +12,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"clawbridge/tools/dataproc/table"
+	"clawbridge/internal/table"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )
@@ -80,7 +80,7 @@ func benchTool(b *testing.B, file string) (tool.Tool, string) {
 	}
 	// The workbook lives outside the workspace: add its directory as a root.
 	d.Sandbox.ApplyClientRoots(append(d.Sandbox.Roots(), filepath.Dir(file)), true)
-	return New(d), file
+	return tooltest.Build(b, New, d), file
 }
 
 func BenchmarkBareRows100k(b *testing.B) {
@@ -206,7 +206,7 @@ func BenchmarkGroupBy1MCSV(b *testing.B) {
 	}
 	w.Flush()
 	f.Close()
-	tl := New(d)
+	tl := tooltest.Build(b, New, d)
 	b.ResetTimer()
 	for b.Loop() {
 		res, err := tooltest.Run(b, tl, map[string]any{"action": "group", "path": "million.csv", "group_by": []any{"region"},

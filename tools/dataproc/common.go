@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"clawbridge/internal/sqlcheck"
+	"clawbridge/internal/table"
 	"clawbridge/internal/wording"
-	"clawbridge/tools/dataproc/table"
-	"clawbridge/tools/dbquery/sqlcheck"
 	"clawbridge/tools/tool"
 )
 

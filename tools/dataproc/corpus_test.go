@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"clawbridge/internal/office"
+	"clawbridge/internal/table"
 	"clawbridge/internal/xlsxcell"
-	"clawbridge/tools/dataproc/table"
 )
 
 // corpusDir finds the public test corpora scripts/fetch-corpora.sh fetches.

@@ -38,7 +38,7 @@ func newEnv(t testing.TB) *env {
 			t.Fatal(err)
 		}
 	}
-	tl := New(d)
+	tl := tooltest.Build(t, New, d)
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}

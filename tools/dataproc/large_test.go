@@ -13,7 +13,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"clawbridge/tools/dataproc/table"
+	"clawbridge/internal/table"
 	"clawbridge/tools/tooltest"
 )
 

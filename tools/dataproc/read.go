@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"clawbridge/internal/table"
 	"clawbridge/internal/wording"
-	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
 )
 

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"clawbridge/tools/dataproc/table"
+	"clawbridge/internal/table"
 	"clawbridge/tools/tool"
 )
 

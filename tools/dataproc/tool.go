@@ -5,7 +5,7 @@ package dataproc
 
 import (
 	"clawbridge/internal/config"
-	"clawbridge/tools/dataproc/table"
+	"clawbridge/internal/table"
 	"clawbridge/tools/tool"
 	"errors"
 )
@@ -33,7 +33,7 @@ type processor struct {
 }
 
 // New builds data_processor.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	p := &processor{d: d, limits: table.DefaultLimits}
 	var cfg Config
 	if d.Config != nil {
@@ -66,5 +66,5 @@ func New(d *tool.Deps) tool.Tool {
 			"把这个表格去重、清洗后导出成 Excel",
 			"统计每个月的订单数量",
 		},
-	}
+	}, nil
 }

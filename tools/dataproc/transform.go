@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"clawbridge/internal/table"
 	"clawbridge/internal/wording"
-	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
 )
 

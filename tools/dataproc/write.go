@@ -6,8 +6,8 @@ import (
 	"hash/fnv"
 	"path/filepath"
 
+	"clawbridge/internal/table"
 	"clawbridge/internal/wording"
-	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
 )
 

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/tools/dataproc/table"
+	"clawbridge/internal/table"
 	"clawbridge/tools/tool"
 )
 

@@ -29,7 +29,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	d := tooltest.Deps(t)
-	tl := New(d)
+	tl := tooltest.Build(t, New, d)
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -20,8 +20,8 @@ import (
 	"golang.org/x/image/font/opentype"
 
 	"clawbridge/internal/cjkfont"
+	"clawbridge/internal/table"
 	"clawbridge/internal/wording"
-	"clawbridge/tools/dataproc/table"
 	"clawbridge/tools/tool"
 )
 
@@ -38,7 +38,7 @@ type viz struct {
 }
 
 // New builds data_visualization.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	v := &viz{d: d}
 	if d.Config != nil {
 		if err := d.Config.Section("data_visualization", &v.cfg); err != nil {
@@ -79,7 +79,7 @@ func New(d *tool.Deps) tool.Tool {
 			"生成一个饼图展示各产品占比",
 			"用这些数据做一个可视化仪表盘",
 		},
-	}
+	}, nil
 }
 
 func chartParams() []tool.Param {

@@ -22,7 +22,7 @@ func TestConfigSection(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Config.Tools = doc.Tools
-	tl := New(d)
+	tl := tooltest.Build(t, New, d)
 	res, err := tooltest.Run(t, tl, map[string]any{"action": "connections"})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestConfig_SectionRefusesOutOfRange(t *testing.T) {
 	} {
 		d := tooltest.Deps(t)
 		tooltest.ConfigSection(t, d, "db_query", tc.body)
-		New(d)
+		_, _ = New(d)
 		if err := tooltest.SectionRefused(t, d, "db_query", tc.want); strings.Contains(err.Error(), "hunter2") {
 			t.Fatalf("the refusal shows the DSN: %v", err)
 		}

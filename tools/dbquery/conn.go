@@ -17,7 +17,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"clawbridge/internal/logging"
-	"clawbridge/tools/dbquery/sqlcheck"
+	"clawbridge/internal/sqlcheck"
 	"clawbridge/tools/tool"
 )
 

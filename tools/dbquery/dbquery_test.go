@@ -12,7 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"clawbridge/tools/dbquery/sqlcheck"
+	"clawbridge/internal/sqlcheck"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )

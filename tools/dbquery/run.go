@@ -13,8 +13,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"clawbridge/internal/sqlcheck"
 	"clawbridge/internal/wording"
-	"clawbridge/tools/dbquery/sqlcheck"
 	"clawbridge/tools/tool"
 )
 

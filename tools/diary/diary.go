@@ -23,8 +23,8 @@ import (
 	"unicode"
 
 	"clawbridge/internal/config"
+	"clawbridge/internal/records"
 	"clawbridge/internal/sandbox"
-	"clawbridge/internal/store"
 	"clawbridge/internal/wording"
 	"clawbridge/internal/zone"
 	"clawbridge/tools/tool"
@@ -47,7 +47,7 @@ func (c *Config) Validate() error {
 	return errors.Join(zerr, config.AtLeast("max_chars", c.MaxChars, 1))
 }
 
-var migrations = []store.Migration{{Version: 1, Stmts: []string{
+var migrations = []records.Migration{{Version: 1, Stmts: []string{
 	`CREATE TABLE IF NOT EXISTS diary_entries (
 		id TEXT PRIMARY KEY, day TEXT NOT NULL, text TEXT NOT NULL, mood TEXT NOT NULL, tags TEXT NOT NULL,
 		version INTEGER NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)`,
@@ -95,7 +95,7 @@ func tagsJSON(t []string) string {
 
 type diary struct {
 	cfg Config
-	st  *store.Store
+	st  tool.Records
 	sb  *sandbox.Sandbox
 	loc *time.Location
 	now func() time.Time
@@ -561,7 +561,7 @@ func (x *diary) delete(ctx context.Context, call *tool.Call) (*tool.Result, erro
 		if err != nil {
 			return err
 		}
-		if err := store.Trash(tx, "diary", "entry", id, e.Day, trashed{Entry: *e, Versions: vs}); err != nil {
+		if err := records.Trash(tx, "diary", "entry", id, e.Day, trashed{Entry: *e, Versions: vs}); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(`DELETE FROM diary_versions WHERE entry_id = $1`, id); err != nil {
@@ -583,8 +583,8 @@ func (x *diary) restore(ctx context.Context, call *tool.Call) (*tool.Result, err
 	id := call.Args.String("id")
 	var t trashed
 	err := x.st.Tx(ctx, func(tx *sql.Tx) error {
-		it, err := store.Restore(tx, "diary", id)
-		if errors.Is(err, store.ErrNotInTrash) {
+		it, err := records.Restore(tx, "diary", id)
+		if errors.Is(err, records.ErrNotInTrash) {
 			return tool.Invalid("id", fmt.Sprintf("no deleted diary entry %q in the trash", id), "")
 		} else if err != nil {
 			return err

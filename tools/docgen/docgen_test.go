@@ -32,7 +32,7 @@ func writePNG(t *testing.T, path string, w, h int) {
 }
 
 func TestContract(t *testing.T) {
-	tl := docgen.New(tooltest.Deps(t))
+	tl := tooltest.Build(t, docgen.New, tooltest.Deps(t))
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestContract(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	d := tooltest.Deps(t)
-	tl := docgen.New(d)
+	tl := tooltest.Build(t, docgen.New, d)
 	writePNG(t, filepath.Join(d.Sandbox.Root(), "img", "a.png"), 10, 10)
 	os.WriteFile(filepath.Join(d.Sandbox.Root(), "taken.docx"), []byte("x"), 0o644)
 	cases := []struct {
@@ -85,7 +85,7 @@ func TestErrors(t *testing.T) {
 func TestGenerateAndReadBack(t *testing.T) {
 	officetest.Require(t, "soffice", "pdftotext", "pdfinfo")
 	d := tooltest.Deps(t)
-	tl := docgen.New(d)
+	tl := tooltest.Build(t, docgen.New, d)
 	root := d.Sandbox.Root()
 	writePNG(t, filepath.Join(root, "notes", "chart.png"), 800, 400)
 	md := "# 销售报告 Sales\n\n本季度销售额增长 **15%**。See [site](https://example.com).\n\n![chart](chart.png \"图 1 销售趋势\")\n\n- 华东\n- 华南\n\n| 区域 | 金额 |\n|---|---:|\n| 华东 | 100 |\n\n<!-- pagebreak -->\n\n## 结论\n\n继续保持。\n"

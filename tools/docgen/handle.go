@@ -4,15 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"clawbridge/internal/docout"
 	"clawbridge/internal/docx"
 	"clawbridge/internal/office"
 	"clawbridge/internal/sandbox"
 	"clawbridge/internal/wording"
-	"clawbridge/tools/docout"
 	"clawbridge/tools/tool"
 )
 
@@ -59,9 +58,9 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 			if err != nil {
 				return nil, tool.PathError("path", a.String("path"), err)
 			}
-			md, err = os.ReadFile(p)
+			md, err = tool.ReadRegular("path", a.String("path"), p, maxMarkdown)
 			if err != nil {
-				return nil, tool.Errorf(tool.CodeNotFound, "check the path with the file tool", "cannot read %s: %v", a.String("path"), err)
+				return nil, err
 			}
 			base = filepath.Dir(p)
 		}
@@ -181,3 +180,6 @@ func hasTOC(blocks []docx.Block) bool {
 	}
 	return false
 }
+
+// maxMarkdown bounds the Markdown file read from path.
+const maxMarkdown = 64 << 20

@@ -11,7 +11,7 @@ import (
 type generator struct{ d *tool.Deps }
 
 // New builds the doc_generator tool.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	g := &generator{d: d}
 	blockItem := &tool.Param{Name: "block", Type: tool.Object, Properties: []tool.Param{
 		{Name: "type", Type: tool.String, Required: true, Enum: blockTypes},
@@ -63,7 +63,7 @@ func New(d *tool.Deps) tool.Tool {
 			"把这些内容整理成docx报告",
 			"制作文档并导出PDF",
 		},
-	}
+	}, nil
 }
 
 var blockTypes = []string{"heading", "paragraph", "bullets", "numbered", "table", "image", "page_break", "toc", "code", "quote"}

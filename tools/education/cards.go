@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/store"
+	"clawbridge/internal/records"
 	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
@@ -21,7 +21,7 @@ import (
 // A card's schedule lives on its row (reps, interval, ef100, due day in the
 // configured zone); every review is also kept in edu_reviews, so what SM-2
 // did can be read back.
-var migrations = []store.Migration{{Version: 1, Stmts: []string{
+var migrations = []records.Migration{{Version: 1, Stmts: []string{
 	`CREATE TABLE IF NOT EXISTS edu_cards (
 		id TEXT PRIMARY KEY, deck TEXT NOT NULL, front TEXT NOT NULL, back TEXT NOT NULL,
 		reps INTEGER NOT NULL, interval_days INTEGER NOT NULL, ef100 INTEGER NOT NULL, due TEXT NOT NULL,
@@ -335,7 +335,7 @@ func (x *edu) deleteCard(ctx context.Context, call *tool.Call) (*tool.Result, er
 		if err != nil {
 			return err
 		}
-		if err := store.Trash(tx, "education", "card", id, c.Front, trashedCard{Card: *c, Reviews: rs}); err != nil {
+		if err := records.Trash(tx, "education", "card", id, c.Front, trashedCard{Card: *c, Reviews: rs}); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(`DELETE FROM edu_reviews WHERE card_id = $1`, id); err != nil {
@@ -357,8 +357,8 @@ func (x *edu) restoreCard(ctx context.Context, call *tool.Call) (*tool.Result, e
 	id := call.Args.String("id")
 	var t trashedCard
 	err := x.st.Tx(ctx, func(tx *sql.Tx) error {
-		it, err := store.Restore(tx, "education", id)
-		if errors.Is(err, store.ErrNotInTrash) {
+		it, err := records.Restore(tx, "education", id)
+		if errors.Is(err, records.ErrNotInTrash) {
 			return tool.Invalid("id", fmt.Sprintf("no deleted flashcard %q in the trash", id), "")
 		} else if err != nil {
 			return err

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/tools/calendar"
+	"clawbridge/internal/ical"
 	"clawbridge/tools/tool"
 )
 
@@ -186,7 +186,7 @@ func (x *edu) planICS(call *tool.Call, days []planDay) (tool.File, error) {
 	if tz == "Local" { // no IANA name: write UTC
 		tz = ""
 	}
-	var evs []calendar.Event
+	var evs []*ical.Event
 	for _, d := range days {
 		for _, s := range d.Sessions {
 			title := s.Topic
@@ -194,12 +194,12 @@ func (x *edu) planICS(call *tool.Call, days []planDay) (tool.File, error) {
 				title += " (" + s.Part + ")"
 			}
 			h := sha256.Sum256([]byte(s.Start + "\x00" + s.Topic + "\x00" + s.Part))
-			evs = append(evs, calendar.Event{UID: hex.EncodeToString(h[:12]) + "@study-plan.clawbridge", Title: "Study: " + title,
-				Description: fmt.Sprintf("%d minutes", s.Minutes), Start: s.start, End: s.end, TZ: tz})
+			evs = append(evs, &ical.Event{UID: hex.EncodeToString(h[:12]) + "@study-plan.clawbridge", Title: "Study: " + title,
+				Description: fmt.Sprintf("%d minutes", s.Minutes), Start: s.start.UTC(), End: s.end.UTC(), TZ: tz})
 		}
 	}
 	var b bytes.Buffer
-	if err := calendar.WriteICS(&b, evs, x.now()); err != nil {
+	if err := ical.Write(&b, evs, x.now()); err != nil {
 		return tool.File{}, err
 	}
 	return out.Write(".ics", b.Bytes())

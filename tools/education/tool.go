@@ -19,7 +19,6 @@ import (
 
 	"clawbridge/internal/config"
 	"clawbridge/internal/sandbox"
-	"clawbridge/internal/store"
 	"clawbridge/internal/zone"
 	"clawbridge/tools/tool"
 )
@@ -50,7 +49,7 @@ func (c *Config) Validate() error {
 
 type edu struct {
 	cfg Config
-	st  *store.Store
+	st  tool.Records
 	sb  *sandbox.Sandbox
 	loc *time.Location
 	now func() time.Time

@@ -38,8 +38,8 @@ import (
 
 	"clawbridge/internal/sandbox"
 	"clawbridge/internal/sendonce"
+	"clawbridge/internal/trash"
 	"clawbridge/internal/wording"
-	"clawbridge/tools/file"
 	"clawbridge/tools/tool"
 )
 
@@ -281,13 +281,13 @@ func (e *emailTool) deleteDraft(ctx context.Context, c *tool.Call) (*tool.Result
 	if err := e.sb.CheckWrite(abs); err != nil {
 		return nil, tool.PathError("path", c.Args.String("path"), err)
 	}
-	id, err := file.Trash(ctx, e.sb, abs, "email delete_draft")
+	rec, err := trash.Put(ctx, e.sb, abs, "email delete_draft")
 	if err != nil {
 		return nil, err
 	}
 	rel := filepath.ToSlash(e.sb.Rel(abs))
 	return &tool.Result{Summary: fmt.Sprintf("Moved the draft %s to the trash.", rel),
-		Data: map[string]any{"path": rel, "trash_id": id, "restore": "file action=restore id=" + id}}, nil
+		Data: map[string]any{"path": rel, "trash_id": rec.ID, "restore": "file action=restore id=" + rec.ID}}, nil
 }
 
 // outgoing is a message ready to send: its bytes, envelope and key.

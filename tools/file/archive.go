@@ -17,6 +17,7 @@ import (
 
 	"clawbridge/internal/atomicfile"
 	"clawbridge/internal/sandbox"
+	"clawbridge/internal/trash"
 	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
@@ -68,7 +69,7 @@ func (ft *fileTool) zip(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		if !c.Args.Bool("overwrite", false) {
 			return nil, tool.Errorf(tool.CodeExists, "pass overwrite=true to replace it (the old one goes to the trash), or choose another output", "%s already exists", ft.rel(out))
 		}
-		rec, err := ft.trashSnapshot(ctx, out, "replaced by zip")
+		rec, err := trash.Snapshot(ctx, ft.sb, out, "replaced by zip")
 		if err != nil {
 			return nil, err
 		}
@@ -78,7 +79,7 @@ func (ft *fileTool) zip(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	var total int64
 	var skipped []string
 	seen := map[string]bool{}
-	trash := ft.sb.TrashDir()
+	trashDir := ft.sb.TrashDir()
 	err = atomicfile.Write(out, 0o644, func(w io.Writer) error {
 		zw := zip.NewWriter(w)
 		for _, src := range srcs {
@@ -90,7 +91,7 @@ func (ft *fileTool) zip(ctx context.Context, c *tool.Call) (*tool.Result, error)
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if p == trash && !ft.sb.IsTrash(src) {
+				if p == trashDir && !ft.sb.IsTrash(src) {
 					return fs.SkipDir
 				}
 				// Skip the archive itself and atomicfile's temp file beside it,
@@ -146,7 +147,7 @@ func (ft *fileTool) zip(ctx context.Context, c *tool.Call) (*tool.Result, error)
 				if err != nil {
 					return err
 				}
-				n, err := io.Copy(fw, ctxReader{ctx, f})
+				n, err := io.Copy(fw, trash.Cancellable(ctx, f))
 				f.Close()
 				if err != nil {
 					return err
@@ -393,7 +394,7 @@ func (ft *fileTool) unzip(ctx context.Context, c *tool.Call) (*tool.Result, erro
 				continue
 			}
 			if exists(e.target) {
-				rec, err := ft.toTrash(ctx, e.target, "replaced by unzip")
+				rec, err := trash.Put(ctx, ft.sb, e.target, "replaced by unzip")
 				if err != nil {
 					return nil, err
 				}
@@ -451,7 +452,7 @@ func (ft *fileTool) extractOne(ctx context.Context, e planned, stage string, wri
 		return err
 	}
 	limit := e.f.UncompressedSize64
-	n, err := io.Copy(w, io.LimitReader(ctxReader{ctx, rc}, int64(limit)+1))
+	n, err := io.Copy(w, io.LimitReader(trash.Cancellable(ctx, rc), int64(limit)+1))
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}

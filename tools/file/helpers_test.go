@@ -34,7 +34,7 @@ func newFixture(t *testing.T, cfgYAML string) *fixture {
 		}
 		d.Config.Tools["file"] = *n.Content[0]
 	}
-	tl := New(d)
+	tl := tooltest.Build(t, New, d)
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}

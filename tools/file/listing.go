@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"clawbridge/internal/trash"
 	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
@@ -56,7 +57,7 @@ func (ft *fileTool) list(ctx context.Context, c *tool.Call) (*tool.Result, error
 		if err != nil {
 			continue // removed while listing
 		}
-		e := entry{Name: des[i].Name(), Type: typeOf(info.Mode()), MTime: mtime(info.ModTime())}
+		e := entry{Name: des[i].Name(), Type: trash.TypeOf(info.Mode()), MTime: mtime(info.ModTime())}
 		if info.Mode().IsRegular() {
 			e.Size = info.Size()
 		}
@@ -208,7 +209,7 @@ func (ft *fileTool) stat(ctx context.Context, c *tool.Call) (*tool.Result, error
 		}
 		abs = target
 	}
-	data["type"] = typeOf(info.Mode())
+	data["type"] = trash.TypeOf(info.Mode())
 	data["size"] = info.Size()
 	data["mode"] = info.Mode().Perm().String()
 	data["mtime"] = mtime(info.ModTime())

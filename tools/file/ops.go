@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 
 	"clawbridge/internal/atomicfile"
+	"clawbridge/internal/trash"
 	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
@@ -109,7 +110,7 @@ func (ft *fileTool) clearDestination(ctx context.Context, dst string, overwrite 
 	if !overwrite {
 		return "", tool.Errorf(tool.CodeExists, "pass overwrite=true to replace it (the old one goes to the trash), or choose another output", "%s already exists", ft.rel(dst))
 	}
-	rec, err := ft.toTrash(ctx, dst, reason)
+	rec, err := trash.Put(ctx, ft.sb, dst, reason)
 	if err != nil {
 		return "", err
 	}
@@ -132,7 +133,7 @@ func (ft *fileTool) move(ctx context.Context, c *tool.Call) (*tool.Result, error
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return nil, fmt.Errorf("move: create parents: %w", err)
 	}
-	if err := ft.moveAny(ctx, src, dst); err != nil {
+	if err := trash.Move(ctx, ft.sb, src, dst); err != nil {
 		return nil, fmt.Errorf("move %s: %w", ft.rel(src), err)
 	}
 	data := map[string]any{"from": ft.rel(src), "to": ft.rel(dst)}
@@ -169,7 +170,7 @@ func (ft *fileTool) copy(ctx context.Context, c *tool.Call) (*tool.Result, error
 		}
 		defer in.Close()
 		err = atomicfile.Write(dst, info.Mode().Perm(), func(w io.Writer) error {
-			_, err := io.Copy(w, ctxReader{ctx, in})
+			_, err := io.Copy(w, trash.Cancellable(ctx, in))
 			return err
 		})
 		if err != nil {
@@ -189,7 +190,7 @@ func (ft *fileTool) copy(ctx context.Context, c *tool.Call) (*tool.Result, error
 	}
 	defer os.RemoveAll(stage)
 	files := 0
-	skipped, err := ft.copyTree(ctx, src, filepath.Join(stage, "x"), false, func() {
+	skipped, err := trash.CopyTree(ctx, ft.sb, src, filepath.Join(stage, "x"), false, func() {
 		files++
 		if files%100 == 0 {
 			c.Progress(float64(files), 0, fmt.Sprintf("%s copied", wording.Count(files, "file", "files")))
@@ -240,7 +241,7 @@ func (ft *fileTool) hash(ctx context.Context, c *tool.Call) (*tool.Result, error
 		return nil, statErr("path", p, err)
 	}
 	defer f.Close()
-	n, err := io.Copy(h, ctxReader{ctx, f})
+	n, err := io.Copy(h, trash.Cancellable(ctx, f))
 	if err != nil {
 		return nil, fmt.Errorf("hash %s: %w", p, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"testing"
 
+	"clawbridge/internal/trash"
 	"clawbridge/tools/tool"
 )
 
@@ -107,7 +108,7 @@ func TestDeleteRestore(t *testing.T) {
 	d := f.ok(map[string]any{"action": "delete", "path": "docs/report.txt"})
 	id := d["trash_id"].(string)
 	noFile(t, f.path("docs/report.txt"))
-	rec, err := os.ReadFile(filepath.Join(f.d.Sandbox.TrashDir(), id, recordName))
+	rec, err := os.ReadFile(filepath.Join(f.d.Sandbox.TrashDir(), id, trash.RecordName))
 	if err != nil || !strings.Contains(string(rec), f.path("docs/report.txt")) {
 		t.Fatalf("record: %s %v", rec, err)
 	}
@@ -201,7 +202,7 @@ func TestCrossDeviceTrash(t *testing.T) {
 	d := f.ok(map[string]any{"action": "delete", "path": filepath.Join(shm, "dir")})
 	noFile(t, filepath.Join(shm, "dir"))
 	id := d["trash_id"].(string)
-	if b, err := os.ReadFile(filepath.Join(f.d.Sandbox.TrashDir(), id, payloadName, "far.txt")); err != nil || string(b) != "far away" {
+	if b, err := os.ReadFile(filepath.Join(f.d.Sandbox.TrashDir(), id, trash.PayloadName, "far.txt")); err != nil || string(b) != "far away" {
 		t.Fatalf("trash copy: %q %v", b, err)
 	}
 	f.ok(map[string]any{"action": "restore", "id": id})

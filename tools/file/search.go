@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/text/transform"
 
+	"clawbridge/internal/trash"
 	"clawbridge/tools/tool"
 )
 
@@ -150,7 +151,7 @@ type found struct {
 // fn returns false to stop. It reports whether the walk was cut short.
 func (ft *fileTool) walkFiles(ctx context.Context, dir string, fn func(abs, rel string, d fs.DirEntry) bool) (cut bool, err error) {
 	visited := 0
-	trash := ft.sb.TrashDir()
+	trashDir := ft.sb.TrashDir()
 	inTrash := ft.sb.IsTrash(dir)
 	stop := errors.New("stop")
 	err = ft.sb.WalkDir(dir, func(p string, d fs.DirEntry, werr error) error {
@@ -171,7 +172,7 @@ func (ft *fileTool) walkFiles(ctx context.Context, dir string, fn func(abs, rel 
 			cut = true
 			return stop
 		}
-		if d.IsDir() && ((!inTrash && p == trash) || skipDirs[d.Name()]) {
+		if d.IsDir() && ((!inTrash && p == trashDir) || skipDirs[d.Name()]) {
 			return fs.SkipDir
 		}
 		rel, _ := filepath.Rel(dir, p)
@@ -208,7 +209,7 @@ func (ft *fileTool) find(ctx context.Context, c *tool.Call) (*tool.Result, error
 		}
 		f := found{Path: ft.rel(full), Type: "file"}
 		if info, err := d.Info(); err == nil {
-			f.Type = typeOf(info.Mode())
+			f.Type = trash.TypeOf(info.Mode())
 			if info.Mode().IsRegular() {
 				f.Size = info.Size()
 			}

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/transform"
 
 	"clawbridge/internal/atomicfile"
+	"clawbridge/internal/trash"
 	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
@@ -274,7 +275,7 @@ func (ft *fileTool) write(ctx context.Context, c *tool.Call) (*tool.Result, erro
 	}
 	out := map[string]any{"path": ft.rel(abs), "bytes": len(data), "encoding": encName(enc), "created": !replacing}
 	if replacing {
-		rec, err := ft.trashSnapshot(ctx, abs, "overwritten by write")
+		rec, err := trash.Snapshot(ctx, ft.sb, abs, "overwritten by write")
 		if err != nil {
 			return nil, fmt.Errorf("write: keep the old version of %s: %w", p, err)
 		}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/unicode"
 
+	"clawbridge/internal/trash"
 	"clawbridge/tools/tool"
 )
 
@@ -39,7 +40,7 @@ func TestWriteReadAppend(t *testing.T) {
 	if id == "" || f.content("notes/a.txt") != "new" {
 		t.Fatalf("overwrite: %v / %q", d, f.content("notes/a.txt"))
 	}
-	old, err := os.ReadFile(filepath.Join(f.d.Sandbox.TrashDir(), id, payloadName))
+	old, err := os.ReadFile(filepath.Join(f.d.Sandbox.TrashDir(), id, trash.PayloadName))
 	if err != nil || string(old) != "one\ntwo\n" {
 		t.Fatalf("old version in trash: %q %v", old, err)
 	}

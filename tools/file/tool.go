@@ -61,7 +61,7 @@ type fileTool struct {
 
 // New builds the file tool. A malformed config section keeps the defaults
 // here; config records it and the server refuses to start on it.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	ft := &fileTool{d: d, sb: d.Sandbox, cfg: defaultSettings()}
 	if d.Config != nil {
 		s := defaultSettings()
@@ -88,7 +88,7 @@ func New(d *tool.Deps) tool.Tool {
 			"把 旧文件.docx 删除到回收站",
 			"解压 archive.zip 到 extracted 目录",
 		},
-	}
+	}, nil
 }
 
 // Parameters shared by several actions; descriptions are generic because the

@@ -11,6 +11,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"clawbridge/internal/officetest"
+	"clawbridge/internal/store"
 	"clawbridge/internal/store/storetest"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
@@ -286,7 +287,6 @@ func TestFinanceImport_BadFileWritesNothing(t *testing.T) {
 			{map[string]any{"path": "b.csv"}, "mapping", "mapping.date is required"},
 			{map[string]any{"path": "b.csv", "format": "alipay"}, "format", "no alipay header"},
 			{map[string]any{"path": "b.csv", "encoding": "utf-8", "mapping": map[string]any{"date": "Date", "amount": "Amount", "income": "Memo"}}, "mapping", "not both"},
-			{map[string]any{"path": "missing.csv", "mapping": map[string]any{"date": "Date", "amount": "Amount"}}, "path", "missing.csv"},
 		} {
 			tc.args["action"] = "import"
 			_, err := tooltest.Run(t, r.t, tc.args)
@@ -295,9 +295,15 @@ func TestFinanceImport_BadFileWritesNothing(t *testing.T) {
 				t.Errorf("%v: %s: %s, want %s: %s", tc.args, te.Field, te.Message, tc.field, tc.want)
 			}
 		}
+		// A missing file is not_found, as every input reader answers it
+		// (tool.ReadRegular).
+		_, err := tooltest.Run(t, r.t, map[string]any{"action": "import", "path": "missing.csv", "mapping": map[string]any{"date": "Date", "amount": "Amount"}})
+		if te := tooltest.ToolError(t, err, tool.CodeNotFound); te.Field != "path" || !strings.Contains(te.Message, "missing.csv") {
+			t.Errorf("missing file: %+v", te)
+		}
 		// GBK read as UTF-8 on request is refused, not mangled.
 		r.fixture(t, "icbc_gbk.csv")
-		_, err := tooltest.Run(t, r.t, map[string]any{"action": "import", "path": "bills/icbc_gbk.csv", "encoding": "utf-8", "mapping": map[string]any{"date": "交易日期", "amount": "收入金额"}})
+		_, err = tooltest.Run(t, r.t, map[string]any{"action": "import", "path": "bills/icbc_gbk.csv", "encoding": "utf-8", "mapping": map[string]any{"date": "交易日期", "amount": "收入金额"}})
 		if te := tooltest.ToolError(t, err, tool.CodeInvalid); te.Field != "encoding" {
 			t.Fatalf("field %s", te.Field)
 		}
@@ -318,7 +324,7 @@ func TestFinanceTrash_DeleteRestore(t *testing.T) {
 		if r.count(t) != 0 {
 			t.Fatal("not deleted")
 		}
-		if items, _ := r.d.Store.TrashList("finance"); len(items) != 1 || items[0].ID != id {
+		if items, _ := r.d.Store.(*store.Store).TrashList("finance"); len(items) != 1 || items[0].ID != id {
 			t.Fatalf("trash = %v", items)
 		}
 		back := r.must(t, map[string]any{"action": "restore", "id": id})

@@ -4,7 +4,7 @@ import (
 	"database/sql"
 	"strings"
 
-	"clawbridge/internal/store"
+	"clawbridge/internal/records"
 )
 
 // The finance tables. An entry's amount is positive cents, its kind says
@@ -13,7 +13,7 @@ import (
 // carry a hash of their content, so the same file twice adds nothing; a
 // hand-made entry's hash is its id. A budget row is one category's limit
 // for one month (YYYY-MM), or for every month ("*").
-var migrations = []store.Migration{{Version: 1, Stmts: []string{
+var migrations = []records.Migration{{Version: 1, Stmts: []string{
 	`CREATE TABLE IF NOT EXISTS finance_entries (
 		id TEXT PRIMARY KEY, kind TEXT NOT NULL, amount_cents BIGINT NOT NULL, category TEXT NOT NULL,
 		account TEXT NOT NULL, day TEXT NOT NULL, note TEXT NOT NULL, source TEXT NOT NULL,

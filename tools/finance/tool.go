@@ -23,20 +23,19 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"clawbridge/internal/records"
 	"clawbridge/internal/sandbox"
-	"clawbridge/internal/store"
 	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
 type fintool struct {
 	cfg Config
-	st  *store.Store
+	st  tool.Records
 	sb  *sandbox.Sandbox
 	loc *time.Location
 	now func() time.Time
@@ -505,7 +504,7 @@ func (f *fintool) delete(ctx context.Context, call *tool.Call) (*tool.Result, er
 		} else if err != nil {
 			return err
 		}
-		if err := store.Trash(tx, "finance", "entry", id, fmt.Sprintf("%s %s %s %s", e.Day, e.Kind, money(e.Cents), e.Category), e); err != nil {
+		if err := records.Trash(tx, "finance", "entry", id, fmt.Sprintf("%s %s %s %s", e.Day, e.Kind, money(e.Cents), e.Category), e); err != nil {
 			return err
 		}
 		_, err = tx.Exec(`DELETE FROM finance_entries WHERE id = $1`, id)
@@ -524,8 +523,8 @@ func (f *fintool) restore(ctx context.Context, call *tool.Call) (*tool.Result, e
 	id := call.Args.String("id")
 	var e entry
 	err := f.st.Tx(ctx, func(tx *sql.Tx) error {
-		it, err := store.Restore(tx, "finance", id)
-		if errors.Is(err, store.ErrNotInTrash) {
+		it, err := records.Restore(tx, "finance", id)
+		if errors.Is(err, records.ErrNotInTrash) {
 			return tool.Invalid("id", fmt.Sprintf("no deleted entry %q in the trash", id), "")
 		} else if err != nil {
 			return err
@@ -556,16 +555,12 @@ func (f *fintool) importFile(ctx context.Context, call *tool.Call) (*tool.Result
 	if err != nil {
 		return nil, tool.PathError("path", p, err)
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil, tool.Invalid("path", fmt.Sprintf("cannot read %s: %v", p, err), "give a CSV file in the workspace")
+	raw, err := tool.ReadRegular("path", p, abs, int64(f.cfg.MaxImportMB)<<20)
+	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeTooLarge {
+		te.Hint = "split the file, or raise tools.finance.max_import_mb"
 	}
-	if fi.Size() > int64(f.cfg.MaxImportMB)<<20 {
-		return nil, tool.Errorf(tool.CodeTooLarge, "split the file, or raise tools.finance.max_import_mb", "%s is over %d MB", p, f.cfg.MaxImportMB)
-	}
-	raw, err := os.ReadFile(abs)
 	if err != nil {
-		return nil, tool.Invalid("path", err.Error(), "")
+		return nil, err
 	}
 	sh, err := readTable(raw, a.String("encoding"))
 	if err != nil {

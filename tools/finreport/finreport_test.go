@@ -33,7 +33,7 @@ func newEnv(t *testing.T) *env {
 		}
 		os.WriteFile(filepath.Join(root, "books", n), b, 0o644)
 	}
-	tl := New(d)
+	tl := tooltest.Build(t, New, d)
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}

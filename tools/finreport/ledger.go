@@ -8,7 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"clawbridge/tools/dataproc/table"
+	"clawbridge/internal/table"
 	"clawbridge/tools/tool"
 )
 

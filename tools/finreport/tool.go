@@ -14,14 +14,14 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"clawbridge/tools/dataproc/table"
+	"clawbridge/internal/table"
 	"clawbridge/tools/tool"
 )
 
 type reporter struct{ d *tool.Deps }
 
 // New builds financial_report.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	rp := &reporter{d: d}
 	src := []tool.Param{
 		{Name: "path", Type: tool.String, Required: true, Description: "Ledger .csv or .xlsx: a row per journal line with date, account, debit and credit (or a signed amount)."},
@@ -52,7 +52,7 @@ func New(d *tool.Deps) tool.Tool {
 			"根据这个账簿生成利润表、资产负债表和现金流量表",
 			"算一下毛利率、净利率和资产负债率",
 		},
-	}
+	}, nil
 }
 
 var zh = map[string]string{

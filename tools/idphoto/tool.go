@@ -94,6 +94,9 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				overwrite}},
 		},
 		Programs: map[string]string{pythonBin: "python3-opencv opencv-data"},
+		// OpenCV is a Python module and a data file, not a program.
+		Checks: []tool.Check{{Name: "opencv", Fix: "apt-get install python3-opencv opencv-data",
+			Run: func() (string, error) { return "python3-opencv and opencv-data for id_photo", Available() }}},
 		Examples: []string{
 			"make a passport photo from my selfie",
 			"make a visa photo with white background",

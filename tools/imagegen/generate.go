@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"clawbridge/internal/endpoint"
 	"clawbridge/tools/tool"
 )
 
@@ -85,9 +86,9 @@ func (g *imageGen) generate(ctx context.Context, c *tool.Call) (*tool.Result, er
 	}
 	// The API takes the size as one "WIDTHxHEIGHT" string.
 	size := fmt.Sprintf("%dx%d", c.Args.Int("width", 1024), c.Args.Int("height", 1024))
-	key := ""
+	api := endpoint.Endpoint{What: "the images endpoint", Config: "tools.image_generator.generate", KeyEnv: "tools.image_generator.generate.api_key_env"}
 	if ep.APIKeyEnv != "" {
-		if key = os.Getenv(ep.APIKeyEnv); key == "" {
+		if api.Key = os.Getenv(ep.APIKeyEnv); api.Key == "" {
 			return nil, tool.Errorf(tool.CodeUnavailable, "set "+ep.APIKeyEnv+" in the server's environment and restart it",
 				"the API key variable %s (tools.image_generator.generate.api_key_env) is empty", ep.APIKeyEnv)
 		}
@@ -111,8 +112,8 @@ func (g *imageGen) generate(ctx context.Context, c *tool.Call) (*tool.Result, er
 		return nil, tool.Errorf(tool.CodeInvalid, "fix tools.image_generator.generate.base_url", "endpoint: %v", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
+	if api.Key != "" {
+		req.Header.Set("Authorization", "Bearer "+api.Key)
 	}
 	c.Progress(0, 1, "asking "+req.URL.Host+" for the image")
 	resp, err := g.d.HTTPClient(ep.Timeout).Do(req)
@@ -120,42 +121,17 @@ func (g *imageGen) generate(ctx context.Context, c *tool.Call) (*tool.Result, er
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, tool.Errorf(tool.CodeUnavailable, "check that the endpoint is up and reachable (a local one must be in network.allow_hosts)",
-			"the images endpoint did not answer: %s", redact(err.Error(), key))
+		return nil, api.Unreachable(err)
 	}
 	defer resp.Body.Close()
-	rb, err := io.ReadAll(io.LimitReader(resp.Body, maxImageResponse+1))
+	rb, err := api.Read(resp, maxImageResponse)
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeFailed, "try again", "reading the images endpoint's answer: %s", redact(err.Error(), key))
-	}
-	if len(rb) > maxImageResponse {
-		return nil, tool.Errorf(tool.CodeTooLarge, "ask for a smaller size", "the images endpoint's answer is over %d MB", maxImageResponse>>20)
+		return nil, err
 	}
 	var ir imagesResponse
 	jsonErr := json.Unmarshal(rb, &ir)
 	if resp.StatusCode != http.StatusOK || ir.Error != nil {
-		msg := strings.TrimSpace(string(rb))
-		if jsonErr == nil && ir.Error != nil {
-			msg = ir.Error.Message
-			if code, ok := ir.Error.Code.(string); ok && code != "" {
-				msg += " (" + code + ")"
-			} else if ir.Error.Type != "" {
-				msg += " (" + ir.Error.Type + ")"
-			}
-		}
-		if len(msg) > 300 {
-			msg = msg[:300] + "…"
-		}
-		msg = redact(msg, key)
-		switch resp.StatusCode {
-		case http.StatusUnauthorized, http.StatusForbidden:
-			return nil, tool.Errorf(tool.CodeDenied, "check the key in the variable named by tools.image_generator.generate.api_key_env", "the images endpoint refused the key (HTTP %d): %s", resp.StatusCode, msg)
-		case http.StatusTooManyRequests:
-			return nil, tool.Errorf(tool.CodeFailed, "wait a moment and try again", "the images endpoint is rate limiting (HTTP 429): %s", msg)
-		case http.StatusBadRequest:
-			return nil, tool.Errorf(tool.CodeInvalid, "change the prompt or size to what the model accepts", "the images endpoint refused the request: %s", msg)
-		}
-		return nil, tool.Errorf(tool.CodeFailed, "check tools.image_generator.generate (base_url, model)", "the images endpoint failed (HTTP %d): %s", resp.StatusCode, msg)
+		return nil, api.Status(resp.StatusCode, rb)
 	}
 	if jsonErr != nil || len(ir.Data) == 0 {
 		return nil, tool.Errorf(tool.CodeFailed, "check that base_url points at an OpenAI-compatible /v1", "the images endpoint's answer has no image")
@@ -194,12 +170,4 @@ func (g *imageGen) generate(ctx context.Context, c *tool.Call) (*tool.Result, er
 		data["revised_prompt"] = rp
 	}
 	return &tool.Result{Summary: fmt.Sprintf("generated %s, %d×%d, with %s", rel, cfg.Width, cfg.Height, ep.Model), Data: data, Files: []tool.File{file}}, nil
-}
-
-// redact keeps the key out of any text an endpoint echoes back.
-func redact(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[redacted]")
 }

@@ -5,18 +5,16 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/simplifiedchinese"
 
-	"clawbridge/internal/jail"
-	"clawbridge/tools/convert"
-	"clawbridge/tools/tool"
+	"clawbridge/internal/htmlmd"
+	"clawbridge/internal/ooxml"
+	"clawbridge/internal/pdftext"
 )
 
 // section is a run of extracted text under one heading path (md, html,
@@ -50,13 +48,13 @@ func extract(ctx context.Context, abs string, data []byte) ([]section, error) {
 	case "txt":
 		return []section{{Text: decodeText(data)}}, nil
 	case "html":
-		md, err := convert.HTMLMarkdown(data)
+		md, err := htmlmd.Markdown(data)
 		if err != nil {
 			return nil, err
 		}
 		return markdownSections(md), nil
 	case "docx":
-		md, err := convert.DocxMarkdown(data)
+		md, err := ooxml.Docx(data, true)
 		if err != nil {
 			return nil, err
 		}
@@ -239,39 +237,17 @@ func headingPath(stack []string) []string {
 	return out
 }
 
-// pdfSections runs poppler's pdftotext over the whole file in the jail (it
-// parses an untrusted file: it sees only that file, read-only) and makes a
-// section per page; the extracted text is pdftotext's output, form feeds
-// included, so offsets point into it.
+// pdfSections reads the whole file with pdftotext (internal/pdftext) and
+// makes a section per page; the extracted text is pdftotext's output, form
+// feeds included, so offsets point into it.
 func pdfSections(ctx context.Context, abs string) ([]section, error) {
-	bin, err := exec.LookPath("pdftotext")
+	text, err := pdftext.Extract(ctx, abs, filepath.Base(abs), pdftext.Options{})
 	if err != nil {
-		return nil, tool.Missing("pdftotext", "poppler-utils")
-	}
-	target := "/tmp/in/" + filepath.Base(abs)
-	run, err := jail.Run(ctx, jail.Spec{
-		Argv:      []string{bin, "-enc", "UTF-8", target, "-"},
-		Env:       []string{"LANG=C.UTF-8"},
-		Binds:     []jail.Bind{{Source: abs, Target: target}},
-		Timeout:   5 * time.Minute,
-		StdoutCap: 256 << 20,
-		StderrCap: 4 << 10,
-	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("run pdftotext: %w", err)
-	}
-	if run.ExitCode != 0 || run.Signal != "" {
-		return nil, fmt.Errorf("pdftotext failed: %s", strings.TrimSpace(run.Stderr+" "+run.Signal))
-	}
-	if run.StdoutTruncated {
-		return nil, fmt.Errorf("pdftotext produced more than 256 MB of text")
+		return nil, err
 	}
 	var out []section
 	offset := 0
-	for i, page := range strings.Split(run.Stdout, "\f") {
+	for i, page := range strings.Split(text, "\f") {
 		if strings.TrimSpace(page) != "" {
 			out = append(out, section{Page: i + 1, Start: offset, Text: page})
 		}

@@ -349,3 +349,19 @@ func TestConfig_SectionTakesEffect(t *testing.T) {
 		t.Fatalf("chunk_chars 300 gave %d passages for 5000 characters", rep.Passages)
 	}
 }
+
+// TestIndex_UnreadablePDFNamedAsEverywhere: a PDF pdftotext cannot read is
+// reported under its name in the words every PDF reader uses
+// (internal/pdftext), not as a bare program failure, and the other files
+// are indexed.
+func TestIndex_UnreadablePDFNamedAsEverywhere(t *testing.T) {
+	k := newKB(t)
+	tooltest.NeedProgram(t, "pdftotext")
+	k.write("docs/broken.pdf", "%PDF-1.7\nnot a PDF at all\n")
+	k.write("docs/ok.md", "# Fine\n\nA readable note.\n")
+	rep := k.run(map[string]any{"action": "index", "paths": []any{"docs"}}).Data.(*syncReport)
+	if rep.Added != 1 || len(rep.Failed) != 1 || !strings.HasSuffix(rep.Failed[0].Path, "broken.pdf") ||
+		!strings.HasPrefix(rep.Failed[0].Error, "broken.pdf is not a readable PDF: pdftotext: ") || strings.Contains(rep.Failed[0].Error, k.root) {
+		t.Fatalf("report %+v", rep)
+	}
+}

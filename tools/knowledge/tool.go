@@ -78,9 +78,9 @@ type kbTool struct {
 }
 
 // New builds knowledge_rag.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	_, tl := build(d)
-	return tl
+	return tl, nil
 }
 
 func build(d *tool.Deps) (*kbTool, tool.Tool) {

@@ -259,7 +259,7 @@ func sameTree(a, b *Node) bool {
 func TestToolAllFormats(t *testing.T) {
 	requireFont(t)
 	d := tooltest.Deps(t)
-	tl := New(d)
+	tl := tooltest.Build(t, New, d)
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +367,7 @@ func inkInside(t *testing.T, img image.Image, root *Node, data map[string]any) {
 func TestToolInputs(t *testing.T) {
 	requireFont(t)
 	d := tooltest.Deps(t)
-	tl := New(d)
+	tl := tooltest.Build(t, New, d)
 	tree := map[string]any{"label": "机器学习", "children": []any{
 		map[string]any{"label": "监督学习", "children": []any{"回归", "分类"}},
 		map[string]any{"label": "无监督学习"},
@@ -401,7 +401,7 @@ func TestToolInputs(t *testing.T) {
 func TestBigMapPNG(t *testing.T) {
 	requireFont(t)
 	d := tooltest.Deps(t)
-	tl := New(d)
+	tl := tooltest.Build(t, New, d)
 	big := bigTree(300)
 	var toAny func(n *Node) map[string]any
 	toAny = func(n *Node) map[string]any {

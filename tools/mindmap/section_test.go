@@ -13,7 +13,7 @@ import (
 func TestConfig_SectionValueUsed(t *testing.T) {
 	d := tooltest.Deps(t)
 	tooltest.ConfigSection(t, d, "mind_map", "max_nodes: 3")
-	tl := New(d)
+	tl := tooltest.Build(t, New, d)
 	if p := d.Config.SectionProblems(); len(p) != 0 {
 		t.Fatalf("a good section refused: %v", p)
 	}

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -39,7 +38,7 @@ type mindMap struct {
 var allFormats = []string{"svg", "png", "mermaid", "opml", "mm", "md"}
 
 // New builds mind_map.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	m := &mindMap{d: d, cfg: Section{MaxNodes: 2000}}
 	// A refused section keeps the defaults; the server does not start on it.
 	if s := m.cfg; d.Config != nil && d.Config.Section("mind_map", &s) == nil {
@@ -76,7 +75,7 @@ func New(d *tool.Deps) tool.Tool {
 			"把这个大纲画成脑图",
 			"生成一张关于机器学习的思维导图，导出 FreeMind",
 		},
-	}
+	}, nil
 }
 
 func (m *mindMap) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {
@@ -208,15 +207,9 @@ func (m *mindMap) input(c *tool.Call) (*Node, error) {
 		if rerr != nil {
 			return nil, tool.PathError("path", c.Args.String("path"), rerr)
 		}
-		raw, rerr := os.ReadFile(abs)
+		raw, rerr := tool.ReadRegular("path", c.Args.String("path"), abs, 4<<20)
 		if rerr != nil {
-			if errors.Is(rerr, os.ErrNotExist) {
-				return nil, &tool.Error{Code: tool.CodeNotFound, Field: "path", Message: "file not found: " + c.Args.String("path")}
-			}
-			return nil, fmt.Errorf("mind_map: read %s: %w", abs, rerr)
-		}
-		if len(raw) > 4<<20 {
-			return nil, tool.Errorf(tool.CodeTooLarge, "", "%s is larger than 4 MB", c.Args.String("path"))
+			return nil, rerr
 		}
 		if strings.EqualFold(filepath.Ext(abs), ".json") {
 			root, err = ParseJSON(raw, title)

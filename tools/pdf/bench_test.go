@@ -28,7 +28,7 @@ func tenPages(b *testing.B) []byte {
 // command line runs); the goal is within 10%.
 func BenchmarkMerge100Tool(b *testing.B) {
 	d := tooltest.Deps(b)
-	tl := New(d)
+	tl := tooltest.Build(b, New, d)
 	data := tenPages(b)
 	var paths []any
 	for i := 0; i < 100; i++ {
@@ -67,7 +67,7 @@ func BenchmarkMerge100Pdfcpu(b *testing.B) {
 // BenchmarkSplit300 splits a 300-page PDF into single pages.
 func BenchmarkSplit300(b *testing.B) {
 	d := tooltest.Deps(b)
-	tl := New(d)
+	tl := tooltest.Build(b, New, d)
 	os.WriteFile(filepath.Join(d.Sandbox.Root(), "big.pdf"), manyPages(b, 100), 0o644)
 	b.ResetTimer()
 	for b.Loop() {

@@ -30,7 +30,7 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	d := tooltest.Deps(t)
-	return &env{t: t, d: d, tool: New(d), root: d.Sandbox.Root()}
+	return &env{t: t, d: d, tool: tooltest.Build(t, New, d), root: d.Sandbox.Root()}
 }
 
 // put writes data into the workspace and returns the relative path.

@@ -87,7 +87,7 @@ func TestBadInputs(t *testing.T) {
 
 func TestHugeInputRefused(t *testing.T) {
 	e := newEnv(t)
-	e.tool = New(e.d)
+	e.tool = tooltest.Build(t, New, e.d)
 	pt := &pdfTool{d: e.d, cfg: Section{MaxMB: 1, MaxPages: 10}}
 	big := e.put("big.pdf", append([]byte("%PDF-1.7\n"), make([]byte, 2<<20)...))
 	if _, err := pt.readInput("path", big); err == nil {

@@ -3,65 +3,31 @@ package pdf
 import (
 	"context"
 	"fmt"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
-	"clawbridge/internal/jail"
+	"clawbridge/internal/pdftext"
 	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
 
-// extractText runs poppler's pdftotext once over the page range, in the
-// jail, and splits its output at form feeds, one per page.
+// extractText runs poppler's pdftotext once over the page range
+// (internal/pdftext) and splits its output at form feeds, one per page.
 func (p *pdfTool) extractText(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	bin, err := exec.LookPath("pdftotext")
-	if err != nil {
-		return nil, tool.Missing("pdftotext", "poppler-utils")
-	}
 	in, err := p.open(c)
 	if err != nil {
 		return nil, err
 	}
 	n, pw, pages := in.n, in.pw, in.pages
 	first, last := pages[0], pages[len(pages)-1]
-	args := []string{"-enc", "UTF-8", "-f", strconv.Itoa(first), "-l", strconv.Itoa(last)}
-	if c.Args.Bool("layout", false) {
-		args = append(args, "-layout")
-	}
-	if pw != "" {
-		args = append(args, "-opw", pw, "-upw", pw)
-	}
-	// pdftotext parses an untrusted file: it runs in the jail, seeing only
-	// that file, read-only.
-	target := "/tmp/in/" + filepath.Base(in.abs)
-	args = append(args, target, "-")
-	run, err := jail.Run(ctx, jail.Spec{
-		Argv:      append([]string{bin}, args...),
-		Env:       []string{"LANG=C.UTF-8"},
-		Binds:     []jail.Bind{{Source: in.abs, Target: target}},
-		Timeout:   5 * time.Minute,
-		StdoutCap: 256 << 20,
-		StderrCap: 4 << 10,
-	})
+	text, err := pdftext.Extract(ctx, in.abs, rel(p.d.Sandbox, in.abs),
+		pdftext.Options{First: first, Last: last, Layout: c.Args.Bool("layout", false), Password: pw})
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("extract_text: run pdftotext: %w", err)
-	}
-	if run.ExitCode != 0 || run.Signal != "" {
-		return nil, tool.Errorf(tool.CodeFailed, "check the file with action validate", "pdftotext failed: %s", strings.TrimSpace(run.Stderr+" "+run.Signal))
-	}
-	if run.StdoutTruncated {
-		return nil, tool.Errorf(tool.CodeFailed, "ask for fewer pages", "pdftotext produced more than %d MB of text", 256)
+		return nil, err
 	}
 	// pdftotext ends every page with a form feed and writes the text's own
 	// control characters (U+000C included) as spaces, so the form feeds
 	// are its page breaks; any other count is refused, not mislabelled.
-	chunks := strings.Split(run.Stdout, "\f")
+	chunks := strings.Split(text, "\f")
 	if len(chunks) != last-first+2 {
 		return nil, tool.Errorf(tool.CodeFailed, "check the file with action validate", "pdftotext gave %d page breaks for %s", len(chunks)-1, wording.Count(last-first+1, "page", "pages"))
 	}

@@ -42,7 +42,7 @@ type pdfTool struct {
 }
 
 // New builds pdf_tool.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	configure()
 	p := &pdfTool{d: d, cfg: Section{MaxMB: 300, MaxPages: 5000}}
 	// A refused section keeps the defaults; the server does not start on it.
@@ -66,7 +66,7 @@ func New(d *tool.Deps) tool.Tool {
 			"给PDF加密并禁止复制",
 			"提取PDF里的文字",
 		},
-	}
+	}, nil
 }
 
 // guard runs an action with pdfcpu's panics turned into tool errors: pdfcpu

@@ -3,14 +3,13 @@ package pptgen
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"clawbridge/internal/docout"
 	"clawbridge/internal/office"
 	"clawbridge/internal/pptx"
 	"clawbridge/internal/wording"
-	"clawbridge/tools/docout"
 	"clawbridge/tools/tool"
 )
 
@@ -71,8 +70,8 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 			if err != nil {
 				return nil, tool.PathError("path", a.String("path"), err)
 			}
-			if md, err = os.ReadFile(p); err != nil {
-				return nil, tool.Errorf(tool.CodeNotFound, "check the path with the file tool", "cannot read %s: %v", a.String("path"), err)
+			if md, err = tool.ReadRegular("path", a.String("path"), p, maxMarkdown); err != nil {
+				return nil, err
 			}
 			base = filepath.Dir(p)
 		}
@@ -229,3 +228,6 @@ func check(slides []pptx.Slide) error {
 func (g *generator) loader(base string) func(string) ([]byte, error) {
 	return func(src string) ([]byte, error) { return g.d.LoadImage(base, src) }
 }
+
+// maxMarkdown bounds the Markdown file read from path.
+const maxMarkdown = 64 << 20

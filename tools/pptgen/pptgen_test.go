@@ -30,7 +30,7 @@ func writePNG(t *testing.T, path string) {
 }
 
 func TestContract(t *testing.T) {
-	tl := pptgen.New(tooltest.Deps(t))
+	tl := tooltest.Build(t, pptgen.New, tooltest.Deps(t))
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestContract(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	d := tooltest.Deps(t)
-	tl := pptgen.New(d)
+	tl := tooltest.Build(t, pptgen.New, d)
 	many := make([]any, 20)
 	for i := range many {
 		many[i] = []any{"a", "b"}
@@ -82,7 +82,7 @@ func TestErrors(t *testing.T) {
 func TestDeckAndPDF(t *testing.T) {
 	officetest.Require(t, "soffice", "pdftotext", "pdfinfo")
 	d := tooltest.Deps(t)
-	tl := pptgen.New(d)
+	tl := tooltest.Build(t, pptgen.New, d)
 	writePNG(t, filepath.Join(d.Sandbox.Root(), "img", "chart.png"))
 	res, err := tooltest.Run(t, tl, map[string]any{
 		"title": "季度回顾 Q3 Review", "subtitle": "Sales team · 2026", "theme_color": "C00000", "pdf": true,
@@ -135,7 +135,7 @@ func TestDeckAndPDF(t *testing.T) {
 
 func TestMarkdownPath(t *testing.T) {
 	d := tooltest.Deps(t)
-	tl := pptgen.New(d)
+	tl := tooltest.Build(t, pptgen.New, d)
 	root := d.Sandbox.Root()
 	writePNG(t, filepath.Join(root, "talk", "pic.png"))
 	os.WriteFile(filepath.Join(root, "talk", "outline.md"), []byte("# Talk\n\n## One\n- a\n\n## Pic\n![p](pic.png)\n\n## Thank you\n"), 0o644)

@@ -16,7 +16,7 @@ func strArray(name, desc string) tool.Param {
 }
 
 // New builds the ppt_generator tool.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	g := &generator{d: d}
 	slide := &tool.Param{Name: "slide", Type: tool.Object, Properties: []tool.Param{
 		{Name: "layout", Type: tool.String, Default: "bullets", Enum: pptx.Kinds},
@@ -66,5 +66,5 @@ func New(d *tool.Deps) tool.Tool {
 			"生成一份演示文稿，包含表格和图片",
 			"把这个大纲做成幻灯片",
 		},
-	}
+	}, nil
 }

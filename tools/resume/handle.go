@@ -6,12 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
+	"clawbridge/internal/docout"
 	"clawbridge/internal/office"
-	"clawbridge/tools/docout"
 	"clawbridge/tools/tool"
 )
 
@@ -33,16 +32,9 @@ func (b *builder) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 		if err != nil {
 			return nil, tool.PathError("path", a.String("path"), err)
 		}
-		fi, err := os.Stat(p)
+		raw, err := tool.ReadRegular("path", a.String("path"), p, maxInput)
 		if err != nil {
-			return nil, tool.Errorf(tool.CodeNotFound, "check the path with the file tool", "cannot read %s: %v", a.String("path"), err)
-		}
-		if fi.Size() > maxInput {
-			return nil, tool.Errorf(tool.CodeTooLarge, "a résumé file is a few kilobytes", "%s is larger than 5 MB", a.String("path"))
-		}
-		raw, err := os.ReadFile(p)
-		if err != nil {
-			return nil, tool.Errorf(tool.CodeNotFound, "", "cannot read %s: %v", a.String("path"), err)
+			return nil, err
 		}
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()

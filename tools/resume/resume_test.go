@@ -62,7 +62,7 @@ func TestErrors(t *testing.T) {
 		{"bad date", map[string]any{"resume": map[string]any{"basics": map[string]any{"name": "A"}, "work": []any{map[string]any{"name": "X", "startDate": "March 2020"}}}}, []string{"/work/0/startDate"}},
 		{"no name", map[string]any{"fields": map[string]any{"title": "Engineer"}}, []string{"no name"}},
 		{"bad json file", map[string]any{"path": "bad.json"}, []string{"not valid JSON"}},
-		{"missing file", map[string]any{"path": "none.json"}, []string{"cannot read"}},
+		{"missing file", map[string]any{"path": "none.json"}, []string{"none.json does not exist"}},
 		{"bad format", map[string]any{"fields": map[string]any{"name": "A"}, "formats": []any{"odt"}}, []string{"not allowed"}},
 	}
 	for _, c := range cases {

@@ -102,7 +102,7 @@ func TestCaptureUnderXvfb(t *testing.T) {
 	}
 	paintRoot(t, disp, painted)
 	d := tooltest.Deps(t)
-	tl := New(d)
+	tl := tooltest.Build(t, New, d)
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestNoDisplay(t *testing.T) {
 	old := socketDir
 	socketDir = t.TempDir()
 	defer func() { socketDir = old }()
-	tl := New(tooltest.Deps(t))
+	tl := tooltest.Build(t, New, tooltest.Deps(t))
 	for _, action := range []string{"capture", "list"} {
 		_, err := tooltest.Run(t, tl, map[string]any{"action": action})
 		if e, ok := tool.AsError(err); !ok || e.Code != tool.CodeUnavailable {
@@ -208,7 +208,7 @@ func TestScreen_ListAgreesWithCapture(t *testing.T) {
 	defer func() { socketDir = old }()
 	staleSocket(t, socketDir, 3)
 	staleSocket(t, socketDir, 4)
-	tl := New(tooltest.Deps(t))
+	tl := tooltest.Build(t, New, tooltest.Deps(t))
 	for _, action := range []string{"capture", "list"} {
 		_, err := tooltest.Run(t, tl, map[string]any{"action": action})
 		if e, ok := tool.AsError(err); !ok || e.Code != tool.CodeUnavailable {

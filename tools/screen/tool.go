@@ -17,7 +17,7 @@ import (
 )
 
 // New builds the screen tool.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	s := &screenTool{d: d}
 	return tool.Tool{
 		Name:        "screen",
@@ -36,6 +36,9 @@ func New(d *tool.Deps) tool.Tool {
 				}},
 			{Name: "list", Handler: s.list, Description: "X displays and their screens", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 		},
+		// A headless server has no X display: a note, not a problem, since
+		// only screen capture is affected.
+		Checks: []tool.Check{{Name: "screen", Run: displayCheck}},
 		Examples: []string{
 			"take a screenshot of my desktop",
 			"capture the top-left 800x600 region of the screen",
@@ -43,7 +46,7 @@ func New(d *tool.Deps) tool.Tool {
 			"截个屏",
 			"截取屏幕左上角区域",
 		},
-	}
+	}, nil
 }
 
 type screenTool struct{ d *tool.Deps }
@@ -75,6 +78,19 @@ func (s *screenTool) pickDisplay(want string) (string, error) {
 		return usable[0], nil
 	}
 	return "", tool.Invalid("display", fmt.Sprintf("several displays are running (%v) and DISPLAY is not set", usable), "name one with display")
+}
+
+// displayCheck is the doctor's line on the display a capture would use.
+func displayCheck() (string, error) {
+	disp, screens, err := Available()
+	if err != nil {
+		why := err.Error()
+		if te, ok := tool.AsError(err); ok {
+			why = te.Message
+		}
+		return fmt.Sprintf("no usable X display (%s) — screen capture answers unavailable; start one (Xvfb :1) and set DISPLAY=:1, or run clawbridge in a desktop session", strings.ReplaceAll(why, "\n", " ")), err
+	}
+	return "X display " + disp + ", " + screens, nil
 }
 
 // Available says whether a capture that names no display can work, as

@@ -26,7 +26,7 @@ func needPrograms(t *testing.T, names ...string) {
 func newTool(t *testing.T) (tool.Tool, *tool.Deps) {
 	t.Helper()
 	d := tooltest.Deps(t)
-	tl := New(d)
+	tl := tooltest.Build(t, New, d)
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +328,7 @@ func TestDisabledParam_ShellCommandLine(t *testing.T) {
 		t.Error("the disabled `shell` parameter is published")
 	}
 	d.Config.Shell.AllowShell = true
-	tl = New(d) // the config is read when the tool is built
+	tl = tooltest.Build(t, New, d) // the config is read when the tool is built
 	if _, published := tl.InputSchema()["properties"].(map[string]any)["shell"]; !published {
 		t.Error("the enabled `shell` parameter is not published")
 	}
@@ -449,7 +449,7 @@ func TestDeclaredLevel(t *testing.T) {
 
 func BenchmarkEcho(b *testing.B) {
 	d := tooltest.Deps(b)
-	tl := New(d)
+	tl := tooltest.Build(b, New, d)
 	for b.Loop() {
 		if _, err := tooltest.Run(b, tl, map[string]any{"argv": []any{"echo", "x"}}); err != nil {
 			b.Fatal(err)

@@ -14,7 +14,7 @@ import (
 const Name = "shell"
 
 // New builds the shell tool.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	r := &runner{d: d}
 	return tool.Tool{
 		Name:  Name,
@@ -56,7 +56,7 @@ func New(d *tool.Deps) tool.Tool {
 			"用 grep 搜索所有包含 TODO 的文件",
 			"执行 python3 脚本并查看输出",
 		},
-	}
+	}, nil
 }
 
 // shellOff is why the `shell` parameter is off (it is then not published),

@@ -226,6 +226,28 @@ func TestSpeech_TranscribeEndpoint(t *testing.T) {
 	}
 }
 
+// TestSpeech_TranscribeRefusedKey: an endpoint that refuses the key answers
+// permission_denied with what to check, and the key it echoes back never
+// reaches the error.
+func TestSpeech_TranscribeRefusedKey(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"error":{"message":"Incorrect API key provided: `+strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")+`","type":"invalid_request_error"}}`)
+	}))
+	defer srv.Close()
+	t.Setenv("TEST_WHISPER_KEY", "sk-test-secret")
+	tl, _ := newTool(t, "transcribe_url: "+srv.URL+"/v1\napi_key_env: TEST_WHISPER_KEY", "127.0.0.1")
+	if _, err := tooltest.Run(t, tl, map[string]any{"action": "synthesize", "text": "你好。", "output": "clip.wav"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := tooltest.Run(t, tl, map[string]any{"action": "transcribe", "path": "clip.wav"})
+	te := tooltest.ToolError(t, err, tool.CodeDenied)
+	if strings.Contains(te.Message+te.Hint, "sk-test-secret") || !strings.Contains(te.Message, "[redacted]") || !strings.Contains(te.Hint, "tools.speech.api_key_env") {
+		t.Errorf("%+v", te)
+	}
+}
+
 // TestSpeech_TranscribeNotConfigured: without an endpoint transcribe says
 // what to configure.
 func TestSpeech_TranscribeNotConfigured(t *testing.T) {

@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"clawbridge/internal/endpoint"
 	"clawbridge/internal/sandbox"
 	"clawbridge/tools/tool"
 )
@@ -87,31 +87,28 @@ func (s *speech) transcribe(ctx context.Context, c *tool.Call) (*tool.Result, er
 		return nil, tool.Errorf(tool.CodeUnavailable, "fix tools.speech.transcribe_url", "bad transcribe_url: %v", err)
 	}
 	req.Header.Set("Content-Type", mw.FormDataContentType())
+	ep := endpoint.Endpoint{What: "the transcription endpoint", Config: "tools.speech", KeyEnv: "tools.speech.api_key_env"}
 	if s.cfg.APIKeyEnv != "" {
-		key := os.Getenv(s.cfg.APIKeyEnv)
-		if key == "" {
+		ep.Key = os.Getenv(s.cfg.APIKeyEnv)
+		if ep.Key == "" {
 			return nil, tool.Errorf(tool.CodeUnavailable, "set the variable "+s.cfg.APIKeyEnv+" in the server's environment", "the API key variable %s is empty", s.cfg.APIKeyEnv)
 		}
-		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Authorization", "Bearer "+ep.Key)
 	}
 	resp, err := s.d.HTTPClient(s.cfg.Timeout).Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, tool.Errorf(tool.CodeUnavailable, "check that the endpoint runs and is allowed (network.allow_hosts for a local one)", "transcription endpoint unreachable: %v", err)
+		return nil, ep.Unreachable(err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	raw, err := ep.Read(resp, 16<<20)
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeFailed, "try again", "reading the transcription: %v", err)
+		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		msg := strings.TrimSpace(string(raw))
-		if len(msg) > 300 {
-			msg = msg[:300]
-		}
-		return nil, tool.Errorf(tool.CodeFailed, "check the model, key and file format the endpoint accepts", "transcription endpoint answered %s: %s", resp.Status, msg)
+		return nil, ep.Status(resp.StatusCode, raw)
 	}
 	var v verboseJSON
 	if err := json.Unmarshal(raw, &v); err != nil {

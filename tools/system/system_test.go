@@ -23,7 +23,7 @@ import (
 func newTool(t *testing.T) (tool.Tool, *tool.Deps) {
 	t.Helper()
 	d := tooltest.Deps(t)
-	tl := New(d)
+	tl := tooltest.Build(t, New, d)
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -484,7 +484,7 @@ func BenchmarkLogTail(b *testing.B) {
 	}
 	d := tooltest.Deps(b)
 	d.Config.System.LogFiles = []config.LogFile{{Name: "big", Path: path}}
-	tl := New(d)
+	tl := tooltest.Build(b, New, d)
 	for b.Loop() {
 		if _, err := tooltest.Run(b, tl, map[string]any{"action": "log_tail", "name": "big", "limit": 100}); err != nil {
 			b.Fatal(err)

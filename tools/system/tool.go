@@ -15,7 +15,7 @@ type sys struct {
 }
 
 // New builds the system tool.
-func New(d *tool.Deps) tool.Tool {
+func New(d *tool.Deps) (tool.Tool, error) {
 	s := &sys{d: d}
 	// processes and log_tail share `limit`; the merged schema shows one
 	// description, so it names both defaults.
@@ -72,5 +72,5 @@ func New(d *tool.Deps) tool.Tool {
 			"查看服务器上监听的端口",
 			"检查服务健康状态并查看最近的日志",
 		},
-	}
+	}, nil
 }

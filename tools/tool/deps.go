@@ -2,16 +2,17 @@ package tool
 
 import (
 	"context"
+	"database/sql"
 	"net/http"
 	"time"
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/bridge"
 	"clawbridge/internal/config"
+	"clawbridge/internal/htmlpdf"
 	"clawbridge/internal/netguard"
+	"clawbridge/internal/records"
 	"clawbridge/internal/sandbox"
-	"clawbridge/internal/store"
 )
 
 // Deps are the shared services a tool constructor may take. Constructors
@@ -19,20 +20,30 @@ import (
 type Deps struct {
 	Config  *config.Config
 	Sandbox *sandbox.Sandbox
-	Store   *store.Store
+	Store   Records // nil in a listing-only build
 	Guard   *netguard.Guard
 	Log     zerolog.Logger
 	// PDF renders HTML to PDF; nil when no browser is configured.
 	PDF PDFRenderer
 	// Sessions is state kept per MCP session outside the tools (the shared
 	// browser's cookies and tabs); the server ends it with the session. Nil
-	// when there is none. The browser manager itself is not a field here: it
-	// pulls go-rod, which the contract does not, and the browser tools take
-	// it in their constructors.
+	// when there is none.
 	Sessions SessionCloser
-	// Bridge manages the downstream MCP servers of mcp_bridge; nil when
+	// Browser is the shared Chromium of the browser, browser_use and
+	// web_fetch tools; nil when none is configured.
+	Browser Browser
+	// Bridge reaches the downstream MCP servers of mcp_bridge; nil when
 	// none is configured.
-	Bridge *bridge.Manager
+	Bridge Downstream
+}
+
+// Browser is the shared Chromium (package browser's *Manager). Its pages and
+// sessions are that package's types, which pull go-rod; the contract does
+// not, so it names only what the engine answers here, and the tools that
+// drive pages take the manager itself from it (internal/browsertool.Manager).
+type Browser interface {
+	// BrowserPath is the Chromium binary in use, or why there is none.
+	BrowserPath() (string, error)
 }
 
 // SessionCloser drops what is kept for one MCP session.
@@ -52,11 +63,22 @@ type PDFRenderer interface {
 	HTMLToPDF(ctx context.Context, html []byte, opts PDFOptions) ([]byte, error)
 }
 
-// PDFOptions are print settings for a PDFRenderer.
-type PDFOptions struct {
-	PageSize  string // "A4" (default), "Letter", "A3", "A5", "Legal"
-	Landscape bool
-	MarginMM  float64 // all four margins; default 15
-	// HeaderFooter prints page numbers in the footer.
-	HeaderFooter bool
+// PDFOptions are print settings for a PDFRenderer; they live in
+// internal/htmlpdf so that package browser need not import the contract.
+type PDFOptions = htmlpdf.Options
+
+// Records is the shared store as the tools that keep rows in it use it (the
+// records tools, the send-once log of email and notify): SQL handles, a
+// transaction, and the migrations of their tables. *store.Store implements
+// it; naming it here keeps the database drivers out of the contract.
+type Records interface {
+	// DB is the writer; Read a pool for reads that need not see an open
+	// transaction.
+	DB() *sql.DB
+	Read() *sql.DB
+	Tx(ctx context.Context, fn func(*sql.Tx) error) error
+	MigrateVersions(component string, steps ...records.Migration) error
+	// MigrateWithTrash also makes sure the trash the component deletes into
+	// exists.
+	MigrateWithTrash(component string, steps ...records.Migration) error
 }

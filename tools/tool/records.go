@@ -3,7 +3,7 @@ package tool
 import (
 	"time"
 
-	"clawbridge/internal/store"
+	"clawbridge/internal/records"
 	"clawbridge/internal/zone"
 )
 
@@ -12,7 +12,7 @@ import (
 // `tools.<component>.timezone` setting names (the system's when empty), and
 // the component's migrations with the trash it deletes into. Without a
 // store (a listing-only build) only the zone is loaded.
-func (d *Deps) OpenRecords(component, timezone string, steps ...store.Migration) (*time.Location, error) {
+func (d *Deps) OpenRecords(component, timezone string, steps ...records.Migration) (*time.Location, error) {
 	loc, err := zone.Load("tools."+component+".timezone", timezone)
 	if err != nil {
 		return nil, err

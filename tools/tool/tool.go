@@ -83,6 +83,9 @@ type Tool struct {
 	// Programs lists external programs the tool uses, mapped to the Debian
 	// package that provides each; `clawbridge doctor` checks them.
 	Programs map[string]string
+	// Checks are what else `clawbridge doctor` checks for the tool (an X
+	// display, a Python module), so that the CLI names no tool.
+	Checks []Check
 	// Examples are typical requests, used by the router's lexical ranker.
 	Examples []string
 	// CallLevel, when set, decides the level of one call from its arguments
@@ -223,3 +226,15 @@ func (t *Tool) LevelOf(c *Call) Level {
 
 // EnumValues is a helper for parameters whose values are fixed.
 func EnumValues(values ...string) []string { return slices.Clone(values) }
+
+// Check is a readiness check of a tool beyond its Programs, which
+// `clawbridge doctor` runs and prints under Name.
+type Check struct {
+	Name string
+	// Run says what it found; an error means the tool, or a part of it,
+	// cannot work on this machine.
+	Run func() (detail string, err error)
+	// Fix is what to do about a failure. Empty makes a failure a note, not a
+	// problem: only an optional part of the tool is affected.
+	Fix string
+}

@@ -102,7 +102,7 @@ func corpusTool(t *testing.T) tool.Tool {
 		t.Fatal(err)
 	}
 	d.Config.Tools = map[string]yaml.Node{"web_fetch": *n.Content[0]}
-	tl, err := New(d, nil)
+	tl, err := New(d)
 	if err != nil {
 		t.Fatal(err)
 	}

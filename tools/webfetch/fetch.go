@@ -26,9 +26,9 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 
 	"clawbridge/browser"
+	"clawbridge/internal/browsertool"
 	"clawbridge/internal/netguard"
 	"clawbridge/internal/wording"
-	browsertool "clawbridge/tools/browser"
 	"clawbridge/tools/tool"
 )
 

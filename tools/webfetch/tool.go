@@ -10,7 +10,7 @@ import (
 	"errors"
 	"time"
 
-	"clawbridge/browser"
+	"clawbridge/internal/browsertool"
 	"clawbridge/internal/config"
 	"clawbridge/tools/tool"
 )
@@ -59,9 +59,10 @@ func (c *Config) Validate() error {
 	)
 }
 
-// New builds the web_fetch tool; m (nil: none) renders pages whose HTML is
-// thin. The robots cache and rate limiter live as long as the tool value.
-func New(d *tool.Deps, m *browser.Manager) (tool.Tool, error) {
+// New builds the web_fetch tool; the browser in d.Browser (nil: none)
+// renders pages whose HTML is thin. The robots cache and rate limiter live
+// as long as the tool value.
+func New(d *tool.Deps) (tool.Tool, error) {
 	cfg := DefaultConfig()
 	if d.Config != nil {
 		if err := d.Config.Section("web_fetch", &cfg); err != nil {
@@ -77,7 +78,7 @@ func New(d *tool.Deps, m *browser.Manager) (tool.Tool, error) {
 	if cfg.RobotsAgent == "" {
 		cfg.RobotsAgent = def.RobotsAgent
 	}
-	f := newFetcher(d, m, cfg)
+	f := newFetcher(d, browsertool.Manager(d), cfg)
 	return tool.Tool{
 		Name:        "web_fetch",
 		Title:       "Fetch a web page as Markdown",

@@ -41,7 +41,8 @@ func newTool(t *testing.T, withBrowser bool) tool.Tool {
 	}
 	// Tests fetch one local host many times; the per-host interval is tested separately.
 	d.Config.Tools = nil
-	tl, err := New(d, m)
+	d.Browser = m
+	tl, err := New(d)
 	if err != nil {
 		t.Fatal(err)
 	}

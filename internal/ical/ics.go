@@ -1,4 +1,4 @@
-package calendar
+package ical
 
 import (
 	"crypto/sha256"
@@ -13,7 +13,7 @@ import (
 	"github.com/teambition/rrule-go"
 )
 
-// modelled are the VEVENT properties read into event fields; every other
+// modelled are the VEVENT properties read into Event fields; every other
 // one is kept in Extra and written back on export.
 var modelled = map[string]bool{"UID": true, "SUMMARY": true, "DESCRIPTION": true, "LOCATION": true, "DTSTART": true, "DTEND": true,
 	"DURATION": true, "RRULE": true, "RDATE": true, "EXDATE": true, "RECURRENCE-ID": true, "STATUS": true, "TRANSP": true, "SEQUENCE": true,
@@ -21,8 +21,8 @@ var modelled = map[string]bool{"UID": true, "SUMMARY": true, "DESCRIPTION": true
 
 // timeProp reads one value of a DATE-TIME or DATE property: UTC (Z), with
 // TZID, or floating (read in loc). all reports a DATE value; tz is what
-// event.TZ stores for the zone ("" for UTC and dates; loc's name for a
-// floating time, which keeps loc's wall clock). A PERIOD value
+// Event.TZ stores for the zone ("" for UTC and dates; loc's name for a
+// floating time, which keeps loc's Wall clock). A PERIOD value
 // (start/end) is read as its start.
 func (z *zones) timeProp(p *ics.IANAProperty, value string, loc *time.Location) (t time.Time, all bool, tz string, err error) {
 	value = strings.TrimSpace(value)
@@ -50,22 +50,22 @@ func (z *zones) timeProp(p *ics.IANAProperty, value string, loc *time.Location) 
 	if err != nil {
 		return time.Time{}, false, "", err
 	}
-	if t, err = wall(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), zone); err != nil {
+	if t, err = Wall(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), zone); err != nil {
 		t = beforeGap(w, zone)
 	}
 	return t, false, tz, nil
 }
 
-// skipped is a VEVENT an import left out, and why.
-type skipped struct {
+// Skipped is a VEVENT an import left out, and why.
+type Skipped struct {
 	Event  string `json:"event"`
 	Reason string `json:"reason"`
 }
 
-// parseICS reads the VEVENTs of an .ics file into events of calendar. A
+// Parse reads the VEVENTs of an .ics file into events of calendar. A
 // VEVENT that cannot be read (no DTSTART, a zone nothing defines, ...) is
-// left out and listed in skipped, naming it by UID or position.
-func parseICS(r io.Reader, calendar string, loc *time.Location, now time.Time) ([]*event, []skipped, error) {
+// left out and listed in Skipped, naming it by UID or position.
+func Parse(r io.Reader, calendar string, loc *time.Location, now time.Time) ([]*Event, []Skipped, error) {
 	raw, err := io.ReadAll(r)
 	if err != nil {
 		return nil, nil, err
@@ -82,8 +82,8 @@ func parseICS(r io.Reader, calendar string, loc *time.Location, now time.Time) (
 			}
 		}
 	}
-	var out []*event
-	var skips []skipped
+	var out []*Event
+	var skips []Skipped
 	for i, ve := range cal.Events() {
 		e, err := z.readEvent(ve, calendar, loc, now)
 		if err != nil {
@@ -91,7 +91,7 @@ func parseICS(r io.Reader, calendar string, loc *time.Location, now time.Time) (
 			if p := ve.GetProperty(ics.ComponentPropertyUniqueId); p != nil {
 				name += " (UID " + p.Value + ")"
 			}
-			skips = append(skips, skipped{Event: name, Reason: err.Error()})
+			skips = append(skips, Skipped{Event: name, Reason: err.Error()})
 			continue
 		}
 		out = append(out, e)
@@ -99,14 +99,14 @@ func parseICS(r io.Reader, calendar string, loc *time.Location, now time.Time) (
 	return out, skips, nil
 }
 
-func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, now time.Time) (*event, error) {
+func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, now time.Time) (*Event, error) {
 	text := func(p ics.ComponentProperty) string {
 		if v := ve.GetProperty(p); v != nil {
 			return v.Value
 		}
 		return ""
 	}
-	e := &event{Calendar: calendar, UID: text(ics.ComponentPropertyUniqueId), Title: text(ics.ComponentPropertySummary),
+	e := &Event{Calendar: calendar, UID: text(ics.ComponentPropertyUniqueId), Title: text(ics.ComponentPropertySummary),
 		Description: text(ics.ComponentPropertyDescription), Location: text(ics.ComponentPropertyLocation),
 		Status: strings.ToUpper(text(ics.ComponentPropertyStatus)), Transp: strings.ToUpper(text(ics.ComponentPropertyTransp)),
 		RRule: strings.ReplaceAll(text(ics.ComponentPropertyRrule), " ", ""), Created: now.Unix(), Updated: now.Unix()}
@@ -120,12 +120,12 @@ func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, n
 		return nil, fmt.Errorf("DTSTART: %v", err)
 	}
 	e.Start, e.AllDay, e.TZ = start, all, tz
-	// The event's other times, when floating, are on its wall clock.
-	wallZone := e.wallZone(loc)
+	// The Event's other times, when floating, are on its Wall clock.
+	WallZone := e.WallZone(loc)
 	switch {
 	case ve.GetProperty(ics.ComponentPropertyDtEnd) != nil:
 		p := ve.GetProperty(ics.ComponentPropertyDtEnd)
-		end, _, _, err := z.timeProp(p, p.Value, wallZone)
+		end, _, _, err := z.timeProp(p, p.Value, WallZone)
 		if err != nil {
 			return nil, fmt.Errorf("DTEND: %v", err)
 		}
@@ -147,19 +147,19 @@ func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, n
 	}
 	var rule *rrule.RRule
 	if e.RRule != "" {
-		if rule, err = parseRule(e.RRule, e.Start.In(wallZone)); err != nil {
+		if rule, err = ParseRule(e.RRule, e.Start.In(WallZone)); err != nil {
 			return nil, fmt.Errorf("RRULE %q: %v", e.RRule, err)
 		}
 	}
-	// An RDATE or EXDATE given as a DATE in a timed event means that day
-	// in the event's zone.
+	// An RDATE or EXDATE given as a DATE in a timed Event means that day
+	// in the Event's zone.
 	dayOf := func(d time.Time) (time.Time, time.Time) {
-		s := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, wallZone)
-		return s, time.Date(d.Year(), d.Month(), d.Day()+1, 0, 0, 0, 0, wallZone)
+		s := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, WallZone)
+		return s, time.Date(d.Year(), d.Month(), d.Day()+1, 0, 0, 0, 0, WallZone)
 	}
 	for _, p := range ve.GetProperties(ics.ComponentPropertyRdate) {
 		for _, v := range listValues(p.Value) {
-			t, isDate, _, err := z.timeProp(p, v, wallZone)
+			t, isDate, _, err := z.timeProp(p, v, WallZone)
 			if err != nil {
 				return nil, fmt.Errorf("RDATE %q: %v", v, err)
 			}
@@ -172,7 +172,7 @@ func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, n
 	var dateExdates []time.Time
 	for _, p := range ve.GetProperties(ics.ComponentPropertyExdate) {
 		for _, v := range listValues(p.Value) {
-			t, isDate, _, err := z.timeProp(p, v, wallZone)
+			t, isDate, _, err := z.timeProp(p, v, WallZone)
 			if err != nil {
 				return nil, fmt.Errorf("EXDATE %q: %v", v, err)
 			}
@@ -185,14 +185,14 @@ func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, n
 	}
 	for _, d := range dateExdates { // every instance that day
 		from, to := dayOf(d)
-		got, err := seriesInstants(e, rule, loc, from, to)
+		got, err := SeriesInstants(e, rule, loc, from, to)
 		if err != nil {
 			return nil, fmt.Errorf("EXDATE %s: %v", d.Format("20060102"), err)
 		}
 		e.ExDates = append(e.ExDates, got...)
 	}
 	if p := ve.GetProperty(ics.ComponentPropertyRecurrenceId); p != nil {
-		t, _, _, err := z.timeProp(p, p.Value, wallZone)
+		t, _, _, err := z.timeProp(p, p.Value, WallZone)
 		if err != nil {
 			return nil, fmt.Errorf("RECURRENCE-ID: %v", err)
 		}
@@ -203,7 +203,7 @@ func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, n
 	}
 	for _, p := range ve.Properties {
 		if !modelled[strings.ToUpper(p.IANAToken)] {
-			e.Extra = append(e.Extra, rawProp{Name: p.IANAToken, Params: p.ICalParameters, Value: p.Value})
+			e.Extra = append(e.Extra, Prop{Name: p.IANAToken, Params: p.ICalParameters, Value: p.Value})
 		}
 	}
 	return e, nil
@@ -243,9 +243,9 @@ func listValues(s string) []string {
 	return out
 }
 
-// contentUID is a stable UID for an event that came without one: the
-// same event imported again gets the same UID, so it is not duplicated.
-func contentUID(e *event) string {
+// contentUID is a stable UID for an Event that came without one: the
+// same Event imported again gets the same UID, so it is not duplicated.
+func contentUID(e *Event) string {
 	h := sha256.Sum256([]byte(e.Title + "\x00" + e.Start.Format(time.RFC3339) + "\x00" + e.End.Format(time.RFC3339) + "\x00" + e.RRule))
 	return hex.EncodeToString(h[:12]) + "@clawbridge.import"
 }
@@ -287,10 +287,10 @@ func parseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// writeICS writes events as one VCALENDAR: UTC times as ...Z, zoned ones
+// Write writes events as one VCALENDAR: UTC times as ...Z, zoned ones
 // with TZID and a VTIMEZONE for each zone, all-day ones as DATE values,
 // and the properties kept from an import.
-func writeICS(w io.Writer, events []*event, now time.Time) error {
+func Write(w io.Writer, events []*Event, now time.Time) error {
 	cal := ics.NewCalendarFor("clawbridge")
 	cal.SetMethod(ics.MethodPublish)
 	cal.SetCalscale("GREGORIAN")
@@ -373,13 +373,13 @@ func writeICS(w io.Writer, events []*event, now time.Time) error {
 	return cal.SerializeTo(w, ics.WithNewLineWindows)
 }
 
-func timeProp(ve *ics.VEvent, p ics.ComponentProperty, e *event, t time.Time) {
+func timeProp(ve *ics.VEvent, p ics.ComponentProperty, e *Event, t time.Time) {
 	switch {
 	case e.AllDay:
 		ve.AddProperty(p, t.Format("20060102"), ics.WithValue(string(ics.ValueDataTypeDate)))
 	case e.TZ != "":
-		loc, _ := loadZone(e.TZ)
-		ve.AddProperty(p, t.In(loc).Format("20060102T150405"), ics.WithTZID(zoneLabel(e.TZ)))
+		loc, _ := LoadZone(e.TZ)
+		ve.AddProperty(p, t.In(loc).Format("20060102T150405"), ics.WithTZID(ZoneLabel(e.TZ)))
 	default:
 		ve.AddProperty(p, t.UTC().Format("20060102T150405Z"))
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/docout"
+	"clawbridge/internal/docout"
 	"clawbridge/tools/tool"
 	"clawbridge/tools/tooltest"
 )

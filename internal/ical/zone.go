@@ -1,4 +1,4 @@
-package calendar
+package ical
 
 import (
 	"bytes"
@@ -26,9 +26,9 @@ var windowsZones = map[string]string{
 	"New Zealand Standard Time": "Pacific/Auckland", "UTC": "UTC", "Coordinated Universal Time": "UTC",
 }
 
-// An event's zone (event.TZ) is an IANA name, or, for a zone a file
+// An Event's zone (Event.TZ) is an IANA name, or, for a zone a file
 // defines only by its VTIMEZONE, that VTIMEZONE's text: its own rules are
-// the zone, so they are kept with the event and written back on export.
+// the zone, so they are kept with the Event and written back on export.
 const vtimezonePrefix = "BEGIN:VTIMEZONE"
 
 // ianaZone loads an IANA zone by name; "Local" and "" are not names.
@@ -51,7 +51,7 @@ type zones struct {
 
 type resolved struct {
 	loc *time.Location
-	tz  string // what event.TZ stores
+	tz  string // what Event.TZ stores
 	err error
 }
 
@@ -103,15 +103,15 @@ func (z *zones) find(tzid string) resolved {
 	if err := def.SerializeTo(&b, &ics.SerializationConfiguration{MaxLength: 75, PropertyMaxLength: 75, NewLine: "\r\n"}); err != nil {
 		return resolved{err: fmt.Errorf("VTIMEZONE %q: %v", tzid, err)}
 	}
-	loc, err := loadZone(b.String())
+	loc, err := LoadZone(b.String())
 	if err != nil {
 		return resolved{err: err}
 	}
 	return resolved{loc: loc, tz: b.String()}
 }
 
-// zoneLabel is how an event's zone is named: the IANA name or the TZID.
-func zoneLabel(tz string) string {
+// ZoneLabel is how an Event's zone is named: the IANA name or the TZID.
+func ZoneLabel(tz string) string {
 	if !strings.HasPrefix(tz, vtimezonePrefix) {
 		return tz
 	}
@@ -130,8 +130,8 @@ var zoneCache = struct {
 	m map[string]*time.Location
 }{m: map[string]*time.Location{}}
 
-// loadZone is the location event.TZ names.
-func loadZone(tz string) (*time.Location, error) {
+// LoadZone is the location Event.TZ names.
+func LoadZone(tz string) (*time.Location, error) {
 	if !strings.HasPrefix(tz, vtimezonePrefix) {
 		if loc := ianaZone(tz); loc != nil {
 			return loc, nil
@@ -230,7 +230,7 @@ func zoneFromRules(def *ics.VTimezone) (*time.Location, error) {
 		if ds == nil {
 			return nil, fmt.Errorf("VTIMEZONE %q: an observance has no DTSTART", tzid)
 		}
-		// Onsets are wall times in the offset before them (or UTC with Z).
+		// Onsets are Wall times in the offset before them (or UTC with Z).
 		onset := func(v string) (time.Time, error) {
 			v = strings.TrimSpace(v)
 			if i := strings.IndexByte(v, '/'); i >= 0 { // a PERIOD: its start
@@ -265,7 +265,7 @@ func zoneFromRules(def *ics.VTimezone) (*time.Location, error) {
 		}
 		for _, p := range base.GetProperties(ics.ComponentPropertyRrule) {
 			wallStart := start.Add(time.Duration(from) * time.Second)
-			r, err := parseRule(p.Value, wallStart)
+			r, err := ParseRule(p.Value, wallStart)
 			if err != nil {
 				return nil, fmt.Errorf("VTIMEZONE %q: RRULE %q: %v", tzid, p.Value, err)
 			}
@@ -370,7 +370,11 @@ func tzif(first int, changes []change) []byte {
 	b.Write(idx)
 	for i, t := range types {
 		binary.Write(&b, binary.BigEndian, int32(t.off))
-		b.WriteByte(byte(b2i(t.dst)))
+		if t.dst {
+			b.WriteByte(1)
+		} else {
+			b.WriteByte(0)
+		}
 		b.WriteByte(byte(desig[i]))
 	}
 	b.Write(chars)

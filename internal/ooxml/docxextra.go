@@ -1,4 +1,4 @@
-package convert
+package ooxml
 
 import (
 	"path"
@@ -198,7 +198,7 @@ func (r *docxReader) imageLink(id string) string {
 		}
 		link = r.image(path.Base(name), data)
 	}
-	return "![" + mdEscape(alt) + "](" + strings.ReplaceAll(link, " ", "%20") + ")"
+	return "![" + EscapeMarkdown(alt) + "](" + strings.ReplaceAll(link, " ", "%20") + ")"
 }
 
 // flushBoxes writes the text boxes met in the last paragraph as blocks of
