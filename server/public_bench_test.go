@@ -26,6 +26,7 @@ import (
 	"clawbridge/internal/config"
 	"clawbridge/internal/netguard"
 	"clawbridge/tools"
+	bridgetool "clawbridge/tools/bridge"
 	"clawbridge/tools/tooltest"
 )
 
@@ -140,12 +141,12 @@ func publicServer(tb testing.TB, dir string) *Server {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(m.Close)
-	d.Bridge = m
-	reg, err := tools.All(d, nil)
+	d.Bridge = bridgetool.Downstream(m)
+	reg, err := tools.All(d)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Tools: reg, Log: zerolog.Nop(), Version: "bench"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Bridge: m, Tools: reg, Log: zerolog.Nop(), Version: "bench"})
 	if err != nil {
 		tb.Fatal(err)
 	}
