@@ -98,3 +98,36 @@ func TestDoctor_NamesThePythonTheJailRuns(t *testing.T) {
 		t.Errorf("doctor does not name %s for python_runner:\n%s", want, out)
 	}
 }
+
+// TestDoctor_SaysWhatEachPlatformLacks: on a machine without Chromium,
+// LibreOffice, Tesseract or bubblewrap (as macOS and Windows are out of the
+// box), doctor names each missing program and the tools it disables, and
+// advises what that platform can do: apt-get on Linux only.
+func TestDoctor_SaysWhatEachPlatformLacks(t *testing.T) {
+	cliEnv(t)
+	t.Setenv("PATH", t.TempDir()) // nothing installed
+	defer func(g string) { doctorGOOS = g }(doctorGOOS)
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		doctorGOOS = goos
+		out, err := runCLI(t, "doctor")
+		if err == nil {
+			t.Errorf("%s: doctor passed with nothing installed:\n%s", goos, out)
+		}
+		for _, want := range []*regexp.Regexp{
+			regexp.MustCompile(`(?m)^MISSING\s+program chromium\s+not found: browser.* cannot use it`),
+			regexp.MustCompile(`(?m)^MISSING\s+program soffice\s+not found: .*doc_generator.* cannot use it`),
+			regexp.MustCompile(`(?m)^MISSING\s+program tesseract\s+not found: .*ocr.* cannot use it`),
+			regexp.MustCompile(`(?m)^MISSING\s+jail\s+unavailable .*refuse`),
+		} {
+			if !want.MatchString(out) {
+				t.Errorf("%s: doctor does not say %s:\n%s", goos, want, out)
+			}
+		}
+		if apt := strings.Contains(out, "apt-get"); apt != (goos == "linux") {
+			t.Errorf("%s: advises apt-get: %v\n%s", goos, apt, out)
+		}
+		if goos != "linux" && !strings.Contains(out, "bubblewrap runs only on Linux") {
+			t.Errorf("%s: doctor does not say the jail is Linux-only:\n%s", goos, out)
+		}
+	}
+}
