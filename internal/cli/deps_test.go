@@ -67,6 +67,16 @@ func TestDeps_RunInstallsWhatToolsRunAndNoTestOnlyPackages(t *testing.T) {
 	if out := makeN("run"); !strings.Contains(out, "install-deps.sh run") || strings.Contains(out, "install-mcp-servers") || strings.Contains(out, "install-deps.sh test") {
 		t.Errorf("make run does not install the run set alone:\n%s", out)
 	}
+	// Nor the Go modules, npm packages and Go programs only the tests and
+	// releases use.
+	for _, testOnly := range []string{"go mod download", "staticcheck", "goreleaser", "install-mcpb", "install-conformance"} {
+		if out := makeN("run"); strings.Contains(out, testOnly) {
+			t.Errorf("make run runs %s, which only the tests or a release need:\n%s", testOnly, out)
+		}
+	}
+	if out := makeN("test"); !strings.Contains(out, "goreleaser") || !strings.Contains(out, "bundle.sh") {
+		t.Errorf("make test does not check the release (goreleaser, bundle.sh):\n%s", out)
+	}
 	if out := makeN("test"); !strings.Contains(out, "install-deps.sh test") || !strings.Contains(out, "install-mcp-servers") {
 		t.Errorf("make test does not install the test set:\n%s", out)
 	}
