@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 	}
 	builtCommit = strings.TrimSpace(string(head))
 	ldflags := "-X main.version=0.0.0-e2e -X main.commit=" + builtCommit + " -X main.date=2026-01-02T03:04:05Z"
-	out, err := exec.Command("go", "build", "-race", "-ldflags", ldflags, "-o", binPath, "clawbridge").CombinedOutput()
+	out, err := exec.Command("go", "build", "-race", "-ldflags", ldflags, "-o", binPath, "..").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build failed: %v\n%s", err, out)
 		os.Exit(1)

@@ -28,7 +28,7 @@ func main() {
 
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: release repo | binaries DIST | manifest ... | server-json ...")
+		return fmt.Errorf("usage: release repo | binaries DIST | manifest FLAGS | server-json FLAGS BUNDLES")
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	version := fs.String("version", "", "the release's version (no leading v)")

@@ -230,7 +230,7 @@ func TestRegistryRules_RefuseWhatTheRegistryRefuses(t *testing.T) {
 	}
 	for name, breakIt := range map[string]func(s map[string]any){
 		"name not reverse-DNS":    func(s map[string]any) { s["name"] = "clawbridge" },
-		"name without namespace":  func(s map[string]any) { s["name"] = "clawbridge/clawbridge" },
+		"name without namespace":  func(s map[string]any) { s["name"] = "nodots/clawbridge" },
 		"description of 101":      func(s map[string]any) { s["description"] = strings.Repeat("x", 101) },
 		"version latest":          func(s map[string]any) { s["version"] = "latest" },
 		"version range":           func(s map[string]any) { s["version"] = "^1.2.3" },
