@@ -2,9 +2,14 @@
 GO      ?= go
 BIN     := bin/clawbridge
 ADDR    ?= 127.0.0.1:8765
+# Stamped into the binary (clawbridge version): -buildvcs may be off, so the
+# commit and its date are passed with -X like goreleaser does.
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+DATE    := $(shell git log -1 --format=%cI 2>/dev/null || echo unknown)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: all deps deps-run gomod build run test bench vet clean
+.PHONY: all deps deps-run gomod gomod-run build run test bench vet clean release-check release-snapshot bundle
 
 all: build
 
@@ -18,7 +23,7 @@ all: build
 deps-run:
 	@echo "==> system packages the tools run: scripts/install-deps.sh run (installs what is missing; quiet when all is there)"
 	@scripts/install-deps.sh run
-	@$(MAKE) --no-print-directory gomod
+	@$(MAKE) --no-print-directory gomod-run
 
 deps:
 	@echo "==> system packages for the tools and the tests: scripts/install-deps.sh test (installs what is missing; quiet when all is there)"
@@ -29,6 +34,12 @@ deps:
 	@scripts/install-conformance.sh
 	@$(MAKE) --no-print-directory gomod
 
+# The modules the binary is built from, and not those only the tests use.
+gomod-run:
+	@echo "==> Go modules the binary needs: go list -deps . (a fresh machine fetches about 100 modules; this can take a few minutes)"
+	@$(GO) list -x -deps . 2>&1 >/dev/null | sed -un 's|^# get https://[^/]*/\(.*\)/@v/\(.*\)\.zip$$|    fetched \1 \2|p'
+	@$(GO) list -deps . >/dev/null
+
 gomod:
 	@echo "==> Go modules: go mod download (a fresh machine fetches about 100 modules; this can take a few minutes)"
 	@$(GO) mod download -x 2>&1 | sed -un 's|^# get https://[^/]*/\(.*\)/@v/\(.*\)\.zip$$|    fetched \1 \2|p'
@@ -36,7 +47,7 @@ gomod:
 
 build:
 	@echo "==> building $(BIN) ($(VERSION))"
-	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 run: deps-run build
 	@echo
@@ -54,9 +65,37 @@ vet:
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 
+# Releases: goreleaser v2, pinned, built through the module proxy on first
+# use (minutes, once; cached after). The repository it publishes to comes
+# from go.mod's module path, read by ./release.
+GORELEASER := $(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1
+REPO = $(shell $(GO) run ./release repo)
+RELEASE_ENV = CLAWBRIDGE_OWNER=$(word 2,$(subst /, ,$(REPO))) CLAWBRIDGE_NAME=$(word 3,$(subst /, ,$(REPO))) \
+	CLAWBRIDGE_COMMIT=$(COMMIT) CLAWBRIDGE_DATE=$(DATE)
+
+# Everything a release publishes, into dist/: linux, darwin and windows on
+# amd64 and arm64 (tar.gz, zip for windows, each with LICENSE and README),
+# checksums.txt, an MCP bundle per platform and server.json.
+release-snapshot:
+	$(RELEASE_ENV) $(GORELEASER) release --snapshot --clean
+	scripts/bundle.sh dist
+
+# The six MCP bundles and server.json alone (no archives).
+bundle:
+	$(RELEASE_ENV) $(GORELEASER) build --snapshot --clean
+	scripts/bundle.sh dist
+
+# What CI checks of the release (make test): the config, and this machine's
+# own target built and bundled (the bundle validated, packed and read back).
+release-check:
+	@echo "==> release: goreleaser check, a snapshot of $$($(GO) env GOOS)/$$($(GO) env GOARCH) and its MCP bundle"
+	$(RELEASE_ENV) $(GORELEASER) check
+	$(RELEASE_ENV) $(GORELEASER) build --snapshot --clean --single-target
+	scripts/bundle.sh dist
+
 # Tests need the external programs (CLAWBRIDGE_REQUIRE_PROGRAMS=1 turns a
 # missing one into a failure instead of a skip) and a PostgreSQL server.
-test: deps vet
+test: deps vet release-check
 	@pg=$$(scripts/start-postgres.sh) || { echo "make test: PostgreSQL did not start" >&2; exit 1; }; \
 	eval "$$pg" && \
 	CLAWBRIDGE_REQUIRE_PROGRAMS=1 $(GO) test -race -timeout 30m ./...
@@ -101,4 +140,4 @@ bench: deps
 		$(GO) test -run '^$$' -bench . -benchtime 5x -timeout 20m ./browser/
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

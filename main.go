@@ -15,14 +15,16 @@ import (
 	"clawbridge/internal/cli"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
+// Set at build time with -ldflags "-X main.version=... -X main.commit=...
+// -X main.date=..." (the Makefile, goreleaser); cli.SetBuild fills in what
+// is left empty from the Go build info.
+var version, commit, date string
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// The first signal starts a graceful shutdown; a second one kills.
 	go func() { <-ctx.Done(); stop() }()
-	cli.Version = version
+	cli.SetBuild(version, commit, date)
 	code := cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

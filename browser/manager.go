@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -23,6 +22,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"clawbridge/internal/netguard"
+	"clawbridge/internal/platform"
 	"clawbridge/internal/toolerr"
 )
 
@@ -150,7 +150,7 @@ func (m *Manager) idleStop() {
 
 // alive pings the browser over CDP.
 func (m *Manager) alive(ctx context.Context, inst *instance) bool {
-	if inst.pid > 0 && syscall.Kill(inst.pid, 0) != nil {
+	if inst.pid > 0 && !platform.Alive(inst.pid) {
 		return false
 	}
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
@@ -259,7 +259,7 @@ func (inst *instance) shutdown() {
 	cancel()
 	killPID(inst.pid)
 	// Wait for the process to go before removing its profile.
-	for i := 0; i < 50 && inst.pid > 0 && syscall.Kill(inst.pid, 0) == nil; i++ {
+	for i := 0; i < 50 && inst.pid > 0 && platform.Alive(inst.pid); i++ {
 		time.Sleep(100 * time.Millisecond)
 	}
 	_ = os.RemoveAll(inst.dataDir)
@@ -269,8 +269,8 @@ func killPID(pid int) {
 	if pid <= 0 {
 		return
 	}
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
-	_ = syscall.Kill(pid, syscall.SIGKILL)
+	platform.KillGroup(pid)
+	platform.Kill(pid)
 }
 
 // setIdleTimeout changes the idle timeout (tests).

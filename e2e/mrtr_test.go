@@ -51,7 +51,7 @@ func TestConformance2026(t *testing.T) {
 		}
 	}
 	bin := filepath.Join(t.TempDir(), "clawbridge-conformance")
-	if out, err := exec.Command("go", "build", "-tags", "conformance", "-o", bin, "clawbridge").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-tags", "conformance", "-o", bin, "..").CombinedOutput(); err != nil {
 		t.Fatalf("build -tags conformance: %v\n%s", err, out)
 	}
 	e := newEnv(t, "CLAWBRIDGE_CONFIRM=elicit")

@@ -26,13 +26,25 @@ import (
 
 var binPath string
 
+// builtCommit is the commit TestMain stamped into binPath.
+var builtCommit string
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "clawbridge-e2e")
 	if err != nil {
 		panic(err)
 	}
 	binPath = filepath.Join(dir, "clawbridge")
-	out, err := exec.Command("go", "build", "-race", "-o", binPath, "clawbridge").CombinedOutput()
+	// Stamped as the Makefile and goreleaser stamp a release (GOFLAGS may
+	// have -buildvcs=false): TestVersion_ReportsTheCommit checks it.
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "git rev-parse HEAD: %v\n", err)
+		os.Exit(1)
+	}
+	builtCommit = strings.TrimSpace(string(head))
+	ldflags := "-X main.version=0.0.0-e2e -X main.commit=" + builtCommit + " -X main.date=2026-01-02T03:04:05Z"
+	out, err := exec.Command("go", "build", "-race", "-ldflags", ldflags, "-o", binPath, "..").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build failed: %v\n%s", err, out)
 		os.Exit(1)

@@ -73,6 +73,7 @@ if [ "$mode" = test ]; then
 	pkg python3-dateutil /usr/bin/python3 -c 'import dateutil'
 	pkg python3-recurring-ical-events /usr/bin/python3 -c 'import recurring_ical_events'
 	pkg python3-docx /usr/bin/python3 -c 'import docx' # format_converter: the second reader of the .docx made from a PDF
+	pkg npm has npm                             # the npm MCP servers and clients of the tests; the mcpb CLI make release-check runs
 fi
 
 if [ -n "$list" ]; then

@@ -20,5 +20,6 @@ want=$(echo "$pkgs" | tr '\n' ' ')
 [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && exit 0
 mkdir -p "$dir"
 echo "install-mcp-servers: npm install $want into $dir" >&2
-npm install --silent --no-audit --no-fund --prefix "$dir" $want >&2
+# one retry: a registry hiccup or another npm holding the cache fails an install that then succeeds
+npm install --silent --no-audit --no-fund --prefix "$dir" $want >&2 || { sleep 5; npm install --loglevel=error --no-audit --no-fund --prefix "$dir" $want >&2; }
 echo "$want" >"$stamp"

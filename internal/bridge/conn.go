@@ -6,16 +6,15 @@ import (
 	"net/url"
 	"os/exec"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-	"golang.org/x/sys/unix"
 
 	"clawbridge/internal/config"
 	"clawbridge/internal/netguard"
+	"clawbridge/internal/platform"
 )
 
 // conn is one live connection to a downstream server.
@@ -47,7 +46,7 @@ func dial(ctx context.Context, s config.BridgeServer, guard *netguard.Guard, get
 				cmd := exec.Command(command, args...)
 				cmd.Env = env // the scrubbed environment, not os.Environ()
 				cmd.Dir = s.Cwd
-				cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+				platform.NewGroup(cmd)
 				c.mu.Lock()
 				c.cmd = cmd
 				c.mu.Unlock()
@@ -135,12 +134,7 @@ func (c *conn) exited() bool {
 	if pid == 0 {
 		return false
 	}
-	var info unix.Siginfo
-	err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
-	if err != nil {
-		return true // ECHILD: already reaped
-	}
-	return info.Signo != 0 // SIGCHLD: it has exited; 0: still running
+	return platform.Exited(pid)
 }
 
 // broken reports whether the connection can no longer serve: the stdio
@@ -164,7 +158,7 @@ func (c *conn) close() {
 	case <-time.After(5 * time.Second):
 	}
 	if pid > 0 {
-		_ = syscall.Kill(-pid, syscall.SIGKILL) // children it left behind
+		platform.KillGroup(pid) // children it left behind
 	}
 }
 

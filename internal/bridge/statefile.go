@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"clawbridge/internal/atomicfile"
+	"clawbridge/internal/platform"
 )
 
 // The serving process records each server's state in the data dir, so that
@@ -47,7 +47,7 @@ func recordedState(dataDir, server string) (stateFile, bool) {
 		return stateFile{}, false
 	}
 	var st stateFile
-	if json.Unmarshal(data, &st) != nil || st.Owner == os.Getpid() || st.Owner <= 0 || syscall.Kill(st.Owner, 0) != nil {
+	if json.Unmarshal(data, &st) != nil || st.Owner == os.Getpid() || st.Owner <= 0 || !platform.Alive(st.Owner) {
 		return stateFile{}, false
 	}
 	return st, true

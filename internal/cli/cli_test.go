@@ -210,7 +210,7 @@ func TestExitCode_UsageErrorAndVersion(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if code := Main(context.Background(), []string{"version"}, strings.NewReader(""), &stdout, &stderr); code != 0 || stdout.String() != "clawbridge "+Version+"\n" || stderr.Len() > 0 {
+	if code := Main(context.Background(), []string{"version"}, strings.NewReader(""), &stdout, &stderr); code != 0 || stdout.String() != versionLine() || stderr.Len() > 0 {
 		t.Errorf("version: exit code %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }

@@ -67,6 +67,16 @@ func TestDeps_RunInstallsWhatToolsRunAndNoTestOnlyPackages(t *testing.T) {
 	if out := makeN("run"); !strings.Contains(out, "install-deps.sh run") || strings.Contains(out, "install-mcp-servers") || strings.Contains(out, "install-deps.sh test") {
 		t.Errorf("make run does not install the run set alone:\n%s", out)
 	}
+	// Nor the Go modules, npm packages and Go programs only the tests and
+	// releases use.
+	for _, testOnly := range []string{"go mod download", "staticcheck", "goreleaser", "install-mcpb", "install-conformance"} {
+		if out := makeN("run"); strings.Contains(out, testOnly) {
+			t.Errorf("make run runs %s, which only the tests or a release need:\n%s", testOnly, out)
+		}
+	}
+	if out := makeN("test"); !strings.Contains(out, "goreleaser") || !strings.Contains(out, "bundle.sh") {
+		t.Errorf("make test does not check the release (goreleaser, bundle.sh):\n%s", out)
+	}
 	if out := makeN("test"); !strings.Contains(out, "install-deps.sh test") || !strings.Contains(out, "install-mcp-servers") {
 		t.Errorf("make test does not install the test set:\n%s", out)
 	}
@@ -96,5 +106,38 @@ func TestDoctor_NamesThePythonTheJailRuns(t *testing.T) {
 	}
 	if !regexp.MustCompile(`(?m)^ok\s+program ` + regexp.QuoteMeta(want) + `\s+.*python_runner`).MatchString(out) {
 		t.Errorf("doctor does not name %s for python_runner:\n%s", want, out)
+	}
+}
+
+// TestDoctor_SaysWhatEachPlatformLacks: on a machine without Chromium,
+// LibreOffice, Tesseract or bubblewrap (as macOS and Windows are out of the
+// box), doctor names each missing program and the tools it disables, and
+// advises what that platform can do: apt-get on Linux only.
+func TestDoctor_SaysWhatEachPlatformLacks(t *testing.T) {
+	cliEnv(t)
+	t.Setenv("PATH", t.TempDir()) // nothing installed
+	defer func(g string) { doctorGOOS = g }(doctorGOOS)
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		doctorGOOS = goos
+		out, err := runCLI(t, "doctor")
+		if err == nil {
+			t.Errorf("%s: doctor passed with nothing installed:\n%s", goos, out)
+		}
+		for _, want := range []*regexp.Regexp{
+			regexp.MustCompile(`(?m)^MISSING\s+program chromium\s+not found: browser.* cannot use it`),
+			regexp.MustCompile(`(?m)^MISSING\s+program soffice\s+not found: .*doc_generator.* cannot use it`),
+			regexp.MustCompile(`(?m)^MISSING\s+program tesseract\s+not found: .*ocr.* cannot use it`),
+			regexp.MustCompile(`(?m)^MISSING\s+jail\s+unavailable .*refuse`),
+		} {
+			if !want.MatchString(out) {
+				t.Errorf("%s: doctor does not say %s:\n%s", goos, want, out)
+			}
+		}
+		if apt := strings.Contains(out, "apt-get"); apt != (goos == "linux") {
+			t.Errorf("%s: advises apt-get: %v\n%s", goos, apt, out)
+		}
+		if goos != "linux" && !strings.Contains(out, "bubblewrap runs only on Linux") {
+			t.Errorf("%s: doctor does not say the jail is Linux-only:\n%s", goos, out)
+		}
 	}
 }

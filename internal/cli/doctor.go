@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -80,7 +81,11 @@ func cmdDoctor(args []string, stdout io.Writer) error {
 	// The jail confines every external program run on user data; without
 	// it those tools refuse to run and read-level shell calls ask first.
 	if err := jail.Check(); err != nil {
-		check(false, "jail", "unavailable (shell read calls need confirmation; LibreOffice and pdftotext refuse)", err.Error())
+		fix := err.Error()
+		if doctorGOOS != "linux" {
+			fix = "bubblewrap runs only on Linux, so on " + osName(doctorGOOS) + " these stay off; run clawbridge on Linux for them"
+		}
+		check(false, "jail", "unavailable (shell read calls need confirmation; LibreOffice, pdftotext, Tesseract, ffmpeg and python_runner refuse)", fix)
 	} else {
 		l := jail.Defaults()
 		memory := "per run (memory cgroup)"
@@ -126,11 +131,11 @@ func cmdDoctor(args []string, stdout io.Writer) error {
 	for _, p := range progs {
 		n := needs[p]
 		path, err := exec.LookPath(p)
-		detail := path
+		detail := path + " (used by " + strings.Join(n.tools, ", ") + ")"
 		if err != nil {
-			detail = "not found"
+			detail = "not found: " + strings.Join(n.tools, ", ") + " cannot use it"
 		}
-		check(err == nil, "program "+p, detail+" (used by "+strings.Join(n.tools, ", ")+")", "apt-get install "+n.pkg)
+		check(err == nil, "program "+p, detail, installHint(doctorGOOS, p, n.pkg))
 	}
 	w.Flush()
 	if problems > 0 {
@@ -173,4 +178,30 @@ func writable(dir string) bool {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// doctorGOOS is the platform doctor advises for (tests set others).
+var doctorGOOS = runtime.GOOS
+
+// installHint says how to get a missing program. The tools' programs are
+// Debian packages; on macOS and Windows a program installed by hand and on
+// PATH is used, and without it the tools that need it are unavailable.
+func installHint(goos, prog, pkg string) string {
+	switch {
+	case goos == "linux":
+		return "apt-get install " + pkg
+	case filepath.Base(prog) == "bwrap":
+		return "bubblewrap runs only on Linux; run clawbridge on Linux for " + osName(goos) + "'s missing tools"
+	}
+	return "on " + osName(goos) + " install " + filepath.Base(prog) + " yourself and put it on PATH (Debian's package is " + pkg + "), or run clawbridge on Linux"
+}
+
+func osName(goos string) string {
+	switch goos {
+	case "darwin":
+		return "macOS"
+	case "windows":
+		return "Windows"
+	}
+	return goos
 }

@@ -15,11 +15,6 @@ import (
 	"strings"
 )
 
-// Version is the version the binary reports (in `clawbridge version`, the
-// HTTP banner and the MCP serverInfo). main sets it from its build-time
-// version (-ldflags "-X main.version=...").
-var Version = "0.1.0-dev"
-
 const usage = `clawbridge — an MCP tool server for AI agents
 
 Usage:
@@ -38,7 +33,7 @@ Usage:
   clawbridge install CLIENT [--print] add clawbridge to claude-desktop, cursor, vscode,
                                       claude-code, gemini or codex
   clawbridge config init              write a commented default config file
-  clawbridge version
+  clawbridge version                  version, commit and build date (also --version)
 
 Common flags: --config FILE (default $XDG_CONFIG_HOME/clawbridge/config.yaml)
 `
@@ -126,7 +121,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "config":
 		return cmdConfig(args, stdout)
 	case "version", "--version", "-version":
-		fmt.Fprintln(stdout, "clawbridge", Version)
+		fmt.Fprint(stdout, versionLine())
 		return nil
 	case "help", "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage)

@@ -1,11 +1,10 @@
 package cli
 
 import (
+	"clawbridge/internal/platform"
 	"fmt"
 	"io"
 	"os"
-
-	"golang.org/x/sys/unix"
 )
 
 // stdioHint is what a person who runs `clawbridge` in a terminal sees on
@@ -25,7 +24,4 @@ func hintIfTerminal(stdin io.Reader, stderr io.Writer) {
 	}
 }
 
-func isTerminal(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
-}
+func isTerminal(f *os.File) bool { return platform.IsTerminal(f) }

@@ -16,6 +16,7 @@
 package jail
 
 import (
+	"clawbridge/internal/platform"
 	"context"
 	"errors"
 	"fmt"
@@ -260,7 +261,7 @@ func execute(ctx context.Context, cmd *exec.Cmd, spec Spec, files []*os.File) (*
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.Stdin = spec.Stdin
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	platform.NewGroup(cmd)
 	cmd.WaitDelay = killGrace // bounds the stdin copier
 
 	stdout, stderr := NewCapped(orDefault(spec.StdoutCap)), NewCapped(orDefault(spec.StderrCap))
@@ -296,14 +297,14 @@ func execute(ctx context.Context, cmd *exec.Cmd, spec Spec, files []*os.File) (*
 	go func() {
 		select {
 		case <-runCtx.Done():
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			platform.KillGroup(pgid)
 		case <-done:
 		}
 	}()
 	waitErr := cmd.Wait()
 	close(done)
 	// Leftover members of the group (background children) go too.
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	platform.KillGroup(pgid)
 	elapsed := time.Since(start)
 
 	drained := make(chan struct{})

@@ -1,11 +1,11 @@
 package jail
 
 import (
+	"clawbridge/internal/platform"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 )
 
 // usrLinks are the top-level system directories; on a usrmerge system
@@ -139,7 +139,7 @@ func bwrapArgs(spec Spec, binds []Bind, hide []string) (a []string, files, bindF
 // blocking: a regular file comes back open for an fd bind, a directory is
 // bound by path, anything else is refused.
 func openBindSource(src string) (*os.File, bool, error) {
-	f, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	f, err := platform.OpenNoFollow(src)
 	if err != nil {
 		return nil, false, fmt.Errorf("jail: bind source: %w", err)
 	}

@@ -1,12 +1,12 @@
 package sandbox
 
 import (
+	"clawbridge/internal/platform"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // ErrNotRegular is OpenRegular's refusal of anything but a regular file: a
@@ -24,7 +24,7 @@ var ErrTooLarge = errors.New("file is too large")
 func OpenRegular(abs string, max int64) (*os.File, fs.FileInfo, error) {
 	// abs is a real path (Resolve evaluated its links): a link there now was
 	// put in after the check and is not followed.
-	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	f, err := platform.OpenNoFollow(abs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -54,7 +54,7 @@ func OpenRegular(abs string, max int64) (*os.File, fs.FileInfo, error) {
 	}
 	// Reads of a regular file do not block anyway; clear the flag so the
 	// file behaves as an ordinary one for the caller.
-	if err := syscall.SetNonblock(int(f.Fd()), false); err != nil {
+	if err := platform.SetBlocking(f); err != nil {
 		f.Close()
 		return nil, nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"clawbridge/internal/jail"
+	"clawbridge/internal/platform"
 	"clawbridge/internal/wording"
 	"clawbridge/tools/tool"
 )
@@ -177,7 +178,7 @@ func workerLimit(res *jail.Result) string {
 		}
 	}
 	switch res.Signal {
-	case syscall.SIGXCPU.String(), syscall.SIGKILL.String():
+	case platform.CPUTimeSignal, syscall.SIGKILL.String():
 		return "CPU time"
 	}
 	return fmt.Sprintf("worker's (it ended with exit %d %s and no answer)", res.ExitCode, res.Signal)
