@@ -1,4 +1,4 @@
-module clawbridge
+module github.com/clawbridge/clawbridge
 
 go 1.26.0
 

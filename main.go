@@ -12,7 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"clawbridge/internal/cli"
+	"github.com/clawbridge/clawbridge/internal/cli"
 )
 
 // Set at build time with -ldflags "-X main.version=... -X main.commit=...

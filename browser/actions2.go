@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/htmlpdf"
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/htmlpdf"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 	"github.com/go-rod/rod/lib/proto"
 )
 

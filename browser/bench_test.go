@@ -10,7 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/fixtures/site"
+	"github.com/clawbridge/clawbridge/fixtures/site"
 )
 
 // BenchmarkColdStart measures launch + first navigation.

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/config"
 )
 
 // Config is the `tools.browser` section of the clawbridge config. Every field

@@ -3,7 +3,7 @@ package browser
 import (
 	"testing"
 
-	"clawbridge/fixtures/site"
+	"github.com/clawbridge/clawbridge/fixtures/site"
 )
 
 // TestOpenContexts_FollowSessions: a session's context counts from its first

@@ -3,7 +3,7 @@ package browser
 import (
 	"fmt"
 
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 )
 
 // Failures the caller can act on (a missing browser, a refused URL, a stale

@@ -8,8 +8,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/fixtures/site"
-	"clawbridge/internal/htmlpdf"
+	"github.com/clawbridge/clawbridge/fixtures/site"
+	"github.com/clawbridge/clawbridge/internal/htmlpdf"
 )
 
 func TestIdleShutdown(t *testing.T) {

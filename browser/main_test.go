@@ -9,7 +9,7 @@ import (
 	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // testMgr is shared by the package's tests: one Chromium for the whole run.

@@ -21,9 +21,9 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/netguard"
-	"clawbridge/internal/platform"
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/internal/platform"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 )
 
 // Manager owns the browser process and the sessions' contexts. It is safe

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode"
 
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"

@@ -11,7 +11,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
-	"clawbridge/fixtures/site"
+	"github.com/clawbridge/clawbridge/fixtures/site"
 )
 
 // richPage holds the constructs the fixture pages do not: landmarks inside

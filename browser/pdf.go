@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"clawbridge/internal/htmlpdf"
+	"github.com/clawbridge/clawbridge/internal/htmlpdf"
 	"github.com/go-rod/rod/lib/proto"
 )
 

@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/internal/htmlpdf"
-	"clawbridge/internal/netguard"
-	"clawbridge/internal/toolerr"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/htmlpdf"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func testGuard() *netguard.Guard {

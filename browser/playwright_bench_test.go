@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/fixtures/site"
+	"github.com/clawbridge/clawbridge/fixtures/site"
 )
 
 // The side-by-side comparison with microsoft/playwright-mcp runs only when

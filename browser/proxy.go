@@ -14,7 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/internal/netguard"
 )
 
 // guardProxy is a small forward proxy that every request of one browser

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 )

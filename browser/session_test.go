@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/fixtures/site"
-	"clawbridge/internal/htmlpdf"
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/fixtures/site"
+	"github.com/clawbridge/clawbridge/internal/htmlpdf"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 )
 
 func ctxT(t *testing.T) context.Context {

@@ -25,7 +25,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/bridge/bridgetest"
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 )
 
 // seedGraph is the memory server's file before any call: one entity.

@@ -15,7 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/bridge/bridgetest"
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 )
 
 func TestBridge_NeverReadServerIsPublishedWithoutACall(t *testing.T) {

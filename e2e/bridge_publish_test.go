@@ -18,7 +18,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/bridge/bridgetest"
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 )
 
 func TestBridge_PublishedToolsThroughMCP(t *testing.T) {

@@ -19,7 +19,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/bridge/bridgetest"
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 )
 
 func TestBridge_DownstreamThroughMCP(t *testing.T) {

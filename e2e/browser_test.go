@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/fixtures/site"
+	"github.com/clawbridge/clawbridge/fixtures/site"
 )
 
 // The browser through a real MCP client over stdio: navigate → snapshot →

@@ -13,8 +13,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/bridge/bridgetest"
-	"clawbridge/internal/standin"
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
+	"github.com/clawbridge/clawbridge/internal/standin"
 )
 
 func TestClient_Codex(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/bridge/bridgetest"
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 )
 
 func TestClient_InspectorAndMCPRemote(t *testing.T) {

@@ -20,8 +20,8 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/exposure"
-	"clawbridge/internal/standin"
+	"github.com/clawbridge/clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/internal/standin"
 )
 
 // clientRun is one client session against one transport.

@@ -20,7 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/clustertest"
+	"github.com/clawbridge/clawbridge/internal/clustertest"
 )
 
 // cluster is scripts/cluster.sh's three instances behind nginx, on a

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/jail"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestJail_ShellReadCallsThroughMCP: through a real MCP client and the

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // evalRow is one labelled query of shared/eval or testdata/heldout.jsonl.

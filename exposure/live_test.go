@@ -4,8 +4,8 @@ import (
 	"sync"
 	"testing"
 
-	"clawbridge/tools"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // The registered tools' own text, as the server passes it (tests only: the

@@ -212,7 +212,7 @@ func TestServerJSON_MeetsTheRegistrysRules(t *testing.T) {
 func TestRegistryRules_RefuseWhatTheRegistryRefuses(t *testing.T) {
 	bundle := filepath.Join(t.TempDir(), "clawbridge_1.2.3_linux_amd64.mcpb")
 	os.WriteFile(bundle, []byte("not really a bundle"), 0o644)
-	h, _ := homeOf("clawbridge")
+	h, _ := homeOf("github.com/clawbridge/clawbridge")
 	valid := func() map[string]any {
 		s, err := serverJSON(h, "1.2.3", []string{bundle})
 		if err != nil {

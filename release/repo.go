@@ -9,11 +9,6 @@ import (
 // home is where the project is published: github.com/OWNER/NAME.
 type home struct{ path, owner, name string }
 
-// unpublishedHome is the home a module path without a host (plain
-// `clawbridge`, which `go install` cannot fetch) is going to be published
-// at. Once go.mod names github.com/OWNER/NAME this is not used.
-const unpublishedHome = "github.com/clawbridge/clawbridge"
-
 // repository reads the module path this program was built in (go.mod).
 func repository() (home, error) {
 	info, ok := debug.ReadBuildInfo()
@@ -24,9 +19,6 @@ func repository() (home, error) {
 }
 
 func homeOf(module string) (home, error) {
-	if !strings.Contains(module, ".") {
-		module = unpublishedHome
-	}
 	parts := strings.Split(module, "/")
 	if len(parts) != 3 || parts[0] != "github.com" {
 		return home{}, fmt.Errorf("module path %q is not github.com/OWNER/NAME", module)

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"clawbridge/tools"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestAnnotations_OnlyNonDefaults: a client that reads the published

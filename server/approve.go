@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"time"
 
-	"clawbridge/internal/store"
+	"github.com/clawbridge/clawbridge/internal/store"
 )
 
 // The `approve` confirmation policy: a high call that needs confirmation is

@@ -11,7 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/store/storetest"
+	"github.com/clawbridge/clawbridge/internal/store/storetest"
 )
 
 // Confirmation a model cannot give itself: under the default policy a

@@ -12,9 +12,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/logging"
-	"clawbridge/internal/store"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/logging"
+	"github.com/clawbridge/clawbridge/internal/store"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // redactArgs is args for the audit: redacted, without the confirm token.

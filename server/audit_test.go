@@ -13,9 +13,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/store/storetest"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/store/storetest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 type syncBuffer struct {

@@ -9,9 +9,9 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
-	"clawbridge/exposure"
-	"clawbridge/tools"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/tools"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // benchSession is a minimal initialized client session.

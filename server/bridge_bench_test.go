@@ -12,12 +12,12 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/bridge"
-	"clawbridge/internal/bridge/bridgetest"
-	"clawbridge/internal/config"
-	"clawbridge/tools"
-	bridgetool "clawbridge/tools/bridge"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/bridge"
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/tools"
+	bridgetool "github.com/clawbridge/clawbridge/tools/bridge"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // BenchmarkBridgeCallOverhead: the same downstream call (the real

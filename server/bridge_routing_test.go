@@ -12,13 +12,13 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/exposure"
-	downstream "clawbridge/internal/bridge"
-	"clawbridge/internal/config"
-	"clawbridge/internal/netguard"
-	"clawbridge/tools"
-	bridgetool "clawbridge/tools/bridge"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/exposure"
+	downstream "github.com/clawbridge/clawbridge/internal/bridge"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/tools"
+	bridgetool "github.com/clawbridge/clawbridge/tools/bridge"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // Routing over an aggregated catalog: the native registered tools plus the

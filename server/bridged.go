@@ -12,10 +12,10 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/exposure"
-	downstream "clawbridge/internal/bridge"
-	bridgetool "clawbridge/tools/bridge"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/exposure"
+	downstream "github.com/clawbridge/clawbridge/internal/bridge"
+	bridgetool "github.com/clawbridge/clawbridge/tools/bridge"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Bridged tools: the tools of downstream MCP servers configured `publish:

@@ -19,14 +19,14 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
-	"clawbridge/exposure"
-	downstream "clawbridge/internal/bridge"
-	"clawbridge/internal/bridge/bridgetest"
-	"clawbridge/internal/config"
-	"clawbridge/internal/netguard"
-	bridgetool "clawbridge/tools/bridge"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/exposure"
+	downstream "github.com/clawbridge/clawbridge/internal/bridge"
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	bridgetool "github.com/clawbridge/clawbridge/tools/bridge"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // downstreamVar makes the test binary a small stdio MCP server (TestMain):

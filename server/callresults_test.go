@@ -11,10 +11,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/store"
-	"clawbridge/internal/store/storetest"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/store"
+	"github.com/clawbridge/clawbridge/internal/store/storetest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // resultServer is a server on st (nil: a SQLite store of its own) with two tools: say (returns its text)

@@ -15,8 +15,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
-	"clawbridge/internal/store"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/store"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // confirmer implements confirmation of high actions. Tokens are bound to the

@@ -17,13 +17,13 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
-	"clawbridge/tools/email"
-	"clawbridge/tools/email/smtptest"
-	"clawbridge/tools/file"
-	"clawbridge/tools/pyrunner"
-	"clawbridge/tools/shell"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/email"
+	"github.com/clawbridge/clawbridge/tools/email/smtptest"
+	"github.com/clawbridge/clawbridge/tools/file"
+	"github.com/clawbridge/clawbridge/tools/pyrunner"
+	"github.com/clawbridge/clawbridge/tools/shell"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // What is confirmed is what runs: a High action whose preview reads files

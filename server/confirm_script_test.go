@@ -9,9 +9,9 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/tools/pyrunner"
-	"clawbridge/tools/shell"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/pyrunner"
+	"github.com/clawbridge/clawbridge/tools/shell"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // A python_runner run by path: the question shows the script's code, and

@@ -20,8 +20,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/exposure"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // The dashboard: /ui is one embedded page (no external assets, so it works

@@ -12,9 +12,9 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/exposure"
-	"clawbridge/internal/officetest"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/internal/officetest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestDashboard_BrowserLive opens /ui in a real headless Chromium through

@@ -10,9 +10,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/exposure"
 
-	"clawbridge/internal/store/storetest"
+	"github.com/clawbridge/clawbridge/internal/store/storetest"
 )
 
 // uiDo sends one dashboard request with the given credential headers and

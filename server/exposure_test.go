@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/wording"
-	"clawbridge/tools"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestFirstSentence_WholeForEveryTool: the summary find_tools gives of each

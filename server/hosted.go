@@ -10,7 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // host is the server's side of tool.Host: tools that work between calls

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/internal/config"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // TestHost_LoopNotifiesSessionsRunsCallsAndStopsWithTheServer: a tool's

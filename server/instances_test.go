@@ -14,10 +14,10 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/exposure"
-	"clawbridge/internal/store/storetest"
-	"clawbridge/tools"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/internal/store/storetest"
+	"github.com/clawbridge/clawbridge/tools"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // Several instances on one store (SQLite file or PostgreSQL schema), each a

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // The server's guide to choosing tools, sent at initialize. It names only

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/exposure"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // TestInstructions_NameOnlyRegisteredTools: the instructions name every

@@ -32,8 +32,8 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
-	"clawbridge/tools"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // The load benches run each server in a child process (this test binary,

@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/clustertest"
+	"github.com/clawbridge/clawbridge/internal/clustertest"
 )
 
 // mixedResult is one setting's figures from one mixed load run.

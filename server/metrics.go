@@ -10,8 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"clawbridge/exposure"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Metrics: every collector of /metrics is here, on a registry of the

@@ -15,9 +15,9 @@ import (
 	"github.com/prometheus/common/model"
 	"github.com/rs/zerolog"
 
-	"clawbridge/exposure"
-	"clawbridge/internal/bridge"
-	"clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/internal/bridge"
+	"github.com/clawbridge/clawbridge/internal/config"
 )
 
 // scrape reads /metrics with the bearer token and parses it with the

@@ -11,7 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
-	"clawbridge/internal/store"
+	"github.com/clawbridge/clawbridge/internal/store"
 )
 
 // Multi round-trip requests (MCP 2026-07-28): a server no longer sends a

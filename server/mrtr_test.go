@@ -14,7 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/store/storetest"
+	"github.com/clawbridge/clawbridge/internal/store/storetest"
 )
 
 // Confirmation of a high action for a 2026-07-28 client (mrtr.go): a real

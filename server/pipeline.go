@@ -17,8 +17,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
-	"clawbridge/internal/logging"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/logging"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // handle is the MCP handler of every registered tool.

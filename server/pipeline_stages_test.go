@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 func TestPipeline_StagesInDocumentedOrder(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // TestConfirmPreview_ActionPreviewAndPrivateParams: a High action's own

@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/exposure"
 )
 
 // Protocol details checked through real mcp-go clients.

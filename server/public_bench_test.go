@@ -21,13 +21,13 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
-	"clawbridge/exposure"
-	downstream "clawbridge/internal/bridge"
-	"clawbridge/internal/config"
-	"clawbridge/internal/netguard"
-	"clawbridge/tools"
-	bridgetool "clawbridge/tools/bridge"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/exposure"
+	downstream "github.com/clawbridge/clawbridge/internal/bridge"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/tools"
+	bridgetool "github.com/clawbridge/clawbridge/tools/bridge"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // Routing on public benchmarks nobody here wrote (fixtures/bridge/public,

@@ -10,9 +10,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	downstream "clawbridge/internal/bridge"
-	"clawbridge/internal/config"
-	"clawbridge/internal/netguard"
+	downstream "github.com/clawbridge/clawbridge/internal/bridge"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/netguard"
 )
 
 // blindSet is the public benchmark kept aside for one blind score at the

@@ -12,9 +12,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
-	"clawbridge/tools/aiwriter"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/aiwriter"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // clientModel is a real mcp-go client's sampling handler: it records the

@@ -14,11 +14,11 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
-	"clawbridge/exposure"
-	"clawbridge/internal/bridge"
-	"clawbridge/internal/config"
-	"clawbridge/internal/store"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/internal/bridge"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/store"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Options configure a Server.

@@ -11,7 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
-	"clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/exposure"
 )
 
 // sessionKind says where a session's key comes from, and so what it may

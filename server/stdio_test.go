@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/internal/config"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // stdioRun serves s over pipes; it returns the client's ends, a channel of

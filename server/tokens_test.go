@@ -7,7 +7,7 @@ import (
 	"sort"
 	"testing"
 
-	"clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/exposure"
 )
 
 // tokenRequests are the fixed requests (10 Chinese, 10 English) over which

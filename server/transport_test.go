@@ -17,9 +17,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/config"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // hardServer builds a server with config changes applied before New.

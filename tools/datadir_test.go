@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // dataDirMarker is in every file of the data dir of TestDataDir_*; it must

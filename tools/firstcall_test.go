@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/server"
-	"clawbridge/tools"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/server"
+	"github.com/clawbridge/clawbridge/tools"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestFirstCalls writes, for every action of every tool, the first call a

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestInputFiles_OneAnswerPerFailure: the tools that read a workspace file

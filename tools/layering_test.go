@@ -21,7 +21,7 @@ type listed struct {
 // goList lists every package of the module.
 func goList(t *testing.T) map[string]listed {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-json", "clawbridge/...")
+	cmd := exec.Command("go", "list", "-json", "github.com/clawbridge/clawbridge/...")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -42,7 +42,7 @@ func goList(t *testing.T) map[string]listed {
 	return pkgs
 }
 
-const toolsPrefix = "clawbridge/tools/"
+const toolsPrefix = "github.com/clawbridge/clawbridge/tools/"
 
 // toolOf is the tool a package under tools/ belongs to ("email" for
 // tools/email/smtptest); "" outside tools/.
@@ -78,14 +78,14 @@ func TestLayering(t *testing.T) {
 				}
 			}
 		}
-		if path == "clawbridge/browser" {
+		if path == "github.com/clawbridge/clawbridge/browser" {
 			for _, dep := range p.Deps {
 				if strings.HasPrefix(dep, toolsPrefix) {
 					t.Errorf("browser links %s: the browser engine must not depend on the tools built on it", dep)
 				}
 			}
 		}
-		if strings.HasPrefix(path, "clawbridge/browser/") { // its test kit shares the tools' skip policy (tooltest), no more
+		if strings.HasPrefix(path, "github.com/clawbridge/clawbridge/browser/") { // its test kit shares the tools' skip policy (tooltest), no more
 			for _, imp := range p.Imports {
 				if strings.HasPrefix(imp, toolsPrefix) && imp != toolsPrefix+"tooltest" {
 					t.Errorf("%s imports %s: the browser engine must not depend on the tools built on it", path, imp)
@@ -96,7 +96,7 @@ func TestLayering(t *testing.T) {
 	// The CLI names no tool: doctor runs each tool's own Checks. It builds
 	// the registry, and wires the downstream servers into Deps through
 	// mcp_bridge's adapter.
-	for _, imp := range pkgs["clawbridge/internal/cli"].Imports {
+	for _, imp := range pkgs["github.com/clawbridge/clawbridge/internal/cli"].Imports {
 		if toolOf(imp) != "" && !slices.Contains([]string{"tool", "bridge"}, toolOf(imp)) {
 			t.Errorf("internal/cli imports %s: give the tool a Check (tools/tool.Check) instead", imp)
 		}

@@ -3,8 +3,8 @@ package tools_test
 import (
 	"testing"
 
-	"clawbridge/tools"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestConfig_SectionsRefuseOutOfRange: a value out of range in a tool's

@@ -8,10 +8,10 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/wording"
-	"clawbridge/server"
-	"clawbridge/tools"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/server"
+	"github.com/clawbridge/clawbridge/tools"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // Limits on what a model reads of each published tool, in characters. The

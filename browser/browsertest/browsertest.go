@@ -13,9 +13,9 @@ import (
 	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
 
-	"clawbridge/browser"
-	"clawbridge/internal/netguard"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/browser"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // Main is a TestMain: it sets *mgr to a Manager for the tests (loopback

@@ -119,7 +119,7 @@ func bench(b *testing.B, bin string, env []string, initArgs []string, args ...st
 // (-benchtime 20x for 20 starts).
 func BenchmarkColdStart(b *testing.B) {
 	cb := build(b, "clawbridge")
-	ref := build(b, "clawbridge/e2e/coldstart/testdata/refserver")
+	ref := build(b, "github.com/clawbridge/clawbridge/e2e/coldstart/testdata/refserver")
 	b.Run("clawbridge", func(b *testing.B) { bench(b, cb, isolated(b), []string{"version"}, "serve") })
 	b.Run("reference", func(b *testing.B) { bench(b, ref, os.Environ(), []string{}) })
 }

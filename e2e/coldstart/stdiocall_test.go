@@ -21,7 +21,7 @@ import (
 // clawbridge's median as a multiple of the reference's.
 func BenchmarkStdioCall(b *testing.B) {
 	cb := build(b, "clawbridge")
-	ref := build(b, "clawbridge/e2e/coldstart/testdata/refserver")
+	ref := build(b, "github.com/clawbridge/clawbridge/e2e/coldstart/testdata/refserver")
 	env := isolated(b)
 	ws := ""
 	for _, kv := range env {

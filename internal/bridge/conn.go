@@ -12,9 +12,9 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/netguard"
-	"clawbridge/internal/platform"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/internal/platform"
 )
 
 // conn is one live connection to a downstream server.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/config"
 )
 
 // TestDiscover_ReadsOnlyUnreadPublishedServers: a never-read `publish: tools`

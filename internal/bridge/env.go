@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/config"
 )
 
 // baseEnv are the variables every stdio server gets from clawbridge's own

@@ -14,10 +14,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/bridge/bridgetest"
-	"clawbridge/internal/config"
-	"clawbridge/internal/netguard"
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 )
 
 func newManager(t *testing.T, dataDir string, servers ...config.BridgeServer) *Manager {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/atomicfile"
+	"github.com/clawbridge/clawbridge/internal/atomicfile"
 )
 
 // ToolDef is one downstream tool as its server lists it; the schema is kept

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"clawbridge/internal/atomicfile"
+	"github.com/clawbridge/clawbridge/internal/atomicfile"
 )
 
 // Pins are the approved definitions of a server's tools: a hash of each

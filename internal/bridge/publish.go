@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 )
 
 // Publishing: a server configured `publish: tools` has each usable tool

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/config"
 )
 
 // TestBridgePublish_CollisionsLeftOutAndFlagged: a published name that

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/internal/bridge/bridgetest"
-	"clawbridge/internal/config"
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 )
 
 // TestBridgeSSE_ListCallProgressAndStopped: server-everything reached over

@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"clawbridge/internal/atomicfile"
-	"clawbridge/internal/platform"
+	"github.com/clawbridge/clawbridge/internal/atomicfile"
+	"github.com/clawbridge/clawbridge/internal/platform"
 )
 
 // The serving process records each server's state in the data dir, so that

@@ -12,11 +12,11 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/browser"
-	"clawbridge/browser/browsertest"
-	"clawbridge/fixtures/site"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/browser"
+	"github.com/clawbridge/clawbridge/browser/browsertest"
+	"github.com/clawbridge/clawbridge/fixtures/site"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // mgr is the package's shared browser (browsertest.Main).

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"testing"
 
-	"clawbridge/fixtures/site"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/fixtures/site"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestDispatch_EveryActionHasItsOwnVerb: the published actions and the

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/browser"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/browser"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Runner executes browser actions for a session. browser_use runs its steps

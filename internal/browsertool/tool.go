@@ -5,8 +5,8 @@
 package browsertool
 
 import (
-	"clawbridge/browser"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/browser"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Parameters shared by several actions.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/cjkfont"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/cjkfont"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // open returns the system CJK font or skips (tooltest.CJKFont's policy).

@@ -7,19 +7,19 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/browser"
-	"clawbridge/internal/bridge"
-	"clawbridge/internal/config"
-	"clawbridge/internal/jail"
-	"clawbridge/internal/logging"
-	"clawbridge/internal/netguard"
-	"clawbridge/internal/sandbox"
-	"clawbridge/internal/startheap"
-	"clawbridge/internal/store"
-	"clawbridge/server"
-	"clawbridge/tools"
-	bridgetool "clawbridge/tools/bridge"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/browser"
+	"github.com/clawbridge/clawbridge/internal/bridge"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/internal/logging"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/startheap"
+	"github.com/clawbridge/clawbridge/internal/store"
+	"github.com/clawbridge/clawbridge/server"
+	"github.com/clawbridge/clawbridge/tools"
+	bridgetool "github.com/clawbridge/clawbridge/tools/bridge"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // The browser manager reports its open contexts to /metrics through

@@ -7,9 +7,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/store"
-	"clawbridge/server"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/store"
+	"github.com/clawbridge/clawbridge/server"
 )
 
 // cmdApprove lists the calls waiting for approval, or approves or rejects

@@ -11,8 +11,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/store/storetest"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/store/storetest"
 )
 
 // TestApproveCLI_PostgresStore: with store.driver postgres (the password

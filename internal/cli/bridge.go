@@ -11,9 +11,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/bridge"
-	"clawbridge/internal/config"
-	"clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/internal/bridge"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/netguard"
 )
 
 // cmdBridge is `clawbridge bridge status`, `clawbridge bridge approve

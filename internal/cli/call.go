@@ -10,8 +10,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // Exit codes of `call` beyond 0 (done), 1 (failed) and 2 (usage).

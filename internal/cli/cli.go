@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/config"
 )
 
 func cmdConfig(args []string, stdout io.Writer) error {

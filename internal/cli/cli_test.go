@@ -2,10 +2,10 @@ package cli
 
 import (
 	"bytes"
-	"clawbridge/tools/tooltest"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,9 +15,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/jail"
-	"clawbridge/tools/screen"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/tools/screen"
 )
 
 // cliEnv isolates the CLI's config, workspace and data dir.

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/jail"
-	"clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // cmdDoctor checks what the tools need and says how to fix what is missing.

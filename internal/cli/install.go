@@ -11,8 +11,8 @@ import (
 	"runtime"
 	"time"
 
-	"clawbridge/internal/atomicfile"
-	"clawbridge/internal/jsonc"
+	"github.com/clawbridge/clawbridge/internal/atomicfile"
+	"github.com/clawbridge/clawbridge/internal/jsonc"
 )
 
 // clientConfig says where a client keeps its MCP servers and how.

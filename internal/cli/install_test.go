@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/jsonc"
+	"github.com/clawbridge/clawbridge/internal/jsonc"
 )
 
 // TestInstall_VSCodeMCPJSONWithComments: VS Code's mcp.json is JSONC. A file

@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"clawbridge/browser"
+	"github.com/clawbridge/clawbridge/browser"
 )
 
 // A session that lists tools and calls file starts no browser: the manager

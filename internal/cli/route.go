@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/exposure"
 )
 
 // routeTool is one tool of a routed view. Registered is shown only with

@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"clawbridge/internal/platform"
 	"fmt"
+	"github.com/clawbridge/clawbridge/internal/platform"
 	"io"
 	"os"
 )

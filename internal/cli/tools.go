@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // screenWidth is the width `tools` output fits in.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // registry builds the tools the CLI shows, as `tools` does.

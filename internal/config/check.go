@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"fmt"
 
-	"clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // AtLeast is the check a section's Validate method makes of one number:

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // Tool sections are decoded by their tools (Section), so the config alone

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/internal/wording"
 
 	"gopkg.in/yaml.v3"
 )

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"unicode"
 
-	"clawbridge/internal/office"
-	"clawbridge/internal/sandbox"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Slug makes a file-name-safe base from a title, keeping CJK letters.

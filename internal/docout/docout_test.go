@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/docout"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/docout"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func TestSlug(t *testing.T) {

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/docx"
-	"clawbridge/internal/officetest"
+	"github.com/clawbridge/clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/internal/officetest"
 )
 
 func testPNG(t *testing.T, w, h int) []byte {

@@ -11,8 +11,8 @@ import (
 	"net/http"
 	"strings"
 
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Endpoint names one endpoint in messages and hints.

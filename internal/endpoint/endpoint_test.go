@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // TestStatus_OneTableKeyNeverShown: each status class answers one code,

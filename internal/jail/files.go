@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 )
 
 // Where a program run on files sees them (RunOnFiles).

@@ -16,10 +16,10 @@
 package jail
 
 import (
-	"clawbridge/internal/platform"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/clawbridge/clawbridge/internal/platform"
 	"io"
 	"os"
 	"os/exec"

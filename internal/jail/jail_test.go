@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func needJail(t *testing.T) {

@@ -1,8 +1,8 @@
 package jail
 
 import (
-	"clawbridge/internal/platform"
 	"fmt"
+	"github.com/clawbridge/clawbridge/internal/platform"
 	"os"
 	"path/filepath"
 	"strconv"

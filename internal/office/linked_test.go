@@ -18,12 +18,12 @@ import (
 	"sync"
 	"testing"
 
-	"clawbridge/internal/docx"
-	"clawbridge/internal/jail"
-	"clawbridge/internal/office"
-	"clawbridge/internal/officetest"
-	"clawbridge/internal/pptx"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/internal/officetest"
+	"github.com/clawbridge/clawbridge/internal/pptx"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // Documents given to LibreOffice that link external content: an .odt with

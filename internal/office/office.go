@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/internal/jail"
 )
 
 // ErrNoSoffice means LibreOffice is not installed.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/office"
-	"clawbridge/internal/officetest"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/internal/officetest"
 )
 
 func TestConvertErrors(t *testing.T) {

@@ -19,8 +19,8 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
-	"clawbridge/internal/office"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func init() { model.ConfigPath = "disable" }

@@ -15,8 +15,8 @@ import (
 	"strconv"
 	"strings"
 
-	"clawbridge/internal/docx"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // xnode is a generic XML element, enough to walk OOXML parts.

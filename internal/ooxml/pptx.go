@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 var slideName = regexp.MustCompile(`^ppt/slides/slide(\d+)\.xml$`)

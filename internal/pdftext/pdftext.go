@@ -15,9 +15,9 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/jail"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Options choose what pdftotext reads.

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/officetest"
-	"clawbridge/internal/pptx"
+	"github.com/clawbridge/clawbridge/internal/officetest"
+	"github.com/clawbridge/clawbridge/internal/pptx"
 )
 
 func pngBytes(t *testing.T, w, h int) []byte {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/internal/docx"
 )
 
 type box struct{ x, y, cx, cy int64 }

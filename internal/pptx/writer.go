@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode"
 
-	"clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/internal/docx"
 )
 
 const (

@@ -1,9 +1,9 @@
 package sandbox
 
 import (
-	"clawbridge/internal/platform"
 	"errors"
 	"fmt"
+	"github.com/clawbridge/clawbridge/internal/platform"
 	"io"
 	"io/fs"
 	"os"

@@ -18,7 +18,7 @@ import (
 	"encoding/hex"
 	"time"
 
-	"clawbridge/internal/records"
+	"github.com/clawbridge/clawbridge/internal/records"
 )
 
 // State is where a key's send stands.

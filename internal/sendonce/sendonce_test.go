@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"clawbridge/internal/store/storetest"
+	"github.com/clawbridge/clawbridge/internal/store/storetest"
 )
 
 // TestSendOnce_ClaimLifecycle: a new key is fresh once; a sent key is never

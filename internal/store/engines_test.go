@@ -11,9 +11,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/records"
-	"clawbridge/internal/store"
-	"clawbridge/internal/store/storetest"
+	"github.com/clawbridge/clawbridge/internal/records"
+	"github.com/clawbridge/clawbridge/internal/store"
+	"github.com/clawbridge/clawbridge/internal/store/storetest"
 )
 
 // TestStoreEngines_MigrateOnceAcrossInstances: two handles (two instances)

@@ -1,8 +1,8 @@
 package store
 
 import (
-	"clawbridge/internal/records"
 	"encoding/json"
+	"github.com/clawbridge/clawbridge/internal/records"
 	"time"
 )
 

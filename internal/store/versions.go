@@ -1,11 +1,11 @@
 package store
 
 import (
-	"clawbridge/internal/records"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/clawbridge/clawbridge/internal/records"
 	"time"
 )
 

@@ -1,10 +1,10 @@
 package store
 
 import (
-	"clawbridge/internal/records"
 	"context"
 	"database/sql"
 	"errors"
+	"github.com/clawbridge/clawbridge/internal/records"
 	"strings"
 	"testing"
 )

@@ -12,8 +12,8 @@ import (
 
 	_ "modernc.org/sqlite" // pure-Go SQLite driver ("sqlite")
 
-	"clawbridge/internal/toolerr"
-	"clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // DB is a throw-away SQLite database in a temp directory: the one query

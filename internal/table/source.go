@@ -11,8 +11,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"clawbridge/internal/toolerr"
-	"clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // Limits bound what one call may read.

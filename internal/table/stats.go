@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // ColumnStats is the describe output for one column, computed in one pass

@@ -15,7 +15,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 )
 
 // Writer writes rows to an io.Writer in one format. Where the bytes go

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
-	"clawbridge/internal/toolerr"
-	"clawbridge/internal/xlsxcell"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/xlsxcell"
 )
 
 // SheetInfo describes one worksheet: the sheets that read accepts, by name

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
 )
 
 // CopyFile copies one regular file with its permission bits; dst must not

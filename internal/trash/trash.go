@@ -26,9 +26,9 @@ import (
 	"sort"
 	"time"
 
-	"clawbridge/internal/atomicfile"
-	"clawbridge/internal/sandbox"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/atomicfile"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Record is one item in the trash.

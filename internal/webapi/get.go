@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"net/url"
 
-	"clawbridge/internal/netguard"
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 )
 
 // Request is one GET of a service.

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 )
 
 // Limiter spaces requests per key (a backend, a host) at least Interval

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 )
 
 // Limits bound what opening a workbook may inflate.

@@ -14,8 +14,8 @@ import (
 	"sync"
 	"testing"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // chatFixture is a server speaking OpenAI's chat-completions format: it

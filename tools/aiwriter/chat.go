@@ -10,8 +10,8 @@ import (
 	"os"
 	"strings"
 
-	"clawbridge/internal/endpoint"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/endpoint"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // chatClient speaks OpenAI's /v1/chat/completions, streaming or not, over

@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"time"
 
-	"clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/config"
 )
 
 // Config is the `tools.ai_writer` section.

@@ -8,7 +8,7 @@
 package aiwriter
 
 import (
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Name is the catalog name of the tool.

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"clawbridge/internal/docx"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // output is the JSON result of every action.

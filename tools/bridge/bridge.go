@@ -12,8 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	downstream "clawbridge/internal/bridge"
-	"clawbridge/tools/tool"
+	downstream "github.com/clawbridge/clawbridge/internal/bridge"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // New builds mcp_bridge on the servers in d.Bridge (nil: none configured).

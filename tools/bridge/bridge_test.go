@@ -11,12 +11,12 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
-	downstream "clawbridge/internal/bridge"
-	"clawbridge/internal/bridge/bridgetest"
-	"clawbridge/internal/config"
-	"clawbridge/internal/netguard"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	downstream "github.com/clawbridge/clawbridge/internal/bridge"
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func manager(t *testing.T, servers ...config.BridgeServer) *downstream.Manager {

@@ -3,8 +3,8 @@ package bridge
 import (
 	"context"
 
-	downstream "clawbridge/internal/bridge"
-	"clawbridge/tools/tool"
+	downstream "github.com/clawbridge/clawbridge/internal/bridge"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Downstream adapts internal/bridge's manager to the contract's

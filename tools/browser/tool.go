@@ -3,8 +3,8 @@
 package browser
 
 import (
-	"clawbridge/internal/browsertool"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/browsertool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // New builds the browser tool over the shared manager in d.Browser (nil:

@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"strings"
 
-	"clawbridge/browser"
-	"clawbridge/internal/browsertool"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/browser"
+	"github.com/clawbridge/clawbridge/internal/browsertool"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type runner struct {

@@ -11,9 +11,9 @@ import (
 
 	ics "github.com/arran4/golang-ical"
 
-	"clawbridge/internal/store/storetest"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/store/storetest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 type rig struct {

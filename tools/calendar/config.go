@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/zone"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/zone"
 )
 
 // Config is the `tools.calendar` section.

@@ -1,12 +1,12 @@
 package calendar
 
 import (
-	"clawbridge/internal/ical"
 	"database/sql"
 	"encoding/json"
+	"github.com/clawbridge/clawbridge/internal/ical"
 	"time"
 
-	"clawbridge/internal/records"
+	"github.com/clawbridge/clawbridge/internal/records"
 )
 
 // The calendar table. Times are Unix seconds in UTC. A recurring event is

@@ -1,8 +1,8 @@
 package calendar
 
 import (
-	"clawbridge/internal/ical"
 	"fmt"
+	"github.com/clawbridge/clawbridge/internal/ical"
 	"sort"
 	"time"
 

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/internal/ical"
-	"clawbridge/internal/store/storetest"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/ical"
+	"github.com/clawbridge/clawbridge/internal/store/storetest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // The files here are other projects' test calendars (fixtures/calendar,

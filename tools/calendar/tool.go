@@ -31,12 +31,12 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/ical"
-	"clawbridge/internal/records"
-	"clawbridge/internal/sandbox"
-	"clawbridge/internal/wording"
-	"clawbridge/internal/zone"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/ical"
+	"github.com/clawbridge/clawbridge/internal/records"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/internal/zone"
+	"github.com/clawbridge/clawbridge/tools/tool"
 
 	"github.com/teambition/rrule-go"
 )

@@ -13,8 +13,8 @@ import (
 	"sort"
 	"strings"
 
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Limits of one directory analysis.

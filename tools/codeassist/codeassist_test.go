@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // setup builds the tool on a fresh workspace.

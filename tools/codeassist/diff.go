@@ -7,8 +7,8 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // maxDiffOut caps the diff text returned; the counts always cover all of it.

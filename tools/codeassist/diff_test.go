@@ -12,7 +12,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // diffCounts runs GNU diff --minimal on two files and counts the lines it

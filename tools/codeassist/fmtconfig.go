@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
 )
 
 // maxConfig caps one formatter config file copied into the jail.

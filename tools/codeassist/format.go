@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/jail"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // formatter is an external formatter reading code on stdin and writing the

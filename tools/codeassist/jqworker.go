@@ -13,10 +13,10 @@ import (
 	"syscall"
 	"time"
 
-	"clawbridge/internal/jail"
-	"clawbridge/internal/platform"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/internal/platform"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // A jq program is untrusted code: gojq has no bound on its stack, memory

@@ -13,7 +13,7 @@ import (
 
 	"github.com/itchyny/gojq"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Limits of one jq run: the results kept and their size. The worker's

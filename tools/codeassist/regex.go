@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Limits of one regex test. RE2 runs in time linear in the input, so these

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"text/template"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // The skeletons live in templates/<language>/<kind>/, one file per output

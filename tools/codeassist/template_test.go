@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // writeSkeleton asks the tool for a skeleton and writes its files into a

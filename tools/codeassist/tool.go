@@ -15,7 +15,7 @@ package codeassist
 import (
 	"unicode/utf8"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // maxInput caps one text or file the tool reads (4 MB): enough for any

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/officetest"
-	"clawbridge/tools/contract"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/officetest"
+	"github.com/clawbridge/clawbridge/tools/contract"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func newTool(t *testing.T) (tool.Tool, *tool.Deps) {

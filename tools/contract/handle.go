@@ -6,10 +6,10 @@ import (
 	"strings"
 	"unicode"
 
-	"clawbridge/internal/docout"
-	"clawbridge/internal/docx"
-	"clawbridge/internal/office"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/docout"
+	"github.com/clawbridge/clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 func (g *generator) list(_ context.Context, c *tool.Call) (*tool.Result, error) {

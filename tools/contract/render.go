@@ -12,7 +12,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // filled is a validated set of field values.

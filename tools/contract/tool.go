@@ -5,8 +5,8 @@
 package contract
 
 import (
-	"clawbridge/internal/office"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type generator struct {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // BenchmarkMarkdownToPDF50 prints a Markdown document of about 50 A4 pages

@@ -12,10 +12,10 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"clawbridge/internal/pptx"
+	"github.com/clawbridge/clawbridge/internal/pptx"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 const sampleMD = "# 季度报告 Quarterly report\n\n" +

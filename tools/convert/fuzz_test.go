@@ -3,8 +3,8 @@ package convert
 import (
 	"archive/zip"
 	"bytes"
-	"clawbridge/internal/ooxml"
 	"context"
+	"github.com/clawbridge/clawbridge/internal/ooxml"
 	"testing"
 )
 

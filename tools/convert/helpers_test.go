@@ -12,10 +12,10 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/rs/zerolog"
 
-	"clawbridge/browser"
-	"clawbridge/internal/officetest"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/browser"
+	"github.com/clawbridge/clawbridge/internal/officetest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 var (

@@ -9,9 +9,9 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"clawbridge/internal/docx"
-	"clawbridge/internal/htmlmd"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/internal/htmlmd"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 func (cv *converter) htmlToMD(_ context.Context, _ *tool.Call, src *source, _ string) ([]byte, map[string]any, error) {

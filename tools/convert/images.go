@@ -15,7 +15,7 @@ import (
 	"golang.org/x/image/tiff"
 	_ "golang.org/x/image/webp" // decoder registration
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // maxImagePixels refuses decompression bombs before decoding.

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // source is the input of one conversion.

@@ -22,8 +22,8 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
-	"clawbridge/internal/docx"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // markdown is goldmark with GitHub Flavored Markdown (tables, task lists,

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/office"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // officePackage names the Debian package of the LibreOffice component that

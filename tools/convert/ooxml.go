@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/ooxml"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/ooxml"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // docxToMD writes the document's images into <output stem>_media/ next to

@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"clawbridge/internal/office"
-	"clawbridge/internal/pdftext"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/internal/pdftext"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // pdfWord is the LibreOffice target of each PDF conversion.

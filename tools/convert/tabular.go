@@ -16,8 +16,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"clawbridge/internal/xlsxcell"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/xlsxcell"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // kind of a table cell.

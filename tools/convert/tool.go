@@ -14,8 +14,8 @@ import (
 	"sort"
 	"strings"
 
-	"clawbridge/internal/config"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Section is the tool's config section (tools: format_converter: ...).

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // dataFixture reads a workbook from fixtures/data (see SOURCES.md there).

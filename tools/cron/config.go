@@ -4,8 +4,8 @@ import (
 	"errors"
 	"time"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/zone"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/zone"
 )
 
 // Config is the `tools.cron` section.

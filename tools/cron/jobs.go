@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"clawbridge/internal/records"
+	"github.com/clawbridge/clawbridge/internal/records"
 )
 
 // The cron tables. Times are Unix milliseconds in UTC; next_run 0 means

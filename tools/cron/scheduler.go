@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // scheduler is the loop the server runs while it serves: each tick it

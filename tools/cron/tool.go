@@ -33,10 +33,10 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/records"
-	"clawbridge/internal/wording"
-	"clawbridge/internal/zone"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/records"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/internal/zone"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type crontool struct {

@@ -12,9 +12,9 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"clawbridge/internal/table"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/table"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // The benchmarks compare the tool with bare excelize loops over the same

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestCancel_RowLoopsStopPromptly: every streaming row loop (read, describe,

@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/sqlcheck"
-	"clawbridge/internal/table"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/sqlcheck"
+	"github.com/clawbridge/clawbridge/internal/table"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // toolErr turns reader and engine errors into tool errors the model can act on.

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/internal/office"
-	"clawbridge/internal/table"
-	"clawbridge/internal/xlsxcell"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/internal/table"
+	"github.com/clawbridge/clawbridge/internal/xlsxcell"
 )
 
 // corpusDir finds the public test corpora scripts/fetch-corpora.sh fetches.

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/officetest"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/officetest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func TestSheets(t *testing.T) {

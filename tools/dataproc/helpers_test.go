@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // env is a tool over a tooltest workspace with the data fixtures copied in.

@@ -13,8 +13,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"clawbridge/internal/table"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/table"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // writeBig writes an n-row x 20-column workbook with the stream writer:

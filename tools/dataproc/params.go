@@ -1,6 +1,6 @@
 package dataproc
 
-import "clawbridge/tools/tool"
+import "github.com/clawbridge/clawbridge/tools/tool"
 
 var (
 	pPath  = tool.Param{Name: "path", Type: tool.String, Description: "Input table file."}

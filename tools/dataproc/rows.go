@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"clawbridge/internal/table"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/table"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // errStop ends eachRow early, without an error (read stops at its limit).

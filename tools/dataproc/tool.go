@@ -4,10 +4,10 @@
 package dataproc
 
 import (
-	"clawbridge/internal/config"
-	"clawbridge/internal/table"
-	"clawbridge/tools/tool"
 	"errors"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/table"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Config is the tools.data_processor section.

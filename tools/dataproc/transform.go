@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"clawbridge/internal/table"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/table"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type cond struct {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestWording_ReadSummaries: a read of no rows, one row or several says so

@@ -6,9 +6,9 @@ import (
 	"hash/fnv"
 	"path/filepath"
 
-	"clawbridge/internal/table"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/table"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 func stem(p string) string { return tool.StemOf(p) }

@@ -15,7 +15,7 @@ import (
 	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
 
-	"clawbridge/internal/cjkfont"
+	"github.com/clawbridge/clawbridge/internal/cjkfont"
 )
 
 // A chart is drawn once as a list of primitives, then rendered by two

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"clawbridge/internal/cjkfont"
+	"github.com/clawbridge/clawbridge/internal/cjkfont"
 )
 
 // Series is one named data series. Values are NaN where missing; X is set

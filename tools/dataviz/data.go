@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/table"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/table"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // chartArgs is one chart request (a call's arguments, or one entry of a

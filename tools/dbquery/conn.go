@@ -16,9 +16,9 @@ import (
 	"modernc.org/sqlite" // pure-Go SQLite driver
 	sqlite3 "modernc.org/sqlite/lib"
 
-	"clawbridge/internal/logging"
-	"clawbridge/internal/sqlcheck"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/logging"
+	"github.com/clawbridge/clawbridge/internal/sqlcheck"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 func dialect(c *Connection) (sqlcheck.Dialect, error) {

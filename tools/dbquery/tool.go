@@ -17,9 +17,9 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Connection is one configured database.

@@ -22,12 +22,12 @@ import (
 	"time"
 	"unicode"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/records"
-	"clawbridge/internal/sandbox"
-	"clawbridge/internal/wording"
-	"clawbridge/internal/zone"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/records"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/internal/zone"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Config is the `tools.diary` section.

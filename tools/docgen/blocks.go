@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"clawbridge/internal/docx"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // rawBlock is one structured block as the model sends it.

@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/docout"
-	"clawbridge/internal/docx"
-	"clawbridge/internal/office"
-	"clawbridge/internal/sandbox"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/docout"
+	"github.com/clawbridge/clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, error) {

@@ -4,8 +4,8 @@
 package docgen
 
 import (
-	"clawbridge/internal/office"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type generator struct{ d *tool.Deps }

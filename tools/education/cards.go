@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/records"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/records"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // A card's schedule lives on its row (reps, interval, ef100, due day in the

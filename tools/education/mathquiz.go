@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // problem is one generated question with its answer and worked steps.

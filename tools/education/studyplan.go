@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/ical"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/ical"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Study plans: topics, each with the minutes it needs, laid out in the

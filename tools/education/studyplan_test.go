@@ -9,8 +9,8 @@ import (
 
 	ics "github.com/arran4/golang-ical"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func newRigIn(t *testing.T, zone string) *rig {

@@ -17,10 +17,10 @@ import (
 	"errors"
 	"time"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/sandbox"
-	"clawbridge/internal/zone"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/zone"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Config is the `tools.education` section.

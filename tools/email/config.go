@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/config"
 )
 
 // Config is the `tools.email` section. The SMTP password is never in it:

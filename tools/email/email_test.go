@@ -19,9 +19,9 @@ import (
 	"github.com/emersion/go-smtp"
 	"github.com/rs/zerolog"
 
-	"clawbridge/tools/email/smtptest"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/email/smtptest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // newTool builds the email tool against srv (nil: no server) with its log

@@ -5,7 +5,7 @@ import (
 	"net/mail"
 	"strings"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // parseRecipients checks each entry of field ("Name <a@b.org>" or

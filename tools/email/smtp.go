@@ -12,9 +12,9 @@ import (
 
 	gomail "github.com/wneessen/go-mail"
 
-	"clawbridge/internal/logging"
-	"clawbridge/internal/sendonce"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/logging"
+	"github.com/clawbridge/clawbridge/internal/sendonce"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // sendResult is the outcome of one SMTP transaction.

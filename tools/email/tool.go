@@ -36,11 +36,11 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/sandbox"
-	"clawbridge/internal/sendonce"
-	"clawbridge/internal/trash"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/sendonce"
+	"github.com/clawbridge/clawbridge/internal/trash"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type emailTool struct {

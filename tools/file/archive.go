@@ -15,11 +15,11 @@ import (
 
 	"golang.org/x/text/encoding/simplifiedchinese"
 
-	"clawbridge/internal/atomicfile"
-	"clawbridge/internal/sandbox"
-	"clawbridge/internal/trash"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/atomicfile"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/trash"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // ratioFloor: entries (and archives) smaller than this uncompressed are not

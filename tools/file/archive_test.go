@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/text/encoding/simplifiedchinese"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type zentry struct {

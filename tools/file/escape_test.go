@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // TestPathEscapes: every action refuses paths that leave the workspace, by

@@ -11,9 +11,9 @@ import (
 	"sort"
 	"strings"
 
-	"clawbridge/internal/trash"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/trash"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type entry struct {

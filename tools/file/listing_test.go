@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 func layout(f *fixture) {

@@ -14,10 +14,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"clawbridge/internal/atomicfile"
-	"clawbridge/internal/trash"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/atomicfile"
+	"github.com/clawbridge/clawbridge/internal/trash"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 func (ft *fileTool) mkdir(ctx context.Context, c *tool.Call) (*tool.Result, error) {

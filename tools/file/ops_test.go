@@ -7,8 +7,8 @@ import (
 	"syscall"
 	"testing"
 
-	"clawbridge/internal/trash"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/trash"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 func TestMkdirMoveCopy(t *testing.T) {

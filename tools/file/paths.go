@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/sandbox"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // resolve maps a user path to a real absolute path inside the workspace,

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // refuseAll runs each call, wants a denial, and proves that dir did not

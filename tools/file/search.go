@@ -14,8 +14,8 @@ import (
 
 	"golang.org/x/text/transform"
 
-	"clawbridge/internal/trash"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/trash"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // glob matches slash-separated relative paths. Segments use path.Match

@@ -14,10 +14,10 @@ import (
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 
-	"clawbridge/internal/atomicfile"
-	"clawbridge/internal/trash"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/atomicfile"
+	"github.com/clawbridge/clawbridge/internal/trash"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 const maxLineBytes = 32 << 10 // longer lines are cut in read output

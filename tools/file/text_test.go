@@ -11,8 +11,8 @@ import (
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/unicode"
 
-	"clawbridge/internal/trash"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/trash"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 func TestWriteReadAppend(t *testing.T) {

@@ -5,10 +5,10 @@
 package file
 
 import (
-	"clawbridge/internal/config"
-	"clawbridge/internal/sandbox"
-	"clawbridge/tools/tool"
 	"errors"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // settings is the tool's own config section (`tools: file:` in the YAML).

@@ -4,10 +4,10 @@ package file
 // email's delete_draft uses too.
 
 import (
-	"clawbridge/internal/trash"
-	"clawbridge/tools/tool"
 	"context"
 	"fmt"
+	"github.com/clawbridge/clawbridge/internal/trash"
+	"github.com/clawbridge/clawbridge/tools/tool"
 	"os"
 	"path/filepath"
 )

@@ -3,8 +3,8 @@ package finance
 import (
 	"errors"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/zone"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/zone"
 )
 
 // Config is the `tools.finance` section.

@@ -8,8 +8,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // export writes the entries as an xlsx: an Entries sheet (one row each,

@@ -10,11 +10,11 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"clawbridge/internal/officetest"
-	"clawbridge/internal/store"
-	"clawbridge/internal/store/storetest"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/officetest"
+	"github.com/clawbridge/clawbridge/internal/store"
+	"github.com/clawbridge/clawbridge/internal/store/storetest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 type rig struct {

@@ -4,7 +4,7 @@ import (
 	"database/sql"
 	"strings"
 
-	"clawbridge/internal/records"
+	"github.com/clawbridge/clawbridge/internal/records"
 )
 
 // The finance tables. An entry's amount is positive cents, its kind says

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/store/storetest"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/store/storetest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // degFixture copies one of double-entry-generator's example exports

@@ -27,10 +27,10 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/records"
-	"clawbridge/internal/sandbox"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/records"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type fintool struct {

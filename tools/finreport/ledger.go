@@ -8,8 +8,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"clawbridge/internal/table"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/table"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Class is where an account goes in the statements.

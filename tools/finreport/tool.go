@@ -14,8 +14,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"clawbridge/internal/table"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/table"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type reporter struct{ d *tool.Deps }

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func newTool(t *testing.T, section string) (tool.Tool, *tool.Deps) {

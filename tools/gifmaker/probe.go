@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // video is what ffprobe says of a video input: its coded size, the size it

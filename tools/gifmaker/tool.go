@@ -14,8 +14,8 @@ package gifmaker
 import (
 	"errors"
 
-	"clawbridge/internal/config"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Section is the tool's config section (tools: gif_maker: ...).

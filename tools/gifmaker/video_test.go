@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"testing"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // fixture copies testdata/name into the workspace.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/disintegration/imaging"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // backgrounds are the colours offered: white, the usual ID blue and red.

@@ -11,8 +11,8 @@ import (
 
 	"github.com/disintegration/imaging"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // refused runs create on img and wants a tool error of code whose message

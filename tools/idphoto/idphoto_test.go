@@ -15,8 +15,8 @@ import (
 
 	"github.com/disintegration/imaging"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // The real photograph: NASA's portrait of astronaut Eileen Collins, public

@@ -8,7 +8,7 @@ import (
 	"math"
 	"os"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // frameMask is the person's mask for an output of w×h pixels showing the

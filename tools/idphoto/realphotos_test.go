@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // Photographs from ageitgey/face_recognition (fixtures/idphoto/SOURCES.md).

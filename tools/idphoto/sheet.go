@@ -11,8 +11,8 @@ import (
 
 	"github.com/disintegration/imaging"
 
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // A 6-inch print is 4×6 in; at 300 dpi 1800×1200 pixels, laid out in the

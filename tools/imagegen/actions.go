@@ -20,9 +20,9 @@ import (
 	"github.com/disintegration/imaging"
 	qrcode "github.com/skip2/go-qrcode"
 
-	"clawbridge/internal/cjkfont"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/cjkfont"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 var white = color.NRGBA{255, 255, 255, 255}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/disintegration/imaging"
 
-	"clawbridge/internal/cjkfont"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/cjkfont"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // maxCollageImages bounds one collage (each image is decoded in turn).

@@ -5,8 +5,8 @@ import (
 	"image/color"
 	"testing"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func solid(c color.NRGBA) func(int, int) color.NRGBA { return func(int, int) color.NRGBA { return c } }

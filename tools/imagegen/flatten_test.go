@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // ffmpegPixel reads the pixel at x,y of an image file with ffmpeg, a

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/endpoint"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/endpoint"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Endpoint names an OpenAI-compatible images API. Its key is never in the

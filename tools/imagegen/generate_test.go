@@ -17,8 +17,8 @@ import (
 	"sync"
 	"testing"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // imagesServer is a fixture OpenAI images API: it records each request and

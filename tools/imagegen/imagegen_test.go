@@ -13,8 +13,8 @@ import (
 
 	_ "image/jpeg"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func newTool(t *testing.T) (tool.Tool, *tool.Deps) {

@@ -9,7 +9,7 @@ import (
 
 	qrcode "github.com/skip2/go-qrcode"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // url84 is an 84-character URL: version 8 at level H.

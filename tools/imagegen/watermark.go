@@ -8,8 +8,8 @@ import (
 
 	"github.com/disintegration/imaging"
 
-	"clawbridge/internal/cjkfont"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/cjkfont"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // positions a watermark may take; tile repeats it over the whole image.

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func gray(int, int) color.NRGBA { return color.NRGBA{100, 100, 100, 255} }

@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // question is one line of testdata/qrels.tsv.

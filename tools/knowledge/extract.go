@@ -12,9 +12,9 @@ import (
 
 	"golang.org/x/text/encoding/simplifiedchinese"
 
-	"clawbridge/internal/htmlmd"
-	"clawbridge/internal/ooxml"
-	"clawbridge/internal/pdftext"
+	"github.com/clawbridge/clawbridge/internal/htmlmd"
+	"github.com/clawbridge/clawbridge/internal/ooxml"
+	"github.com/clawbridge/clawbridge/internal/pdftext"
 )
 
 // section is a run of extracted text under one heading path (md, html,

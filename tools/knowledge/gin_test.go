@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // The gin-gonic/website docs (English and Simplified Chinese, 202 files,

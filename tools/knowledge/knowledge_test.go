@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/internal/docx"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // kb is a knowledge_rag over a fresh workspace and data dir.

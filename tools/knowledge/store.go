@@ -24,7 +24,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 
-	"clawbridge/internal/atomicfile"
+	"github.com/clawbridge/clawbridge/internal/atomicfile"
 )
 
 // On disk, under <data_dir>/knowledge/<name>/:

@@ -26,9 +26,9 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Section is the tool's config section (tools: knowledge_rag: ...).

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"clawbridge/internal/webapi"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/webapi"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // arxivFeed is the Atom feed of arXiv's /api/query.

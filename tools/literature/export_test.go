@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 var exportIDs = []any{"10.1038/nature14539", "arXiv:1810.04805", "10.3969/j.issn.1003-0077.2019.05.001"}

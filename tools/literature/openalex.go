@@ -10,8 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"clawbridge/internal/webapi"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/webapi"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type oaWork struct {

@@ -17,10 +17,10 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/webapi"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/webapi"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Config is the `tools.literature_search` section.

@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/image/font"
 
-	"clawbridge/internal/cjkfont"
+	"github.com/clawbridge/clawbridge/internal/cjkfont"
 )
 
 // Box is a laid-out node: its wrapped label lines and its rectangle in

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/cjkfont"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/cjkfont"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // requireFont skips without a CJK font (tooltest.CJKFont's policy).

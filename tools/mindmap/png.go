@@ -12,7 +12,7 @@ import (
 	"golang.org/x/image/font"
 	"golang.org/x/image/vector"
 
-	"clawbridge/internal/cjkfont"
+	"github.com/clawbridge/clawbridge/internal/cjkfont"
 )
 
 // maxPixels caps the PNG canvas (about 60 MB of RGBA); larger maps are

@@ -3,9 +3,9 @@ package mindmap
 import (
 	"testing"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestConfig_SectionValueUsed: the configured tools.mind_map value is the one

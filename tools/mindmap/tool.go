@@ -13,10 +13,10 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/cjkfont"
-	"clawbridge/internal/config"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/cjkfont"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Section is the tool's config section (tools: mind_map: ...).

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/config"
 )
 
 // Config is the `tools.notify` section. No URL that carries a credential

@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"time"
 
-	"clawbridge/internal/netguard"
-	"clawbridge/internal/sendonce"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/internal/sendonce"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // outcome is how one part's delivery ended.

@@ -10,9 +10,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/sendonce"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/sendonce"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // setup builds the notify tool with the given section, its env set, the

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestNotify_RedirectsAreNotFollowed: a target that answers with a

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // echoAll is what a hostile or careless endpoint says back: every piece of

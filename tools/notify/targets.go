@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/template"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // resolved is a target ready to send to: its URL and secrets read from the

@@ -36,10 +36,10 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/netguard"
-	"clawbridge/internal/sendonce"
-	"clawbridge/internal/webapi"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/internal/sendonce"
+	"github.com/clawbridge/clawbridge/internal/webapi"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type notifier struct {

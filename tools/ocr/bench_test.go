@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // BenchmarkOCR_CER reports the character error rate (whitespace removed;

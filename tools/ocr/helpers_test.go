@@ -12,9 +12,9 @@ import (
 	"testing"
 	"unicode"
 
-	"clawbridge/internal/cjkfont"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/cjkfont"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // newTool builds the tool on fresh deps, with the programs it needs present

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // buildPDF writes a PDF of US-letter pages, page i showing "Page <i+1>

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/jail"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Where files live inside the jail.

@@ -13,8 +13,8 @@ package ocr
 import (
 	"errors"
 
-	"clawbridge/internal/config"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Section is the tool's config section (tools: ocr: ...).

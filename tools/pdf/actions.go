@@ -1,6 +1,6 @@
 package pdf
 
-import "clawbridge/tools/tool"
+import "github.com/clawbridge/clawbridge/tools/tool"
 
 // Parameters shared by several actions.
 var (

@@ -9,7 +9,7 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // tenPages is a 10-page PDF (the 3-page fixture merged with itself, cut).

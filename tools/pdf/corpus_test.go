@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // corpusPDFs lists the PDFs of the pdfcpu and pypdf corpora under

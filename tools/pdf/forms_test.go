@@ -1,16 +1,16 @@
 package pdf
 
 import (
-	"clawbridge/tools/tooltest"
 	"encoding/json"
 	"errors"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // listed runs list_form_fields and returns the fields by name.

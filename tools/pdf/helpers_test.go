@@ -15,9 +15,9 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 
-	"clawbridge/internal/officetest"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/officetest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 type env struct {

@@ -3,7 +3,7 @@ package pdf
 import (
 	"io"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // The page-operation skeleton, once: every action on one input PDF reads

@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // TestPageOp_EveryWritingActionSameSkeleton: every action that reads one

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/cjkfont"
-	"clawbridge/internal/officetest"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/cjkfont"
+	"github.com/clawbridge/clawbridge/internal/officetest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func TestContract(t *testing.T) {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/officetest"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/officetest"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // TestEncryption_V4WithoutKeyLength: pypdf's AES file whose encryption

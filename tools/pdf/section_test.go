@@ -3,9 +3,9 @@ package pdf
 import (
 	"testing"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestConfig_SectionValueUsed: the configured tools.pdf_tool value is the one

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"clawbridge/internal/pdftext"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/pdftext"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // extractText runs poppler's pdftotext once over the page range

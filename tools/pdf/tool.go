@@ -10,8 +10,8 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 
-	"clawbridge/internal/config"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Section is the tool's config section (tools: pdf_tool: ...).

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestWording_OnePage: a one-page PDF is "1 page", never "1 pages", in

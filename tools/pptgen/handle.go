@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/docout"
-	"clawbridge/internal/office"
-	"clawbridge/internal/pptx"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/docout"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/internal/pptx"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 const (

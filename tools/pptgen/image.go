@@ -1,5 +1,5 @@
 package pptgen
 
-import "clawbridge/internal/docx"
+import "github.com/clawbridge/clawbridge/internal/docx"
 
 var docxNormalize = docx.NormalizeImage

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"clawbridge/internal/officetest"
-	"clawbridge/tools/pptgen"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/officetest"
+	"github.com/clawbridge/clawbridge/tools/pptgen"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func writePNG(t *testing.T, path string) {

@@ -4,9 +4,9 @@
 package pptgen
 
 import (
-	"clawbridge/internal/office"
-	"clawbridge/internal/pptx"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/internal/pptx"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type generator struct{ d *tool.Deps }

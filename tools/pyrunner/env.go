@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/jail"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // envScript prints, as JSON, what the sandbox's Python can import: the

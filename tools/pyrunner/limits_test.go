@@ -10,9 +10,9 @@ import (
 	"syscall"
 	"testing"
 
-	"clawbridge/internal/jail"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // The limit attacks of issue 26: work_mb 50 under a file size limit above

@@ -8,8 +8,8 @@ import (
 	"syscall"
 	"testing"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func previewOf(t *testing.T, r *runner, args map[string]any) (string, *tool.Call, error) {

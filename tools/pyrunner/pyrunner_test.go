@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/internal/jail"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // newRunner builds the tool over a fresh workspace with small limits, and

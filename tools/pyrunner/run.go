@@ -12,8 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"clawbridge/internal/jail"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // runOutput is the JSON result of one run.

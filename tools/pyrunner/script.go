@@ -12,9 +12,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/logging"
-	"clawbridge/internal/sandbox"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/logging"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // program is the script of one run: the code given, or a workspace

@@ -18,8 +18,8 @@
 package pyrunner
 
 import (
-	"clawbridge/internal/jail"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Name is the catalog name of the tool.

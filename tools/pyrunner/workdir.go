@@ -10,8 +10,8 @@ import (
 	"slices"
 	"time"
 
-	"clawbridge/internal/sandbox"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // workDir holds one run's files on the host. The inputs (the script and

@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"clawbridge/internal/docout"
-	"clawbridge/internal/office"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/docout"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 const maxInput = 5 << 20

@@ -5,7 +5,7 @@ import (
 	"html/template"
 	"strings"
 
-	"clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/internal/docx"
 )
 
 // Themes are the looks the HTML, PDF and Word outputs share.

@@ -8,12 +8,12 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/browser"
-	"clawbridge/browser/browsertest"
-	"clawbridge/internal/officetest"
-	"clawbridge/tools/resume"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/browser"
+	"github.com/clawbridge/clawbridge/browser/browsertest"
+	"github.com/clawbridge/clawbridge/internal/officetest"
+	"github.com/clawbridge/clawbridge/tools/resume"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // withBrowser gives the deps a real Chromium PDF renderer, or skips.

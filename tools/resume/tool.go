@@ -5,8 +5,8 @@
 package resume
 
 import (
-	"clawbridge/internal/office"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type builder struct {

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // startXvfb runs a virtual display for the test and returns ":N".

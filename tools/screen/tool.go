@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // New builds the screen tool.

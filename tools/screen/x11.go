@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // A minimal X11 client: the connection setup (which lists the screens) and

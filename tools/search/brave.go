@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"clawbridge/internal/toolerr"
-	"clawbridge/internal/webapi"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/webapi"
 )
 
 // brave calls the Brave Search API's /res/v1/web/search with the key in

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/config"
 )
 
 // Config is the `tools.search` section.

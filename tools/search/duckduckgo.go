@@ -9,8 +9,8 @@ import (
 
 	"golang.org/x/net/html"
 
-	"clawbridge/internal/toolerr"
-	"clawbridge/internal/webapi"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/webapi"
 )
 
 // duckduckgo reads the result markup of html.duckduckgo.com/html/, the

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"clawbridge/internal/toolerr"
-	"clawbridge/internal/webapi"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/webapi"
 )
 
 // searxng calls an instance's /search?format=json (the instance must list

@@ -13,9 +13,9 @@ import (
 	"os"
 	"strings"
 
-	"clawbridge/internal/webapi"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/webapi"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type searcher struct {

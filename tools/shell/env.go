@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/logging"
+	"github.com/clawbridge/clawbridge/internal/logging"
 )
 
 // baseEnv are the variables every command gets (when the server has them).

@@ -1,7 +1,7 @@
 package shell
 
 import (
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 	"net"
 	"os"
 	"path/filepath"
@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/internal/jail"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // needJail skips (or in CI fails) when the jail cannot run here.

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/jail"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // CallLevel is the permission level of one shell call; the server uses it

@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/jail"
-	"clawbridge/internal/logging"
-	"clawbridge/internal/sandbox"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/internal/logging"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // A confirmed command runs on the host and reads its script when it runs:

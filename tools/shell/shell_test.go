@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // needPrograms skips (or, in CI, fails) when a program the test runs is

@@ -7,7 +7,7 @@
 package shell
 
 import (
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Name is the catalog name of the tool.

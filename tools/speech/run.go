@@ -13,9 +13,9 @@ import (
 	"strconv"
 	"time"
 
-	"clawbridge/internal/jail"
-	"clawbridge/internal/sandbox"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 const (

@@ -16,8 +16,8 @@ import (
 	"errors"
 	"time"
 
-	"clawbridge/internal/config"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Section is the tool's config section (tools: speech: ...).

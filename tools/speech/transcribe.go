@@ -12,9 +12,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/endpoint"
-	"clawbridge/internal/sandbox"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/endpoint"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Segment is one timed piece of a transcript.

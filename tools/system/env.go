@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"clawbridge/internal/logging"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/logging"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type envData struct {

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/logging"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/logging"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type logData struct {

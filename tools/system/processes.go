@@ -14,9 +14,9 @@ import (
 	"github.com/shirou/gopsutil/v4/mem"
 	"github.com/shirou/gopsutil/v4/process"
 
-	"clawbridge/internal/logging"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/logging"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type procInfo struct {

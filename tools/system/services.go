@@ -12,11 +12,11 @@ import (
 	"sync"
 	"time"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/logging"
-	"clawbridge/internal/netguard"
-	"clawbridge/internal/wording"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/logging"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type serviceResult struct {

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"clawbridge/internal/config"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func newTool(t *testing.T) (tool.Tool, *tool.Deps) {

@@ -4,7 +4,7 @@
 package system
 
 import (
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Name is the catalog name of the tool.

@@ -8,11 +8,11 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/config"
-	"clawbridge/internal/htmlpdf"
-	"clawbridge/internal/netguard"
-	"clawbridge/internal/records"
-	"clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/htmlpdf"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/internal/records"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
 )
 
 // Deps are the shared services a tool constructor may take. Constructors

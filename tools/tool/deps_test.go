@@ -19,8 +19,8 @@ func depsOf(t *testing.T, pkg string) []string {
 // The contract is what every tool imports: it must not pull the browser
 // library (go-rod) into tools that never drive a browser.
 func TestContractDeps_NoBrowser(t *testing.T) {
-	for _, dep := range depsOf(t, "clawbridge/tools/tool") {
-		if strings.Contains(dep, "go-rod") || dep == "clawbridge/browser" {
+	for _, dep := range depsOf(t, "github.com/clawbridge/clawbridge/tools/tool") {
+		if strings.Contains(dep, "go-rod") || dep == "github.com/clawbridge/clawbridge/browser" {
 			t.Errorf("tools/tool links %s", dep)
 		}
 	}
@@ -29,8 +29,8 @@ func TestContractDeps_NoBrowser(t *testing.T) {
 // toolerr is a leaf: the browser library and the contract both import it, so
 // it imports nothing of ours.
 func TestContractDeps_ErrorPackageIsALeaf(t *testing.T) {
-	for _, dep := range depsOf(t, "clawbridge/internal/toolerr") {
-		if strings.HasPrefix(dep, "clawbridge/") && dep != "clawbridge/internal/toolerr" {
+	for _, dep := range depsOf(t, "github.com/clawbridge/clawbridge/internal/toolerr") {
+		if strings.HasPrefix(dep, "github.com/clawbridge/clawbridge/") && dep != "github.com/clawbridge/clawbridge/internal/toolerr" {
 			t.Errorf("internal/toolerr links %s", dep)
 		}
 	}

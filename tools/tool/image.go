@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
 )
 
 // ErrRemoteImage is LoadImage's refusal of a URL: tools do not fetch

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"clawbridge/internal/sandbox"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func TestLoadImage_OneCapFromConfig(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
-	"clawbridge/internal/atomicfile"
-	"clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/atomicfile"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
 )
 
 // Output describes the files one call produces: where they go when the

@@ -9,9 +9,9 @@ import (
 	"sync"
 	"testing"
 
-	"clawbridge/internal/sandbox"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func plan(t *testing.T, sb *sandbox.Sandbox, args map[string]any, o tool.Output) (*tool.Outputs, error) {

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // Type is a JSON Schema type.

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
 )
 
 // OutsideWorkspace is the one answer to a path parameter that leaves the

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
 )
 
 // ReadRegular reads the file at abs (already resolved in the sandbox) under

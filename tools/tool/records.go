@@ -3,8 +3,8 @@ package tool
 import (
 	"time"
 
-	"clawbridge/internal/records"
-	"clawbridge/internal/zone"
+	"github.com/clawbridge/clawbridge/internal/records"
+	"github.com/clawbridge/clawbridge/internal/zone"
 )
 
 // OpenRecords sets up a tool that keeps a person's records in the store

@@ -3,7 +3,7 @@ package tool
 import (
 	"fmt"
 
-	"clawbridge/internal/toolerr"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 )
 
 // Result is what a successful call returns.

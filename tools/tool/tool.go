@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/config"
 )
 
 // Level is the permission level of an action.

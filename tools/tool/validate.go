@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // SingleActionName is what a single-action tool's action is called where a

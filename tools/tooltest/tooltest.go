@@ -12,12 +12,12 @@ import (
 	"github.com/rs/zerolog"
 	"gopkg.in/yaml.v3"
 
-	"clawbridge/internal/cjkfont"
-	"clawbridge/internal/config"
-	"clawbridge/internal/netguard"
-	"clawbridge/internal/sandbox"
-	"clawbridge/internal/store"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/cjkfont"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/store"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Deps builds real dependencies in temporary directories for tool tests:

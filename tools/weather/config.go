@@ -4,7 +4,7 @@ import (
 	"errors"
 	"time"
 
-	"clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/config"
 )
 
 // Config is the `tools.weather` section: Open-Meteo's three services.

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"clawbridge/internal/webapi"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/webapi"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // The variables asked for each kind of answer.

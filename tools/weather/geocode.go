@@ -10,8 +10,8 @@ import (
 	"strings"
 	"unicode"
 
-	"clawbridge/internal/webapi"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/webapi"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // place is one geocoding match.

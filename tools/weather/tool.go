@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"clawbridge/internal/webapi"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/webapi"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 type weather struct {

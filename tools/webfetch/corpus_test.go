@@ -15,8 +15,8 @@ import (
 	"golang.org/x/net/html"
 	"gopkg.in/yaml.v3"
 
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // corpusDir is the readability test pages: $CLAWBRIDGE_CORPUS or

@@ -10,9 +10,9 @@ import (
 	"errors"
 	"time"
 
-	"clawbridge/internal/browsertool"
-	"clawbridge/internal/config"
-	"clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/internal/browsertool"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Config is the `tools.web_fetch` section.

@@ -13,11 +13,11 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/browser"
-	"clawbridge/fixtures/site"
-	"clawbridge/internal/netguard"
-	"clawbridge/tools/tool"
-	"clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/browser"
+	"github.com/clawbridge/clawbridge/fixtures/site"
+	"github.com/clawbridge/clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 var mgr *browser.Manager

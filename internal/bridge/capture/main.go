@@ -28,9 +28,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"clawbridge/internal/bridge"
-	"clawbridge/internal/config"
-	"clawbridge/internal/netguard"
+	"github.com/clawbridge/clawbridge/internal/bridge"
+	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/netguard"
 )
 
 // source is one server to capture.

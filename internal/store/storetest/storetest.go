@@ -15,7 +15,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 
-	"clawbridge/internal/store"
+	"github.com/clawbridge/clawbridge/internal/store"
 )
 
 // DB is one empty database for a test. Every Open is another handle on it,
