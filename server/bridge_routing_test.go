@@ -49,20 +49,31 @@ type aggRequest struct {
 // servers published as tools.
 func aggregatedServer(tb testing.TB) *Server {
 	tb.Helper()
-	d := tooltest.Deps(tb)
-	d.Config.Exposure.Mode = "tiered"
-	files, _ := filepath.Glob(filepath.Join(aggManifests, "*.manifest.json"))
-	if len(files) == 0 {
-		tb.Fatalf("no manifests in %s", aggManifests)
-	}
-	hints := map[string]struct {
-		Intents  []string `json:"intents"`
-		Keywords []string `json:"keywords"`
-	}{}
+	hints := map[string]serverHints{}
 	if b, err := os.ReadFile(aggHints); err == nil {
 		if err := json.Unmarshal(b, &hints); err != nil {
 			tb.Fatalf("%s: %v", aggHints, err)
 		}
+	}
+	return manifestServer(tb, aggManifests, hints)
+}
+
+// serverHints are a downstream server's routing hints in its config.
+type serverHints struct {
+	Intents  []string `json:"intents"`
+	Keywords []string `json:"keywords"`
+}
+
+// manifestServer is the real registry, tiered, with the servers of the
+// bridge manifests in dir published as tools from the cache: nothing is
+// started, routing needs only the manifests (and the hints given).
+func manifestServer(tb testing.TB, dir string, hints map[string]serverHints) *Server {
+	tb.Helper()
+	d := tooltest.Deps(tb)
+	d.Config.Exposure.Mode = "tiered"
+	files, _ := filepath.Glob(filepath.Join(dir, "*.manifest.json"))
+	if len(files) == 0 {
+		tb.Fatalf("no manifests in %s", dir)
 	}
 	cache := filepath.Join(d.Config.DataDir, "bridge")
 	if err := os.MkdirAll(cache, 0o700); err != nil {
@@ -82,7 +93,6 @@ func aggregatedServer(tb testing.TB) *Server {
 			tb.Fatal(err)
 		}
 		h := hints[man.Server]
-		// Never started: the manifests are all routing needs.
 		servers = append(servers, config.BridgeServer{Name: man.Server, Command: "false", Intents: h.Intents, Keywords: h.Keywords})
 	}
 	b := config.Bridge{Servers: servers, StartTimeout: time.Second, CallTimeout: time.Second, IdleStop: time.Hour}

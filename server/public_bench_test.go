@@ -19,15 +19,9 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/rs/zerolog"
 
 	"github.com/clawbridge/clawbridge/exposure"
 	downstream "github.com/clawbridge/clawbridge/internal/bridge"
-	"github.com/clawbridge/clawbridge/internal/config"
-	"github.com/clawbridge/clawbridge/internal/netguard"
-	"github.com/clawbridge/clawbridge/tools"
-	bridgetool "github.com/clawbridge/clawbridge/tools/bridge"
-	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // Routing on public benchmarks nobody here wrote (fixtures/bridge/public,
@@ -106,51 +100,7 @@ func readPublicTasks(tb testing.TB, dir string) []publicTask {
 // published as tools from the cache (nothing started, no routing hints).
 func publicServer(tb testing.TB, dir string) *Server {
 	tb.Helper()
-	d := tooltest.Deps(tb)
-	d.Config.Exposure.Mode = "tiered"
-	files, _ := filepath.Glob(filepath.Join(dir, "manifests", "*.manifest.json"))
-	if len(files) == 0 {
-		tb.Fatalf("no manifests in %s/manifests", dir)
-	}
-	cache := filepath.Join(d.Config.DataDir, "bridge")
-	if err := os.MkdirAll(cache, 0o700); err != nil {
-		tb.Fatal(err)
-	}
-	var servers []config.BridgeServer
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		var man downstream.Manifest
-		if err := json.Unmarshal(b, &man); err != nil || man.Server == "" {
-			tb.Fatalf("%s: not a bridge manifest: %v", f, err)
-		}
-		if err := os.WriteFile(filepath.Join(cache, man.Server+".manifest.json"), b, 0o600); err != nil {
-			tb.Fatal(err)
-		}
-		servers = append(servers, config.BridgeServer{Name: man.Server, Command: "false"})
-	}
-	b := config.Bridge{Servers: servers, StartTimeout: time.Second, CallTimeout: time.Second, IdleStop: time.Hour}
-	if err := b.Validate(); err != nil {
-		tb.Fatal(err)
-	}
-	g, _ := netguard.New(nil)
-	m, err := downstream.New(downstream.Options{Config: b, DataDir: d.Config.DataDir, Guard: g, Log: zerolog.Nop()})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(m.Close)
-	d.Bridge = bridgetool.Downstream(m)
-	reg, err := tools.All(d)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Bridge: m, Tools: reg, Log: zerolog.Nop(), Version: "bench"})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return s
+	return manifestServer(tb, filepath.Join(dir, "manifests"), nil)
 }
 
 // routedTask is what one fresh session saw.
