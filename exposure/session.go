@@ -373,10 +373,16 @@ func (s *Session) Route(request string) (Decision, bool) {
 	}
 	s.steps++
 	s.hist += requestCallTokens + findToolsTokens
-	// The routed view is what find_tools answered: the client asked for
-	// these tools, so they are needed now (an unsure decision recommends
-	// nothing, and its tools would otherwise never be listed).
-	changed := s.refresh(names(s.build())...)
+	// What the routing says is needed now: a sure decision's recommended
+	// tools; an unsure one's (the extended tier) whole view, which is what
+	// find_tools answered — its downstream matches are alternatives and
+	// would otherwise never be listed.
+	view := s.build()
+	need := recommended(view)
+	if d.Tier == TierExtended {
+		need = names(view)
+	}
+	changed := s.refresh(need...)
 	intents := "none"
 	if len(d.Intents) > 0 {
 		intents = strings.Join(d.Intents, ",")
