@@ -266,9 +266,9 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 	// Hints: the server's name or a keyword its config gives, or one of its
 	// intents detected. A server named with no word of its tools matched
 	// offers them as alternatives; an intent brings them in.
-	hinted := map[string]bool{}
+	namedServer := map[string]bool{} // servers the request names, with words of their tools matched
 	for name, g := range x.groups {
-		named := hinted_(norm, g.words) || hinted_(norm, g.name) || nearName(norm, g.raw, words)
+		named := hinted(norm, g.words) || hinted(norm, g.name) || nearName(norm, g.raw, words)
 		intent := slices.ContainsFunc(g.intents, func(in string) bool { return slices.Contains(det.Intents, in) })
 		if !named && !intent {
 			continue
@@ -280,7 +280,7 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 				if lexical[i] > 0 || read[i] {
 					score[i] += p.HintBoost * max(best, p.Confident)
 				}
-				hinted[name] = true
+				namedServer[name] = true
 			case named || intent:
 				score[i] += p.IntentHint * max(best, p.Confident)
 			}
@@ -290,7 +290,7 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 	// server was named.
 	for i := range score {
 		for _, j := range x.model.copies[i] {
-			if (score[j] > score[i] || score[j] == score[i] && j < i) && !hinted[x.tools[i].Group] {
+			if (score[j] > score[i] || score[j] == score[i] && j < i) && !namedServer[x.tools[i].Group] {
 				score[i] *= 0.5
 				break
 			}
@@ -328,7 +328,7 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 	// scores, so its matches are alternatives and its tier is wider.
 	one := x.tasks(words) == nil
 	sureOf := func(s string) bool {
-		return hinted[s] || one && slices.ContainsFunc(x.model.server[s], func(i int) bool { return read[i] })
+		return namedServer[s] || one && slices.ContainsFunc(x.model.server[s], func(i int) bool { return read[i] })
 	}
 	sure := len(servers) > 0 && sureOf(servers[0].name)
 	// Not sure: one more server, and more of each.
@@ -374,8 +374,6 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 	slices.SortStableFunc(out, func(a, b ExternalMatch) int { return cmp.Compare(b.Score, a.Score) })
 	return out
 }
-
-func hinted_(text []byte, words [][]byte) bool { return hinted(text, words) }
 
 // glossDoc appends to a tool's text the English words of the glossary's
 // Chinese words it holds, so an English request meets a server that
