@@ -21,7 +21,15 @@ func TestClient_GeminiCLI(t *testing.T) {
 	bin := bridgetest.Bin(t, "gemini")
 	for _, tr := range []string{"stdio", "http", "sse"} {
 		t.Run(tr, func(t *testing.T) {
-			r := newClientRun(t, "gemini-cli", tr)
+			// Under auto Gemini CLI gets search (it re-reads the list two
+			// requests late); over SSE the list is tiered, to measure when a
+			// grown list reaches its model.
+			var r *clientRun
+			if tr == "sse" {
+				r = newClientRun(t, "gemini-cli", tr, "exposure:\n  mode: tiered\n")
+			} else {
+				r = newClientRun(t, "gemini-cli", tr)
+			}
 			instr := initialize(t, stdioClient(t, r.e, mcp.LATEST_PROTOCOL_VERSION), mcp.LATEST_PROTOCOL_VERSION).Instructions
 			// Gemini CLI adds wait_for_previous to every tool's schema and
 			// its model fills it in: the stand-in does too.

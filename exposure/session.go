@@ -872,15 +872,10 @@ func (s *Session) State() SessionState {
 }
 
 // ModeForClient picks the exposure mode for a client. A configured mode of
-// tiered, full or search wins. For auto (or empty), the client table
-// decides (exposure/data/routing.json, measured by the client suite in
-// e2e/clients_*_test.go): clients that act on
-// notifications/tools/list_changed (Gemini CLI, VS Code, Cline) get tiered;
-// clients that never re-read the list (Claude Desktop, Cursor, Codex) get
-// search, whose view (core + find_tools + call_tool) is constant, so it
-// works without a re-read while keeping the context small; Claude Code,
-// which never shows a changed list but loads schemas only on demand, gets
-// full. Unknown clients get tiered: its first list holds call_tool, so a
+// tiered, full or search wins. For auto (or empty), the client's row of
+// the client table (exposure/data/routing.json, measured by the client
+// suite in e2e/clients_*_test.go) decides through AutoMode. Unknown
+// clients get tiered: its first list is search's and holds call_tool, so a
 // client that ignores list_changed still reaches every tool.
 func ModeForClient(clientName, configured string) string {
 	return sharedDefaultTables().ModeForClient(clientName, configured)
@@ -893,12 +888,30 @@ func (t *Tables) ModeForClient(clientName, configured string) string {
 		return configured
 	}
 	if c, ok := t.Client(clientName); ok {
-		if c.Mode != "" {
-			return c.Mode
-		}
-		if c.ListChanged {
-			return ModeTiered
-		}
+		return c.AutoMode()
+	}
+	return ModeTiered
+}
+
+// AutoMode is the mode that costs a client least for what it measured
+// (the journeys bench under prompt caching, TestAutoMode_CostsLeast):
+//   - a client that defers schemas gets full: its prompt holds names only,
+//     and a list that never changes never rewrites the cached prompt;
+//   - a client that never re-reads the list gets search, whose list is
+//     constant (a tiered list it never sees grow is search's at best);
+//   - a client that re-reads at once (relist 0) gets tiered: the tools a
+//     session uses or is routed to are in the list when it calls them, at
+//     a lower cost than full's;
+//   - a client that re-reads late (relist ≥ 1) gets search: a grown list
+//     reaches its model after the routed call, which then goes through
+//     call_tool as in search, and every growth still rewrites the prompt.
+func (c ClientRule) AutoMode() string {
+	switch {
+	case c.Mode != "": // validated: tiered, full or search
+		return c.Mode
+	case c.DefersSchemas:
+		return ModeFull
+	case !c.ListChanged || c.Relist > 0:
 		return ModeSearch
 	}
 	return ModeTiered

@@ -177,7 +177,7 @@ func TestModeForClient(t *testing.T) {
 	for _, c := range []struct{ client, configured, want string }{
 		{"claude-code", "auto", ModeFull},
 		{"Claude Code", "", ModeFull},
-		{"gemini-cli-mcp-client", "auto", ModeTiered},
+		{"gemini-cli-mcp-client", "auto", ModeSearch}, // re-reads two requests late
 		{"Visual Studio Code", "auto", ModeTiered},
 		{"vscode", "auto", ModeTiered},
 		{"Cline", "auto", ModeTiered},

@@ -86,12 +86,17 @@ type StopWords struct {
 	Chinese string   `json:"chinese" yaml:"chinese"` // stop characters
 }
 
-// ClientRule maps a client name to the mode used under mode auto.
+// ClientRule is what is known of a client: under mode auto its mode
+// follows from it (AutoMode), unless Mode names one.
 type ClientRule struct {
 	Match       string `json:"match" yaml:"match"` // substring of the normalised client name
 	Name        string `json:"name" yaml:"name"`
 	ListChanged bool   `json:"list_changed" yaml:"list_changed"`
-	Mode        string `json:"mode" yaml:"mode"`
+	Mode        string `json:"mode,omitempty" yaml:"mode"` // a mode set by hand (config), over AutoMode
+	// DefersSchemas: the client puts only the tools' names in the model's
+	// prompt and loads a schema when the model asks for it (Claude Code's
+	// ToolSearch), so a long list costs it little and never changes.
+	DefersSchemas bool `json:"defers_schemas,omitempty" yaml:"defers_schemas"`
 	// What the client suite (e2e/clients_*_test.go) measured, on Versions:
 	// Relist is how many model requests after list_changed the model first
 	// gets the new list (0: the very next one; the most seen, with a
@@ -458,6 +463,16 @@ func (t *Tables) Validate() error {
 	}
 	if t.Weights.Strong <= 0 || t.Weights.Medium <= 0 || t.Weights.Weak <= 0 {
 		errs = append(errs, "weights must be positive")
+	}
+	for _, c := range t.Clients {
+		switch {
+		case clientKey(c.Match) == "":
+			errs = append(errs, fmt.Sprintf("client %q: empty match", c.Name))
+		case c.Mode != "" && c.Mode != ModeTiered && c.Mode != ModeFull && c.Mode != ModeSearch:
+			errs = append(errs, fmt.Sprintf("client %q: mode %q is not tiered, full or search", c.Name, c.Mode))
+		case c.Relist < 0:
+			errs = append(errs, fmt.Sprintf("client %q: relist %d is negative", c.Name, c.Relist))
+		}
 	}
 	if len(errs) > 0 {
 		slices.Sort(errs)

@@ -172,7 +172,7 @@ func TestViewCache_UnchangedViewReusesList(t *testing.T) {
 func TestViewCache_ModesKeepTheirOwnLists(t *testing.T) {
 	s := registryServer(t, exposure.ModeAuto)
 	search := s.sessions.get("desk", "claude-ai", kindConnection) // Claude Desktop's client name: search mode
-	tiered := s.sessions.get("gem", "gemini-cli-mcp-client", kindConnection)
+	tiered := s.sessions.get("vsc", "Visual Studio Code", kindConnection)
 	full := s.sessions.get("code", "claude-code", kindConnection)
 	if search.exp.Mode() != exposure.ModeSearch || tiered.exp.Mode() != exposure.ModeTiered || full.exp.Mode() != exposure.ModeFull {
 		t.Fatalf("modes %s/%s/%s; the test needs search, tiered and full", search.exp.Mode(), tiered.exp.Mode(), full.exp.Mode())
