@@ -230,11 +230,14 @@ func TestBridgeRouting_Aggregated(t *testing.T) {
 	// measured on public benchmarks) in which these rules are evidence and
 	// a view holds at most 13 tools besides find_tools and call_tool: sets
 	// 1-5 went 0.988/0.983/0.956/0.964/0.975 -> 0.983/0.987/0.947/0.967/
-	// 0.965; the bounds of sets 3 and 5 are those figures.
+	// 0.965; the bounds of sets 3 and 5 are those figures. Decisions that
+	// configured servers' tools lead became unsure (extended tier), as the
+	// public sets asked: 0.983/0.994/0.945/0.978/0.965 (set 3 lost two
+	// native tools crowded out of the view by the named server's others).
 	for _, set := range []struct {
 		path  string
 		bound float64
-	}{{aggRequests, 0.98}, {aggBlind, 0.98}, {aggBlind3, 0.945}, {aggBlind4, 0.96}, {aggBlind5, 0.96}} {
+	}{{aggRequests, 0.98}, {aggBlind, 0.98}, {aggBlind3, 0.94}, {aggBlind4, 0.96}, {aggBlind5, 0.96}} {
 		t.Run(filepath.Base(set.path), func(t *testing.T) {
 			reqs := readAggRequests(t, set.path)
 			sc := scoreAggregated(s, reqs)
