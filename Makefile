@@ -9,7 +9,7 @@ COMMIT  := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 DATE    := $(shell git log -1 --format=%cI 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: all deps deps-run gomod gomod-run build run test bench vet clean release-check release-snapshot bundle
+.PHONY: all deps deps-run gomod gomod-run build run test bench vet clean release-check release-snapshot bundle docs
 
 all: build
 
@@ -138,6 +138,11 @@ bench: deps
 		npm install --silent --no-audit --no-fund --prefix .cache/playwright-mcp @playwright/mcp@0.0.83 >/dev/null 2>&1 || true
 	CLAWBRIDGE_PLAYWRIGHT_MCP=$$( [ -f $(PWMCP) ] && echo $(CURDIR)/$(PWMCP) ) \
 		$(GO) test -run '^$$' -bench . -benchtime 5x -timeout 20m ./browser/
+
+# The generated references under docs/reference: the tool reference from the
+# registry, the configuration reference from the config template.
+docs:
+	UPDATE_DOCS=1 $(GO) test -count=1 ./internal/cli -run TestDocs_Reference
 
 clean:
 	rm -rf bin dist

@@ -120,21 +120,21 @@ func TestConfig_BadEnvValueNamesVariable(t *testing.T) {
 	}
 }
 
-// TestConfig_ReadmeSectionsDecode: the tool sections the README shows are
-// real keys; a config made of them starts.
+// TestConfig_ReadmeSectionsDecode: the tool sections docs/configuration.md
+// shows are real keys; a config made of them starts.
 func TestConfig_ReadmeSectionsDecode(t *testing.T) {
 	dir := cliEnv(t)
-	readme, err := os.ReadFile("../../README.md")
+	doc, err := os.ReadFile("../../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(readme), "read them from a section under `tools:`, for example:\n\n```yaml\n")
+	_, rest, ok := strings.Cut(string(doc), "read them from a section under `tools:`, for example:\n\n```yaml\n")
 	block, _, ok2 := strings.Cut(rest, "```")
 	if !ok || !ok2 || !strings.Contains(block, "tools:") {
-		t.Fatal("README: the tools section example is gone")
+		t.Fatal("docs/configuration.md: the tools section example is gone")
 	}
 	os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(block), 0o600)
 	if out, err := runCLI(t, "tools"); err != nil {
-		t.Fatalf("the README's example is refused: %v\n%s", err, out)
+		t.Fatalf("docs/configuration.md's example is refused: %v\n%s", err, out)
 	}
 }

@@ -26,7 +26,7 @@ workspace:
 data_dir: ~/.local/share/clawbridge
 
 # The store: sqlite (the file in data_dir, one instance) or postgres (several
-# instances share it; see README "Running several instances"). The dsn holds no
+# instances share it; see docs/service.md, "Running several instances"). The dsn holds no
 # password: password_env names the environment variable that does.
 store:
   driver: sqlite
@@ -54,7 +54,7 @@ http:
   max_body_bytes: 4194304  # largest request: an HTTP body or one stdio line
   session_idle_ttl: 30m
   max_sessions: 100        # live SSE/streamable sessions; beyond it a new one gets 503
-  # instance: i1           # several instances: session ids start mcp-session-i1- (README "Running several instances")
+  # instance: i1           # several instances: session ids start mcp-session-i1- (docs/service.md)
   read_header_timeout: 10s # slow clients are cut off: headers, then body
   body_timeout: 30s
   idle_timeout: 2m         # idle keep-alive connections are closed
@@ -128,7 +128,7 @@ system:
   services: []           # - {name: api, url: http://127.0.0.1:8080/healthz}
   log_files: []          # - {name: app, path: /var/log/app.log}
 
-# Your other MCP servers, used through mcp_bridge (see the README). Each is a
+# Your other MCP servers, used through mcp_bridge (see docs/bridge.md). Each is a
 # stdio command or an HTTP url; it starts on the first call that needs it, its
 # manifest is cached in the data dir, and its tool definitions are pinned (a
 # changed one is held until ` + "`clawbridge bridge approve NAME`" + `).
@@ -145,7 +145,7 @@ bridge:
   call_timeout: 2m0s
   idle_stop: 10m0s
 
-# Per-tool sections, by tool name (see the README). Keys are checked: a
+# Per-tool sections, by tool name (see docs/configuration.md). Keys are checked: a
 # misspelled one, here or anywhere in this file, stops the server with its line.
 # For example, knowledge_rag's defaults (indexes in <data_dir>/knowledge):
 #   tools:

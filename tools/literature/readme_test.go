@@ -7,16 +7,16 @@ import (
 	"testing"
 )
 
-// TestReadme_DocumentsEveryConfigKey: every key of the literature_search
-// section is shown in the README's config example, under that section.
-func TestReadme_DocumentsEveryConfigKey(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+// TestDocs_DocumentsEveryConfigKey: every key of the literature_search
+// section is shown in docs/configuration.md's example, under that section.
+func TestDocs_DocumentsEveryConfigKey(t *testing.T) {
+	b, err := os.ReadFile("../../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, rest, ok := strings.Cut(string(b), "\n  literature_search:\n")
 	if !ok {
-		t.Fatal("README: the literature_search section of the config example is gone")
+		t.Fatal("docs/configuration.md: the literature_search section of the config example is gone")
 	}
 	var section []string // the section's lines, up to the next tool's
 	for _, line := range strings.Split(rest, "\n") {
@@ -33,7 +33,7 @@ func TestReadme_DocumentsEveryConfigKey(t *testing.T) {
 			found = found || strings.HasPrefix(line, key+":")
 		}
 		if !found {
-			t.Errorf("README: literature_search key %s is not documented", key)
+			t.Errorf("docs/configuration.md: literature_search key %s is not documented", key)
 		}
 	}
 }
