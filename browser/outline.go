@@ -226,46 +226,54 @@ func renderOutline(root *axNode) ([]string, int) {
 			lines = append(lines, indent+"- text: "+quote(name, 2000))
 			return
 		}
-		var b strings.Builder
-		b.WriteString(indent)
-		b.WriteString("- ")
-		b.WriteString(role)
-		if name != "" {
-			b.WriteString(" ")
-			b.WriteString(quote(name, 150))
-		}
-		if lv := n.Props["level"]; lv != "" && role == "heading" {
-			b.WriteString(" [level=" + lv + "]")
-		}
-		for _, st := range shownStates {
-			v, ok := n.Props[st]
-			if !ok || v == "false" || v == "" {
-				continue
-			}
-			if v == "true" {
-				b.WriteString(" [" + st + "]")
-			} else {
-				b.WriteString(" [" + st + "=" + v + "]")
-			}
-		}
+		line := nodeLine(n, indent, role, name)
 		if n.Ref != "" {
-			b.WriteString(" [ref=" + n.Ref + "]")
 			refs++
-		}
-		if v := n.Value; v != "" && v != name {
-			b.WriteString(" value=" + quote(v, 200))
 		}
 		// A node whose children are only text is written on one line.
 		if text, ok := onlyText(n); ok && text != "" && !strings.Contains(name, text) {
-			b.WriteString(": " + quote(text, 2000))
-			lines = append(lines, b.String())
+			lines = append(lines, line+": "+quote(text, 2000))
 			return
 		}
-		lines = append(lines, b.String())
+		lines = append(lines, line)
 		children(depth+1, name)
 	}
 	walk(root, 0, "")
 	return lines, refs
+}
+
+// nodeLine is a node's outline line: its role, name, heading level,
+// states, ref and value.
+func nodeLine(n *axNode, indent, role, name string) string {
+	var b strings.Builder
+	b.WriteString(indent)
+	b.WriteString("- ")
+	b.WriteString(role)
+	if name != "" {
+		b.WriteString(" ")
+		b.WriteString(quote(name, 150))
+	}
+	if lv := n.Props["level"]; lv != "" && role == "heading" {
+		b.WriteString(" [level=" + lv + "]")
+	}
+	for _, st := range shownStates {
+		v, ok := n.Props[st]
+		if !ok || v == "false" || v == "" {
+			continue
+		}
+		if v == "true" {
+			b.WriteString(" [" + st + "]")
+		} else {
+			b.WriteString(" [" + st + "=" + v + "]")
+		}
+	}
+	if n.Ref != "" {
+		b.WriteString(" [ref=" + n.Ref + "]")
+	}
+	if v := n.Value; v != "" && v != name {
+		b.WriteString(" value=" + quote(v, 200))
+	}
+	return b.String()
 }
 
 // visibleChildren lists the children that appear in the outline, looking

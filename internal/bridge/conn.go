@@ -53,32 +53,8 @@ func dial(ctx context.Context, s config.BridgeServer, guard *netguard.Guard, get
 				return cmd, nil
 			}))
 	} else {
-		headers := map[string]string{}
-		for k, v := range s.Headers {
-			headers[k] = v
-		}
-		if s.TokenEnv != "" {
-			tok := getenv(s.TokenEnv)
-			if tok == "" {
-				return nil, fmt.Errorf("the environment variable %s (token_env) is empty", s.TokenEnv)
-			}
-			headers["Authorization"] = "Bearer " + tok
-		}
-		u, _ := url.Parse(s.URL)
-		if _, err := guard.CheckURL(s.URL); err != nil && !guard.HostAllowed(u.Hostname()) {
-			return nil, fmt.Errorf("%s is refused by the outbound guard (add its host to network.allow_hosts to allow it): %w", u.Host, err)
-		}
-		hc := guard.Client(0) // every connection checked after DNS; no overall timeout on a stream
 		var err error
-		if s.Transport == "sse" {
-			tr, err = transport.NewSSE(s.URL, transport.WithHeaders(headers), transport.WithHTTPClient(hc))
-		} else {
-			// Downstream servers from npm speak the 2025 protocol versions,
-			// whose notifications arrive on the standalone GET stream.
-			//lint:ignore SA1019 the downstream servers predate 2026-07-28
-			tr, err = transport.NewStreamableHTTP(s.URL, transport.WithHTTPHeaders(headers), transport.WithHTTPBasicClient(hc), transport.WithContinuousListening())
-		}
-		if err != nil {
+		if tr, err = httpTransport(s, guard, getenv); err != nil {
 			return nil, err
 		}
 	}
@@ -115,6 +91,38 @@ func dial(ctx context.Context, s config.BridgeServer, guard *netguard.Guard, get
 		return nil, err
 	}
 	return c, nil
+}
+
+// httpTransport is the SSE or streamable HTTP transport to s.URL, with its
+// headers and bearer token, through the outbound guard.
+func httpTransport(s config.BridgeServer, guard *netguard.Guard, getenv func(string) string) (transport.Interface, error) {
+	headers := map[string]string{}
+	for k, v := range s.Headers {
+		headers[k] = v
+	}
+	if s.TokenEnv != "" {
+		tok := getenv(s.TokenEnv)
+		if tok == "" {
+			return nil, fmt.Errorf("the environment variable %s (token_env) is empty", s.TokenEnv)
+		}
+		headers["Authorization"] = "Bearer " + tok
+	}
+	u, _ := url.Parse(s.URL)
+	if _, err := guard.CheckURL(s.URL); err != nil && !guard.HostAllowed(u.Hostname()) {
+		return nil, fmt.Errorf("%s is refused by the outbound guard (add its host to network.allow_hosts to allow it): %w", u.Host, err)
+	}
+	hc := guard.Client(0) // every connection checked after DNS; no overall timeout on a stream
+	var tr transport.Interface
+	var err error
+	if s.Transport == "sse" {
+		tr, err = transport.NewSSE(s.URL, transport.WithHeaders(headers), transport.WithHTTPClient(hc))
+	} else {
+		// Downstream servers from npm speak the 2025 protocol versions,
+		// whose notifications arrive on the standalone GET stream.
+		//lint:ignore SA1019 the downstream servers predate 2026-07-28
+		tr, err = transport.NewStreamableHTTP(s.URL, transport.WithHTTPHeaders(headers), transport.WithHTTPBasicClient(hc), transport.WithContinuousListening())
+	}
+	return tr, err
 }
 
 // pid is the stdio server's process id, 0 for HTTP.

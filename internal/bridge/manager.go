@@ -371,13 +371,21 @@ func (m *Manager) Call(ctx context.Context, name, tool string, args map[string]a
 		}
 		res, err = c.client.CallTool(callCtx, req)
 	}
+	if err != nil {
+		return nil, m.callError(ctx, s, c, name, tool, err)
+	}
+	return res, nil
+}
+
+// callError explains a failed call of tool on server name (s) over c: a timeout, a
+// cancellation, a lost server (forgotten, to be restarted or reconnected
+// on the next call) or the tool's own failure.
+func (m *Manager) callError(ctx context.Context, s *server, c *conn, name, tool string, err error) error {
 	switch {
-	case err == nil:
-		return res, nil
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return nil, toolerr.Errorf(toolerr.CodeTimeout, "narrow the request, or raise the server's timeout in bridge.servers", "%s on %s did not answer within %s", tool, name, s.cfg.Timeout)
+		return toolerr.Errorf(toolerr.CodeTimeout, "narrow the request, or raise the server's timeout in bridge.servers", "%s on %s did not answer within %s", tool, name, s.cfg.Timeout)
 	case ctx.Err() != nil:
-		return nil, toolerr.Errorf(toolerr.CodeFailed, "", "the call was cancelled (the downstream server was told)")
+		return toolerr.Errorf(toolerr.CodeFailed, "", "the call was cancelled (the downstream server was told)")
 	}
 	var terr *transport.Error
 	overHTTP := s.cfg.Command == ""
@@ -401,13 +409,13 @@ func (m *Manager) Call(ctx context.Context, name, tool string, args map[string]a
 		}
 		s.mu.Unlock()
 		if overHTTP {
-			return nil, toolerr.Errorf(toolerr.CodeUnavailable, "check that the server at its url is running; it is reconnected on the next call; call again if the tool is safe to repeat",
+			return toolerr.Errorf(toolerr.CodeUnavailable, "check that the server at its url is running; it is reconnected on the next call; call again if the tool is safe to repeat",
 				"bridge server %s is %s", name, what)
 		}
-		return nil, toolerr.Errorf(toolerr.CodeUnavailable, "it is restarted on the next call; call again if the tool is safe to repeat",
+		return toolerr.Errorf(toolerr.CodeUnavailable, "it is restarted on the next call; call again if the tool is safe to repeat",
 			"bridge server %s exited during the call to %s", name, tool)
 	}
-	return nil, toolerr.Errorf(toolerr.CodeFailed, "check the arguments against the tool's schema", "%s on %s failed: %s", tool, name, err)
+	return toolerr.Errorf(toolerr.CodeFailed, "check the arguments against the tool's schema", "%s on %s failed: %s", tool, name, err)
 }
 
 // reap stops stdio servers idle longer than bridge.idle_stop.

@@ -15,6 +15,7 @@ import (
 	"github.com/clawbridge/clawbridge/internal/config"
 	"github.com/clawbridge/clawbridge/internal/jail"
 	"github.com/clawbridge/clawbridge/internal/wording"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // cmdDoctor checks what the tools need and says how to fix what is missing.
@@ -28,92 +29,118 @@ func cmdDoctor(args []string, stdout io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	w := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
-	problems := 0
-	check := func(ok bool, what, detail, fix string) {
-		status := "ok"
-		if !ok {
-			status = "MISSING"
-			problems++
-			detail += " — " + fix
-		}
-		fmt.Fprintf(w, "%s\t%s\t%s\n", status, what, detail)
-	}
-	fail := func(what string, err error) {
-		for _, line := range strings.Split(err.Error(), "\n") {
-			problems++
-			fmt.Fprintf(w, "FAIL\t%s\t%s\n", what, line)
-		}
-	}
+	rep := &doctorReport{w: tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)}
 	cfg, err := config.Load(*cfgPath)
 	switch {
 	case err != nil:
-		fail("config", err)
+		rep.fail("config", err)
 		cfg = config.Default()
 	case cfg.Path == "":
-		check(true, "config", "(defaults; `clawbridge config init` writes a file)", "")
+		rep.check(true, "config", "(defaults; `clawbridge config init` writes a file)", "")
 	default:
-		check(true, "config", cfg.Path, "")
+		rep.check(true, "config", cfg.Path, "")
 	}
 	a, err := assemble(cfg, true)
 	if err != nil {
 		if sections := cfg.SectionProblems(); len(sections) > 0 {
-			fail("config", errors.Join(sections...))
+			rep.fail("config", errors.Join(sections...))
 		} else {
-			fail("startup", err)
+			rep.fail("startup", err)
 		}
 		// The checks below need the tools, which the defaults always build.
 		if a, err = assemble(config.Default(), true); err != nil {
-			w.Flush()
+			rep.w.Flush()
 			return err
 		}
 	}
 	defer a.Close()
 	for _, root := range a.deps.Sandbox.Roots() {
 		ok, detail := dirState(root)
-		check(ok, "workspace", detail, "make it writable or change `workspace` in config")
+		rep.check(ok, "workspace", detail, "make it writable or change `workspace` in config")
 	}
 	ok, detail := dirState(a.cfg.DataDir)
 	if db := filepath.Join(a.cfg.DataDir, "clawbridge.db"); fileExists(db) {
 		detail += ", database " + db
 	}
-	check(ok, "data dir", detail, "check `data_dir` permissions")
-	// The jail confines every external program run on user data; without
-	// it those tools refuse to run and read-level shell calls ask first.
+	rep.check(ok, "data dir", detail, "check `data_dir` permissions")
+	rep.checkJail()
+	rep.checkTools(a.srv.Tools())
+	rep.checkPrograms(a.srv.Tools())
+	rep.w.Flush()
+	if rep.problems > 0 {
+		return fmt.Errorf("%d problem(s) found", rep.problems)
+	}
+	fmt.Fprintln(stdout, "all checks passed")
+	return nil
+}
+
+// doctorReport prints one line per check and counts the problems.
+type doctorReport struct {
+	w        *tabwriter.Writer
+	problems int
+}
+
+func (rep *doctorReport) check(ok bool, what, detail, fix string) {
+	status := "ok"
+	if !ok {
+		status = "MISSING"
+		rep.problems++
+		detail += " — " + fix
+	}
+	fmt.Fprintf(rep.w, "%s\t%s\t%s\n", status, what, detail)
+}
+
+func (rep *doctorReport) fail(what string, err error) {
+	for _, line := range strings.Split(err.Error(), "\n") {
+		rep.problems++
+		fmt.Fprintf(rep.w, "FAIL\t%s\t%s\n", what, line)
+	}
+}
+
+// checkJail reports the jail, which confines every external program run on
+// user data; without it those tools refuse to run and read-level shell
+// calls ask first.
+func (rep *doctorReport) checkJail() {
 	if err := jail.Check(); err != nil {
 		fix := err.Error()
 		if doctorGOOS != "linux" {
 			fix = "bubblewrap runs only on Linux, so on " + osName(doctorGOOS) + " these stay off; run clawbridge on Linux for them"
 		}
-		check(false, "jail", "unavailable (shell read calls need confirmation; LibreOffice, pdftotext, Tesseract, ffmpeg and python_runner refuse)", fix)
-	} else {
-		l := jail.Defaults()
-		memory := "per run (memory cgroup)"
-		if !jail.MemoryPerRun() {
-			memory = "per process only: no memory cgroup can be made, so a run of N processes may use N times it"
-		}
-		check(true, "jail", fmt.Sprintf("bubblewrap: no network, read-only system, limits %ds CPU, %d MB memory %s, %s, %d MB files", l.CPUSeconds, l.MemoryMB, memory, wording.Count(l.Processes, "process", "processes"), l.FileSizeMB), "")
+		rep.check(false, "jail", "unavailable (shell read calls need confirmation; LibreOffice, pdftotext, Tesseract, ffmpeg and python_runner refuse)", fix)
+		return
 	}
+	l := jail.Defaults()
+	memory := "per run (memory cgroup)"
+	if !jail.MemoryPerRun() {
+		memory = "per process only: no memory cgroup can be made, so a run of N processes may use N times it"
+	}
+	rep.check(true, "jail", fmt.Sprintf("bubblewrap: no network, read-only system, limits %ds CPU, %d MB memory %s, %s, %d MB files", l.CPUSeconds, l.MemoryMB, memory, wording.Count(l.Processes, "process", "processes"), l.FileSizeMB), "")
+}
 
-	// The tools' own checks (an X display for screen, OpenCV for id_photo).
-	for _, t := range a.srv.Tools() {
+// checkTools runs the tools' own checks (an X display for screen, OpenCV
+// for id_photo).
+func (rep *doctorReport) checkTools(tools []*tool.Tool) {
+	for _, t := range tools {
 		for _, c := range t.Checks {
 			detail, err := c.Run()
 			if err != nil && c.Fix == "" {
-				fmt.Fprintf(w, "note\t%s\t%s\n", c.Name, detail)
+				fmt.Fprintf(rep.w, "note\t%s\t%s\n", c.Name, detail)
 				continue
 			}
-			check(err == nil, c.Name, detail, c.Fix)
+			rep.check(err == nil, c.Name, detail, c.Fix)
 		}
 	}
+}
 
-	// External programs, with the tools that use each and the package to install.
+// checkPrograms looks for the external programs, naming the tools that use
+// each and the package to install.
+func (rep *doctorReport) checkPrograms(tools []*tool.Tool) {
 	type need struct {
 		pkg   string
 		tools []string
 	}
 	needs := map[string]*need{}
-	for _, t := range a.srv.Tools() {
+	for _, t := range tools {
 		for prog, pkg := range t.Programs {
 			n, ok := needs[prog]
 			if !ok {
@@ -135,14 +162,8 @@ func cmdDoctor(args []string, stdout io.Writer) error {
 		if err != nil {
 			detail = "not found: " + strings.Join(n.tools, ", ") + " cannot use it"
 		}
-		check(err == nil, "program "+p, detail, installHint(doctorGOOS, p, n.pkg))
+		rep.check(err == nil, "program "+p, detail, installHint(doctorGOOS, p, n.pkg))
 	}
-	w.Flush()
-	if problems > 0 {
-		return fmt.Errorf("%d problem(s) found", problems)
-	}
-	fmt.Fprintln(stdout, "all checks passed")
-	return nil
 }
 
 // dirState says whether dir can be used without creating it: an existing

@@ -122,22 +122,8 @@ func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, n
 	e.Start, e.AllDay, e.TZ = start, all, tz
 	// The Event's other times, when floating, are on its Wall clock.
 	WallZone := e.WallZone(loc)
-	switch {
-	case ve.GetProperty(ics.ComponentPropertyDtEnd) != nil:
-		p := ve.GetProperty(ics.ComponentPropertyDtEnd)
-		end, _, _, err := z.timeProp(p, p.Value, WallZone)
-		if err != nil {
-			return nil, fmt.Errorf("DTEND: %v", err)
-		}
-		e.End = end
-	case text(ics.ComponentPropertyDuration) != "":
-		d, err := parseDuration(text(ics.ComponentPropertyDuration))
-		if err != nil {
-			return nil, fmt.Errorf("DURATION: %v", err)
-		}
-		e.End = e.Start.Add(d)
-	default:
-		e.End = e.Start
+	if e.End, err = z.eventEnd(ve, e.Start, WallZone); err != nil {
+		return nil, err
 	}
 	if e.End.Before(e.Start) {
 		return nil, fmt.Errorf("DTEND is before DTSTART")
@@ -151,45 +137,8 @@ func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, n
 			return nil, fmt.Errorf("RRULE %q: %v", e.RRule, err)
 		}
 	}
-	// An RDATE or EXDATE given as a DATE in a timed Event means that day
-	// in the Event's zone.
-	dayOf := func(d time.Time) (time.Time, time.Time) {
-		s := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, WallZone)
-		return s, time.Date(d.Year(), d.Month(), d.Day()+1, 0, 0, 0, 0, WallZone)
-	}
-	for _, p := range ve.GetProperties(ics.ComponentPropertyRdate) {
-		for _, v := range listValues(p.Value) {
-			t, isDate, _, err := z.timeProp(p, v, WallZone)
-			if err != nil {
-				return nil, fmt.Errorf("RDATE %q: %v", v, err)
-			}
-			if isDate && !e.AllDay {
-				t, _ = dayOf(t)
-			}
-			e.RDates = append(e.RDates, t.UTC())
-		}
-	}
-	var dateExdates []time.Time
-	for _, p := range ve.GetProperties(ics.ComponentPropertyExdate) {
-		for _, v := range listValues(p.Value) {
-			t, isDate, _, err := z.timeProp(p, v, WallZone)
-			if err != nil {
-				return nil, fmt.Errorf("EXDATE %q: %v", v, err)
-			}
-			if isDate && !e.AllDay {
-				dateExdates = append(dateExdates, t)
-				continue
-			}
-			e.ExDates = append(e.ExDates, t)
-		}
-	}
-	for _, d := range dateExdates { // every instance that day
-		from, to := dayOf(d)
-		got, err := SeriesInstants(e, rule, loc, from, to)
-		if err != nil {
-			return nil, fmt.Errorf("EXDATE %s: %v", d.Format("20060102"), err)
-		}
-		e.ExDates = append(e.ExDates, got...)
+	if err := z.extraDates(ve, e, rule, loc, WallZone); err != nil {
+		return nil, err
 	}
 	if p := ve.GetProperty(ics.ComponentPropertyRecurrenceId); p != nil {
 		t, _, _, err := z.timeProp(p, p.Value, WallZone)
@@ -207,6 +156,71 @@ func (z *zones) readEvent(ve *ics.VEvent, calendar string, loc *time.Location, n
 		}
 	}
 	return e, nil
+}
+
+// eventEnd is when the event starting at start ends: DTEND, or DTSTART
+// plus DURATION, or start; floating times are on the wall clock.
+func (z *zones) eventEnd(ve *ics.VEvent, start time.Time, wall *time.Location) (time.Time, error) {
+	if p := ve.GetProperty(ics.ComponentPropertyDtEnd); p != nil {
+		end, _, _, err := z.timeProp(p, p.Value, wall)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("DTEND: %v", err)
+		}
+		return end, nil
+	}
+	if p := ve.GetProperty(ics.ComponentPropertyDuration); p != nil && p.Value != "" {
+		d, err := parseDuration(p.Value)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("DURATION: %v", err)
+		}
+		return start.Add(d), nil
+	}
+	return start, nil
+}
+
+// extraDates reads RDATE and EXDATE into e; an EXDATE given as a DATE in a
+// timed event removes every instance of rule that day.
+func (z *zones) extraDates(ve *ics.VEvent, e *Event, rule *rrule.RRule, loc, wall *time.Location) error {
+	// A DATE in a timed Event means that day in the Event's zone.
+	dayOf := func(d time.Time) (time.Time, time.Time) {
+		s := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, wall)
+		return s, time.Date(d.Year(), d.Month(), d.Day()+1, 0, 0, 0, 0, wall)
+	}
+	for _, p := range ve.GetProperties(ics.ComponentPropertyRdate) {
+		for _, v := range listValues(p.Value) {
+			t, isDate, _, err := z.timeProp(p, v, wall)
+			if err != nil {
+				return fmt.Errorf("RDATE %q: %v", v, err)
+			}
+			if isDate && !e.AllDay {
+				t, _ = dayOf(t)
+			}
+			e.RDates = append(e.RDates, t.UTC())
+		}
+	}
+	var dateExdates []time.Time
+	for _, p := range ve.GetProperties(ics.ComponentPropertyExdate) {
+		for _, v := range listValues(p.Value) {
+			t, isDate, _, err := z.timeProp(p, v, wall)
+			if err != nil {
+				return fmt.Errorf("EXDATE %q: %v", v, err)
+			}
+			if isDate && !e.AllDay {
+				dateExdates = append(dateExdates, t)
+				continue
+			}
+			e.ExDates = append(e.ExDates, t)
+		}
+	}
+	for _, d := range dateExdates { // every instance that day
+		from, to := dayOf(d)
+		got, err := SeriesInstants(e, rule, loc, from, to)
+		if err != nil {
+			return fmt.Errorf("EXDATE %s: %v", d.Format("20060102"), err)
+		}
+		e.ExDates = append(e.ExDates, got...)
+	}
+	return nil
 }
 
 // upperNames upper-cases each content line's name (and a BEGIN or END
@@ -328,49 +342,54 @@ func Write(w io.Writer, events []*Event, now time.Time) error {
 		cal.Components = append(cal.Components, vtimezoneFor(loc, from, to))
 	}
 	for _, e := range events {
-		ve := ics.NewEvent(e.UID)
-		ve.SetDtStampTime(now)
-		if e.Created > 0 {
-			ve.SetCreatedTime(time.Unix(e.Created, 0))
-		}
-		if e.Updated > 0 {
-			ve.SetModifiedAt(time.Unix(e.Updated, 0))
-		}
-		ve.SetSummary(e.Title)
-		if e.Description != "" {
-			ve.SetDescription(e.Description)
-		}
-		if e.Location != "" {
-			ve.SetLocation(e.Location)
-		}
-		timeProp(ve, ics.ComponentPropertyDtStart, e, e.Start)
-		timeProp(ve, ics.ComponentPropertyDtEnd, e, e.End)
-		if e.RRule != "" {
-			ve.AddRrule(e.RRule)
-		}
-		for _, x := range e.RDates {
-			timeProp(ve, ics.ComponentPropertyRdate, e, x)
-		}
-		for _, x := range e.ExDates {
-			timeProp(ve, ics.ComponentPropertyExdate, e, x)
-		}
-		if !e.RecurrenceID.IsZero() {
-			timeProp(ve, ics.ComponentPropertyRecurrenceId, e, e.RecurrenceID)
-		}
-		if e.Status != "" {
-			ve.SetProperty(ics.ComponentPropertyStatus, e.Status)
-		}
-		if e.Transp != "" {
-			ve.SetProperty(ics.ComponentPropertyTransp, e.Transp)
-		}
-		ve.SetSequence(e.Sequence)
-		for _, p := range e.Extra {
-			ve.Properties = append(ve.Properties, ics.IANAProperty{BaseProperty: ics.BaseProperty{IANAToken: p.Name, ICalParameters: p.Params, Value: p.Value}})
-		}
-		cal.AddVEvent(ve)
+		cal.AddVEvent(vevent(e, now))
 	}
 	// RFC 5545 3.1: lines end in CRLF (folded at 75 octets, golang-ical's default).
 	return cal.SerializeTo(w, ics.WithNewLineWindows)
+}
+
+// vevent is e as a VEVENT stamped now.
+func vevent(e *Event, now time.Time) *ics.VEvent {
+	ve := ics.NewEvent(e.UID)
+	ve.SetDtStampTime(now)
+	if e.Created > 0 {
+		ve.SetCreatedTime(time.Unix(e.Created, 0))
+	}
+	if e.Updated > 0 {
+		ve.SetModifiedAt(time.Unix(e.Updated, 0))
+	}
+	ve.SetSummary(e.Title)
+	if e.Description != "" {
+		ve.SetDescription(e.Description)
+	}
+	if e.Location != "" {
+		ve.SetLocation(e.Location)
+	}
+	timeProp(ve, ics.ComponentPropertyDtStart, e, e.Start)
+	timeProp(ve, ics.ComponentPropertyDtEnd, e, e.End)
+	if e.RRule != "" {
+		ve.AddRrule(e.RRule)
+	}
+	for _, x := range e.RDates {
+		timeProp(ve, ics.ComponentPropertyRdate, e, x)
+	}
+	for _, x := range e.ExDates {
+		timeProp(ve, ics.ComponentPropertyExdate, e, x)
+	}
+	if !e.RecurrenceID.IsZero() {
+		timeProp(ve, ics.ComponentPropertyRecurrenceId, e, e.RecurrenceID)
+	}
+	if e.Status != "" {
+		ve.SetProperty(ics.ComponentPropertyStatus, e.Status)
+	}
+	if e.Transp != "" {
+		ve.SetProperty(ics.ComponentPropertyTransp, e.Transp)
+	}
+	ve.SetSequence(e.Sequence)
+	for _, p := range e.Extra {
+		ve.Properties = append(ve.Properties, ics.IANAProperty{BaseProperty: ics.BaseProperty{IANAToken: p.Name, ICalParameters: p.Params, Value: p.Value}})
+	}
+	return ve
 }
 
 func timeProp(ve *ics.VEvent, p ics.ComponentProperty, e *Event, t time.Time) {

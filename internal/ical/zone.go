@@ -191,119 +191,132 @@ type change struct {
 // every STANDARD and DAYLIGHT observance (its DTSTART, RRULE and RDATEs),
 // in order, each switching to that observance's offset.
 func zoneFromRules(def *ics.VTimezone) (*time.Location, error) {
-	tzid := ""
+	zc := &zoneChanges{}
 	if p := def.GetProperty(ics.ComponentPropertyTzid); p != nil {
-		tzid = strings.Trim(p.Value, `"`)
+		zc.tzid = strings.Trim(p.Value, `"`)
 	}
-	var changes []change
-	first, firstAt := 0, time.Time{}
 	for _, sub := range def.Components {
-		var base *ics.ComponentBase
-		dst := false
+		var err error
 		switch c := sub.(type) {
 		case *ics.Standard:
-			base = &c.ComponentBase
+			err = zc.observance(&c.ComponentBase, false)
 		case *ics.Daylight:
-			base, dst = &c.ComponentBase, true
-		default:
-			continue
+			err = zc.observance(&c.ComponentBase, true)
 		}
-		prop := func(name string) string {
-			if p := base.GetProperty(ics.ComponentProperty(name)); p != nil {
-				return strings.TrimSpace(p.Value)
-			}
-			return ""
-		}
-		from, err := parseOffset(prop("TZOFFSETFROM"))
 		if err != nil {
-			return nil, fmt.Errorf("VTIMEZONE %q: TZOFFSETFROM: %v", tzid, err)
-		}
-		to, err := parseOffset(prop("TZOFFSETTO"))
-		if err != nil {
-			return nil, fmt.Errorf("VTIMEZONE %q: TZOFFSETTO: %v", tzid, err)
-		}
-		name := prop("TZNAME")
-		if name == "" {
-			name = fmtOffset(to)
-		}
-		ds := base.GetProperty(ics.ComponentPropertyDtStart)
-		if ds == nil {
-			return nil, fmt.Errorf("VTIMEZONE %q: an observance has no DTSTART", tzid)
-		}
-		// Onsets are Wall times in the offset before them (or UTC with Z).
-		onset := func(v string) (time.Time, error) {
-			v = strings.TrimSpace(v)
-			if i := strings.IndexByte(v, '/'); i >= 0 { // a PERIOD: its start
-				v = v[:i]
-			}
-			if strings.HasSuffix(v, "Z") {
-				return time.Parse("20060102T150405Z", v)
-			}
-			layout := "20060102T150405"
-			if len(v) == 8 {
-				layout = "20060102"
-			}
-			w, err := time.Parse(layout, v)
-			return w.Add(-time.Duration(from) * time.Second), err
-		}
-		start, err := onset(ds.Value)
-		if err != nil {
-			return nil, fmt.Errorf("VTIMEZONE %q: DTSTART: %v", tzid, err)
-		}
-		add := func(at time.Time) error {
-			if len(changes) >= maxChanges {
-				return fmt.Errorf("VTIMEZONE %q changes its offset more than %d times", tzid, maxChanges)
-			}
-			changes = append(changes, change{at: at, off: to, dst: dst, name: name})
-			if firstAt.IsZero() || at.Before(firstAt) {
-				first, firstAt = from, at
-			}
-			return nil
-		}
-		if err := add(start); err != nil {
 			return nil, err
 		}
-		for _, p := range base.GetProperties(ics.ComponentPropertyRrule) {
-			wallStart := start.Add(time.Duration(from) * time.Second)
-			r, err := ParseRule(p.Value, wallStart)
+	}
+	if len(zc.changes) == 0 {
+		return nil, fmt.Errorf("VTIMEZONE %q has no STANDARD or DAYLIGHT observance", zc.tzid)
+	}
+	sort.SliceStable(zc.changes, func(i, j int) bool { return zc.changes[i].at.Before(zc.changes[j].at) })
+	return time.LoadLocationFromTZData(zc.tzid, tzif(zc.first, zc.changes))
+}
+
+// zoneChanges gathers the offset changes of a VTIMEZONE's observances and
+// the offset before the earliest one.
+type zoneChanges struct {
+	tzid    string
+	changes []change
+	first   int // offset before firstAt
+	firstAt time.Time
+}
+
+// add notes a change at at to offset to, coming from offset from.
+func (zc *zoneChanges) add(at time.Time, from, to int, dst bool, name string) error {
+	if len(zc.changes) >= maxChanges {
+		return fmt.Errorf("VTIMEZONE %q changes its offset more than %d times", zc.tzid, maxChanges)
+	}
+	zc.changes = append(zc.changes, change{at: at, off: to, dst: dst, name: name})
+	if zc.firstAt.IsZero() || at.Before(zc.firstAt) {
+		zc.first, zc.firstAt = from, at
+	}
+	return nil
+}
+
+// observance adds the changes of one STANDARD or DAYLIGHT block: its
+// DTSTART, each RRULE occurrence (until lastRuleYear) and each RDATE.
+func (zc *zoneChanges) observance(base *ics.ComponentBase, dst bool) error {
+	tzid := zc.tzid
+	prop := func(name string) string {
+		if p := base.GetProperty(ics.ComponentProperty(name)); p != nil {
+			return strings.TrimSpace(p.Value)
+		}
+		return ""
+	}
+	from, err := parseOffset(prop("TZOFFSETFROM"))
+	if err != nil {
+		return fmt.Errorf("VTIMEZONE %q: TZOFFSETFROM: %v", tzid, err)
+	}
+	to, err := parseOffset(prop("TZOFFSETTO"))
+	if err != nil {
+		return fmt.Errorf("VTIMEZONE %q: TZOFFSETTO: %v", tzid, err)
+	}
+	name := prop("TZNAME")
+	if name == "" {
+		name = fmtOffset(to)
+	}
+	ds := base.GetProperty(ics.ComponentPropertyDtStart)
+	if ds == nil {
+		return fmt.Errorf("VTIMEZONE %q: an observance has no DTSTART", tzid)
+	}
+	start, err := onset(ds.Value, from)
+	if err != nil {
+		return fmt.Errorf("VTIMEZONE %q: DTSTART: %v", tzid, err)
+	}
+	if err := zc.add(start, from, to, dst, name); err != nil {
+		return err
+	}
+	for _, p := range base.GetProperties(ics.ComponentPropertyRrule) {
+		wallStart := start.Add(time.Duration(from) * time.Second)
+		r, err := ParseRule(p.Value, wallStart)
+		if err != nil {
+			return fmt.Errorf("VTIMEZONE %q: RRULE %q: %v", tzid, p.Value, err)
+		}
+		next := r.Iterator()
+		for t, ok := next(); ok && t.Year() <= lastRuleYear; t, ok = next() {
+			if err := zc.add(t.Add(-time.Duration(from)*time.Second), from, to, dst, name); err != nil {
+				return err
+			}
+		}
+	}
+	for _, p := range base.GetProperties(ics.ComponentPropertyRdate) {
+		for _, v := range strings.Split(p.Value, ",") {
+			at, err := onset(v, from)
 			if err != nil {
-				return nil, fmt.Errorf("VTIMEZONE %q: RRULE %q: %v", tzid, p.Value, err)
+				return fmt.Errorf("VTIMEZONE %q: RDATE %q: %v", tzid, v, err)
 			}
-			next := r.Iterator()
-			for t, ok := next(); ok && t.Year() <= lastRuleYear; t, ok = next() {
-				if err := add(t.Add(-time.Duration(from) * time.Second)); err != nil {
-					return nil, err
-				}
-			}
-		}
-		for _, p := range base.GetProperties(ics.ComponentPropertyRdate) {
-			for _, v := range strings.Split(p.Value, ",") {
-				at, err := onset(v)
-				if err != nil {
-					return nil, fmt.Errorf("VTIMEZONE %q: RDATE %q: %v", tzid, v, err)
-				}
-				if err := add(at); err != nil {
-					return nil, err
-				}
+			if err := zc.add(at, from, to, dst, name); err != nil {
+				return err
 			}
 		}
 	}
-	if len(changes) == 0 {
-		return nil, fmt.Errorf("VTIMEZONE %q has no STANDARD or DAYLIGHT observance", tzid)
+	return nil
+}
+
+// onset reads an observance's onset: a wall time in the offset from
+// before it (or UTC with Z); of a PERIOD, its start.
+func onset(v string, from int) (time.Time, error) {
+	v = strings.TrimSpace(v)
+	if i := strings.IndexByte(v, '/'); i >= 0 {
+		v = v[:i]
 	}
-	sort.SliceStable(changes, func(i, j int) bool { return changes[i].at.Before(changes[j].at) })
-	return time.LoadLocationFromTZData(tzid, tzif(first, changes))
+	if strings.HasSuffix(v, "Z") {
+		return time.Parse("20060102T150405Z", v)
+	}
+	layout := "20060102T150405"
+	if len(v) == 8 {
+		layout = "20060102"
+	}
+	w, err := time.Parse(layout, v)
+	return w.Add(-time.Duration(from) * time.Second), err
 }
 
 // tzif encodes the changes as TZif version 2 data (RFC 8536), which Go
 // reads into a Location: type 0 is the offset before the first change.
 func tzif(first int, changes []change) []byte {
-	type ttype struct {
-		off  int
-		dst  bool
-		name string
-	}
-	types := []ttype{{first, false, fmtOffset(first)}}
+	types := []tzType{{first, false, fmtOffset(first)}}
 	var chars []byte
 	nameAt := map[string]int{}
 	charIndex := func(name string) int {
@@ -326,27 +339,7 @@ func tzif(first int, changes []change) []byte {
 		if i+1 < len(changes) && changes[i+1].at.Equal(c.at) {
 			continue // two onsets at one instant: the later listed wins
 		}
-		ti := -1
-		for j, t := range types {
-			if t == (ttype{c.off, c.dst, c.name}) {
-				ti = j
-				break
-			}
-		}
-		if ti < 0 {
-			if len(types) == 256 { // the index is one byte: reuse a type with the offset
-				for j, t := range types {
-					if t.off == c.off {
-						ti = j
-						break
-					}
-				}
-			}
-			if ti < 0 {
-				types = append(types, ttype{c.off, c.dst, c.name})
-				ti = len(types) - 1
-			}
-		}
+		ti := typeIndex(&types, c)
 		times = append(times, c.at.Unix())
 		idx = append(idx, byte(ti))
 	}
@@ -380,6 +373,33 @@ func tzif(first int, changes []change) []byte {
 	b.Write(chars)
 	b.WriteString("\n\n")
 	return b.Bytes()
+}
+
+// tzType is a TZif local time type.
+type tzType struct {
+	off  int
+	dst  bool
+	name string
+}
+
+// typeIndex is the index in types of c's local time type, added when new.
+// The index is one byte: past 256 types one with the same offset serves.
+func typeIndex(types *[]tzType, c change) int {
+	want := tzType{c.off, c.dst, c.name}
+	for j, t := range *types {
+		if t == want {
+			return j
+		}
+	}
+	if len(*types) == 256 {
+		for j, t := range *types {
+			if t.off == c.off {
+				return j
+			}
+		}
+	}
+	*types = append(*types, want)
+	return len(*types) - 1
 }
 
 func parseOffset(s string) (int, error) {

@@ -275,22 +275,9 @@ func execute(ctx context.Context, cmd *exec.Cmd, spec Spec, files []*os.File) (*
 	}
 
 	var wg sync.WaitGroup
-	copyOut := func(dst *Capped, src *os.File, stream string) {
-		defer wg.Done()
-		var w io.Writer = dst
-		var lw *lineWriter
-		if spec.OnLine != nil {
-			lw = &lineWriter{fn: func(l string) { spec.OnLine(stream, l) }}
-			w = io.MultiWriter(dst, lw)
-		}
-		io.Copy(w, src)
-		if lw != nil {
-			lw.Flush()
-		}
-	}
 	wg.Add(2)
-	go copyOut(stdout, outR, "stdout")
-	go copyOut(stderr, errR, "stderr")
+	go copyStream(&wg, stdout, outR, "stdout", spec.OnLine)
+	go copyStream(&wg, stderr, errR, "stderr", spec.OnLine)
 
 	pgid := cmd.Process.Pid
 	done := make(chan struct{})
@@ -307,18 +294,7 @@ func execute(ctx context.Context, cmd *exec.Cmd, spec Spec, files []*os.File) (*
 	platform.KillGroup(pgid)
 	elapsed := time.Since(start)
 
-	drained := make(chan struct{})
-	go func() { wg.Wait(); close(drained) }()
-	select {
-	case <-drained:
-	case <-time.After(killGrace):
-		// A descendant outside the group still holds a pipe: stop reading.
-		outR.Close()
-		errR.Close()
-		<-drained
-	}
-	outR.Close()
-	errR.Close()
+	drain(&wg, outR, errR)
 
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -342,6 +318,39 @@ func execute(ctx context.Context, cmd *exec.Cmd, spec Spec, files []*os.File) (*
 		res.Signal = ws.Signal().String()
 	}
 	return res, nil
+}
+
+// copyStream copies a child's output stream into dst, also passing it to
+// onLine line by line when set.
+func copyStream(wg *sync.WaitGroup, dst *Capped, src *os.File, stream string, onLine func(stream, line string)) {
+	defer wg.Done()
+	var w io.Writer = dst
+	var lw *lineWriter
+	if onLine != nil {
+		lw = &lineWriter{fn: func(l string) { onLine(stream, l) }}
+		w = io.MultiWriter(dst, lw)
+	}
+	io.Copy(w, src)
+	if lw != nil {
+		lw.Flush()
+	}
+}
+
+// drain waits for the copiers to finish, at most killGrace before closing
+// the pipes under them, and closes the pipes.
+func drain(wg *sync.WaitGroup, outR, errR *os.File) {
+	drained := make(chan struct{})
+	go func() { wg.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(killGrace):
+		// A descendant outside the group still holds a pipe: stop reading.
+		outR.Close()
+		errR.Close()
+		<-drained
+	}
+	outR.Close()
+	errR.Close()
 }
 
 func orDefault(n int) int {

@@ -34,30 +34,11 @@ const shmBytes = 64 << 20
 // bwrapArgs builds the bwrap command line up to the program (without the
 // final "--"), and the files it reads the jail's /etc/passwd and /etc/group
 // from (ExtraFiles, so fds 3 and 4).
-func bwrapArgs(spec Spec, binds []Bind, hide []string) (a []string, files, bindFiles []*os.File, err error) {
+func bwrapArgs(spec Spec, binds []Bind, hide []string) ([]string, []*os.File, []*os.File, error) {
 	lim := spec.Limits.withDefaults()
-	a = []string{
-		"--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--unshare-cgroup-try",
-		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-		"--hostname", "jail",
-		"--ro-bind", "/usr", "/usr",
-	}
-	for _, l := range usrLinks {
-		fi, err := os.Lstat(l)
-		switch {
-		case err != nil:
-		case fi.Mode()&os.ModeSymlink != 0:
-			target, err := os.Readlink(l)
-			if err != nil {
-				return nil, nil, nil, fmt.Errorf("jail: %w", err)
-			}
-			a = append(a, "--symlink", target, l)
-		case fi.IsDir():
-			a = append(a, "--ro-bind", l, l)
-		}
-	}
-	for _, e := range etcFiles {
-		a = append(a, "--ro-bind-try", e, e)
+	a, err := systemArgs()
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	uid, gid := os.Getuid(), os.Getgid()
 	name := "jail"
@@ -66,8 +47,14 @@ func bwrapArgs(spec Spec, binds []Bind, hide []string) (a []string, files, bindF
 	}
 	passwd := fmt.Sprintf("%s:x:%d:%d:jail:%s:/usr/sbin/nologin\n", name, uid, gid, jailHome)
 	group := fmt.Sprintf("%s:x:%d:\n", name, gid)
-	files, err = dataFiles(passwd, group)
+	files, err := dataFiles(passwd, group)
 	if err != nil {
+		return nil, nil, nil, err
+	}
+	var bindFiles []*os.File
+	fail := func(err error) ([]string, []*os.File, []*os.File, error) {
+		closeAll(files)
+		closeAll(bindFiles)
 		return nil, nil, nil, err
 	}
 	a = append(a, "--ro-bind-data", "3", "/etc/passwd", "--ro-bind-data", "4", "/etc/group")
@@ -80,39 +67,18 @@ func bwrapArgs(spec Spec, binds []Bind, hide []string) (a []string, files, bindF
 		a = append(a, "--size", strconv.FormatInt(int64(lim.FileSizeMB)<<20, 10))
 	}
 	a = append(a, "--tmpfs", "/tmp", "--dir", jailHome)
-	// A read-only file is bound by an fd opened and checked here, not by
-	// its path: a file swapped for a FIFO (or anything else) after the
-	// caller checked it would otherwise be what the program opens. Its fd
-	// comes after the passwd and group files and the caller's ExtraFiles.
-	next := 3 + len(files) + len(spec.ExtraFiles)
-	for _, b := range binds {
-		if b.Writable {
-			a = append(a, "--bind", b.Source, b.Target)
-			continue
-		}
-		f, isFile, err := openBindSource(b.Source)
-		if err != nil {
-			closeAll(files)
-			closeAll(bindFiles)
-			return nil, nil, nil, err
-		}
-		if !isFile {
-			a = append(a, "--ro-bind", b.Source, b.Target)
-			continue
-		}
-		bindFiles = append(bindFiles, f)
-		a = append(a, "--ro-bind-fd", strconv.Itoa(next), b.Target)
-		next++
+	// The fds of read-only file binds come after the passwd and group
+	// files and the caller's ExtraFiles.
+	a, bindFiles, err = bindArgs(a, binds, 3+len(files)+len(spec.ExtraFiles))
+	if err != nil {
+		return fail(err)
 	}
 	for _, t := range spec.Tmpfs {
 		if err := checkTarget(t.Target); err != nil {
-			closeAll(files)
-			closeAll(bindFiles)
-			return nil, nil, nil, err
+			return fail(err)
 		}
 		if t.SizeMB <= 0 {
-			closeAll(files)
-			return nil, nil, nil, fmt.Errorf("jail: tmpfs %s has no size", t.Target)
+			return fail(fmt.Errorf("jail: tmpfs %s has no size", t.Target))
 		}
 		a = append(a, "--size", strconv.FormatInt(int64(t.SizeMB)<<20, 10), "--tmpfs", t.Target)
 	}
@@ -127,11 +93,67 @@ func bwrapArgs(spec Spec, binds []Bind, hide []string) (a []string, files, bindF
 		dir = jailHome
 	}
 	if err := checkPath("working dir", dir); err != nil {
-		closeAll(files)
-		closeAll(bindFiles)
-		return nil, nil, nil, err
+		return fail(err)
 	}
 	return append(a, "--chdir", dir), files, bindFiles, nil
+}
+
+// systemArgs are bwrap's namespaces and the read-only system: /usr, the
+// links or directories beside it (/bin, /lib, ...) and the /etc files
+// programs need.
+func systemArgs() ([]string, error) {
+	a := []string{
+		"--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--unshare-cgroup-try",
+		"--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+		"--hostname", "jail",
+		"--ro-bind", "/usr", "/usr",
+	}
+	for _, l := range usrLinks {
+		fi, err := os.Lstat(l)
+		switch {
+		case err != nil:
+		case fi.Mode()&os.ModeSymlink != 0:
+			target, err := os.Readlink(l)
+			if err != nil {
+				return nil, fmt.Errorf("jail: %w", err)
+			}
+			a = append(a, "--symlink", target, l)
+		case fi.IsDir():
+			a = append(a, "--ro-bind", l, l)
+		}
+	}
+	for _, e := range etcFiles {
+		a = append(a, "--ro-bind-try", e, e)
+	}
+	return a, nil
+}
+
+// bindArgs appends the binds to a. A read-only file is bound by an fd
+// opened and checked here, not by its path: a file swapped for a FIFO (or
+// anything else) after the caller checked it would otherwise be what the
+// program opens. The fds are numbered from next; their files are returned
+// (closed on error).
+func bindArgs(a []string, binds []Bind, next int) ([]string, []*os.File, error) {
+	var bindFiles []*os.File
+	for _, b := range binds {
+		if b.Writable {
+			a = append(a, "--bind", b.Source, b.Target)
+			continue
+		}
+		f, isFile, err := openBindSource(b.Source)
+		if err != nil {
+			closeAll(bindFiles)
+			return nil, nil, err
+		}
+		if !isFile {
+			a = append(a, "--ro-bind", b.Source, b.Target)
+			continue
+		}
+		bindFiles = append(bindFiles, f)
+		a = append(a, "--ro-bind-fd", strconv.Itoa(next), b.Target)
+		next++
+	}
+	return a, bindFiles, nil
 }
 
 // openBindSource opens a read-only bind's source (a real path: its links

@@ -222,79 +222,7 @@ type runStyle struct{ b, i, s, code bool }
 
 // runs renders the inline content of a paragraph (or hyperlink).
 func (r *docxReader) runs(n *xnode, out *strings.Builder) {
-	type piece struct {
-		st   runStyle
-		text string
-		link string
-		raw  bool // Markdown already (a note reference, an image)
-	}
-	var pieces []piece
-	var collect func(n *xnode, link string)
-	collect = func(n *xnode, link string) {
-		for i := range n.Nodes {
-			c := &n.Nodes[i]
-			switch c.XMLName.Local {
-			case "r":
-				var st runStyle
-				if rpr := c.child("rPr"); rpr != nil {
-					st.b = on(rpr.child("b"))
-					st.i = on(rpr.child("i"))
-					st.s = on(rpr.child("strike")) || on(rpr.child("dstrike"))
-					st.code = r.monospace(rpr)
-				}
-				var t strings.Builder
-				for k := range c.Nodes {
-					e := &c.Nodes[k]
-					switch e.XMLName.Local {
-					case "footnoteReference", "endnoteReference":
-						if ref := r.noteRef(e); ref != "" {
-							if t.Len() > 0 {
-								pieces = append(pieces, piece{st: st, text: t.String(), link: link})
-								t.Reset()
-							}
-							pieces = append(pieces, piece{text: ref, raw: true})
-						}
-					case "drawing", "pict", "object", "AlternateContent":
-						if t.Len() > 0 {
-							pieces = append(pieces, piece{st: st, text: t.String(), link: link})
-							t.Reset()
-						}
-						for _, img := range r.objects(e) {
-							pieces = append(pieces, piece{text: img, raw: true})
-						}
-					case "t":
-						t.WriteString(e.Text)
-					case "tab":
-						t.WriteString("\t")
-					case "br", "cr":
-						if e.attr("type") != "page" {
-							t.WriteString("\n")
-						}
-					case "noBreakHyphen":
-						t.WriteString("-")
-					}
-				}
-				if t.Len() > 0 {
-					pieces = append(pieces, piece{st: st, text: t.String(), link: link})
-				}
-			case "hyperlink":
-				l := link
-				if id := c.attr("id"); id != "" {
-					l = r.rels[id]
-				} else if a := c.attr("anchor"); a != "" {
-					l = "#" + a
-				}
-				collect(c, l)
-			case "ins", "smartTag", "fldSimple", "customXml", "sdt", "sdtContent":
-				collect(c, link)
-			case "AlternateContent":
-				if alt := alternative(c); alt != nil {
-					collect(alt, link)
-				}
-			}
-		}
-	}
-	collect(n, "")
+	pieces := r.collectRuns(n, "", nil)
 	if !r.markdown {
 		for _, p := range pieces {
 			out.WriteString(p.text)
@@ -302,7 +230,7 @@ func (r *docxReader) runs(n *xnode, out *strings.Builder) {
 		return
 	}
 	// Merge neighbours with the same style and link, then mark them up.
-	var merged []piece
+	var merged []runPiece
 	for _, p := range pieces {
 		if k := len(merged); k > 0 && !p.raw && !merged[k-1].raw && merged[k-1].st == p.st && merged[k-1].link == p.link {
 			merged[k-1].text += p.text
@@ -311,43 +239,128 @@ func (r *docxReader) runs(n *xnode, out *strings.Builder) {
 		merged = append(merged, p)
 	}
 	for _, p := range merged {
-		if p.raw {
-			out.WriteString(p.text)
-			continue
-		}
-		if p.st.code && strings.TrimSpace(p.text) != "" && !strings.Contains(p.text, "\n") {
-			lead, core, trail := splitSpace(p.text)
-			core = codeSpan(core)
-			if p.st.b {
-				core = "**" + core + "**"
+		out.WriteString(p.markdown())
+	}
+}
+
+// runPiece is a stretch of inline text with one style and link.
+type runPiece struct {
+	st   runStyle
+	text string
+	link string
+	raw  bool // Markdown already (a note reference, an image)
+}
+
+// collectRuns appends the pieces of n's runs, inside hyperlinks,
+// insertions and other wrappers too, to pieces; link is the enclosing
+// hyperlink's target.
+func (r *docxReader) collectRuns(n *xnode, link string, pieces []runPiece) []runPiece {
+	for i := range n.Nodes {
+		c := &n.Nodes[i]
+		switch c.XMLName.Local {
+		case "r":
+			pieces = r.runPieces(c, link, pieces)
+		case "hyperlink":
+			l := link
+			if id := c.attr("id"); id != "" {
+				l = r.rels[id]
+			} else if a := c.attr("anchor"); a != "" {
+				l = "#" + a
 			}
-			if p.link != "" {
-				core = "[" + core + "](" + p.link + ")"
+			pieces = r.collectRuns(c, l, pieces)
+		case "ins", "smartTag", "fldSimple", "customXml", "sdt", "sdtContent":
+			pieces = r.collectRuns(c, link, pieces)
+		case "AlternateContent":
+			if alt := alternative(c); alt != nil {
+				pieces = r.collectRuns(alt, link, pieces)
 			}
-			out.WriteString(lead + core + trail)
-			continue
 		}
-		t := EscapeMarkdown(p.text)
-		t = strings.ReplaceAll(t, "\n", "  \n")
-		lead, core, trail := splitSpace(t)
-		if core == "" {
-			out.WriteString(t)
-			continue
+	}
+	return pieces
+}
+
+// runPieces appends the pieces of the run c: its text, note references
+// and images.
+func (r *docxReader) runPieces(c *xnode, link string, pieces []runPiece) []runPiece {
+	var st runStyle
+	if rpr := c.child("rPr"); rpr != nil {
+		st.b = on(rpr.child("b"))
+		st.i = on(rpr.child("i"))
+		st.s = on(rpr.child("strike")) || on(rpr.child("dstrike"))
+		st.code = r.monospace(rpr)
+	}
+	var t strings.Builder
+	flush := func() {
+		if t.Len() > 0 {
+			pieces = append(pieces, runPiece{st: st, text: t.String(), link: link})
+			t.Reset()
 		}
-		if p.st.s {
-			core = "~~" + core + "~~"
+	}
+	for k := range c.Nodes {
+		e := &c.Nodes[k]
+		switch e.XMLName.Local {
+		case "footnoteReference", "endnoteReference":
+			if ref := r.noteRef(e); ref != "" {
+				flush()
+				pieces = append(pieces, runPiece{text: ref, raw: true})
+			}
+		case "drawing", "pict", "object", "AlternateContent":
+			flush()
+			for _, img := range r.objects(e) {
+				pieces = append(pieces, runPiece{text: img, raw: true})
+			}
+		case "t":
+			t.WriteString(e.Text)
+		case "tab":
+			t.WriteString("\t")
+		case "br", "cr":
+			if e.attr("type") != "page" {
+				t.WriteString("\n")
+			}
+		case "noBreakHyphen":
+			t.WriteString("-")
 		}
-		if p.st.i {
-			core = "*" + core + "*"
-		}
+	}
+	flush()
+	return pieces
+}
+
+// markdown is the piece marked up: code, strike, italic, bold and link,
+// the spaces around it kept outside the marks.
+func (p runPiece) markdown() string {
+	if p.raw {
+		return p.text
+	}
+	if p.st.code && strings.TrimSpace(p.text) != "" && !strings.Contains(p.text, "\n") {
+		lead, core, trail := splitSpace(p.text)
+		core = codeSpan(core)
 		if p.st.b {
 			core = "**" + core + "**"
 		}
 		if p.link != "" {
 			core = "[" + core + "](" + p.link + ")"
 		}
-		out.WriteString(lead + core + trail)
+		return lead + core + trail
 	}
+	t := EscapeMarkdown(p.text)
+	t = strings.ReplaceAll(t, "\n", "  \n")
+	lead, core, trail := splitSpace(t)
+	if core == "" {
+		return t
+	}
+	if p.st.s {
+		core = "~~" + core + "~~"
+	}
+	if p.st.i {
+		core = "*" + core + "*"
+	}
+	if p.st.b {
+		core = "**" + core + "**"
+	}
+	if p.link != "" {
+		core = "[" + core + "](" + p.link + ")"
+	}
+	return lead + core + trail
 }
 
 func on(n *xnode) bool {

@@ -118,56 +118,10 @@ func (o *outline) walk(doc ast.Node) error {
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		switch v := n.(type) {
 		case *ast.Heading:
-			title := o.inlineMD(v)
-			switch {
-			case v.Level == 1:
-				o.flush()
-				kind := KindSection
-				if len(o.slides) == 0 {
-					kind = KindTitle
-				}
-				o.cur = &Slide{Kind: kind, Title: title}
-			case v.Level == 2 || o.cur == nil:
-				o.flush()
-				o.cur = &Slide{Kind: KindBullets, Title: title}
-			default: // ### inside a slide: a column
-				o.cur.Kind = KindTwoColumn
-				o.content = true
-				if o.column == 0 {
-					o.column = 1
-					o.cur.LeftTitle = title
-				} else {
-					o.column = 2
-					o.cur.RightTitle = title
-				}
-			}
+			o.heading(v)
 		case *ast.Paragraph, *ast.TextBlock:
-			if o.cur == nil {
-				o.cur = &Slide{Kind: KindBullets}
-			}
-			if img := o.soleImage(n); img != nil {
-				data, err := o.image(img)
-				if err != nil {
-					return err
-				}
-				o.cur.Kind = KindImage
-				o.cur.Image = data
-				o.cur.Caption = string(img.Title)
-				if o.cur.Caption == "" {
-					o.cur.Caption = o.plain(img)
-				}
-				o.content = true
-				continue
-			}
-			txt := o.inlineMD(n)
-			switch o.cur.Kind {
-			case KindTitle, KindSection, KindClosing:
-				if o.cur.Subtitle != "" {
-					o.cur.Subtitle += "\n"
-				}
-				o.cur.Subtitle += txt
-			default:
-				o.addBullets([]Bullet{{Text: txt}})
+			if err := o.paragraph(n); err != nil {
+				return err
 			}
 		case *ast.List:
 			if o.cur == nil {
@@ -182,38 +136,9 @@ func (o *outline) walk(doc ast.Node) error {
 			}
 			o.addBullets(o.list(v, 0))
 		case *east.Table:
-			if o.cur == nil {
-				o.cur = &Slide{Kind: KindBullets}
-			}
-			o.cur.Kind = KindTable
-			o.content = true
-			for row := v.FirstChild(); row != nil; row = row.NextSibling() {
-				var cells []string
-				for c := row.FirstChild(); c != nil; c = c.NextSibling() {
-					cells = append(cells, o.inlineMD(c))
-				}
-				if _, ok := row.(*east.TableHeader); ok {
-					o.cur.Header = cells
-				} else {
-					o.cur.Rows = append(o.cur.Rows, cells)
-				}
-			}
+			o.table(v)
 		case *ast.Blockquote:
-			if o.cur == nil {
-				continue
-			}
-			var lines []string
-			for c := v.FirstChild(); c != nil; c = c.NextSibling() {
-				lines = append(lines, o.plain(c))
-			}
-			note := strings.Join(lines, "\n")
-			for _, p := range []string{"Notes:", "Note:", "notes:", "备注：", "备注:", "讲稿："} {
-				note = strings.TrimSpace(strings.TrimPrefix(note, p))
-			}
-			if o.cur.Notes != "" {
-				o.cur.Notes += "\n"
-			}
-			o.cur.Notes += note
+			o.notes(v)
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
 			if o.cur == nil {
 				continue
@@ -229,6 +154,107 @@ func (o *outline) walk(doc ast.Node) error {
 		}
 	}
 	return nil
+}
+
+// heading starts a slide (# a section, or the title slide first; ## a
+// bullet slide) or, inside a slide, a column (###).
+func (o *outline) heading(v *ast.Heading) {
+	title := o.inlineMD(v)
+	switch {
+	case v.Level == 1:
+		o.flush()
+		kind := KindSection
+		if len(o.slides) == 0 {
+			kind = KindTitle
+		}
+		o.cur = &Slide{Kind: kind, Title: title}
+	case v.Level == 2 || o.cur == nil:
+		o.flush()
+		o.cur = &Slide{Kind: KindBullets, Title: title}
+	default: // ### inside a slide: a column
+		o.cur.Kind = KindTwoColumn
+		o.content = true
+		if o.column == 0 {
+			o.column = 1
+			o.cur.LeftTitle = title
+		} else {
+			o.column = 2
+			o.cur.RightTitle = title
+		}
+	}
+}
+
+// paragraph adds a paragraph to the slide: its picture when it holds only
+// an image, a subtitle line on a title slide, else a bullet.
+func (o *outline) paragraph(n ast.Node) error {
+	if o.cur == nil {
+		o.cur = &Slide{Kind: KindBullets}
+	}
+	if img := o.soleImage(n); img != nil {
+		data, err := o.image(img)
+		if err != nil {
+			return err
+		}
+		o.cur.Kind = KindImage
+		o.cur.Image = data
+		o.cur.Caption = string(img.Title)
+		if o.cur.Caption == "" {
+			o.cur.Caption = o.plain(img)
+		}
+		o.content = true
+		return nil
+	}
+	txt := o.inlineMD(n)
+	switch o.cur.Kind {
+	case KindTitle, KindSection, KindClosing:
+		if o.cur.Subtitle != "" {
+			o.cur.Subtitle += "\n"
+		}
+		o.cur.Subtitle += txt
+	default:
+		o.addBullets([]Bullet{{Text: txt}})
+	}
+	return nil
+}
+
+// table makes the slide a table slide.
+func (o *outline) table(v *east.Table) {
+	if o.cur == nil {
+		o.cur = &Slide{Kind: KindBullets}
+	}
+	o.cur.Kind = KindTable
+	o.content = true
+	for row := v.FirstChild(); row != nil; row = row.NextSibling() {
+		var cells []string
+		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
+			cells = append(cells, o.inlineMD(c))
+		}
+		if _, ok := row.(*east.TableHeader); ok {
+			o.cur.Header = cells
+		} else {
+			o.cur.Rows = append(o.cur.Rows, cells)
+		}
+	}
+}
+
+// notes adds a block quote to the slide's speaker notes, without its
+// "Notes:" label.
+func (o *outline) notes(v *ast.Blockquote) {
+	if o.cur == nil {
+		return
+	}
+	var lines []string
+	for c := v.FirstChild(); c != nil; c = c.NextSibling() {
+		lines = append(lines, o.plain(c))
+	}
+	note := strings.Join(lines, "\n")
+	for _, p := range []string{"Notes:", "Note:", "notes:", "备注：", "备注:", "讲稿："} {
+		note = strings.TrimSpace(strings.TrimPrefix(note, p))
+	}
+	if o.cur.Notes != "" {
+		o.cur.Notes += "\n"
+	}
+	o.cur.Notes += note
 }
 
 func (o *outline) addBullets(bs []Bullet) {

@@ -297,24 +297,8 @@ func (w *writer) slide(n int, s Slide) (string, string, error) {
 		}
 	case KindImage:
 		titleOnTop()
-		area := bodyBox(W)
-		textH := int64(0)
-		if s.Caption != "" {
-			textH = 500000
-		}
-		data, ext, pw, ph, err := docx.NormalizeImage(s.Image)
-		if err != nil {
+		if err := w.picture(t, s, &rels); err != nil {
 			return "", "", fmt.Errorf("pptx: slide %d: %w", n, err)
-		}
-		cx, cy := docx.FitEMU(pw, ph, area.cx, area.cy-textH)
-		name := fmt.Sprintf("image%d.%s", len(w.media)+1, ext)
-		w.media = append(w.media, media{name, data})
-		rels = append(rels, rel{"rIdImg1", "image", "../media/" + name, false})
-		id := t.next()
-		ib := box{area.x + (area.cx-cx)/2, area.y + (area.cy-textH-cy)/2, cx, cy}
-		fmt.Fprintf(&t.b, `<p:pic><p:nvPicPr><p:cNvPr id="%d" name="Picture %d" descr="%s"/><p:cNvPicPr><a:picLocks noChangeAspect="1"/></p:cNvPicPr><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="rIdImg1"/><a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr>%s<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic>`, id, id, esc(s.Caption), xfrm(ib))
-		if s.Caption != "" {
-			t.shape("Caption", "", 0, box{area.x, area.y + area.cy - textH, area.cx, textH}, "", "ctr", w.para(t, s.Caption, pstyle{size: 1600, color: "595959", align: "ctr"}))
 		}
 	case KindTable:
 		titleOnTop()
@@ -342,6 +326,31 @@ func (w *writer) slide(n int, s Slide) (string, string, error) {
 	b.WriteString(t.close())
 	b.WriteString(`</p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sld>`)
 	return b.String(), relsXML(rels...), nil
+}
+
+// picture places an image slide's picture, fitted to the body above its
+// caption, adding the image to the deck's media and its relation to rels.
+func (w *writer) picture(t *tree, s Slide, rels *[]rel) error {
+	area := bodyBox(w.width)
+	textH := int64(0)
+	if s.Caption != "" {
+		textH = 500000
+	}
+	data, ext, pw, ph, err := docx.NormalizeImage(s.Image)
+	if err != nil {
+		return err
+	}
+	cx, cy := docx.FitEMU(pw, ph, area.cx, area.cy-textH)
+	name := fmt.Sprintf("image%d.%s", len(w.media)+1, ext)
+	w.media = append(w.media, media{name, data})
+	*rels = append(*rels, rel{"rIdImg1", "image", "../media/" + name, false})
+	id := t.next()
+	ib := box{area.x + (area.cx-cx)/2, area.y + (area.cy-textH-cy)/2, cx, cy}
+	fmt.Fprintf(&t.b, `<p:pic><p:nvPicPr><p:cNvPr id="%d" name="Picture %d" descr="%s"/><p:cNvPicPr><a:picLocks noChangeAspect="1"/></p:cNvPicPr><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="rIdImg1"/><a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr>%s<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic>`, id, id, esc(s.Caption), xfrm(ib))
+	if s.Caption != "" {
+		t.shape("Caption", "", 0, box{area.x, area.y + area.cy - textH, area.cx, textH}, "", "ctr", w.para(t, s.Caption, pstyle{size: 1600, color: "595959", align: "ctr"}))
+	}
+	return nil
 }
 
 func (w *writer) table(t *tree, s Slide, area box) {

@@ -86,35 +86,7 @@ func Write(deck Deck) ([]byte, error) {
 				rel{"rId2", "slide", fmt.Sprintf("../slides/slide%d.xml", i+1), false}))
 		}
 	}
-	put("[Content_Types].xml", w.contentTypes(hasNotes))
-	put("_rels/.rels", relsXML(
-		rel{"rId1", "officeDocument", "ppt/presentation.xml", false},
-		rel{"rId2", "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties", "docProps/core.xml", false},
-		rel{"rId3", "extended-properties", "docProps/app.xml", false}))
-	put("docProps/core.xml", coreProps(d.Title, d.Author, time.Now().UTC()))
-	put("docProps/app.xml", xmlHeader+`<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"><Application>clawbridge</Application><Slides>`+strconv.Itoa(len(d.Slides))+`</Slides><PresentationFormat>On-screen Show (`+d.Ratio+`)</PresentationFormat></Properties>`)
-	put("ppt/presentation.xml", w.presentation(hasNotes))
-	put("ppt/_rels/presentation.xml.rels", w.presentationRels(hasNotes))
-	put("ppt/presProps.xml", xmlHeader+`<p:presentationPr `+nsDecl+`/>`)
-	put("ppt/viewProps.xml", xmlHeader+`<p:viewPr `+nsDecl+`><p:normalViewPr><p:restoredLeft sz="15620"/><p:restoredTop sz="94660"/></p:normalViewPr><p:gridSpacing cx="76200" cy="76200"/></p:viewPr>`)
-	put("ppt/tableStyles.xml", xmlHeader+`<a:tblStyleLst xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" def="{5C22544A-7EE6-4342-B048-85BDC9FD1C3A}"/>`)
-	put("ppt/theme/theme1.xml", themeXML(d.Theme, "clawbridge"))
-	put("ppt/slideMasters/slideMaster1.xml", w.master())
-	var lrels []rel
-	for i := range layouts {
-		lrels = append(lrels, rel{"rId" + strconv.Itoa(i+1), "slideLayout", fmt.Sprintf("../slideLayouts/slideLayout%d.xml", i+1), false})
-	}
-	lrels = append(lrels, rel{"rId" + strconv.Itoa(len(layouts)+1), "theme", "../theme/theme1.xml", false})
-	put("ppt/slideMasters/_rels/slideMaster1.xml.rels", relsXML(lrels...))
-	for i, l := range layouts {
-		put(fmt.Sprintf("ppt/slideLayouts/slideLayout%d.xml", i+1), w.layout(l))
-		put(fmt.Sprintf("ppt/slideLayouts/_rels/slideLayout%d.xml.rels", i+1), relsXML(rel{"rId1", "slideMaster", "../slideMasters/slideMaster1.xml", false}))
-	}
-	if hasNotes {
-		put("ppt/theme/theme2.xml", themeXML(d.Theme, "notes"))
-		put("ppt/notesMasters/notesMaster1.xml", notesMaster())
-		put("ppt/notesMasters/_rels/notesMaster1.xml.rels", relsXML(rel{"rId1", "theme", "../theme/theme2.xml", false}))
-	}
+	w.putParts(put, hasNotes)
 	for _, m := range w.media {
 		if w.err != nil {
 			break
@@ -134,6 +106,41 @@ func Write(deck Deck) ([]byte, error) {
 		return nil, fmt.Errorf("pptx: close zip: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// putParts writes the package's parts other than the slides, their notes
+// and the media: content types, properties, presentation, theme, master
+// and layouts, and the notes master when a slide has notes.
+func (w *writer) putParts(put func(name, content string), hasNotes bool) {
+	put("[Content_Types].xml", w.contentTypes(hasNotes))
+	put("_rels/.rels", relsXML(
+		rel{"rId1", "officeDocument", "ppt/presentation.xml", false},
+		rel{"rId2", "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties", "docProps/core.xml", false},
+		rel{"rId3", "extended-properties", "docProps/app.xml", false}))
+	put("docProps/core.xml", coreProps(w.deck.Title, w.deck.Author, time.Now().UTC()))
+	put("docProps/app.xml", xmlHeader+`<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"><Application>clawbridge</Application><Slides>`+strconv.Itoa(len(w.deck.Slides))+`</Slides><PresentationFormat>On-screen Show (`+w.deck.Ratio+`)</PresentationFormat></Properties>`)
+	put("ppt/presentation.xml", w.presentation(hasNotes))
+	put("ppt/_rels/presentation.xml.rels", w.presentationRels(hasNotes))
+	put("ppt/presProps.xml", xmlHeader+`<p:presentationPr `+nsDecl+`/>`)
+	put("ppt/viewProps.xml", xmlHeader+`<p:viewPr `+nsDecl+`><p:normalViewPr><p:restoredLeft sz="15620"/><p:restoredTop sz="94660"/></p:normalViewPr><p:gridSpacing cx="76200" cy="76200"/></p:viewPr>`)
+	put("ppt/tableStyles.xml", xmlHeader+`<a:tblStyleLst xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" def="{5C22544A-7EE6-4342-B048-85BDC9FD1C3A}"/>`)
+	put("ppt/theme/theme1.xml", themeXML(w.deck.Theme, "clawbridge"))
+	put("ppt/slideMasters/slideMaster1.xml", w.master())
+	var lrels []rel
+	for i := range layouts {
+		lrels = append(lrels, rel{"rId" + strconv.Itoa(i+1), "slideLayout", fmt.Sprintf("../slideLayouts/slideLayout%d.xml", i+1), false})
+	}
+	lrels = append(lrels, rel{"rId" + strconv.Itoa(len(layouts)+1), "theme", "../theme/theme1.xml", false})
+	put("ppt/slideMasters/_rels/slideMaster1.xml.rels", relsXML(lrels...))
+	for i, l := range layouts {
+		put(fmt.Sprintf("ppt/slideLayouts/slideLayout%d.xml", i+1), w.layout(l))
+		put(fmt.Sprintf("ppt/slideLayouts/_rels/slideLayout%d.xml.rels", i+1), relsXML(rel{"rId1", "slideMaster", "../slideMasters/slideMaster1.xml", false}))
+	}
+	if hasNotes {
+		put("ppt/theme/theme2.xml", themeXML(w.deck.Theme, "notes"))
+		put("ppt/notesMasters/notesMaster1.xml", notesMaster())
+		put("ppt/notesMasters/_rels/notesMaster1.xml.rels", relsXML(rel{"rId1", "theme", "../theme/theme2.xml", false}))
+	}
 }
 
 type media struct {

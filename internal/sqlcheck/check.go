@@ -105,48 +105,8 @@ func Check(sql string, d Dialect, o Options) (*Statement, error) {
 	if st.Kind == "" {
 		st.Kind = strings.ToLower(body[lead].Upper())
 	}
-	sensitive := map[string]string{}
-	for _, s := range o.Sensitive {
-		name := s
-		if i := strings.LastIndexByte(s, '.'); i >= 0 {
-			name = s[i+1:]
-		}
-		if name != "" {
-			sensitive[strings.ToUpper(name)] = s
-		}
-	}
-	for i, t := range body {
-		switch t.Kind {
-		case Word, QuotedIdent:
-			u := t.Upper()
-			if t.Kind == Word && denyWords[u] {
-				return nil, refuse(t.Pos, "%s is not allowed: queries are read-only", u)
-			}
-			if denyRelations[u] {
-				return nil, refuse(t.Pos, "%s holds credentials and is not available", t.Text)
-			}
-			if s, ok := sensitive[u]; ok {
-				return nil, refuse(t.Pos, "table %s is marked sensitive and is not available", s)
-			}
-			if i+1 < len(body) && body[i+1].Kind == Punct && body[i+1].Text == "(" && denyFuncs.MatchString(t.Text) {
-				return nil, refuse(t.Pos, "function %s is not allowed (side effects outside the query)", t.Text)
-			}
-			if t.Kind == Word && u == "FOR" && i+1 < len(body) && body[i+1].Kind == Word {
-				switch body[i+1].Upper() {
-				case "UPDATE", "SHARE", "NO", "KEY":
-					return nil, refuse(t.Pos, "locking clauses (FOR UPDATE/SHARE) are not allowed")
-				}
-			}
-			if t.Kind == Word && u == "LOCK" {
-				return nil, refuse(t.Pos, "locking clauses are not allowed")
-			}
-		case String:
-			for u, s := range sensitive {
-				if containsWord(strings.ToUpper(t.Text), u) {
-					return nil, refuse(t.Pos, "table %s is marked sensitive and is not available", s)
-				}
-			}
-		}
+	if err := checkWords(body, sensitiveNames(o.Sensitive)); err != nil {
+		return nil, err
 	}
 	return st, nil
 }
@@ -213,4 +173,60 @@ func containsWord(s, w string) bool {
 
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= 0x80
+}
+
+// sensitiveNames maps each sensitive table's unqualified name, upper-cased,
+// to the name as configured.
+func sensitiveNames(tables []string) map[string]string {
+	sensitive := map[string]string{}
+	for _, s := range tables {
+		name := s
+		if i := strings.LastIndexByte(s, '.'); i >= 0 {
+			name = s[i+1:]
+		}
+		if name != "" {
+			sensitive[strings.ToUpper(name)] = s
+		}
+	}
+	return sensitive
+}
+
+// checkWords refuses data-changing words, credential relations, sensitive
+// tables (also named inside strings), dangerous functions and locking
+// clauses.
+func checkWords(body []Token, sensitive map[string]string) error {
+	for i, t := range body {
+		switch t.Kind {
+		case Word, QuotedIdent:
+			u := t.Upper()
+			if t.Kind == Word && denyWords[u] {
+				return refuse(t.Pos, "%s is not allowed: queries are read-only", u)
+			}
+			if denyRelations[u] {
+				return refuse(t.Pos, "%s holds credentials and is not available", t.Text)
+			}
+			if s, ok := sensitive[u]; ok {
+				return refuse(t.Pos, "table %s is marked sensitive and is not available", s)
+			}
+			if i+1 < len(body) && body[i+1].Kind == Punct && body[i+1].Text == "(" && denyFuncs.MatchString(t.Text) {
+				return refuse(t.Pos, "function %s is not allowed (side effects outside the query)", t.Text)
+			}
+			if t.Kind == Word && u == "FOR" && i+1 < len(body) && body[i+1].Kind == Word {
+				switch body[i+1].Upper() {
+				case "UPDATE", "SHARE", "NO", "KEY":
+					return refuse(t.Pos, "locking clauses (FOR UPDATE/SHARE) are not allowed")
+				}
+			}
+			if t.Kind == Word && u == "LOCK" {
+				return refuse(t.Pos, "locking clauses are not allowed")
+			}
+		case String:
+			for u, s := range sensitive {
+				if containsWord(strings.ToUpper(t.Text), u) {
+					return refuse(t.Pos, "table %s is marked sensitive and is not available", s)
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -83,131 +83,41 @@ func Tokenize(sql string, d Dialect) ([]Token, error) {
 			// Databases differ on non-ASCII spaces and invisible format
 			// characters; do not guess where they split tokens.
 			return nil, refuse(i, "unusual whitespace or invisible character (U+%04X) in the query", r)
-		case c == '-' && i+1 < n && sql[i+1] == '-':
-			if d == MySQL && i+2 < n && !(sql[i+2] == ' ' || sql[i+2] == '\t' || sql[i+2] == '\n' || sql[i+2] == '\r') {
-				out = append(out, Token{Kind: Punct, Text: "-", Pos: i})
-				i++
-				continue
-			}
-			j := strings.IndexByte(sql[i:], '\n')
-			if j < 0 {
-				i = n
-			} else {
-				i += j + 1
-			}
-		case c == '#' && d == MySQL:
-			j := strings.IndexByte(sql[i:], '\n')
-			if j < 0 {
-				i = n
-			} else {
-				i += j + 1
-			}
+		case lineComment(sql, i, d):
+			i = lineEnd(sql, i)
 		case c == '/' && i+1 < n && sql[i+1] == '*':
-			if i+2 < n && (sql[i+2] == '!' || sql[i+2] == '+' && d == MySQL) {
-				return nil, refuse(i, "executable or hint comments (/*! ... */) are not accepted")
-			}
-			depth := 1
-			j := i + 2
-			for j < n && depth > 0 {
-				if sql[j] == '*' && j+1 < n && sql[j+1] == '/' {
-					depth--
-					j += 2
-					continue
-				}
-				if d == Postgres && sql[j] == '/' && j+1 < n && sql[j+1] == '*' {
-					depth++
-					j += 2
-					continue
-				}
-				j++
-			}
-			if depth > 0 {
-				return nil, refuse(i, "unterminated comment")
+			j, err := blockCommentEnd(sql, i, d)
+			if err != nil {
+				return nil, err
 			}
 			i = j
-		case c == '\'':
-			s, end, err := quoted(sql, i, '\'', d == MySQL)
+		case c == '\'' || (c == 'E' || c == 'e') && d == Postgres && i+1 < n && sql[i+1] == '\'':
+			s, end, err := stringLiteral(sql, i, d)
 			if err != nil {
 				return nil, err
-			}
-			if strings.Contains(s, `\`) && d != SQLite {
-				return nil, refuse(i, "backslashes in string literals are not accepted (their meaning depends on server settings); use E'...' in PostgreSQL or avoid them")
 			}
 			out = append(out, Token{Kind: String, Text: s, Pos: i})
 			i = end
-		case c == '"':
-			s, end, err := quoted(sql, i, '"', d == MySQL)
-			if err != nil {
-				return nil, err
-			}
-			if d == MySQL && strings.Contains(s, `\`) {
-				return nil, refuse(i, "backslashes in quoted text are not accepted")
-			}
-			out = append(out, Token{Kind: QuotedIdent, Text: s, Pos: i})
-			i = end
-		case c == '`' && d != Postgres:
-			s, end, err := quoted(sql, i, '`', false)
+		case c == '"' || c == '`' && d != Postgres || c == '[' && d == SQLite:
+			s, end, err := quotedIdent(sql, i, d)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, Token{Kind: QuotedIdent, Text: s, Pos: i})
 			i = end
-		case c == '[' && d == SQLite:
-			j := strings.IndexByte(sql[i+1:], ']')
-			if j < 0 {
-				return nil, refuse(i, "unterminated [identifier]")
-			}
-			out = append(out, Token{Kind: QuotedIdent, Text: sql[i+1 : i+1+j], Pos: i})
-			i += j + 2
 		case c == '$' && d == Postgres:
-			// $1 parameter, or $tag$ ... $tag$ dollar quote.
-			j := i + 1
-			if j < n && sql[j] >= '0' && sql[j] <= '9' {
-				for j < n && sql[j] >= '0' && sql[j] <= '9' {
-					j++
-				}
-				out = append(out, Token{Kind: Param, Text: sql[i:j], Pos: i})
-				i = j
-				continue
-			}
-			for j < n {
-				r2, s2 := utf8.DecodeRuneInString(sql[j:])
-				if r2 == '$' || !isIdentPart(r2, SQLite) {
-					break
-				}
-				j += s2
-			}
-			if j >= n || sql[j] != '$' {
-				return nil, refuse(i, "unexpected '$'")
-			}
-			tag := sql[i : j+1]
-			k := strings.Index(sql[j+1:], tag)
-			if k < 0 {
-				return nil, refuse(i, "unterminated dollar-quoted string")
-			}
-			out = append(out, Token{Kind: String, Text: sql[j+1 : j+1+k], Pos: i})
-			i = j + 1 + k + len(tag)
-		case (c == 'E' || c == 'e') && d == Postgres && i+1 < n && sql[i+1] == '\'':
-			s, end, err := quoted(sql, i+1, '\'', true)
+			tok, end, err := dollar(sql, i)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, Token{Kind: String, Text: s, Pos: i})
+			out = append(out, tok)
 			i = end
 		case (c == 'U' || c == 'u') && d == Postgres && i+2 < n && sql[i+1] == '&' && (sql[i+2] == '\'' || sql[i+2] == '"'):
 			return nil, refuse(i, "unicode-escaped literals (U&'...') are not accepted")
 		case c >= '0' && c <= '9' || c == '.' && i+1 < n && sql[i+1] >= '0' && sql[i+1] <= '9':
-			j := i
-			for j < n && (sql[j] >= '0' && sql[j] <= '9' || sql[j] == '.' || sql[j] == '_' || sql[j] == 'e' || sql[j] == 'E' || sql[j] == 'x' || sql[j] == 'X' ||
-				(sql[j] >= 'a' && sql[j] <= 'f') || (sql[j] >= 'A' && sql[j] <= 'F') ||
-				((sql[j] == '+' || sql[j] == '-') && j > i && (sql[j-1] == 'e' || sql[j-1] == 'E'))) {
-				j++
-			}
-			// A number glued to letters (1union) is how filters get evaded.
-			if j < n {
-				if r2, _ := utf8.DecodeRuneInString(sql[j:]); isIdentStart(r2) {
-					return nil, refuse(i, "a number is directly followed by letters near %q", snippet(sql, i))
-				}
+			j, err := numberEnd(sql, i)
+			if err != nil {
+				return nil, err
 			}
 			out = append(out, Token{Kind: Number, Text: sql[i:j], Pos: i})
 			i = j
@@ -222,18 +132,9 @@ func Tokenize(sql string, d Dialect) ([]Token, error) {
 			}
 			out = append(out, Token{Kind: Word, Text: sql[i:j], Pos: i})
 			i = j
-		case c == '?' || (c == ':' || c == '@') && i+1 < n && isIdentStart(rune(sql[i+1])):
-			j := i + 1
-			for j < n && isIdentPart(rune(sql[j]), d) {
-				j++
-			}
-			out = append(out, Token{Kind: Param, Text: sql[i:j], Pos: i})
-			i = j
-		case c == '@' && d == MySQL && i+1 < n && sql[i+1] == '@':
-			j := i + 2
-			for j < n && (isIdentPart(rune(sql[j]), d) || sql[j] == '.') {
-				j++
-			}
+		case c == '?' || (c == ':' || c == '@') && i+1 < n && isIdentStart(rune(sql[i+1])) ||
+			c == '@' && d == MySQL && i+1 < n && sql[i+1] == '@':
+			j := paramEnd(sql, i, d)
 			out = append(out, Token{Kind: Param, Text: sql[i:j], Pos: i})
 			i = j
 		default:
@@ -242,6 +143,164 @@ func Tokenize(sql string, d Dialect) ([]Token, error) {
 		}
 	}
 	return out, nil
+}
+
+// paramEnd is where the ?, :name, @name or MySQL @@system.variable
+// parameter starting at i ends.
+func paramEnd(sql string, i int, d Dialect) int {
+	n := len(sql)
+	if sql[i] == '@' && i+1 < n && sql[i+1] == '@' {
+		j := i + 2
+		for j < n && (isIdentPart(rune(sql[j]), d) || sql[j] == '.') {
+			j++
+		}
+		return j
+	}
+	j := i + 1
+	for j < n && isIdentPart(rune(sql[j]), d) {
+		j++
+	}
+	return j
+}
+
+// quotedIdent reads the "identifier", `identifier` or [identifier]
+// starting at i, returning its content and where it ends.
+func quotedIdent(sql string, i int, d Dialect) (string, int, error) {
+	switch sql[i] {
+	case '`':
+		return quoted(sql, i, '`', false)
+	case '[':
+		j := strings.IndexByte(sql[i+1:], ']')
+		if j < 0 {
+			return "", 0, refuse(i, "unterminated [identifier]")
+		}
+		return sql[i+1 : i+1+j], i + j + 2, nil
+	}
+	s, end, err := quoted(sql, i, '"', d == MySQL)
+	if err != nil {
+		return "", 0, err
+	}
+	if d == MySQL && strings.Contains(s, `\`) {
+		return "", 0, refuse(i, "backslashes in quoted text are not accepted")
+	}
+	return s, end, nil
+}
+
+// lineComment reports whether a line comment starts at i: "--", or "#" in
+// MySQL. MySQL needs a space after "--"; without one the first "-" is an
+// operator.
+func lineComment(sql string, i int, d Dialect) bool {
+	n := len(sql)
+	switch {
+	case sql[i] == '#':
+		return d == MySQL
+	case sql[i] != '-' || i+1 >= n || sql[i+1] != '-':
+		return false
+	case d == MySQL && i+2 < n:
+		c := sql[i+2]
+		return c == ' ' || c == '\t' || c == '\n' || c == '\r'
+	}
+	return true
+}
+
+// stringLiteral reads the '...' (or PostgreSQL E'...') string starting at
+// i, returning its content and where it ends.
+func stringLiteral(sql string, i int, d Dialect) (string, int, error) {
+	if sql[i] != '\'' {
+		return quoted(sql, i+1, '\'', true) // E'...': backslash escapes
+	}
+	s, end, err := quoted(sql, i, '\'', d == MySQL)
+	if err != nil {
+		return "", 0, err
+	}
+	if strings.Contains(s, `\`) && d != SQLite {
+		return "", 0, refuse(i, "backslashes in string literals are not accepted (their meaning depends on server settings); use E'...' in PostgreSQL or avoid them")
+	}
+	return s, end, nil
+}
+
+// lineEnd is where a line comment starting at i ends: past its newline.
+func lineEnd(sql string, i int) int {
+	j := strings.IndexByte(sql[i:], '\n')
+	if j < 0 {
+		return len(sql)
+	}
+	return i + j + 1
+}
+
+// blockCommentEnd is where the /* comment starting at i ends; PostgreSQL
+// nests them.
+func blockCommentEnd(sql string, i int, d Dialect) (int, error) {
+	n := len(sql)
+	if i+2 < n && (sql[i+2] == '!' || sql[i+2] == '+' && d == MySQL) {
+		return 0, refuse(i, "executable or hint comments (/*! ... */) are not accepted")
+	}
+	depth := 1
+	j := i + 2
+	for j < n && depth > 0 {
+		if sql[j] == '*' && j+1 < n && sql[j+1] == '/' {
+			depth--
+			j += 2
+			continue
+		}
+		if d == Postgres && sql[j] == '/' && j+1 < n && sql[j+1] == '*' {
+			depth++
+			j += 2
+			continue
+		}
+		j++
+	}
+	if depth > 0 {
+		return 0, refuse(i, "unterminated comment")
+	}
+	return j, nil
+}
+
+// dollar reads PostgreSQL's $1 parameter or $tag$ ... $tag$ dollar quote
+// starting at i, returning the token and where it ends.
+func dollar(sql string, i int) (Token, int, error) {
+	n := len(sql)
+	j := i + 1
+	if j < n && sql[j] >= '0' && sql[j] <= '9' {
+		for j < n && sql[j] >= '0' && sql[j] <= '9' {
+			j++
+		}
+		return Token{Kind: Param, Text: sql[i:j], Pos: i}, j, nil
+	}
+	for j < n {
+		r2, s2 := utf8.DecodeRuneInString(sql[j:])
+		if r2 == '$' || !isIdentPart(r2, SQLite) {
+			break
+		}
+		j += s2
+	}
+	if j >= n || sql[j] != '$' {
+		return Token{}, 0, refuse(i, "unexpected '$'")
+	}
+	tag := sql[i : j+1]
+	k := strings.Index(sql[j+1:], tag)
+	if k < 0 {
+		return Token{}, 0, refuse(i, "unterminated dollar-quoted string")
+	}
+	return Token{Kind: String, Text: sql[j+1 : j+1+k], Pos: i}, j + 1 + k + len(tag), nil
+}
+
+// numberEnd is where the number starting at i ends.
+func numberEnd(sql string, i int) (int, error) {
+	n := len(sql)
+	j := i
+	for j < n && (sql[j] >= '0' && sql[j] <= '9' || sql[j] == '.' || sql[j] == '_' || sql[j] == 'e' || sql[j] == 'E' || sql[j] == 'x' || sql[j] == 'X' ||
+		(sql[j] >= 'a' && sql[j] <= 'f') || (sql[j] >= 'A' && sql[j] <= 'F') ||
+		((sql[j] == '+' || sql[j] == '-') && j > i && (sql[j-1] == 'e' || sql[j-1] == 'E'))) {
+		j++
+	}
+	// A number glued to letters (1union) is how filters get evaded.
+	if j < n {
+		if r2, _ := utf8.DecodeRuneInString(sql[j:]); isIdentStart(r2) {
+			return 0, refuse(i, "a number is directly followed by letters near %q", snippet(sql, i))
+		}
+	}
+	return j, nil
 }
 
 // quoted reads a quoted token starting at sql[start] == q; a doubled quote

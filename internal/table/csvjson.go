@@ -118,120 +118,28 @@ func (r *Reader) openJSON() error {
 	r.Encoding = "utf-8"
 	dec := json.NewDecoder(bufio.NewReader(f))
 	dec.UseNumber()
-	var keys []string
-	index := map[string]int{}
-	var objs []map[string]string
-	bad := func(msg string) error {
-		return errf(toolerr.CodeInvalid, "give an array of objects, like [{\"name\": \"a\", \"value\": 1}, ...]", "%s: %s", filepath.Base(r.Path), msg)
-	}
-	readObject := func() error {
-		obj := map[string]string{}
-		for dec.More() {
-			t, err := dec.Token()
-			if err != nil {
-				return bad(err.Error())
-			}
-			k, _ := t.(string)
-			var v json.RawMessage
-			if err := dec.Decode(&v); err != nil {
-				return bad(err.Error())
-			}
-			if _, ok := index[k]; !ok {
-				index[k] = len(keys)
-				keys = append(keys, k)
-			}
-			obj[k] = jsonCell(v)
-		}
-		if _, err := dec.Token(); err != nil { // '}'
-			return bad(err.Error())
-		}
-		objs = append(objs, obj)
-		if len(objs) > r.limits.MaxRows {
-			return errf(toolerr.CodeTooLarge, "", "more than %d objects", r.limits.MaxRows)
-		}
-		return nil
-	}
-	readArray := func() error {
-		for dec.More() {
-			t, err := dec.Token()
-			if err != nil {
-				return bad(err.Error())
-			}
-			if t != json.Delim('{') {
-				return bad(fmt.Sprintf("array element %d is not an object", len(objs)+1))
-			}
-			if err := readObject(); err != nil {
-				return err
-			}
-		}
-		_, err := dec.Token()
-		return err
-	}
+	jr := &jsonRows{dec: dec, index: map[string]int{}, maxRows: r.limits.MaxRows, file: filepath.Base(r.Path)}
 	t, err := dec.Token()
 	if err != nil {
-		return bad(err.Error())
+		return jr.bad(err.Error())
 	}
 	switch t {
 	case json.Delim('['):
-		if err := readArray(); err != nil {
-			return err
-		}
+		err = jr.readArray()
 	case json.Delim('{'):
 		ext := strings.ToLower(filepath.Ext(r.Path))
 		if ext == ".jsonl" || ext == ".ndjson" {
-			if err := readObject(); err != nil {
-				return err
-			}
-			for dec.More() {
-				if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-					return bad("each line must be an object")
-				}
-				if err := readObject(); err != nil {
-					return err
-				}
-			}
-			break
-		}
-		// An object wrapping the rows, e.g. {"data": [...]}: take the first
-		// array of objects.
-		found := false
-		for dec.More() && !found {
-			if _, err := dec.Token(); err != nil {
-				return bad(err.Error())
-			}
-			t, err := dec.Token()
-			if err != nil {
-				return bad(err.Error())
-			}
-			if t == json.Delim('[') {
-				if err := readArray(); err != nil {
-					return err
-				}
-				found = len(objs) > 0
-			} else if t == json.Delim('{') {
-				var skip json.RawMessage
-				_ = skip
-				depth := 1
-				for depth > 0 {
-					t, err := dec.Token()
-					if err != nil {
-						return bad(err.Error())
-					}
-					switch t {
-					case json.Delim('{'), json.Delim('['):
-						depth++
-					case json.Delim('}'), json.Delim(']'):
-						depth--
-					}
-				}
-			}
-		}
-		if !found {
-			return bad("no array of objects found")
+			err = jr.readLines()
+		} else {
+			err = jr.readWrapped()
 		}
 	default:
-		return bad("the top level is not an array")
+		err = jr.bad("the top level is not an array")
 	}
+	if err != nil {
+		return err
+	}
+	keys, index, objs := jr.keys, jr.index, jr.objs
 	header := make([]string, len(keys))
 	copy(header, keys)
 	i := 0
@@ -251,6 +159,131 @@ func (r *Reader) openJSON() error {
 		objs[i] = nil
 		i++
 		return row, i, nil
+	}
+	return nil
+}
+
+// jsonRows collects JSON objects as rows, keeping key order as first seen.
+type jsonRows struct {
+	dec     *json.Decoder
+	file    string
+	maxRows int
+	keys    []string
+	index   map[string]int // key → column
+	objs    []map[string]string
+}
+
+func (jr *jsonRows) bad(msg string) error {
+	return errf(toolerr.CodeInvalid, "give an array of objects, like [{\"name\": \"a\", \"value\": 1}, ...]", "%s: %s", jr.file, msg)
+}
+
+// readObject reads the members of an object whose '{' was read, and its '}'.
+func (jr *jsonRows) readObject() error {
+	dec := jr.dec
+	obj := map[string]string{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return jr.bad(err.Error())
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return jr.bad(err.Error())
+		}
+		if _, ok := jr.index[k]; !ok {
+			jr.index[k] = len(jr.keys)
+			jr.keys = append(jr.keys, k)
+		}
+		obj[k] = jsonCell(v)
+	}
+	if _, err := dec.Token(); err != nil { // '}'
+		return jr.bad(err.Error())
+	}
+	jr.objs = append(jr.objs, obj)
+	if len(jr.objs) > jr.maxRows {
+		return errf(toolerr.CodeTooLarge, "", "more than %d objects", jr.maxRows)
+	}
+	return nil
+}
+
+// readArray reads the objects of an array whose '[' was read, and its ']'.
+func (jr *jsonRows) readArray() error {
+	for jr.dec.More() {
+		t, err := jr.dec.Token()
+		if err != nil {
+			return jr.bad(err.Error())
+		}
+		if t != json.Delim('{') {
+			return jr.bad(fmt.Sprintf("array element %d is not an object", len(jr.objs)+1))
+		}
+		if err := jr.readObject(); err != nil {
+			return err
+		}
+	}
+	_, err := jr.dec.Token()
+	return err
+}
+
+// readLines reads JSON lines, the first line's '{' being read.
+func (jr *jsonRows) readLines() error {
+	if err := jr.readObject(); err != nil {
+		return err
+	}
+	for jr.dec.More() {
+		if t, err := jr.dec.Token(); err != nil || t != json.Delim('{') {
+			return jr.bad("each line must be an object")
+		}
+		if err := jr.readObject(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readWrapped reads an object wrapping the rows, e.g. {"data": [...]},
+// whose '{' was read: it takes the first array of objects.
+func (jr *jsonRows) readWrapped() error {
+	dec := jr.dec
+	for dec.More() {
+		if _, err := dec.Token(); err != nil {
+			return jr.bad(err.Error())
+		}
+		t, err := dec.Token()
+		if err != nil {
+			return jr.bad(err.Error())
+		}
+		switch t {
+		case json.Delim('['):
+			if err := jr.readArray(); err != nil {
+				return err
+			}
+			if len(jr.objs) > 0 {
+				return nil
+			}
+		case json.Delim('{'):
+			if err := jr.skipNested(); err != nil {
+				return err
+			}
+		}
+	}
+	return jr.bad("no array of objects found")
+}
+
+// skipNested skips the rest of an object or array whose opening was read.
+func (jr *jsonRows) skipNested() error {
+	depth := 1
+	for depth > 0 {
+		t, err := jr.dec.Token()
+		if err != nil {
+			return jr.bad(err.Error())
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
 	}
 	return nil
 }

@@ -128,20 +128,41 @@ func (d *DB) LoadColumns(ctx context.Context, name string, r *Reader, keep []boo
 	if _, err := d.SQL.ExecContext(ctx, "CREATE TABLE "+Quote(name)+" ("+strings.Join(cols, ", ")+")"); err != nil {
 		return nil, fmt.Errorf("query engine: create table: %w", err)
 	}
-	tx, err := d.SQL.BeginTx(ctx, nil)
+	inf := newInference(r, len(cols))
+	total, err := d.insertRows(ctx, name, r, idx, inf, progress)
 	if err != nil {
 		return nil, err
 	}
+	info := &TableInfo{Name: name, Source: filepath.Base(r.Path), Sheet: r.Sheet, Rows: total, HeaderRow: r.HeaderRow, Encoding: r.Encoding, Notes: r.Notes}
+	for j, i := range idx {
+		ci := ColumnInfo{Name: r.Names[i], Type: inf.kind(j), Bad: inf.bad(j)}
+		if r.Header[i] != r.Names[i] {
+			ci.Original = r.Header[i]
+		}
+		info.Columns = append(info.Columns, ci)
+	}
+	d.Tables = append(d.Tables, info)
+	return info, nil
+}
+
+// insertRows inserts the idx columns of r's rows into table name in one
+// transaction, in batches, noting each cell in inf; it returns the row
+// count.
+func (d *DB) insertRows(ctx context.Context, name string, r *Reader, idx []int, inf *inference, progress func(rows int)) (int, error) {
+	cols := len(idx)
+	tx, err := d.SQL.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
 	defer tx.Rollback()
-	batch := max(1, min(500, 30000/len(cols)))
-	one := "(" + strings.TrimSuffix(strings.Repeat("?,", len(cols)), ",") + ")"
+	batch := max(1, min(500, 30000/cols))
+	one := "(" + strings.TrimSuffix(strings.Repeat("?,", cols), ",") + ")"
 	full, err := tx.PrepareContext(ctx, "INSERT INTO "+Quote(name)+" VALUES "+strings.TrimSuffix(strings.Repeat(one+",", batch), ","))
 	if err != nil {
-		return nil, fmt.Errorf("query engine: prepare: %w", err)
+		return 0, fmt.Errorf("query engine: prepare: %w", err)
 	}
 	defer full.Close()
-	inf := newInference(r, len(cols))
-	args := make([]any, 0, batch*len(cols))
+	args := make([]any, 0, batch*cols)
 	pending, total := 0, 0
 	flush := func(stmt *sql.Stmt) error {
 		if pending == 0 {
@@ -165,7 +186,7 @@ func (d *DB) LoadColumns(ctx context.Context, name string, r *Reader, keep []boo
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			return nil, err
+			return 0, err
 		}
 		for j, i := range idx {
 			args = append(args, inf.add(j, i, num, cells[i]))
@@ -174,11 +195,11 @@ func (d *DB) LoadColumns(ctx context.Context, name string, r *Reader, keep []boo
 		total++
 		if pending == batch {
 			if err := flush(full); err != nil {
-				return nil, fmt.Errorf("query engine: insert: %w", err)
+				return 0, fmt.Errorf("query engine: insert: %w", err)
 			}
 			if total%20000 == 0 {
 				if err := ctx.Err(); err != nil {
-					return nil, err
+					return 0, err
 				}
 				if progress != nil {
 					progress(total)
@@ -187,21 +208,12 @@ func (d *DB) LoadColumns(ctx context.Context, name string, r *Reader, keep []boo
 		}
 	}
 	if err := flush(nil); err != nil {
-		return nil, fmt.Errorf("query engine: insert: %w", err)
+		return 0, fmt.Errorf("query engine: insert: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
-		return nil, err
+		return 0, err
 	}
-	info := &TableInfo{Name: name, Source: filepath.Base(r.Path), Sheet: r.Sheet, Rows: total, HeaderRow: r.HeaderRow, Encoding: r.Encoding, Notes: r.Notes}
-	for j, i := range idx {
-		ci := ColumnInfo{Name: r.Names[i], Type: inf.kind(j), Bad: inf.bad(j)}
-		if r.Header[i] != r.Names[i] {
-			ci.Original = r.Header[i]
-		}
-		info.Columns = append(info.Columns, ci)
-	}
-	d.Tables = append(d.Tables, info)
-	return info, nil
+	return total, nil
 }
 
 // Rows runs a query and streams its rows to each (values are int64,

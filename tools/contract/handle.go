@@ -66,20 +66,9 @@ func (g *generator) generate(ctx context.Context, c *tool.Call) (*tool.Result, e
 			}
 		}
 	}
-	omit := map[string]bool{}
-	valid := map[string]bool{}
-	for _, cl := range t.clauses(lang) {
-		valid[cl.ID] = true
-	}
-	for _, id := range a.Strings("omit_clauses") {
-		if !valid[id] {
-			var ids []string
-			for _, cl := range t.clauses(lang) {
-				ids = append(ids, cl.ID)
-			}
-			return nil, tool.Invalid("omit_clauses", fmt.Sprintf("%s has no clause %q", t.ID, id), "clause ids: "+strings.Join(ids, ", "))
-		}
-		omit[id] = true
+	omit, err := omitted(t, lang, a.Strings("omit_clauses"))
+	if err != nil {
+		return nil, err
 	}
 	f, err := validate(t, lang, fields)
 	if err != nil {
@@ -121,6 +110,40 @@ func (g *generator) generate(ctx context.Context, c *tool.Call) (*tool.Result, e
 	for i, cl := range clauses {
 		used[i] = map[string]string{"id": cl.ID, "title": cl.Title}
 	}
+	amounts, dates := filledValues(f, lang)
+	return &tool.Result{
+		Summary: fmt.Sprintf("Wrote %s (%s, %d clauses). %s", g.d.Sandbox.Rel(file.Path), t.Title.in(lang), len(clauses), notice(lang)),
+		Data: map[string]any{
+			"path": g.d.Sandbox.Rel(file.Path), "contract_type": t.ID, "title": t.Title.in(lang), "language": lang, "format": format,
+			"clauses": used, "amounts": amounts, "dates": dates, "notice": notice(lang), "not_legal_advice": true,
+		},
+		Files: []tool.File{file},
+	}, nil
+}
+
+// omitted checks the clause ids to leave out against t's clauses.
+func omitted(t *templateDef, lang string, ids []string) (map[string]bool, error) {
+	omit := map[string]bool{}
+	valid := map[string]bool{}
+	for _, cl := range t.clauses(lang) {
+		valid[cl.ID] = true
+	}
+	for _, id := range ids {
+		if !valid[id] {
+			var all []string
+			for _, cl := range t.clauses(lang) {
+				all = append(all, cl.ID)
+			}
+			return nil, tool.Invalid("omit_clauses", fmt.Sprintf("%s has no clause %q", t.ID, id), "clause ids: "+strings.Join(all, ", "))
+		}
+		omit[id] = true
+	}
+	return omit, nil
+}
+
+// filledValues are the contract's amounts (with their Chinese capitals in
+// a Chinese contract) and dates, for the result.
+func filledValues(f *filled, lang string) (map[string]any, map[string]string) {
 	amounts := map[string]any{}
 	for k, v := range f.amounts {
 		m := map[string]any{"value": v.StringFixed(2), "formatted": FormatAmount(v)}
@@ -133,14 +156,7 @@ func (g *generator) generate(ctx context.Context, c *tool.Call) (*tool.Result, e
 	for k, v := range f.dates {
 		dates[k] = v.Format("2006-01-02")
 	}
-	return &tool.Result{
-		Summary: fmt.Sprintf("Wrote %s (%s, %d clauses). %s", g.d.Sandbox.Rel(file.Path), t.Title.in(lang), len(clauses), notice(lang)),
-		Data: map[string]any{
-			"path": g.d.Sandbox.Rel(file.Path), "contract_type": t.ID, "title": t.Title.in(lang), "language": lang, "format": format,
-			"clauses": used, "amounts": amounts, "dates": dates, "notice": notice(lang), "not_legal_advice": true,
-		},
-		Files: []tool.File{file},
-	}, nil
+	return amounts, dates
 }
 
 // contractDocx lays the contract out in Word: the title centred, articles

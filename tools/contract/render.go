@@ -95,48 +95,10 @@ func validate(t *templateDef, lang string, in map[string]any) (*filled, error) {
 			continue
 		}
 		f.given[d.Name] = true
-		switch d.Type {
-		case "amount":
-			a, err := ParseAmount(s)
-			if err != nil {
-				problems = append(problems, fmt.Sprintf("%s: %v", d.Name, err))
-				continue
-			}
-			if a.IsZero() {
-				problems = append(problems, fmt.Sprintf("%s must be greater than zero", d.Name))
-				continue
-			}
-			f.amounts[d.Name] = a
-		case "date":
-			dt, err := parseDate(s)
-			if err != nil {
-				problems = append(problems, fmt.Sprintf("%s: %v", d.Name, err))
-				continue
-			}
-			f.dates[d.Name] = dt
-			s = dt.Format("2006-01-02")
-		case "int", "number":
-			n, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
-			if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
-				problems = append(problems, fmt.Sprintf("%s: %q is not a number", d.Name, s))
-				continue
-			}
-			if d.Type == "int" && n != math.Trunc(n) {
-				problems = append(problems, fmt.Sprintf("%s must be a whole number, got %s", d.Name, s))
-				continue
-			}
-			if d.Min != nil && n < *d.Min || d.Max != nil && n > *d.Max || d.Min == nil && n <= 0 {
-				lo, hi := "above 0", "no limit"
-				if d.Min != nil {
-					lo = strconv.FormatFloat(*d.Min, 'f', -1, 64)
-				}
-				if d.Max != nil {
-					hi = strconv.FormatFloat(*d.Max, 'f', -1, 64)
-				}
-				problems = append(problems, fmt.Sprintf("%s is %s; allowed range %s to %s", d.Name, s, lo, hi))
-				continue
-			}
-			s = strconv.FormatFloat(n, 'f', -1, 64)
+		s, problem := f.typed(d, s)
+		if problem != "" {
+			problems = append(problems, problem)
+			continue
 		}
 		f.text[d.Name] = s
 	}
@@ -150,6 +112,49 @@ func validate(t *templateDef, lang string, in map[string]any) (*filled, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// typed checks the text s of a typed field (amount, date, int, number),
+// notes its value in f and returns its normal text, or a problem.
+func (f *filled) typed(d fieldDef, s string) (string, string) {
+	switch d.Type {
+	case "amount":
+		a, err := ParseAmount(s)
+		if err != nil {
+			return "", fmt.Sprintf("%s: %v", d.Name, err)
+		}
+		if a.IsZero() {
+			return "", fmt.Sprintf("%s must be greater than zero", d.Name)
+		}
+		f.amounts[d.Name] = a
+	case "date":
+		dt, err := parseDate(s)
+		if err != nil {
+			return "", fmt.Sprintf("%s: %v", d.Name, err)
+		}
+		f.dates[d.Name] = dt
+		s = dt.Format("2006-01-02")
+	case "int", "number":
+		n, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
+		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
+			return "", fmt.Sprintf("%s: %q is not a number", d.Name, s)
+		}
+		if d.Type == "int" && n != math.Trunc(n) {
+			return "", fmt.Sprintf("%s must be a whole number, got %s", d.Name, s)
+		}
+		if d.Min != nil && n < *d.Min || d.Max != nil && n > *d.Max || d.Min == nil && n <= 0 {
+			lo, hi := "above 0", "no limit"
+			if d.Min != nil {
+				lo = strconv.FormatFloat(*d.Min, 'f', -1, 64)
+			}
+			if d.Max != nil {
+				hi = strconv.FormatFloat(*d.Max, 'f', -1, 64)
+			}
+			return "", fmt.Sprintf("%s is %s; allowed range %s to %s", d.Name, s, lo, hi)
+		}
+		s = strconv.FormatFloat(n, 'f', -1, 64)
+	}
+	return s, ""
 }
 
 // derive computes end dates and totals, and checks rules that span fields.

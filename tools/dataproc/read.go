@@ -97,6 +97,33 @@ func (p *processor) read(ctx context.Context, c *tool.Call) (*tool.Result, error
 	if err != nil {
 		return nil, err
 	}
+	cols := readColumns(r, idx, kinds, rows)
+	data := map[string]any{
+		"file": filepath.Base(r.Path), "columns": cols, "rows": rows, "row_numbers": rowNums,
+		"offset": offset, "has_more": more,
+	}
+	if r.Sheet != "" {
+		data["sheet"] = r.Sheet
+		data["sheets"] = r.Sheets
+	}
+	if r.HasHeader {
+		data["header_row"] = r.HeaderRow
+	}
+	if r.Encoding != "" && r.Format == "csv" {
+		data["encoding"] = r.Encoding
+	}
+	if !more {
+		data["total_rows"] = n
+	}
+	if len(r.Notes) > 0 {
+		data["notes"] = r.Notes
+	}
+	return &tool.Result{Summary: readSummary(filepath.Base(r.Path), offset, len(rows), n, more), Data: data}, nil
+}
+
+// readColumns describes the read columns with the type most of their
+// cells have, turning a boolean column's spellings into booleans in rows.
+func readColumns(r *table.Reader, idx []int, kinds []map[table.Kind]int, rows [][]any) []map[string]any {
 	cols := make([]map[string]any, len(idx))
 	for j, i := range idx {
 		k := kindOf(kinds[j])
@@ -118,36 +145,22 @@ func (p *processor) read(ctx context.Context, c *tool.Call) (*tool.Result, error
 		}
 		cols[j] = m
 	}
-	data := map[string]any{
-		"file": filepath.Base(r.Path), "columns": cols, "rows": rows, "row_numbers": rowNums,
-		"offset": offset, "has_more": more,
-	}
-	if r.Sheet != "" {
-		data["sheet"] = r.Sheet
-		data["sheets"] = r.Sheets
-	}
-	if r.HasHeader {
-		data["header_row"] = r.HeaderRow
-	}
-	if r.Encoding != "" && r.Format == "csv" {
-		data["encoding"] = r.Encoding
-	}
-	if !more {
-		data["total_rows"] = n
-	}
-	if len(r.Notes) > 0 {
-		data["notes"] = r.Notes
-	}
+	return cols
+}
+
+// readSummary says which rows of file were read: got of them at offset,
+// n rows counted so far, more when rows follow.
+func readSummary(file string, offset, got, n int, more bool) string {
 	var sum string
 	switch {
-	case len(rows) == 0 && n == 0:
-		sum = fmt.Sprintf("no rows in %s", filepath.Base(r.Path))
-	case len(rows) == 0:
-		sum = fmt.Sprintf("no rows at offset %d of %s", offset, filepath.Base(r.Path))
-	case len(rows) == 1:
-		sum = fmt.Sprintf("row %d of %s", offset+1, filepath.Base(r.Path))
+	case got == 0 && n == 0:
+		sum = fmt.Sprintf("no rows in %s", file)
+	case got == 0:
+		sum = fmt.Sprintf("no rows at offset %d of %s", offset, file)
+	case got == 1:
+		sum = fmt.Sprintf("row %d of %s", offset+1, file)
 	default:
-		sum = fmt.Sprintf("rows %d-%d of %s", offset+1, offset+len(rows), filepath.Base(r.Path))
+		sum = fmt.Sprintf("rows %d-%d of %s", offset+1, offset+got, file)
 	}
 	switch {
 	case more:
@@ -155,7 +168,7 @@ func (p *processor) read(ctx context.Context, c *tool.Call) (*tool.Result, error
 	case n > 0:
 		sum += fmt.Sprintf(" (%s in total)", wording.Count(n, "row", "rows"))
 	}
-	return &tool.Result{Summary: sum, Data: data}, nil
+	return sum
 }
 
 func kindOf(c map[table.Kind]int) table.Kind { return table.DecideKind(c) }

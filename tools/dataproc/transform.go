@@ -46,84 +46,89 @@ func whereSQL(t *table.TableInfo, conds []cond, match string) (string, []any, er
 	var parts []string
 	var args []any
 	for i, w := range conds {
-		col, err := column(t, w.Column)
+		part, partArgs, err := condSQL(t, i, w)
 		if err != nil {
 			return "", nil, err
 		}
-		q := table.Quote(col.Name)
-		op := w.Op
-		if op == "" {
-			op = "="
-		}
-		list := func() ([]any, error) {
-			arr, ok := w.Value.([]any)
-			if !ok {
-				return nil, tool.Invalid("where", fmt.Sprintf("where[%d]: %s needs a list value", i, op), `e.g. {"column":"region","op":"in","value":["north","south"]}`)
-			}
-			out := make([]any, len(arr))
-			for k, v := range arr {
-				out[k] = sqlArg(v)
-			}
-			return out, nil
-		}
-		switch op {
-		case "=", "!=", ">", ">=", "<", "<=":
-			if w.Value == nil {
-				return "", nil, tool.Invalid("where", fmt.Sprintf("where[%d] (%s %s) needs a value", i, w.Column, op), "use is_empty / not_empty to test for empty cells")
-			}
-			sqlOp := op
-			if op == "!=" {
-				sqlOp = "IS NOT"
-			}
-			parts = append(parts, q+" "+sqlOp+" ?")
-			args = append(args, sqlArg(w.Value))
-		case "contains", "not_contains":
-			not := ""
-			if op == "not_contains" {
-				not = "NOT "
-			}
-			parts = append(parts, not+"(instr(lower("+q+"), lower(?)) > 0)")
-			args = append(args, fmt.Sprint(w.Value))
-		case "starts_with":
-			parts = append(parts, "(lower(substr("+q+", 1, length(?))) = lower(?))")
-			args = append(args, fmt.Sprint(w.Value), fmt.Sprint(w.Value))
-		case "ends_with":
-			parts = append(parts, "(length("+q+") >= length(?) AND lower(substr("+q+", -length(?))) = lower(?))")
-			args = append(args, fmt.Sprint(w.Value), fmt.Sprint(w.Value), fmt.Sprint(w.Value))
-		case "in", "not_in":
-			vals, err := list()
-			if err != nil {
-				return "", nil, err
-			}
-			if len(vals) == 0 {
-				return "", nil, tool.Invalid("where", fmt.Sprintf("where[%d]: empty list", i), "")
-			}
-			not := ""
-			if op == "not_in" {
-				not = "NOT "
-			}
-			parts = append(parts, q+" "+not+"IN ("+strings.TrimSuffix(strings.Repeat("?,", len(vals)), ",")+")")
-			args = append(args, vals...)
-		case "between":
-			vals, err := list()
-			if err != nil || len(vals) != 2 {
-				return "", nil, tool.Invalid("where", fmt.Sprintf("where[%d]: between needs [low, high]", i), `e.g. {"column":"date","op":"between","value":["2024-01-01","2024-03-31"]}`)
-			}
-			parts = append(parts, q+" BETWEEN ? AND ?")
-			args = append(args, vals...)
-		case "is_empty":
-			parts = append(parts, "("+q+" IS NULL OR "+q+" = '')")
-		case "not_empty":
-			parts = append(parts, "("+q+" IS NOT NULL AND "+q+" <> '')")
-		default:
-			return "", nil, tool.Invalid("where", fmt.Sprintf("where[%d]: unknown op %q", i, op), "ops: = != > >= < <= contains not_contains starts_with ends_with in not_in between is_empty not_empty")
-		}
+		parts = append(parts, part)
+		args = append(args, partArgs...)
 	}
 	joiner := " AND "
 	if match == "any" {
 		joiner = " OR "
 	}
 	return strings.Join(parts, joiner), args, nil
+}
+
+// condSQL is the SQL test (and its arguments) for where[i].
+func condSQL(t *table.TableInfo, i int, w cond) (string, []any, error) {
+	col, err := column(t, w.Column)
+	if err != nil {
+		return "", nil, err
+	}
+	q := table.Quote(col.Name)
+	op := w.Op
+	if op == "" {
+		op = "="
+	}
+	list := func() ([]any, error) {
+		arr, ok := w.Value.([]any)
+		if !ok {
+			return nil, tool.Invalid("where", fmt.Sprintf("where[%d]: %s needs a list value", i, op), `e.g. {"column":"region","op":"in","value":["north","south"]}`)
+		}
+		out := make([]any, len(arr))
+		for k, v := range arr {
+			out[k] = sqlArg(v)
+		}
+		return out, nil
+	}
+	switch op {
+	case "=", "!=", ">", ">=", "<", "<=":
+		if w.Value == nil {
+			return "", nil, tool.Invalid("where", fmt.Sprintf("where[%d] (%s %s) needs a value", i, w.Column, op), "use is_empty / not_empty to test for empty cells")
+		}
+		sqlOp := op
+		if op == "!=" {
+			sqlOp = "IS NOT"
+		}
+		return q + " " + sqlOp + " ?", []any{sqlArg(w.Value)}, nil
+	case "contains", "not_contains":
+		not := ""
+		if op == "not_contains" {
+			not = "NOT "
+		}
+		return not + "(instr(lower(" + q + "), lower(?)) > 0)", []any{fmt.Sprint(w.Value)}, nil
+	case "starts_with":
+		return "(lower(substr(" + q + ", 1, length(?))) = lower(?))", []any{fmt.Sprint(w.Value), fmt.Sprint(w.Value)}, nil
+	case "ends_with":
+		return "(length(" + q + ") >= length(?) AND lower(substr(" + q + ", -length(?))) = lower(?))", []any{fmt.Sprint(w.Value), fmt.Sprint(w.Value), fmt.Sprint(w.Value)}, nil
+	case "in", "not_in":
+		vals, err := list()
+		if err != nil {
+			return "", nil, err
+		}
+		if len(vals) == 0 {
+			return "", nil, tool.Invalid("where", fmt.Sprintf("where[%d]: empty list", i), "")
+		}
+		not := ""
+		if op == "not_in" {
+			not = "NOT "
+		}
+		return q + " " + not + "IN (" + strings.TrimSuffix(strings.Repeat("?,", len(vals)), ",") + ")", vals, nil
+	case "between":
+		vals, err := list()
+		if err != nil || len(vals) != 2 {
+			return "", nil, tool.Invalid("where", fmt.Sprintf("where[%d]: between needs [low, high]", i), `e.g. {"column":"date","op":"between","value":["2024-01-01","2024-03-31"]}`)
+		}
+		return q + " BETWEEN ? AND ?", vals, nil
+	case "is_empty":
+		return "(" + q + " IS NULL OR " + q + " = '')", nil, nil
+	case "not_empty":
+		return "(" + q + " IS NOT NULL AND " + q + " <> '')", nil, nil
+	default:
+		return "", nil, tool.Invalid("where", fmt.Sprintf("where[%d]: unknown op %q", i, op), "ops: = != > >= < <= contains not_contains starts_with ends_with in not_in between is_empty not_empty")
+	}
+
 }
 
 // keyExpr maps a group key ("date:month") to an expression and a name.
@@ -266,65 +271,14 @@ func (p *processor) transform(ctx context.Context, c *tool.Call) (*tool.Result, 
 	from := " FROM " + table.Quote(t.Name)
 	switch c.Action {
 	case "filter", "sort":
-		sel := "*"
-		if cols := c.Args.Strings("columns"); len(cols) > 0 {
-			var qs []string
-			for _, n := range cols {
-				col, err := column(t, n)
-				if err != nil {
-					return nil, err
-				}
-				qs = append(qs, table.Quote(col.Name))
-			}
-			sel = strings.Join(qs, ", ")
-		}
-		order, err := orderSQL(t, c.Args.Strings("order_by"), nil)
-		if err != nil {
-			return nil, err
-		}
-		q = "SELECT " + sel + from + where + order
+		q, err = selectSQL(t, c, from+where)
 	case "group":
-		var sels, keys []string
-		names := map[string]bool{}
-		for _, k := range c.Args.Strings("group_by") {
-			e, n, err := keyExpr(t, k)
-			if err != nil {
-				return nil, err
-			}
-			sels = append(sels, e+" AS "+table.Quote(n))
-			keys = append(keys, e)
-			names[n] = true
-		}
-		var aggs []agg
-		if c.Args.Has("aggregations") {
-			if err := c.Args.Decode("aggregations", &aggs); err != nil {
-				return nil, err
-			}
-		}
-		if len(aggs) == 0 {
-			aggs = []agg{{Func: "count"}}
-		}
-		for _, a := range aggs {
-			e, n, err := aggExpr(t, a, &warnings)
-			if err != nil {
-				return nil, err
-			}
-			sels = append(sels, e+" AS "+table.Quote(n))
-			names[n] = true
-		}
-		order, err := orderSQL(t, c.Args.Strings("order_by"), names)
-		if err != nil {
-			return nil, err
-		}
-		if order == "" {
-			order = " ORDER BY " + strings.Join(keys, ", ")
-		}
-		q = "SELECT " + strings.Join(sels, ", ") + from + where + " GROUP BY " + strings.Join(keys, ", ") + order
+		q, err = groupSQL(t, c, from+where, &warnings)
 	case "pivot":
 		q, args, err = pivotSQL(ctx, db, t, c, where, args, &warnings)
-		if err != nil {
-			return nil, err
-		}
+	}
+	if err != nil {
+		return nil, err
 	}
 	pg, err := run(ctx, db, q, args, c.Args.Int("offset", 0), c.Args.Int("limit", 100))
 	if err != nil {
@@ -338,6 +292,69 @@ func (p *processor) transform(ctx context.Context, c *tool.Call) (*tool.Result, 
 		data["warnings"] = warnings
 	}
 	return &tool.Result{Summary: fmt.Sprintf("%s: %s from %s of %s", c.Action, wording.Count(pg.RowCount, "result row", "result rows"), wording.Count(t.Rows, "row", "rows"), t.Source), Data: data}, nil
+}
+
+// selectSQL is the query of filter and sort: the chosen columns of the
+// rows fromWhere selects, ordered by order_by.
+func selectSQL(t *table.TableInfo, c *tool.Call, fromWhere string) (string, error) {
+	sel := "*"
+	if cols := c.Args.Strings("columns"); len(cols) > 0 {
+		var qs []string
+		for _, n := range cols {
+			col, err := column(t, n)
+			if err != nil {
+				return "", err
+			}
+			qs = append(qs, table.Quote(col.Name))
+		}
+		sel = strings.Join(qs, ", ")
+	}
+	order, err := orderSQL(t, c.Args.Strings("order_by"), nil)
+	if err != nil {
+		return "", err
+	}
+	return "SELECT " + sel + fromWhere + order, nil
+}
+
+// groupSQL is the query of group: the group_by keys and the aggregations
+// (a count by default) over the rows fromWhere selects.
+func groupSQL(t *table.TableInfo, c *tool.Call, fromWhere string, warnings *[]string) (string, error) {
+	var sels, keys []string
+	names := map[string]bool{}
+	for _, k := range c.Args.Strings("group_by") {
+		e, n, err := keyExpr(t, k)
+		if err != nil {
+			return "", err
+		}
+		sels = append(sels, e+" AS "+table.Quote(n))
+		keys = append(keys, e)
+		names[n] = true
+	}
+	var aggs []agg
+	if c.Args.Has("aggregations") {
+		if err := c.Args.Decode("aggregations", &aggs); err != nil {
+			return "", err
+		}
+	}
+	if len(aggs) == 0 {
+		aggs = []agg{{Func: "count"}}
+	}
+	for _, a := range aggs {
+		e, n, err := aggExpr(t, a, warnings)
+		if err != nil {
+			return "", err
+		}
+		sels = append(sels, e+" AS "+table.Quote(n))
+		names[n] = true
+	}
+	order, err := orderSQL(t, c.Args.Strings("order_by"), names)
+	if err != nil {
+		return "", err
+	}
+	if order == "" {
+		order = " ORDER BY " + strings.Join(keys, ", ")
+	}
+	return "SELECT " + strings.Join(sels, ", ") + fromWhere + " GROUP BY " + strings.Join(keys, ", ") + order, nil
 }
 
 func pivotSQL(ctx context.Context, db *table.DB, t *table.TableInfo, c *tool.Call, where string, args []any, warnings *[]string) (string, []any, error) {

@@ -295,89 +295,102 @@ func drawCategorical(c *canvas, s *Spec, top float64) {
 	zero := sy(math.Max(ticks[0], math.Min(0, ticks[len(ticks)-1])))
 	c.line([]pt{{pa.x0, zero}, {pa.x1, zero}}, 1, axis, false)
 	xAxisLabel(c, s, pa)
-	ns := len(s.Series)
 	switch s.Type {
 	case "bar":
-		pos, neg := make([]float64, n), make([]float64, n)
-		for si, se := range s.Series {
-			col := palette[si%len(palette)]
-			for i := range n {
-				if i >= len(se.Values) || math.IsNaN(se.Values[i]) {
-					continue
-				}
-				v := se.Values[i]
-				if s.Stacked {
-					bw := band * 0.6
-					x := pa.x0 + band*float64(i) + (band-bw)/2
-					base := &pos[i]
-					if v < 0 {
-						base = &neg[i]
-					}
-					c.rect(x, sy(*base+v), bw, sy(*base)-sy(*base+v), col)
-					*base += v
-					continue
-				}
-				bw := band * 0.8 / float64(ns)
-				x := pa.x0 + band*float64(i) + band*0.1 + bw*float64(si)
-				c.rect(x+bw*0.05, sy(v), bw*0.9, sy(0)-sy(v), col)
-				if ns == 1 && n <= 24 {
-					c.text(x+bw/2, sy(v)-5, formatNum(v, s.ValueFormat), 11, muted, "middle", false)
-				}
-			}
-		}
+		drawBars(c, s, pa, sy, band)
 	case "line", "area":
-		// Fills first, then every line on top, so stacked areas do not hide
-		// the lines below them.
-		base := make([]float64, n)
-		var lines [][][]pt // per series, segments between missing values
-		for si, se := range s.Series {
-			col := palette[si%len(palette)]
-			var pts, lower []pt
-			var segs [][]pt
-			var seg []pt
-			for i := range n {
-				if i >= len(se.Values) || math.IsNaN(se.Values[i]) {
-					if len(seg) > 0 {
-						segs = append(segs, seg)
-						seg = nil
-					}
-					continue
-				}
-				v := se.Values[i]
-				x := pa.x0 + band*(float64(i)+0.5)
-				b := 0.0
-				if s.Stacked {
-					b = base[i]
-					base[i] += v
-				}
-				pts = append(pts, pt{x, sy(b + v)})
-				lower = append(lower, pt{x, sy(b)})
-				seg = append(seg, pt{x, sy(b + v)})
+		drawLines(c, s, pa, sy, band)
+	}
+}
+
+// drawBars draws one bar per series and category, side by side or stacked
+// (positive and negative values stacking apart).
+func drawBars(c *canvas, s *Spec, pa plotArea, sy func(float64) float64, band float64) {
+	n, ns := len(s.Labels), len(s.Series)
+	pos, neg := make([]float64, n), make([]float64, n)
+	for si, se := range s.Series {
+		col := palette[si%len(palette)]
+		for i := range n {
+			if i >= len(se.Values) || math.IsNaN(se.Values[i]) {
+				continue
 			}
-			if len(seg) > 0 {
-				segs = append(segs, seg)
-			}
-			if s.Type == "area" && len(pts) > 1 {
-				poly := append([]pt{}, pts...)
-				for i := len(lower) - 1; i >= 0; i-- {
-					poly = append(poly, lower[i])
+			v := se.Values[i]
+			if s.Stacked {
+				bw := band * 0.6
+				x := pa.x0 + band*float64(i) + (band-bw)/2
+				base := &pos[i]
+				if v < 0 {
+					base = &neg[i]
 				}
-				c.poly(poly, lighten(col, 0.55))
+				c.rect(x, sy(*base+v), bw, sy(*base)-sy(*base+v), col)
+				*base += v
+				continue
 			}
-			lines = append(lines, segs)
+			bw := band * 0.8 / float64(ns)
+			x := pa.x0 + band*float64(i) + band*0.1 + bw*float64(si)
+			c.rect(x+bw*0.05, sy(v), bw*0.9, sy(0)-sy(v), col)
+			if ns == 1 && n <= 24 {
+				c.text(x+bw/2, sy(v)-5, formatNum(v, s.ValueFormat), 11, muted, "middle", false)
+			}
 		}
-		for si, segs := range lines {
-			col := palette[si%len(palette)]
-			count := 0
-			for _, seg := range segs {
-				count += len(seg)
+	}
+}
+
+// drawLines draws each series as a line broken at missing values, filled
+// below for an area chart.
+func drawLines(c *canvas, s *Spec, pa plotArea, sy func(float64) float64, band float64) {
+	n := len(s.Labels)
+	// Fills first, then every line on top, so stacked areas do not hide
+	// the lines below them.
+	base := make([]float64, n)
+	var lines [][][]pt // per series, segments between missing values
+	for si, se := range s.Series {
+		col := palette[si%len(palette)]
+		var pts, lower []pt
+		var segs [][]pt
+		var seg []pt
+		for i := range n {
+			if i >= len(se.Values) || math.IsNaN(se.Values[i]) {
+				if len(seg) > 0 {
+					segs = append(segs, seg)
+					seg = nil
+				}
+				continue
 			}
-			for _, seg := range segs {
-				c.line(seg, 2.5, col, false)
-				if count <= 40 {
-					for _, p := range seg {
-						c.circle(p.x, p.y, 3.5, col)
-					}
+			v := se.Values[i]
+			x := pa.x0 + band*(float64(i)+0.5)
+			b := 0.0
+			if s.Stacked {
+				b = base[i]
+				base[i] += v
+			}
+			pts = append(pts, pt{x, sy(b + v)})
+			lower = append(lower, pt{x, sy(b)})
+			seg = append(seg, pt{x, sy(b + v)})
+		}
+		if len(seg) > 0 {
+			segs = append(segs, seg)
+		}
+		if s.Type == "area" && len(pts) > 1 {
+			poly := append([]pt{}, pts...)
+			for i := len(lower) - 1; i >= 0; i-- {
+				poly = append(poly, lower[i])
+			}
+			c.poly(poly, lighten(col, 0.55))
+		}
+		lines = append(lines, segs)
+	}
+	for si, segs := range lines {
+		col := palette[si%len(palette)]
+		count := 0
+		for _, seg := range segs {
+			count += len(seg)
+		}
+		for _, seg := range segs {
+			c.line(seg, 2.5, col, false)
+			if count <= 40 {
+				for _, p := range seg {
+					c.circle(p.x, p.y, 3.5, col)
 				}
 			}
 		}

@@ -136,45 +136,24 @@ func (v *viz) specFromFile(ctx context.Context, a *chartArgs, s *Spec) error {
 	if err != nil {
 		return inPath(err)
 	}
-	col := func(field, name string) (string, error) {
-		for _, c := range t.Columns {
-			if strings.EqualFold(c.Name, strings.TrimSpace(name)) || strings.EqualFold(c.Original, strings.TrimSpace(name)) || strings.EqualFold(c.Name, table.SanitizeIdent(name)) {
-				return table.Quote(c.Name), nil
-			}
-		}
-		var names []string
-		for _, c := range t.Columns {
-			names = append(names, c.Name)
-		}
-		return "", tool.Invalid(field, fmt.Sprintf("column %q not found in %s", name, t.Source), "columns: "+strings.Join(names, ", "))
+	fq := &fileQuery{ctx: ctx, db: db, t: t, from: " FROM " + table.Quote(t.Name), limit: a.Limit, agg: strings.ToUpper(a.Agg)}
+	if fq.limit <= 0 {
+		fq.limit = 10000
 	}
-	from := " FROM " + table.Quote(t.Name)
-	limit := a.Limit
-	if limit <= 0 {
-		limit = 10000
+	if fq.agg == "" {
+		fq.agg = "SUM"
 	}
-	agg := strings.ToUpper(a.Agg)
-	if agg == "" {
-		agg = "SUM"
-	}
-	switch agg {
+	switch fq.agg {
 	case "SUM", "AVG", "MIN", "MAX", "COUNT", "NONE":
 	default:
 		return tool.Invalid("agg", "agg must be sum, avg, min, max, count or none", "")
-	}
-	run := func(q string, each func(row []any)) error {
-		_, err := db.Rows(ctx, q, nil, func(row []any) error { each(row); return nil })
-		if err != nil {
-			return tool.Invalid("path", "reading the chart data failed: "+err.Error(), "")
-		}
-		return nil
 	}
 	if len(a.Y) == 0 && a.Type != "heatmap" {
 		return tool.Invalid("y", "give the value column(s) in y", "e.g. x: \"month\", y: [\"sales\"]")
 	}
 	var ys []string
 	for _, y := range a.Y {
-		q, err := col("y", y)
+		q, err := fq.col("y", y)
 		if err != nil {
 			return err
 		}
@@ -182,99 +161,155 @@ func (v *viz) specFromFile(ctx context.Context, a *chartArgs, s *Spec) error {
 	}
 	switch a.Type {
 	case "histogram":
-		se := Series{Name: a.Y[0]}
-		if err := run("SELECT "+ys[0]+from+" WHERE typeof("+ys[0]+") IN ('integer','real') LIMIT 1000000", func(row []any) { se.Values = append(se.Values, num(row[0])) }); err != nil {
-			return err
-		}
-		s.Series = []Series{se}
-		return nil
+		return fq.histogram(a, ys, s)
 	case "scatter":
-		xq, err := col("x", a.X)
-		if err != nil {
-			return err
-		}
-		for i, yq := range ys {
-			se := Series{Name: a.Y[i]}
-			if err := run(fmt.Sprintf("SELECT %s, %s%s LIMIT %d", xq, yq, from, limit), func(row []any) {
-				se.X = append(se.X, num(row[0]))
-				se.Values = append(se.Values, num(row[1]))
-			}); err != nil {
-				return err
-			}
-			s.Series = append(s.Series, se)
-		}
-		return nil
+		return fq.scatter(a, ys, s)
 	case "heatmap":
-		xq, err := col("x", a.X)
-		if err != nil {
-			return err
+		return fq.heatmap(a, ys, s)
+	}
+	return fq.categorical(a, ys, s)
+}
+
+// fileQuery reads a chart's data from a table loaded into the data engine.
+type fileQuery struct {
+	ctx   context.Context
+	db    *table.DB
+	t     *table.TableInfo
+	from  string // " FROM table"
+	agg   string // SUM, AVG, MIN, MAX, COUNT or NONE
+	limit int
+}
+
+// col is the quoted column matching name (by name, original header or
+// sanitized name); an unknown one is an error on field listing the columns.
+func (fq *fileQuery) col(field, name string) (string, error) {
+	for _, c := range fq.t.Columns {
+		if strings.EqualFold(c.Name, strings.TrimSpace(name)) || strings.EqualFold(c.Original, strings.TrimSpace(name)) || strings.EqualFold(c.Name, table.SanitizeIdent(name)) {
+			return table.Quote(c.Name), nil
 		}
-		if len(ys) == 0 || a.Value == "" {
-			return tool.Invalid("value", "a heatmap from a file needs x (columns), y (rows) and value", "")
-		}
-		vq, err := col("value", a.Value)
-		if err != nil {
-			return err
-		}
-		fn := agg
-		if fn == "NONE" {
-			fn = "SUM"
-		}
-		xi, yi := map[string]int{}, map[string]int{}
-		type cell struct {
-			x, y string
-			v    float64
-		}
-		var cells []cell
-		if err := run(fmt.Sprintf("SELECT %s, %s, %s(%s)%s GROUP BY 1, 2 ORDER BY 1, 2", xq, ys[0], fn, vq, from), func(row []any) {
-			x, y := table.Text(row[0]), table.Text(row[1])
-			if _, ok := xi[x]; !ok {
-				xi[x] = len(s.Labels)
-				s.Labels = append(s.Labels, x)
-			}
-			if _, ok := yi[y]; !ok {
-				yi[y] = len(s.YLabels)
-				s.YLabels = append(s.YLabels, y)
-			}
-			cells = append(cells, cell{x, y, num(row[2])})
+	}
+	var names []string
+	for _, c := range fq.t.Columns {
+		names = append(names, c.Name)
+	}
+	return "", tool.Invalid(field, fmt.Sprintf("column %q not found in %s", name, fq.t.Source), "columns: "+strings.Join(names, ", "))
+}
+
+// run calls each for every row q returns.
+func (fq *fileQuery) run(q string, each func(row []any)) error {
+	_, err := fq.db.Rows(fq.ctx, q, nil, func(row []any) error { each(row); return nil })
+	if err != nil {
+		return tool.Invalid("path", "reading the chart data failed: "+err.Error(), "")
+	}
+	return nil
+}
+
+// histogram reads the numeric values of the first y column.
+func (fq *fileQuery) histogram(a *chartArgs, ys []string, s *Spec) error {
+	se := Series{Name: a.Y[0]}
+	if err := fq.run("SELECT "+ys[0]+fq.from+" WHERE typeof("+ys[0]+") IN ('integer','real') LIMIT 1000000", func(row []any) { se.Values = append(se.Values, num(row[0])) }); err != nil {
+		return err
+	}
+	s.Series = []Series{se}
+	return nil
+}
+
+// scatter reads one series of (x, y) points per y column.
+func (fq *fileQuery) scatter(a *chartArgs, ys []string, s *Spec) error {
+	xq, err := fq.col("x", a.X)
+	if err != nil {
+		return err
+	}
+	for i, yq := range ys {
+		se := Series{Name: a.Y[i]}
+		if err := fq.run(fmt.Sprintf("SELECT %s, %s%s LIMIT %d", xq, yq, fq.from, fq.limit), func(row []any) {
+			se.X = append(se.X, num(row[0]))
+			se.Values = append(se.Values, num(row[1]))
 		}); err != nil {
 			return err
 		}
-		s.Matrix = make([][]float64, len(s.YLabels))
-		for i := range s.Matrix {
-			s.Matrix[i] = make([]float64, len(s.Labels))
-			for k := range s.Matrix[i] {
-				s.Matrix[i][k] = math.NaN()
-			}
-		}
-		for _, c := range cells {
-			s.Matrix[yi[c.y]][xi[c.x]] = c.v
-		}
-		return nil
+		s.Series = append(s.Series, se)
 	}
-	xq, err := col("x", a.X)
+	return nil
+}
+
+// heatmap aggregates value by x (columns) and the first y (rows); cells
+// without data are NaN.
+func (fq *fileQuery) heatmap(a *chartArgs, ys []string, s *Spec) error {
+	xq, err := fq.col("x", a.X)
+	if err != nil {
+		return err
+	}
+	if len(ys) == 0 || a.Value == "" {
+		return tool.Invalid("value", "a heatmap from a file needs x (columns), y (rows) and value", "")
+	}
+	vq, err := fq.col("value", a.Value)
+	if err != nil {
+		return err
+	}
+	fn := fq.agg
+	if fn == "NONE" {
+		fn = "SUM"
+	}
+	xi, yi := map[string]int{}, map[string]int{}
+	type cell struct {
+		x, y string
+		v    float64
+	}
+	var cells []cell
+	if err := fq.run(fmt.Sprintf("SELECT %s, %s, %s(%s)%s GROUP BY 1, 2 ORDER BY 1, 2", xq, ys[0], fn, vq, fq.from), func(row []any) {
+		x, y := table.Text(row[0]), table.Text(row[1])
+		if _, ok := xi[x]; !ok {
+			xi[x] = len(s.Labels)
+			s.Labels = append(s.Labels, x)
+		}
+		if _, ok := yi[y]; !ok {
+			yi[y] = len(s.YLabels)
+			s.YLabels = append(s.YLabels, y)
+		}
+		cells = append(cells, cell{x, y, num(row[2])})
+	}); err != nil {
+		return err
+	}
+	s.Matrix = make([][]float64, len(s.YLabels))
+	for i := range s.Matrix {
+		s.Matrix[i] = make([]float64, len(s.Labels))
+		for k := range s.Matrix[i] {
+			s.Matrix[i][k] = math.NaN()
+		}
+	}
+	for _, c := range cells {
+		s.Matrix[yi[c.y]][xi[c.x]] = c.v
+	}
+	return nil
+}
+
+// categorical reads one series per y column over the x categories,
+// aggregated per category unless agg is none.
+func (fq *fileQuery) categorical(a *chartArgs, ys []string, s *Spec) error {
+	xq, err := fq.col("x", a.X)
 	if err != nil {
 		return err
 	}
 	var sels []string
 	for _, y := range ys {
-		if agg == "NONE" {
+		if fq.agg == "NONE" {
 			sels = append(sels, y)
 		} else {
-			sels = append(sels, fmt.Sprintf("%s(CASE WHEN typeof(%s) IN ('integer','real') THEN %s END)", agg, y, y))
+			sels = append(sels, fmt.Sprintf("%s(CASE WHEN typeof(%s) IN ('integer','real') THEN %s END)", fq.agg, y, y))
 		}
 	}
-	q := fmt.Sprintf("SELECT %s, %s%s", xq, strings.Join(sels, ", "), from)
-	if agg != "NONE" {
+	q := fmt.Sprintf("SELECT %s, %s%s", xq, strings.Join(sels, ", "), fq.from)
+	if fq.agg != "NONE" {
 		// Keep the categories in the order they first appear in the file.
 		q += fmt.Sprintf(" GROUP BY %s ORDER BY MIN(rowid)", xq)
 	}
-	q += fmt.Sprintf(" LIMIT %d", limit)
+	q += fmt.Sprintf(" LIMIT %d", fq.limit)
 	s.Series = make([]Series, len(ys))
 	for i := range ys {
 		s.Series[i].Name = a.Y[i]
 	}
-	return run(q, func(row []any) {
+	return fq.run(q, func(row []any) {
 		s.Labels = append(s.Labels, table.Text(row[0]))
 		for i := range ys {
 			s.Series[i].Values = append(s.Series[i].Values, num(row[i+1]))

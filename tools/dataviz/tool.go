@@ -269,6 +269,38 @@ func (v *viz) excelChart(ctx context.Context, c *tool.Call) (*tool.Result, error
 	defer f.Close()
 	sheet := "Data"
 	f.SetSheetName("Sheet1", sheet)
+	rows := excelRows(s)
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow(sheet, cell, &r); err != nil {
+			return nil, err
+		}
+	}
+	n := len(rows)
+	ch := excelChartOf(s, sheet, n)
+	anchor, _ := excelize.CoordinatesToCellName(len(rows[0])+2, 2)
+	if err := f.AddChart(sheet, anchor, ch); err != nil {
+		return nil, tool.Invalid("data", "excel chart: "+err.Error(), "")
+	}
+	out, err := v.outputs(c, s.Title, ".xlsx")
+	if err != nil {
+		return nil, err
+	}
+	file, err := out.WriteFrom(".xlsx", func(w io.Writer) error { _, err := f.WriteTo(w); return err })
+	if err != nil {
+		return nil, fmt.Errorf("excel chart: write: %w", err)
+	}
+	return &tool.Result{
+		Summary: fmt.Sprintf("Excel %s chart %q with %d data rows saved to %s", s.Type, s.Title, n-1, v.d.Sandbox.Rel(file.Path)),
+		Data:    map[string]any{"output": v.d.Sandbox.Rel(file.Path), "sheet": sheet, "rows": n - 1, "series": seriesNames(s)},
+		Files:   []tool.File{file},
+	}, nil
+}
+
+// excelRows lays out the chart data for the sheet: a header row, then one
+// row per category (or per point for a scatter, which keeps its first
+// series only).
+func excelRows(s *Spec) [][]any {
 	var rows [][]any
 	if s.Type == "scatter" {
 		se := s.Series[0]
@@ -291,13 +323,11 @@ func (v *viz) excelChart(ctx context.Context, c *tool.Call) (*tool.Result, error
 			rows = append(rows, r)
 		}
 	}
-	for i, r := range rows {
-		cell, _ := excelize.CoordinatesToCellName(1, i+1)
-		if err := f.SetSheetRow(sheet, cell, &r); err != nil {
-			return nil, err
-		}
-	}
-	n := len(rows)
+	return rows
+}
+
+// excelChartOf describes the native chart over the n rows of sheet.
+func excelChartOf(s *Spec, sheet string, n int) *excelize.Chart {
 	types := map[string]excelize.ChartType{"bar": excelize.Col, "line": excelize.Line, "area": excelize.Area, "pie": excelize.Pie, "scatter": excelize.Scatter, "histogram": excelize.Col}
 	ct := types[s.Type]
 	if s.Stacked && s.Type == "bar" {
@@ -335,23 +365,7 @@ func (v *viz) excelChart(ctx context.Context, c *tool.Call) (*tool.Result, error
 	if s.YLabel != "" {
 		ch.YAxis.Title = excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: s.YLabel}}}
 	}
-	anchor, _ := excelize.CoordinatesToCellName(len(rows[0])+2, 2)
-	if err := f.AddChart(sheet, anchor, ch); err != nil {
-		return nil, tool.Invalid("data", "excel chart: "+err.Error(), "")
-	}
-	out, err := v.outputs(c, s.Title, ".xlsx")
-	if err != nil {
-		return nil, err
-	}
-	file, err := out.WriteFrom(".xlsx", func(w io.Writer) error { _, err := f.WriteTo(w); return err })
-	if err != nil {
-		return nil, fmt.Errorf("excel chart: write: %w", err)
-	}
-	return &tool.Result{
-		Summary: fmt.Sprintf("Excel %s chart %q with %d data rows saved to %s", s.Type, s.Title, n-1, v.d.Sandbox.Rel(file.Path)),
-		Data:    map[string]any{"output": v.d.Sandbox.Rel(file.Path), "sheet": sheet, "rows": n - 1, "series": seriesNames(s)},
-		Files:   []tool.File{file},
-	}, nil
+	return ch
 }
 
 func orStr(s, def string) string {

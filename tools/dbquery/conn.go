@@ -63,49 +63,7 @@ func (q *dbq) open(ctx context.Context, c *Connection) (*session, error) {
 		return nil, err
 	}
 	timeoutMS := q.cfg.TimeoutSeconds * 1000
-	var db *sql.DB
-	switch d {
-	case sqlcheck.SQLite:
-		path := strings.TrimPrefix(c.DSN, "file:")
-		if i := strings.IndexByte(path, '?'); i >= 0 {
-			path = path[:i]
-		}
-		if _, err := os.Stat(path); err != nil {
-			return nil, tool.Errorf(tool.CodeUnavailable, "check the dsn of this connection in the config", "connection %s: database file %s not found", c.Name, filepath.Base(path))
-		}
-		u := url.URL{Scheme: "file", Opaque: path}
-		v := url.Values{}
-		v.Set("mode", "ro")
-		v.Add("_pragma", "query_only(1)")
-		v.Add("_pragma", "trusted_schema(0)")
-		v.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", min(timeoutMS, 5000)))
-		u.RawQuery = v.Encode()
-		db, err = sql.Open("sqlite", u.String())
-	case sqlcheck.Postgres:
-		cfg, perr := pgx.ParseConfig(c.DSN)
-		if perr != nil {
-			return nil, tool.Errorf(tool.CodeInvalid, "fix the dsn of this connection in the config", "connection %s: bad PostgreSQL dsn: %s", c.Name, redact(perr.Error(), c))
-		}
-		// Every transaction on this connection is read-only unless changed,
-		// and the explicit BEGIN READ ONLY below says so again.
-		cfg.RuntimeParams["default_transaction_read_only"] = "on"
-		cfg.RuntimeParams["statement_timeout"] = fmt.Sprint(timeoutMS)
-		cfg.RuntimeParams["application_name"] = "clawbridge db_query"
-		db = stdlib.OpenDB(*cfg)
-	case sqlcheck.MySQL:
-		cfg, merr := mysql.ParseDSN(c.DSN)
-		if merr != nil {
-			return nil, tool.Errorf(tool.CodeInvalid, "fix the dsn of this connection in the config", "connection %s: bad MySQL dsn: %s", c.Name, redact(merr.Error(), c))
-		}
-		cfg.MultiStatements = false
-		cfg.AllowAllFiles = false
-		cfg.ParseTime = true
-		conn, cerr := mysql.NewConnector(cfg)
-		if cerr != nil {
-			return nil, cerr
-		}
-		db = sql.OpenDB(conn)
-	}
+	db, err := openDB(c, d, timeoutMS)
 	if err != nil {
 		return nil, err
 	}
@@ -122,26 +80,7 @@ func (q *dbq) open(ctx context.Context, c *Connection) (*session, error) {
 			return nil, err
 		}
 	case sqlcheck.SQLite:
-		if _, err := sqlite.Limit(s.conn, sqlite3.SQLITE_LIMIT_ATTACHED, 0); err != nil {
-			s.close()
-			return nil, err
-		}
-		// No value (a printf or randomblob result) larger than this.
-		if _, err := sqlite.Limit(s.conn, sqlite3.SQLITE_LIMIT_LENGTH, maxSQLiteValue); err != nil {
-			s.close()
-			return nil, err
-		}
-		if s.sqlite, err = loadSQLiteAccess(ctx, s.conn, c); err != nil {
-			s.close()
-			return nil, err
-		}
-		if err := s.conn.Raw(func(dc any) error {
-			ar, ok := dc.(sqlite.AuthorizerRegisterer)
-			if !ok {
-				return fmt.Errorf("sqlite driver without authorizer support (%T)", dc)
-			}
-			return ar.RegisterAuthorizer(s.sqlite.authorize)
-		}); err != nil {
+		if err := s.lockSQLite(ctx, c); err != nil {
 			s.close()
 			return nil, err
 		}
@@ -165,6 +104,81 @@ func (q *dbq) open(ctx context.Context, c *Connection) (*session, error) {
 		}
 	}
 	return s, nil
+}
+
+// openDB opens the connection's database read-only where the driver can:
+// a SQLite file in ro mode with query_only, a PostgreSQL session whose
+// transactions default to read-only, a MySQL connection without multiple
+// statements or local files.
+func openDB(c *Connection, d sqlcheck.Dialect, timeoutMS int) (*sql.DB, error) {
+	var db *sql.DB
+	var err error
+	switch d {
+	case sqlcheck.SQLite:
+		path := strings.TrimPrefix(c.DSN, "file:")
+		if i := strings.IndexByte(path, '?'); i >= 0 {
+			path = path[:i]
+		}
+		if _, err := os.Stat(path); err != nil {
+			return nil, tool.Errorf(tool.CodeUnavailable, "check the dsn of this connection in the config", "connection %s: database file %s not found", c.Name, filepath.Base(path))
+		}
+		u := url.URL{Scheme: "file", Opaque: path}
+		v := url.Values{}
+		v.Set("mode", "ro")
+		v.Add("_pragma", "query_only(1)")
+		v.Add("_pragma", "trusted_schema(0)")
+		v.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", min(timeoutMS, 5000)))
+		u.RawQuery = v.Encode()
+		db, err = sql.Open("sqlite", u.String())
+	case sqlcheck.Postgres:
+		cfg, perr := pgx.ParseConfig(c.DSN)
+		if perr != nil {
+			return nil, tool.Errorf(tool.CodeInvalid, "fix the dsn of this connection in the config", "connection %s: bad PostgreSQL dsn: %s", c.Name, redact(perr.Error(), c))
+		}
+		// Every transaction on this connection is read-only unless changed,
+		// and the explicit BEGIN READ ONLY in open says so again.
+		cfg.RuntimeParams["default_transaction_read_only"] = "on"
+		cfg.RuntimeParams["statement_timeout"] = fmt.Sprint(timeoutMS)
+		cfg.RuntimeParams["application_name"] = "clawbridge db_query"
+		db = stdlib.OpenDB(*cfg)
+	case sqlcheck.MySQL:
+		cfg, merr := mysql.ParseDSN(c.DSN)
+		if merr != nil {
+			return nil, tool.Errorf(tool.CodeInvalid, "fix the dsn of this connection in the config", "connection %s: bad MySQL dsn: %s", c.Name, redact(merr.Error(), c))
+		}
+		cfg.MultiStatements = false
+		cfg.AllowAllFiles = false
+		cfg.ParseTime = true
+		conn, cerr := mysql.NewConnector(cfg)
+		if cerr != nil {
+			return nil, cerr
+		}
+		db = sql.OpenDB(conn)
+	}
+	return db, err
+}
+
+// lockSQLite limits a SQLite session: no ATTACH, no oversized values, and
+// an authorizer that admits only the configured tables.
+func (s *session) lockSQLite(ctx context.Context, c *Connection) error {
+	var err error
+	if _, err := sqlite.Limit(s.conn, sqlite3.SQLITE_LIMIT_ATTACHED, 0); err != nil {
+		return err
+	}
+	// No value (a printf or randomblob result) larger than this.
+	if _, err := sqlite.Limit(s.conn, sqlite3.SQLITE_LIMIT_LENGTH, maxSQLiteValue); err != nil {
+		return err
+	}
+	if s.sqlite, err = loadSQLiteAccess(ctx, s.conn, c); err != nil {
+		return err
+	}
+	return s.conn.Raw(func(dc any) error {
+		ar, ok := dc.(sqlite.AuthorizerRegisterer)
+		if !ok {
+			return fmt.Errorf("sqlite driver without authorizer support (%T)", dc)
+		}
+		return ar.RegisterAuthorizer(s.sqlite.authorize)
+	})
 }
 
 // secrets returns the credential parts of a DSN.

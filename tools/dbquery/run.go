@@ -363,6 +363,44 @@ func (q *dbq) describe(ctx context.Context, c *Connection, table string) (*tool.
 		}
 		return nil, tool.Invalid("table", fmt.Sprintf("table %q is not available in %s", table, c.Name), "tables: "+strings.Join(names, ", "))
 	}
+	cols, err := q.columns(ctx, s, c, t)
+	if err != nil {
+		return nil, err
+	}
+	// A few example values per column help the model write correct filters
+	// (date formats, codes, enum spellings).
+	ref := quoteIdent(s.d, t.Name)
+	if t.Schema != "" {
+		ref = quoteIdent(s.d, t.Schema) + "." + ref
+	}
+	ex, err := q.fetchCols(ctx, s, c, "SELECT * FROM "+ref+" LIMIT 3", 3, 1000)
+	if err == nil {
+		for i := range cols {
+			for j, name := range ex.Columns {
+				if name == cols[i].Name {
+					for _, r := range ex.Rows {
+						cols[i].Examples = append(cols[i].Examples, r[j])
+					}
+				}
+			}
+		}
+	}
+	return &tool.Result{Summary: fmt.Sprintf("%s.%s: %s", c.Name, t.full(), wording.Count(len(cols), "column", "columns")), Data: map[string]any{
+		"connection": c.Name, "table": t.full(), "type": t.Type, "columns": cols,
+	}}, nil
+}
+
+// dbColumn describes a column of a table, with a few example values.
+type dbColumn struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Nullable bool   `json:"nullable"`
+	Primary  bool   `json:"primary_key,omitempty"`
+	Examples []any  `json:"examples,omitempty"`
+}
+
+// columns lists t's columns from the database's catalogue.
+func (q *dbq) columns(ctx context.Context, s *session, c *Connection, t *tableRef) ([]dbColumn, error) {
 	var stmt string
 	var args []any
 	switch s.d {
@@ -388,16 +426,9 @@ func (q *dbq) describe(ctx context.Context, c *Connection, table string) (*tool.
 	if err != nil {
 		return nil, q.dbError(err, c)
 	}
-	type col struct {
-		Name     string `json:"name"`
-		Type     string `json:"type"`
-		Nullable bool   `json:"nullable"`
-		Primary  bool   `json:"primary_key,omitempty"`
-		Examples []any  `json:"examples,omitempty"`
-	}
-	var cols []col
+	var cols []dbColumn
 	for rows.Next() {
-		var cl col
+		var cl dbColumn
 		var nullable string
 		var pk int
 		if err := rows.Scan(&cl.Name, &cl.Type, &nullable, &pk); err != nil {
@@ -408,25 +439,5 @@ func (q *dbq) describe(ctx context.Context, c *Connection, table string) (*tool.
 		cols = append(cols, cl)
 	}
 	rows.Close()
-	// A few example values per column help the model write correct filters
-	// (date formats, codes, enum spellings).
-	ref := quoteIdent(s.d, t.Name)
-	if t.Schema != "" {
-		ref = quoteIdent(s.d, t.Schema) + "." + ref
-	}
-	ex, err := q.fetchCols(ctx, s, c, "SELECT * FROM "+ref+" LIMIT 3", 3, 1000)
-	if err == nil {
-		for i := range cols {
-			for j, name := range ex.Columns {
-				if name == cols[i].Name {
-					for _, r := range ex.Rows {
-						cols[i].Examples = append(cols[i].Examples, r[j])
-					}
-				}
-			}
-		}
-	}
-	return &tool.Result{Summary: fmt.Sprintf("%s.%s: %s", c.Name, t.full(), wording.Count(len(cols), "column", "columns")), Data: map[string]any{
-		"connection": c.Name, "table": t.full(), "type": t.Type, "columns": cols,
-	}}, nil
+	return cols, nil
 }

@@ -28,69 +28,36 @@ func (g *generator) fromBlocks(raw []rawBlock) ([]docx.Block, string, error) {
 	load := g.imageLoader(g.d.Sandbox.Root())
 	for i, b := range raw {
 		field := fmt.Sprintf("blocks[%d]", i)
-		need := func(name string, ok bool) error {
-			if !ok {
-				return tool.Invalid("blocks", fmt.Sprintf("%s (%s) needs %s", field, b.Type, name), "see the block fields in the schema")
-			}
-			return nil
+		if name, ok := blockNeeds(b); !ok {
+			return nil, "", tool.Invalid("blocks", fmt.Sprintf("%s (%s) needs %s", field, b.Type, name), "see the block fields in the schema")
 		}
 		sample.WriteString(b.Text)
 		switch b.Type {
 		case "heading":
-			if err := need("text", b.Text != ""); err != nil {
-				return nil, "", err
-			}
 			lvl := b.Level
 			if lvl == 0 {
 				lvl = 1
 			}
 			out = append(out, docx.Heading{Level: lvl, Runs: docx.InlineMarkdown(b.Text)})
 		case "paragraph":
-			if err := need("text", b.Text != ""); err != nil {
-				return nil, "", err
-			}
 			for _, para := range strings.Split(b.Text, "\n\n") {
 				out = append(out, docx.Paragraph{Runs: docx.InlineMarkdown(para), Align: b.Align})
 			}
 		case "quote":
-			if err := need("text", b.Text != ""); err != nil {
-				return nil, "", err
-			}
 			out = append(out, docx.Quote{Blocks: []docx.Block{docx.Paragraph{Runs: docx.InlineMarkdown(b.Text)}}})
 		case "code":
-			if err := need("text", b.Text != ""); err != nil {
-				return nil, "", err
-			}
 			out = append(out, docx.CodeBlock{Text: b.Text})
 		case "bullets", "numbered":
-			if err := need("items", len(b.Items) > 0); err != nil {
-				return nil, "", err
-			}
 			for _, it := range b.Items {
 				sample.WriteString(it)
 			}
 			out = append(out, nestList(b.Items, b.Type == "numbered"))
 		case "table":
-			if err := need("header or rows", len(b.Header) > 0 || len(b.Rows) > 0); err != nil {
-				return nil, "", err
-			}
-			t := docx.Table{}
 			for _, h := range b.Header {
-				t.Header = append(t.Header, docx.Cell(docx.InlineMarkdown(h)))
 				sample.WriteString(h)
 			}
-			for _, r := range b.Rows {
-				var row []docx.Cell
-				for _, c := range r {
-					row = append(row, docx.Cell(docx.InlineMarkdown(c)))
-				}
-				t.Rows = append(t.Rows, row)
-			}
-			out = append(out, t)
+			out = append(out, tableBlock(b))
 		case "image":
-			if err := need("path", b.Path != ""); err != nil {
-				return nil, "", err
-			}
 			data, err := load(b.Path)
 			if err != nil {
 				return nil, "", tool.Invalid("blocks", fmt.Sprintf("%s: image %q: %v", field, b.Path, err), "images must be PNG, JPEG, GIF, BMP, TIFF or WebP files inside the workspace")
@@ -108,6 +75,38 @@ func (g *generator) fromBlocks(raw []rawBlock) ([]docx.Block, string, error) {
 		}
 	}
 	return out, sample.String(), nil
+}
+
+// blockNeeds names the field a block of its type cannot do without, and
+// whether b has it.
+func blockNeeds(b rawBlock) (string, bool) {
+	switch b.Type {
+	case "heading", "paragraph", "quote", "code":
+		return "text", b.Text != ""
+	case "bullets", "numbered":
+		return "items", len(b.Items) > 0
+	case "table":
+		return "header or rows", len(b.Header) > 0 || len(b.Rows) > 0
+	case "image":
+		return "path", b.Path != ""
+	}
+	return "", true
+}
+
+// tableBlock is a table block's header and rows, as inline Markdown.
+func tableBlock(b rawBlock) docx.Table {
+	t := docx.Table{}
+	for _, h := range b.Header {
+		t.Header = append(t.Header, docx.Cell(docx.InlineMarkdown(h)))
+	}
+	for _, r := range b.Rows {
+		var row []docx.Cell
+		for _, c := range r {
+			row = append(row, docx.Cell(docx.InlineMarkdown(c)))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
 }
 
 // nestList builds a list where two leading spaces (or a tab) per level nest

@@ -34,45 +34,9 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 		}
 	}
 
-	var blocks []docx.Block
-	var sample string
-	switch {
-	case a.Has("blocks"):
-		var raw []rawBlock
-		if err := a.Decode("blocks", &raw); err != nil {
-			return nil, err
-		}
-		if len(raw) == 0 {
-			return nil, tool.Invalid("blocks", "blocks is empty", "give at least one block, e.g. {\"type\":\"paragraph\",\"text\":\"Hello\"}")
-		}
-		var err error
-		blocks, sample, err = g.fromBlocks(raw)
-		if err != nil {
-			return nil, err
-		}
-	default:
-		md := []byte(a.String("text"))
-		base := g.d.Sandbox.Root()
-		if a.Has("path") {
-			p, err := g.d.Sandbox.Resolve(a.String("path"))
-			if err != nil {
-				return nil, tool.PathError("path", a.String("path"), err)
-			}
-			md, err = tool.ReadRegular("path", a.String("path"), p, maxMarkdown)
-			if err != nil {
-				return nil, err
-			}
-			base = filepath.Dir(p)
-		}
-		if strings.TrimSpace(string(md)) == "" {
-			return nil, tool.Invalid("text", "the Markdown is empty", "give the document content")
-		}
-		sample = string(md)
-		var err error
-		blocks, err = docx.ParseMarkdown(md, g.imageLoader(base))
-		if err != nil {
-			return nil, imageErr("text", err)
-		}
+	blocks, sample, err := g.content(a)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Title != "" {
 		blocks = append([]docx.Block{docx.Paragraph{Style: "Title", Runs: docx.Text(opts.Title)}}, blocks...)
@@ -112,6 +76,48 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 		},
 		Files: files,
 	}, nil
+}
+
+// content reads the document's blocks from blocks, or from Markdown in
+// text or the file at path, with a sample of its text for the language.
+func (g *generator) content(a tool.Args) (blocks []docx.Block, sample string, err error) {
+	switch {
+	case a.Has("blocks"):
+		var raw []rawBlock
+		if err := a.Decode("blocks", &raw); err != nil {
+			return nil, "", err
+		}
+		if len(raw) == 0 {
+			return nil, "", tool.Invalid("blocks", "blocks is empty", "give at least one block, e.g. {\"type\":\"paragraph\",\"text\":\"Hello\"}")
+		}
+		blocks, sample, err = g.fromBlocks(raw)
+		if err != nil {
+			return nil, "", err
+		}
+	default:
+		md := []byte(a.String("text"))
+		base := g.d.Sandbox.Root()
+		if a.Has("path") {
+			p, err := g.d.Sandbox.Resolve(a.String("path"))
+			if err != nil {
+				return nil, "", tool.PathError("path", a.String("path"), err)
+			}
+			md, err = tool.ReadRegular("path", a.String("path"), p, maxMarkdown)
+			if err != nil {
+				return nil, "", err
+			}
+			base = filepath.Dir(p)
+		}
+		if strings.TrimSpace(string(md)) == "" {
+			return nil, "", tool.Invalid("text", "the Markdown is empty", "give the document content")
+		}
+		sample = string(md)
+		blocks, err = docx.ParseMarkdown(md, g.imageLoader(base))
+		if err != nil {
+			return nil, "", imageErr("text", err)
+		}
+	}
+	return blocks, sample, nil
 }
 
 // imageLoader reads images from the workspace, relative to base

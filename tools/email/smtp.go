@@ -47,35 +47,11 @@ func (e *emailTool) transmit(ctx context.Context, raw []byte, rcpts []*mail.Addr
 		}
 		return logging.RedactString(s)
 	}
-	tlsConf := &tls.Config{ServerName: e.cfg.Host, MinVersion: tls.VersionTLS12}
-	if e.cfg.CAFile != "" {
-		pem, err := os.ReadFile(e.cfg.CAFile)
-		if err != nil {
-			return failed("", tool.Errorf(tool.CodeUnavailable, "fix tools.email.ca_file", "cannot read the CA file: %v", err))
-		}
-		pool, err := x509.SystemCertPool()
-		if err != nil || pool == nil {
-			pool = x509.NewCertPool()
-		}
-		if !pool.AppendCertsFromPEM(pem) {
-			return failed("", tool.Errorf(tool.CodeUnavailable, "fix tools.email.ca_file", "the CA file holds no PEM certificate"))
-		}
-		tlsConf.RootCAs = pool
+	tlsConf, err := e.tlsConfig()
+	if err != nil {
+		return failed("", err)
 	}
-	opts := []gomail.Option{gomail.WithPort(e.cfg.port()), gomail.WithTimeout(e.cfg.Timeout), gomail.WithTLSConfig(tlsConf)}
-	if e.cfg.Security == "tls" {
-		opts = append(opts, gomail.WithSSL())
-	} else {
-		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
-	}
-	if e.cfg.Username != "" {
-		auth := gomail.SMTPAuthPlain
-		if e.cfg.Auth == "login" {
-			auth = gomail.SMTPAuthLogin
-		}
-		opts = append(opts, gomail.WithSMTPAuth(auth), gomail.WithUsername(e.cfg.Username), gomail.WithPassword(password))
-	}
-	client, err := gomail.NewClient(e.cfg.Host, opts...)
+	client, err := gomail.NewClient(e.cfg.Host, e.clientOptions(tlsConf, password)...)
 	if err != nil {
 		return failed("", tool.Errorf(tool.CodeUnavailable, "fix tools.email", "SMTP client: %s", scrub(err.Error())))
 	}
@@ -132,6 +108,46 @@ func (e *emailTool) transmit(ctx context.Context, raw []byte, rcpts []*mail.Addr
 		answer = scrub(dc.ServerResponse())
 	}
 	return sendResult{State: sendonce.Sent, Answer: answer}
+}
+
+// tlsConfig verifies the server as host, against ca_file added to the
+// system's roots when set.
+func (e *emailTool) tlsConfig() (*tls.Config, error) {
+	tlsConf := &tls.Config{ServerName: e.cfg.Host, MinVersion: tls.VersionTLS12}
+	if e.cfg.CAFile != "" {
+		pem, err := os.ReadFile(e.cfg.CAFile)
+		if err != nil {
+			return nil, tool.Errorf(tool.CodeUnavailable, "fix tools.email.ca_file", "cannot read the CA file: %v", err)
+		}
+		pool, err := x509.SystemCertPool()
+		if err != nil || pool == nil {
+			pool = x509.NewCertPool()
+		}
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, tool.Errorf(tool.CodeUnavailable, "fix tools.email.ca_file", "the CA file holds no PEM certificate")
+		}
+		tlsConf.RootCAs = pool
+	}
+	return tlsConf, nil
+}
+
+// clientOptions are the SMTP client's port, timeout, TLS (implicit, or
+// STARTTLS required) and login.
+func (e *emailTool) clientOptions(tlsConf *tls.Config, password string) []gomail.Option {
+	opts := []gomail.Option{gomail.WithPort(e.cfg.port()), gomail.WithTimeout(e.cfg.Timeout), gomail.WithTLSConfig(tlsConf)}
+	if e.cfg.Security == "tls" {
+		opts = append(opts, gomail.WithSSL())
+	} else {
+		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
+	}
+	if e.cfg.Username != "" {
+		auth := gomail.SMTPAuthPlain
+		if e.cfg.Auth == "login" {
+			auth = gomail.SMTPAuthLogin
+		}
+		opts = append(opts, gomail.WithSMTPAuth(auth), gomail.WithUsername(e.cfg.Username), gomail.WithPassword(password))
+	}
+	return opts
 }
 
 func failed(answer string, err error) sendResult {

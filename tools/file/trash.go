@@ -68,24 +68,7 @@ func (ft *fileTool) restore(ctx context.Context, c *tool.Call) (*tool.Result, er
 	if _, err := os.Lstat(payload); err != nil {
 		return nil, tool.Errorf(tool.CodeNotFound, "", "trash item %s has no content left", rec.ID)
 	}
-	var dst string
-	var err error
-	if out := c.Args.String("output"); out != "" {
-		dst, err = ft.resolveLink("output", out)
-		if err == nil {
-			if info, serr := os.Stat(dst); serr == nil && info.IsDir() {
-				// Into a directory: resolved through links, so that a link
-				// to the trash is seen as the trash.
-				var dir string
-				if dir, err = ft.resolveWrite("output", out); err == nil {
-					dst = filepath.Join(dir, filepath.Base(rec.Original))
-				}
-			}
-		}
-	} else {
-		// Re-resolve: the roots may have changed since the delete.
-		dst, err = ft.resolveLink("path", rec.Original)
-	}
+	dst, err := ft.restoreTarget(c, rec)
 	if err != nil {
 		return nil, err
 	}
@@ -109,4 +92,26 @@ func (ft *fileTool) restore(ctx context.Context, c *tool.Call) (*tool.Result, er
 		Summary: fmt.Sprintf("Restored %s from the trash", ft.rel(dst)),
 		Data:    map[string]any{"path": ft.rel(dst), "trash_id": rec.ID, "type": rec.Type},
 	}, nil
+}
+
+// restoreTarget is where rec goes back to: output (a file, or a directory
+// to restore into) or its original path.
+func (ft *fileTool) restoreTarget(c *tool.Call, rec trash.Record) (dst string, err error) {
+	if out := c.Args.String("output"); out != "" {
+		dst, err = ft.resolveLink("output", out)
+		if err == nil {
+			if info, serr := os.Stat(dst); serr == nil && info.IsDir() {
+				// Into a directory: resolved through links, so that a link
+				// to the trash is seen as the trash.
+				var dir string
+				if dir, err = ft.resolveWrite("output", out); err == nil {
+					dst = filepath.Join(dir, filepath.Base(rec.Original))
+				}
+			}
+		}
+	} else {
+		// Re-resolve: the roots may have changed since the delete.
+		dst, err = ft.resolveLink("path", rec.Original)
+	}
+	return dst, err
 }

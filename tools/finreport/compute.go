@@ -146,57 +146,73 @@ func compute(es []Entry, start, end string, t func(string) string) *Report {
 	r.Gap = r.TotalAssets.Sub(r.TotalLiabs.Add(r.TotalEquity))
 	r.OpeningEquity = sumClass(opening, Equity).Add(result(opening))
 
-	// Cash flow, indirect method: net income, non-cash charges and working
-	// capital changes (operating); non-current assets (investing);
-	// borrowings, long-term liabilities and owners' equity (financing).
-	delta := func(classes ...Class) map[string]decimal.Decimal {
-		out := map[string]decimal.Decimal{}
-		for k, v := range closing {
-			for _, c := range classes {
-				if k.class == c {
-					out[k.name] = out[k.name].Add(v)
-				}
-			}
-		}
-		for k, v := range opening {
-			for _, c := range classes {
-				if k.class == c {
-					out[k.name] = out[k.name].Sub(v)
-				}
-			}
-		}
-		return out
-	}
-	addLines := func(s *Section, m map[string]decimal.Decimal, sign int64, prefix string) {
-		var names []string
-		for n := range m {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			v := m[n].Mul(decimal.NewFromInt(sign))
-			if v.IsZero() {
-				continue
-			}
-			s.Lines = append(s.Lines, Line{Label: prefix + n, Amount: v})
-			s.Total = s.Total.Add(v)
-		}
-	}
+	cashFlow(r, opening, closing, t)
+	r.Ratios = ratios(r, t)
+	return r
+}
+
+// cashFlow fills the cash flow statement, indirect method: net income,
+// non-cash charges and working capital changes (operating); non-current
+// assets (investing); borrowings, long-term liabilities and owners' equity
+// (financing).
+func cashFlow(r *Report, opening, closing map[acct]decimal.Decimal, t func(string) string) {
 	r.Operating = Section{Key: "operating", Title: t("Operating activities")}
 	r.Operating.Lines = append(r.Operating.Lines, Line{Label: t("Net income"), Amount: r.NetIncome})
 	r.Operating.Total = r.NetIncome
-	addLines(&r.Operating, delta(ContraAsset), 1, t("Depreciation and amortisation: "))
-	addLines(&r.Operating, delta(CurrentAsset), -1, t("Change in "))
-	addLines(&r.Operating, delta(CurrentLiability), 1, t("Change in "))
+	addLines(&r.Operating, balanceChange(opening, closing, ContraAsset), 1, t("Depreciation and amortisation: "))
+	addLines(&r.Operating, balanceChange(opening, closing, CurrentAsset), -1, t("Change in "))
+	addLines(&r.Operating, balanceChange(opening, closing, CurrentLiability), 1, t("Change in "))
 	r.Investing = Section{Key: "investing", Title: t("Investing activities")}
-	addLines(&r.Investing, delta(NonCurrentAsset), -1, t("Change in "))
+	addLines(&r.Investing, balanceChange(opening, closing, NonCurrentAsset), -1, t("Change in "))
 	r.Financing = Section{Key: "financing", Title: t("Financing activities")}
-	addLines(&r.Financing, delta(Borrowing, NonCurrentLiab, Equity), 1, t("Change in "))
+	addLines(&r.Financing, balanceChange(opening, closing, Borrowing, NonCurrentLiab, Equity), 1, t("Change in "))
 	r.NetCashChange = r.Operating.Total.Add(r.Investing.Total).Add(r.Financing.Total)
 	r.CashOpening = sumClass(opening, Cash)
 	r.CashClosing = sumClass(closing, Cash)
 	r.CashReconGap = r.CashClosing.Sub(r.CashOpening).Sub(r.NetCashChange)
+}
 
+// balanceChange is each account's change from opening to closing over the
+// given classes.
+func balanceChange(opening, closing map[acct]decimal.Decimal, classes ...Class) map[string]decimal.Decimal {
+	out := map[string]decimal.Decimal{}
+	for k, v := range closing {
+		for _, c := range classes {
+			if k.class == c {
+				out[k.name] = out[k.name].Add(v)
+			}
+		}
+	}
+	for k, v := range opening {
+		for _, c := range classes {
+			if k.class == c {
+				out[k.name] = out[k.name].Sub(v)
+			}
+		}
+	}
+	return out
+}
+
+// addLines adds one line per account of m (sorted by name, signed by
+// sign, zero ones left out) to s and its total.
+func addLines(s *Section, m map[string]decimal.Decimal, sign int64, prefix string) {
+	var names []string
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		v := m[n].Mul(decimal.NewFromInt(sign))
+		if v.IsZero() {
+			continue
+		}
+		s.Lines = append(s.Lines, Line{Label: prefix + n, Amount: v})
+		s.Total = s.Total.Add(v)
+	}
+}
+
+// ratios are the financial ratios of r; a ratio over zero has no value.
+func ratios(r *Report, t func(string) string) []Ratio {
 	div := func(a, b decimal.Decimal) *decimal.Decimal {
 		if b.IsZero() {
 			return nil
@@ -210,12 +226,11 @@ func compute(es []Entry, start, end string, t func(string) string) *Report {
 		avgEquity = r.TotalEquity.Add(r.OpeningEquity).Div(decimal.NewFromInt(2))
 		roeFormula = t("net income / average equity")
 	}
-	r.Ratios = []Ratio{
+	return []Ratio{
 		{Key: "gross_margin", Name: t("Gross margin"), Value: div(r.GrossProfit, r.Revenue.Total), Formula: t("(revenue - cost of sales) / revenue")},
 		{Key: "net_margin", Name: t("Net margin"), Value: div(r.NetIncome, r.Revenue.Total), Formula: t("net income / revenue")},
 		{Key: "current_ratio", Name: t("Current ratio"), Value: div(r.CurrentAssets.Total, r.CurrentLiabs.Total), Formula: t("current assets / current liabilities")},
 		{Key: "debt_ratio", Name: t("Debt ratio"), Value: div(r.TotalLiabs, r.TotalAssets), Formula: t("total liabilities / total assets")},
 		{Key: "roe", Name: t("Return on equity"), Value: div(r.NetIncome, avgEquity), Formula: roeFormula},
 	}
-	return r
 }

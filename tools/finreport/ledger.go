@@ -103,13 +103,45 @@ var columnRoles = map[string][]string{
 
 // readLedger reads and validates the ledger; errors name the bad cell.
 func readLedger(r *table.Reader, mapping map[string]string) ([]Entry, []string, error) {
+	idx, err := ledgerColumns(r, mapping)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []Entry
+	var notes []string
+	for {
+		cells, row, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, nil, err // a table reading error is already a tool error
+		}
+		e, err := ledgerEntry(r, idx, cells, row)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, e)
+	}
+	if len(out) == 0 {
+		return nil, nil, tool.Invalid("path", "the ledger has no entries", "")
+	}
+	if idx["amount"] >= 0 && idx["debit"] < 0 {
+		notes = append(notes, "single amount column read as debit-positive (credits negative) unless a direction column says otherwise")
+	}
+	return out, notes, nil
+}
+
+// ledgerColumns finds the column of each role (-1 when absent): as mapped,
+// else by its usual header names. Date, account and the amounts are needed.
+func ledgerColumns(r *table.Reader, mapping map[string]string) (map[string]int, error) {
 	idx := map[string]int{}
 	for role := range columnRoles {
 		idx[role] = -1
 	}
 	for role, col := range mapping {
 		if _, ok := columnRoles[role]; !ok {
-			return nil, nil, tool.Invalid("columns", fmt.Sprintf("unknown role %q", role), "roles: date, account, debit, credit, amount, category, direction")
+			return nil, tool.Invalid("columns", fmt.Sprintf("unknown role %q", role), "roles: date, account, debit, credit, amount, category, direction")
 		}
 		found := false
 		for i, h := range r.Header {
@@ -118,7 +150,7 @@ func readLedger(r *table.Reader, mapping map[string]string) ([]Entry, []string, 
 			}
 		}
 		if !found {
-			return nil, nil, tool.Invalid("columns", fmt.Sprintf("column %q (for %s) not found", col, role), "columns: "+strings.Join(r.Header, ", "))
+			return nil, tool.Invalid("columns", fmt.Sprintf("column %q (for %s) not found", col, role), "columns: "+strings.Join(r.Header, ", "))
 		}
 	}
 	for i, h := range r.Header {
@@ -135,102 +167,91 @@ func readLedger(r *table.Reader, mapping map[string]string) ([]Entry, []string, 
 		}
 	}
 	if idx["date"] < 0 || idx["account"] < 0 {
-		return nil, nil, tool.Invalid("path", "the ledger needs a date column and an account column", "found columns: "+strings.Join(r.Header, ", ")+"; map them with columns: {\"date\": \"...\", \"account\": \"...\"}")
+		return nil, tool.Invalid("path", "the ledger needs a date column and an account column", "found columns: "+strings.Join(r.Header, ", ")+"; map them with columns: {\"date\": \"...\", \"account\": \"...\"}")
 	}
 	if idx["amount"] < 0 && (idx["debit"] < 0 || idx["credit"] < 0) {
-		return nil, nil, tool.Invalid("path", "the ledger needs debit and credit columns, or an amount column", "found columns: "+strings.Join(r.Header, ", "))
+		return nil, tool.Invalid("path", "the ledger needs debit and credit columns, or an amount column", "found columns: "+strings.Join(r.Header, ", "))
 	}
-	var out []Entry
-	var notes []string
-	money := func(s string, row, col int, what string) (decimal.Decimal, error) {
-		s = strings.TrimSpace(strings.NewReplacer(",", "", "¥", "", "￥", "", "$", "", " ", "").Replace(s))
-		if s == "" || s == "-" {
-			return decimal.Zero, nil
-		}
-		neg := false
-		if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
-			s, neg = s[1:len(s)-1], true
-		}
-		d, err := decimal.NewFromString(s)
-		if err != nil {
-			return decimal.Zero, tool.Invalid("path", fmt.Sprintf("%s: %s %q is not an amount", r.CellRef(row, col), what, s), "amounts are plain numbers like 1234.56")
-		}
-		if neg {
-			d = d.Neg()
-		}
-		return d, nil
+	return idx, nil
+}
+
+// ledgerEntry reads the entry of one row.
+func ledgerEntry(r *table.Reader, idx map[string]int, cells []string, row int) (Entry, error) {
+	e := Entry{Account: cells[idx["account"]]}
+	date, ok := table.ParseDate(cells[idx["date"]])
+	if !ok {
+		return e, tool.Invalid("path", fmt.Sprintf("%s: date %q is not a date", r.CellRef(row, idx["date"]), cells[idx["date"]]), "write dates like 2024-03-31")
 	}
-	for {
-		cells, row, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, nil, err // a table reading error is already a tool error
-		}
-		e := Entry{Account: cells[idx["account"]]}
-		date, ok := table.ParseDate(cells[idx["date"]])
-		if !ok {
-			return nil, nil, tool.Invalid("path", fmt.Sprintf("%s: date %q is not a date", r.CellRef(row, idx["date"]), cells[idx["date"]]), "write dates like 2024-03-31")
-		}
-		e.Date = date[:10]
-		if e.Account == "" {
-			return nil, nil, tool.Invalid("path", fmt.Sprintf("%s: the account is empty", r.CellRef(row, idx["account"])), "")
-		}
-		catText := ""
-		if idx["category"] >= 0 {
-			catText = cells[idx["category"]]
-		}
-		cls, ok := classify(catText)
-		if !ok {
-			cls, ok = classify(e.Account)
-		}
-		if !ok {
-			ref := r.CellRef(row, idx["account"])
-			if catText != "" {
-				ref = r.CellRef(row, idx["category"])
-			}
-			return nil, nil, tool.Invalid("path", fmt.Sprintf("%s: cannot tell what kind of account %q is", ref, e.Account),
-				"add a category column with one of: cash, current_asset, non_current_asset, accumulated_depreciation, current_liability, borrowing, non_current_liability, equity, revenue, other_income, cogs, expense, income_tax (Chinese names such as 资产/负债/收入/费用 work too)")
-		}
-		e.Class = cls
-		if idx["debit"] >= 0 && idx["credit"] >= 0 {
-			if e.Debit, err = money(cells[idx["debit"]], row, idx["debit"], "debit"); err != nil {
-				return nil, nil, err
-			}
-			if e.Credit, err = money(cells[idx["credit"]], row, idx["credit"], "credit"); err != nil {
-				return nil, nil, err
-			}
-		} else {
-			amt, err := money(cells[idx["amount"]], row, idx["amount"], "amount")
-			if err != nil {
-				return nil, nil, err
-			}
-			dir := ""
-			if idx["direction"] >= 0 {
-				dir = strings.ToLower(strings.TrimSpace(cells[idx["direction"]]))
-			}
-			switch dir {
-			case "credit", "cr", "c", "贷", "贷方":
-				amt = amt.Neg()
-			case "", "debit", "dr", "d", "借", "借方":
-			default:
-				return nil, nil, tool.Invalid("path", fmt.Sprintf("%s: direction %q is neither debit nor credit", r.CellRef(row, idx["direction"]), dir), "use debit/credit or 借/贷")
-			}
-			// A signed amount is debit-positive.
-			if amt.IsNegative() {
-				e.Credit = amt.Neg()
-			} else {
-				e.Debit = amt
-			}
-		}
-		out = append(out, e)
+	e.Date = date[:10]
+	if e.Account == "" {
+		return e, tool.Invalid("path", fmt.Sprintf("%s: the account is empty", r.CellRef(row, idx["account"])), "")
 	}
-	if len(out) == 0 {
-		return nil, nil, tool.Invalid("path", "the ledger has no entries", "")
+	catText := ""
+	if idx["category"] >= 0 {
+		catText = cells[idx["category"]]
 	}
-	if idx["amount"] >= 0 && idx["debit"] < 0 {
-		notes = append(notes, "single amount column read as debit-positive (credits negative) unless a direction column says otherwise")
+	cls, ok := classify(catText)
+	if !ok {
+		cls, ok = classify(e.Account)
 	}
-	return out, notes, nil
+	if !ok {
+		ref := r.CellRef(row, idx["account"])
+		if catText != "" {
+			ref = r.CellRef(row, idx["category"])
+		}
+		return e, tool.Invalid("path", fmt.Sprintf("%s: cannot tell what kind of account %q is", ref, e.Account),
+			"add a category column with one of: cash, current_asset, non_current_asset, accumulated_depreciation, current_liability, borrowing, non_current_liability, equity, revenue, other_income, cogs, expense, income_tax (Chinese names such as 资产/负债/收入/费用 work too)")
+	}
+	e.Class = cls
+	var err error
+	if idx["debit"] >= 0 && idx["credit"] >= 0 {
+		if e.Debit, err = ledgerAmount(r, cells[idx["debit"]], row, idx["debit"], "debit"); err != nil {
+			return e, err
+		}
+		e.Credit, err = ledgerAmount(r, cells[idx["credit"]], row, idx["credit"], "credit")
+		return e, err
+	}
+	amt, err := ledgerAmount(r, cells[idx["amount"]], row, idx["amount"], "amount")
+	if err != nil {
+		return e, err
+	}
+	dir := ""
+	if idx["direction"] >= 0 {
+		dir = strings.ToLower(strings.TrimSpace(cells[idx["direction"]]))
+	}
+	switch dir {
+	case "credit", "cr", "c", "贷", "贷方":
+		amt = amt.Neg()
+	case "", "debit", "dr", "d", "借", "借方":
+	default:
+		return e, tool.Invalid("path", fmt.Sprintf("%s: direction %q is neither debit nor credit", r.CellRef(row, idx["direction"]), dir), "use debit/credit or 借/贷")
+	}
+	// A signed amount is debit-positive.
+	if amt.IsNegative() {
+		e.Credit = amt.Neg()
+	} else {
+		e.Debit = amt
+	}
+	return e, nil
+}
+
+// ledgerAmount reads the amount s in cell (row, col); empty or "-" is zero and
+// parentheses mean negative.
+func ledgerAmount(r *table.Reader, s string, row, col int, what string) (decimal.Decimal, error) {
+	s = strings.TrimSpace(strings.NewReplacer(",", "", "¥", "", "￥", "", "$", "", " ", "").Replace(s))
+	if s == "" || s == "-" {
+		return decimal.Zero, nil
+	}
+	neg := false
+	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
+		s, neg = s[1:len(s)-1], true
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return decimal.Zero, tool.Invalid("path", fmt.Sprintf("%s: %s %q is not an amount", r.CellRef(row, col), what, s), "amounts are plain numbers like 1234.56")
+	}
+	if neg {
+		d = d.Neg()
+	}
+	return d, nil
 }

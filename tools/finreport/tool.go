@@ -129,21 +129,9 @@ func (rp *reporter) run(ctx context.Context, c *tool.Call, write bool) (*tool.Re
 		return nil, err
 	}
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Date < entries[j].Date })
-	start, end := entries[0].Date, entries[len(entries)-1].Date
-	for _, p := range []struct {
-		name string
-		dst  *string
-	}{{"start", &start}, {"end", &end}} {
-		if v := c.Args.String(p.name); v != "" {
-			d, ok := table.ParseDate(v)
-			if !ok {
-				return nil, tool.Invalid(p.name, fmt.Sprintf("%s %q is not a date", p.name, v), "use YYYY-MM-DD")
-			}
-			*p.dst = d[:10]
-		}
-	}
-	if start > end {
-		return nil, tool.Invalid("start", fmt.Sprintf("start %s is after end %s", start, end), "")
+	start, end, err := reportPeriod(c, entries)
+	if err != nil {
+		return nil, err
 	}
 	lang := c.Args.String("language")
 	if lang == "" {
@@ -190,6 +178,28 @@ func (rp *reporter) run(ctx context.Context, c *tool.Call, write bool) (*tool.Re
 	data["markdown"] = md
 	data["outputs"] = []string{rp.d.Sandbox.Rel(xlsx.Path), rp.d.Sandbox.Rel(summary.Path)}
 	return &tool.Result{Summary: sum + "; saved " + rp.d.Sandbox.Rel(xlsx.Path), Data: data, Files: []tool.File{xlsx, summary}}, nil
+}
+
+// reportPeriod is start to end, by default the ledger's (sorted) first and
+// last dates.
+func reportPeriod(c *tool.Call, entries []Entry) (start, end string, err error) {
+	start, end = entries[0].Date, entries[len(entries)-1].Date
+	for _, p := range []struct {
+		name string
+		dst  *string
+	}{{"start", &start}, {"end", &end}} {
+		if v := c.Args.String(p.name); v != "" {
+			d, ok := table.ParseDate(v)
+			if !ok {
+				return "", "", tool.Invalid(p.name, fmt.Sprintf("%s %q is not a date", p.name, v), "use YYYY-MM-DD")
+			}
+			*p.dst = d[:10]
+		}
+	}
+	if start > end {
+		return "", "", tool.Invalid("start", fmt.Sprintf("start %s is after end %s", start, end), "")
+	}
+	return start, end, nil
 }
 
 func summaryData(r *Report) map[string]any {

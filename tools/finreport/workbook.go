@@ -106,11 +106,33 @@ func writeWorkbook(w io.Writer, r *Report, company string, t func(string) string
 	st := newStyles(f)
 	refs := cellRefs{}
 	period := fmt.Sprintf("%s – %s", r.Start, r.End)
+	if err := incomeSheet(f, st, r, company, period, t, refs); err != nil {
+		return nil, err
+	}
+	if err := balanceSheet(f, st, r, company, t, refs); err != nil {
+		return nil, err
+	}
+	if err := cashFlowSheet(f, st, r, company, period, t, refs); err != nil {
+		return nil, err
+	}
+	if err := ratioSheet(f, st, r, t, refs); err != nil {
+		return nil, err
+	}
+	full := true
+	if err := f.SetCalcProps(&excelize.CalcPropsOptions{FullCalcOnLoad: &full}); err != nil {
+		return nil, err
+	}
+	if _, err := f.WriteTo(w); err != nil {
+		return nil, err
+	}
+	return refs, nil
+}
 
-	// Income statement.
+// incomeSheet writes the income statement, noting its key cells in refs.
+func incomeSheet(f *excelize.File, st *styles, r *Report, company, period string, t func(string) string, refs cellRefs) error {
 	is, err := newSheet(f, t("Income Statement"), st, true)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	is.title(strings.TrimSpace(company + " " + t("Income Statement")))
 	is.put(t("Period") + ": " + period)
@@ -125,14 +147,14 @@ func writeWorkbook(w io.Writer, r *Report, company string, t func(string) string
 	tax := is.section(r.Tax, t("Total income tax"))
 	ni := is.formula(t("Net income"), fmt.Sprintf("%s-%s", is.ref(pt), is.ref(tax)), r.NetIncome, st.total)
 	refs["revenue"], refs["cogs"], refs["gross_profit"], refs["net_income"] = is.xref(rev), is.xref(cogs), is.xref(gp), is.xref(ni)
-	if err := is.sw.Flush(); err != nil {
-		return nil, err
-	}
+	return is.sw.Flush()
+}
 
-	// Balance sheet.
+// balanceSheet writes the balance sheet, noting its key cells in refs.
+func balanceSheet(f *excelize.File, st *styles, r *Report, company string, t func(string) string, refs cellRefs) error {
 	bs, err := newSheet(f, t("Balance Sheet"), st, false)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	bs.title(strings.TrimSpace(company + " " + t("Balance Sheet")))
 	bs.put(t("As of") + " " + r.End)
@@ -150,14 +172,15 @@ func writeWorkbook(w io.Writer, r *Report, company string, t func(string) string
 	gap := bs.formula(t("Check: assets - (liabilities + equity)"), fmt.Sprintf("ROUND(%s-%s,2)", bs.ref(ta), bs.ref(tle)), r.Gap, st.total)
 	refs["current_assets"], refs["total_assets"], refs["current_liabilities"], refs["total_liabilities"] = bs.xref(ca), bs.xref(ta), bs.xref(cl), bs.xref(tl)
 	refs["total_equity"], refs["gap"] = bs.xref(eq), bs.xref(gap)
-	if err := bs.sw.Flush(); err != nil {
-		return nil, err
-	}
+	return bs.sw.Flush()
+}
 
-	// Cash flow.
+// cashFlowSheet writes the cash flow statement (indirect method, starting
+// from the income statement's net income), noting its key cells in refs.
+func cashFlowSheet(f *excelize.File, st *styles, r *Report, company, period string, t func(string) string, refs cellRefs) error {
 	cf, err := newSheet(f, t("Cash Flow"), st, false)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cf.title(strings.TrimSpace(company + " " + t("Cash Flow Statement")))
 	cf.put(t("Period") + ": " + period + " (" + t("indirect method") + ")")
@@ -178,14 +201,15 @@ func writeWorkbook(w io.Writer, r *Report, company string, t func(string) string
 	closeRow := cf.value(t("Cash at end of period"), r.CashClosing)
 	rec := cf.formula(t("Check: actual change in cash - net change"), fmt.Sprintf("ROUND(%s-%s-%s,2)", cf.ref(closeRow), cf.ref(open), cf.ref(net)), r.CashReconGap, st.total)
 	refs["operating"], refs["investing"], refs["financing"], refs["net_cash_change"], refs["cash_recon_gap"] = cf.xref(opc), cf.xref(inv), cf.xref(fin), cf.xref(net), cf.xref(rec)
-	if err := cf.sw.Flush(); err != nil {
-		return nil, err
-	}
+	return cf.sw.Flush()
+}
 
-	// Ratios, as formulas over the statements.
+// ratioSheet writes the ratios as formulas over the statements' cells in
+// refs, noting each ratio's cell.
+func ratioSheet(f *excelize.File, st *styles, r *Report, t func(string) string, refs cellRefs) error {
 	rs, err := newSheet(f, t("Ratios"), st, false)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	rs.title(t("Financial ratios"))
 	rs.blank()
@@ -210,15 +234,5 @@ func writeWorkbook(w io.Writer, r *Report, company string, t func(string) string
 		row := rs.put(ra.Name, excelize.Cell{StyleID: style, Formula: formulas[ra.Key], Value: v}, excelize.Cell{StyleID: st.note, Value: ra.Formula})
 		refs[ra.Key] = rs.xref(row)
 	}
-	if err := rs.sw.Flush(); err != nil {
-		return nil, err
-	}
-	full := true
-	if err := f.SetCalcProps(&excelize.CalcPropsOptions{FullCalcOnLoad: &full}); err != nil {
-		return nil, err
-	}
-	if _, err := f.WriteTo(w); err != nil {
-		return nil, err
-	}
-	return refs, nil
+	return rs.sw.Flush()
 }

@@ -165,17 +165,9 @@ func (g *imageGen) card(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	if title == "" {
 		return nil, tool.Invalid("title", "title is empty", "give the card's title")
 	}
-	bgs := strings.Split(c.Args.StringOr("background", "#1e3a5f"), ",")
-	if len(bgs) > 2 {
-		return nil, tool.Invalid("background", "background has more than two colours", "give one colour, or two joined by a comma")
-	}
-	var cols []color.NRGBA
-	for _, s := range bgs {
-		col, err := parseColor("background", strings.TrimSpace(s))
-		if err != nil {
-			return nil, err
-		}
-		cols = append(cols, col)
+	cols, err := cardBackground(c)
+	if err != nil {
+		return nil, err
 	}
 	fg, err := parseColor("color", c.Args.StringOr("color", "#ffffff"))
 	if err != nil {
@@ -191,37 +183,14 @@ func (g *imageGen) card(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	blocks := []struct {
-		text string
-		size float64
-	}{{title, float64(w) / 14}, {c.Args.String("subtitle"), float64(w) / 24}, {c.Args.String("text"), float64(w) / 30}}
-	type line struct {
-		text    string
-		size, y float64
-	}
-	var missing []rune
-	var drawn []line
 	y := margin
 	if layer != nil && mode == "banner" {
 		y += float64(layer.Bounds().Dy()) + margin/2
 	}
-	for _, b := range blocks {
-		if strings.TrimSpace(b.text) == "" {
-			continue
-		}
-		missing = append(missing, f.Missing(b.text)...)
-		fc, err := f.NewFace(b.size)
-		if err != nil {
-			return nil, err
-		}
-		m := fc.Metrics()
-		lineH := float64(m.Height) / 64 * 1.25
-		for _, l := range cjkfont.Wrap(fc, b.text, float64(w)-2*margin) {
-			drawn = append(drawn, line{text: l, size: b.size, y: y + float64(m.Ascent)/64})
-			y += lineH
-		}
-		fc.Close()
-		y += b.size / 2
+	blocks := []textBlock{{title, float64(w) / 14}, {c.Args.String("subtitle"), float64(w) / 24}, {c.Args.String("text"), float64(w) / 30}}
+	drawn, y, missing, err := wrapBlocks(f, blocks, float64(w)-2*margin, y)
+	if err != nil {
+		return nil, err
 	}
 	if len(missing) > 0 {
 		return nil, tool.Invalid("text", fmt.Sprintf("the font has no glyph for %q", string(missing)), "remove those characters or set tools.image_generator.font to a font that has them")
@@ -236,16 +205,7 @@ func (g *imageGen) card(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	if w*h > g.cfg.MaxPixels {
 		return nil, tool.Errorf(tool.CodeTooLarge, "shorten the text or raise tools.image_generator.max_pixels", "the card would be %d×%d, above the %d pixel limit", w, h, g.cfg.MaxPixels)
 	}
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for yy := range h {
-		col := cols[0]
-		if len(cols) == 2 {
-			t := float64(yy) / float64(max(1, h-1))
-			mix := func(a, b uint8) uint8 { return uint8(math.Round(float64(a)*(1-t) + float64(b)*t)) }
-			col = color.NRGBA{mix(cols[0].R, cols[1].R), mix(cols[0].G, cols[1].G), mix(cols[0].B, cols[1].B), 255}
-		}
-		draw.Draw(img, image.Rect(0, yy, w, yy+1), image.NewUniform(col), image.Point{}, draw.Src)
-	}
+	img := gradient(w, h, cols)
 	switch {
 	case layer != nil && mode == "banner":
 		draw.Draw(img, layer.Bounds().Add(image.Pt(int(margin), int(margin))), layer, image.Point{}, draw.Over)
@@ -276,6 +236,78 @@ func (g *imageGen) card(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		data["image_mode"] = mode
 	}
 	return g.save(out, ".png", img, white, 0, "card of "+wording.Count(len(drawn), "line", "lines"), data)
+}
+
+// cardBackground reads background: one colour, or two for a vertical
+// gradient.
+func cardBackground(c *tool.Call) ([]color.NRGBA, error) {
+	bgs := strings.Split(c.Args.StringOr("background", "#1e3a5f"), ",")
+	if len(bgs) > 2 {
+		return nil, tool.Invalid("background", "background has more than two colours", "give one colour, or two joined by a comma")
+	}
+	var cols []color.NRGBA
+	for _, s := range bgs {
+		col, err := parseColor("background", strings.TrimSpace(s))
+		if err != nil {
+			return nil, err
+		}
+		cols = append(cols, col)
+	}
+	return cols, nil
+}
+
+// textBlock is a paragraph of a card in its font size.
+type textBlock struct {
+	text string
+	size float64
+}
+
+// cardLine is a wrapped line of a card with its size and baseline.
+type cardLine struct {
+	text    string
+	size, y float64
+}
+
+// wrapBlocks wraps the non-empty blocks to width from y down, returning
+// the lines, the y below them and the characters the font lacks.
+func wrapBlocks(f *cjkfont.Font, blocks []textBlock, width, y float64) ([]cardLine, float64, []rune, error) {
+	var missing []rune
+	var drawn []cardLine
+	for _, b := range blocks {
+		if strings.TrimSpace(b.text) == "" {
+			continue
+		}
+		missing = append(missing, f.Missing(b.text)...)
+		fc, err := f.NewFace(b.size)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		m := fc.Metrics()
+		lineH := float64(m.Height) / 64 * 1.25
+		for _, l := range cjkfont.Wrap(fc, b.text, width) {
+			drawn = append(drawn, cardLine{text: l, size: b.size, y: y + float64(m.Ascent)/64})
+			y += lineH
+		}
+		fc.Close()
+		y += b.size / 2
+	}
+	return drawn, y, missing, nil
+}
+
+// gradient is a w×h image filled with cols[0], or shading from cols[0] at
+// the top to cols[1] at the bottom.
+func gradient(w, h int, cols []color.NRGBA) *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for yy := range h {
+		col := cols[0]
+		if len(cols) == 2 {
+			t := float64(yy) / float64(max(1, h-1))
+			mix := func(a, b uint8) uint8 { return uint8(math.Round(float64(a)*(1-t) + float64(b)*t)) }
+			col = color.NRGBA{mix(cols[0].R, cols[1].R), mix(cols[0].G, cols[1].G), mix(cols[0].B, cols[1].B), 255}
+		}
+		draw.Draw(img, image.Rect(0, yy, w, yy+1), image.NewUniform(col), image.Point{}, draw.Src)
+	}
+	return img
 }
 
 // cardLayer loads a card's image layer: a banner at the content width
@@ -319,25 +351,9 @@ func (g *imageGen) transform(ctx context.Context, c *tool.Call) (*tool.Result, e
 	var done []string
 	if s := c.Args.String("crop"); s != "" {
 		b := img.Bounds()
-		var r image.Rectangle
-		if s == "square" {
-			side := min(b.Dx(), b.Dy())
-			r = image.Rect((b.Dx()-side)/2, (b.Dy()-side)/2, (b.Dx()-side)/2+side, (b.Dy()-side)/2+side)
-		} else {
-			var n [4]int
-			parts := strings.Split(s, ",")
-			for i := 0; i < 4 && len(parts) == 4; i++ {
-				if n[i], err = strconv.Atoi(strings.TrimSpace(parts[i])); err != nil {
-					break
-				}
-			}
-			if len(parts) != 4 || err != nil || n[2] <= 0 || n[3] <= 0 {
-				return nil, tool.Invalid("crop", fmt.Sprintf("crop %q is not x,y,width,height", s), "give e.g. 10,20,300,200, or square")
-			}
-			r = image.Rect(n[0], n[1], n[0]+n[2], n[1]+n[3])
-			if !r.In(image.Rect(0, 0, b.Dx(), b.Dy())) {
-				return nil, tool.Invalid("crop", fmt.Sprintf("crop %v is outside the %d×%d image", s, b.Dx(), b.Dy()), "give a rectangle inside the image")
-			}
+		r, err := cropRect(s, b)
+		if err != nil {
+			return nil, err
 		}
 		img = imaging.Crop(img, r.Add(b.Min))
 		done = append(done, "cropped")
@@ -386,6 +402,33 @@ func (g *imageGen) transform(ctx context.Context, c *tool.Call) (*tool.Result, e
 		return nil, err
 	}
 	return g.save(out, ext, img, bg, c.Args.Int("quality", 90), strings.Join(done, ", "), map[string]any{"format": outFmt})
+}
+
+// cropRect reads crop, "x,y,width,height" inside an image of bounds b, or
+// "square" for the centred square.
+func cropRect(s string, b image.Rectangle) (image.Rectangle, error) {
+	var r image.Rectangle
+	var err error
+	if s == "square" {
+		side := min(b.Dx(), b.Dy())
+		r = image.Rect((b.Dx()-side)/2, (b.Dy()-side)/2, (b.Dx()-side)/2+side, (b.Dy()-side)/2+side)
+	} else {
+		var n [4]int
+		parts := strings.Split(s, ",")
+		for i := 0; i < 4 && len(parts) == 4; i++ {
+			if n[i], err = strconv.Atoi(strings.TrimSpace(parts[i])); err != nil {
+				break
+			}
+		}
+		if len(parts) != 4 || err != nil || n[2] <= 0 || n[3] <= 0 {
+			return r, tool.Invalid("crop", fmt.Sprintf("crop %q is not x,y,width,height", s), "give e.g. 10,20,300,200, or square")
+		}
+		r = image.Rect(n[0], n[1], n[0]+n[2], n[1]+n[3])
+		if !r.In(image.Rect(0, 0, b.Dx(), b.Dy())) {
+			return r, tool.Invalid("crop", fmt.Sprintf("crop %v is outside the %d×%d image", s, b.Dx(), b.Dy()), "give a rectangle inside the image")
+		}
+	}
+	return r, nil
 }
 
 func parseColor(field, s string) (color.NRGBA, error) {

@@ -103,6 +103,47 @@ func (g *imageGen) generate(ctx context.Context, c *tool.Call) (*tool.Result, er
 	if !strings.HasPrefix(ep.Model, "gpt-image") {
 		body.ResponseFormat = "b64_json"
 	}
+	ir, err := g.requestImage(ctx, c, api, body)
+	if err != nil {
+		return nil, err
+	}
+	img, err := base64.StdEncoding.DecodeString(ir.Data[0].B64JSON)
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeFailed, "check that base_url points at an OpenAI-compatible /v1", "the image is not valid base64: %v", err)
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(img))
+	if err != nil {
+		return nil, tool.Errorf(tool.CodeFailed, "check the endpoint", "the endpoint's image cannot be read: %v", err)
+	}
+	if cfg.Width*cfg.Height > g.cfg.MaxPixels {
+		return nil, tool.Errorf(tool.CodeTooLarge, "ask for a smaller size or raise tools.image_generator.max_pixels", "the image is %d×%d, above the %d pixel limit", cfg.Width, cfg.Height, g.cfg.MaxPixels)
+	}
+	ext := map[string]string{"png": ".png", "jpeg": ".jpg", "webp": ".webp", "gif": ".gif"}[format]
+	if ext == "" {
+		return nil, tool.Errorf(tool.CodeFailed, "check the endpoint", "the endpoint's image is %s, not png, jpeg or webp", format)
+	}
+	if ext != ".png" {
+		// Keep the endpoint's bytes; only the name follows the format.
+		if out, err = tool.PlanOutput(g.d.Sandbox, c.Args, tool.Output{Stem: "generated", Exts: []string{ext}}); err != nil {
+			return nil, err
+		}
+	}
+	file, err := out.WriteFrom(ext, func(w io.Writer) error { _, err := w.Write(img); return err })
+	if err != nil {
+		return nil, err
+	}
+	rel := g.d.Sandbox.Rel(file.Path)
+	data := map[string]any{"path": rel, "width": cfg.Width, "height": cfg.Height, "bytes": file.Size, "format": format, "model": ep.Model}
+	if rp := ir.Data[0].RevisedPrompt; rp != "" {
+		data["revised_prompt"] = rp
+	}
+	return &tool.Result{Summary: fmt.Sprintf("generated %s, %d×%d, with %s", rel, cfg.Width, cfg.Height, ep.Model), Data: data, Files: []tool.File{file}}, nil
+}
+
+// requestImage asks the images endpoint for the image described by body;
+// the answer holds at least one image in base64.
+func (g *imageGen) requestImage(ctx context.Context, c *tool.Call, api endpoint.Endpoint, body imagesRequest) (*imagesResponse, error) {
+	ep := g.cfg.Generate
 	raw, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
@@ -139,35 +180,5 @@ func (g *imageGen) generate(ctx context.Context, c *tool.Call) (*tool.Result, er
 	if ir.Data[0].B64JSON == "" {
 		return nil, tool.Errorf(tool.CodeFailed, "use an endpoint that honours response_format b64_json", "the images endpoint sent a URL instead of the image; this tool does not download it")
 	}
-	img, err := base64.StdEncoding.DecodeString(ir.Data[0].B64JSON)
-	if err != nil {
-		return nil, tool.Errorf(tool.CodeFailed, "check that base_url points at an OpenAI-compatible /v1", "the image is not valid base64: %v", err)
-	}
-	cfg, format, err := image.DecodeConfig(bytes.NewReader(img))
-	if err != nil {
-		return nil, tool.Errorf(tool.CodeFailed, "check the endpoint", "the endpoint's image cannot be read: %v", err)
-	}
-	if cfg.Width*cfg.Height > g.cfg.MaxPixels {
-		return nil, tool.Errorf(tool.CodeTooLarge, "ask for a smaller size or raise tools.image_generator.max_pixels", "the image is %d×%d, above the %d pixel limit", cfg.Width, cfg.Height, g.cfg.MaxPixels)
-	}
-	ext := map[string]string{"png": ".png", "jpeg": ".jpg", "webp": ".webp", "gif": ".gif"}[format]
-	if ext == "" {
-		return nil, tool.Errorf(tool.CodeFailed, "check the endpoint", "the endpoint's image is %s, not png, jpeg or webp", format)
-	}
-	if ext != ".png" {
-		// Keep the endpoint's bytes; only the name follows the format.
-		if out, err = tool.PlanOutput(g.d.Sandbox, c.Args, tool.Output{Stem: "generated", Exts: []string{ext}}); err != nil {
-			return nil, err
-		}
-	}
-	file, err := out.WriteFrom(ext, func(w io.Writer) error { _, err := w.Write(img); return err })
-	if err != nil {
-		return nil, err
-	}
-	rel := g.d.Sandbox.Rel(file.Path)
-	data := map[string]any{"path": rel, "width": cfg.Width, "height": cfg.Height, "bytes": file.Size, "format": format, "model": ep.Model}
-	if rp := ir.Data[0].RevisedPrompt; rp != "" {
-		data["revised_prompt"] = rp
-	}
-	return &tool.Result{Summary: fmt.Sprintf("generated %s, %d×%d, with %s", rel, cfg.Width, cfg.Height, ep.Model), Data: data, Files: []tool.File{file}}, nil
+	return &ir, nil
 }

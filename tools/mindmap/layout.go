@@ -140,31 +140,7 @@ func Compute(root *Node, opt Options, f *cjkfont.Font) *Layout {
 	if opt.LabelWidth <= 0 {
 		opt.LabelWidth = 200
 	}
-	var build func(n *Node, depth, branch int) *Box
-	build = func(n *Node, depth, branch int) *Box {
-		b := &Box{Node: n, Depth: depth, Branch: branch, Size: fontSize(depth)}
-		maxW := opt.LabelWidth
-		if depth == 0 {
-			maxW *= 1.4
-		}
-		b.Lines = m.wrap(n.Label, b.Size, maxW)
-		tw := 0.0
-		for _, l := range b.Lines {
-			tw = math.Max(tw, m.width(l, b.Size))
-		}
-		px, py := padding(depth)
-		b.W = math.Ceil(tw + 2*px)
-		b.H = math.Ceil(lineHeight(b.Size)*float64(len(b.Lines)) + 2*py)
-		for i, ch := range n.Children {
-			br := branch
-			if depth == 0 {
-				br = i
-			}
-			b.Kids = append(b.Kids, build(ch, depth+1, br))
-		}
-		return b
-	}
-	rb := build(root, 0, -1)
+	rb := m.box(root, 0, -1, opt.LabelWidth)
 
 	mode := opt.Mode
 	if mode == "" || mode == "auto" {
@@ -179,8 +155,48 @@ func Compute(root *Node, opt Options, f *cjkfont.Font) *Layout {
 	}
 	setSide(right, 1)
 	setSide(left, -1)
+	placeVertically(rb, right, left)
+	placeHorizontally(rb)
+	return normalise(rb)
+}
 
-	// Vertical placement of each side as a forest, centred on the root.
+// box measures the subtree of n as boxes, the label wrapped at labelWidth
+// (wider for the root); branch is the first-level branch it belongs to.
+func (m *measurer) box(n *Node, depth, branch int, labelWidth float64) *Box {
+	b := &Box{Node: n, Depth: depth, Branch: branch, Size: fontSize(depth)}
+	maxW := labelWidth
+	if depth == 0 {
+		maxW *= 1.4
+	}
+	b.Lines = m.wrap(n.Label, b.Size, maxW)
+	tw := 0.0
+	for _, l := range b.Lines {
+		tw = math.Max(tw, m.width(l, b.Size))
+	}
+	px, py := padding(depth)
+	b.W = math.Ceil(tw + 2*px)
+	b.H = math.Ceil(lineHeight(b.Size)*float64(len(b.Lines)) + 2*py)
+	for i, ch := range n.Children {
+		br := branch
+		if depth == 0 {
+			br = i
+		}
+		b.Kids = append(b.Kids, m.box(ch, depth+1, br, labelWidth))
+	}
+	return b
+}
+
+// eachBox calls fn on b and its descendants, parents first.
+func eachBox(b *Box, fn func(*Box)) {
+	fn(b)
+	for _, k := range b.Kids {
+		eachBox(k, fn)
+	}
+}
+
+// placeVertically places each side as a forest, centred on the root, and
+// turns the offsets into absolute Y positions.
+func placeVertically(rb *Box, right, left []*Box) {
 	rTop, rBot := placeForest(right)
 	lTop, lBot := placeForest(left)
 	rootMid := rb.H / 2
@@ -207,54 +223,42 @@ func Compute(root *Node, opt Options, f *cjkfont.Font) *Layout {
 	for _, k := range rb.Kids {
 		absolute(k, 0)
 	}
+}
 
-	// Horizontal placement: one column per depth and side.
+// placeHorizontally puts each depth of each side in one column as wide as
+// its widest box, the right side left-aligned, the left side right-aligned.
+func placeHorizontally(rb *Box) {
 	colW := map[int]float64{}
-	var widths func(b *Box)
-	widths = func(b *Box) {
-		key := b.Depth * b.Side
-		colW[key] = math.Max(colW[key], b.W)
-		for _, k := range b.Kids {
-			widths(k)
-		}
-	}
 	for _, k := range rb.Kids {
-		widths(k)
+		eachBox(k, func(b *Box) {
+			key := b.Depth * b.Side
+			colW[key] = math.Max(colW[key], b.W)
+		})
 	}
 	rb.X = 0
-	var horiz func(b *Box)
-	horiz = func(b *Box) {
-		if b.Side > 0 {
-			x := rb.W + hGap
-			for d := 1; d < b.Depth; d++ {
-				x += colW[d] + hGap
-			}
-			b.X = x
-		} else {
-			x := -hGap
-			for d := 1; d < b.Depth; d++ {
-				x -= colW[-d] + hGap
-			}
-			b.X = x - b.W
-		}
-		for _, k := range b.Kids {
-			horiz(k)
-		}
-	}
 	for _, k := range rb.Kids {
-		horiz(k)
+		eachBox(k, func(b *Box) {
+			if b.Side > 0 {
+				x := rb.W + hGap
+				for d := 1; d < b.Depth; d++ {
+					x += colW[d] + hGap
+				}
+				b.X = x
+			} else {
+				x := -hGap
+				for d := 1; d < b.Depth; d++ {
+					x -= colW[-d] + hGap
+				}
+				b.X = x - b.W
+			}
+		})
 	}
+}
 
-	// Normalise to a positive canvas with a margin.
+// normalise moves the boxes onto a positive canvas with a margin.
+func normalise(rb *Box) *Layout {
 	l := &Layout{Root: rb}
-	var all func(b *Box)
-	all = func(b *Box) {
-		l.Boxes = append(l.Boxes, b)
-		for _, k := range b.Kids {
-			all(k)
-		}
-	}
-	all(rb)
+	eachBox(rb, func(b *Box) { l.Boxes = append(l.Boxes, b) })
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, b := range l.Boxes {
 		minX, minY = math.Min(minX, b.X), math.Min(minY, b.Y)

@@ -113,10 +113,6 @@ func (m *mindMap) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 		return nil, err
 	}
 
-	type product struct {
-		ext, mime string
-		data      func() ([]byte, error)
-	}
 	var pngW, pngH int
 	var pngData []byte
 	products := map[string]product{
@@ -131,37 +127,9 @@ func (m *mindMap) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 			return pngData, err
 		}},
 	}
-	// Plan every target first so nothing is half-written on a refusal.
-	var targets, exts []string
-	for _, f := range allFormats {
-		if want[f] {
-			targets = append(targets, f)
-			exts = append(exts, products[f].ext)
-		}
-	}
-	out, err := tool.PlanOutput(m.d.Sandbox, c.Args, tool.Output{Stem: defaultStem(root.Label), Exts: exts})
+	targets, res, files, err := m.writeProducts(ctx, c, root, want, products)
 	if err != nil {
 		return nil, err
-	}
-	res := &tool.Result{}
-	files := map[string]string{}
-	for i, f := range targets {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		p := products[f]
-		data, err := p.data()
-		if err != nil {
-			return nil, fmt.Errorf("mind_map: %s: %w", f, err)
-		}
-		file, err := out.Write(p.ext, data)
-		if err != nil {
-			return nil, err
-		}
-		file.MIME = p.mime
-		res.Files = append(res.Files, file)
-		files[f] = m.d.Sandbox.Rel(file.Path)
-		c.Progress(float64(i+1), float64(len(targets)), f)
 	}
 	data := map[string]any{
 		"title": root.Label, "nodes": n, "depth": root.Depth(), "branches": len(root.Children),
@@ -184,6 +152,52 @@ func (m *mindMap) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 	res.Data = data
 	res.Summary = fmt.Sprintf("mind map %q with %s saved as %s", root.Label, wording.Count(n, "node", "nodes"), strings.Join(targets, ", "))
 	return res, nil
+}
+
+// product is one output format: its extension, MIME type and how to make
+// its bytes.
+type product struct {
+	ext, mime string
+	data      func() ([]byte, error)
+}
+
+// writeProducts writes the wanted formats, in allFormats order, after
+// planning every target so nothing is half-written on a refusal. It
+// returns the formats written, a result holding their files and the
+// workspace path of each.
+func (m *mindMap) writeProducts(ctx context.Context, c *tool.Call, root *Node, want map[string]bool, products map[string]product) ([]string, *tool.Result, map[string]string, error) {
+	var targets, exts []string
+	for _, f := range allFormats {
+		if want[f] {
+			targets = append(targets, f)
+			exts = append(exts, products[f].ext)
+		}
+	}
+	out, err := tool.PlanOutput(m.d.Sandbox, c.Args, tool.Output{Stem: defaultStem(root.Label), Exts: exts})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	res := &tool.Result{}
+	files := map[string]string{}
+	for i, f := range targets {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, nil, err
+		}
+		p := products[f]
+		data, err := p.data()
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("mind_map: %s: %w", f, err)
+		}
+		file, err := out.Write(p.ext, data)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		file.MIME = p.mime
+		res.Files = append(res.Files, file)
+		files[f] = m.d.Sandbox.Rel(file.Path)
+		c.Progress(float64(i+1), float64(len(targets)), f)
+	}
+	return targets, res, files, nil
 }
 
 // input reads the tree from text, tree or path (exactly one).

@@ -273,20 +273,7 @@ func (n *notifier) send(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		data["note"], data["cut"] = note, o.lay.Cut
 	}
 	if !fresh {
-		n.audit(o, rec.Parts, "duplicate:"+string(rec.State))
-		switch rec.State {
-		case sendonce.Sent:
-			data["status"], data["already_sent_at"] = "already_sent", rec.Updated.UTC().Format(time.RFC3339)
-			return &tool.Result{Summary: "Already sent with this idempotency key; not sent again.", Data: data}, nil
-		case sendonce.Sending:
-			return nil, tool.Errorf(tool.CodeFailed, "do not send again: check the channel; to send it anyway, use a new idempotency_key",
-				"a send with this idempotency key started at %s and never finished (%d of its parts were delivered): it may have been sent",
-				rec.Created.UTC().Format(time.RFC3339), rec.Parts)
-		default:
-			return nil, tool.Errorf(tool.CodeFailed, "do not send again: check the channel; to send it anyway, use a new idempotency_key",
-				"the last send with this idempotency key may have been delivered (%d parts confirmed; recorded %s: %s)",
-				rec.Parts, rec.Updated.UTC().Format(time.RFC3339), answerOf(rec.Answer))
-		}
+		return n.duplicate(o, rec, data)
 	}
 	start := 0
 	if rec.State == sendonce.Partial || rec.Parts > 0 {
@@ -303,6 +290,52 @@ func (n *notifier) send(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		}
 		start = rec.Parts
 	}
+	answers, err := n.deliverParts(ctx, o, key, start)
+	if err != nil {
+		return nil, err
+	}
+	n.audit(o, total, string(sendonce.Sent))
+	data["status"], data["answers"] = "sent", answers
+	if start > 0 {
+		data["resumed_from_part"] = start + 1
+	}
+	sum := fmt.Sprintf("Sent to %s.", o.r.name)
+	if total > 1 {
+		sum = fmt.Sprintf("Sent to %s in %d messages.", o.r.name, total)
+		if start > 0 {
+			sum = fmt.Sprintf("Sent parts %d-%d of %d to %s (1-%d had been delivered before).", start+1, total, total, o.r.name, start)
+		}
+	}
+	if o.lay.Cut {
+		sum += " The text was cut: " + o.layoutNote() + "."
+	}
+	return &tool.Result{Summary: sum, Data: data}, nil
+}
+
+// duplicate answers a send whose idempotency key was used before: sent
+// already, or possibly sent (never resent).
+func (n *notifier) duplicate(o *outgoing, rec sendonce.Record, data map[string]any) (*tool.Result, error) {
+	n.audit(o, rec.Parts, "duplicate:"+string(rec.State))
+	switch rec.State {
+	case sendonce.Sent:
+		data["status"], data["already_sent_at"] = "already_sent", rec.Updated.UTC().Format(time.RFC3339)
+		return &tool.Result{Summary: "Already sent with this idempotency key; not sent again.", Data: data}, nil
+	case sendonce.Sending:
+		return nil, tool.Errorf(tool.CodeFailed, "do not send again: check the channel; to send it anyway, use a new idempotency_key",
+			"a send with this idempotency key started at %s and never finished (%d of its parts were delivered): it may have been sent",
+			rec.Created.UTC().Format(time.RFC3339), rec.Parts)
+	default:
+		return nil, tool.Errorf(tool.CodeFailed, "do not send again: check the channel; to send it anyway, use a new idempotency_key",
+			"the last send with this idempotency key may have been delivered (%d parts confirmed; recorded %s: %s)",
+			rec.Parts, rec.Updated.UTC().Format(time.RFC3339), answerOf(rec.Answer))
+	}
+}
+
+// deliverParts sends the parts from start on, recording each delivery
+// under key, and returns the channel's answers; a failed part stops the
+// send (a partial one can be resumed with the same key).
+func (n *notifier) deliverParts(ctx context.Context, o *outgoing, key string, start int) ([]string, error) {
+	total := len(o.lay.Parts)
 	sent, answers := start, []string{}
 	for i := start; i < total; i++ {
 		o.r.part, o.r.parts = i+1, total
@@ -339,22 +372,7 @@ func (n *notifier) send(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		}
 		return nil, &e
 	}
-	n.audit(o, sent, string(sendonce.Sent))
-	data["status"], data["answers"] = "sent", answers
-	if start > 0 {
-		data["resumed_from_part"] = start + 1
-	}
-	sum := fmt.Sprintf("Sent to %s.", o.r.name)
-	if total > 1 {
-		sum = fmt.Sprintf("Sent to %s in %d messages.", o.r.name, total)
-		if start > 0 {
-			sum = fmt.Sprintf("Sent parts %d-%d of %d to %s (1-%d had been delivered before).", start+1, total, total, o.r.name, start)
-		}
-	}
-	if o.lay.Cut {
-		sum += " The text was cut: " + o.layoutNote() + "."
-	}
-	return &tool.Result{Summary: sum, Data: data}, nil
+	return answers, nil
 }
 
 // record is the answer column: the parts' hash, so a resume can check it

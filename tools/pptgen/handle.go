@@ -50,39 +50,9 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 			return nil, err
 		}
 	}
-	var slides []pptx.Slide
-	if a.Has("slides") {
-		var raw []rawSlide
-		if err := a.Decode("slides", &raw); err != nil {
-			return nil, err
-		}
-		var err error
-		if slides, err = g.fromJSON(raw); err != nil {
-			return nil, err
-		}
-	} else {
-		md := []byte(a.String("text"))
-		base := g.d.Sandbox.Root()
-		field := "text"
-		if a.Has("path") {
-			field = "path"
-			p, err := g.d.Sandbox.Resolve(a.String("path"))
-			if err != nil {
-				return nil, tool.PathError("path", a.String("path"), err)
-			}
-			if md, err = tool.ReadRegular("path", a.String("path"), p, maxMarkdown); err != nil {
-				return nil, err
-			}
-			base = filepath.Dir(p)
-		}
-		var err error
-		slides, err = pptx.FromMarkdown(md, g.loader(base))
-		if err != nil {
-			return nil, tool.Invalid(field, err.Error(), "images must be PNG, JPEG, GIF, BMP, TIFF or WebP files inside the workspace")
-		}
-		if len(slides) == 0 {
-			return nil, tool.Invalid(field, "the outline has no slides", "start slides with '# Title' and '## Slide title' headings")
-		}
+	slides, err := g.slides(a)
+	if err != nil {
+		return nil, err
 	}
 	title := a.String("title")
 	if title != "" && (len(slides) == 0 || slides[0].Kind != pptx.KindTitle) {
@@ -125,6 +95,40 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 		},
 		Files: files,
 	}, nil
+}
+
+// slides reads the deck from slides, or from the Markdown outline in text
+// or the file at path.
+func (g *generator) slides(a tool.Args) ([]pptx.Slide, error) {
+	if a.Has("slides") {
+		var raw []rawSlide
+		if err := a.Decode("slides", &raw); err != nil {
+			return nil, err
+		}
+		return g.fromJSON(raw)
+	}
+	md := []byte(a.String("text"))
+	base := g.d.Sandbox.Root()
+	field := "text"
+	if a.Has("path") {
+		field = "path"
+		p, err := g.d.Sandbox.Resolve(a.String("path"))
+		if err != nil {
+			return nil, tool.PathError("path", a.String("path"), err)
+		}
+		if md, err = tool.ReadRegular("path", a.String("path"), p, maxMarkdown); err != nil {
+			return nil, err
+		}
+		base = filepath.Dir(p)
+	}
+	slides, err := pptx.FromMarkdown(md, g.loader(base))
+	if err != nil {
+		return nil, tool.Invalid(field, err.Error(), "images must be PNG, JPEG, GIF, BMP, TIFF or WebP files inside the workspace")
+	}
+	if len(slides) == 0 {
+		return nil, tool.Invalid(field, "the outline has no slides", "start slides with '# Title' and '## Slide title' headings")
+	}
+	return slides, nil
 }
 
 func bullets(lines []string) []pptx.Bullet {

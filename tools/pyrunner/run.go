@@ -80,6 +80,66 @@ func (r *runner) run(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 		return nil, err
 	}
 
+	spec := r.jailSpec(c)
+	args := c.Args.Strings("args")
+	var res *jail.Result
+	var quota bool
+	var lost error // why the work dir could not be collected
+	if sandboxed {
+		res, quota, lost, err = r.runJailed(ctx, spec, w, prog, lang, script, args)
+	} else {
+		res, quota, err = r.runOnHost(ctx, spec, w, prog, lang, script, args)
+	}
+	if err != nil {
+		return nil, err
+	}
+
+	out := newRunOutput(res, lang, sandboxed, quota)
+
+	dir, names, err := r.keptFiles(w, sandboxed, out, quota, lost)
+	if err != nil {
+		return nil, err
+	}
+	files, outDir, err := r.copyOut(dir, c, names)
+	if err != nil {
+		return nil, err
+	}
+	out.OutputDir = r.d.Sandbox.Rel(outDir)
+	for _, f := range files {
+		out.Files = append(out.Files, r.d.Sandbox.Rel(f.Path))
+	}
+	return &tool.Result{Summary: r.summary(out, lang, spec.Timeout), Data: out, Files: files}, nil
+}
+
+// keptFiles lists the files the run produced that will be copied out (none
+// after a runaway run, at most max_files), noting in out how many are
+// left out, and the directory they are in.
+func (r *runner) keptFiles(w *workDir, sandboxed bool, out *runOutput, quota bool, lost error) (string, []string, error) {
+	dir := w.out
+	if !sandboxed {
+		dir = w.in
+	}
+	names, err := w.produced(dir)
+	if err != nil {
+		return "", nil, fmt.Errorf("python_runner: list produced files: %w", err)
+	}
+	if quota || lost != nil {
+		// What a runaway run left is not a result: nothing is copied out.
+		out.FilesLeftOut, names = len(names), nil
+	}
+	if lost != nil {
+		out.lost = lost.Error()
+	}
+	if len(names) > r.cfg.MaxFiles {
+		out.FilesLeftOut = len(names) - r.cfg.MaxFiles
+		names = names[:r.cfg.MaxFiles]
+	}
+	return dir, names, nil
+}
+
+// jailSpec is how the script runs: a clean environment, the configured
+// limits, the call's shorter timeout if any, capped output and its stdin.
+func (r *runner) jailSpec(c *tool.Call) jail.Spec {
 	timeout := r.cfg.Timeout
 	if s := c.Args.Int("timeout_seconds", 0); s > 0 && time.Duration(s)*time.Second < timeout {
 		timeout = time.Duration(s) * time.Second
@@ -95,19 +155,11 @@ func (r *runner) run(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	if c.Args.Has("stdin") {
 		spec.Stdin = strings.NewReader(c.Args.String("stdin"))
 	}
-	args := c.Args.Strings("args")
-	var res *jail.Result
-	var quota bool
-	var lost error // why the work dir could not be collected
-	if sandboxed {
-		res, quota, lost, err = r.runJailed(ctx, spec, w, prog, lang, script, args)
-	} else {
-		res, quota, err = r.runOnHost(ctx, spec, w, prog, lang, script, args)
-	}
-	if err != nil {
-		return nil, err
-	}
+	return spec
+}
 
+// newRunOutput reports the run's result and the limits it hit.
+func newRunOutput(res *jail.Result, lang language, sandboxed, quota bool) *runOutput {
 	out := &runOutput{
 		Language: lang.name, Sandboxed: sandboxed,
 		ExitCode: res.ExitCode, Signal: res.Signal, TimedOut: res.TimedOut,
@@ -117,35 +169,7 @@ func (r *runner) run(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 		DurationMS: res.Duration.Milliseconds(),
 	}
 	out.LimitsHit = limitsHit(res, quota)
-
-	dir := w.out
-	if !sandboxed {
-		dir = w.in
-	}
-	names, err := w.produced(dir)
-	if err != nil {
-		return nil, fmt.Errorf("python_runner: list produced files: %w", err)
-	}
-	if quota || lost != nil {
-		// What a runaway run left is not a result: nothing is copied out.
-		out.FilesLeftOut, names = len(names), nil
-	}
-	if lost != nil {
-		out.lost = lost.Error()
-	}
-	if len(names) > r.cfg.MaxFiles {
-		out.FilesLeftOut = len(names) - r.cfg.MaxFiles
-		names = names[:r.cfg.MaxFiles]
-	}
-	files, outDir, err := r.copyOut(dir, c, names)
-	if err != nil {
-		return nil, err
-	}
-	out.OutputDir = r.d.Sandbox.Rel(outDir)
-	for _, f := range files {
-		out.Files = append(out.Files, r.d.Sandbox.Rel(f.Path))
-	}
-	return &tool.Result{Summary: r.summary(out, lang, timeout), Data: out, Files: files}, nil
+	return out
 }
 
 // sandboxed says whether runs go into the jail; without one it refuses

@@ -21,48 +21,13 @@ func (b *builder) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 	if _, err := a.ExactlyOne("resume (JSON Resume), path (a resume.json file) or fields (simple form); for example fields: {\"name\":\"Li Lei\",\"title\":\"Engineer\",\"experience\":[...]}", "resume", "path", "fields"); err != nil {
 		return nil, err
 	}
-	var doc any
-	field := "resume"
-	switch {
-	case a.Has("resume"):
-		doc = a.Object("resume")
-	case a.Has("path"):
-		field = "path"
-		p, err := b.d.Sandbox.Resolve(a.String("path"))
-		if err != nil {
-			return nil, tool.PathError("path", a.String("path"), err)
-		}
-		raw, err := tool.ReadRegular("path", a.String("path"), p, maxInput)
-		if err != nil {
-			return nil, err
-		}
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		if err := dec.Decode(&doc); err != nil {
-			return nil, tool.Invalid("path", fmt.Sprintf("%s is not valid JSON: %v", a.String("path"), err), "give a JSON Resume file")
-		}
-	default:
-		field = "fields"
-		var s Simple
-		if err := a.Decode("fields", &s); err != nil {
-			return nil, err
-		}
-		doc = s.ToJSONResume()
-	}
-	schema, err := resumeSchema()
+	doc, field, err := b.resumeInput(a)
 	if err != nil {
 		return nil, err
 	}
-	if err := schema.Validate(normalize(doc)); err != nil {
-		return nil, tool.Invalid(field, "the résumé does not match the JSON Resume schema: "+joinProblems(schemaProblems(err)), "fix the fields named (JSON pointer paths) and call again")
-	}
-	raw, _ := json.Marshal(doc)
-	var r Resume
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, tool.Invalid(field, fmt.Sprintf("cannot read the résumé: %v", err), "")
-	}
-	if strings.TrimSpace(r.Basics.Name) == "" {
-		return nil, tool.Invalid(field, "the résumé has no name (basics.name / fields.name)", "add the person's name")
+	r, err := checkResume(doc, field)
+	if err != nil {
+		return nil, err
 	}
 
 	formats := a.Strings("formats")
@@ -81,16 +46,11 @@ func (b *builder) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 	}
 	pdfVia := ""
 	if slices.Contains(formats, "pdf") {
-		switch {
-		case b.d.PDF != nil:
-			pdfVia = "chromium"
-		case office.Available():
-			pdfVia = "libreoffice"
-		default:
-			return nil, tool.Missing("chromium", "chromium")
+		if pdfVia, err = b.pdfRenderer(); err != nil {
+			return nil, err
 		}
 	}
-	d := layout(&r, lang)
+	d := layout(r, lang)
 
 	// Choose every path first so a conflict changes nothing.
 	exts := make([]string, len(formats))
@@ -103,24 +63,9 @@ func (b *builder) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 	}
 
 	var files []tool.File
-	var docxData []byte
 	for i, f := range formats {
 		c.Progress(float64(i), float64(len(formats)), "writing "+f)
-		var data []byte
-		var err error
-		switch f {
-		case "md":
-			data = []byte(renderMarkdown(d))
-		case "txt":
-			data = []byte(renderText(d))
-		case "html":
-			data, err = renderHTML(d, theme)
-		case "docx":
-			docxData, err = renderDocx(d, theme)
-			data = docxData
-		case "pdf":
-			data, err = b.pdf(ctx, d, theme, pdfVia, a.StringOr("page_size", "A4"))
-		}
+		data, err := b.render(ctx, d, f, theme, pdfVia, a.StringOr("page_size", "A4"))
 		if err != nil {
 			var te *tool.Error
 			if errors.As(err, &te) {
@@ -150,6 +95,91 @@ func (b *builder) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 		Data:    data,
 		Files:   files,
 	}, nil
+}
+
+// resumeInput reads the résumé from resume, path or fields as a JSON Resume
+// document, with the name of the argument it came from.
+func (b *builder) resumeInput(a tool.Args) (doc any, field string, err error) {
+	field = "resume"
+	switch {
+	case a.Has("resume"):
+		doc = a.Object("resume")
+	case a.Has("path"):
+		field = "path"
+		p, err := b.d.Sandbox.Resolve(a.String("path"))
+		if err != nil {
+			return nil, "", tool.PathError("path", a.String("path"), err)
+		}
+		raw, err := tool.ReadRegular("path", a.String("path"), p, maxInput)
+		if err != nil {
+			return nil, "", err
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&doc); err != nil {
+			return nil, "", tool.Invalid("path", fmt.Sprintf("%s is not valid JSON: %v", a.String("path"), err), "give a JSON Resume file")
+		}
+	default:
+		field = "fields"
+		var s Simple
+		if err := a.Decode("fields", &s); err != nil {
+			return nil, "", err
+		}
+		doc = s.ToJSONResume()
+	}
+	return doc, field, nil
+}
+
+// checkResume validates doc against the JSON Resume schema and decodes it;
+// it needs a name.
+func checkResume(doc any, field string) (*Resume, error) {
+	schema, err := resumeSchema()
+	if err != nil {
+		return nil, err
+	}
+	if err := schema.Validate(normalize(doc)); err != nil {
+		return nil, tool.Invalid(field, "the résumé does not match the JSON Resume schema: "+joinProblems(schemaProblems(err)), "fix the fields named (JSON pointer paths) and call again")
+	}
+	raw, _ := json.Marshal(doc)
+	r := &Resume{}
+	if err := json.Unmarshal(raw, r); err != nil {
+		return nil, tool.Invalid(field, fmt.Sprintf("cannot read the résumé: %v", err), "")
+	}
+	if strings.TrimSpace(r.Basics.Name) == "" {
+		return nil, tool.Invalid(field, "the résumé has no name (basics.name / fields.name)", "add the person's name")
+	}
+	return r, nil
+}
+
+// render writes the document in format f.
+func (b *builder) render(ctx context.Context, d doc, f, theme, pdfVia, pageSize string) ([]byte, error) {
+	var data []byte
+	var err error
+	switch f {
+	case "md":
+		data = []byte(renderMarkdown(d))
+	case "txt":
+		data = []byte(renderText(d))
+	case "html":
+		data, err = renderHTML(d, theme)
+	case "docx":
+		data, err = renderDocx(d, theme)
+	case "pdf":
+		data, err = b.pdf(ctx, d, theme, pdfVia, pageSize)
+	}
+	return data, err
+}
+
+// pdfRenderer names the program that will print the PDF: chromium, else
+// LibreOffice.
+func (b *builder) pdfRenderer() (string, error) {
+	switch {
+	case b.d.PDF != nil:
+		return "chromium", nil
+	case office.Available():
+		return "libreoffice", nil
+	}
+	return "", tool.Missing("chromium", "chromium")
 }
 
 func (b *builder) pdf(ctx context.Context, d doc, theme, via, pageSize string) ([]byte, error) {

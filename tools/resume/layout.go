@@ -86,120 +86,125 @@ func joinNonEmpty(sep string, parts ...string) string {
 
 func layout(r *Resume, lang string) doc {
 	b := r.Basics
-	d := doc{Name: b.Name, Label: b.Label, Lang: lang}
+	d := doc{Name: b.Name, Label: b.Label, Lang: lang, Contact: contactLines(b)}
+	if b.Summary != "" {
+		d.Sections = append(d.Sections, section{Title: heading("summary", lang), Entries: []entry{{Text: b.Summary}}})
+	}
+	// add appends a section under its heading unless it is empty.
+	add := func(key string, s section) {
+		if len(s.Entries)+len(s.Lines) > 0 {
+			s.Title = heading(key, lang)
+			d.Sections = append(d.Sections, s)
+		}
+	}
+	add("work", section{Entries: workEntries(r.Work, lang)})
+	var projects []entry
+	for _, p := range r.Projects {
+		projects = append(projects, entry{Heading: p.Name, Sub: p.URL, Dates: dateRange(p.StartDate, p.EndDate, lang), Text: p.Description, Bullets: p.Highlights})
+	}
+	add("projects", section{Entries: projects})
+	add("education", section{Entries: educationEntries(r.Education, lang)})
+	add("skills", section{Lines: skillLines(r.Skills)})
+	var languages []string
+	for _, l := range r.Languages {
+		languages = append(languages, joinNonEmpty(" — ", l.Language, l.Fluency))
+	}
+	add("languages", section{Lines: languages})
+	var certificates []string
+	for _, c := range r.Certificates {
+		certificates = append(certificates, joinNonEmpty(", ", c.Name, c.Issuer, shortDate(c.Date)))
+	}
+	add("certificates", section{Lines: certificates})
+	var awards []entry
+	for _, a := range r.Awards {
+		awards = append(awards, entry{Heading: a.Title, Sub: a.Awarder, Dates: shortDate(a.Date), Text: a.Summary})
+	}
+	add("awards", section{Entries: awards})
+	var publications []entry
+	for _, p := range r.Publications {
+		publications = append(publications, entry{Heading: p.Name, Sub: p.Publisher, Dates: shortDate(p.ReleaseDate), Text: p.Summary})
+	}
+	add("publications", section{Entries: publications})
+	add("volunteer", section{Entries: workEntries(r.Volunteer, lang)})
+	var interests []string
+	for _, k := range r.Interests {
+		interests = append(interests, joinNonEmpty(": ", k.Name, strings.Join(k.Keywords, ", ")))
+	}
+	add("interests", section{Lines: interests})
+	var references []entry
+	for _, x := range r.References {
+		references = append(references, entry{Heading: x.Name, Text: x.Reference})
+	}
+	add("references", section{Entries: references})
+	return d
+}
+
+// contactLines are the non-empty contact details: email, phone, place,
+// web site and one line per profile.
+func contactLines(b Basics) []string {
 	loc := ""
 	if b.Location != nil {
 		loc = joinNonEmpty(", ", b.Location.City, b.Location.Region, b.Location.CountryCode)
 	}
-	d.Contact = append(d.Contact, b.Email, b.Phone, loc, b.URL)
+	contact := []string{b.Email, b.Phone, loc, b.URL}
 	for _, p := range b.Profiles {
-		d.Contact = append(d.Contact, joinNonEmpty(": ", p.Network, firstNonEmpty(p.URL, p.Username)))
+		contact = append(contact, joinNonEmpty(": ", p.Network, firstNonEmpty(p.URL, p.Username)))
 	}
-	d.Contact = strings.Split(joinNonEmpty("\x00", d.Contact...), "\x00")
-	if len(d.Contact) == 1 && d.Contact[0] == "" {
-		d.Contact = nil
+	contact = strings.Split(joinNonEmpty("\x00", contact...), "\x00")
+	if len(contact) == 1 && contact[0] == "" {
+		return nil
 	}
-	if b.Summary != "" {
-		d.Sections = append(d.Sections, section{Title: heading("summary", lang), Entries: []entry{{Text: b.Summary}}})
+	return contact
+}
+
+// workEntries are the entries of the work and volunteer sections.
+func workEntries(ws []Work, lang string) []entry {
+	var out []entry
+	for _, w := range ws {
+		out = append(out, entry{Heading: firstNonEmpty(w.Position, w.Org()), Sub: ifDiff(w.Org(), w.Position), Dates: dateRange(w.StartDate, w.EndDate, lang), Text: w.Summary, Bullets: w.Highlights})
 	}
-	works := func(key string, ws []Work) {
-		if len(ws) == 0 {
-			return
-		}
-		s := section{Title: heading(key, lang)}
-		for _, w := range ws {
-			s.Entries = append(s.Entries, entry{Heading: firstNonEmpty(w.Position, w.Org()), Sub: ifDiff(w.Org(), w.Position), Dates: dateRange(w.StartDate, w.EndDate, lang), Text: w.Summary, Bullets: w.Highlights})
-		}
-		d.Sections = append(d.Sections, s)
-	}
-	works("work", r.Work)
-	if len(r.Projects) > 0 {
-		s := section{Title: heading("projects", lang)}
-		for _, p := range r.Projects {
-			s.Entries = append(s.Entries, entry{Heading: p.Name, Sub: p.URL, Dates: dateRange(p.StartDate, p.EndDate, lang), Text: p.Description, Bullets: p.Highlights})
-		}
-		d.Sections = append(d.Sections, s)
-	}
-	if len(r.Education) > 0 {
-		s := section{Title: heading("education", lang)}
-		for _, e := range r.Education {
-			deg := joinNonEmpty(", ", e.StudyType, e.Area)
-			text := ""
-			if e.Score != "" {
-				text = "GPA/Score: " + e.Score
-				if lang == "zh" {
-					text = "成绩：" + e.Score
-				}
+	return out
+}
+
+// educationEntries show the degree, the institution, the score and the
+// courses of each education.
+func educationEntries(es []Education, lang string) []entry {
+	var out []entry
+	for _, e := range es {
+		deg := joinNonEmpty(", ", e.StudyType, e.Area)
+		text := ""
+		if e.Score != "" {
+			text = "GPA/Score: " + e.Score
+			if lang == "zh" {
+				text = "成绩：" + e.Score
 			}
-			var bullets []string
-			if len(e.Courses) > 0 {
-				bullets = append(bullets, strings.Join(e.Courses, ", "))
+		}
+		var bullets []string
+		if len(e.Courses) > 0 {
+			bullets = append(bullets, strings.Join(e.Courses, ", "))
+		}
+		out = append(out, entry{Heading: firstNonEmpty(deg, e.Institution), Sub: ifDiff(e.Institution, deg), Dates: dateRange(e.StartDate, e.EndDate, lang), Text: text, Bullets: bullets})
+	}
+	return out
+}
+
+// skillLines show each skill with its level and keywords.
+func skillLines(skills []Skill) []string {
+	var out []string
+	for _, k := range skills {
+		line := k.Name
+		if k.Level != "" {
+			line += " (" + k.Level + ")"
+		}
+		if len(k.Keywords) > 0 {
+			if line != "" {
+				line += ": "
 			}
-			s.Entries = append(s.Entries, entry{Heading: firstNonEmpty(deg, e.Institution), Sub: ifDiff(e.Institution, deg), Dates: dateRange(e.StartDate, e.EndDate, lang), Text: text, Bullets: bullets})
+			line += strings.Join(k.Keywords, ", ")
 		}
-		d.Sections = append(d.Sections, s)
+		out = append(out, line)
 	}
-	if len(r.Skills) > 0 {
-		s := section{Title: heading("skills", lang)}
-		for _, k := range r.Skills {
-			line := k.Name
-			if k.Level != "" {
-				line += " (" + k.Level + ")"
-			}
-			if len(k.Keywords) > 0 {
-				if line != "" {
-					line += ": "
-				}
-				line += strings.Join(k.Keywords, ", ")
-			}
-			s.Lines = append(s.Lines, line)
-		}
-		d.Sections = append(d.Sections, s)
-	}
-	if len(r.Languages) > 0 {
-		s := section{Title: heading("languages", lang)}
-		for _, l := range r.Languages {
-			s.Lines = append(s.Lines, joinNonEmpty(" — ", l.Language, l.Fluency))
-		}
-		d.Sections = append(d.Sections, s)
-	}
-	if len(r.Certificates) > 0 {
-		s := section{Title: heading("certificates", lang)}
-		for _, c := range r.Certificates {
-			s.Lines = append(s.Lines, joinNonEmpty(", ", c.Name, c.Issuer, shortDate(c.Date)))
-		}
-		d.Sections = append(d.Sections, s)
-	}
-	if len(r.Awards) > 0 {
-		s := section{Title: heading("awards", lang)}
-		for _, a := range r.Awards {
-			s.Entries = append(s.Entries, entry{Heading: a.Title, Sub: a.Awarder, Dates: shortDate(a.Date), Text: a.Summary})
-		}
-		d.Sections = append(d.Sections, s)
-	}
-	if len(r.Publications) > 0 {
-		s := section{Title: heading("publications", lang)}
-		for _, p := range r.Publications {
-			s.Entries = append(s.Entries, entry{Heading: p.Name, Sub: p.Publisher, Dates: shortDate(p.ReleaseDate), Text: p.Summary})
-		}
-		d.Sections = append(d.Sections, s)
-	}
-	works("volunteer", r.Volunteer)
-	if len(r.Interests) > 0 {
-		s := section{Title: heading("interests", lang)}
-		for _, k := range r.Interests {
-			s.Lines = append(s.Lines, joinNonEmpty(": ", k.Name, strings.Join(k.Keywords, ", ")))
-		}
-		d.Sections = append(d.Sections, s)
-	}
-	if len(r.References) > 0 {
-		s := section{Title: heading("references", lang)}
-		for _, x := range r.References {
-			s.Entries = append(s.Entries, entry{Heading: x.Name, Text: x.Reference})
-		}
-		d.Sections = append(d.Sections, s)
-	}
-	return d
+	return out
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -38,32 +38,10 @@ type output struct {
 
 func (r *runner) handle(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	cfg := r.d.Config.Shell
-	argv := call.Args.Strings("argv")
-	line := call.Args.String("shell")
-
-	switch {
-	case call.Args.Has("argv") && call.Args.Has("shell"):
-		return nil, tool.Invalid("shell", "give either 'argv' or 'shell', not both", "use argv for one program; shell only for a command line that needs sh")
-	case call.Args.Has("shell"):
-		if hint := shellOff(r.d); hint != "" { // Prepare refuses it already; config is read again here
-			return nil, tool.Errorf(tool.CodeDenied, hint, "shell command lines (sh -c) are disabled on this server")
-		}
-		if strings.TrimSpace(line) == "" {
-			return nil, tool.Invalid("shell", "field 'shell' is empty", "give the command line to run with sh -c")
-		}
-		argv = []string{"sh", "-c", line}
-	case len(argv) == 0:
-		return nil, tool.Invalid("argv", "missing required field 'argv'", "give the program and its arguments as a list, e.g. [\"ls\", \"-la\"]")
+	argv, err := r.commandArgv(call)
+	if err != nil {
+		return nil, err
 	}
-	if argv[0] == "" {
-		return nil, tool.Invalid("argv", "argv[0] (the program) is empty", "e.g. [\"ls\", \"-la\"]")
-	}
-	for i, a := range argv {
-		if strings.ContainsRune(a, 0) {
-			return nil, tool.Invalid("argv", fmt.Sprintf("argv[%d] contains a NUL byte", i), "")
-		}
-	}
-
 	cwd, err := r.resolveCwd(call.Args.String("cwd"))
 	if err != nil {
 		return nil, err
@@ -118,6 +96,37 @@ func (r *runner) handle(ctx context.Context, call *tool.Call) (*tool.Result, err
 		summary += fmt.Sprintf(" (output cut at %s per stream)", wording.Count(limit, "byte", "bytes"))
 	}
 	return &tool.Result{Summary: summary, Data: out}, nil
+}
+
+// commandArgv is the program and its arguments: argv, or sh -c with the
+// shell line when shell command lines are on.
+func (r *runner) commandArgv(call *tool.Call) ([]string, error) {
+	argv := call.Args.Strings("argv")
+	line := call.Args.String("shell")
+
+	switch {
+	case call.Args.Has("argv") && call.Args.Has("shell"):
+		return nil, tool.Invalid("shell", "give either 'argv' or 'shell', not both", "use argv for one program; shell only for a command line that needs sh")
+	case call.Args.Has("shell"):
+		if hint := shellOff(r.d); hint != "" { // Prepare refuses it already; config is read again here
+			return nil, tool.Errorf(tool.CodeDenied, hint, "shell command lines (sh -c) are disabled on this server")
+		}
+		if strings.TrimSpace(line) == "" {
+			return nil, tool.Invalid("shell", "field 'shell' is empty", "give the command line to run with sh -c")
+		}
+		argv = []string{"sh", "-c", line}
+	case len(argv) == 0:
+		return nil, tool.Invalid("argv", "missing required field 'argv'", "give the program and its arguments as a list, e.g. [\"ls\", \"-la\"]")
+	}
+	if argv[0] == "" {
+		return nil, tool.Invalid("argv", "argv[0] (the program) is empty", "e.g. [\"ls\", \"-la\"]")
+	}
+	for i, a := range argv {
+		if strings.ContainsRune(a, 0) {
+			return nil, tool.Invalid("argv", fmt.Sprintf("argv[%d] contains a NUL byte", i), "")
+		}
+	}
+	return argv, nil
 }
 
 func (r *runner) resolveCwd(p string) (string, error) {

@@ -57,36 +57,16 @@ func (s *speech) transcribe(ctx context.Context, c *tool.Call) (*tool.Result, er
 	if err != nil {
 		return nil, tool.PathError("path", c.Args.String("path"), err)
 	}
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	fw, err := mw.CreateFormFile("file", filepath.Base(abs))
+	body, contentType, err := s.transcribeForm(c, filepath.Base(abs), audio)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := fw.Write(audio); err != nil {
-		return nil, err
-	}
-	fields := [][2]string{{"model", s.cfg.Model}, {"response_format", "verbose_json"}, {"timestamp_granularities[]", "segment"}}
-	if l := c.Args.String("language"); l != "" {
-		fields = append(fields, [2]string{"language", l})
-	}
-	if p := c.Args.String("prompt"); p != "" {
-		fields = append(fields, [2]string{"prompt", p})
-	}
-	for _, kv := range fields {
-		if err := mw.WriteField(kv[0], kv[1]); err != nil {
-			return nil, err
-		}
-	}
-	if err := mw.Close(); err != nil {
 		return nil, err
 	}
 	url := strings.TrimRight(s.cfg.TranscribeURL, "/") + "/audio/transcriptions"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, &body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, body)
 	if err != nil {
 		return nil, tool.Errorf(tool.CodeUnavailable, "fix tools.speech.transcribe_url", "bad transcribe_url: %v", err)
 	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Content-Type", contentType)
 	ep := endpoint.Endpoint{What: "the transcription endpoint", Config: "tools.speech", KeyEnv: "tools.speech.api_key_env"}
 	if s.cfg.APIKeyEnv != "" {
 		ep.Key = os.Getenv(s.cfg.APIKeyEnv)
@@ -119,4 +99,35 @@ func (s *speech) transcribe(ctx context.Context, c *tool.Call) (*tool.Result, er
 	}
 	data := map[string]any{"path": info.Path, "text": strings.TrimSpace(v.Text), "language": v.Language, "duration_seconds": v.Duration, "segments": v.Segments}
 	return &tool.Result{Summary: fmt.Sprintf("transcribed %.1f s of %s (%s, %s)", v.Duration, info.Path, v.Language, plural(len(v.Segments), "segment")), Data: data}, nil
+}
+
+// transcribeForm is the multipart request body: the audio as the file
+// named name, the model, verbose JSON with segments, and the call's
+// language and prompt; with its content type.
+func (s *speech) transcribeForm(c *tool.Call, name string, audio []byte) (*bytes.Buffer, string, error) {
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, err := mw.CreateFormFile("file", name)
+	if err != nil {
+		return nil, "", err
+	}
+	if _, err := fw.Write(audio); err != nil {
+		return nil, "", err
+	}
+	fields := [][2]string{{"model", s.cfg.Model}, {"response_format", "verbose_json"}, {"timestamp_granularities[]", "segment"}}
+	if l := c.Args.String("language"); l != "" {
+		fields = append(fields, [2]string{"language", l})
+	}
+	if p := c.Args.String("prompt"); p != "" {
+		fields = append(fields, [2]string{"prompt", p})
+	}
+	for _, kv := range fields {
+		if err := mw.WriteField(kv[0], kv[1]); err != nil {
+			return nil, "", err
+		}
+	}
+	if err := mw.Close(); err != nil {
+		return nil, "", err
+	}
+	return &body, mw.FormDataContentType(), nil
 }

@@ -54,40 +54,9 @@ func (s *sys) processes(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		limit = 15
 	}
 
-	pids, err := process.PidsWithContext(ctx)
+	snaps, cpuPct, elapsed, err := sampleProcesses(ctx)
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeUnavailable, "the process table (/proc) is not readable here", "processes: list pids: %v", err)
-	}
-	first := map[int32]procSnap{}
-	for _, pid := range pids {
-		p := &process.Process{Pid: pid}
-		t, err := p.TimesWithContext(ctx)
-		if err != nil {
-			continue // gone, or not ours to read
-		}
-		first[pid] = procSnap{p: p, cpu: t.User + t.System}
-	}
-	start := time.Now()
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-time.After(procSample):
-	}
-	elapsed := time.Since(start).Seconds()
-
-	var snaps []procSnap
-	cpuPct := map[int32]float64{}
-	for pid, a := range first {
-		t, err := a.p.TimesWithContext(ctx)
-		if err != nil {
-			continue // exited during the sample
-		}
-		mi, err := a.p.MemoryInfoWithContext(ctx)
-		if err != nil {
-			continue
-		}
-		cpuPct[pid] = max(0, (t.User+t.System-a.cpu)/elapsed*100)
-		snaps = append(snaps, procSnap{p: a.p, rss: mi.RSS})
+		return nil, err
 	}
 	slices.SortFunc(snaps, func(a, b procSnap) int {
 		if sortBy == "memory" {
@@ -133,6 +102,47 @@ func (s *sys) processes(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		summary += fmt.Sprintf("; first: %s (pid %d, %.1f%% CPU, %s)", top.Name, top.PID, top.CPUPercent, humanBytes(top.RSSBytes))
 	}
 	return &tool.Result{Summary: summary, Data: out}, nil
+}
+
+// sampleProcesses measures each readable process's CPU time over
+// procSample: it returns the processes still there with their memory, the
+// CPU percent of each and the seconds measured.
+func sampleProcesses(ctx context.Context) ([]procSnap, map[int32]float64, float64, error) {
+	pids, err := process.PidsWithContext(ctx)
+	if err != nil {
+		return nil, nil, 0, tool.Errorf(tool.CodeUnavailable, "the process table (/proc) is not readable here", "processes: list pids: %v", err)
+	}
+	first := map[int32]procSnap{}
+	for _, pid := range pids {
+		p := &process.Process{Pid: pid}
+		t, err := p.TimesWithContext(ctx)
+		if err != nil {
+			continue // gone, or not ours to read
+		}
+		first[pid] = procSnap{p: p, cpu: t.User + t.System}
+	}
+	start := time.Now()
+	select {
+	case <-ctx.Done():
+		return nil, nil, 0, ctx.Err()
+	case <-time.After(procSample):
+	}
+	elapsed := time.Since(start).Seconds()
+	var snaps []procSnap
+	cpuPct := map[int32]float64{}
+	for pid, a := range first {
+		t, err := a.p.TimesWithContext(ctx)
+		if err != nil {
+			continue // exited during the sample
+		}
+		mi, err := a.p.MemoryInfoWithContext(ctx)
+		if err != nil {
+			continue
+		}
+		cpuPct[pid] = max(0, (t.User+t.System-a.cpu)/elapsed*100)
+		snaps = append(snaps, procSnap{p: a.p, rss: mi.RSS})
+	}
+	return snaps, cpuPct, elapsed, nil
 }
 
 func userName(cache map[uint32]string, uid uint32) string {

@@ -191,51 +191,18 @@ var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9
 // normalize checks v against p and returns it in its canonical JSON form
 // (float64, bool, []any, map[string]any).
 func normalize(p Param, path string, v any) (any, error) {
-	bad := func(want string) error {
-		return Invalid(p.Name, fmt.Sprintf("field '%s' must be %s, got %s", path, want, jsonKind(v)), p.Description)
-	}
 	switch p.Type {
 	case String:
 		s, ok := v.(string)
 		if !ok {
-			return nil, bad("a string")
+			return nil, wrongType(p, path, "a string", v)
 		}
 		if len(p.Enum) > 0 && !contains(p.Enum, s) {
 			return nil, Invalid(p.Name, fmt.Sprintf("field '%s' has value %q, which is not allowed", path, s), "one of: "+strings.Join(p.Enum, ", "))
 		}
 		return s, nil
 	case Integer, Number:
-		want := "a number"
-		if p.Type == Integer {
-			want = "an integer"
-		}
-		var f float64
-		switch x := v.(type) {
-		case float64:
-			f = x
-		case int:
-			f = float64(x)
-		case string:
-			if !jsonNumber.MatchString(x) {
-				return nil, bad(want)
-			}
-			var err error
-			if f, err = strconv.ParseFloat(x, 64); err != nil {
-				return nil, bad(want)
-			}
-		default:
-			return nil, bad(want)
-		}
-		if p.Type == Integer && !isInteger(f) {
-			return nil, bad(want)
-		}
-		if p.Min != nil && f < *p.Min {
-			return nil, Invalid(p.Name, fmt.Sprintf("field '%s' must be at least %s, got %s", path, wording.Number(*p.Min), wording.Number(f)), "")
-		}
-		if p.Max != nil && f > *p.Max {
-			return nil, Invalid(p.Name, fmt.Sprintf("field '%s' must be at most %s, got %s", path, wording.Number(*p.Max), wording.Number(f)), "")
-		}
-		return f, nil
+		return normalizeNumber(p, path, v)
 	case Boolean:
 		switch v {
 		case true, "true":
@@ -243,59 +210,112 @@ func normalize(p Param, path string, v any) (any, error) {
 		case false, "false":
 			return false, nil
 		}
-		return nil, bad("true or false")
+		return nil, wrongType(p, path, "true or false", v)
 	case Array:
-		var items []any
-		switch x := v.(type) {
-		case []any:
-			items = x
-		case []string:
-			for _, s := range x {
-				items = append(items, s)
-			}
-		case string:
-			if p.Items.Type != String {
-				return nil, bad("an array")
-			}
-			items = []any{x} // one element given without the list around it
-		default:
-			return nil, bad("an array")
-		}
-		out := make([]any, len(items))
-		for i, it := range items {
-			nv, err := normalize(*p.Items, fmt.Sprintf("%s[%d]", path, i), it)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = nv
-		}
-		return out, nil
+		return normalizeArray(p, path, v)
 	case Object:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, bad("an object")
-		}
-		out := make(map[string]any, len(m))
-		for k, x := range m {
-			out[k] = x // fields not described are passed through
-		}
-		for _, q := range p.Properties {
-			qv, present := m[q.Name]
-			if !present || qv == nil {
-				if q.Required {
-					return nil, Invalid(p.Name, fmt.Sprintf("field '%s.%s' is required", path, q.Name), q.Description)
-				}
-				continue
-			}
-			nv, err := normalize(q, path+"."+q.Name, qv)
-			if err != nil {
-				return nil, err
-			}
-			out[q.Name] = nv
-		}
-		return out, nil
+		return normalizeObject(p, path, v)
 	}
 	return v, nil
+}
+
+// wrongType says that field path of p must be want, not what v is.
+func wrongType(p Param, path, want string, v any) error {
+	return Invalid(p.Name, fmt.Sprintf("field '%s' must be %s, got %s", path, want, jsonKind(v)), p.Description)
+}
+
+// normalizeNumber takes a number, or a string holding exactly one JSON
+// number, within p's bounds (and whole for an integer).
+func normalizeNumber(p Param, path string, v any) (any, error) {
+	want := "a number"
+	if p.Type == Integer {
+		want = "an integer"
+	}
+	var f float64
+	switch x := v.(type) {
+	case float64:
+		f = x
+	case int:
+		f = float64(x)
+	case string:
+		if !jsonNumber.MatchString(x) {
+			return nil, wrongType(p, path, want, v)
+		}
+		var err error
+		if f, err = strconv.ParseFloat(x, 64); err != nil {
+			return nil, wrongType(p, path, want, v)
+		}
+	default:
+		return nil, wrongType(p, path, want, v)
+	}
+	if p.Type == Integer && !isInteger(f) {
+		return nil, wrongType(p, path, want, v)
+	}
+	if p.Min != nil && f < *p.Min {
+		return nil, Invalid(p.Name, fmt.Sprintf("field '%s' must be at least %s, got %s", path, wording.Number(*p.Min), wording.Number(f)), "")
+	}
+	if p.Max != nil && f > *p.Max {
+		return nil, Invalid(p.Name, fmt.Sprintf("field '%s' must be at most %s, got %s", path, wording.Number(*p.Max), wording.Number(f)), "")
+	}
+	return f, nil
+}
+
+// normalizeArray takes a list (or one string for a list of strings) and
+// normalizes each item.
+func normalizeArray(p Param, path string, v any) (any, error) {
+	var items []any
+	switch x := v.(type) {
+	case []any:
+		items = x
+	case []string:
+		for _, s := range x {
+			items = append(items, s)
+		}
+	case string:
+		if p.Items.Type != String {
+			return nil, wrongType(p, path, "an array", v)
+		}
+		items = []any{x} // one element given without the list around it
+	default:
+		return nil, wrongType(p, path, "an array", v)
+	}
+	out := make([]any, len(items))
+	for i, it := range items {
+		nv, err := normalize(*p.Items, fmt.Sprintf("%s[%d]", path, i), it)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = nv
+	}
+	return out, nil
+}
+
+// normalizeObject normalizes the described fields of an object, requiring
+// the required ones; fields not described are passed through.
+func normalizeObject(p Param, path string, v any) (any, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, wrongType(p, path, "an object", v)
+	}
+	out := make(map[string]any, len(m))
+	for k, x := range m {
+		out[k] = x
+	}
+	for _, q := range p.Properties {
+		qv, present := m[q.Name]
+		if !present || qv == nil {
+			if q.Required {
+				return nil, Invalid(p.Name, fmt.Sprintf("field '%s.%s' is required", path, q.Name), q.Description)
+			}
+			continue
+		}
+		nv, err := normalize(q, path+"."+q.Name, qv)
+		if err != nil {
+			return nil, err
+		}
+		out[q.Name] = nv
+	}
+	return out, nil
 }
 
 func jsonKind(v any) string {

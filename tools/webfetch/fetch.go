@@ -357,28 +357,8 @@ func (f *fetcher) fetch(ctx context.Context, raw string, maxChars int, fullPage,
 		if err != nil {
 			return nil, tool.Errorf(tool.CodeFailed, "try full_page or the browser tool", "%v", err)
 		}
-		plainChars := utf8.RuneCountInString(c.text)
-		thin := plainChars < f.cfg.ThinChars
-		if (thin || forceRender) && f.browser != nil {
-			if err := f.wait(ctx, final.Host); err != nil {
-				return nil, tool.Errorf(tool.CodeTimeout, "", "fetch %s: %v", u, err)
-			}
-			r, err := f.browser.Render(ctx, pg.finalURL)
-			if err != nil {
-				if forceRender {
-					return nil, browsertool.Err(err)
-				}
-				data["render_error"] = browsertool.Err(err).Error()
-			} else if ru, perr := url.Parse(r.URL); perr == nil {
-				if rc, err := f.extract([]byte(r.HTML), ru, fullPage); err == nil &&
-					(forceRender || utf8.RuneCountInString(rc.text) > utf8.RuneCountInString(c.text)) {
-					c, rendered = rc, true
-					data["final_url"] = r.URL
-				}
-			}
-			if thin {
-				data["fallback_reason"] = fmt.Sprintf("plain HTTP gave only %s of text", wording.Count(plainChars, "character", "characters"))
-			}
+		if c, rendered, err = f.renderIfThin(ctx, u, pg, c, fullPage, forceRender, data); err != nil {
+			return nil, err
 		}
 	} else {
 		c = &content{markdown: string(pg.body)}
@@ -405,6 +385,39 @@ func (f *fetcher) fetch(ctx context.Context, raw string, maxChars int, fullPage,
 		sum += ", rendered with the browser"
 	}
 	return &tool.Result{Summary: sum + ".", Data: data}, nil
+}
+
+// renderIfThin renders the page pg fetched for u with the browser, when
+// there is one, if plain HTTP gave thin text c or rendering is forced; the
+// rendered text replaces c when forced or longer. It notes in data why
+// and how it went.
+func (f *fetcher) renderIfThin(ctx context.Context, u *url.URL, pg *page, c *content, fullPage, forceRender bool, data map[string]any) (*content, bool, error) {
+	rendered := false
+	plainChars := utf8.RuneCountInString(c.text)
+	thin := plainChars < f.cfg.ThinChars
+	if (thin || forceRender) && f.browser != nil {
+		final, _ := url.Parse(pg.finalURL)
+		if err := f.wait(ctx, final.Host); err != nil {
+			return nil, false, tool.Errorf(tool.CodeTimeout, "", "fetch %s: %v", u, err)
+		}
+		r, err := f.browser.Render(ctx, pg.finalURL)
+		if err != nil {
+			if forceRender {
+				return nil, false, browsertool.Err(err)
+			}
+			data["render_error"] = browsertool.Err(err).Error()
+		} else if ru, perr := url.Parse(r.URL); perr == nil {
+			if rc, err := f.extract([]byte(r.HTML), ru, fullPage); err == nil &&
+				(forceRender || utf8.RuneCountInString(rc.text) > utf8.RuneCountInString(c.text)) {
+				c, rendered = rc, true
+				data["final_url"] = r.URL
+			}
+		}
+		if thin {
+			data["fallback_reason"] = fmt.Sprintf("plain HTTP gave only %s of text", wording.Count(plainChars, "character", "characters"))
+		}
+	}
+	return c, rendered, nil
 }
 
 func robotsDenied(u *url.URL) *tool.Error {
