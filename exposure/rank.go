@@ -343,8 +343,16 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 		ids := slices.Clone(x.model.server[s.name])
 		slices.SortStableFunc(ids, func(a, b int) int { return cmp.Compare(score[b], score[a]) })
 		var picked []int
+		// Not sure, the request found the best server but not which of
+		// its tools: they all come, up to per_server, whatever their words
+		// (mcpproxy-go's set: "attach facts to a node" is the memory
+		// server's add_observations, which shares no word with it).
+		floor := p.Candidate * best
+		if !sure && s.name == servers[0].name {
+			floor = 0
+		}
 		for _, i := range ids {
-			if len(picked) >= perServer || score[i] < p.Candidate*best {
+			if len(picked) >= perServer || score[i] < floor {
 				break
 			}
 			picked = append(picked, i)

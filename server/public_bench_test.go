@@ -331,15 +331,6 @@ func scorePublic(tb testing.TB, s *Server, tasks []publicTask) publicScore {
 			tb.Fatalf("%s: %v", t.id, err)
 		}
 		sc.tiers[rt.tier]++
-		if os.Getenv("ZZDBG") == rt.tier {
-			var miss [][]string
-			for i, f := range found(t, rt.view) {
-				if f == -1 {
-					miss = append(miss, t.needs[i])
-				}
-			}
-			fmt.Printf("ZZ %s %q\n   miss=%v\n   rank=%v\n", t.id, t.q[:min(len(t.q), 200)], miss, rt.ranking[:min(6, len(rt.ranking))])
-		}
 		if !slices.Contains(found(t, rt.view), -1) {
 			sc.tierAll[rt.tier]++
 		}
