@@ -77,7 +77,7 @@ func (g *generator) generate(ctx context.Context, c *tool.Call) (*tool.Result, e
 			for _, cl := range t.clauses(lang) {
 				ids = append(ids, cl.ID)
 			}
-			return nil, tool.Invalid("omit_clauses", fmt.Sprintf("%s has no clause %q", t.ID, id), "clause ids: "+strings.Join(ids, ", "))
+			return nil, &tool.Error{Code: tool.CodeNotFound, Field: "omit_clauses", Message: fmt.Sprintf("no clause %q in %s", id, t.ID), Hint: "clause ids: " + strings.Join(ids, ", ")}
 		}
 		omit[id] = true
 	}
