@@ -138,7 +138,7 @@ func (k *kbIndex) sync(ctx context.Context, paths []string, o syncOptions) (*syn
 			rep.Unchanged++
 			continue
 		}
-		data, err := readFile(f.abs, o.MaxFileBytes)
+		data, err := readFile(o.Rel(f.abs), f.abs, o.MaxFileBytes)
 		if err != nil {
 			rep.Failed = append(rep.Failed, fileFailed{o.Rel(f.abs), err.Error()})
 			b.remove(f.abs, old.Chunks)
