@@ -269,19 +269,36 @@ func (c *caltool) fill(e *event, a tool.Args, creating bool) error {
 	if a.Has("description") {
 		e.Description = a.String("description")
 	}
-	// loc is the zone times are read in, tz what the event stores for it:
-	// an event keeps its own zone (perhaps one an imported file defined).
+	if err := c.fillTimes(e, a, creating); err != nil {
+		return err
+	}
+	return c.fillRecurrence(e, a)
+}
+
+// zoneOf is the zone e's times are read in and what e stores for it: an
+// event keeps its own zone (perhaps one an imported file defined) unless
+// timezone is given.
+func (c *caltool) zoneOf(e *event, a tool.Args) (*time.Location, string, error) {
 	loc, tz := c.loc, c.loc.String()
 	if a.Has("timezone") {
 		l, err := zone.Load("timezone", a.String("timezone"))
 		if err != nil {
-			return tool.Invalid("timezone", err.Error(), "")
+			return nil, "", tool.Invalid("timezone", err.Error(), "")
 		}
 		loc, tz = l, l.String()
 	} else if e.TZ != "" {
 		if l, err := ical.LoadZone(e.TZ); err == nil {
 			loc, tz = l, e.TZ
 		}
+	}
+	return loc, tz, nil
+}
+
+// fillTimes applies all_day, start, end and duration_minutes.
+func (c *caltool) fillTimes(e *event, a tool.Args, creating bool) error {
+	loc, tz, err := c.zoneOf(e, a)
+	if err != nil {
+		return err
 	}
 	if a.Has("all_day") {
 		e.AllDay = a.Bool("all_day", false)
@@ -343,6 +360,11 @@ func (c *caltool) fill(e *event, a tool.Args, creating bool) error {
 		}
 		return tool.Invalid(f, "the event ends before it starts", "give an end after start")
 	}
+	return nil
+}
+
+// fillRecurrence applies rrule and exdates.
+func (c *caltool) fillRecurrence(e *event, a tool.Args) error {
 	if a.Has("rrule") {
 		e.RRule = strings.ToUpper(strings.ReplaceAll(strings.TrimPrefix(strings.TrimSpace(a.String("rrule")), "RRULE:"), " ", ""))
 	}
