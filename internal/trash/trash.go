@@ -143,16 +143,17 @@ func Snapshot(ctx context.Context, sb *sandbox.Sandbox, abs, reason string) (Rec
 	return rec, nil
 }
 
-// Read is item id's record; a malformed or unknown id is a tool error on
-// the field `id`.
+// Read is item id's record; an id that names no item is not_found on the
+// field `id`, as an unknown id is in every tool (one not shaped like a
+// trash id names none, and is never joined to a path).
 func Read(sb *sandbox.Sandbox, id string) (Record, error) {
 	var rec Record
 	if !idPattern.MatchString(id) {
-		return rec, tool.Invalid("id", fmt.Sprintf("%q is not a trash id", id), "ids look like 20261129T201500.123456789-0a1b2c3d; call restore without id or path to list the trash")
+		return rec, &tool.Error{Code: tool.CodeNotFound, Field: "id", Message: fmt.Sprintf("no trash item %q", id), Hint: "trash ids look like 20261129T201500.123456789-0a1b2c3d; call restore without id or path to list the trash"}
 	}
 	raw, err := os.ReadFile(filepath.Join(sb.TrashDir(), id, RecordName))
 	if errors.Is(err, fs.ErrNotExist) {
-		return rec, &tool.Error{Code: tool.CodeNotFound, Field: "id", Message: "no trash item " + id, Hint: "call restore without id or path to list the trash"}
+		return rec, &tool.Error{Code: tool.CodeNotFound, Field: "id", Message: fmt.Sprintf("no trash item %q", id), Hint: "call restore without id or path to list the trash"}
 	}
 	if err != nil {
 		return rec, fmt.Errorf("trash: read %s: %w", id, err)

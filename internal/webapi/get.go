@@ -2,7 +2,6 @@ package webapi
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -28,9 +27,9 @@ type Response struct {
 }
 
 // Get runs r with c (a netguard client). Every failure is a *toolerr.Error:
-// a blocked address is permission_denied, HTTP 429 and 503 are unavailable
-// (the service is limiting us), other 5xx failed, 404 not_found, a deadline
-// timeout. The URL is never put in an error, as it may carry a key.
+// a blocked address is permission_denied, a deadline timeout, an answer
+// that is not 2xx as the one table says (Endpoint.Status). The URL is never
+// put in an error, as it may carry a key.
 func Get(ctx context.Context, c *http.Client, r Request) (*Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.URL, nil)
 	if err != nil {
@@ -55,40 +54,10 @@ func Get(ctx context.Context, c *http.Client, r Request) (*Response, error) {
 	if int64(len(body)) > max {
 		return nil, toolerr.Errorf(toolerr.CodeTooLarge, "ask for fewer results", "%s answered more than %d bytes", r.Service, max)
 	}
-	switch s := resp.StatusCode; {
-	case s == http.StatusTooManyRequests || s == http.StatusServiceUnavailable:
-		return nil, toolerr.Errorf(toolerr.CodeUnavailable, "the service is limiting requests; wait a little and try again", "%s answered HTTP %d (rate limited)", r.Service, s)
-	case s == http.StatusNotFound:
-		return nil, toolerr.Errorf(toolerr.CodeNotFound, "check the identifier", "%s has no such record (HTTP 404)", r.Service)
-	case s >= 500:
-		return nil, toolerr.Errorf(toolerr.CodeFailed, "the service is failing; try again later", "%s answered HTTP %d %s", r.Service, s, http.StatusText(s))
-	case s >= 400:
-		return nil, toolerr.Errorf(toolerr.CodeFailed, "check the arguments and the configured API key", "%s refused the request: HTTP %d %s%s", r.Service, s, http.StatusText(s), reason(body))
+	if s := resp.StatusCode; s < 200 || s > 299 {
+		return nil, Endpoint{What: r.Service}.Status(s, body)
 	}
 	return &Response{Status: resp.StatusCode, Body: body}, nil
-}
-
-// reason is the service's own explanation in a JSON error body
-// ({"reason": ...} from Open-Meteo, {"message": ...} from others), short.
-func reason(body []byte) string {
-	var b struct {
-		Reason  string `json:"reason"`
-		Message string `json:"message"`
-	}
-	if json.Unmarshal(body, &b) != nil {
-		return ""
-	}
-	r := b.Reason
-	if r == "" {
-		r = b.Message
-	}
-	if r == "" {
-		return ""
-	}
-	if len([]rune(r)) > 200 {
-		r = string([]rune(r)[:200]) + "…"
-	}
-	return ": " + r
 }
 
 func transportError(ctx context.Context, service string, err error) error {

@@ -159,7 +159,7 @@ func TestAIWriter_EndpointErrorBody(t *testing.T) {
 		f := &chatFixture{status: status}
 		tl, _ := newWriter(t, f, true)
 		_, err := tooltest.Run(t, tl, map[string]any{"action": "summarise", "text": "A long text to summarise."})
-		code := tool.CodeFailed
+		code := tool.CodeNotFound // the model
 		if status == 401 {
 			code = tool.CodeDenied
 		}

@@ -10,7 +10,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/clawbridge/clawbridge/internal/endpoint"
+	"github.com/clawbridge/clawbridge/internal/webapi"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
@@ -58,7 +58,7 @@ type apiError struct {
 // complete sends one request; onPiece, if set, is called as streamed text
 // arrives (with the text so far).
 func (c *chatClient) complete(ctx context.Context, req tool.SampleRequest, onPiece func(sofar int)) (*tool.SampleResult, error) {
-	ep := endpoint.Endpoint{What: "the model endpoint", Config: "tools.ai_writer.endpoint", KeyEnv: "tools.ai_writer.endpoint.api_key_env"}
+	ep := webapi.Endpoint{What: "the model endpoint", Config: "tools.ai_writer.endpoint", KeyEnv: "tools.ai_writer.endpoint.api_key_env"}
 	if c.ep.APIKeyEnv != "" {
 		if ep.Key = os.Getenv(c.ep.APIKeyEnv); ep.Key == "" {
 			return nil, tool.Errorf(tool.CodeUnavailable, "set "+c.ep.APIKeyEnv+" in the server's environment and restart it",
@@ -117,7 +117,7 @@ func (c *chatClient) complete(ctx context.Context, req tool.SampleRequest, onPie
 
 // readStream reads server-sent events: "data: {chunk}" lines until
 // "data: [DONE]" or the end of the body.
-func readStream(r io.Reader, ep endpoint.Endpoint, onPiece func(int)) (*tool.SampleResult, error) {
+func readStream(r io.Reader, ep webapi.Endpoint, onPiece func(int)) (*tool.SampleResult, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	var text strings.Builder
@@ -161,6 +161,6 @@ func readStream(r io.Reader, ep endpoint.Endpoint, onPiece func(int)) (*tool.Sam
 	return res, nil
 }
 
-func modelError(e *apiError, ep endpoint.Endpoint) error {
+func modelError(e *apiError, ep webapi.Endpoint) error {
 	return tool.Errorf(tool.CodeFailed, "check tools.ai_writer.endpoint (base_url, model)", "the model endpoint reported an error: %s", ep.Redact(e.Message))
 }

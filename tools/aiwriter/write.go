@@ -2,9 +2,7 @@ package aiwriter
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -89,13 +87,19 @@ func (w *writer) source(c *tool.Call) (string, error) {
 	}
 	text := c.Args.String("text")
 	if which == "path" {
-		abs, err := w.d.Sandbox.Resolve(c.Args.String("path"))
+		p := c.Args.String("path")
+		abs, err := w.d.Sandbox.Resolve(p)
 		if err != nil {
-			return "", tool.PathError("path", c.Args.String("path"), err)
+			return "", tool.PathError("path", p, err)
 		}
-		b, err := os.ReadFile(abs)
+		// A UTF-8 character is at most 4 bytes: a larger file is over the
+		// character limit whatever it holds.
+		b, err := tool.ReadRegular("path", p, abs, int64(w.cfg.MaxInputChars)*utf8.UTFMax)
+		if te, ok := tool.AsError(err); ok && te.Code == tool.CodeTooLarge {
+			te.Hint = "give a part of it, or raise tools.ai_writer.max_input_chars"
+		}
 		if err != nil {
-			return "", tool.Errorf(tool.CodeNotFound, "give an existing text or Markdown file", "path %q cannot be read: %v", c.Args.String("path"), errors.Unwrap(err))
+			return "", err
 		}
 		if !utf8.Valid(b) {
 			return "", tool.Invalid("path", fmt.Sprintf("%s is not UTF-8 text", c.Args.String("path")), "give a .txt or .md file; convert other documents first (format_converter)")

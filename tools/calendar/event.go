@@ -202,8 +202,6 @@ func itoa(n int) string {
 	return string(b)
 }
 
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
-
 func b2i(b bool) int {
 	if b {
 		return 1

@@ -22,9 +22,7 @@ package calendar
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -131,18 +129,12 @@ func build(d *tool.Deps) (*caltool, tool.Tool, error) {
 	return c, t, nil
 }
 
-func newID() string {
-	b := make([]byte, 8)
-	rand.Read(b)
-	return "e" + hex.EncodeToString(b)
-}
+func newID() string { return records.NewID("e") }
 
-func (c *caltool) needStore() error {
-	if c.st == nil {
-		return tool.Errorf(tool.CodeFailed, "", "calendar needs the store, and this process has none")
-	}
-	return nil
-}
+// kind is what the records skeleton calls an event.
+var kind = records.Kind{Tool: "calendar", Component: "calendar", Item: "event", Noun: "event", Hint: "query shows the events and their ids"}
+
+func (c *caltool) needStore() error { return kind.NeedStore(c.st) }
 
 // view is one instance as the model sees it, in the zone.
 func (c *caltool) view(o occurrence) map[string]any {
@@ -277,19 +269,36 @@ func (c *caltool) fill(e *event, a tool.Args, creating bool) error {
 	if a.Has("description") {
 		e.Description = a.String("description")
 	}
-	// loc is the zone times are read in, tz what the event stores for it:
-	// an event keeps its own zone (perhaps one an imported file defined).
+	if err := c.fillTimes(e, a, creating); err != nil {
+		return err
+	}
+	return c.fillRecurrence(e, a)
+}
+
+// zoneOf is the zone e's times are read in and what e stores for it: an
+// event keeps its own zone (perhaps one an imported file defined) unless
+// timezone is given.
+func (c *caltool) zoneOf(e *event, a tool.Args) (*time.Location, string, error) {
 	loc, tz := c.loc, c.loc.String()
 	if a.Has("timezone") {
 		l, err := zone.Load("timezone", a.String("timezone"))
 		if err != nil {
-			return tool.Invalid("timezone", err.Error(), "")
+			return nil, "", tool.Invalid("timezone", err.Error(), "")
 		}
 		loc, tz = l, l.String()
 	} else if e.TZ != "" {
 		if l, err := ical.LoadZone(e.TZ); err == nil {
 			loc, tz = l, e.TZ
 		}
+	}
+	return loc, tz, nil
+}
+
+// fillTimes applies all_day, start, end and duration_minutes.
+func (c *caltool) fillTimes(e *event, a tool.Args, creating bool) error {
+	loc, tz, err := c.zoneOf(e, a)
+	if err != nil {
+		return err
 	}
 	if a.Has("all_day") {
 		e.AllDay = a.Bool("all_day", false)
@@ -351,6 +360,11 @@ func (c *caltool) fill(e *event, a tool.Args, creating bool) error {
 		}
 		return tool.Invalid(f, "the event ends before it starts", "give an end after start")
 	}
+	return nil
+}
+
+// fillRecurrence applies rrule and exdates.
+func (c *caltool) fillRecurrence(e *event, a tool.Args) error {
 	if a.Has("rrule") {
 		e.RRule = strings.ToUpper(strings.ReplaceAll(strings.TrimPrefix(strings.TrimSpace(a.String("rrule")), "RRULE:"), " ", ""))
 	}
@@ -410,20 +424,7 @@ func (c *caltool) create(ctx context.Context, call *tool.Call) (*tool.Result, er
 
 // change runs fn on event id in one transaction.
 func (c *caltool) change(ctx context.Context, id string, fn func(tx *sql.Tx, e *event) error) (*event, error) {
-	if err := c.needStore(); err != nil {
-		return nil, err
-	}
-	var e *event
-	err := c.st.Tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		if e, err = getEvent(tx, id); errors.Is(err, sql.ErrNoRows) {
-			return tool.Invalid("id", fmt.Sprintf("no event %q", id), "query shows the events and their ids")
-		} else if err != nil {
-			return err
-		}
-		return fn(tx, e)
-	})
-	return e, err
+	return records.Change(ctx, c.st, kind, id, getEvent, fn)
 }
 
 // isOccurrence checks that t is an instance of series e.
@@ -534,7 +535,7 @@ func (c *caltool) delete(ctx context.Context, call *tool.Call) (*tool.Result, er
 		if !e.RecurrenceID.IsZero() { // one changed occurrence only
 			group = []*event{e}
 		}
-		if err := records.Trash(tx, "calendar", "event", e.ID, e.Title, group); err != nil {
+		if err := kind.Trash(tx, e.ID, e.Title, group); err != nil {
 			return err
 		}
 		for _, x := range group {
@@ -552,21 +553,9 @@ func (c *caltool) delete(ctx context.Context, call *tool.Call) (*tool.Result, er
 }
 
 func (c *caltool) restore(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := c.needStore(); err != nil {
-		return nil, err
-	}
 	id := call.Args.String("id")
 	var group []*event
-	err := c.st.Tx(ctx, func(tx *sql.Tx) error {
-		it, err := records.Restore(tx, "calendar", id)
-		if errors.Is(err, records.ErrNotInTrash) {
-			return tool.Invalid("id", fmt.Sprintf("no deleted event %q in the trash", id), "")
-		} else if err != nil {
-			return err
-		}
-		if err := jsonUnmarshal(it.Payload, &group); err != nil {
-			return err
-		}
+	err := kind.Restore(ctx, c.st, id, &group, func(tx *sql.Tx) error {
 		for _, e := range group {
 			if err := insertEvent(tx, e); err != nil {
 				return tool.Errorf(tool.CodeExists, "an event with its UID was created or imported since; delete that one first", "cannot restore %s: %v", e.ID, err)

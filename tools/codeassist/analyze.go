@@ -2,17 +2,16 @@ package codeassist
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/clawbridge/clawbridge/internal/sandbox"
 	"github.com/clawbridge/clawbridge/internal/wording"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
@@ -197,11 +196,9 @@ func (a *assistant) analyze(ctx context.Context, c *tool.Call) (*tool.Result, er
 		if err != nil {
 			return nil, tool.PathError("path", p, err)
 		}
-		st, err := os.Stat(abs)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, &tool.Error{Code: tool.CodeNotFound, Field: "path", Message: "not found: " + p, Hint: "list the directory with the file tool"}
-		} else if err != nil {
-			return nil, fmt.Errorf("coding_assistant: stat %s: %w", abs, err)
+		st, err := tool.StatInput("path", p, abs)
+		if err != nil {
+			return nil, err
 		}
 		if !st.IsDir() {
 			if lang == "" {
@@ -256,8 +253,9 @@ func (an *analysis) dir(ctx context.Context, a *assistant, root, lang string) er
 			return filepath.SkipAll
 		}
 		// Stay inside the workspace: a symlinked file is skipped by the
-		// regular-file check above, and WalkDir does not follow directory links.
-		data, err := os.ReadFile(p)
+		// regular-file check above, and WalkDir does not follow directory
+		// links; the read itself follows no link put in since.
+		data, err := sandbox.ReadRegular(p, maxInput)
 		if err != nil || !isText(data) {
 			return nil
 		}

@@ -1,9 +1,7 @@
 package convert
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -44,18 +42,12 @@ func (cv *converter) load(c *tool.Call) (*source, error) {
 	if err != nil {
 		return nil, tool.PathError("path", path, err)
 	}
-	fi, err := os.Stat(abs)
+	data, err := tool.ReadRegular("path", path, abs, int64(cv.cfg.MaxMB)<<20)
+	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeTooLarge {
+		te.Hint = "raise tools.format_converter.max_mb if this is expected"
+	}
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, &tool.Error{Code: tool.CodeNotFound, Field: "path", Message: "file not found: " + path, Hint: "relative paths start at the workspace root"}
-		}
-		return nil, fmt.Errorf("convert: stat %s: %w", path, err)
-	}
-	if fi.IsDir() {
-		return nil, tool.Invalid("path", path+" is a directory", "give a file")
-	}
-	if fi.Size() > int64(cv.cfg.MaxMB)<<20 {
-		return nil, tool.Errorf(tool.CodeTooLarge, "raise tools.format_converter.max_mb if this is expected", "%s is %d MB, above the %d MB limit", path, fi.Size()>>20, cv.cfg.MaxMB)
+		return nil, err
 	}
 	kind := from
 	if kind == "" {
@@ -63,10 +55,6 @@ func (cv *converter) load(c *tool.Call) (*source, error) {
 	}
 	if kind == "" {
 		return nil, tool.Invalid("from", fmt.Sprintf("cannot tell the format of %s from its extension", path), cv.knownInputs())
-	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		return nil, fmt.Errorf("convert: read %s: %w", path, err)
 	}
 	return &source{kind: kind, name: filepath.Base(abs), abs: abs, dir: filepath.Dir(abs), data: data}, nil
 }

@@ -247,7 +247,11 @@ func TestCronAdd_BadInputNamesTheFieldAndWritesNothing(t *testing.T) {
 			{"id", map[string]any{"action": "restore", "id": "jnope"}},
 		} {
 			_, err := r.call(t, tc.args)
-			te := tooltest.ToolError(t, err, tool.CodeInvalid)
+			want := tool.CodeInvalid
+			if tc.field == "id" { // an id no job has
+				want = tool.CodeNotFound
+			}
+			te := tooltest.ToolError(t, err, want)
 			if te.Field != tc.field {
 				t.Errorf("%v: field %q, want %q (%v)", tc.args, te.Field, tc.field, te)
 			}

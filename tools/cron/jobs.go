@@ -165,5 +165,4 @@ func itoa(n int) string {
 	return string(b)
 }
 
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
-func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

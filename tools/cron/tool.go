@@ -23,10 +23,7 @@ package cron
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -66,7 +63,7 @@ func build(d *tool.Deps) (*crontool, tool.Tool, error) {
 	if err != nil {
 		return nil, tool.Tool{}, err
 	}
-	c := &crontool{cfg: cfg, st: d.Store, loc: loc, log: d.Log, owner: newID("p"), now: func() time.Time { return time.Now().UTC() }}
+	c := &crontool{cfg: cfg, st: d.Store, loc: loc, log: d.Log, owner: records.NewID("p"), now: func() time.Time { return time.Now().UTC() }}
 	id := tool.Param{Name: "id", Type: tool.String, Required: true, Description: "The job id (from add or list)."}
 	t := tool.Tool{
 		Name:  "cron",
@@ -143,18 +140,10 @@ func (c *crontool) callLevel(call *tool.Call) tool.Level {
 	return l
 }
 
-func newID(prefix string) string {
-	b := make([]byte, 6)
-	rand.Read(b)
-	return prefix + hex.EncodeToString(b)
-}
+// kind is what the records skeleton calls a cron job.
+var kind = records.Kind{Tool: "cron", Component: "cron", Item: "job", Noun: "job", Hint: "list shows the jobs and their ids"}
 
-func (c *crontool) needStore() error {
-	if c.st == nil {
-		return tool.Errorf(tool.CodeFailed, "", "cron needs the store, and this process has none")
-	}
-	return nil
-}
+func (c *crontool) needStore() error { return kind.NeedStore(c.st) }
 
 func (c *crontool) add(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	if err := c.needStore(); err != nil {
@@ -185,7 +174,7 @@ func (c *crontool) add(ctx context.Context, call *tool.Call) (*tool.Result, erro
 	if next.IsZero() {
 		return nil, tool.Invalid(field, fmt.Sprintf("%s is in the past", sch.at.In(c.loc).Format(time.RFC3339)), "give a time after now")
 	}
-	j := &job{ID: newID("j"), Spec: sch.Spec, Kind: sch.Kind, Phrase: phrase, Message: message, Level: string(tool.Write),
+	j := &job{ID: records.NewID("j"), Spec: sch.Spec, Kind: sch.Kind, Phrase: phrase, Message: message, Level: string(tool.Write),
 		Created: now.UnixMilli(), Anchor: now.Truncate(time.Second).UnixMilli(), NextRun: next.UnixMilli()}
 	if sch.Kind == kindEvery {
 		j.NextRun = sch.next(now, now.Truncate(time.Second), c.loc).UnixMilli()
@@ -292,25 +281,12 @@ func (c *crontool) list(ctx context.Context, call *tool.Call) (*tool.Result, err
 
 // change runs fn on job id inside one transaction.
 func (c *crontool) change(ctx context.Context, id string, fn func(tx *sql.Tx, j *job) error) (*job, error) {
-	if err := c.needStore(); err != nil {
-		return nil, err
-	}
-	var j *job
-	err := c.st.Tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		if j, err = getJob(tx, id); errors.Is(err, sql.ErrNoRows) {
-			return tool.Invalid("id", fmt.Sprintf("no job %q", id), "list shows the jobs and their ids")
-		} else if err != nil {
-			return err
-		}
-		return fn(tx, j)
-	})
-	return j, err
+	return records.Change(ctx, c.st, kind, id, getJob, fn)
 }
 
 func (c *crontool) remove(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	j, err := c.change(ctx, call.Args.String("id"), func(tx *sql.Tx, j *job) error {
-		if err := records.Trash(tx, "cron", "job", j.ID, j.Name, j); err != nil {
+		if err := kind.Trash(tx, j.ID, j.Name, j); err != nil {
 			return err
 		}
 		_, err := tx.Exec(`DELETE FROM cron_jobs WHERE id = $1`, j.ID)
@@ -323,21 +299,8 @@ func (c *crontool) remove(ctx context.Context, call *tool.Call) (*tool.Result, e
 }
 
 func (c *crontool) restore(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := c.needStore(); err != nil {
-		return nil, err
-	}
-	id := call.Args.String("id")
 	var j job
-	err := c.st.Tx(ctx, func(tx *sql.Tx) error {
-		it, err := records.Restore(tx, "cron", id)
-		if errors.Is(err, records.ErrNotInTrash) {
-			return tool.Invalid("id", fmt.Sprintf("no removed job %q in the trash", id), "history and list show job ids")
-		} else if err != nil {
-			return err
-		}
-		if err := jsonUnmarshal(it.Payload, &j); err != nil {
-			return err
-		}
+	err := kind.Restore(ctx, c.st, call.Args.String("id"), &j, func(tx *sql.Tx) error {
 		sch, err := parseSpec(j.Spec)
 		if err != nil {
 			return err
@@ -386,9 +349,15 @@ func (c *crontool) history(ctx context.Context, call *tool.Call) (*tool.Result, 
 	if err := c.needStore(); err != nil {
 		return nil, err
 	}
-	runs, err := listRuns(ctx, c.st.Read(), call.Args.String("id"), call.Args.Int("limit", 50))
+	id := call.Args.String("id")
+	runs, err := listRuns(ctx, c.st.Read(), id, call.Args.Int("limit", 50))
 	if err != nil {
 		return nil, err
+	}
+	if id != "" && len(runs) == 0 { // no runs: is there such a job at all?
+		if _, err := getJob(c.st.Read(), id); err != nil {
+			return nil, kind.Found(id, err)
+		}
 	}
 	out := make([]map[string]any, 0, len(runs))
 	for _, r := range runs {

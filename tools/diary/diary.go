@@ -10,9 +10,7 @@ package diary
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -166,31 +164,15 @@ func build(d *tool.Deps) (*diary, tool.Tool, error) {
 	return x, t, nil
 }
 
-func (x *diary) needStore() error {
-	if x.st == nil {
-		return tool.Errorf(tool.CodeFailed, "", "diary needs the store, and this process has none")
-	}
-	return nil
-}
+// kind is what the records skeleton calls a diary entry.
+var kind = records.Kind{Tool: "diary", Component: "diary", Item: "entry", Noun: "diary entry", Hint: "list or search shows the entries and their ids"}
 
-func newID() string {
-	b := make([]byte, 8)
-	rand.Read(b)
-	return "d" + hex.EncodeToString(b)
-}
-
-func dayArg(field, s string) (string, error) {
-	t, err := time.Parse("2006-01-02", strings.TrimSpace(s))
-	if err != nil {
-		return "", tool.Invalid(field, fmt.Sprintf("%q is not a date (YYYY-MM-DD)", s), "")
-	}
-	return t.Format("2006-01-02"), nil
-}
+func (x *diary) needStore() error { return kind.NeedStore(x.st) }
 
 // fill applies the given fields to e, checking each.
 func (x *diary) fill(e *entry, a tool.Args) error {
 	if a.Has("date") {
-		d, err := dayArg("date", a.String("date"))
+		d, err := records.Day("date", a.String("date"))
 		if err != nil {
 			return err
 		}
@@ -248,15 +230,11 @@ func (x *diary) add(ctx context.Context, call *tool.Call) (*tool.Result, error) 
 		return nil, err
 	}
 	now := x.now()
-	e := &entry{ID: newID(), Day: now.In(x.loc).Format("2006-01-02"), Version: 1, Created: now.UnixMilli(), Updated: now.UnixMilli()}
+	e := &entry{ID: records.NewID("d"), Day: now.In(x.loc).Format(records.DayLayout), Version: 1, Created: now.UnixMilli(), Updated: now.UnixMilli()}
 	if err := x.fill(e, call.Args); err != nil {
 		return nil, err
 	}
-	err := x.st.Tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`INSERT INTO diary_entries (`+cols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, e.ID, e.Day, e.Text, e.Mood, tagsJSON(e.Tags), e.Version, e.Created, e.Updated)
-		return err
-	})
-	if err != nil {
+	if err := x.st.Tx(ctx, func(tx *sql.Tx) error { return insertEntry(tx, e) }); err != nil {
 		return nil, err
 	}
 	return &tool.Result{Summary: fmt.Sprintf("Wrote the entry for %s (%s).", e.Day, e.ID), Data: view(e, false)}, nil
@@ -265,11 +243,7 @@ func (x *diary) add(ctx context.Context, call *tool.Call) (*tool.Result, error) 
 func getEntry(q interface {
 	QueryRow(string, ...any) *sql.Row
 }, id string) (*entry, error) {
-	e, err := scan(q.QueryRow(`SELECT `+cols+` FROM diary_entries WHERE id = $1`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, tool.Invalid("id", fmt.Sprintf("no diary entry %q", id), "list or search shows the entries and their ids")
-	}
-	return e, err
+	return scan(q.QueryRow(`SELECT `+cols+` FROM diary_entries WHERE id = $1`, id))
 }
 
 func versions(q interface {
@@ -304,15 +278,15 @@ func (x *diary) get(ctx context.Context, call *tool.Call) (*tool.Result, error) 
 	if field == "id" {
 		e, err := getEntry(x.st.Read(), a.String("id"))
 		if err != nil {
-			return nil, err
+			return nil, kind.Found(a.String("id"), err)
 		}
 		es = []*entry{e}
 	} else {
-		d, err := dayArg("date", a.String("date"))
+		d, err := records.Day("date", a.String("date"))
 		if err != nil {
 			return nil, err
 		}
-		if es, err = x.load(d, next(d), ""); err != nil {
+		if es, err = x.load(d, records.AddDays(d, 1), ""); err != nil {
 			return nil, err
 		}
 	}
@@ -335,43 +309,9 @@ func (x *diary) get(ctx context.Context, call *tool.Call) (*tool.Result, error) 
 	return &tool.Result{Summary: fmt.Sprintf("%s.", wording.Count(len(out), "entry", "entries")), Data: map[string]any{"entries": out}}, nil
 }
 
-func next(day string) string {
-	t, _ := time.Parse("2006-01-02", day)
-	return t.AddDate(0, 0, 1).Format("2006-01-02")
-}
-
 // rangeOf reads from/to (days or months, to inclusive) as [from, to).
 func rangeOf(a tool.Args) (string, string, error) {
-	var from, to string
-	for _, f := range []string{"from", "to"} {
-		if !a.Has(f) {
-			continue
-		}
-		s := strings.TrimSpace(a.String(f))
-		var d string
-		if t, err := time.Parse("2006-01", s); err == nil {
-			d = t.Format("2006-01-02")
-			if f == "to" {
-				d = t.AddDate(0, 1, 0).Format("2006-01-02")
-			}
-		} else if t, err := time.Parse("2006-01-02", s); err == nil {
-			d = t.Format("2006-01-02")
-			if f == "to" {
-				d = next(d)
-			}
-		} else {
-			return "", "", tool.Invalid(f, fmt.Sprintf("%q is not a date or month (2026-03-09, 2026-03)", s), "")
-		}
-		if f == "from" {
-			from = d
-		} else {
-			to = d
-		}
-	}
-	if from != "" && to != "" && to <= from {
-		return "", "", tool.Invalid("to", "to is before from", "")
-	}
-	return from, to, nil
+	return records.Range(a.String("from"), a.String("to"))
 }
 
 // load reads entries with day in [from, to) (either may be "") having tag.
@@ -513,30 +453,21 @@ func (x *diary) search(ctx context.Context, call *tool.Call) (*tool.Result, erro
 }
 
 func (x *diary) update(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := x.needStore(); err != nil {
-		return nil, err
-	}
 	a := call.Args
 	if !a.Has("date") && !a.Has("text") && !a.Has("mood") && !a.Has("tags") {
 		return nil, tool.Invalid("text", "nothing to change", "give text, date, mood or tags")
 	}
-	var e *entry
-	err := x.st.Tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		if e, err = getEntry(tx, a.String("id")); err != nil {
-			return err
-		}
+	e, err := records.Change(ctx, x.st, kind, a.String("id"), getEntry, func(tx *sql.Tx, e *entry) error {
 		old := *e
 		if err := x.fill(e, a); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(`INSERT INTO diary_versions (entry_id, version, day, text, mood, tags, saved_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-			old.ID, old.Version, old.Day, old.Text, old.Mood, tagsJSON(old.Tags), old.Updated); err != nil {
+		if err := insertVersion(tx, e.ID, old); err != nil {
 			return err
 		}
 		e.Version++
 		e.Updated = x.now().UnixMilli()
-		_, err = tx.Exec(`UPDATE diary_entries SET day = $2, text = $3, mood = $4, tags = $5, version = $6, updated_at = $7 WHERE id = $1`,
+		_, err := tx.Exec(`UPDATE diary_entries SET day = $2, text = $3, mood = $4, tags = $5, version = $6, updated_at = $7 WHERE id = $1`,
 			e.ID, e.Day, e.Text, e.Mood, tagsJSON(e.Tags), e.Version, e.Updated)
 		return err
 	})
@@ -546,22 +477,26 @@ func (x *diary) update(ctx context.Context, call *tool.Call) (*tool.Result, erro
 	return &tool.Result{Summary: fmt.Sprintf("Updated %s (now version %d; version %d kept).", e.ID, e.Version, e.Version-1), Data: view(e, false)}, nil
 }
 
+func insertEntry(tx *sql.Tx, e *entry) error {
+	_, err := tx.Exec(`INSERT INTO diary_entries (`+cols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, e.ID, e.Day, e.Text, e.Mood, tagsJSON(e.Tags), e.Version, e.Created, e.Updated)
+	return err
+}
+
+// insertVersion keeps v, an earlier state of entry id.
+func insertVersion(tx *sql.Tx, id string, v entry) error {
+	_, err := tx.Exec(`INSERT INTO diary_versions (entry_id, version, day, text, mood, tags, saved_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		id, v.Version, v.Day, v.Text, v.Mood, tagsJSON(v.Tags), v.Updated)
+	return err
+}
+
 func (x *diary) delete(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := x.needStore(); err != nil {
-		return nil, err
-	}
 	id := call.Args.String("id")
-	var e *entry
-	err := x.st.Tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		if e, err = getEntry(tx, id); err != nil {
-			return err
-		}
+	e, err := records.Change(ctx, x.st, kind, id, getEntry, func(tx *sql.Tx, e *entry) error {
 		vs, err := versions(tx, id)
 		if err != nil {
 			return err
 		}
-		if err := records.Trash(tx, "diary", "entry", id, e.Day, trashed{Entry: *e, Versions: vs}); err != nil {
+		if err := kind.Trash(tx, id, e.Day, trashed{Entry: *e, Versions: vs}); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(`DELETE FROM diary_versions WHERE entry_id = $1`, id); err != nil {
@@ -577,28 +512,14 @@ func (x *diary) delete(ctx context.Context, call *tool.Call) (*tool.Result, erro
 }
 
 func (x *diary) restore(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := x.needStore(); err != nil {
-		return nil, err
-	}
 	id := call.Args.String("id")
 	var t trashed
-	err := x.st.Tx(ctx, func(tx *sql.Tx) error {
-		it, err := records.Restore(tx, "diary", id)
-		if errors.Is(err, records.ErrNotInTrash) {
-			return tool.Invalid("id", fmt.Sprintf("no deleted diary entry %q in the trash", id), "")
-		} else if err != nil {
-			return err
-		}
-		if err := json.Unmarshal(it.Payload, &t); err != nil {
-			return err
-		}
-		e := t.Entry
-		if _, err := tx.Exec(`INSERT INTO diary_entries (`+cols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, e.ID, e.Day, e.Text, e.Mood, tagsJSON(e.Tags), e.Version, e.Created, e.Updated); err != nil {
+	err := kind.Restore(ctx, x.st, id, &t, func(tx *sql.Tx) error {
+		if err := insertEntry(tx, &t.Entry); err != nil {
 			return err
 		}
 		for _, v := range t.Versions {
-			if _, err := tx.Exec(`INSERT INTO diary_versions (entry_id, version, day, text, mood, tags, saved_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-				e.ID, v.Version, v.Day, v.Text, v.Mood, tagsJSON(v.Tags), v.Updated); err != nil {
+			if err := insertVersion(tx, t.Entry.ID, v); err != nil {
 				return err
 			}
 		}

@@ -3,15 +3,11 @@ package education
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"encoding/csv"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/clawbridge/clawbridge/internal/records"
 	"github.com/clawbridge/clawbridge/internal/wording"
@@ -84,12 +80,6 @@ func ef(h int) string {
 	return strings.TrimSuffix(strings.TrimSuffix(s, "0"), ".0")
 }
 
-func newCardID() string {
-	b := make([]byte, 8)
-	rand.Read(b)
-	return "c" + hex.EncodeToString(b)
-}
-
 func deckArg(a tool.Args, def string) (string, error) {
 	if !a.Has("deck") {
 		return def, nil
@@ -140,7 +130,7 @@ func (x *edu) addCards(ctx context.Context, call *tool.Call) (*tool.Result, erro
 			continue
 		}
 		seen[front] = true
-		cards = append(cards, &card{ID: newCardID(), Deck: deck, Front: front, Back: strings.TrimSpace(*c.Back),
+		cards = append(cards, &card{ID: records.NewID("c"), Deck: deck, Front: front, Back: strings.TrimSpace(*c.Back),
 			sm2State: sm2State{EF100: startEF100}, Due: today, Created: now, Updated: now})
 	}
 	var added []map[string]any
@@ -196,14 +186,6 @@ func (x *edu) decks(ctx context.Context, call *tool.Call) (*tool.Result, error) 
 	return &tool.Result{Summary: fmt.Sprintf("%s.", wording.Count(len(out), "deck", "decks")), Data: map[string]any{"decks": out}}, nil
 }
 
-func dayArg(field, s string) (string, error) {
-	t, err := time.Parse(dayFmt, strings.TrimSpace(s))
-	if err != nil {
-		return "", tool.Invalid(field, fmt.Sprintf("%q is not a date (YYYY-MM-DD)", s), "")
-	}
-	return t.Format(dayFmt), nil
-}
-
 func (x *edu) due(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	if err := x.needStore(); err != nil {
 		return nil, err
@@ -212,7 +194,7 @@ func (x *edu) due(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	day := x.today()
 	if a.Has("date") {
 		var err error
-		if day, err = dayArg("date", a.String("date")); err != nil {
+		if day, err = records.Day("date", a.String("date")); err != nil {
 			return nil, err
 		}
 	}
@@ -247,19 +229,8 @@ func (x *edu) due(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 		Data: map[string]any{"date": day, "due": total, "cards": out}}, nil
 }
 
-func getCard(q interface {
-	QueryRow(string, ...any) *sql.Row
-}, id string) (*card, error) {
-	c, err := scanCard(q.QueryRow(`SELECT `+cardCols+` FROM edu_cards WHERE id = $1`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, tool.Invalid("id", fmt.Sprintf("no flashcard %q", id), "due lists the cards and their ids")
-	}
-	return c, err
-}
-
-func addDays(day string, n int) string {
-	t, _ := time.Parse(dayFmt, day)
-	return t.AddDate(0, 0, n).Format(dayFmt)
+func getCard(q records.Querier, id string) (*card, error) {
+	return scanCard(q.QueryRow(`SELECT `+cardCols+` FROM edu_cards WHERE id = $1`, id))
 }
 
 func (x *edu) review(ctx context.Context, call *tool.Call) (*tool.Result, error) {
@@ -270,26 +241,21 @@ func (x *edu) review(ctx context.Context, call *tool.Call) (*tool.Result, error)
 	if !call.Args.Has("quality") || q < 0 || q > 5 {
 		return nil, tool.Invalid("quality", "quality must be a whole number 0–5", "5 perfect, 4 good, 3 hard, 0–2 wrong")
 	}
-	var c *card
 	var before sm2State
-	err := x.st.Tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		if c, err = getCard(tx, call.Args.String("id")); err != nil {
-			return err
-		}
+	c, err := records.Change(ctx, x.st, kind, call.Args.String("id"), getCard, func(tx *sql.Tx, c *card) error {
 		before = c.sm2State
 		today := x.today()
 		c.sm2State = c.review(q)
-		c.Due, c.Updated = addDays(today, c.Interval), x.now().UnixMilli()
+		c.Due, c.Updated = records.AddDays(today, c.Interval), x.now().UnixMilli()
 		var seq int
 		if err := tx.QueryRow(`SELECT COALESCE(MAX(seq), 0) FROM edu_reviews WHERE card_id = $1`, c.ID).Scan(&seq); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(`INSERT INTO edu_reviews (card_id, seq, day, quality, reps, interval_days, ef100, due, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-			c.ID, seq+1, today, q, c.Reps, c.Interval, c.EF100, c.Due, c.Updated); err != nil {
+		r := reviewRow{Seq: seq + 1, Day: today, Quality: q, Reps: c.Reps, Interval: c.Interval, EF100: c.EF100, Due: c.Due, At: c.Updated}
+		if err := insertReview(tx, c.ID, r); err != nil {
 			return err
 		}
-		_, err = tx.Exec(`UPDATE edu_cards SET reps = $2, interval_days = $3, ef100 = $4, due = $5, updated_at = $6 WHERE id = $1`,
+		_, err := tx.Exec(`UPDATE edu_cards SET reps = $2, interval_days = $3, ef100 = $4, due = $5, updated_at = $6 WHERE id = $1`,
 			c.ID, c.Reps, c.Interval, c.EF100, c.Due, c.Updated)
 		return err
 	})
@@ -299,6 +265,12 @@ func (x *edu) review(ctx context.Context, call *tool.Call) (*tool.Result, error)
 	v := cardView(c)
 	v["easiness_before"] = ef(before.EF100)
 	return &tool.Result{Summary: fmt.Sprintf("Quality %d: next review of %q in %s (%s), easiness %s.", q, c.Front, wording.Count(c.Interval, "day", "days"), c.Due, ef(c.EF100)), Data: v}, nil
+}
+
+func insertReview(tx *sql.Tx, cardID string, r reviewRow) error {
+	_, err := tx.Exec(`INSERT INTO edu_reviews (card_id, seq, day, quality, reps, interval_days, ef100, due, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		cardID, r.Seq, r.Day, r.Quality, r.Reps, r.Interval, r.EF100, r.Due, r.At)
+	return err
 }
 
 func reviews(q interface {
@@ -321,21 +293,13 @@ func reviews(q interface {
 }
 
 func (x *edu) deleteCard(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := x.needStore(); err != nil {
-		return nil, err
-	}
 	id := call.Args.String("id")
-	var c *card
-	err := x.st.Tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		if c, err = getCard(tx, id); err != nil {
-			return err
-		}
+	c, err := records.Change(ctx, x.st, kind, id, getCard, func(tx *sql.Tx, c *card) error {
 		rs, err := reviews(tx, id)
 		if err != nil {
 			return err
 		}
-		if err := records.Trash(tx, "education", "card", id, c.Front, trashedCard{Card: *c, Reviews: rs}); err != nil {
+		if err := kind.Trash(tx, id, c.Front, trashedCard{Card: *c, Reviews: rs}); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(`DELETE FROM edu_reviews WHERE card_id = $1`, id); err != nil {
@@ -351,24 +315,12 @@ func (x *edu) deleteCard(ctx context.Context, call *tool.Call) (*tool.Result, er
 }
 
 func (x *edu) restoreCard(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := x.needStore(); err != nil {
-		return nil, err
-	}
 	id := call.Args.String("id")
 	var t trashedCard
-	err := x.st.Tx(ctx, func(tx *sql.Tx) error {
-		it, err := records.Restore(tx, "education", id)
-		if errors.Is(err, records.ErrNotInTrash) {
-			return tool.Invalid("id", fmt.Sprintf("no deleted flashcard %q in the trash", id), "")
-		} else if err != nil {
-			return err
-		}
-		if err := json.Unmarshal(it.Payload, &t); err != nil {
-			return err
-		}
+	err := kind.Restore(ctx, x.st, id, &t, func(tx *sql.Tx) error {
 		var other string
 		if err := tx.QueryRow(`SELECT id FROM edu_cards WHERE deck = $1 AND front = $2`, t.Card.Deck, t.Card.Front).Scan(&other); err == nil {
-			return tool.Invalid("id", fmt.Sprintf("deck %q has another card %q with the same front (%s)", t.Card.Deck, t.Card.Front, other), "delete that card first")
+			return tool.Errorf(tool.CodeExists, "delete that card first", "deck %q has another card %q with the same front (%s)", t.Card.Deck, t.Card.Front, other)
 		} else if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
@@ -376,8 +328,7 @@ func (x *edu) restoreCard(ctx context.Context, call *tool.Call) (*tool.Result, e
 			return err
 		}
 		for _, r := range t.Reviews {
-			if _, err := tx.Exec(`INSERT INTO edu_reviews (card_id, seq, day, quality, reps, interval_days, ef100, due, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-				id, r.Seq, r.Day, r.Quality, r.Reps, r.Interval, r.EF100, r.Due, r.At); err != nil {
+			if err := insertReview(tx, id, r); err != nil {
 				return err
 			}
 		}

@@ -46,50 +46,63 @@ type planDay struct {
 
 var weekdayNames = map[string]time.Weekday{"sun": time.Sunday, "mon": time.Monday, "tue": time.Tuesday, "wed": time.Wednesday, "thu": time.Thursday, "fri": time.Friday, "sat": time.Saturday}
 
-func (x *edu) studyPlan(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	a := call.Args
+// plan is a study plan's arguments, checked.
+type plan struct {
+	topics  []planTopic
+	total   int // minutes of all topics
+	budget  int // minutes a day
+	start   time.Time
+	at      time.Time // the time of day study starts
+	clock   string    // at as given
+	study   map[time.Weekday]bool
+	maxDays int
+	split   bool
+}
+
+// planArgs reads and checks the arguments of study_plan.
+func (x *edu) planArgs(a tool.Args) (plan, error) {
 	var topics []planTopic
 	if err := a.Decode("topics", &topics); err != nil {
-		return nil, err
+		return plan{}, err
 	}
 	if len(topics) == 0 {
-		return nil, tool.Invalid("topics", "topics is empty", "give each topic a name and its minutes, e.g. {name: \"Chapter 1\", minutes: 90}")
+		return plan{}, tool.Invalid("topics", "topics is empty", "give each topic a name and its minutes, e.g. {name: \"Chapter 1\", minutes: 90}")
 	}
 	total := 0
 	for i, t := range topics {
 		if strings.TrimSpace(t.Name) == "" {
-			return nil, tool.Invalid(fmt.Sprintf("topics[%d].name", i), "a topic has no name", "")
+			return plan{}, tool.Invalid(fmt.Sprintf("topics[%d].name", i), "a topic has no name", "")
 		}
 		if t.Minutes < 1 || t.Minutes > 100_000 {
-			return nil, tool.Invalid(fmt.Sprintf("topics[%d].minutes", i), fmt.Sprintf("minutes of %q must be 1–100000, got %d", t.Name, t.Minutes), "")
+			return plan{}, tool.Invalid(fmt.Sprintf("topics[%d].minutes", i), fmt.Sprintf("minutes of %q must be 1–100000, got %d", t.Name, t.Minutes), "")
 		}
 		total += t.Minutes
 	}
 	budget := a.Int("daily_minutes", 60)
 	if budget < 1 || budget > 24*60 {
-		return nil, tool.Invalid("daily_minutes", fmt.Sprintf("daily_minutes must be 1–1440, got %d", budget), "")
+		return plan{}, tool.Invalid("daily_minutes", fmt.Sprintf("daily_minutes must be 1–1440, got %d", budget), "")
 	}
 	startDay := x.now().In(x.loc)
 	if s := a.String("start_date"); s != "" {
 		d, err := time.ParseInLocation(dayFmt, s, x.loc)
 		if err != nil {
-			return nil, tool.Invalid("start_date", fmt.Sprintf("start_date %q is not YYYY-MM-DD", s), "")
+			return plan{}, tool.Invalid("start_date", fmt.Sprintf("start_date %q is not YYYY-MM-DD", s), "")
 		}
 		startDay = d
 	}
 	clock := a.StringOr("start_time", "19:00")
 	at, err := time.Parse("15:04", clock)
 	if err != nil {
-		return nil, tool.Invalid("start_time", fmt.Sprintf("start_time %q is not HH:MM", clock), "e.g. 19:00")
+		return plan{}, tool.Invalid("start_time", fmt.Sprintf("start_time %q is not HH:MM", clock), "e.g. 19:00")
 	}
 	if at.Hour()*60+at.Minute()+budget > 24*60 {
-		return nil, tool.Invalid("daily_minutes", fmt.Sprintf("%d minutes from %s run past midnight", budget, clock), "start earlier or study less a day")
+		return plan{}, tool.Invalid("daily_minutes", fmt.Sprintf("%d minutes from %s run past midnight", budget, clock), "start earlier or study less a day")
 	}
 	study := map[time.Weekday]bool{}
 	for _, w := range a.Strings("weekdays") {
 		d, ok := weekdayNames[strings.ToLower(w)]
 		if !ok {
-			return nil, tool.Invalid("weekdays", fmt.Sprintf("unknown weekday %q", w), "use mon, tue, wed, thu, fri, sat, sun")
+			return plan{}, tool.Invalid("weekdays", fmt.Sprintf("unknown weekday %q", w), "use mon, tue, wed, thu, fri, sat, sun")
 		}
 		study[d] = true
 	}
@@ -97,7 +110,7 @@ func (x *edu) studyPlan(ctx context.Context, call *tool.Call) (*tool.Result, err
 	if a.Has("days") {
 		n := a.Int("days", 0)
 		if n < 1 || n > maxDays {
-			return nil, tool.Invalid("days", fmt.Sprintf("days must be 1–%d, got %d", maxDays, n), "raise tools.education.max_plan_days for longer plans")
+			return plan{}, tool.Invalid("days", fmt.Sprintf("days must be 1–%d, got %d", maxDays, n), "raise tools.education.max_plan_days for longer plans")
 		}
 		maxDays = n
 	}
@@ -105,16 +118,22 @@ func (x *edu) studyPlan(ctx context.Context, call *tool.Call) (*tool.Result, err
 	if !split {
 		for i, t := range topics {
 			if t.Minutes > budget {
-				return nil, tool.Invalid(fmt.Sprintf("topics[%d].minutes", i), fmt.Sprintf("%q needs %d minutes, more than a day's %d, and split is off", t.Name, t.Minutes, budget), "allow split, or raise daily_minutes")
+				return plan{}, tool.Invalid(fmt.Sprintf("topics[%d].minutes", i), fmt.Sprintf("%q needs %d minutes, more than a day's %d, and split is off", t.Name, t.Minutes, budget), "allow split, or raise daily_minutes")
 			}
 		}
 	}
 
-	// Lay the topics out.
+	return plan{topics: topics, total: total, budget: budget, start: startDay, at: at, clock: clock, study: study, maxDays: maxDays, split: split}, nil
+}
+
+// layout lays the topics out over the study days in order, no day over the
+// budget, and numbers the sessions of a topic that has several ("2/3").
+func (x *edu) layout(p plan) ([]planDay, error) {
+	topics, budget, study, split, at, maxDays, total := p.topics, p.budget, p.study, p.split, p.at, p.maxDays, p.total
 	parts := make([]int, len(topics)) // sessions so far, for "k/n"
 	var days []planDay
 	ti, left := 0, topics[0].Minutes
-	y, m, d := startDay.Date()
+	y, m, d := p.start.Date()
 	for off := 0; off < maxDays && ti < len(topics); off++ {
 		date := time.Date(y, m, d+off, 0, 0, 0, 0, x.loc)
 		if len(study) > 0 && !study[date.Weekday()] {
@@ -159,6 +178,20 @@ func (x *edu) studyPlan(ctx context.Context, call *tool.Call) (*tool.Result, err
 		}
 	}
 
+	return days, nil
+}
+
+func (x *edu) studyPlan(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	a := call.Args
+	p, err := x.planArgs(a)
+	if err != nil {
+		return nil, err
+	}
+	days, err := x.layout(p)
+	if err != nil {
+		return nil, err
+	}
+	topics, total, budget, clock := p.topics, p.total, p.budget, p.clock
 	data := map[string]any{"timezone": x.loc.String(), "daily_minutes": budget, "total_minutes": total, "study_days": len(days),
 		"first_day": days[0].Date, "last_day": days[len(days)-1].Date, "days": days}
 	sum := fmt.Sprintf("Study plan: %d topics, %d minutes over %d study days (%s to %s), at most %d minutes a day from %s %s.",

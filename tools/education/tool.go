@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/records"
 	"github.com/clawbridge/clawbridge/internal/sandbox"
 	"github.com/clawbridge/clawbridge/internal/zone"
 	"github.com/clawbridge/clawbridge/tools/tool"
@@ -136,13 +137,11 @@ func build(d *tool.Deps) (*edu, tool.Tool, error) {
 	return x, t, nil
 }
 
-func (x *edu) needStore() error {
-	if x.st == nil {
-		return tool.Errorf(tool.CodeFailed, "", "education_tool needs the store for flashcards, and this process has none")
-	}
-	return nil
-}
+// kind is what the records skeleton calls a flashcard.
+var kind = records.Kind{Tool: "education_tool", Component: "education", Item: "card", Noun: "flashcard", Hint: "due lists the cards and their ids"}
+
+func (x *edu) needStore() error { return kind.NeedStore(x.st) }
 
 func (x *edu) today() string { return x.now().In(x.loc).Format(dayFmt) }
 
-const dayFmt = "2006-01-02"
+const dayFmt = records.DayLayout

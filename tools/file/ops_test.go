@@ -158,7 +158,7 @@ func TestDeleteRestore(t *testing.T) {
 	f.fail(tool.CodeDenied, map[string]any{"action": "delete", "path": "."})
 	f.fail(tool.CodeDenied, map[string]any{"action": "delete", "path": ".trash"})
 	f.fail(tool.CodeNotFound, map[string]any{"action": "delete", "path": "ghost.txt"})
-	f.fail(tool.CodeInvalid, map[string]any{"action": "restore", "id": "../../etc"})
+	f.fail(tool.CodeNotFound, map[string]any{"action": "restore", "id": "../../etc"}) // names no item; never joined to a path
 	f.fail(tool.CodeNotFound, map[string]any{"action": "restore", "path": "never-deleted.txt"})
 }
 

@@ -331,10 +331,15 @@ func TestFinanceTrash_DeleteRestore(t *testing.T) {
 		if back["amount"] != "9.90" || back["note"] != "小说" || r.count(t) != 1 {
 			t.Fatalf("restored %v", back)
 		}
+		// An id with nothing under it is not_found on id, in the trash or not.
 		_, err := tooltest.Run(t, r.t, map[string]any{"action": "restore", "id": id})
-		tooltest.ToolError(t, err, tool.CodeInvalid)
+		if te := tooltest.ToolError(t, err, tool.CodeNotFound); te.Field != "id" {
+			t.Errorf("restore again: field %q", te.Field)
+		}
 		_, err = tooltest.Run(t, r.t, map[string]any{"action": "delete", "id": "nope"})
-		tooltest.ToolError(t, err, tool.CodeInvalid)
+		if te := tooltest.ToolError(t, err, tool.CodeNotFound); te.Field != "id" {
+			t.Errorf("delete nope: field %q", te.Field)
+		}
 	})
 }
 

@@ -295,31 +295,9 @@ func parseMapped(sh sheet, m mapping, account, category string, res *importResul
 		return 0, fieldErr{"mapping", "give mapping.amount (one signed column) or mapping.income and/or mapping.expense, not both"}
 	}
 	rows := sh.rows
-	hi := -1
-	for i, row := range rows {
-		if indexOf(row, m.Date) >= 0 {
-			hi = i
-			break
-		}
-	}
-	if hi < 0 {
-		return 0, fieldErr{"mapping", fmt.Sprintf("no header row with a column %q (mapping.date)", m.Date)}
-	}
-	header := rows[hi]
-	cols := map[string]int{}
-	last := 0 // the rightmost column a row needs: date and amounts
-	for role, name := range map[string]string{"date": m.Date, "amount": m.Amount, "income": m.Income, "expense": m.Expense, "type": m.Type, "category": m.Category, "note": m.Note, "account": m.Account} {
-		if name == "" {
-			continue
-		}
-		j := indexOf(header, name)
-		if j < 0 {
-			return 0, fieldErr{"mapping", fmt.Sprintf("mapping.%s: no column %q in the header (%s)", role, name, strings.Join(header, ", "))}
-		}
-		cols[role] = j
-		if role == "date" || role == "amount" || role == "income" || role == "expense" {
-			last = max(last, j)
-		}
+	hi, cols, last, err := mappedColumns(rows, m)
+	if err != nil {
+		return 0, err
 	}
 	cell := func(row []string, role string) string {
 		if j, ok := cols[role]; ok && j < len(row) {
@@ -349,31 +327,9 @@ func parseMapped(sh sheet, m mapping, account, category string, res *importResul
 		if err != nil {
 			return 0, fieldErr{"path", fmt.Sprintf("line %d, column %s: %v", line, m.Date, err)}
 		}
-		// signed is the row's amount with income positive.
-		var signed int64
-		if m.Amount != "" {
-			if signed, err = netAmount(cell(row, "amount")); err != nil {
-				return 0, fieldErr{"path", fmt.Sprintf("line %d, column %s: %v", line, m.Amount, err)}
-			}
-		} else {
-			in, out := cell(row, "income"), cell(row, "expense")
-			var ci, co int64
-			if in != "" && in != "-" {
-				if ci, err = netAmount(in); err != nil {
-					return 0, fieldErr{"path", fmt.Sprintf("line %d, column %s: %v", line, m.Income, err)}
-				}
-			}
-			if out != "" && out != "-" {
-				if co, err = netAmount(out); err != nil {
-					return 0, fieldErr{"path", fmt.Sprintf("line %d, column %s: %v", line, m.Expense, err)}
-				}
-			}
-			if ci != 0 && co != 0 {
-				return 0, fieldErr{"path", fmt.Sprintf("line %d: both %s and %s are filled", line, m.Income, m.Expense)}
-			}
-			// A negative expense is money back (a card's refund or
-			// repayment), a negative income money out.
-			signed = ci - co
+		signed, err := mappedAmount(row, cell, m, line)
+		if err != nil {
+			return 0, err
 		}
 		kind, cents := "income", signed
 		if signed < 0 {
@@ -403,6 +359,70 @@ func parseMapped(sh sheet, m mapping, account, category string, res *importResul
 		res.Rows = append(res.Rows, parsed{entry: e, line: line})
 	}
 	return hi, nil
+}
+
+// mappedColumns finds the header row of a mapped table (the first with the
+// date column) and each mapped role's column in it; last is the rightmost
+// column a data row needs (date and amounts).
+func mappedColumns(rows [][]string, m mapping) (hi int, cols map[string]int, last int, err error) {
+	hi = -1
+	for i, row := range rows {
+		if indexOf(row, m.Date) >= 0 {
+			hi = i
+			break
+		}
+	}
+	if hi < 0 {
+		return 0, nil, 0, fieldErr{"mapping", fmt.Sprintf("no header row with a column %q (mapping.date)", m.Date)}
+	}
+	header := rows[hi]
+	cols = map[string]int{}
+	for role, name := range map[string]string{"date": m.Date, "amount": m.Amount, "income": m.Income, "expense": m.Expense, "type": m.Type, "category": m.Category, "note": m.Note, "account": m.Account} {
+		if name == "" {
+			continue
+		}
+		j := indexOf(header, name)
+		if j < 0 {
+			return 0, nil, 0, fieldErr{"mapping", fmt.Sprintf("mapping.%s: no column %q in the header (%s)", role, name, strings.Join(header, ", "))}
+		}
+		cols[role] = j
+		if role == "date" || role == "amount" || role == "income" || role == "expense" {
+			last = max(last, j)
+		}
+	}
+	return hi, cols, last, nil
+}
+
+// mappedAmount is a mapped row's amount with income positive, from the one
+// signed column or from the income and expense columns.
+func mappedAmount(row []string, cell func([]string, string) string, m mapping, line int) (int64, error) {
+	var signed int64
+	var err error
+	if m.Amount != "" {
+		if signed, err = netAmount(cell(row, "amount")); err != nil {
+			return 0, fieldErr{"path", fmt.Sprintf("line %d, column %s: %v", line, m.Amount, err)}
+		}
+	} else {
+		in, out := cell(row, "income"), cell(row, "expense")
+		var ci, co int64
+		if in != "" && in != "-" {
+			if ci, err = netAmount(in); err != nil {
+				return 0, fieldErr{"path", fmt.Sprintf("line %d, column %s: %v", line, m.Income, err)}
+			}
+		}
+		if out != "" && out != "-" {
+			if co, err = netAmount(out); err != nil {
+				return 0, fieldErr{"path", fmt.Sprintf("line %d, column %s: %v", line, m.Expense, err)}
+			}
+		}
+		if ci != 0 && co != 0 {
+			return 0, fieldErr{"path", fmt.Sprintf("line %d: both %s and %s are filled", line, m.Income, m.Expense)}
+		}
+		// A negative expense is money back (a card's refund or
+		// repayment), a negative income money out.
+		signed = ci - co
+	}
+	return signed, nil
 }
 
 // isLabel: a date cell with no digit is a footer's label (合计, Total, a

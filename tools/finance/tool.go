@@ -16,10 +16,7 @@ package finance
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -135,20 +132,12 @@ func build(d *tool.Deps) (*fintool, tool.Tool, error) {
 	return f, t, nil
 }
 
-func (f *fintool) needStore() error {
-	if f.st == nil {
-		return tool.Errorf(tool.CodeFailed, "", "finance needs the store, and this process has none")
-	}
-	return nil
-}
+// kind is what the records skeleton calls a finance entry.
+var kind = records.Kind{Tool: "finance", Component: "finance", Item: "entry", Noun: "finance entry", Hint: "list shows the entries and their ids"}
 
-func newID() string {
-	b := make([]byte, 8)
-	rand.Read(b)
-	return "f" + hex.EncodeToString(b)
-}
+func (f *fintool) needStore() error { return kind.NeedStore(f.st) }
 
-func (f *fintool) today() string { return f.now().In(f.loc).Format("2006-01-02") }
+func (f *fintool) today() string { return f.now().In(f.loc).Format(records.DayLayout) }
 
 // amountOf reads amount or amount_cents, exactly one of them.
 func amountOf(a tool.Args, allowZero bool) (int64, error) {
@@ -193,7 +182,7 @@ func (f *fintool) add(ctx context.Context, call *tool.Call) (*tool.Result, error
 	if err != nil {
 		return nil, err
 	}
-	e := &entry{ID: newID(), Kind: a.String("kind"), Cents: cents, Category: strings.TrimSpace(a.String("category")),
+	e := &entry{ID: records.NewID("f"), Kind: a.String("kind"), Cents: cents, Category: strings.TrimSpace(a.String("category")),
 		Account: f.cfg.Account, Day: f.today(), Note: a.String("note"), Created: f.now().UnixMilli()}
 	e.Hash = e.ID
 	if e.Kind != "income" && e.Kind != "expense" {
@@ -209,9 +198,9 @@ func (f *fintool) add(ctx context.Context, call *tool.Call) (*tool.Result, error
 		return nil, tool.Invalid("account", "account is empty", "leave it out for "+f.cfg.Account)
 	}
 	if a.Has("date") {
-		d, err := dayArg(a.String("date"))
+		d, err := records.Day("date", a.String("date"))
 		if err != nil {
-			return nil, tool.Invalid("date", err.Error(), "YYYY-MM-DD")
+			return nil, err
 		}
 		e.Day = d
 	}
@@ -221,42 +210,9 @@ func (f *fintool) add(ctx context.Context, call *tool.Call) (*tool.Result, error
 	return &tool.Result{Summary: fmt.Sprintf("Recorded %s %s %s (%s, %s) on %s as %s.", e.Kind, money(e.Cents), f.cfg.Currency, e.Category, e.Account, e.Day, e.ID), Data: view(e)}, nil
 }
 
-// dayArg reads a YYYY-MM-DD date.
-func dayArg(s string) (string, error) {
-	t, err := time.Parse("2006-01-02", strings.TrimSpace(s))
-	if err != nil {
-		return "", fmt.Errorf("%q is not a date (YYYY-MM-DD)", s)
-	}
-	return t.Format("2006-01-02"), nil
-}
-
 // rangeOf reads from/to (days or months, to inclusive) as [from, to) days.
 func rangeOf(a tool.Args) (string, string, error) {
-	var from, to string
-	if a.Has("from") {
-		s := strings.TrimSpace(a.String("from"))
-		if t, err := time.Parse("2006-01", s); err == nil {
-			from = t.Format("2006-01-02")
-		} else if d, err := dayArg(s); err == nil {
-			from = d
-		} else {
-			return "", "", tool.Invalid("from", fmt.Sprintf("%q is not a date or month (2026-03-09, 2026-03)", s), "")
-		}
-	}
-	if a.Has("to") {
-		s := strings.TrimSpace(a.String("to"))
-		if t, err := time.Parse("2006-01", s); err == nil {
-			to = t.AddDate(0, 1, 0).Format("2006-01-02")
-		} else if t, err := time.Parse("2006-01-02", s); err == nil {
-			to = t.AddDate(0, 0, 1).Format("2006-01-02")
-		} else {
-			return "", "", tool.Invalid("to", fmt.Sprintf("%q is not a date or month (2026-03-31, 2026-03)", s), "")
-		}
-	}
-	if from != "" && to != "" && to <= from {
-		return "", "", tool.Invalid("to", "to is before from", "")
-	}
-	return from, to, nil
+	return records.Range(a.String("from"), a.String("to"))
 }
 
 func (f *fintool) list(ctx context.Context, call *tool.Call) (*tool.Result, error) {
@@ -490,24 +446,17 @@ func hasMonth(bs []budget, cat, mo string) bool {
 	return false
 }
 
+func getEntry(q records.Querier, id string) (*entry, error) {
+	return scanEntry(q.QueryRow(`SELECT `+entryCols+` FROM finance_entries WHERE id = $1`, id))
+}
+
 func (f *fintool) delete(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := f.needStore(); err != nil {
-		return nil, err
-	}
 	id := call.Args.String("id")
-	var e *entry
-	err := f.st.Tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		e, err = scanEntry(tx.QueryRow(`SELECT `+entryCols+` FROM finance_entries WHERE id = $1`, id))
-		if errors.Is(err, sql.ErrNoRows) {
-			return tool.Invalid("id", fmt.Sprintf("no entry %q", id), "list shows the entries and their ids")
-		} else if err != nil {
+	e, err := records.Change(ctx, f.st, kind, id, getEntry, func(tx *sql.Tx, e *entry) error {
+		if err := kind.Trash(tx, id, fmt.Sprintf("%s %s %s %s", e.Day, e.Kind, money(e.Cents), e.Category), e); err != nil {
 			return err
 		}
-		if err := records.Trash(tx, "finance", "entry", id, fmt.Sprintf("%s %s %s %s", e.Day, e.Kind, money(e.Cents), e.Category), e); err != nil {
-			return err
-		}
-		_, err = tx.Exec(`DELETE FROM finance_entries WHERE id = $1`, id)
+		_, err := tx.Exec(`DELETE FROM finance_entries WHERE id = $1`, id)
 		return err
 	})
 	if err != nil {
@@ -517,21 +466,9 @@ func (f *fintool) delete(ctx context.Context, call *tool.Call) (*tool.Result, er
 }
 
 func (f *fintool) restore(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := f.needStore(); err != nil {
-		return nil, err
-	}
 	id := call.Args.String("id")
 	var e entry
-	err := f.st.Tx(ctx, func(tx *sql.Tx) error {
-		it, err := records.Restore(tx, "finance", id)
-		if errors.Is(err, records.ErrNotInTrash) {
-			return tool.Invalid("id", fmt.Sprintf("no deleted entry %q in the trash", id), "")
-		} else if err != nil {
-			return err
-		}
-		if err := json.Unmarshal(it.Payload, &e); err != nil {
-			return err
-		}
+	err := kind.Restore(ctx, f.st, id, &e, func(tx *sql.Tx) error {
 		if ok, err := insertNew(tx, &e); err != nil {
 			return err
 		} else if !ok {
@@ -593,7 +530,7 @@ func (f *fintool) importFile(ctx context.Context, call *tool.Call) (*tool.Result
 			if e.Account == "" {
 				e.Account = f.cfg.Account
 			}
-			e.ID, e.Created, e.Source = newID(), now, res.Format+":"+p
+			e.ID, e.Created, e.Source = records.NewID("f"), now, res.Format+":"+p
 			ok, err := insertNew(tx, e)
 			if err != nil {
 				return err

@@ -2,12 +2,14 @@ package idphoto
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"image/draw"
 	"image/png"
+	"io/fs"
 	"math"
-	"os"
 
+	"github.com/clawbridge/clawbridge/internal/sandbox"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
@@ -44,11 +46,20 @@ func frameMask(p *person, fr image.Rectangle, w, h int) *image.Gray {
 	return out
 }
 
-// readGray reads the helper's mask.
+// maxMask bounds the mask file: one byte a pixel of the largest photo, as PNG.
+const maxMask = 64 << 20
+
+// readGray reads the helper's mask. The jailed helper wrote it, so it is
+// read as any input is: a regular file under a cap, no link followed, and
+// the error names no host path.
 func readGray(path string) (*image.Gray, error) {
-	f, err := os.ReadFile(path)
+	f, err := sandbox.ReadRegular(path, maxMask)
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeFailed, "see the server log", "the OpenCV helper wrote no mask: %v", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, tool.Errorf(tool.CodeFailed, "see the server log", "the OpenCV helper wrote no usable mask: %v", err)
 	}
 	m, err := png.Decode(bytes.NewReader(f))
 	if err != nil || m.Bounds().Empty() {

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/clawbridge/clawbridge/internal/endpoint"
+	"github.com/clawbridge/clawbridge/internal/webapi"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
@@ -86,7 +86,7 @@ func (g *imageGen) generate(ctx context.Context, c *tool.Call) (*tool.Result, er
 	}
 	// The API takes the size as one "WIDTHxHEIGHT" string.
 	size := fmt.Sprintf("%dx%d", c.Args.Int("width", 1024), c.Args.Int("height", 1024))
-	api := endpoint.Endpoint{What: "the images endpoint", Config: "tools.image_generator.generate", KeyEnv: "tools.image_generator.generate.api_key_env"}
+	api := webapi.Endpoint{What: "the images endpoint", Config: "tools.image_generator.generate", KeyEnv: "tools.image_generator.generate.api_key_env"}
 	if ep.APIKeyEnv != "" {
 		if api.Key = os.Getenv(ep.APIKeyEnv); api.Key == "" {
 			return nil, tool.Errorf(tool.CodeUnavailable, "set "+ep.APIKeyEnv+" in the server's environment and restart it",
@@ -142,7 +142,7 @@ func (g *imageGen) generate(ctx context.Context, c *tool.Call) (*tool.Result, er
 
 // requestImage asks the images endpoint for the image described by body;
 // the answer holds at least one image in base64.
-func (g *imageGen) requestImage(ctx context.Context, c *tool.Call, api endpoint.Endpoint, body imagesRequest) (*imagesResponse, error) {
+func (g *imageGen) requestImage(ctx context.Context, c *tool.Call, api webapi.Endpoint, body imagesRequest) (*imagesResponse, error) {
 	ep := g.cfg.Generate
 	raw, err := json.Marshal(body)
 	if err != nil {

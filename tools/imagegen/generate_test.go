@@ -130,7 +130,7 @@ func TestGenerate_EndpointErrors(t *testing.T) {
 			`{"error":{"code":"content_policy_violation","message":"Your request was rejected as a result of our safety system.","param":null,"type":"invalid_request_error"}}`},
 		{"bad key", tool.CodeDenied, "Incorrect API key provided: [redacted]", 401,
 			`{"error":{"message":"Incorrect API key provided: sk-secret-987. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`},
-		{"rate limit", tool.CodeFailed, "rate limiting", 429, `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`},
+		{"rate limit", tool.CodeUnavailable, "rate limited", 429, `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`},
 		{"server", tool.CodeFailed, "HTTP 500", 500, `upstream crashed`},
 		{"url only", tool.CodeFailed, "URL instead of the image", 200, `{"created":1,"data":[{"url":"https://example.org/img.png"}]}`},
 		{"not an image", tool.CodeFailed, "cannot be read", 200, `{"created":1,"data":[{"b64_json":"` + base64.StdEncoding.EncodeToString([]byte("hello")) + `"}]}`},

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/clawbridge/clawbridge/internal/htmlmd"
 	"github.com/clawbridge/clawbridge/internal/ooxml"
 	"github.com/clawbridge/clawbridge/internal/pdftext"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // section is a run of extracted text under one heading path (md, html,
@@ -256,19 +256,12 @@ func pdfSections(ctx context.Context, abs string) ([]section, error) {
 	return out, nil
 }
 
-// readFile reads a file to index, refusing one over limit bytes.
-func readFile(abs string, limit int64) ([]byte, error) {
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, err
+// readFile reads a file to index (rel is how the report names it) with the
+// one input reader: a regular file of at most limit bytes.
+func readFile(rel, abs string, limit int64) ([]byte, error) {
+	data, err := tool.ReadRegular("paths", rel, abs, limit)
+	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeTooLarge {
+		te.Hint = "raise tools.knowledge_rag.max_file_mb"
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > limit {
-		return nil, fmt.Errorf("%d MB, over the %d MB limit (tools.knowledge_rag.max_file_mb)", st.Size()>>20, limit>>20)
-	}
-	return os.ReadFile(abs)
+	return data, err
 }

@@ -95,32 +95,8 @@ func (k *kbIndex) sync(ctx context.Context, paths []string, o syncOptions) (*syn
 	}
 	rep.Files, rep.Skipped = len(found), skipped
 
-	idx := k.idx
-	base := &manifest{Version: manifestVersion, Generation: 1, Files: map[string]fileState{}}
-	if k.man != nil {
-		base.Generation = k.man.Generation
-	}
-	if rep.Rebuilt == "" {
-		base.Files = maps.Clone(k.man.Files)
-		base.Chunks = k.man.Chunks
-	} else {
-		base.Generation = k.nextGeneration()
-		if idx, err = newBleve(k.genDir(base.Generation)); err != nil {
-			return nil, fmt.Errorf("create index: %w", err)
-		}
-		idx.SetName(k.name)
-	}
-	if !slices.Equal(paths, k.src.Paths) || rep.Rebuilt != "" {
-		src := sources{Paths: paths, Created: time.Now().UTC()}
-		if !k.src.Created.IsZero() {
-			src.Created = k.src.Created
-		}
-		if err := k.saveSources(src); err != nil {
-			return nil, err
-		}
-		k.src = src
-	}
-	if err := k.markWriting(); err != nil {
+	idx, base, err := k.begin(paths, rep.Rebuilt != "")
+	if err != nil {
 		return nil, err
 	}
 
@@ -133,44 +109,8 @@ func (k *kbIndex) sync(ctx context.Context, paths []string, o syncOptions) (*syn
 		}
 		seen[f.abs] = true
 		o.Progress(float64(i), float64(len(found)), o.Rel(f.abs))
-		old, had := base.Files[f.abs]
-		if had && old.Size == f.info.Size() && old.ModNano == f.info.ModTime().UnixNano() {
-			rep.Unchanged++
-			continue
-		}
-		data, err := readFile(f.abs, o.MaxFileBytes)
-		if err != nil {
-			rep.Failed = append(rep.Failed, fileFailed{o.Rel(f.abs), err.Error()})
-			b.remove(f.abs, old.Chunks)
-			continue
-		}
-		sum := sha256.Sum256(data)
-		st := fileState{Size: f.info.Size(), ModNano: f.info.ModTime().UnixNano(), SHA256: hex.EncodeToString(sum[:]), Format: formatOf(f.abs)}
-		if had && old.SHA256 == st.SHA256 { // touched, not changed
-			st.Chunks = old.Chunks
-			b.touch(f.abs, st)
-			rep.Unchanged++
-			continue
-		}
-		secs, err := extract(ctx, f.abs, data)
-		if err != nil {
-			if ctx.Err() != nil {
-				runErr = ctx.Err()
-				break
-			}
-			rep.Failed = append(rep.Failed, fileFailed{o.Rel(f.abs), err.Error()})
-			b.remove(f.abs, old.Chunks)
-			continue
-		}
-		chunks := chunkSections(secs, o.ChunkChars, o.OverlapChars)
-		if err := b.replace(f.abs, old.Chunks, st, chunks); err != nil {
-			runErr = err
+		if runErr = b.file(ctx, f, o, rep); runErr != nil {
 			break
-		}
-		if had {
-			rep.Changed++
-		} else {
-			rep.Added++
 		}
 	}
 	if runErr == nil {
@@ -201,6 +141,85 @@ func (k *kbIndex) sync(ctx context.Context, paths []string, o syncOptions) (*syn
 	rep.Passages = base.Chunks
 	rep.Seconds = time.Since(began).Seconds()
 	return rep, runErr
+}
+
+// begin sets up a run: the index and manifest it starts from (a new
+// generation when rebuilding), the sources recorded, the update marker up.
+func (k *kbIndex) begin(paths []string, rebuild bool) (bleve.Index, *manifest, error) {
+	idx := k.idx
+	base := &manifest{Version: manifestVersion, Generation: 1, Files: map[string]fileState{}}
+	if k.man != nil {
+		base.Generation = k.man.Generation
+	}
+	if !rebuild {
+		base.Files = maps.Clone(k.man.Files)
+		base.Chunks = k.man.Chunks
+	} else {
+		base.Generation = k.nextGeneration()
+		var err error
+		if idx, err = newBleve(k.genDir(base.Generation)); err != nil {
+			return nil, nil, fmt.Errorf("create index: %w", err)
+		}
+		idx.SetName(k.name)
+	}
+	if !slices.Equal(paths, k.src.Paths) || rebuild {
+		src := sources{Paths: paths, Created: time.Now().UTC()}
+		if !k.src.Created.IsZero() {
+			src.Created = k.src.Created
+		}
+		if err := k.saveSources(src); err != nil {
+			return nil, nil, err
+		}
+		k.src = src
+	}
+	if err := k.markWriting(); err != nil {
+		return nil, nil, err
+	}
+	return idx, base, nil
+}
+
+// file brings one found file's passages up to date, counting it in rep; a
+// file that cannot be read or extracted is reported and dropped. An error
+// stops the run.
+func (b *batcher) file(ctx context.Context, f candidate, o syncOptions, rep *syncReport) error {
+	old, had := b.man.Files[f.abs]
+	if had && old.Size == f.info.Size() && old.ModNano == f.info.ModTime().UnixNano() {
+		rep.Unchanged++
+		return nil
+	}
+	data, err := readFile(o.Rel(f.abs), f.abs, o.MaxFileBytes)
+	if err != nil {
+		rep.Failed = append(rep.Failed, fileFailed{o.Rel(f.abs), err.Error()})
+		b.remove(f.abs, old.Chunks)
+		return nil
+	}
+	sum := sha256.Sum256(data)
+	st := fileState{Size: f.info.Size(), ModNano: f.info.ModTime().UnixNano(), SHA256: hex.EncodeToString(sum[:]), Format: formatOf(f.abs)}
+	if had && old.SHA256 == st.SHA256 { // touched, not changed
+		st.Chunks = old.Chunks
+		b.touch(f.abs, st)
+		rep.Unchanged++
+		return nil
+	}
+	secs, err := extract(ctx, f.abs, data)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rep.Failed = append(rep.Failed, fileFailed{o.Rel(f.abs), err.Error()})
+		b.remove(f.abs, old.Chunks)
+		return nil
+	}
+	chunks := chunkSections(secs, o.ChunkChars, o.OverlapChars)
+	if err := b.replace(f.abs, old.Chunks, st, chunks); err != nil {
+		return err
+	}
+	if had {
+		rep.Changed++
+	} else {
+		rep.Added++
+	}
+	return nil
 }
 
 // batcher groups index changes into bleve batches; a file's new state enters

@@ -176,8 +176,8 @@ func (t *kbTool) index(ctx context.Context, c *tool.Call) (*tool.Result, error) 
 		if err != nil {
 			return nil, tool.PathError("paths", p, err)
 		}
-		if _, err := os.Stat(abs); err != nil {
-			return nil, tool.Errorf(tool.CodeNotFound, "check the path with file list", "paths: %s does not exist", p)
+		if _, err := tool.StatInput("paths", p, abs); err != nil {
+			return nil, err
 		}
 		if !slices.Contains(paths, abs) {
 			paths = append(paths, abs)

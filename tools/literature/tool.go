@@ -227,10 +227,11 @@ func (l *lit) lookup(ctx context.Context, raw string) (Work, error) {
 			err = err2
 		}
 	}
+	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeNotFound {
+		// One answer for a work no source has, naming it as given.
+		return Work{}, &tool.Error{Code: tool.CodeNotFound, Field: "id", Message: fmt.Sprintf("no work %q: %s", strings.TrimSpace(raw), te.Message), Hint: "check the id, or find the work with search"}
+	}
 	if err != nil {
-		if te, ok := tool.AsError(err); ok && te.Code == tool.CodeNotFound {
-			te.Field = "id"
-		}
 		return Work{}, err
 	}
 	l.remember(w)
@@ -295,6 +296,9 @@ func (l *lit) worksOf(ctx context.Context, c *tool.Call) ([]Work, error) {
 	for _, r := range raw {
 		s, _ := r.(string)
 		w, err := l.lookup(ctx, s)
+		if te, ok := tool.AsError(err); ok && te.Field == "id" {
+			te.Field = "ids" // the id at fault is one of the list
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -81,22 +80,12 @@ func (p *pdfTool) readInput(field, path string) (*input, error) {
 	if err != nil {
 		return nil, tool.PathError(field, path, err)
 	}
-	fi, err := os.Stat(abs)
+	data, err := tool.ReadRegular(field, path, abs, int64(p.cfg.MaxMB)<<20)
+	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeTooLarge {
+		te.Hint = "split the file with another program or raise tools.pdf_tool.max_mb"
+	}
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, &tool.Error{Code: tool.CodeNotFound, Field: field, Message: fmt.Sprintf("%s: file not found: %s", field, path), Hint: "check the path (relative paths start at the workspace root)"}
-		}
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if fi.IsDir() {
-		return nil, tool.Invalid(field, path+" is a directory", "give a file")
-	}
-	if max := int64(p.cfg.MaxMB) << 20; fi.Size() > max {
-		return nil, tool.Errorf(tool.CodeTooLarge, "split the file with another program or raise tools.pdf_tool.max_mb", "%s is %d MB, above the %d MB limit", path, fi.Size()>>20, p.cfg.MaxMB)
-	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
 	return &input{abs: abs, data: addEmptyID(fixEncryptLength(data))}, nil
 }

@@ -12,8 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/clawbridge/clawbridge/internal/endpoint"
 	"github.com/clawbridge/clawbridge/internal/sandbox"
+	"github.com/clawbridge/clawbridge/internal/webapi"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
@@ -67,7 +67,7 @@ func (s *speech) transcribe(ctx context.Context, c *tool.Call) (*tool.Result, er
 		return nil, tool.Errorf(tool.CodeUnavailable, "fix tools.speech.transcribe_url", "bad transcribe_url: %v", err)
 	}
 	req.Header.Set("Content-Type", contentType)
-	ep := endpoint.Endpoint{What: "the transcription endpoint", Config: "tools.speech", KeyEnv: "tools.speech.api_key_env"}
+	ep := webapi.Endpoint{What: "the transcription endpoint", Config: "tools.speech", KeyEnv: "tools.speech.api_key_env"}
 	if s.cfg.APIKeyEnv != "" {
 		ep.Key = os.Getenv(s.cfg.APIKeyEnv)
 		if ep.Key == "" {

@@ -18,16 +18,32 @@ func ReadRegular(field, rel, abs string, max int64) ([]byte, error) {
 	switch {
 	case err == nil:
 		return data, nil
-	case errors.Is(err, os.ErrNotExist):
-		return nil, &Error{Code: CodeNotFound, Field: field, Message: fmt.Sprintf("%s does not exist", rel), Hint: "check the name with the file tool (action=list)"}
 	case errors.Is(err, sandbox.ErrNotRegular):
 		// err says what it is instead ("a named pipe (FIFO)").
 		return nil, Invalid(field, fmt.Sprintf("%s: %s is %v", field, rel, err), "give a file, not a directory, device or pipe")
 	case errors.Is(err, sandbox.ErrTooLarge):
-		return nil, Errorf(CodeTooLarge, "give a smaller file", "%s: %s is too large: the limit is %s", field, rel, sizeText(max))
+		return nil, &Error{Code: CodeTooLarge, Field: field, Message: fmt.Sprintf("%s: %s is too large: the limit is %s", field, rel, sizeText(max)), Hint: "give a smaller file"}
 	}
 	// A link put in after Resolve (O_NOFOLLOW: ELOOP), or no permission.
-	return nil, Errorf(CodeDenied, "", "%s: cannot read %s: %v", field, rel, errUnwrapPath(err))
+	return nil, inputError(field, rel, err)
+}
+
+// StatInput is os.Stat for an input that may be a file or a folder (the
+// tools that index or analyse a whole folder), failing as ReadRegular does.
+func StatInput(field, rel, abs string) (os.FileInfo, error) {
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, inputError(field, rel, err)
+	}
+	return info, nil
+}
+
+// inputError is the answer to an input that is missing or cannot be read.
+func inputError(field, rel string, err error) *Error {
+	if errors.Is(err, os.ErrNotExist) {
+		return &Error{Code: CodeNotFound, Field: field, Message: fmt.Sprintf("%s does not exist", rel), Hint: "check the name with the file tool (action=list)"}
+	}
+	return &Error{Code: CodeDenied, Field: field, Message: fmt.Sprintf("%s: cannot read %s: %v", field, rel, errUnwrapPath(err))}
 }
 
 // sizeText says a byte count the way limits are set: in MB when it is a

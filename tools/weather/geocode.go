@@ -59,13 +59,17 @@ func (w *weather) geocode(ctx context.Context, name, country, lang string) ([]pl
 // among the candidates of an ambiguous name.
 func (w *weather) byID(ctx context.Context, id int, lang string) (place, error) {
 	u := strings.TrimRight(w.cfg.GeocodingURL, "/") + "/v1/get?" + url.Values{"id": {strconv.Itoa(id)}, "language": {lang}}.Encode()
+	unknown := &tool.Error{Code: tool.CodeNotFound, Field: "place_id", Message: fmt.Sprintf("no place with id %d", id), Hint: "use an id from the candidates list"}
 	resp, err := webapi.Get(ctx, w.client, webapi.Request{Service: "Open-Meteo geocoding", URL: u})
+	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeNotFound {
+		return place{}, unknown
+	}
 	if err != nil {
 		return place{}, err
 	}
 	var p place
 	if err := json.Unmarshal(resp.Body, &p); err != nil || p.ID == 0 {
-		return place{}, tool.Errorf(tool.CodeNotFound, "use an id from the candidates list", "no place with id %d", id)
+		return place{}, unknown
 	}
 	return p, nil
 }

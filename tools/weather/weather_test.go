@@ -234,7 +234,7 @@ func TestWeather_ErrorsAreClear(t *testing.T) {
 		{map[string]any{"action": "past", "place": "北京", "date": "2024-13-01"}, tool.CodeInvalid, "not YYYY-MM-DD"},
 		{map[string]any{"action": "past", "place": "北京", "date": "2999-01-01"}, tool.CodeInvalid, "before today"},
 		{map[string]any{"action": "past", "place": "北京", "date": "2024-01-01", "end_date": "2024-03-01"}, tool.CodeInvalid, "31 days"},
-		{map[string]any{"action": "current", "latitude": 0.0, "longitude": 0.0}, tool.CodeFailed, "Forecast days is invalid"},
+		{map[string]any{"action": "current", "latitude": 0.0, "longitude": 0.0}, tool.CodeInvalid, "Forecast days is invalid"},
 	} {
 		_, err := tooltest.Run(t, tl, tc.args)
 		te, ok := tool.AsError(err)
