@@ -34,7 +34,7 @@ type processor struct {
 
 // New builds data_processor.
 func New(d *tool.Deps) (tool.Tool, error) {
-	return tool.Configured[Config]{Name: "data_processor", Defaults: func() Config { return Config{} }, Provision: provision}.New(d)
+	return tool.Configured[Config]{Name: "data_processor", Provision: provision}.New(d)
 }
 
 // provision builds data_processor from its decoded section (a zero limit

@@ -39,7 +39,7 @@ type viz struct {
 
 // New builds data_visualization.
 func New(d *tool.Deps) (tool.Tool, error) {
-	return tool.Configured[Config]{Name: "data_visualization", Defaults: func() Config { return Config{} }, Provision: provision}.New(d)
+	return tool.Configured[Config]{Name: "data_visualization", Provision: provision}.New(d)
 }
 
 // provision builds the tool from its decoded section.

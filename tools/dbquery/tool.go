@@ -75,7 +75,7 @@ type dbq struct {
 
 // New builds db_query.
 func New(d *tool.Deps) (tool.Tool, error) {
-	return tool.Configured[Config]{Name: "db_query", Defaults: func() Config { return Config{} }, Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
+	return tool.Configured[Config]{Name: "db_query", Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
 		return NewWithConfig(d, cfg), nil
 	}}.New(d)
 }

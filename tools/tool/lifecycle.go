@@ -22,7 +22,7 @@ type Configured[C any] struct {
 	// Name is the tool's published name, which names its section.
 	Name string
 	// Defaults returns fresh settings (a new value on each call, so that
-	// decoding a map or slice never changes the defaults).
+	// decoding a map or slice never changes the defaults); nil: the zero C.
 	Defaults func() C
 	// Provision builds the tool from its decoded settings.
 	Provision func(d *Deps, cfg C) (Tool, error)
@@ -30,7 +30,10 @@ type Configured[C any] struct {
 
 // New runs steps 1 to 3 on d's config: it is the tool's constructor.
 func (c Configured[C]) New(d *Deps) (Tool, error) {
-	cfg := c.Defaults()
+	var cfg C
+	if c.Defaults != nil {
+		cfg = c.Defaults()
+	}
 	if d.Config != nil {
 		if err := d.Config.Section(c.Name, &cfg); err != nil {
 			return Tool{}, err
