@@ -94,20 +94,32 @@ var registry = []constructor{
 	idphoto.New,
 }
 
-// All builds every tool in registry order; when some fail, it still builds
-// the others and reports every failure.
+// All builds every tool in registry order (lifecycle steps 1 to 3, see
+// tools/tool/lifecycle.go); when some fail, it still builds the others, so
+// that every config section is read, and reports every failure. A problem
+// in any tool's config section refuses the whole registry, whatever the
+// tool's own code did with it: the section problems are then the error.
+// On an error the tools already built are closed.
 func All(d *tool.Deps) ([]tool.Tool, error) {
 	out := make([]tool.Tool, 0, len(registry))
 	var errs []error
 	for i, c := range registry {
 		t, err := c(d)
-		if err != nil { // build the rest, so that every config section is read and checked
+		if err != nil {
 			errs = append(errs, fmt.Errorf("registry entry %d: %w", i, err))
 			continue
 		}
 		out = append(out, t)
 	}
+	if d.Config != nil {
+		if problems := d.Config.SectionError(); problems != nil {
+			errs = []error{problems} // they include the constructors' own section errors
+		}
+	}
 	if len(errs) > 0 {
+		for _, t := range out {
+			tool.CloseTool(t)
+		}
 		return nil, errors.Join(errs...)
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/clawbridge/clawbridge/tools"
@@ -79,6 +80,35 @@ func TestConfig_SectionsRefuseOutOfRange(t *testing.T) {
 			}
 			if p := d.Config.SectionProblems(); len(p) != 0 {
 				t.Fatalf("a good section refused: %v", p)
+			}
+		})
+	}
+}
+
+// TestConfig_EveryToolSectionRefusesUnknownKey: for every tool that reads a
+// config section (found by building the registry, not listed here), an
+// unknown key in it makes the registry refuse to build, with an error that
+// names the tool's section and the key — whatever the tool's own code does
+// with the error: one policy for all.
+func TestConfig_EveryToolSectionRefusesUnknownKey(t *testing.T) {
+	d := tooltest.Deps(t)
+	if _, err := tools.All(d); err != nil {
+		t.Fatal(err)
+	}
+	sections := d.Config.SectionsRead()
+	if len(sections) < 20 {
+		t.Fatalf("only %d tools read a section: %v", len(sections), sections)
+	}
+	for _, name := range sections {
+		t.Run(name, func(t *testing.T) {
+			d := tooltest.Deps(t)
+			tooltest.ConfigSection(t, d, name, "no_such_key: 1")
+			built, err := tools.All(d)
+			if err == nil {
+				t.Fatalf("built %d tools with an unknown key in tools.%s", len(built), name)
+			}
+			if want := `"tools.` + name + `.no_such_key"`; !strings.Contains(err.Error(), want) {
+				t.Fatalf("the refusal does not name %s: %v", want, err)
 			}
 		})
 	}

@@ -74,7 +74,8 @@ func newLookApp(configPath string) (*app, error) {
 
 // assemble builds the app from a loaded config; lookOnly is newLookApp's
 // mode. Any problem in a tool's config section refuses the start, whatever
-// the tool did with it, with every problem in the message.
+// the tool did with it, with every problem in the message (tools.All). The
+// tools' Closers join the closer list.
 func assemble(cfg *config.Config, lookOnly bool) (*app, error) {
 	defer startheap.DoneAfter(time.Second) // started: the collector runs normally once the first client has listed the tools
 	jail.SetDefaults(jail.Limits{CPUSeconds: cfg.Jail.CPUSeconds, MemoryMB: cfg.Jail.MemoryMB, Processes: cfg.Jail.Processes, FileSizeMB: cfg.Jail.FileSizeMB})
@@ -125,14 +126,15 @@ func assemble(cfg *config.Config, lookOnly bool) (*app, error) {
 	a.closer = append(a.closer, closerFunc(bridges.Close))
 	a.bridges = bridges
 	a.deps = &tool.Deps{Config: cfg, Sandbox: sb, Store: st, Guard: guard, Log: log, Sessions: bm, PDF: bm, Browser: bm, Bridge: bridgetool.Downstream(bridges)}
-	registry, err := tools.All(a.deps)
-	if problems := cfg.SectionError(); problems != nil {
-		a.Close()
-		return nil, problems
-	}
+	registry, err := buildTools(a.deps) // refuses any problem in a tool's config section
 	if err != nil {
 		a.Close()
 		return nil, err
+	}
+	for _, t := range registry { // closed before the store and the browser they may use
+		if t.Closer != nil {
+			a.closer = append(a.closer, t.Closer)
+		}
 	}
 	a.srv, err = server.New(server.Options{Config: cfg, Deps: a.deps, Store: st, Bridge: bridges, Tools: registry, Log: log, Version: Version})
 	if err != nil {
@@ -141,6 +143,9 @@ func assemble(cfg *config.Config, lookOnly bool) (*app, error) {
 	}
 	return a, nil
 }
+
+// buildTools builds the registry (tools.All); a test may wrap it.
+var buildTools = tools.All
 
 type closerFunc func()
 

@@ -53,17 +53,7 @@ func (c *Config) decodeSection(tool string, v any) error {
 			return c.fileError(errs...)
 		}
 		if err := node.Decode(v); err != nil {
-			errs := decodeErrors(err)
-			for i, e := range errs { // "line N: tools.x: ..."
-				line, rest, ok := strings.Cut(e.Error(), ": ")
-				if !ok || !strings.HasPrefix(line, "line ") {
-					line, rest = "", e.Error()
-				} else {
-					line += ": "
-				}
-				errs[i] = fmt.Errorf("%s%s: %s", line, key, rest)
-			}
-			return c.fileError(errs...)
+			return c.fileError(sectionDecodeErrors(&node, key, err)...)
 		}
 	}
 	if val, ok := v.(interface{ Validate() error }); ok {
@@ -129,4 +119,20 @@ func (c *Config) fileError(errs ...error) error {
 		out[i] = fmt.Errorf("%s: %w", where, e)
 	}
 	return errors.Join(out...)
+}
+
+// SectionsRead names, sorted, the tool sections read so far, whether or not
+// the file has them: the tools that own a section.
+func (c *Config) SectionsRead() []string {
+	if c.sections == nil {
+		return nil
+	}
+	c.sections.mu.Lock()
+	defer c.sections.mu.Unlock()
+	names := make([]string, 0, len(c.sections.read))
+	for k := range c.sections.read {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return names
 }

@@ -34,13 +34,13 @@ type processor struct {
 
 // New builds data_processor.
 func New(d *tool.Deps) (tool.Tool, error) {
+	return tool.Configured[Config]{Name: "data_processor", Provision: provision}.New(d)
+}
+
+// provision builds data_processor from its decoded section (a zero limit
+// keeps the built-in one).
+func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 	p := &processor{d: d, limits: table.DefaultLimits}
-	var cfg Config
-	if d.Config != nil {
-		if err := d.Config.Section("data_processor", &cfg); err != nil {
-			d.Log.Warn().Err(err).Msg("data_processor: config section ignored")
-		}
-	}
 	if cfg.MaxFileMB > 0 {
 		p.limits.MaxFileBytes = cfg.MaxFileMB << 20
 	}

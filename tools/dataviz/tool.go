@@ -39,12 +39,12 @@ type viz struct {
 
 // New builds data_visualization.
 func New(d *tool.Deps) (tool.Tool, error) {
-	v := &viz{d: d}
-	if d.Config != nil {
-		if err := d.Config.Section("data_visualization", &v.cfg); err != nil {
-			d.Log.Warn().Err(err).Msg("data_visualization: config section ignored")
-		}
-	}
+	return tool.Configured[Config]{Name: "data_visualization", Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
+	v := &viz{d: d, cfg: cfg}
 	one := chartParams()
 	out := []tool.Param{
 		{Name: "output", Type: tool.String, Description: "Default outputs/<title>.<ext>."},

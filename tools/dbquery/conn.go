@@ -226,13 +226,6 @@ func redact(s string, c *Connection) string {
 	return logging.RedactString(s)
 }
 
-func redactAll(s string, cs []Connection) string {
-	for i := range cs {
-		s = redact(s, &cs[i])
-	}
-	return redact(s, nil)
-}
-
 // describeTarget shows where a connection points without credentials.
 func describeTarget(c Connection) string {
 	switch d, _ := dialect(&c); d {

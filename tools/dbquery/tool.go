@@ -75,13 +75,9 @@ type dbq struct {
 
 // New builds db_query.
 func New(d *tool.Deps) (tool.Tool, error) {
-	q := &dbq{d: d}
-	if d.Config != nil {
-		if err := d.Config.Section("db_query", &q.cfg); err != nil {
-			d.Log.Warn().Msg("db_query: config section ignored: " + redactAll(err.Error(), q.cfg.Connections))
-		}
-	}
-	return q.tool(), nil
+	return tool.Configured[Config]{Name: "db_query", Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
+		return NewWithConfig(d, cfg), nil
+	}}.New(d)
 }
 
 // NewWithConfig builds db_query over an explicit configuration (tests, embedding).

@@ -54,12 +54,11 @@ type emailTool struct {
 
 // New builds the email tool from the tools.email section.
 func New(d *tool.Deps) (tool.Tool, error) {
-	cfg := DefaultConfig()
-	if d.Config != nil {
-		if err := d.Config.Section("email", &cfg); err != nil {
-			return tool.Tool{}, err
-		}
-	}
+	return tool.Configured[Config]{Name: "email", Defaults: DefaultConfig, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 	e := &emailTool{cfg: cfg, sb: d.Sandbox, log: d.Log, now: time.Now}
 	if cfg.From != "" {
 		e.from, _ = mail.ParseAddress(cfg.From)

@@ -59,18 +59,14 @@ type fileTool struct {
 	cfg settings
 }
 
-// New builds the file tool. A malformed config section keeps the defaults
-// here; config records it and the server refuses to start on it.
+// New builds the file tool from its config section (tools/tool/lifecycle.go).
 func New(d *tool.Deps) (tool.Tool, error) {
-	ft := &fileTool{d: d, sb: d.Sandbox, cfg: defaultSettings()}
-	if d.Config != nil {
-		s := defaultSettings()
-		if err := d.Config.Section("file", &s); err != nil {
-			d.Log.Warn().Err(err).Msg("file: bad config section, using defaults")
-		} else {
-			ft.cfg = s
-		}
-	}
+	return tool.Configured[settings]{Name: "file", Defaults: defaultSettings, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded settings.
+func provision(d *tool.Deps, cfg settings) (tool.Tool, error) {
+	ft := &fileTool{d: d, sb: d.Sandbox, cfg: cfg}
 	return tool.Tool{
 		Name:  "file",
 		Title: "Workspace files",

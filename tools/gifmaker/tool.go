@@ -53,12 +53,12 @@ type gifMaker struct {
 
 // New builds the gif_maker tool from the tools.gif_maker section.
 func New(d *tool.Deps) (tool.Tool, error) {
-	g := &gifMaker{d: d, cfg: DefaultSection()}
-	if d.Config != nil {
-		if err := d.Config.Section("gif_maker", &g.cfg); err != nil {
-			return tool.Tool{}, err
-		}
-	}
+	return tool.Configured[Section]{Name: "gif_maker", Defaults: DefaultSection, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
+	g := &gifMaker{d: d, cfg: cfg}
 	loop := tool.Param{Name: "loop", Type: tool.Integer, Default: 0, Min: tool.Ptr(0), Max: tool.Ptr(65535), Description: "Plays: 0 forever, N times."}
 	colors := tool.Param{Name: "colors", Type: tool.Integer, Default: 256, Min: tool.Ptr(2), Max: tool.Ptr(256), Description: "Palette size."}
 	dither := tool.Param{Name: "dither", Type: tool.Boolean, Default: true, Description: "Smoother gradients, larger file."}

@@ -47,12 +47,12 @@ type imageGen struct {
 
 // New builds the image_generator tool from the tools.image_generator section.
 func New(d *tool.Deps) (tool.Tool, error) {
-	g := &imageGen{d: d, cfg: DefaultSection()}
-	if d.Config != nil {
-		if err := d.Config.Section("image_generator", &g.cfg); err != nil {
-			return tool.Tool{}, err
-		}
-	}
+	return tool.Configured[Section]{Name: "image_generator", Defaults: DefaultSection, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
+	g := &imageGen{d: d, cfg: cfg}
 	return tool.Tool{
 		Name:        "image_generator",
 		Title:       "Image generator",

@@ -68,12 +68,11 @@ type searchQuery struct {
 
 // New builds the tool from the tools.literature_search section.
 func New(d *tool.Deps) (tool.Tool, error) {
-	cfg := DefaultConfig()
-	if d.Config != nil {
-		if err := d.Config.Section("literature_search", &cfg); err != nil {
-			return tool.Tool{}, err
-		}
-	}
+	return tool.Configured[Config]{Name: "literature_search", Defaults: DefaultConfig, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 	l := &lit{d: d, cfg: cfg, client: d.HTTPClient(cfg.Timeout), limit: webapi.NewLimiter(cfg.MinInterval, 0), works: webapi.NewCache[Work](cfg.CacheTTL, 1024)}
 	source := tool.Param{Name: "source", Type: tool.String, Enum: []string{"openalex", "arxiv", "crossref"}, Default: "openalex", Description: "Where to look."}
 	ids := tool.Param{Name: "ids", Type: tool.Array, Items: &tool.Param{Name: "id", Type: tool.String, Description: "DOI, arXiv id or OpenAlex id."}, Required: true,

@@ -39,11 +39,12 @@ var allFormats = []string{"svg", "png", "mermaid", "opml", "mm", "md"}
 
 // New builds mind_map.
 func New(d *tool.Deps) (tool.Tool, error) {
-	m := &mindMap{d: d, cfg: Section{MaxNodes: 2000}}
-	// A refused section keeps the defaults; the server does not start on it.
-	if s := m.cfg; d.Config != nil && d.Config.Section("mind_map", &s) == nil {
-		m.cfg = s
-	}
+	return tool.Configured[Section]{Name: "mind_map", Defaults: func() Section { return Section{MaxNodes: 2000} }, Provision: provision}.New(d)
+}
+
+// provision builds mind_map from its decoded section.
+func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
+	m := &mindMap{d: d, cfg: cfg}
 	return tool.Tool{
 		Name:        "mind_map",
 		Title:       "Mind map",

@@ -63,13 +63,18 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	return t, err
 }
 
-func build(d *tool.Deps) (*notifier, tool.Tool, error) {
-	cfg := DefaultConfig()
-	if d.Config != nil {
-		if err := d.Config.Section("notify", &cfg); err != nil {
-			return nil, tool.Tool{}, err
-		}
-	}
+// build is New that also returns the notifier, for tests.
+func build(d *tool.Deps) (n *notifier, t tool.Tool, err error) {
+	t, err = tool.Configured[Config]{Name: "notify", Defaults: DefaultConfig, Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
+		var t tool.Tool
+		n, t, err = provision(d, cfg)
+		return t, err
+	}}.New(d)
+	return n, t, err
+}
+
+// provision builds notify from its decoded section.
+func provision(d *tool.Deps, cfg Config) (*notifier, tool.Tool, error) {
 	n := &notifier{cfg: cfg, targets: map[string]Target{}, guard: d.Guard, client: d.HTTPClient(cfg.Timeout), log: d.Log,
 		now: time.Now, backoffBase: 500 * time.Millisecond, limiters: map[string]*webapi.Limiter{}}
 	// A redirect is never followed: net/http would send it the body, the

@@ -51,12 +51,12 @@ type ocrTool struct {
 
 // New builds the ocr tool from the tools.ocr section.
 func New(d *tool.Deps) (tool.Tool, error) {
-	o := &ocrTool{d: d, cfg: DefaultSection()}
-	if d.Config != nil {
-		if err := d.Config.Section("ocr", &o.cfg); err != nil {
-			return tool.Tool{}, err
-		}
-	}
+	return tool.Configured[Section]{Name: "ocr", Defaults: DefaultSection, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
+	o := &ocrTool{d: d, cfg: cfg}
 	return tool.Tool{
 		Name:  "ocr",
 		Title: "OCR",

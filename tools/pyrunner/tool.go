@@ -35,12 +35,11 @@ type runner struct {
 
 // New builds the tool from the tools.python_runner section.
 func New(d *tool.Deps) (tool.Tool, error) {
-	cfg := DefaultConfig()
-	if d.Config != nil {
-		if err := d.Config.Section(Name, &cfg); err != nil {
-			return tool.Tool{}, err
-		}
-	}
+	return tool.Configured[Config]{Name: Name, Defaults: DefaultConfig, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 	r := &runner{cfg: cfg, d: d, jailCheck: jail.Check}
 	return r.tool(), nil
 }

@@ -26,12 +26,11 @@ type searcher struct {
 
 // New builds the search tool from the tools.search section.
 func New(d *tool.Deps) (tool.Tool, error) {
-	cfg := DefaultConfig()
-	if d.Config != nil {
-		if err := d.Config.Section("search", &cfg); err != nil {
-			return tool.Tool{}, err
-		}
-	}
+	return tool.Configured[Config]{Name: "search", Defaults: DefaultConfig, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 	s := newSearcher(d, cfg)
 	return tool.Tool{
 		Name:  "search",

@@ -59,12 +59,12 @@ type speech struct {
 
 // New builds the speech tool from the tools.speech section.
 func New(d *tool.Deps) (tool.Tool, error) {
-	s := &speech{d: d, cfg: DefaultSection()}
-	if d.Config != nil {
-		if err := d.Config.Section("speech", &s.cfg); err != nil {
-			return tool.Tool{}, err
-		}
-	}
+	return tool.Configured[Section]{Name: "speech", Defaults: DefaultSection, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
+	s := &speech{d: d, cfg: cfg}
 	path := tool.Param{Name: "path", Type: tool.String, Required: true, Description: "Audio file."}
 	output := tool.Param{Name: "output", Type: tool.String, Description: "Default outputs/<name>."}
 	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean}

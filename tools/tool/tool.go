@@ -7,6 +7,7 @@ package tool
 import (
 	"context"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -94,6 +95,10 @@ type Tool struct {
 	CallLevel func(c *Call) Level
 	// Attach, when set, is called once by the server with its Host (host.go).
 	Attach Attach
+	// Closer, when set, releases what the tool holds open (indexes,
+	// connections, goroutines); the composition root closes it at shutdown
+	// (lifecycle.go).
+	Closer io.Closer
 }
 
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)

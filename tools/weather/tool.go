@@ -31,12 +31,11 @@ type weather struct {
 
 // New builds the weather tool from the tools.weather section.
 func New(d *tool.Deps) (tool.Tool, error) {
-	cfg := DefaultConfig()
-	if d.Config != nil {
-		if err := d.Config.Section("weather", &cfg); err != nil {
-			return tool.Tool{}, err
-		}
-	}
+	return tool.Configured[Config]{Name: "weather", Defaults: DefaultConfig, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 	w := &weather{cfg: cfg, client: d.HTTPClient(cfg.Timeout), cache: webapi.NewCache[*omBody](cfg.CacheTTL, 512),
 		geoCache: webapi.NewCache[[]place](cfg.CacheTTL, 512), today: time.Now}
 	where := []tool.Param{

@@ -63,12 +63,11 @@ func (c *Config) Validate() error {
 // renders pages whose HTML is thin. The robots cache and rate limiter live
 // as long as the tool value.
 func New(d *tool.Deps) (tool.Tool, error) {
-	cfg := DefaultConfig()
-	if d.Config != nil {
-		if err := d.Config.Section("web_fetch", &cfg); err != nil {
-			return tool.Tool{}, err
-		}
-	}
+	return tool.Configured[Config]{Name: "web_fetch", Defaults: DefaultConfig, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 	def := DefaultConfig()
 	// Numbers out of range were refused by Validate; empty agents mean
 	// the defaults.
