@@ -128,6 +128,43 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 		x.nameVocab[w] = true
 	}
 	nameWords := map[string]bool{} // words of the tools' names only
+	prefixes := groupPrefixes(tools)
+	x.glossZH, x.glossEN = compileGlossary(x.norm, t.Ranking)
+	x.glossENMap, x.rp = t.Ranking.GlossaryEN, t.Ranking.Weights
+	for _, m := range t.Ranking.TaskMarks {
+		x.taskMarks = append(x.taskMarks, []byte(m))
+	}
+	docs := make([]string, len(tools))
+	for i, et := range tools {
+		docs[i] = x.addTool(i, prefixes[et.Group], nameWords)
+		if x.groups[et.Group] == nil {
+			x.groups[et.Group] = x.newGroup(et)
+		}
+	}
+	x.typoAndHintVocab(nameWords)
+	x.objectServers()
+	x.lex = newBM25(x.norm, docs, t.StopWords.English, t.StopWords.Chinese)
+	for _, g := range x.groups {
+		if a := x.initials(g.raw); a != "" {
+			g.name = append(g.name, []byte(a))
+		}
+	}
+	x.intentObjs = x.nativeObjects(t)
+	for _, f := range t.Signals.Formats {
+		for _, w := range f.Words {
+			if nw := strings.TrimSpace(x.norm.normal(w)); nw != "" {
+				x.formats = append(x.formats, []byte(nw))
+			}
+		}
+	}
+	x.model = newRankModel(t, x)
+	x.indexPostings(docs)
+	return x
+}
+
+// groupPrefixes holds, per server, the prefix its tools' short names
+// share (see commonPrefix).
+func groupPrefixes(tools []ExternalTool) map[string]string {
 	shorts := map[string][]string{}
 	for _, et := range tools {
 		shorts[et.Group] = append(shorts[et.Group], strings.TrimPrefix(et.Name, et.Group+"__"))
@@ -136,47 +173,55 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 	for g, s := range shorts {
 		prefixes[g] = commonPrefix(s)
 	}
-	x.glossZH, x.glossEN = compileGlossary(x.norm, t.Ranking)
-	x.glossENMap, x.rp = t.Ranking.GlossaryEN, t.Ranking.Weights
-	for _, m := range t.Ranking.TaskMarks {
-		x.taskMarks = append(x.taskMarks, []byte(m))
+	return prefixes
+}
+
+// addTool reads tool i's name into the set (its shape and the name
+// vocabularies; nameWords gets its name's words) and returns its text for
+// the lexical index.
+func (x *externalSet) addTool(i int, prefix string, nameWords map[string]bool) string {
+	et := x.tools[i]
+	x.byName[et.Name] = i
+	short := strings.TrimPrefix(et.Name, et.Group+"__")
+	x.shapes[i] = shapeOf(short, prefix)
+	for _, w := range strings.Fields(strings.ToLower(splitName(short))) {
+		x.nameVocab[w], nameWords[w] = true, true
 	}
-	docs := make([]string, len(tools))
-	for i, et := range tools {
-		x.byName[et.Name] = i
-		short := strings.TrimPrefix(et.Name, et.Group+"__")
-		x.shapes[i] = shapeOf(short, prefixes[et.Group])
-		for _, w := range strings.Fields(strings.ToLower(splitName(short))) {
-			x.nameVocab[w], nameWords[w] = true, true
-		}
-		for _, o := range x.shapes[i].objs {
-			x.objVocab[o] = true
-		}
-		// The tool's own name counts twice: it is its most precise text.
-		parts := []string{splitName(short), splitName(short), et.Title, et.Description}
-		for _, p := range et.Params {
-			parts = append(parts, splitName(p.Name), p.Description)
-		}
-		docs[i] = strings.Join(parts, " . ")
-		g := x.groups[et.Group]
-		if g == nil {
-			g = &extGroup{}
-			for _, w := range et.Keywords {
-				if nw := strings.TrimSpace(x.norm.normal(w)); len(nw) >= 2 {
-					g.words = append(g.words, []byte(nw))
-					if _, verb := verbClasses[strings.Fields(nw)[0]]; !verb {
-						g.masked = append(g.masked, []byte(nw))
-					}
-				}
+	for _, o := range x.shapes[i].objs {
+		x.objVocab[o] = true
+	}
+	// The tool's own name counts twice: it is its most precise text.
+	parts := []string{splitName(short), splitName(short), et.Title, et.Description}
+	for _, p := range et.Params {
+		parts = append(parts, splitName(p.Name), p.Description)
+	}
+	return strings.Join(parts, " . ")
+}
+
+// newGroup compiles the hints of et's server, read from its first tool.
+func (x *externalSet) newGroup(et ExternalTool) *extGroup {
+	g := &extGroup{}
+	for _, w := range et.Keywords {
+		if nw := strings.TrimSpace(x.norm.normal(w)); len(nw) >= 2 {
+			g.words = append(g.words, []byte(nw))
+			if _, verb := verbClasses[strings.Fields(nw)[0]]; !verb {
+				g.masked = append(g.masked, []byte(nw))
 			}
-			if nw := strings.TrimSpace(x.norm.normal(splitName(et.Group))); len(nw) >= 2 {
-				g.name = append(g.name, []byte(nw))
-			}
-			g.raw = strings.ToLower(et.Group)
-			g.intents = et.Intents
-			x.groups[et.Group] = g
 		}
 	}
+	if nw := strings.TrimSpace(x.norm.normal(splitName(et.Group))); len(nw) >= 2 {
+		g.name = append(g.name, []byte(nw))
+	}
+	g.raw = strings.ToLower(et.Group)
+	g.intents = et.Intents
+	return g
+}
+
+// typoAndHintVocab sorts the words a request's typos are corrected to:
+// the names' words of five letters or more that are not verbs only (the
+// verbs known count when a name holds them), and the hint keywords' ASCII
+// words of five letters or more.
+func (x *externalSet) typoAndHintVocab(nameWords map[string]bool) {
 	for w := range x.nameVocab {
 		if _, verb := verbClasses[w]; len(w) >= 5 && (!verb || nameWords[w]) {
 			x.typoVocab = append(x.typoVocab, w)
@@ -193,8 +238,13 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 		}
 	}
 	slices.Sort(x.hintVocab)
+}
+
+// objectServers maps the names' object words to their servers: objServers
+// those of verb_object names, generic those of three servers or more.
+func (x *externalSet) objectServers() {
 	servers := map[string]map[string]bool{}
-	for i, et := range tools {
+	for i, et := range x.tools {
 		for _, o := range x.shapes[i].objs {
 			if servers[o] == nil {
 				servers[o] = map[string]bool{}
@@ -205,7 +255,7 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 	// Implying a server takes a noun of a verb_object name: a name
 	// without a verb (browser_drop) holds its action, not a thing.
 	x.objServers = map[string]map[string]bool{}
-	for i, et := range tools {
+	for i, et := range x.tools {
 		if len(x.shapes[i].verbs) == 0 {
 			continue
 		}
@@ -222,21 +272,10 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 			x.generic[o] = true
 		}
 	}
-	x.lex = newBM25(x.norm, docs, t.StopWords.English, t.StopWords.Chinese)
-	for _, g := range x.groups {
-		if a := x.initials(g.raw); a != "" {
-			g.name = append(g.name, []byte(a))
-		}
-	}
-	x.intentObjs = x.nativeObjects(t)
-	for _, f := range t.Signals.Formats {
-		for _, w := range f.Words {
-			if nw := strings.TrimSpace(x.norm.normal(w)); nw != "" {
-				x.formats = append(x.formats, []byte(nw))
-			}
-		}
-	}
-	x.model = newRankModel(t, x)
+}
+
+// indexPostings lists, per index term, the tools whose text holds it.
+func (x *externalSet) indexPostings(docs []string) {
 	x.postings = map[string][]int{}
 	for i, d := range docs {
 		seen := map[string]bool{}
@@ -247,7 +286,6 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 			}
 		})
 	}
-	return x
 }
 
 // conversionMarks stand right before an output format when a request
