@@ -404,11 +404,24 @@ func (d *Detector) evidence(s *scratch, text string) {
 func (d *Detector) score(s *scratch) {
 	s.occ = d.appendTypos(s.norm, d.m.scan(s.norm, s.occ[:0]))
 	s.dead = deadSpans(s.norm, s.dead[:0])
-	// A match inside a longer match is not evidence of its own: "数据库"
-	// is a database, not "数据". Nor are words inside a URL or a file's
-	// base name ("report_final.docx" is a .docx, not a report).
-	// A prefix keyword's match covers its whole word: "file*" in "files" is
-	// the same word as the keyword "files", not inside it.
+	d.markAlive(s)
+	clear(s.iscore)
+	clear(s.tscore)
+	clear(s.strong)
+	d.collectHits(s)
+	d.uncountExplained(s)
+	d.addHits(s)
+	d.applyExclusions(s)
+	d.addLexical(s)
+}
+
+// markAlive says which occurrences are evidence. A match inside a longer
+// match is not evidence of its own: "数据库" is a database, not "数据".
+// Nor are words inside a URL or a file's base name ("report_final.docx" is
+// a .docx, not a report). A prefix keyword's match covers its whole word:
+// "file*" in "files" is the same word as the keyword "files", not inside
+// it.
+func (d *Detector) markAlive(s *scratch) {
 	s.ext = s.ext[:0]
 	for _, o := range s.occ {
 		e := o.end
@@ -439,11 +452,12 @@ func (d *Detector) score(s *scratch) {
 		}
 		s.alive = append(s.alive, alive)
 	}
-	clear(s.iscore)
-	clear(s.tscore)
-	clear(s.strong)
-	// The keywords present; the subject spans hold when a strong phrase
-	// outside them names the task (subject.go).
+}
+
+// collectHits lists the keywords present; the subject spans hold when a
+// strong phrase outside them names the task (subject.go), and then only
+// the hits outside them count.
+func (d *Detector) collectHits(s *scratch) {
 	s.sub = subjectSpans(s.norm, s.sub[:0])
 	s.hits = s.hits[:0]
 	task := false
@@ -473,9 +487,13 @@ func (d *Detector) score(s *scratch) {
 		h := &s.hits[hi]
 		h.counted = len(s.sub) == 0 || h.outside
 	}
-	// A generic word that a specific phrase of another tool is made of is
-	// explained by it: "画" in "用折线图画出…增长" is the chart's "画+增长",
-	// not a drawing; "pdf" in "docx+pdf" is the conversion's output.
+}
+
+// uncountExplained drops a generic word that a specific phrase of another
+// tool is made of: it is explained by it. "画" in "用折线图画出…增长" is
+// the chart's "画+增长", not a drawing; "pdf" in "docx+pdf" is the
+// conversion's output.
+func (d *Detector) uncountExplained(s *scratch) {
 	s.used = s.used[:0]
 	for _, h := range s.hits {
 		if k := &d.kws[h.kw]; h.counted && k.strong && len(k.parts) > 1 {
@@ -491,6 +509,10 @@ func (d *Detector) score(s *scratch) {
 			h.counted = false
 		}
 	}
+}
+
+// addHits adds the counted hits' weights to their intents and tools.
+func (d *Detector) addHits(s *scratch) {
 	for hi := range s.hits {
 		h := &s.hits[hi]
 		if !h.counted {
@@ -505,8 +527,11 @@ func (d *Detector) score(s *scratch) {
 			s.tscore[k.tool] += k.weight
 		}
 	}
-	// Exclusions: an intent seen only through generic words is dropped when
-	// a word that points elsewhere occurs.
+}
+
+// applyExclusions drops an intent seen only through generic words when a
+// word that points elsewhere occurs.
+func (d *Detector) applyExclusions(s *scratch) {
 	for ii, pats := range d.exclPats {
 		if s.iscore[ii] == 0 || s.strong[ii] {
 			continue
@@ -523,8 +548,12 @@ func (d *Detector) score(s *scratch) {
 			}
 		}
 	}
-	// Lexical ranker: its best tool adds bounded evidence, enough for the
-	// extended tier on its own, never more than one strong phrase.
+}
+
+// addLexical runs the lexical ranker over the text outside the dead and
+// subject spans: its best tool adds bounded evidence, enough for the
+// extended tier on its own, never more than one strong phrase.
+func (d *Detector) addLexical(s *scratch) {
 	clear(s.lex)
 	s.lexTool, s.lexInt = -1, -1
 	s.lexText = append(s.lexText[:0], s.norm...)
@@ -535,28 +564,29 @@ func (d *Detector) score(s *scratch) {
 			}
 		}
 	}
-	if d.lex.score(s.lexText, s.lex) > 0 {
-		best := -1
-		for t, v := range s.lex {
-			if best < 0 || v > s.lex[best] {
-				best = t
+	if d.lex.score(s.lexText, s.lex) == 0 {
+		return
+	}
+	best := -1
+	for t, v := range s.lex {
+		if best < 0 || v > s.lex[best] {
+			best = t
+		}
+	}
+	if best >= 0 && s.lex[best] > d.lexMin {
+		add := min(d.lexCap, d.lexScale*(s.lex[best]-d.lexMin))
+		// Credit the tool's intent that the keywords already favour.
+		in := d.toolInt[best]
+		for _, c := range d.toolInts[best] {
+			if s.iscore[c] > s.iscore[in] {
+				in = c
 			}
 		}
-		if best >= 0 && s.lex[best] > d.lexMin {
-			add := min(d.lexCap, d.lexScale*(s.lex[best]-d.lexMin))
-			// Credit the tool's intent that the keywords already favour.
-			in := d.toolInt[best]
-			for _, c := range d.toolInts[best] {
-				if s.iscore[c] > s.iscore[in] {
-					in = c
-				}
-			}
-			if in >= 0 {
-				s.iscore[in] += add
-				s.lexTool, s.lexInt = int32(best), in
-			}
-			s.tscore[best] += add
+		if in >= 0 {
+			s.iscore[in] += add
+			s.lexTool, s.lexInt = int32(best), in
 		}
+		s.tscore[best] += add
 	}
 }
 
