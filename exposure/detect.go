@@ -138,92 +138,25 @@ func NewDetector(t *Tables) (*Detector, error) {
 	}
 	d := &Detector{t: t, norm: &normalizer{t2s: t.T2S}, toolIdx: map[string]int32{},
 		secondaryRatio: 0.5, minSecondary: 2, lexMin: 4, lexScale: 0.5, lexCap: 3}
-	for i, ti := range t.Catalog {
-		d.tools = append(d.tools, ti.Name)
-		d.toolIdx[ti.Name] = int32(i)
-	}
-	intentIdx := map[string]int32{}
-	for i, in := range t.Intents {
-		d.intents = append(d.intents, in.Name)
-		intentIdx[in.Name] = int32(i)
-	}
-	d.toolInt = make([]int32, len(d.tools))
-	d.toolInts = make([][]int32, len(d.tools))
-	for i, ti := range t.Catalog {
-		d.toolInt[i] = -1
-		for _, in := range ti.Intents {
-			d.toolInts[i] = append(d.toolInts[i], intentIdx[in])
-		}
-		if len(ti.Intents) > 0 {
-			d.toolInt[i] = intentIdx[ti.Intents[0]]
-		}
-	}
-	var pats []pattern
-	patIdx := map[pattern]int32{}
-	addPat := func(s string) int32 {
-		p := splitPattern(d.norm.normal(strings.TrimSpace(s)))
-		if id, ok := patIdx[p]; ok {
-			return id
-		}
-		id := int32(len(pats))
-		pats = append(pats, p)
-		patIdx[p] = id
-		return id
-	}
-	for ii, in := range t.Intents {
-		for _, g := range in.Groups {
-			tool := int32(-1)
-			if g.Tool != "" {
-				tool = d.toolIdx[g.Tool]
-			}
-			add := func(list []string, w float64, strong bool) {
-				for _, kw := range list {
-					k := keyword{text: kw, intent: int32(ii), tool: tool, weight: w, strong: strong}
-					for _, part := range strings.Split(kw, "+") {
-						if strings.TrimSpace(part) == "" {
-							continue
-						}
-						k.parts = append(k.parts, addPat(part))
-					}
-					d.kws = append(d.kws, k)
-				}
-			}
-			add(g.Strong, t.Weights.Strong, true)
-			add(g.Medium, t.Weights.Medium, false)
-			add(g.Weak, t.Weights.Weak, false)
-		}
-	}
+	d.indexToolsAndIntents(t)
+	ps := &patternSet{norm: d.norm, idx: map[pattern]int32{}}
+	d.addKeywords(t, ps)
 	d.exclPats = make([][]int32, len(d.intents))
 	for ii, in := range d.intents { // intent order: pattern ids are stable
 		for _, w := range t.Exclusions[in] {
-			d.exclPats[ii] = append(d.exclPats[ii], addPat(w))
+			d.exclPats[ii] = append(d.exclPats[ii], ps.add(w))
 		}
 	}
 	// Artefact words (signals) share the keywords' scan; a pattern only
 	// they use (id >= kwPats) is neither evidence nor hides a keyword.
-	d.kwPats = int32(len(pats))
-	d.typo = typoVariants(pats, d.kwPats)
-	d.sig = newSignals(t.Signals)
-	for _, f := range t.Signals.Formats {
-		for _, w := range f.Words {
-			d.sig.addFormat(addPat(w), f.Tool)
-		}
-	}
-	for _, ext := range sortedKeys(t.Signals.Extensions) {
-		id := addPat(ext)
-		for int(id) >= len(d.extReaders) {
-			d.extReaders = append(d.extReaders, nil)
-		}
-		for _, tool := range t.Signals.Extensions[ext] {
-			d.sig.addExt(id, tool)
-			d.extReaders[id] = append(d.extReaders[id], d.toolIdx[tool])
-		}
-	}
+	d.kwPats = int32(len(ps.pats))
+	d.typo = typoVariants(ps.pats, d.kwPats)
+	d.addSignals(t, ps)
 	var err error
-	if d.m, err = newMatcher(pats); err != nil {
+	if d.m, err = newMatcher(ps.pats); err != nil {
 		return nil, fmt.Errorf("exposure: keywords: %w", err)
 	}
-	d.byPat = make([][]int32, len(pats))
+	d.byPat = make([][]int32, len(ps.pats))
 	for ki, k := range d.kws {
 		for _, p := range k.parts {
 			if !slices.Contains(d.byPat[p], int32(ki)) {
@@ -247,6 +180,100 @@ func NewDetector(t *Tables) (*Detector, error) {
 		}
 	}
 	return d, nil
+}
+
+// patternSet numbers the distinct patterns of the keywords, exclusions
+// and signals in the order they are first added.
+type patternSet struct {
+	norm *normalizer
+	pats []pattern
+	idx  map[pattern]int32
+}
+
+// add returns the id of s's pattern, adding it when new.
+func (ps *patternSet) add(s string) int32 {
+	p := splitPattern(ps.norm.normal(strings.TrimSpace(s)))
+	if id, ok := ps.idx[p]; ok {
+		return id
+	}
+	id := int32(len(ps.pats))
+	ps.pats = append(ps.pats, p)
+	ps.idx[p] = id
+	return id
+}
+
+// indexToolsAndIntents numbers the catalog's tools and the intents, and
+// notes each tool's intents (the first is its own).
+func (d *Detector) indexToolsAndIntents(t *Tables) {
+	for i, ti := range t.Catalog {
+		d.tools = append(d.tools, ti.Name)
+		d.toolIdx[ti.Name] = int32(i)
+	}
+	intentIdx := map[string]int32{}
+	for i, in := range t.Intents {
+		d.intents = append(d.intents, in.Name)
+		intentIdx[in.Name] = int32(i)
+	}
+	d.toolInt = make([]int32, len(d.tools))
+	d.toolInts = make([][]int32, len(d.tools))
+	for i, ti := range t.Catalog {
+		d.toolInt[i] = -1
+		for _, in := range ti.Intents {
+			d.toolInts[i] = append(d.toolInts[i], intentIdx[in])
+		}
+		if len(ti.Intents) > 0 {
+			d.toolInt[i] = intentIdx[ti.Intents[0]]
+		}
+	}
+}
+
+// addKeywords compiles the intents' keyword groups; a keyword's parts
+// ("画+增长") are patterns.
+func (d *Detector) addKeywords(t *Tables, ps *patternSet) {
+	for ii, in := range t.Intents {
+		for _, g := range in.Groups {
+			tool := int32(-1)
+			if g.Tool != "" {
+				tool = d.toolIdx[g.Tool]
+			}
+			add := func(list []string, w float64, strong bool) {
+				for _, kw := range list {
+					k := keyword{text: kw, intent: int32(ii), tool: tool, weight: w, strong: strong}
+					for _, part := range strings.Split(kw, "+") {
+						if strings.TrimSpace(part) == "" {
+							continue
+						}
+						k.parts = append(k.parts, ps.add(part))
+					}
+					d.kws = append(d.kws, k)
+				}
+			}
+			add(g.Strong, t.Weights.Strong, true)
+			add(g.Medium, t.Weights.Medium, false)
+			add(g.Weak, t.Weights.Weak, false)
+		}
+	}
+}
+
+// addSignals compiles the artefact words: output formats and file
+// extensions, with the tools that read each extension.
+func (d *Detector) addSignals(t *Tables, ps *patternSet) {
+	d.sig = newSignals(t.Signals)
+	for _, f := range t.Signals.Formats {
+		for _, w := range f.Words {
+			d.sig.addFormat(ps.add(w), f.Tool)
+		}
+	}
+	for _, ext := range sortedKeys(t.Signals.Extensions) {
+		id := ps.add(ext)
+		for int(id) >= len(d.extReaders) {
+			d.extReaders = append(d.extReaders, nil)
+		}
+		for _, tool := range t.Signals.Extensions[ext] {
+			d.sig.addExt(id, tool)
+			d.extReaders[id] = append(d.extReaders[id], d.toolIdx[tool])
+		}
+	}
 }
 
 // strength maps evidence to [0,1]: one strong phrase (4) gives 0.8, a medium
