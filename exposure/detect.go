@@ -138,92 +138,25 @@ func NewDetector(t *Tables) (*Detector, error) {
 	}
 	d := &Detector{t: t, norm: &normalizer{t2s: t.T2S}, toolIdx: map[string]int32{},
 		secondaryRatio: 0.5, minSecondary: 2, lexMin: 4, lexScale: 0.5, lexCap: 3}
-	for i, ti := range t.Catalog {
-		d.tools = append(d.tools, ti.Name)
-		d.toolIdx[ti.Name] = int32(i)
-	}
-	intentIdx := map[string]int32{}
-	for i, in := range t.Intents {
-		d.intents = append(d.intents, in.Name)
-		intentIdx[in.Name] = int32(i)
-	}
-	d.toolInt = make([]int32, len(d.tools))
-	d.toolInts = make([][]int32, len(d.tools))
-	for i, ti := range t.Catalog {
-		d.toolInt[i] = -1
-		for _, in := range ti.Intents {
-			d.toolInts[i] = append(d.toolInts[i], intentIdx[in])
-		}
-		if len(ti.Intents) > 0 {
-			d.toolInt[i] = intentIdx[ti.Intents[0]]
-		}
-	}
-	var pats []pattern
-	patIdx := map[pattern]int32{}
-	addPat := func(s string) int32 {
-		p := splitPattern(d.norm.normal(strings.TrimSpace(s)))
-		if id, ok := patIdx[p]; ok {
-			return id
-		}
-		id := int32(len(pats))
-		pats = append(pats, p)
-		patIdx[p] = id
-		return id
-	}
-	for ii, in := range t.Intents {
-		for _, g := range in.Groups {
-			tool := int32(-1)
-			if g.Tool != "" {
-				tool = d.toolIdx[g.Tool]
-			}
-			add := func(list []string, w float64, strong bool) {
-				for _, kw := range list {
-					k := keyword{text: kw, intent: int32(ii), tool: tool, weight: w, strong: strong}
-					for _, part := range strings.Split(kw, "+") {
-						if strings.TrimSpace(part) == "" {
-							continue
-						}
-						k.parts = append(k.parts, addPat(part))
-					}
-					d.kws = append(d.kws, k)
-				}
-			}
-			add(g.Strong, t.Weights.Strong, true)
-			add(g.Medium, t.Weights.Medium, false)
-			add(g.Weak, t.Weights.Weak, false)
-		}
-	}
+	d.indexToolsAndIntents(t)
+	ps := &patternSet{norm: d.norm, idx: map[pattern]int32{}}
+	d.addKeywords(t, ps)
 	d.exclPats = make([][]int32, len(d.intents))
 	for ii, in := range d.intents { // intent order: pattern ids are stable
 		for _, w := range t.Exclusions[in] {
-			d.exclPats[ii] = append(d.exclPats[ii], addPat(w))
+			d.exclPats[ii] = append(d.exclPats[ii], ps.add(w))
 		}
 	}
 	// Artefact words (signals) share the keywords' scan; a pattern only
 	// they use (id >= kwPats) is neither evidence nor hides a keyword.
-	d.kwPats = int32(len(pats))
-	d.typo = typoVariants(pats, d.kwPats)
-	d.sig = newSignals(t.Signals)
-	for _, f := range t.Signals.Formats {
-		for _, w := range f.Words {
-			d.sig.addFormat(addPat(w), f.Tool)
-		}
-	}
-	for _, ext := range sortedKeys(t.Signals.Extensions) {
-		id := addPat(ext)
-		for int(id) >= len(d.extReaders) {
-			d.extReaders = append(d.extReaders, nil)
-		}
-		for _, tool := range t.Signals.Extensions[ext] {
-			d.sig.addExt(id, tool)
-			d.extReaders[id] = append(d.extReaders[id], d.toolIdx[tool])
-		}
-	}
+	d.kwPats = int32(len(ps.pats))
+	d.typo = typoVariants(ps.pats, d.kwPats)
+	d.addSignals(t, ps)
 	var err error
-	if d.m, err = newMatcher(pats); err != nil {
+	if d.m, err = newMatcher(ps.pats); err != nil {
 		return nil, fmt.Errorf("exposure: keywords: %w", err)
 	}
-	d.byPat = make([][]int32, len(pats))
+	d.byPat = make([][]int32, len(ps.pats))
 	for ki, k := range d.kws {
 		for _, p := range k.parts {
 			if !slices.Contains(d.byPat[p], int32(ki)) {
@@ -247,6 +180,100 @@ func NewDetector(t *Tables) (*Detector, error) {
 		}
 	}
 	return d, nil
+}
+
+// patternSet numbers the distinct patterns of the keywords, exclusions
+// and signals in the order they are first added.
+type patternSet struct {
+	norm *normalizer
+	pats []pattern
+	idx  map[pattern]int32
+}
+
+// add returns the id of s's pattern, adding it when new.
+func (ps *patternSet) add(s string) int32 {
+	p := splitPattern(ps.norm.normal(strings.TrimSpace(s)))
+	if id, ok := ps.idx[p]; ok {
+		return id
+	}
+	id := int32(len(ps.pats))
+	ps.pats = append(ps.pats, p)
+	ps.idx[p] = id
+	return id
+}
+
+// indexToolsAndIntents numbers the catalog's tools and the intents, and
+// notes each tool's intents (the first is its own).
+func (d *Detector) indexToolsAndIntents(t *Tables) {
+	for i, ti := range t.Catalog {
+		d.tools = append(d.tools, ti.Name)
+		d.toolIdx[ti.Name] = int32(i)
+	}
+	intentIdx := map[string]int32{}
+	for i, in := range t.Intents {
+		d.intents = append(d.intents, in.Name)
+		intentIdx[in.Name] = int32(i)
+	}
+	d.toolInt = make([]int32, len(d.tools))
+	d.toolInts = make([][]int32, len(d.tools))
+	for i, ti := range t.Catalog {
+		d.toolInt[i] = -1
+		for _, in := range ti.Intents {
+			d.toolInts[i] = append(d.toolInts[i], intentIdx[in])
+		}
+		if len(ti.Intents) > 0 {
+			d.toolInt[i] = intentIdx[ti.Intents[0]]
+		}
+	}
+}
+
+// addKeywords compiles the intents' keyword groups; a keyword's parts
+// ("画+增长") are patterns.
+func (d *Detector) addKeywords(t *Tables, ps *patternSet) {
+	for ii, in := range t.Intents {
+		for _, g := range in.Groups {
+			tool := int32(-1)
+			if g.Tool != "" {
+				tool = d.toolIdx[g.Tool]
+			}
+			add := func(list []string, w float64, strong bool) {
+				for _, kw := range list {
+					k := keyword{text: kw, intent: int32(ii), tool: tool, weight: w, strong: strong}
+					for _, part := range strings.Split(kw, "+") {
+						if strings.TrimSpace(part) == "" {
+							continue
+						}
+						k.parts = append(k.parts, ps.add(part))
+					}
+					d.kws = append(d.kws, k)
+				}
+			}
+			add(g.Strong, t.Weights.Strong, true)
+			add(g.Medium, t.Weights.Medium, false)
+			add(g.Weak, t.Weights.Weak, false)
+		}
+	}
+}
+
+// addSignals compiles the artefact words: output formats and file
+// extensions, with the tools that read each extension.
+func (d *Detector) addSignals(t *Tables, ps *patternSet) {
+	d.sig = newSignals(t.Signals)
+	for _, f := range t.Signals.Formats {
+		for _, w := range f.Words {
+			d.sig.addFormat(ps.add(w), f.Tool)
+		}
+	}
+	for _, ext := range sortedKeys(t.Signals.Extensions) {
+		id := ps.add(ext)
+		for int(id) >= len(d.extReaders) {
+			d.extReaders = append(d.extReaders, nil)
+		}
+		for _, tool := range t.Signals.Extensions[ext] {
+			d.sig.addExt(id, tool)
+			d.extReaders[id] = append(d.extReaders[id], d.toolIdx[tool])
+		}
+	}
 }
 
 // strength maps evidence to [0,1]: one strong phrase (4) gives 0.8, a medium
@@ -404,11 +431,24 @@ func (d *Detector) evidence(s *scratch, text string) {
 func (d *Detector) score(s *scratch) {
 	s.occ = d.appendTypos(s.norm, d.m.scan(s.norm, s.occ[:0]))
 	s.dead = deadSpans(s.norm, s.dead[:0])
-	// A match inside a longer match is not evidence of its own: "数据库"
-	// is a database, not "数据". Nor are words inside a URL or a file's
-	// base name ("report_final.docx" is a .docx, not a report).
-	// A prefix keyword's match covers its whole word: "file*" in "files" is
-	// the same word as the keyword "files", not inside it.
+	d.markAlive(s)
+	clear(s.iscore)
+	clear(s.tscore)
+	clear(s.strong)
+	d.collectHits(s)
+	d.uncountExplained(s)
+	d.addHits(s)
+	d.applyExclusions(s)
+	d.addLexical(s)
+}
+
+// markAlive says which occurrences are evidence. A match inside a longer
+// match is not evidence of its own: "数据库" is a database, not "数据".
+// Nor are words inside a URL or a file's base name ("report_final.docx" is
+// a .docx, not a report). A prefix keyword's match covers its whole word:
+// "file*" in "files" is the same word as the keyword "files", not inside
+// it.
+func (d *Detector) markAlive(s *scratch) {
 	s.ext = s.ext[:0]
 	for _, o := range s.occ {
 		e := o.end
@@ -439,11 +479,12 @@ func (d *Detector) score(s *scratch) {
 		}
 		s.alive = append(s.alive, alive)
 	}
-	clear(s.iscore)
-	clear(s.tscore)
-	clear(s.strong)
-	// The keywords present; the subject spans hold when a strong phrase
-	// outside them names the task (subject.go).
+}
+
+// collectHits lists the keywords present; the subject spans hold when a
+// strong phrase outside them names the task (subject.go), and then only
+// the hits outside them count.
+func (d *Detector) collectHits(s *scratch) {
 	s.sub = subjectSpans(s.norm, s.sub[:0])
 	s.hits = s.hits[:0]
 	task := false
@@ -473,9 +514,13 @@ func (d *Detector) score(s *scratch) {
 		h := &s.hits[hi]
 		h.counted = len(s.sub) == 0 || h.outside
 	}
-	// A generic word that a specific phrase of another tool is made of is
-	// explained by it: "画" in "用折线图画出…增长" is the chart's "画+增长",
-	// not a drawing; "pdf" in "docx+pdf" is the conversion's output.
+}
+
+// uncountExplained drops a generic word that a specific phrase of another
+// tool is made of: it is explained by it. "画" in "用折线图画出…增长" is
+// the chart's "画+增长", not a drawing; "pdf" in "docx+pdf" is the
+// conversion's output.
+func (d *Detector) uncountExplained(s *scratch) {
 	s.used = s.used[:0]
 	for _, h := range s.hits {
 		if k := &d.kws[h.kw]; h.counted && k.strong && len(k.parts) > 1 {
@@ -491,6 +536,10 @@ func (d *Detector) score(s *scratch) {
 			h.counted = false
 		}
 	}
+}
+
+// addHits adds the counted hits' weights to their intents and tools.
+func (d *Detector) addHits(s *scratch) {
 	for hi := range s.hits {
 		h := &s.hits[hi]
 		if !h.counted {
@@ -505,8 +554,11 @@ func (d *Detector) score(s *scratch) {
 			s.tscore[k.tool] += k.weight
 		}
 	}
-	// Exclusions: an intent seen only through generic words is dropped when
-	// a word that points elsewhere occurs.
+}
+
+// applyExclusions drops an intent seen only through generic words when a
+// word that points elsewhere occurs.
+func (d *Detector) applyExclusions(s *scratch) {
 	for ii, pats := range d.exclPats {
 		if s.iscore[ii] == 0 || s.strong[ii] {
 			continue
@@ -523,8 +575,12 @@ func (d *Detector) score(s *scratch) {
 			}
 		}
 	}
-	// Lexical ranker: its best tool adds bounded evidence, enough for the
-	// extended tier on its own, never more than one strong phrase.
+}
+
+// addLexical runs the lexical ranker over the text outside the dead and
+// subject spans: its best tool adds bounded evidence, enough for the
+// extended tier on its own, never more than one strong phrase.
+func (d *Detector) addLexical(s *scratch) {
 	clear(s.lex)
 	s.lexTool, s.lexInt = -1, -1
 	s.lexText = append(s.lexText[:0], s.norm...)
@@ -535,28 +591,29 @@ func (d *Detector) score(s *scratch) {
 			}
 		}
 	}
-	if d.lex.score(s.lexText, s.lex) > 0 {
-		best := -1
-		for t, v := range s.lex {
-			if best < 0 || v > s.lex[best] {
-				best = t
+	if d.lex.score(s.lexText, s.lex) == 0 {
+		return
+	}
+	best := -1
+	for t, v := range s.lex {
+		if best < 0 || v > s.lex[best] {
+			best = t
+		}
+	}
+	if best >= 0 && s.lex[best] > d.lexMin {
+		add := min(d.lexCap, d.lexScale*(s.lex[best]-d.lexMin))
+		// Credit the tool's intent that the keywords already favour.
+		in := d.toolInt[best]
+		for _, c := range d.toolInts[best] {
+			if s.iscore[c] > s.iscore[in] {
+				in = c
 			}
 		}
-		if best >= 0 && s.lex[best] > d.lexMin {
-			add := min(d.lexCap, d.lexScale*(s.lex[best]-d.lexMin))
-			// Credit the tool's intent that the keywords already favour.
-			in := d.toolInt[best]
-			for _, c := range d.toolInts[best] {
-				if s.iscore[c] > s.iscore[in] {
-					in = c
-				}
-			}
-			if in >= 0 {
-				s.iscore[in] += add
-				s.lexTool, s.lexInt = int32(best), in
-			}
-			s.tscore[best] += add
+		if in >= 0 {
+			s.iscore[in] += add
+			s.lexTool, s.lexInt = int32(best), in
 		}
+		s.tscore[best] += add
 	}
 }
 

@@ -128,6 +128,43 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 		x.nameVocab[w] = true
 	}
 	nameWords := map[string]bool{} // words of the tools' names only
+	prefixes := groupPrefixes(tools)
+	x.glossZH, x.glossEN = compileGlossary(x.norm, t.Ranking)
+	x.glossENMap, x.rp = t.Ranking.GlossaryEN, t.Ranking.Weights
+	for _, m := range t.Ranking.TaskMarks {
+		x.taskMarks = append(x.taskMarks, []byte(m))
+	}
+	docs := make([]string, len(tools))
+	for i, et := range tools {
+		docs[i] = x.addTool(i, prefixes[et.Group], nameWords)
+		if x.groups[et.Group] == nil {
+			x.groups[et.Group] = x.newGroup(et)
+		}
+	}
+	x.typoAndHintVocab(nameWords)
+	x.objectServers()
+	x.lex = newBM25(x.norm, docs, t.StopWords.English, t.StopWords.Chinese)
+	for _, g := range x.groups {
+		if a := x.initials(g.raw); a != "" {
+			g.name = append(g.name, []byte(a))
+		}
+	}
+	x.intentObjs = x.nativeObjects(t)
+	for _, f := range t.Signals.Formats {
+		for _, w := range f.Words {
+			if nw := strings.TrimSpace(x.norm.normal(w)); nw != "" {
+				x.formats = append(x.formats, []byte(nw))
+			}
+		}
+	}
+	x.model = newRankModel(t, x)
+	x.indexPostings(docs)
+	return x
+}
+
+// groupPrefixes holds, per server, the prefix its tools' short names
+// share (see commonPrefix).
+func groupPrefixes(tools []ExternalTool) map[string]string {
 	shorts := map[string][]string{}
 	for _, et := range tools {
 		shorts[et.Group] = append(shorts[et.Group], strings.TrimPrefix(et.Name, et.Group+"__"))
@@ -136,47 +173,55 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 	for g, s := range shorts {
 		prefixes[g] = commonPrefix(s)
 	}
-	x.glossZH, x.glossEN = compileGlossary(x.norm, t.Ranking)
-	x.glossENMap, x.rp = t.Ranking.GlossaryEN, t.Ranking.Weights
-	for _, m := range t.Ranking.TaskMarks {
-		x.taskMarks = append(x.taskMarks, []byte(m))
+	return prefixes
+}
+
+// addTool reads tool i's name into the set (its shape and the name
+// vocabularies; nameWords gets its name's words) and returns its text for
+// the lexical index.
+func (x *externalSet) addTool(i int, prefix string, nameWords map[string]bool) string {
+	et := x.tools[i]
+	x.byName[et.Name] = i
+	short := strings.TrimPrefix(et.Name, et.Group+"__")
+	x.shapes[i] = shapeOf(short, prefix)
+	for _, w := range strings.Fields(strings.ToLower(splitName(short))) {
+		x.nameVocab[w], nameWords[w] = true, true
 	}
-	docs := make([]string, len(tools))
-	for i, et := range tools {
-		x.byName[et.Name] = i
-		short := strings.TrimPrefix(et.Name, et.Group+"__")
-		x.shapes[i] = shapeOf(short, prefixes[et.Group])
-		for _, w := range strings.Fields(strings.ToLower(splitName(short))) {
-			x.nameVocab[w], nameWords[w] = true, true
-		}
-		for _, o := range x.shapes[i].objs {
-			x.objVocab[o] = true
-		}
-		// The tool's own name counts twice: it is its most precise text.
-		parts := []string{splitName(short), splitName(short), et.Title, et.Description}
-		for _, p := range et.Params {
-			parts = append(parts, splitName(p.Name), p.Description)
-		}
-		docs[i] = strings.Join(parts, " . ")
-		g := x.groups[et.Group]
-		if g == nil {
-			g = &extGroup{}
-			for _, w := range et.Keywords {
-				if nw := strings.TrimSpace(x.norm.normal(w)); len(nw) >= 2 {
-					g.words = append(g.words, []byte(nw))
-					if _, verb := verbClasses[strings.Fields(nw)[0]]; !verb {
-						g.masked = append(g.masked, []byte(nw))
-					}
-				}
+	for _, o := range x.shapes[i].objs {
+		x.objVocab[o] = true
+	}
+	// The tool's own name counts twice: it is its most precise text.
+	parts := []string{splitName(short), splitName(short), et.Title, et.Description}
+	for _, p := range et.Params {
+		parts = append(parts, splitName(p.Name), p.Description)
+	}
+	return strings.Join(parts, " . ")
+}
+
+// newGroup compiles the hints of et's server, read from its first tool.
+func (x *externalSet) newGroup(et ExternalTool) *extGroup {
+	g := &extGroup{}
+	for _, w := range et.Keywords {
+		if nw := strings.TrimSpace(x.norm.normal(w)); len(nw) >= 2 {
+			g.words = append(g.words, []byte(nw))
+			if _, verb := verbClasses[strings.Fields(nw)[0]]; !verb {
+				g.masked = append(g.masked, []byte(nw))
 			}
-			if nw := strings.TrimSpace(x.norm.normal(splitName(et.Group))); len(nw) >= 2 {
-				g.name = append(g.name, []byte(nw))
-			}
-			g.raw = strings.ToLower(et.Group)
-			g.intents = et.Intents
-			x.groups[et.Group] = g
 		}
 	}
+	if nw := strings.TrimSpace(x.norm.normal(splitName(et.Group))); len(nw) >= 2 {
+		g.name = append(g.name, []byte(nw))
+	}
+	g.raw = strings.ToLower(et.Group)
+	g.intents = et.Intents
+	return g
+}
+
+// typoAndHintVocab sorts the words a request's typos are corrected to:
+// the names' words of five letters or more that are not verbs only (the
+// verbs known count when a name holds them), and the hint keywords' ASCII
+// words of five letters or more.
+func (x *externalSet) typoAndHintVocab(nameWords map[string]bool) {
 	for w := range x.nameVocab {
 		if _, verb := verbClasses[w]; len(w) >= 5 && (!verb || nameWords[w]) {
 			x.typoVocab = append(x.typoVocab, w)
@@ -193,8 +238,13 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 		}
 	}
 	slices.Sort(x.hintVocab)
+}
+
+// objectServers maps the names' object words to their servers: objServers
+// those of verb_object names, generic those of three servers or more.
+func (x *externalSet) objectServers() {
 	servers := map[string]map[string]bool{}
-	for i, et := range tools {
+	for i, et := range x.tools {
 		for _, o := range x.shapes[i].objs {
 			if servers[o] == nil {
 				servers[o] = map[string]bool{}
@@ -205,7 +255,7 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 	// Implying a server takes a noun of a verb_object name: a name
 	// without a verb (browser_drop) holds its action, not a thing.
 	x.objServers = map[string]map[string]bool{}
-	for i, et := range tools {
+	for i, et := range x.tools {
 		if len(x.shapes[i].verbs) == 0 {
 			continue
 		}
@@ -222,21 +272,10 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 			x.generic[o] = true
 		}
 	}
-	x.lex = newBM25(x.norm, docs, t.StopWords.English, t.StopWords.Chinese)
-	for _, g := range x.groups {
-		if a := x.initials(g.raw); a != "" {
-			g.name = append(g.name, []byte(a))
-		}
-	}
-	x.intentObjs = x.nativeObjects(t)
-	for _, f := range t.Signals.Formats {
-		for _, w := range f.Words {
-			if nw := strings.TrimSpace(x.norm.normal(w)); nw != "" {
-				x.formats = append(x.formats, []byte(nw))
-			}
-		}
-	}
-	x.model = newRankModel(t, x)
+}
+
+// indexPostings lists, per index term, the tools whose text holds it.
+func (x *externalSet) indexPostings(docs []string) {
 	x.postings = map[string][]int{}
 	for i, d := range docs {
 		seen := map[string]bool{}
@@ -247,7 +286,6 @@ func newExternalSet(t *Tables, tools []ExternalTool) *externalSet {
 			}
 		})
 	}
-	return x
 }
 
 // conversionMarks stand right before an output format when a request
@@ -531,11 +569,63 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 		text = text[:MaxDetectBytes]
 	}
 	norm := x.fixHintTypos(x.norm.appendNormal(nil, text))
-	// per server: its hint keywords, its name, one of its hint intents
-	type groupHit struct{ hint, named, intent bool }
-	hits := make(map[string]groupHit, len(x.groups))
-	words := slices.Clone(norm)
-	anyNamed := false
+	ev := requestEvidence{native: native}
+	var words []byte
+	ev.hits, words, ev.anyNamed = x.serverHits(norm, det)
+	words = x.withGlossary(words)
+	if ev.anyNamed && x.intoFormat(norm) {
+		// a server's thing turned into a document: it is read, for its
+		// content, as text
+		words = append(words, " read content markdown text"...)
+	}
+	words, files := withArtefacts(norm, words, ev.anyNamed)
+	ev.lex = make([]float64, len(x.tools))
+	if x.lex.score(words, ev.lex) == 0 && !x.anyHint(norm, det) && !ev.anyNamed {
+		return nil
+	}
+	ev.shape = x.shapeOfRequest(words, len(norm))
+	ev.shape.plural = ev.shape.plural || files >= 2
+	ev.shape.singular = ev.shape.singular || files == 1
+	query := x.queryTerms(words)
+	ev.terms = len(query)
+	// an owner/name repository is a code host's: no catalog tool acts on it
+	_, _, slug := pathShapes(norm)
+	ev.answered = native && !slug && x.nativeAnswers(ev.shape, det)
+	hits := ev.hits
+	ev.implied = x.implied(ev.shape.objs, func(g string) bool { return hits[g].hint || hits[g].named })
+	implied := ev.implied
+	ev.sources, ev.reading = x.sources(norm, ev.shape, func(g string) bool { return hits[g].hint || hits[g].named || implied[g] })
+	ev.covers, ev.coversObj = x.coverage(query)
+	var out []ExternalMatch
+	for i := range x.tools {
+		if m, ok := x.scoreTool(i, &ev); ok {
+			out = append(out, m)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b ExternalMatch) int {
+		if a.Strong != b.Strong {
+			if a.Strong {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(b.Score, a.Score)
+	})
+	x.demoteWeakOfServer(out)
+	return out[:min(len(out), externalExtendedMax*2)]
+}
+
+// groupHit is what a request says of one server: its hint keywords, its
+// name, one of its hint intents.
+type groupHit struct{ hint, named, intent bool }
+
+// serverHits reads what the request says of each server. words is the
+// request with the servers' non-verb hint keywords, their names and the
+// gateway words blanked, for the tools' own scores; anyNamed says that
+// some server's hint keywords or name are in it.
+func (x *externalSet) serverHits(norm []byte, det Detection) (hits map[string]groupHit, words []byte, anyNamed bool) {
+	hits = make(map[string]groupHit, len(x.groups))
+	words = slices.Clone(norm)
 	for name, g := range x.groups {
 		var gh groupHit
 		gh.hint = hinted(norm, g.words)
@@ -551,39 +641,30 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 		hits[name] = gh
 	}
 	mask(words, gatewayWords)
-	words = x.withGlossary(words)
-	if anyNamed && x.intoFormat(norm) {
-		// a server's thing turned into a document: it is read, for its
-		// content, as text
-		words = append(words, " read content markdown text"...)
-	}
-	words, files := withArtefacts(norm, words, anyNamed)
-	lex := make([]float64, len(x.tools))
-	if x.lex.score(words, lex) == 0 && !x.anyHint(norm, det) && !anyNamed {
-		return nil
-	}
-	shape := x.shapeOfRequest(words, len(norm))
-	shape.plural = shape.plural || files >= 2
-	shape.singular = shape.singular || files == 1
-	// Coverage counts the request's Latin words and the Chinese bigrams the
-	// index knows: descriptions are mostly English, and a Chinese sentence's
-	// other bigrams would make every coverage small.
-	// A request that shares only verbs with a tool's text ("查询数据库":
-	// query, search) is not about it: strength by coverage needs a shared
-	// word that is not a verb.
+	return hits, words, anyNamed
+}
+
+// queryTerms are the request's terms that coverage counts, each with
+// whether it is a verb. Coverage counts the request's Latin words and the
+// Chinese bigrams the index knows: descriptions are mostly English, and a
+// Chinese sentence's other bigrams would make every coverage small.
+// A request that shares only verbs with a tool's text ("查询数据库":
+// query, search) is not about it: strength by coverage needs a shared
+// word that is not a verb.
+func (x *externalSet) queryTerms(words []byte) map[string]bool {
 	query := map[string]bool{} // term -> it is a verb
 	x.lex.forEachTerm(words, func(term []byte) {
 		if _, known := x.lex.vocab[string(term)]; known || term[0] < 0x80 {
 			query[string(term)] = verbTerms[string(term)]
 		}
 	})
-	// an owner/name repository is a code host's: no catalog tool acts on it
-	_, _, slug := pathShapes(norm)
-	answered := native && !slug && x.nativeAnswers(shape, det)
-	implied := x.implied(shape.objs, func(g string) bool { return hits[g].hint || hits[g].named })
-	sources, reading := x.sources(norm, shape, func(g string) bool { return hits[g].hint || hits[g].named || implied[g] })
-	// per tool: the request's terms its text holds, and those not verbs
-	covers, coversObj := make([]int, len(x.tools)), make([]int, len(x.tools))
+	return query
+}
+
+// coverage counts, per tool, the query's terms its text holds, and those
+// of them that are not verbs.
+func (x *externalSet) coverage(query map[string]bool) (covers, coversObj []int) {
+	covers, coversObj = make([]int, len(x.tools)), make([]int, len(x.tools))
 	for term, verb := range query {
 		for _, i := range x.postings[term] {
 			covers[i]++
@@ -592,81 +673,92 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 			}
 		}
 	}
-	var out []ExternalMatch
-	for i, et := range x.tools {
-		covered, coveredObj := covers[i], coversObj[i]
-		coverage := 0.0
-		if len(query) > 0 {
-			coverage = float64(covered) / float64(len(query))
-		}
-		gh := hits[et.Group]
-		hint, named, intentHit := gh.hint, gh.named, gh.intent
-		sh := shape
-		if sources[et.Group] {
-			sh = reading
-		}
-		fit, whole := sh.fit(x.shapes[i])
-		// A name without objects (navigate, resize) fits only where its
-		// server is named: "open" alone does not pick a browser tool.
-		if len(x.shapes[i].objs) == 0 && !hint && !named {
-			fit, whole = 0, false
-		}
-		// Naming no server, a name's fit is evidence only when its objects
-		// are not every server's (file, directory) and the native tools do
-		// not answer the request confidently ("take a screenshot of the
-		// page" is the browser's, not a wiki's retrieve-a-page).
-		if whole && !hint && !named && ((native && answered) || (x.allGeneric(x.shapes[i]) && !implied[et.Group])) {
-			whole = false
-		}
-		own := lex[i] + fitWeight*fit
-		hit := hint || (named && (covered >= 1 || fit >= 1))
-		score := own
-		switch {
-		case hit:
-			score += 3
-		case named:
-			score += 1 // named without matching text: an alternative
-		}
-		if intentHit {
-			score += 1.5
-		}
-		if score <= 0 {
-			continue
-		}
-		strong := hit || whole || (covered >= 2 && coveredObj >= 1 && coverage >= 0.5) || (intentHit && covered >= 1)
-		medium := strong || intentHit || named || fit >= 2 || (covered >= 1 && coverage >= 0.34)
-		if anyNamed && !hint && !named && !(whole && implied[et.Group]) {
-			strong = false
-		}
-		// Naming no server, a request whose every object the confident
-		// native tools speak of is theirs: its words found in a tool's
-		// text make that tool an alternative, not a recommendation.
-		if answered && !hint && !named {
-			strong = false
-		}
-		if !medium {
-			continue
-		}
-		out = append(out, ExternalMatch{Name: et.Name, Strong: strong, Score: round3(score), lex: own, group: et.Group, tool: i, whole: whole})
+	return covers, coversObj
+}
+
+// requestEvidence is what match reads of a request once, for every tool.
+type requestEvidence struct {
+	hits              map[string]groupHit
+	anyNamed          bool
+	native, answered  bool // the catalog is confident; and it answers the request's objects
+	shape, reading    requestShape
+	sources, implied  map[string]bool // servers read as a source; servers the objects imply
+	lex               []float64       // per tool: its lexical score
+	covers, coversObj []int           // per tool: the query's terms its text holds, and those not verbs
+	terms             int             // the query's terms
+}
+
+// scoreTool scores tool i against the request's evidence; ok is false
+// when the evidence is too weak to list it at all.
+func (x *externalSet) scoreTool(i int, ev *requestEvidence) (_ ExternalMatch, ok bool) {
+	et := x.tools[i]
+	covered, coveredObj := ev.covers[i], ev.coversObj[i]
+	coverage := 0.0
+	if ev.terms > 0 {
+		coverage = float64(covered) / float64(ev.terms)
 	}
-	slices.SortStableFunc(out, func(a, b ExternalMatch) int {
-		if a.Strong != b.Strong {
-			if a.Strong {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(b.Score, a.Score)
-	})
-	// A strong match whose own text and name score well below the best
-	// one's of its server is only an alternative: the GitHub server's issue
-	// tools lead a request about issues, and its other tools, named by the
-	// same hint, stay out of the recommended view. Each server is measured
-	// against itself, so a request about two servers keeps the best of
-	// each. Hints alone (no text matched) rank nothing. A tool whose name
-	// fits wholly with a verb the best one's name lacks is the request's
-	// other action ("open the page and take a screenshot": navigate and
-	// take_screenshot) and keeps its place.
+	gh := ev.hits[et.Group]
+	hint, named, intentHit := gh.hint, gh.named, gh.intent
+	sh := ev.shape
+	if ev.sources[et.Group] {
+		sh = ev.reading
+	}
+	fit, whole := sh.fit(x.shapes[i])
+	// A name without objects (navigate, resize) fits only where its
+	// server is named: "open" alone does not pick a browser tool.
+	if len(x.shapes[i].objs) == 0 && !hint && !named {
+		fit, whole = 0, false
+	}
+	// Naming no server, a name's fit is evidence only when its objects
+	// are not every server's (file, directory) and the native tools do
+	// not answer the request confidently ("take a screenshot of the
+	// page" is the browser's, not a wiki's retrieve-a-page).
+	if whole && !hint && !named && ((ev.native && ev.answered) || (x.allGeneric(x.shapes[i]) && !ev.implied[et.Group])) {
+		whole = false
+	}
+	own := ev.lex[i] + fitWeight*fit
+	hit := hint || (named && (covered >= 1 || fit >= 1))
+	score := own
+	switch {
+	case hit:
+		score += 3
+	case named:
+		score += 1 // named without matching text: an alternative
+	}
+	if intentHit {
+		score += 1.5
+	}
+	if score <= 0 {
+		return ExternalMatch{}, false
+	}
+	strong := hit || whole || (covered >= 2 && coveredObj >= 1 && coverage >= 0.5) || (intentHit && covered >= 1)
+	medium := strong || intentHit || named || fit >= 2 || (covered >= 1 && coverage >= 0.34)
+	if ev.anyNamed && !hint && !named && !(whole && ev.implied[et.Group]) {
+		strong = false
+	}
+	// Naming no server, a request whose every object the confident
+	// native tools speak of is theirs: its words found in a tool's
+	// text make that tool an alternative, not a recommendation.
+	if ev.answered && !hint && !named {
+		strong = false
+	}
+	if !medium {
+		return ExternalMatch{}, false
+	}
+	return ExternalMatch{Name: et.Name, Strong: strong, Score: round3(score), lex: own, group: et.Group, tool: i, whole: whole}, true
+}
+
+// demoteWeakOfServer takes out, sorted strong first, and makes a strong
+// match whose own text and name score well below the best one's of its
+// server only an alternative: the GitHub server's issue tools lead a
+// request about issues, and its other tools, named by the same hint, stay
+// out of the recommended view. Each server is measured against itself, so
+// a request about two servers keeps the best of each. Hints alone (no
+// text matched) rank nothing. A tool whose name fits wholly with a verb
+// the best one's name lacks is the request's other action ("open the page
+// and take a screenshot": navigate and take_screenshot) and keeps its
+// place. out stays sorted strong first.
+func (x *externalSet) demoteWeakOfServer(out []ExternalMatch) {
 	best := map[string]int{} // group -> index in out
 	for i, m := range out {
 		if b, ok := best[m.group]; m.Strong && (!ok || m.lex > out[b].lex) {
@@ -695,7 +787,6 @@ func (x *externalSet) match(text string, det Detection, native bool) []ExternalM
 		}
 		return 0
 	})
-	return out[:min(len(out), externalExtendedMax*2)]
 }
 
 // sameAction reports whether two tools' names share a verb class, or

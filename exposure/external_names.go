@@ -198,21 +198,57 @@ type requestShape struct {
 // about several (list); show, view and see mean whichever the number says.
 func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 	rs := requestShape{verbs: map[string]bool{}, objs: map[string]bool{}, numbered: map[string]bool{}}
-	type word struct {
-		w       string
-		added   bool // from the glossary, not the request
-		at, end int
-	}
-	var words []word
-	ident, about, either, hashNum := false, false, false, false
+	var m requestMarks
+	words := x.requestWords(text, orig, &m)
 	past := askedPast(text[:orig])
+	for i, wd := range words {
+		w := wd.w
+		if w[0] >= '0' && w[0] <= '9' {
+			x.readNumber(&rs, &m, text, words, i)
+			continue
+		}
+		if len(w) >= 5 && !x.nameVocab[w] && !x.known(w) {
+			if c, ok := x.correct(w); ok {
+				w = c
+			}
+		}
+		cl, done := x.wordVerbs(&rs, &m, words, i, w, past)
+		for _, c := range cl {
+			rs.verbs[c] = true
+		}
+		if done {
+			continue
+		}
+		x.readObject(&rs, wd, w)
+	}
+	x.impliedObjects(&rs, m.hashNum)
+	impliedVerbs(&rs, m)
+	return rs
+}
+
+// requestWord is one word of a request, with where it stands.
+type requestWord struct {
+	w       string
+	added   bool // from the glossary, not the request
+	at, end int
+}
+
+// requestMarks are what a request's words say beside its verbs and
+// objects: a number names one thing (ident), a bare "#99" a repository's
+// (hashNum), "about" asks about a topic, show or view mean get or list by
+// the number (either).
+type requestMarks struct{ ident, hashNum, about, either bool }
+
+// requestWords splits text into words, noting the "#123" numbers in m.
+func (x *externalSet) requestWords(text []byte, orig int, m *requestMarks) []requestWord {
+	var words []requestWord
 	for i := 0; i < len(text); {
 		if !isWordByte(text[i]) {
 			if text[i] == '#' && i+1 < len(text) && '0' <= text[i+1] && text[i+1] <= '9' {
-				ident = true
+				m.ident = true
 				// bare: not "issue #5" but "#5 on acme/cli", "acme/cli#5"
 				if n := len(words); n == 0 || verbOf(words[n-1].w) != nil || (!x.objVocab[objStem(words[n-1].w)] && x.glossENMap[words[n-1].w] == "") {
-					hashNum = true
+					m.hashNum = true
 				}
 			}
 			i++
@@ -222,98 +258,105 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 		for j < len(text) && isWordByte(text[j]) {
 			j++
 		}
-		words = append(words, word{string(text[i:j]), i >= orig, i, j})
+		words = append(words, requestWord{string(text[i:j]), i >= orig, i, j})
 		i = j
 	}
-	for i, wd := range words {
-		w := wd.w
-		if w[0] >= '0' && w[0] <= '9' {
-			if i > 0 && (rs.objs[objStem(words[i-1].w)] || x.glossENMap[words[i-1].w] != "") {
-				ident = true // issue 33, PR 91
-				prev := words[i-1].w
-				if e := x.glossENMap[prev]; e != "" {
-					prev = e
-				}
-				for _, f := range strings.Fields(prev) {
-					rs.numbered[objStem(f)] = true
-				}
-			}
-			if i > 0 && words[i-1].w == "pull" && x.objVocab[objStem("request")] {
-				rs.objs[objStem("request")] = true // pull 1520, pull/88: a pull request
-			}
-			if i > 0 && isNumber(words[i-1].w) && isPlus(text[words[i-1].end:wd.at]) && x.objVocab["sum"] {
-				rs.objs["sum"] = true // 17 + 25, 17 加 25
-			}
-			continue
+	return words
+}
+
+// readNumber reads the number words[i]: after an object it names one
+// thing (issue 33, PR 91), after "pull" a pull request, between numbers
+// and a plus a sum.
+func (x *externalSet) readNumber(rs *requestShape, m *requestMarks, text []byte, words []requestWord, i int) {
+	wd := words[i]
+	if i > 0 && (rs.objs[objStem(words[i-1].w)] || x.glossENMap[words[i-1].w] != "") {
+		m.ident = true // issue 33, PR 91
+		prev := words[i-1].w
+		if e := x.glossENMap[prev]; e != "" {
+			prev = e
 		}
-		if len(w) >= 5 && !x.nameVocab[w] && !x.known(w) {
-			if c, ok := x.correct(w); ok {
-				w = c
-			}
+		for _, f := range strings.Fields(prev) {
+			rs.numbered[objStem(f)] = true
 		}
-		cl := verbOf(w)
-		next := ""
-		if i+1 < len(words) {
-			next = words[i+1].w
+	}
+	if i > 0 && words[i-1].w == "pull" && x.objVocab[objStem("request")] {
+		rs.objs[objStem("request")] = true // pull 1520, pull/88: a pull request
+	}
+	if i > 0 && isNumber(words[i-1].w) && isPlus(text[words[i-1].end:wd.at]) && x.objVocab["sum"] {
+		rs.objs["sum"] = true // 17 + 25, 17 加 25
+	}
+}
+
+// wordVerbs reads the verb classes of w, words[i] (typos corrected), in
+// its context; done says that the word says nothing more (it is not an
+// object).
+func (x *externalSet) wordVerbs(rs *requestShape, m *requestMarks, words []requestWord, i int, w string, past bool) (cl []string, done bool) {
+	cl = verbOf(w)
+	next := ""
+	if i+1 < len(words) {
+		next = words[i+1].w
+	}
+	switch {
+	case w == "open" && i > 0 && openState[words[i-1].w]:
+		// still open, are open, the open PRs: a state, not an action
+		cl = nil
+	case (w == "open" || w == "file" || w == "log") && (next == "a" || next == "an" || next == "new"):
+		// open a PR, file a bug, log an issue: a noun or another
+		// verb used as "create"
+		cl = []string{"create"}
+		if w == "file" {
+			return nil, true
 		}
-		switch {
-		case w == "open" && i > 0 && openState[words[i-1].w]:
-			// still open, are open, the open PRs: a state, not an action
-			cl = nil
-		case (w == "open" || w == "file" || w == "log") && (next == "a" || next == "an" || next == "new"):
-			// open a PR, file a bug, log an issue: a noun or another
-			// verb used as "create"
-			cl = []string{"create"}
-			if w == "file" {
-				continue
-			}
-		case w == "add" && next != "" && '0' <= next[0] && next[0] <= '9':
-			cl = nil // add 17 and 25: a sum, not a new thing
-			if x.objVocab["sum"] {
-				rs.objs["sum"] = true
-			}
-		case w == "show" || w == "view" || w == "see" || w == "display" || w == "which":
-			cl, either = nil, true
-		case past && len(cl) > 0 && !slices.Contains(cl, "get") && !slices.Contains(cl, "list") && !slices.Contains(cl, "search"):
-			cl, either = nil, true // what did people leave, did anyone change it: a reading
-		case w == "pull" && !strings.HasPrefix(next, "request") && (next == "" || next[0] < '0' || next[0] > '9'):
-			// pull the file, pull scripts/etl.py: a fetch; pull request,
-			// pull 88 (see above) are the thing
-			cl = []string{"get"}
-			for _, c := range cl {
-				rs.verbs[c] = true
-			}
-			continue
-		case quantifiers[w]:
-			rs.plural = true
-		case w == "about":
-			about = true
+	case w == "add" && next != "" && '0' <= next[0] && next[0] <= '9':
+		cl = nil // add 17 and 25: a sum, not a new thing
+		if x.objVocab["sum"] {
+			rs.objs["sum"] = true
 		}
-		for _, c := range cl {
-			rs.verbs[c] = true
-		}
-		// an abbreviation's number is its expansion's (PRs: pull requests)
-		if e := x.glossENMap[w]; e != "" && !wd.added && abbreviates(w, e) {
-			f := strings.Fields(e)
-			if last := f[len(f)-1]; x.objVocab[objStem(last)] {
-				if isPlural(last) {
-					rs.plural = true
-				} else {
-					rs.singular = true
-				}
-			}
-		}
-		if s := objStem(w); x.objVocab[s] {
-			rs.objs[s] = true
-			switch {
-			case wd.added:
-			case isPlural(w):
+	case w == "show" || w == "view" || w == "see" || w == "display" || w == "which":
+		cl, m.either = nil, true
+	case past && len(cl) > 0 && !slices.Contains(cl, "get") && !slices.Contains(cl, "list") && !slices.Contains(cl, "search"):
+		cl, m.either = nil, true // what did people leave, did anyone change it: a reading
+	case w == "pull" && !strings.HasPrefix(next, "request") && (next == "" || next[0] < '0' || next[0] > '9'):
+		// pull the file, pull scripts/etl.py: a fetch; pull request,
+		// pull 88 (see above) are the thing
+		return []string{"get"}, true
+	case quantifiers[w]:
+		rs.plural = true
+	case w == "about":
+		m.about = true
+	}
+	return cl, false
+}
+
+// readObject reads w, wd's word with typos corrected, as an object and
+// its number.
+func (x *externalSet) readObject(rs *requestShape, wd requestWord, w string) {
+	// an abbreviation's number is its expansion's (PRs: pull requests)
+	if e := x.glossENMap[w]; e != "" && !wd.added && abbreviates(w, e) {
+		f := strings.Fields(e)
+		if last := f[len(f)-1]; x.objVocab[objStem(last)] {
+			if isPlural(last) {
 				rs.plural = true
-			default:
+			} else {
 				rs.singular = true
 			}
 		}
 	}
+	if s := objStem(w); x.objVocab[s] {
+		rs.objs[s] = true
+		switch {
+		case wd.added:
+		case isPlural(w):
+			rs.plural = true
+		default:
+			rs.singular = true
+		}
+	}
+}
+
+// impliedObjects adds the objects the request implies without naming
+// them.
+func (x *externalSet) impliedObjects(rs *requestShape, hashNum bool) {
 	// A bare #99 of a repository (close #99 in acme/cli) is its issue or
 	// pull request: code hosts number both so.
 	if repo := objStem("repository"); hashNum && rs.objs[repo] && !rs.objs[objStem("issue")] && !rs.objs[objStem("request")] {
@@ -330,33 +373,36 @@ func (x *externalSet) shapeOfRequest(text []byte, orig int) requestShape {
 	}) {
 		rs.objs[msg] = true
 	}
+}
+
+// impliedVerbs adds the verbs the request's form and number imply.
+func impliedVerbs(rs *requestShape, m requestMarks) {
 	// Adding to a numbered thing (a label to issue 40) changes it: the
 	// thing exists, so its create_ is not what is asked (see fit).
 	if rs.verbs["create"] && len(rs.numbered) > 0 {
 		rs.verbs["update"] = true
 	}
-	one := ident || (rs.singular && !rs.plural)
+	one := m.ident || (rs.singular && !rs.plural)
 	switch {
-	case either && one:
+	case m.either && one:
 		rs.verbs["get"] = true
-	case either && rs.plural:
+	case m.either && rs.plural:
 		rs.verbs["list"] = true
-	case either:
+	case m.either:
 		rs.verbs["get"], rs.verbs["list"] = true, true
 	}
 	// A number names one thing ("issue #77"): read it, unless the request
 	// says what else to do with it ("reply to issue #77").
-	if ident && !rs.acts() {
+	if m.ident && !rs.acts() {
 		rs.verbs["get"] = true
-	} else if rs.plural && !ident {
+	} else if rs.plural && !m.ident {
 		rs.verbs["list"] = true
 	}
 	// A question about a topic ("what do you remember about Atlas") is a
 	// search when nothing else is asked to be done.
-	if about && !rs.verbs["create"] && !rs.verbs["update"] && !rs.verbs["delete"] && !rs.verbs["send"] && !rs.verbs["move"] {
+	if m.about && !rs.verbs["create"] && !rs.verbs["update"] && !rs.verbs["delete"] && !rs.verbs["send"] && !rs.verbs["move"] {
 		rs.verbs["search"] = true
 	}
-	return rs
 }
 
 // abbreviates reports whether a glossary key shortens its expansion: the

@@ -119,10 +119,6 @@ type rankModel struct {
 }
 
 func newRankModel(t *Tables, x *externalSet) *rankModel {
-	generic := map[string]bool{}
-	for _, w := range t.Ranking.GenericParams {
-		generic[w] = true
-	}
 	m := &rankModel{server: map[string][]int{}, copies: make([][]int, len(x.tools)), suppliers: make([][]int, len(x.tools)), consumers: make([][]int, len(x.tools))}
 	var docs []string
 	for _, et := range x.tools {
@@ -154,10 +150,25 @@ func newRankModel(t *Tables, x *externalSet) *rankModel {
 			}
 		}
 	}
-	// A supplier of tool t is a tool of its server that speaks of one of
-	// t's parameter words without taking it as a parameter: geocode_address
-	// tells the latitude find_nearby_places takes; get-station-code-of-citys
-	// the station code get-tickets takes.
+	generic := map[string]bool{}
+	for _, w := range t.Ranking.GenericParams {
+		generic[w] = true
+	}
+	for _, ids := range m.server {
+		if len(ids) >= 2 {
+			m.linkWorkflow(x.tools, ids, generic)
+		}
+	}
+	return m
+}
+
+// linkWorkflow finds the suppliers and consumers among one server's tools
+// (ids). A supplier of tool t is a tool of its server that speaks of one
+// of t's parameter words without taking it as a parameter: geocode_address
+// tells the latitude find_nearby_places takes; get-station-code-of-citys
+// the station code get-tickets takes. generic holds the parameter words
+// that say nothing (the tables' generic_params).
+func (m *rankModel) linkWorkflow(tools []ExternalTool, ids []int, generic map[string]bool) {
 	words := func(s string) []string {
 		var out []string
 		for _, w := range strings.FieldsFunc(strings.ToLower(splitName(s)), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
@@ -167,39 +178,33 @@ func newRankModel(t *Tables, x *externalSet) *rankModel {
 		}
 		return out
 	}
-	for _, ids := range m.server {
-		if len(ids) < 2 {
-			continue
-		}
-		takes := make([]map[string]bool, len(x.tools))
-		text := make([]string, len(x.tools))
-		for _, i := range ids {
-			takes[i] = map[string]bool{}
-			for _, p := range x.tools[i].Params {
-				for _, w := range words(p.Name) {
-					takes[i][w] = true
-				}
+	takes := make([]map[string]bool, len(tools))
+	text := make([]string, len(tools))
+	for _, i := range ids {
+		takes[i] = map[string]bool{}
+		for _, p := range tools[i].Params {
+			for _, w := range words(p.Name) {
+				takes[i][w] = true
 			}
-			et := x.tools[i]
-			text[i] = " " + strings.Join(words(splitName(strings.TrimPrefix(et.Name, et.Group+"__"))+" "+et.Description), " ") + " "
 		}
-		for _, t := range ids {
-			for _, u := range ids {
-				if u == t || len(x.tools[u].Params) > len(x.tools[t].Params) {
-					continue
-				}
-				for w := range takes[t] {
-					if !takes[u][w] && strings.Contains(text[u], " "+w+" ") {
-						m.suppliers[t] = append(m.suppliers[t], u)
-						m.consumers[u] = append(m.consumers[u], t)
-						break
-					}
-				}
-			}
-			slices.Sort(m.suppliers[t])
-		}
+		et := tools[i]
+		text[i] = " " + strings.Join(words(splitName(strings.TrimPrefix(et.Name, et.Group+"__"))+" "+et.Description), " ") + " "
 	}
-	return m
+	for _, t := range ids {
+		for _, u := range ids {
+			if u == t || len(tools[u].Params) > len(tools[t].Params) {
+				continue
+			}
+			for w := range takes[t] {
+				if !takes[u][w] && strings.Contains(text[u], " "+w+" ") {
+					m.suppliers[t] = append(m.suppliers[t], u)
+					m.consumers[u] = append(m.consumers[u], t)
+					break
+				}
+			}
+		}
+		slices.Sort(m.suppliers[t])
+	}
 }
 
 // tasks splits normalised text into the spans of its tasks (two or more).
@@ -237,55 +242,11 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 	norm := x.fixHintTypos(x.norm.appendNormal(nil, text))
 	words := slices.Clone(norm)
 	mask(words, gatewayWords)
-	all := make([]float64, len(x.tools)+len(x.model.native))
-	x.model.lex.score(artefacts(norm, x.withGlossary(words)), all)
-	for _, span := range x.tasks(words) {
-		part := make([]float64, len(all))
-		x.model.lex.score(x.withGlossary(span), part)
-		for i, s := range part {
-			all[i] += p.Clause * s
-		}
-	}
-	score, nativeScore := all[:len(x.tools)], all[len(x.tools):]
-	det.nativeLex = make(map[string]float64, len(nativeScore))
-	for i, n := range x.model.native {
-		det.nativeLex[n] = nativeScore[i]
-	}
+	score := x.lexicalScores(norm, words, det)
 	best := slices.Max(score)
-	// The names' reading (external_names.go: verbs and objects, typos,
-	// the glossary's phrases) is evidence like any other.
 	lexical := slices.Clone(score)
-	read := map[int]bool{} // the tools the names' reading finds strong
-	for _, m := range x.match(text, *det, native) {
-		w := p.NameMedium
-		if m.Strong {
-			w, read[m.tool] = p.NameStrong, true
-		}
-		score[m.tool] += w * max(best, p.Confident)
-	}
-	// Hints: the server's name or a keyword its config gives, or one of its
-	// intents detected. A server named with no word of its tools matched
-	// offers them as alternatives; an intent brings them in.
-	namedServer := map[string]bool{} // servers the request names, with words of their tools matched
-	for name, g := range x.groups {
-		named := hinted(norm, g.words) || hinted(norm, g.name) || nearName(norm, g.raw, words)
-		intent := slices.ContainsFunc(g.intents, func(in string) bool { return slices.Contains(det.Intents, in) })
-		if !named && !intent {
-			continue
-		}
-		evidence := slices.ContainsFunc(x.model.server[name], func(i int) bool { return lexical[i] > 0 })
-		for _, i := range x.model.server[name] {
-			switch {
-			case named && evidence:
-				if lexical[i] > 0 || read[i] {
-					score[i] += p.HintBoost * max(best, p.Confident)
-				}
-				namedServer[name] = true
-			case named || intent:
-				score[i] += p.IntentHint * max(best, p.Confident)
-			}
-		}
-	}
+	read := x.addNameReading(text, *det, native, score, best)
+	namedServer := x.addHints(norm, words, *det, score, lexical, read, best)
 	// One copy of a tool many servers publish: the best one, unless its
 	// server was named.
 	for i := range score {
@@ -300,27 +261,7 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 	if best < p.MinScore {
 		return nil
 	}
-	// Servers by their best tool.
-	type srv struct {
-		name string
-		top  float64
-	}
-	var servers []srv
-	for name, ids := range x.model.server {
-		top := 0.0
-		for _, i := range ids {
-			top = max(top, score[i])
-		}
-		if top >= p.Server*best {
-			servers = append(servers, srv{name, top})
-		}
-	}
-	slices.SortFunc(servers, func(a, b srv) int {
-		if c := cmp.Compare(b.top, a.top); c != 0 {
-			return c
-		}
-		return strings.Compare(a.name, b.name)
-	})
+	servers := x.rankServers(score, best)
 	// Sure is what held on data nobody here wrote (LiveMCPBench): a request
 	// of one task whose best tool its server's name, a hint or the names'
 	// reading points at. A request of several tasks, or one matched by
@@ -340,9 +281,6 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 	var out []ExternalMatch
 	in := map[int]bool{}
 	for _, s := range servers {
-		ids := slices.Clone(x.model.server[s.name])
-		slices.SortStableFunc(ids, func(a, b int) int { return cmp.Compare(score[b], score[a]) })
-		var picked []int
 		// Not sure, the request found the best server but not which of
 		// its tools: they all come, up to per_server, whatever their words
 		// (mcpproxy-go's set: "attach facts to a node" is the memory
@@ -351,24 +289,7 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 		if !sure && s.name == servers[0].name {
 			floor = 0
 		}
-		for _, i := range ids {
-			if len(picked) >= perServer || score[i] < floor {
-				break
-			}
-			picked = append(picked, i)
-		}
-		// the tools that supply the picked tools' inputs, then those that
-		// take what they make: a server's workflow around the request's step
-		for _, next := range [][][]int{x.model.suppliers, x.model.consumers} {
-			for _, i := range slices.Clone(picked) {
-				for _, u := range next[i] {
-					if len(picked) < perServer && !slices.Contains(picked, u) {
-						picked = append(picked, u)
-					}
-				}
-			}
-		}
-		for _, i := range picked {
+		for _, i := range x.pickTools(s.name, score, floor, perServer) {
 			if in[i] {
 				continue
 			}
@@ -381,6 +302,127 @@ func (x *externalSet) rank(text string, det *Detection, native bool) []ExternalM
 	}
 	slices.SortStableFunc(out, func(a, b ExternalMatch) int { return cmp.Compare(b.Score, a.Score) })
 	return out
+}
+
+// addNameReading adds to score the names' reading (external_names.go:
+// verbs and objects, typos, the glossary's phrases): it is evidence like
+// any other. It returns the tools the reading finds strong.
+func (x *externalSet) addNameReading(text string, det Detection, native bool, score []float64, best float64) map[int]bool {
+	p := x.rp
+	read := map[int]bool{}
+	for _, m := range x.match(text, det, native) {
+		w := p.NameMedium
+		if m.Strong {
+			w, read[m.tool] = p.NameStrong, true
+		}
+		score[m.tool] += w * max(best, p.Confident)
+	}
+	return read
+}
+
+// lexicalScores scores the external tools' text against the request
+// (words: its normal form with the gateway words blanked), each of its
+// tasks adding its own score, and notes the catalog tools' scores in
+// det.nativeLex.
+func (x *externalSet) lexicalScores(norm, words []byte, det *Detection) []float64 {
+	all := make([]float64, len(x.tools)+len(x.model.native))
+	x.model.lex.score(artefacts(norm, x.withGlossary(words)), all)
+	for _, span := range x.tasks(words) {
+		part := make([]float64, len(all))
+		x.model.lex.score(x.withGlossary(span), part)
+		for i, s := range part {
+			all[i] += x.rp.Clause * s
+		}
+	}
+	score, nativeScore := all[:len(x.tools)], all[len(x.tools):]
+	det.nativeLex = make(map[string]float64, len(nativeScore))
+	for i, n := range x.model.native {
+		det.nativeLex[n] = nativeScore[i]
+	}
+	return score
+}
+
+// addHints adds to score what the servers' hints say: the server's name
+// or a keyword its config gives, or one of its intents detected. A server
+// named with no word of its tools matched offers them as alternatives; an
+// intent brings them in. It returns the servers the request names, with
+// words of their tools matched.
+func (x *externalSet) addHints(norm, words []byte, det Detection, score, lexical []float64, read map[int]bool, best float64) map[string]bool {
+	p := x.rp
+	namedServer := map[string]bool{}
+	for name, g := range x.groups {
+		named := hinted(norm, g.words) || hinted(norm, g.name) || nearName(norm, g.raw, words)
+		intent := slices.ContainsFunc(g.intents, func(in string) bool { return slices.Contains(det.Intents, in) })
+		if !named && !intent {
+			continue
+		}
+		evidence := slices.ContainsFunc(x.model.server[name], func(i int) bool { return lexical[i] > 0 })
+		for _, i := range x.model.server[name] {
+			switch {
+			case named && evidence:
+				if lexical[i] > 0 || read[i] {
+					score[i] += p.HintBoost * max(best, p.Confident)
+				}
+				namedServer[name] = true
+			case named || intent:
+				score[i] += p.IntentHint * max(best, p.Confident)
+			}
+		}
+	}
+	return namedServer
+}
+
+// rankedServer is a server with its best tool's score.
+type rankedServer struct {
+	name string
+	top  float64
+}
+
+// rankServers orders the servers whose best tool scores within the
+// ranking's share of the best: by that score, then by name.
+func (x *externalSet) rankServers(score []float64, best float64) []rankedServer {
+	var servers []rankedServer
+	for name, ids := range x.model.server {
+		top := 0.0
+		for _, i := range ids {
+			top = max(top, score[i])
+		}
+		if top >= x.rp.Server*best {
+			servers = append(servers, rankedServer{name, top})
+		}
+	}
+	slices.SortFunc(servers, func(a, b rankedServer) int {
+		if c := cmp.Compare(b.top, a.top); c != 0 {
+			return c
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	return servers
+}
+
+// pickTools picks a server's tools: its best ones scoring floor or more,
+// up to perServer, then the tools that supply their inputs, then those
+// that take what they make: a server's workflow around the request's step.
+func (x *externalSet) pickTools(server string, score []float64, floor float64, perServer int) []int {
+	ids := slices.Clone(x.model.server[server])
+	slices.SortStableFunc(ids, func(a, b int) int { return cmp.Compare(score[b], score[a]) })
+	var picked []int
+	for _, i := range ids {
+		if len(picked) >= perServer || score[i] < floor {
+			break
+		}
+		picked = append(picked, i)
+	}
+	for _, next := range [][][]int{x.model.suppliers, x.model.consumers} {
+		for _, i := range slices.Clone(picked) {
+			for _, u := range next[i] {
+				if len(picked) < perServer && !slices.Contains(picked, u) {
+					picked = append(picked, u)
+				}
+			}
+		}
+	}
+	return picked
 }
 
 // glossDoc appends to a tool's text the English words of the glossary's

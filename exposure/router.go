@@ -305,9 +305,47 @@ func (b *viewBuilder) size() int { return len(b.in) }
 func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
 	b := &viewBuilder{in: map[string]bool{}}
 	core := r.cfg.Core
-	// Recommended: per intent, the tools its words point at, else the
-	// intent's recommended list.
-	var alts []string
+	alts := r.addRecommended(b, det)
+	// Tools named by a medium or strong word of an intent that was not
+	// selected ("PDF" in a request about a contract) come next: cheap recall.
+	var named []string
+	for i, t := range det.Tools {
+		if i < len(det.toolEv) && det.toolEv[i] >= r.t.Weights.Medium {
+			named = append(named, t)
+		}
+	}
+	// Artefacts (an output format, a file's extension, a URL) name the
+	// tools that make or read them; they come before the intent's rest.
+	alts = slices.Concat(det.Signals, named, alts)
+	limit := r.cfg.RecommendedMax - len(core)
+	for _, c := range core {
+		if b.in[c] {
+			limit++
+		}
+	}
+	for _, t := range alts {
+		if tier == TierRecommended && b.size() >= limit {
+			break
+		}
+		b.add(&b.alt, t)
+	}
+	for _, c := range core {
+		b.add(&b.core, c)
+	}
+	extRec, extAlt, extRest := r.externalView(tier, det)
+	r.addRest(b, tier, det)
+	out := b.view(core, extRec, extAlt, extRest)
+	if tier != TierFull && det.nativeLex != nil {
+		out = r.byScore(out, det)
+	}
+	return out
+}
+
+// addRecommended adds the recommended tools and their dependencies: per
+// intent, the tools its words point at, else the intent's recommended
+// list, and every clause's best tool. It returns the primary intent's
+// tools, the alternatives.
+func (r *Router) addRecommended(b *viewBuilder, det Detection) (alts []string) {
 	for k, in := range det.Intents {
 		p := r.t.Priority[in]
 		universe := slices.Concat(p.Recommended, p.Alternative, r.t.IntentTools[in])
@@ -339,33 +377,14 @@ func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
 			b.add(&b.dep, d)
 		}
 	}
-	// Tools named by a medium or strong word of an intent that was not
-	// selected ("PDF" in a request about a contract) come next: cheap recall.
-	var named []string
-	for i, t := range det.Tools {
-		if i < len(det.toolEv) && det.toolEv[i] >= r.t.Weights.Medium {
-			named = append(named, t)
-		}
-	}
-	// Artefacts (an output format, a file's extension, a URL) name the
-	// tools that make or read them; they come before the intent's rest.
-	alts = slices.Concat(det.Signals, named, alts)
-	limit := r.cfg.RecommendedMax - len(core)
-	for _, c := range core {
-		if b.in[c] {
-			limit++
-		}
-	}
-	for _, t := range alts {
-		if tier == TierRecommended && b.size() >= limit {
-			break
-		}
-		b.add(&b.alt, t)
-	}
-	for _, c := range core {
-		b.add(&b.core, c)
-	}
-	extRec, extAlt, extRest := r.externalView(tier, det)
+	return alts
+}
+
+// addRest adds the wider tiers' rest: for extended (when no configured
+// server widens it, see externalView) related intents' tools, the lexical
+// ranker's picks and the intents' alternatives, up to the extended size;
+// for full every catalog tool.
+func (r *Router) addRest(b *viewBuilder, tier Tier, det Detection) {
 	switch tier {
 	case TierExtended:
 		if len(det.External) > 0 {
@@ -393,8 +412,12 @@ func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
 			b.add(&b.rest, ti.Name)
 		}
 	}
+}
+
+// view tags the builder's lists, with the external tools beside the
+// catalog's recommended, alternatives and rest.
+func (b *viewBuilder) view(core, extRec, extAlt, extRest []string) []ViewTool {
 	out := make([]ViewTool, 0, b.size()+len(extRec)+len(extAlt)+len(extRest))
-	coreSet := func(n string) bool { return slices.Contains(core, n) }
 	for _, n := range slices.Concat(b.rec, extRec) {
 		out = append(out, ViewTool{n, TagRecommended})
 	}
@@ -409,16 +432,13 @@ func (r *Router) ViewAt(tier Tier, det Detection) []ViewTool {
 	}
 	for _, n := range b.rest {
 		tag := ""
-		if coreSet(n) {
+		if slices.Contains(core, n) {
 			tag = TagCore
 		}
 		out = append(out, ViewTool{n, tag})
 	}
 	for _, n := range extRest {
 		out = append(out, ViewTool{Name: n})
-	}
-	if tier != TierFull && det.nativeLex != nil {
-		out = r.byScore(out, det)
 	}
 	return out
 }

@@ -443,75 +443,23 @@ func (s *Session) CallStarted(tool string, args map[string]any) bool {
 	if s.mode != ModeTiered || !s.r.IsRegistered(tool) || tool == FindTools || tool == CallTool {
 		return false
 	}
-	// The arguments are detected before the lock is taken: detection is
-	// the slow part, and it reads nothing of the session. Only a session
-	// that could still narrow pays for the detection (narrowByArguments
-	// checks again under the lock).
-	s.mu.Lock()
-	mayNarrow := s.argumentsMayNarrow()
-	s.mu.Unlock()
+	argDet := s.detectArguments(args)
 	core := slices.Contains(s.r.cfg.Core, tool)
-	var argDet Detection
-	if mayNarrow && len(args) > 0 {
-		if d, err := s.r.det(); err == nil {
-			if text := argumentText(args); text != "" {
-				argDet = d.Detect(text)
-			}
-		}
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	from := s.tier
 	var reasons []string
-	dirty := false
 	outside := !slices.ContainsFunc(s.view, func(v ViewTool) bool { return v.Name == tool })
 	if outside {
 		reasons = append(reasons, fmt.Sprintf("pinned %s: called outside the view", tool))
 	}
-	s.calls++
-	s.steps++
-	s.hist += requestCallTokens
-	s.lastUsed[tool] = s.calls
-	if !slices.Contains(s.used, tool) {
-		s.used = append(s.used, tool)
-		dirty = dirty || outside
-	}
-	// dirty says whether anything the view is built from changed; most
-	// calls (a pinned tool called again) change nothing, and rebuilding the
-	// view would be most of this method's cost.
-	if !slices.Contains(s.pinned, tool) {
-		s.pinned = append(s.pinned, tool)
-		dirty = true
-	}
-	var expired []string
-	s.pinned = slices.DeleteFunc(s.pinned, func(p string) bool {
-		old := s.calls-s.lastUsed[p] >= s.r.cfg.PinCalls
-		if old {
-			expired = append(expired, p)
-		}
-		return old
-	})
+	dirty, expired := s.pinCall(tool, outside)
 	if len(expired) > 0 {
-		dirty = true
 		reasons = append(reasons, fmt.Sprintf("unpinned %s: not called in the last %d calls", strings.Join(expired, ","), s.r.cfg.PinCalls))
 	}
 	n := s.r.cfg.NarrowAfterCalls
 	fam, intent := s.familyOf(tool)
-	if fam != "" && !core {
-		s.coreRun, s.coreTools = 0, nil
-		if fam != s.streakFam {
-			s.streakFam, s.streak, s.streakTools, s.streakOut = fam, 0, nil, outside
-		}
-		s.streak++
-		if !slices.Contains(s.streakTools, tool) {
-			s.streakTools = append(s.streakTools, tool)
-		}
-	} else if core {
-		s.coreRun++
-		if !slices.Contains(s.coreTools, tool) {
-			s.coreTools = append(s.coreTools, tool)
-		}
-	}
+	s.countRun(tool, fam, core, outside)
 	// Arguments say more than a tool's name: when they narrow, the run
 	// rules wait. A session narrowed by calls follows its calls to an
 	// intent outside its view (drift by calls): the new family replaces the
@@ -538,6 +486,76 @@ func (s *Session) CallStarted(tool string, args map[string]any) bool {
 		s.record(from, s.tier, strings.Join(reasons, "; "))
 	}
 	return changed
+}
+
+// detectArguments detects a call's arguments as a request. It runs before
+// the lock is taken: detection is the slow part, and it reads nothing of
+// the session. Only a session that could still narrow pays for the
+// detection (narrowByArguments checks again under the lock).
+func (s *Session) detectArguments(args map[string]any) Detection {
+	s.mu.Lock()
+	mayNarrow := s.argumentsMayNarrow()
+	s.mu.Unlock()
+	var argDet Detection
+	if mayNarrow && len(args) > 0 {
+		if d, err := s.r.det(); err == nil {
+			if text := argumentText(args); text != "" {
+				argDet = d.Detect(text)
+			}
+		}
+	}
+	return argDet
+}
+
+// pinCall counts the call and pins its tool, dropping the pins not renewed
+// in the last PinCalls calls (expired). dirty says whether anything the
+// view is built from changed; most calls (a pinned tool called again)
+// change nothing, and rebuilding the view would be most of CallStarted's
+// cost (lock held).
+func (s *Session) pinCall(tool string, outside bool) (dirty bool, expired []string) {
+	s.calls++
+	s.steps++
+	s.hist += requestCallTokens
+	s.lastUsed[tool] = s.calls
+	if !slices.Contains(s.used, tool) {
+		s.used = append(s.used, tool)
+		dirty = dirty || outside
+	}
+	if !slices.Contains(s.pinned, tool) {
+		s.pinned = append(s.pinned, tool)
+		dirty = true
+	}
+	s.pinned = slices.DeleteFunc(s.pinned, func(p string) bool {
+		old := s.calls-s.lastUsed[p] >= s.r.cfg.PinCalls
+		if old {
+			expired = append(expired, p)
+		}
+		return old
+	})
+	if len(expired) > 0 {
+		dirty = true
+	}
+	return dirty, expired
+}
+
+// countRun counts the call in the current run: of its intent family fam,
+// or of core tools (lock held).
+func (s *Session) countRun(tool, fam string, core, outside bool) {
+	if fam != "" && !core {
+		s.coreRun, s.coreTools = 0, nil
+		if fam != s.streakFam {
+			s.streakFam, s.streak, s.streakTools, s.streakOut = fam, 0, nil, outside
+		}
+		s.streak++
+		if !slices.Contains(s.streakTools, tool) {
+			s.streakTools = append(s.streakTools, tool)
+		}
+	} else if core {
+		s.coreRun++
+		if !slices.Contains(s.coreTools, tool) {
+			s.coreTools = append(s.coreTools, tool)
+		}
+	}
 }
 
 // argumentsMayNarrow reports whether call arguments may still narrow the

@@ -338,147 +338,178 @@ func (t *Tables) OverrideJSON(b []byte) error {
 // Validate checks that every table names only catalog tools and known
 // intents, and that every catalog tool is reachable from some intent.
 func (t *Tables) Validate() error {
-	tools := map[string]bool{}
+	c := &tableCheck{tools: map[string]bool{}, intents: map[string]bool{}}
 	for _, ti := range t.Catalog {
-		if ti.Name == "" || tools[ti.Name] {
+		if ti.Name == "" || c.tools[ti.Name] {
 			return fmt.Errorf("catalog: empty or duplicate tool name %q", ti.Name)
 		}
-		tools[ti.Name] = true
+		c.tools[ti.Name] = true
 	}
-	intents := map[string]bool{}
 	for _, in := range t.Intents {
-		if in.Name == "" || intents[in.Name] {
+		if in.Name == "" || c.intents[in.Name] {
 			return fmt.Errorf("intents: empty or duplicate intent %q", in.Name)
 		}
-		intents[in.Name] = true
+		c.intents[in.Name] = true
 	}
-	var errs []string
-	tool := func(where, name string) {
-		if !tools[name] {
-			errs = append(errs, fmt.Sprintf("%s names %q, which is not a catalog tool", where, name))
-		}
-	}
-	intent := func(where, name string) {
-		if !intents[name] {
-			errs = append(errs, fmt.Sprintf("%s names %q, which is not an intent", where, name))
-		}
+	c.keywords(t)
+	reach := c.references(t)
+	c.signals(t)
+	if err := t.Ranking.validate(); err != nil {
+		c.errs = append(c.errs, err.Error())
 	}
 	for _, ti := range t.Catalog {
-		for _, in := range ti.Intents {
-			intent("catalog "+ti.Name, in)
+		if !reach[ti.Name] {
+			c.errs = append(c.errs, fmt.Sprintf("catalog tool %q is reachable from no intent", ti.Name))
 		}
 	}
+	for _, in := range t.Intents {
+		if _, ok := t.Priority[in.Name]; !ok {
+			c.errs = append(c.errs, fmt.Sprintf("intent %q has no priority row", in.Name))
+		}
+	}
+	if t.Weights.Strong <= 0 || t.Weights.Medium <= 0 || t.Weights.Weak <= 0 {
+		c.errs = append(c.errs, "weights must be positive")
+	}
+	c.clients(t)
+	if len(c.errs) > 0 {
+		slices.Sort(c.errs)
+		return fmt.Errorf("exposure tables: %s", strings.Join(c.errs, "; "))
+	}
+	return nil
+}
+
+// tableCheck gathers what Validate finds wrong (sorted at the end), with
+// the catalog's tools and the intents that names must be.
+type tableCheck struct {
+	tools, intents map[string]bool
+	errs           []string
+}
+
+func (c *tableCheck) tool(where, name string) {
+	if !c.tools[name] {
+		c.errs = append(c.errs, fmt.Sprintf("%s names %q, which is not a catalog tool", where, name))
+	}
+}
+
+func (c *tableCheck) intent(where, name string) {
+	if !c.intents[name] {
+		c.errs = append(c.errs, fmt.Sprintf("%s names %q, which is not an intent", where, name))
+	}
+}
+
+// keywords checks the intents' keyword groups: their tools, and no empty
+// or repeated keyword.
+func (c *tableCheck) keywords(t *Tables) {
 	for _, in := range t.Intents {
 		for _, g := range in.Groups {
 			if g.Tool != "" {
-				tool("intent "+in.Name, g.Tool)
+				c.tool("intent "+in.Name, g.Tool)
 			}
 			seen := map[string]bool{}
 			for _, kw := range slices.Concat(g.Strong, g.Medium, g.Weak) {
 				if strings.TrimSpace(kw) == "" || strings.Trim(kw, "+*") == "" {
-					errs = append(errs, fmt.Sprintf("intent %s: empty keyword", in.Name))
+					c.errs = append(c.errs, fmt.Sprintf("intent %s: empty keyword", in.Name))
 				}
 				if seen[kw] {
-					errs = append(errs, fmt.Sprintf("intent %s group %s: keyword %q listed twice", in.Name, g.Tool, kw))
+					c.errs = append(c.errs, fmt.Sprintf("intent %s group %s: keyword %q listed twice", in.Name, g.Tool, kw))
 				}
 				seen[kw] = true
 			}
 		}
 	}
-	for _, n := range t.Core {
-		tool("core", n)
+}
+
+// references checks the tools and intents the other tables name, and
+// returns the tools an intent reaches (intent_tools, priority).
+func (c *tableCheck) references(t *Tables) (reach map[string]bool) {
+	for _, ti := range t.Catalog {
+		for _, in := range ti.Intents {
+			c.intent("catalog "+ti.Name, in)
+		}
 	}
-	reach := map[string]bool{}
+	for _, n := range t.Core {
+		c.tool("core", n)
+	}
+	reach = map[string]bool{}
 	for in, list := range t.IntentTools {
-		intent("intent_tools", in)
+		c.intent("intent_tools", in)
 		for _, n := range list {
-			tool("intent_tools "+in, n)
+			c.tool("intent_tools "+in, n)
 			reach[n] = true
 		}
 	}
 	for in, p := range t.Priority {
-		intent("priority", in)
+		c.intent("priority", in)
 		for _, n := range slices.Concat(p.Recommended, p.Alternative) {
-			tool("priority "+in, n)
+			c.tool("priority "+in, n)
 			reach[n] = true
 		}
 	}
 	for n, deps := range t.Dependencies {
-		tool("dependencies", n)
+		c.tool("dependencies", n)
 		for _, d := range deps {
-			tool("dependencies "+n, d)
+			c.tool("dependencies "+n, d)
 		}
 	}
 	for in, rel := range t.Related {
-		intent("related", in)
+		c.intent("related", in)
 		for _, r := range rel {
-			intent("related "+in, r)
+			c.intent("related "+in, r)
 		}
 	}
 	for in := range t.Exclusions {
-		intent("exclusions", in)
+		c.intent("exclusions", in)
 	}
 	for _, f := range t.Families {
 		for _, in := range f.Intents {
-			intent("family "+f.Name, in)
+			c.intent("family "+f.Name, in)
 		}
 	}
+	return reach
+}
+
+// signals checks the artefact signals' tools, format words and
+// extensions.
+func (c *tableCheck) signals(t *Tables) {
 	for _, n := range t.Signals.URL {
-		tool("signals url", n)
+		c.tool("signals url", n)
 	}
 	for _, n := range t.Signals.Address {
-		tool("signals address", n)
+		c.tool("signals address", n)
 	}
 	for _, n := range t.Signals.Time {
-		tool("signals time", n)
+		c.tool("signals time", n)
 	}
 	for _, f := range t.Signals.Formats {
-		tool("signals formats", f.Tool)
+		c.tool("signals formats", f.Tool)
 		for _, w := range f.Words {
 			if strings.TrimSpace(w) == "" {
-				errs = append(errs, "signals formats "+f.Tool+": empty word")
+				c.errs = append(c.errs, "signals formats "+f.Tool+": empty word")
 			}
 		}
 	}
-	if err := t.Ranking.validate(); err != nil {
-		errs = append(errs, err.Error())
-	}
 	for ext, list := range t.Signals.Extensions {
 		if ext == "" || strings.ContainsAny(ext, ". ") {
-			errs = append(errs, fmt.Sprintf("signals extensions: %q is not an extension (no dot, no space)", ext))
+			c.errs = append(c.errs, fmt.Sprintf("signals extensions: %q is not an extension (no dot, no space)", ext))
 		}
 		for _, n := range list {
-			tool("signals extensions "+ext, n)
+			c.tool("signals extensions "+ext, n)
 		}
 	}
-	for _, ti := range t.Catalog {
-		if !reach[ti.Name] {
-			errs = append(errs, fmt.Sprintf("catalog tool %q is reachable from no intent", ti.Name))
-		}
-	}
-	for _, in := range t.Intents {
-		if _, ok := t.Priority[in.Name]; !ok {
-			errs = append(errs, fmt.Sprintf("intent %q has no priority row", in.Name))
-		}
-	}
-	if t.Weights.Strong <= 0 || t.Weights.Medium <= 0 || t.Weights.Weak <= 0 {
-		errs = append(errs, "weights must be positive")
-	}
-	for _, c := range t.Clients {
+}
+
+// clients checks the client rows: a match, a known mode, a relist count.
+func (c *tableCheck) clients(t *Tables) {
+	for _, cl := range t.Clients {
 		switch {
-		case clientKey(c.Match) == "":
-			errs = append(errs, fmt.Sprintf("client %q: empty match", c.Name))
-		case c.Mode != "" && c.Mode != ModeTiered && c.Mode != ModeFull && c.Mode != ModeSearch:
-			errs = append(errs, fmt.Sprintf("client %q: mode %q is not tiered, full or search", c.Name, c.Mode))
-		case c.Relist < 0:
-			errs = append(errs, fmt.Sprintf("client %q: relist %d is negative", c.Name, c.Relist))
+		case clientKey(cl.Match) == "":
+			c.errs = append(c.errs, fmt.Sprintf("client %q: empty match", cl.Name))
+		case cl.Mode != "" && cl.Mode != ModeTiered && cl.Mode != ModeFull && cl.Mode != ModeSearch:
+			c.errs = append(c.errs, fmt.Sprintf("client %q: mode %q is not tiered, full or search", cl.Name, cl.Mode))
+		case cl.Relist < 0:
+			c.errs = append(c.errs, fmt.Sprintf("client %q: relist %d is negative", cl.Name, cl.Relist))
 		}
 	}
-	if len(errs) > 0 {
-		slices.Sort(errs)
-		return fmt.Errorf("exposure tables: %s", strings.Join(errs, "; "))
-	}
-	return nil
 }
 
 // withTexts returns a copy of t whose catalog entries take the description

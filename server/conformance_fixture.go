@@ -22,41 +22,66 @@ import (
 func init() { addFixtures = (*Server).addConformanceFixtures }
 
 func (s *Server) addConformanceFixtures() {
-	ask := func(message, field string) mcp.ElicitationParams {
-		return mcp.ElicitationParams{Message: message, RequestedSchema: map[string]any{
-			"type": "object", "properties": map[string]any{field: map[string]any{"type": "string"}}, "required": []string{field},
-		}}
-	}
-	capital := mcp.CreateMessageParams{MaxTokens: 100, Messages: []mcp.SamplingMessage{
-		{Role: mcp.RoleUser, Content: mcp.NewTextContent("What is the capital of France?")}}}
-	// answered reads the accepted answer's field; "" when absent or not one.
-	answered := func(rs mcp.InputResponses, key, field string) string {
-		res := mcpserver.ElicitationResponse(rs, key)
-		if res == nil || res.Action != mcp.ElicitationResponseActionAccept {
-			return ""
+	s.addOneRoundFixtures()
+	s.addStatefulFixtures()
+	s.addMultiRoundFixture()
+	s.addCapabilitiesFixture()
+	s.mcp.AddPrompt(mcp.NewPrompt("test_input_required_result_prompt", mcp.WithPromptDescription("Asks for context before it is rendered (conformance fixture).")), func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		if c := answeredField(req.Params.InputResponses, "context", "context"); c != "" {
+			return mcp.NewGetPromptResult("a prompt with context", []mcp.PromptMessage{
+				mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent("Context: "+c))}), nil
 		}
-		m, _ := res.Content.(map[string]any)
-		v, _ := m[field].(string)
-		return v
-	}
-	tool := func(name string, h mcpserver.ToolHandlerFunc) { s.mcp.AddTool(mcp.NewTool(name), h) }
+		return mcpserver.NewInputRequestBuilder("").Elicit("context", askString("What context should the prompt use?", "context")).PromptResult(), nil
+	})
+}
 
-	tool("test_input_required_result_elicitation", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if name := answered(req.Params.InputResponses, "user_name", "name"); name != "" {
+// askString is the suite's elicitation of one required string field.
+func askString(message, field string) mcp.ElicitationParams {
+	return mcp.ElicitationParams{Message: message, RequestedSchema: map[string]any{
+		"type": "object", "properties": map[string]any{field: map[string]any{"type": "string"}}, "required": []string{field},
+	}}
+}
+
+// capitalQuestion is the suite's sampling request.
+func capitalQuestion() mcp.CreateMessageParams {
+	return mcp.CreateMessageParams{MaxTokens: 100, Messages: []mcp.SamplingMessage{
+		{Role: mcp.RoleUser, Content: mcp.NewTextContent("What is the capital of France?")}}}
+}
+
+// answeredField reads the accepted answer's field; "" when absent or not one.
+func answeredField(rs mcp.InputResponses, key, field string) string {
+	res := mcpserver.ElicitationResponse(rs, key)
+	if res == nil || res.Action != mcp.ElicitationResponseActionAccept {
+		return ""
+	}
+	m, _ := res.Content.(map[string]any)
+	v, _ := m[field].(string)
+	return v
+}
+
+func (s *Server) fixtureTool(name string, h mcpserver.ToolHandlerFunc) {
+	s.mcp.AddTool(mcp.NewTool(name), h)
+}
+
+// addOneRoundFixtures adds the tools that ask once, holding no state:
+// elicitation, sampling, roots.
+func (s *Server) addOneRoundFixtures() {
+	s.fixtureTool("test_input_required_result_elicitation", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if name := answeredField(req.Params.InputResponses, "user_name", "name"); name != "" {
 			return mcp.NewToolResultText("Hello, " + name + "!"), nil
 		}
-		return mcpserver.NewInputRequestBuilder("").Elicit("user_name", ask("What is your name?", "name")).ToolResult(), nil
+		return mcpserver.NewInputRequestBuilder("").Elicit("user_name", askString("What is your name?", "name")).ToolResult(), nil
 	})
-	tool("test_input_required_result_sampling", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.fixtureTool("test_input_required_result_sampling", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if res := mcpserver.SamplingResponse(req.Params.InputResponses, "capital_question"); res != nil {
 			if t, ok := res.Content.(mcp.TextContent); ok {
 				return mcp.NewToolResultText(t.Text), nil
 			}
 			return mcp.NewToolResultText(fmt.Sprint(res.Content)), nil
 		}
-		return mcpserver.NewInputRequestBuilder("").Sample("capital_question", capital).ToolResult(), nil
+		return mcpserver.NewInputRequestBuilder("").Sample("capital_question", capitalQuestion()).ToolResult(), nil
 	})
-	tool("test_input_required_result_list_roots", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.fixtureTool("test_input_required_result_list_roots", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if res := mcpserver.RootsResponse(req.Params.InputResponses, "client_roots"); res != nil {
 			var uris []string
 			for _, r := range res.Roots {
@@ -66,9 +91,13 @@ func (s *Server) addConformanceFixtures() {
 		}
 		return mcpserver.NewInputRequestBuilder("").Roots("client_roots").ToolResult(), nil
 	})
-	// The stateful ones: round 1 holds a state, a retry must bring it back.
+}
+
+// addStatefulFixtures adds the stateful ones: round 1 holds a state, a
+// retry must bring it back.
+func (s *Server) addStatefulFixtures() {
 	stateful := func(name string, build func(*mcpserver.InputRequestBuilder), done func(mcp.InputResponses) *mcp.CallToolResult) {
-		tool(name, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s.fixtureTool(name, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if st := req.Params.RequestState; st != "" {
 				if _, err := s.confirmer.takeState(ctx, st, s.sessionOf(ctx).caller(), name); err != nil {
 					return nil, err
@@ -92,17 +121,20 @@ func (s *Server) addConformanceFixtures() {
 	stateful("test_input_required_result_request_state", func(b *mcpserver.InputRequestBuilder) { b.Elicit("confirm", okQuestion) }, confirmOK)
 	stateful("test_input_required_result_tampered_state", func(b *mcpserver.InputRequestBuilder) { b.Elicit("confirm", okQuestion) }, confirmOK)
 	stateful("test_input_required_result_multiple_inputs", func(b *mcpserver.InputRequestBuilder) {
-		b.Elicit("user_name", ask("What is your name?", "name")).Sample("capital_question", capital).Roots("client_roots")
+		b.Elicit("user_name", askString("What is your name?", "name")).Sample("capital_question", capitalQuestion()).Roots("client_roots")
 	}, func(rs mcp.InputResponses) *mcp.CallToolResult {
 		if mcpserver.ElicitationResponse(rs, "user_name") == nil || mcpserver.SamplingResponse(rs, "capital_question") == nil || mcpserver.RootsResponse(rs, "client_roots") == nil {
 			return nil
 		}
 		return mcp.NewToolResultText("all three answered")
 	})
+}
 
-	// Three rounds: the state of round 2 carries round 1's answer.
+// addMultiRoundFixture adds the three-round tool: the state of round 2
+// carries round 1's answer.
+func (s *Server) addMultiRoundFixture() {
 	const multi = "test_input_required_result_multi_round"
-	tool(multi, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.fixtureTool(multi, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		caller := s.sessionOf(ctx).caller()
 		held := ""
 		if st := req.Params.RequestState; st != "" {
@@ -114,14 +146,14 @@ func (s *Server) addConformanceFixtures() {
 		rs := req.Params.InputResponses
 		next, b := "", (*mcpserver.InputRequestBuilder)(nil)
 		switch name, _ := strings.CutPrefix(held, "name="); {
-		case held != "" && held != "round 1" && answered(rs, "step2", "color") != "":
-			return mcp.NewToolResultText(fmt.Sprintf("%s likes %s", name, answered(rs, "step2", "color"))), nil
-		case held == "round 1" && answered(rs, "step1", "name") != "":
-			next = "name=" + answered(rs, "step1", "name")
-			b = mcpserver.NewInputRequestBuilder("").Elicit("step2", ask("Step 2: What is your favorite color?", "color"))
+		case held != "" && held != "round 1" && answeredField(rs, "step2", "color") != "":
+			return mcp.NewToolResultText(fmt.Sprintf("%s likes %s", name, answeredField(rs, "step2", "color"))), nil
+		case held == "round 1" && answeredField(rs, "step1", "name") != "":
+			next = "name=" + answeredField(rs, "step1", "name")
+			b = mcpserver.NewInputRequestBuilder("").Elicit("step2", askString("Step 2: What is your favorite color?", "color"))
 		default:
 			next = "round 1"
-			b = mcpserver.NewInputRequestBuilder("").Elicit("step1", ask("Step 1: What is your name?", "name"))
+			b = mcpserver.NewInputRequestBuilder("").Elicit("step1", askString("Step 1: What is your name?", "name"))
 		}
 		state, err := s.confirmer.holdState(ctx, caller, multi, next)
 		if err != nil {
@@ -129,9 +161,12 @@ func (s *Server) addConformanceFixtures() {
 		}
 		return b.RequestState(state).ToolResult(), nil
 	})
+}
 
-	// Only what the request's client declared is asked for.
-	tool("test_input_required_result_capabilities", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+// addCapabilitiesFixture adds the tool that asks only for what the
+// request's client declared.
+func (s *Server) addCapabilitiesFixture() {
+	s.fixtureTool("test_input_required_result_capabilities", func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if len(req.Params.InputResponses) > 0 {
 			return mcp.NewToolResultText("answered"), nil
 		}
@@ -140,11 +175,11 @@ func (s *Server) addConformanceFixtures() {
 		if info := mcpserver.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientCapabilities != nil {
 			caps := info.ClientCapabilities
 			if caps.Elicitation != nil {
-				b.Elicit("user_name", ask("What is your name?", "name"))
+				b.Elicit("user_name", askString("What is your name?", "name"))
 				asked = true
 			}
 			if caps.Sampling != nil {
-				b.Sample("capital_question", capital)
+				b.Sample("capital_question", capitalQuestion())
 				asked = true
 			}
 			if caps.Roots != nil {
@@ -156,13 +191,5 @@ func (s *Server) addConformanceFixtures() {
 			return mcp.NewToolResultError("the client declared none of elicitation, sampling or roots"), nil
 		}
 		return b.ToolResult(), nil
-	})
-
-	s.mcp.AddPrompt(mcp.NewPrompt("test_input_required_result_prompt", mcp.WithPromptDescription("Asks for context before it is rendered (conformance fixture).")), func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		if c := answered(req.Params.InputResponses, "context", "context"); c != "" {
-			return mcp.NewGetPromptResult("a prompt with context", []mcp.PromptMessage{
-				mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent("Context: "+c))}), nil
-		}
-		return mcpserver.NewInputRequestBuilder("").Elicit("context", ask("What context should the prompt use?", "context")).PromptResult(), nil
 	})
 }

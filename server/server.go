@@ -107,6 +107,47 @@ func New(o Options) (*Server, error) {
 	}
 
 	s.host = newHost(s)
+	s.mcp = mcpserver.NewMCPServer("clawbridge", o.Version,
+		mcpserver.WithToolCapabilities(true),
+		mcpserver.WithResourceCapabilities(false, false),
+		mcpserver.WithPromptCapabilities(false),
+		mcpserver.WithLogging(),
+		mcpserver.WithInstructions(buildInstructions(registered(o.Tools), o.Config.Exposure.Core)),
+		mcpserver.WithHooks(s.hooks()),
+		mcpserver.WithRecovery(),
+		mcpserver.WithToolHandlerMiddleware(s.flight.track),
+		mcpserver.WithToolHandlerMiddleware(s.roundTrips),
+	)
+	if err := s.register(o.Tools); err != nil {
+		return nil, err
+	}
+	for _, t := range s.order {
+		if t.Attach != nil {
+			if loop := t.Attach(s.host); loop != nil {
+				s.host.loops = append(s.host.loops, loop)
+			}
+		}
+	}
+	if s.router, err = newRouter(o.Config.Exposure, s.order); err != nil {
+		return nil, err
+	}
+	if err := s.startBridged(); err != nil {
+		return nil, err
+	}
+	s.mcp.AddNotificationHandler("notifications/roots/list_changed", s.rootsChanged)
+	s.addMeta()
+	s.addResources()
+	s.addPrompts()
+	if addFixtures != nil {
+		addFixtures(s)
+	}
+	return s, nil
+}
+
+// hooks are the server's MCP hooks: sessions coming and going, the list
+// filtered per session, calls pointed at the dispatcher, results and
+// prompts guarded, listen streams tracked.
+func (s *Server) hooks() *mcpserver.Hooks {
 	hooks := &mcpserver.Hooks{}
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, _ *mcp.InitializeResult) {
 		s.initialized(ctx, req)
@@ -134,51 +175,26 @@ func New(o Options) (*Server, error) {
 		}
 		s.forget(cs.SessionID())
 	})
-	s.mcp = mcpserver.NewMCPServer("clawbridge", o.Version,
-		mcpserver.WithToolCapabilities(true),
-		mcpserver.WithResourceCapabilities(false, false),
-		mcpserver.WithPromptCapabilities(false),
-		mcpserver.WithLogging(),
-		mcpserver.WithInstructions(buildInstructions(registered(o.Tools), o.Config.Exposure.Core)),
-		mcpserver.WithHooks(hooks),
-		mcpserver.WithRecovery(),
-		mcpserver.WithToolHandlerMiddleware(s.flight.track),
-		mcpserver.WithToolHandlerMiddleware(s.roundTrips),
-	)
-	for i := range o.Tools {
-		t := &o.Tools[i]
+	return hooks
+}
+
+// register validates and publishes the tools, in order; a name may be
+// registered once.
+func (s *Server) register(tools []tool.Tool) error {
+	for i := range tools {
+		t := &tools[i]
 		if err := t.Validate(); err != nil {
-			return nil, err
+			return err
 		}
 		if _, dup := s.tools[t.Name]; dup {
-			return nil, fmt.Errorf("tool %q registered twice", t.Name)
+			return fmt.Errorf("tool %q registered twice", t.Name)
 		}
 		s.tools[t.Name] = t
 		s.private[t] = privateNames(t)
 		s.order = append(s.order, t)
 		s.publish(mcpTool(t), s.handle)
 	}
-	for _, t := range s.order {
-		if t.Attach != nil {
-			if loop := t.Attach(s.host); loop != nil {
-				s.host.loops = append(s.host.loops, loop)
-			}
-		}
-	}
-	if s.router, err = newRouter(o.Config.Exposure, s.order); err != nil {
-		return nil, err
-	}
-	if err := s.startBridged(); err != nil {
-		return nil, err
-	}
-	s.mcp.AddNotificationHandler("notifications/roots/list_changed", s.rootsChanged)
-	s.addMeta()
-	s.addResources()
-	s.addPrompts()
-	if addFixtures != nil {
-		addFixtures(s)
-	}
-	return s, nil
+	return nil
 }
 
 func registered(ts []tool.Tool) []*tool.Tool {
