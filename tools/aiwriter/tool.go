@@ -22,12 +22,11 @@ type writer struct {
 
 // New builds the tool from the tools.ai_writer section.
 func New(d *tool.Deps) (tool.Tool, error) {
-	cfg := DefaultConfig()
-	if d.Config != nil {
-		if err := d.Config.Section(Name, &cfg); err != nil {
-			return tool.Tool{}, err
-		}
-	}
+	return tool.Configured[Config]{Name: Name, Defaults: DefaultConfig, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 	w := &writer{cfg: cfg, d: d}
 	if cfg.Endpoint.BaseURL != "" && cfg.Endpoint.Model != "" {
 		w.chat = &chatClient{http: d.HTTPClient(cfg.Endpoint.Timeout), ep: cfg.Endpoint}

@@ -76,11 +76,12 @@ func (cv *converter) routes() map[string]map[string]convFunc {
 
 // New builds format_converter.
 func New(d *tool.Deps) (tool.Tool, error) {
-	cv := &converter{d: d, cfg: Section{MaxMB: 100}}
-	// A refused section keeps the defaults; the server does not start on it.
-	if s := cv.cfg; d.Config != nil && d.Config.Section("format_converter", &s) == nil {
-		cv.cfg = s
-	}
+	return tool.Configured[Section]{Name: "format_converter", Defaults: func() Section { return Section{MaxMB: 100} }, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
+	cv := &converter{d: d, cfg: cfg}
 	targets := []string{"html", "pdf", "docx", "odt", "md", "txt", "xlsx", "csv", "json", "png", "jpeg", "gif", "bmp", "tiff"}
 	froms := []string{"md", "html", "docx", "pptx", "office", "pdf", "csv", "xlsx", "json", "png", "jpeg", "gif", "bmp", "tiff", "webp"}
 	return tool.Tool{

@@ -100,18 +100,24 @@ type diary struct {
 }
 
 // New builds the diary tool from the tools.diary section.
-func New(d *tool.Deps) (tool.Tool, error) {
-	_, t, err := build(d)
+func New(d *tool.Deps) (tool.Tool, error) { return lifecycle.New(d) }
+
+// lifecycle decodes the tools.diary section over the defaults, then provisions.
+var lifecycle = tool.Configured[Config]{Name: "diary", Defaults: DefaultConfig, Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
+	_, t, err := provision(d, cfg)
 	return t, err
+}}
+
+// build is New keeping the tool's state, which the tests drive.
+func build(d *tool.Deps) (*diary, tool.Tool, error) {
+	cfg, err := lifecycle.Settings(d)
+	if err != nil {
+		return nil, tool.Tool{}, err
+	}
+	return provision(d, cfg)
 }
 
-func build(d *tool.Deps) (*diary, tool.Tool, error) {
-	cfg := DefaultConfig()
-	if d.Config != nil {
-		if err := d.Config.Section("diary", &cfg); err != nil {
-			return nil, tool.Tool{}, err
-		}
-	}
+func provision(d *tool.Deps, cfg Config) (*diary, tool.Tool, error) {
 	loc, err := d.OpenRecords("diary", cfg.Timezone, migrations...)
 	if err != nil {
 		return nil, tool.Tool{}, err

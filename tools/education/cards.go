@@ -122,7 +122,7 @@ func (x *edu) addCards(ctx context.Context, call *tool.Call) (*tool.Result, erro
 				return nil, tool.Invalid(field, field+" is missing or empty", "every card needs a front and a back")
 			}
 			if n := len([]rune(*f.v)); n > x.cfg.MaxChars {
-				return nil, tool.Invalid(field, fmt.Sprintf("%s is %d characters, over %d", field, n, x.cfg.MaxChars), "shorten it, or raise tools.education.max_chars")
+				return nil, tool.Invalid(field, fmt.Sprintf("%s is %d characters, over %d", field, n, x.cfg.MaxChars), "shorten it, or raise tools.education_tool.max_chars")
 			}
 		}
 		front := strings.TrimSpace(*c.Front)

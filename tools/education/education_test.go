@@ -27,7 +27,7 @@ func newRigOn(t *testing.T, db *storetest.DB) *rig {
 	t.Helper()
 	d := tooltest.Deps(t)
 	d.Store = db.Open(t)
-	tooltest.ConfigSection(t, d, "education", "timezone: Asia/Shanghai")
+	tooltest.ConfigSection(t, d, "education_tool", "timezone: Asia/Shanghai")
 	x, tl, err := build(d)
 	if err != nil {
 		t.Fatal(err)

@@ -301,7 +301,7 @@ func seedOf(call *tool.Call) uint64 {
 func (x *edu) countArg(a tool.Args) (int, error) {
 	n := a.Int("count", 10)
 	if n < 1 || n > x.cfg.MaxQuestions {
-		return 0, tool.Invalid("count", fmt.Sprintf("count must be 1–%d, got %d", x.cfg.MaxQuestions, n), "raise tools.education.max_questions for longer quizzes")
+		return 0, tool.Invalid("count", fmt.Sprintf("count must be 1–%d, got %d", x.cfg.MaxQuestions, n), "raise tools.education_tool.max_questions for longer quizzes")
 	}
 	return n, nil
 }

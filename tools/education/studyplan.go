@@ -110,7 +110,7 @@ func (x *edu) planArgs(a tool.Args) (plan, error) {
 	if a.Has("days") {
 		n := a.Int("days", 0)
 		if n < 1 || n > maxDays {
-			return plan{}, tool.Invalid("days", fmt.Sprintf("days must be 1–%d, got %d", maxDays, n), "raise tools.education.max_plan_days for longer plans")
+			return plan{}, tool.Invalid("days", fmt.Sprintf("days must be 1–%d, got %d", maxDays, n), "raise tools.education_tool.max_plan_days for longer plans")
 		}
 		maxDays = n
 	}

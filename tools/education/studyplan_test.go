@@ -16,7 +16,7 @@ import (
 func newRigIn(t *testing.T, zone string) *rig {
 	t.Helper()
 	d := tooltest.Deps(t)
-	tooltest.ConfigSection(t, d, "education", "timezone: "+zone)
+	tooltest.ConfigSection(t, d, "education_tool", "timezone: "+zone)
 	x, tl, err := build(d)
 	if err != nil {
 		t.Fatal(err)

@@ -427,7 +427,7 @@ func (x *edu) textQuizAction(ctx context.Context, call *tool.Call) (*tool.Result
 		return nil, tool.Invalid("text", "text is empty", "paste the notes or passage to quiz on")
 	}
 	if n := utf8.RuneCountInString(text); n > x.cfg.MaxChars {
-		return nil, tool.Invalid("text", fmt.Sprintf("text has %d characters, more than %d", n, x.cfg.MaxChars), "quiz on a part of it, or raise tools.education.max_chars")
+		return nil, tool.Invalid("text", fmt.Sprintf("text has %d characters, more than %d", n, x.cfg.MaxChars), "quiz on a part of it, or raise tools.education_tool.max_chars")
 	}
 	kind := a.StringOr("kind", "cloze")
 	n, err := x.countArg(a)

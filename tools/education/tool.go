@@ -8,7 +8,7 @@
 // order within a daily time budget, in the configured zone, exportable as
 // .ics through the calendar tool's writer; computed, not stored).
 //
-// Days ("today", a card's due date) are counted in tools.education.timezone
+// Days ("today", a card's due date) are counted in tools.education_tool.timezone
 // (default: the system's). It does not grade free-text answers, segment
 // Chinese with a dictionary, or sync cards with Anki.
 package education
@@ -24,7 +24,7 @@ import (
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
-// Config is the `tools.education` section.
+// Config is the `tools.education_tool` section.
 type Config struct {
 	// Timezone is the IANA zone days are counted in ("": the system's).
 	Timezone string `yaml:"timezone"`
@@ -56,19 +56,25 @@ type edu struct {
 	now func() time.Time
 }
 
-// New builds the education tool from the tools.education section.
-func New(d *tool.Deps) (tool.Tool, error) {
-	_, t, err := build(d)
+// New builds the education tool from the tools.education_tool section.
+func New(d *tool.Deps) (tool.Tool, error) { return lifecycle.New(d) }
+
+// lifecycle decodes the tools.education_tool section over the defaults, then provisions.
+var lifecycle = tool.Configured[Config]{Name: "education_tool", Defaults: DefaultConfig, Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
+	_, t, err := provision(d, cfg)
 	return t, err
+}}
+
+// build is New keeping the tool's state, which the tests drive.
+func build(d *tool.Deps) (*edu, tool.Tool, error) {
+	cfg, err := lifecycle.Settings(d)
+	if err != nil {
+		return nil, tool.Tool{}, err
+	}
+	return provision(d, cfg)
 }
 
-func build(d *tool.Deps) (*edu, tool.Tool, error) {
-	cfg := DefaultConfig()
-	if d.Config != nil {
-		if err := d.Config.Section("education", &cfg); err != nil {
-			return nil, tool.Tool{}, err
-		}
-	}
+func provision(d *tool.Deps, cfg Config) (*edu, tool.Tool, error) {
 	loc, err := d.OpenRecords("education", cfg.Timezone, migrations...)
 	if err != nil {
 		return nil, tool.Tool{}, err
@@ -116,7 +122,7 @@ func build(d *tool.Deps) (*edu, tool.Tool, error) {
 				{Name: "daily_minutes", Type: tool.Integer, Default: 60, Min: tool.Ptr(1), Max: tool.Ptr(1440), Description: "Study minutes per day at most."},
 				{Name: "start_date", Type: tool.String, Description: "First day, YYYY-MM-DD (default today)."},
 				{Name: "start_time", Type: tool.String, Default: "19:00", Description: "When each day's study starts, HH:MM in the configured time zone."},
-				{Name: "days", Type: tool.Integer, Min: tool.Ptr(1), Description: "Finish within this many calendar days (default: as long as needed, up to tools.education.max_plan_days)."},
+				{Name: "days", Type: tool.Integer, Min: tool.Ptr(1), Description: "Finish within this many calendar days (default: as long as needed, up to tools.education_tool.max_plan_days)."},
 				{Name: "weekdays", Type: tool.Array, Items: &tool.Param{Type: tool.String}, Description: "Study only on these days (mon … sun; default every day)."},
 				{Name: "split", Type: tool.Boolean, Default: true, Description: "Let a topic continue on the next day; off: each topic on one day."},
 				{Name: "export_ics", Type: tool.Boolean, Default: false, Description: "Also write the sessions as an .ics calendar file."},

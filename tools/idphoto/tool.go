@@ -66,12 +66,12 @@ type idPhoto struct {
 
 // New builds the id_photo tool from the tools.id_photo section.
 func New(d *tool.Deps) (tool.Tool, error) {
-	p := &idPhoto{d: d, cfg: DefaultSection()}
-	if d.Config != nil {
-		if err := d.Config.Section("id_photo", &p.cfg); err != nil {
-			return tool.Tool{}, err
-		}
-	}
+	return tool.Configured[Section]{Name: "id_photo", Defaults: DefaultSection, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
+	p := &idPhoto{d: d, cfg: cfg}
 	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean}
 	return tool.Tool{
 		Name:  "id_photo",

@@ -70,8 +70,11 @@ func score(qs []question, rank func(q question) (paths, texts []string)) scores 
 // and the substring baseline over the same passages.
 func retrieval(t testing.TB) (bm25, grep scores, n int) {
 	d := tooltest.Deps(t)
-	kt, tl := build(d)
-	defer kt.lib.close()
+	kt, tl, err := build(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kt.lib.Close()
 	ents, _ := os.ReadDir(filepath.Join("testdata", "corpus"))
 	var all []chunk
 	var allPaths []string
@@ -171,8 +174,11 @@ func BenchmarkRetrieval(b *testing.B) {
 // on disk, search p50 and p99.
 func BenchmarkScale(b *testing.B) {
 	d := tooltest.Deps(b)
-	kt, tl := build(d)
-	defer kt.lib.close()
+	kt, tl, err := build(d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer kt.lib.Close()
 	rng := rand.New(rand.NewPCG(1, 2))
 	vocab := make([]string, 20000)
 	for i := range vocab {

@@ -107,8 +107,11 @@ func pageQueries(pages map[string]string) (dev, heldOut []pageQuery) {
 // MRR over the first 10 passages, a passage of the page counting.
 func ginRetrieval(t testing.TB, set string) (s scores, n int, misses []string) {
 	d := tooltest.Deps(t)
-	kt, tl := build(d)
-	defer kt.lib.close()
+	kt, tl, err := build(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kt.lib.Close()
 	pages := ginDocs(t, filepath.Join(d.Sandbox.Root(), "gin"))
 	if len(pages) != 202 {
 		t.Fatalf("%d pages, want 202", len(pages))

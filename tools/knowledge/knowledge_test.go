@@ -24,9 +24,12 @@ type kb struct {
 
 // open builds knowledge_rag as a new process would.
 func open(t *testing.T, d *tool.Deps) *kb {
-	kt, tl := build(d)
+	kt, tl, err := build(d)
+	if err != nil {
+		t.Fatal(err)
+	}
 	k := &kb{t: t, d: d, tl: tl, lib: kt.lib, root: d.Sandbox.Root()}
-	t.Cleanup(k.lib.close)
+	t.Cleanup(func() { k.lib.Close() })
 	return k
 }
 
@@ -157,7 +160,7 @@ func TestIndex_DamagedIndexRebuiltNeverServed(t *testing.T) {
 			k := newKB(t)
 			k.write("docs/x.md", "# X\n\nzebra crossing\n")
 			k.run(map[string]any{"action": "index", "paths": []any{"docs"}})
-			k.lib.close()
+			k.lib.Close()
 			dir := filepath.Join(k.d.Config.DataDir, "knowledge", "default")
 			tc.damage(dir)
 			k.write("docs/y.md", "zebra stripes") // the rebuild reads the sources again
@@ -178,7 +181,7 @@ func TestIndex_DamagedWithoutSourcesRemoved(t *testing.T) {
 	k := newKB(t)
 	k.write("docs/x.md", "zebra")
 	k.run(map[string]any{"action": "index", "paths": []any{"docs"}})
-	k.lib.close()
+	k.lib.Close()
 	dir := filepath.Join(k.d.Config.DataDir, "knowledge", "default")
 	os.Remove(filepath.Join(dir, "sources.json"))
 	k2 := open(t, k.d)
@@ -363,5 +366,41 @@ func TestIndex_UnreadablePDFNamedAsEverywhere(t *testing.T) {
 	if rep.Added != 1 || len(rep.Failed) != 1 || !strings.HasSuffix(rep.Failed[0].Path, "broken.pdf") ||
 		!strings.HasPrefix(rep.Failed[0].Error, "broken.pdf is not a readable PDF: pdftotext: ") || strings.Contains(rep.Failed[0].Error, k.root) {
 		t.Fatalf("report %+v", rep)
+	}
+}
+
+// TestClose_ClosesTheOpenedIndexes: the tool's Closer (run by the
+// composition root at shutdown) closes every index a call opened; before
+// it, the bleve indexes stayed open until the process died.
+func TestClose_ClosesTheOpenedIndexes(t *testing.T) {
+	k := newKB(t)
+	k.write("notes/a.md", "# A\n\nThe hiring freeze applies to all teams.\n")
+	k.run(map[string]any{"action": "index", "paths": []any{"notes"}})
+	if len(k.search("hiring freeze")) == 0 {
+		t.Fatal("no hit before closing")
+	}
+	opened := func() (n int) {
+		k.lib.mu.Lock()
+		defer k.lib.mu.Unlock()
+		for _, h := range k.lib.open {
+			h.mu.RLock()
+			if h.idx != nil {
+				n++
+			}
+			h.mu.RUnlock()
+		}
+		return n
+	}
+	if opened() == 0 {
+		t.Fatal("no index open after a search")
+	}
+	if k.tl.Closer == nil {
+		t.Fatal("knowledge_rag has no Closer: its indexes are never closed")
+	}
+	if err := tool.CloseTool(k.tl); err != nil {
+		t.Fatal(err)
+	}
+	if n := opened(); n != 0 {
+		t.Errorf("%d indexes still open after Close", n)
 	}
 }

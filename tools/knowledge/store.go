@@ -127,8 +127,8 @@ func (l *library) names() []string {
 	return out
 }
 
-// close closes every opened index (tests, shutdown).
-func (l *library) close() {
+// Close closes every opened index (shutdown, tests).
+func (l *library) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, k := range l.open {
@@ -139,6 +139,7 @@ func (l *library) close() {
 		}
 		k.mu.Unlock()
 	}
+	return nil
 }
 
 // errDamaged means an index on disk is not a finished, consistent one.

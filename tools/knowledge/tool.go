@@ -78,17 +78,27 @@ type kbTool struct {
 }
 
 // New builds knowledge_rag.
-func New(d *tool.Deps) (tool.Tool, error) {
-	_, tl := build(d)
-	return tl, nil
+func New(d *tool.Deps) (tool.Tool, error) { return lifecycle.New(d) }
+
+// lifecycle decodes the tools.knowledge_rag section over the defaults, then
+// provisions; the opened indexes close with the tool.
+var lifecycle = tool.Configured[Section]{Name: "knowledge_rag", Defaults: Defaults, Provision: func(d *tool.Deps, cfg Section) (tool.Tool, error) {
+	_, t := provision(d, cfg)
+	return t, nil
+}}
+
+// build is New keeping the tool's state, which the tests drive.
+func build(d *tool.Deps) (*kbTool, tool.Tool, error) {
+	cfg, err := lifecycle.Settings(d)
+	if err != nil {
+		return nil, tool.Tool{}, err
+	}
+	t, tl := provision(d, cfg)
+	return t, tl, nil
 }
 
-func build(d *tool.Deps) (*kbTool, tool.Tool) {
-	t := &kbTool{d: d, cfg: Defaults()}
-	// A refused section keeps the defaults; the server does not start on it.
-	if s := t.cfg; d.Config != nil && d.Config.Section("knowledge_rag", &s) == nil {
-		t.cfg = s
-	}
+func provision(d *tool.Deps, cfg Section) (*kbTool, tool.Tool) {
+	t := &kbTool{d: d, cfg: cfg}
 	dataDir := ""
 	if d.Config != nil {
 		dataDir = d.Config.DataDir
@@ -101,6 +111,7 @@ func build(d *tool.Deps) (*kbTool, tool.Tool) {
 			"hits come with snippets and citations (file, page or heading). Use it to answer from local files; use search for the web.",
 		Actions:  t.actions(),
 		Programs: map[string]string{"pdftotext": "poppler-utils"},
+		Closer:   t.lib,
 		Examples: []string{
 			"what do my meeting notes say about the hiring freeze",
 			"build an index over my notes folder",

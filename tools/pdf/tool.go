@@ -43,12 +43,13 @@ type pdfTool struct {
 
 // New builds pdf_tool.
 func New(d *tool.Deps) (tool.Tool, error) {
+	return tool.Configured[Section]{Name: "pdf_tool", Defaults: func() Section { return Section{MaxMB: 300, MaxPages: 5000} }, Provision: provision}.New(d)
+}
+
+// provision builds the tool from its decoded section.
+func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 	configure()
-	p := &pdfTool{d: d, cfg: Section{MaxMB: 300, MaxPages: 5000}}
-	// A refused section keeps the defaults; the server does not start on it.
-	if s := p.cfg; d.Config != nil && d.Config.Section("pdf_tool", &s) == nil {
-		p.cfg = s
-	}
+	p := &pdfTool{d: d, cfg: cfg}
 	return tool.Tool{
 		Name:        "pdf_tool",
 		Title:       "PDF tool",

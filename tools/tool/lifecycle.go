@@ -28,16 +28,25 @@ type Configured[C any] struct {
 	Provision func(d *Deps, cfg C) (Tool, error)
 }
 
-// New runs steps 1 to 3 on d's config: it is the tool's constructor.
-func (c Configured[C]) New(d *Deps) (Tool, error) {
+// Settings runs steps 1 and 2: the tool's settings from d's config.
+func (c Configured[C]) Settings(d *Deps) (C, error) {
 	var cfg C
 	if c.Defaults != nil {
 		cfg = c.Defaults()
 	}
 	if d.Config != nil {
 		if err := d.Config.Section(c.Name, &cfg); err != nil {
-			return Tool{}, err
+			return cfg, err
 		}
+	}
+	return cfg, nil
+}
+
+// New runs steps 1 to 3 on d's config: it is the tool's constructor.
+func (c Configured[C]) New(d *Deps) (Tool, error) {
+	cfg, err := c.Settings(d)
+	if err != nil {
+		return Tool{}, err
 	}
 	t, err := c.Provision(d, cfg)
 	if err != nil {
