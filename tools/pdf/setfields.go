@@ -31,120 +31,137 @@ func setFields(in *input, f *form.Form, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	find := func(id, name string) *formField {
-		for _, fl := range fields {
-			if (name != "" && fl.Name == name) || (name == "" && fl.ID == id) {
-				return fl
-			}
-		}
-		return nil
+	fl := &filler{ctx: ctx, fields: fields}
+	if err := fl.fill(f); err != nil {
+		return err
 	}
-	redraw := false
-	set := func(id, name string, locked bool, apply func(fl *formField)) error {
-		fl := find(id, name)
-		if fl == nil {
-			return fmt.Errorf("field %q not found", name)
-		}
-		apply(fl)
-		if locked {
-			fl.dict["Ff"] = types.Integer(fl.Flags | ffReadOnly)
-		}
-		return nil
-	}
-	text := func(fl *formField, v types.Object) {
-		fl.dict["V"] = v
-		fl.dict.Delete("I")
-		for _, wd := range widgetDicts(ctx, fl) {
-			wd.Delete("AP")
-		}
-		redraw = true
-	}
-	for _, t := range f.TextFields {
-		if err := set(t.ID, t.Name, t.Locked, func(fl *formField) { text(fl, textString(t.Value)) }); err != nil {
+	if fl.redraw {
+		if err := needAppearances(ctx); err != nil {
 			return err
 		}
+	}
+	return api.WriteContext(ctx, w)
+}
+
+// filler writes a form's values into the document's fields.
+type filler struct {
+	ctx    *model.Context
+	fields []*formField
+	redraw bool // a text value changed: viewers must draw the fields again
+}
+
+func (x *filler) fill(f *form.Form) error {
+	var errs []error
+	for _, t := range f.TextFields {
+		errs = append(errs, x.set(t.ID, t.Name, t.Locked, func(fl *formField) { x.text(fl, textString(t.Value)) }))
 	}
 	for _, t := range f.DateFields {
-		if err := set(t.ID, t.Name, t.Locked, func(fl *formField) { text(fl, textString(t.Value)) }); err != nil {
-			return err
-		}
+		errs = append(errs, x.set(t.ID, t.Name, t.Locked, func(fl *formField) { x.text(fl, textString(t.Value)) }))
 	}
 	for _, t := range f.ComboBoxes {
-		if err := set(t.ID, t.Name, t.Locked, func(fl *formField) { text(fl, textString(t.Value)) }); err != nil {
-			return err
-		}
+		errs = append(errs, x.set(t.ID, t.Name, t.Locked, func(fl *formField) { x.text(fl, textString(t.Value)) }))
 	}
 	for _, t := range f.ListBoxes {
-		err := set(t.ID, t.Name, t.Locked, func(fl *formField) {
-			var v types.Object = types.Array{}
-			if len(t.Values) == 1 {
-				v = textString(t.Values[0])
-			} else if len(t.Values) > 1 {
-				a := types.Array{}
-				for _, s := range t.Values {
-					a = append(a, textString(s))
-				}
-				v = a
-			}
-			text(fl, v)
-			var idx []int
-			for i, o := range fl.Options {
-				if contains(t.Values, o) {
-					idx = append(idx, i)
-				}
-			}
-			sort.Ints(idx)
-			if len(idx) > 0 {
-				a := types.Array{}
-				for _, i := range idx {
-					a = append(a, types.Integer(i))
-				}
-				fl.dict["I"] = a
-			}
-		})
-		if err != nil {
-			return err
-		}
+		errs = append(errs, x.set(t.ID, t.Name, t.Locked, func(fl *formField) { x.list(fl, t.Values) }))
 	}
 	for _, t := range f.CheckBoxes {
-		err := set(t.ID, t.Name, t.Locked, func(fl *formField) {
-			on := "Yes"
-			if len(fl.Options) > 0 {
-				on = fl.Options[0]
-			}
-			if !t.Value {
-				on = "Off"
-			}
-			switchState(ctx, fl, on)
-		})
-		if err != nil {
-			return err
-		}
+		errs = append(errs, x.set(t.ID, t.Name, t.Locked, func(fl *formField) { x.check(fl, t.Value) }))
 	}
 	for _, t := range f.RadioButtonGroups {
-		err := set(t.ID, t.Name, t.Locked, func(fl *formField) {
+		errs = append(errs, x.set(t.ID, t.Name, t.Locked, func(fl *formField) {
 			on := t.Value
 			if on == "" {
 				on = "Off"
 			}
-			switchState(ctx, fl, on)
-		})
+			switchState(x.ctx, fl, on)
+		}))
+	}
+	for _, err := range errs {
 		if err != nil {
-			return err
+			return err // the first, as the fields are listed
 		}
 	}
-	if redraw {
-		root, err := ctx.Catalog()
-		if err != nil {
-			return err
+	return nil
+}
+
+// set applies a value to the field named name (or, unnamed, with id) and
+// locks it when asked.
+func (x *filler) set(id, name string, locked bool, apply func(fl *formField)) error {
+	for _, fl := range x.fields {
+		if (name != "" && fl.Name == name) || (name == "" && fl.ID == id) {
+			apply(fl)
+			if locked {
+				fl.dict["Ff"] = types.Integer(fl.Flags | ffReadOnly)
+			}
+			return nil
 		}
-		af, err := ctx.DereferenceDict(root["AcroForm"])
-		if err != nil || af == nil {
-			return fmt.Errorf("AcroForm: %v", err)
-		}
-		af["NeedAppearances"] = types.Boolean(true)
 	}
-	return api.WriteContext(ctx, w)
+	return fmt.Errorf("field %q not found", name)
+}
+
+// text sets a field's value and drops its drawn appearance.
+func (x *filler) text(fl *formField, v types.Object) {
+	fl.dict["V"] = v
+	fl.dict.Delete("I")
+	for _, wd := range widgetDicts(x.ctx, fl) {
+		wd.Delete("AP")
+	}
+	x.redraw = true
+}
+
+// list selects values in a list box: the value, and the options' indices.
+func (x *filler) list(fl *formField, values []string) {
+	var v types.Object = types.Array{}
+	if len(values) == 1 {
+		v = textString(values[0])
+	} else if len(values) > 1 {
+		a := types.Array{}
+		for _, s := range values {
+			a = append(a, textString(s))
+		}
+		v = a
+	}
+	x.text(fl, v)
+	var idx []int
+	for i, o := range fl.Options {
+		if contains(values, o) {
+			idx = append(idx, i)
+		}
+	}
+	sort.Ints(idx)
+	if len(idx) > 0 {
+		a := types.Array{}
+		for _, i := range idx {
+			a = append(a, types.Integer(i))
+		}
+		fl.dict["I"] = a
+	}
+}
+
+// check turns a check box on (its first "on" state) or off.
+func (x *filler) check(fl *formField, value bool) {
+	on := "Yes"
+	if len(fl.Options) > 0 {
+		on = fl.Options[0]
+	}
+	if !value {
+		on = "Off"
+	}
+	switchState(x.ctx, fl, on)
+}
+
+// needAppearances asks viewers to draw the form's fields from their values.
+func needAppearances(ctx *model.Context) error {
+	root, err := ctx.Catalog()
+	if err != nil {
+		return err
+	}
+	af, err := ctx.DereferenceDict(root["AcroForm"])
+	if err != nil || af == nil {
+		return fmt.Errorf("AcroForm: %v", err)
+	}
+	af["NeedAppearances"] = types.Boolean(true)
+	return nil
 }
 
 // switchState sets a button field's value and shows state on the widgets
