@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"encoding/json"
 	"regexp"
 	"strconv"
@@ -159,6 +160,27 @@ func chromiumTree(t *testing.T, tab *Tab) *axNode {
 
 var refNumber = regexp.MustCompile(`\[ref=e\d+\]`)
 
+// withoutRefNumbers joins outline lines with every ref number blanked.
+func withoutRefNumbers(lines []string) string {
+	return refNumber.ReplaceAllString(strings.Join(lines, "\n"), "[ref]")
+}
+
+// openTree navigates s to url and returns the active tab and the tree the
+// page computed for it.
+func openTree(ctx context.Context, t *testing.T, s *Session, url string) (*Tab, *pageTree) {
+	t.Helper()
+	navigate(ctx, t, s, url)
+	tab, err := s.tab(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := tab.pageTree(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab, tree
+}
+
 // TestOutline_MatchesChromiumTree compares the outline computed in the page
 // with the one rendered from Chromium's accessibility tree, line by line
 // (ref numbers aside), on every fixture page and a page of varied markup.
@@ -169,19 +191,10 @@ func TestOutline_MatchesChromiumTree(t *testing.T) {
 	pages := []string{srv.At("/form.html"), srv.At("/table.html"), srv.At("/article.html"), srv.At("/long.html"),
 		srv.At("/script.html"), srv.At("/dialog.html"), srv.At("/"), srv.At("/gbk.html"), srv.At("/robots.txt"), rich + "/rich.html"}
 	for _, u := range pages {
-		navigate(ctx, t, s, u)
-		tab, err := s.tab(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree, err := tab.pageTree(ctx, "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		tab, tree := openTree(ctx, t, s, u)
 		got, _ := renderOutline(tree.Root)
 		want, _ := renderOutline(chromiumTree(t, tab))
-		g := refNumber.ReplaceAllString(strings.Join(got, "\n"), "[ref]")
-		w := refNumber.ReplaceAllString(strings.Join(want, "\n"), "[ref]")
+		g, w := withoutRefNumbers(got), withoutRefNumbers(want)
 		if g != w {
 			t.Errorf("%s: outline differs from Chromium's tree\n--- dom\n%s\n--- chromium\n%s", u, g, w)
 		}
@@ -303,17 +316,9 @@ func TestOutline_HugeTextIsCappedInThePage(t *testing.T) {
 	big := strings.Repeat("word ", 400000) // 2 MB
 	url := pageServer(t, `<!doctype html><title>Big</title><p>`+big+`</p><textarea aria-label="Big field">`+big+`</textarea>`)
 	s, ctx := openSession(t, "outline-big")
-	navigate(ctx, t, s, url)
-	tab, err := s.tab(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := tab.pageTree(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tree := openTree(ctx, t, s, url)
 	lines, _ := renderOutline(tree.Root)
-	got := refNumber.ReplaceAllString(strings.Join(lines, "\n"), "[ref]")
+	got := withoutRefNumbers(lines)
 	want := "- text: " + quote(big, 2000) + "\n" + `- textbox "Big field" [ref] value=` + quote(big, 200)
 	if got != want {
 		t.Fatalf("outline:\n%.500s", got)
