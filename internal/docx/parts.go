@@ -49,7 +49,9 @@ const appProps = xmlHeader + `<Properties xmlns="http://schemas.openxmlformats.o
 
 const webSettings = xmlHeader + `<w:webSettings xmlns:w="` + nsW + `"><w:optimizeForBrowser/></w:webSettings>`
 
-func coreProps(title, author string, now time.Time) string {
+// CoreProps is docProps/core.xml with the title, author and creation time;
+// the pptx writer shares it.
+func CoreProps(title, author string, now time.Time) string {
 	ts := now.Format("2006-01-02T15:04:05Z")
 	return xmlHeader + `<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">` +
 		`<dc:title>` + esc(title) + `</dc:title><dc:creator>` + esc(author) + `</dc:creator>` +
