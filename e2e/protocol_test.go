@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -170,15 +171,8 @@ func callTool(t *testing.T, c *client.Client, name string, args map[string]any) 
 	return res
 }
 
-func text(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
+// text is the result's text content, joined.
+func text(r *mcp.CallToolResult) string { return bridgetest.Text(r) }
 
 func toolNames(t *testing.T, c *client.Client) []string {
 	t.Helper()

@@ -39,15 +39,8 @@ func everything(t *testing.T) config.BridgeServer {
 	return config.BridgeServer{Name: "everything", Command: "node", Args: []string{bridgetest.Script(t, "server-everything"), "stdio"}}
 }
 
-func text(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
+// text is the result's text content, joined.
+func text(r *mcp.CallToolResult) string { return bridgetest.Text(r) }
 
 func stateOf(m *Manager, name string) Status {
 	for _, s := range m.Status() {
