@@ -179,9 +179,7 @@ func relsXML(rs ...rel) string {
 
 func (w *writer) contentTypes(notes bool) string {
 	var b strings.Builder
-	b.WriteString(xmlHeader + `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">`)
-	b.WriteString(`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>`)
-	b.WriteString(`<Default Extension="png" ContentType="image/png"/><Default Extension="jpeg" ContentType="image/jpeg"/><Default Extension="gif" ContentType="image/gif"/>`)
+	b.WriteString(docx.TypesHead)
 	pml := "application/vnd.openxmlformats-officedocument.presentationml."
 	b.WriteString(`<Override PartName="/ppt/presentation.xml" ContentType="` + pml + `presentation.main+xml"/>`)
 	b.WriteString(`<Override PartName="/ppt/slideMasters/slideMaster1.xml" ContentType="` + pml + `slideMaster+xml"/>`)
@@ -202,9 +200,7 @@ func (w *writer) contentTypes(notes bool) string {
 	b.WriteString(`<Override PartName="/ppt/presProps.xml" ContentType="` + pml + `presProps+xml"/>`)
 	b.WriteString(`<Override PartName="/ppt/viewProps.xml" ContentType="` + pml + `viewProps+xml"/>`)
 	b.WriteString(`<Override PartName="/ppt/tableStyles.xml" ContentType="` + pml + `tableStyles+xml"/>`)
-	b.WriteString(`<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>`)
-	b.WriteString(`<Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>`)
-	b.WriteString(`</Types>`)
+	b.WriteString(docx.TypesTail)
 	return b.String()
 }
 
