@@ -42,6 +42,19 @@ func everything(t *testing.T) config.BridgeServer {
 // text is the result's text content, joined.
 func text(r *mcp.CallToolResult) string { return bridgetest.Text(r) }
 
+// stopsIn waits up to 5 s for the named server to leave Running and checks
+// the state it lands in.
+func stopsIn(t *testing.T, m *Manager, name string, want State, when string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for stateOf(m, name).State == Running && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if st := stateOf(m, name); st.State != want {
+		t.Fatalf("%s: %+v", when, st)
+	}
+}
+
 func stateOf(m *Manager, name string) Status {
 	for _, s := range m.Status() {
 		if s.Name == name {
@@ -110,13 +123,7 @@ func TestBridgeCrash_RestartedOnNextCall(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for stateOf(m, "everything").State == Running && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if st := stateOf(m, "everything"); st.State != Failed {
-		t.Fatalf("after the kill: %+v", st)
-	}
+	stopsIn(t, m, "everything", Failed, "after the kill")
 	res, err := m.Call(context.Background(), "everything", "echo", map[string]any{"message": "two"}, nil)
 	if err != nil {
 		t.Fatalf("the call after the crash: %v", err)
@@ -293,13 +300,7 @@ func TestBridgeIdle_Stopped(t *testing.T) {
 	if _, err := m.Call(context.Background(), "everything", "echo", map[string]any{"message": "a"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for stateOf(m, "everything").State == Running && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if st := stateOf(m, "everything"); st.State != ManifestKnown {
-		t.Fatalf("after idling: %+v", st)
-	}
+	stopsIn(t, m, "everything", ManifestKnown, "after idling")
 	if _, err := m.Call(context.Background(), "everything", "echo", map[string]any{"message": "b"}, nil); err != nil {
 		t.Fatal(err)
 	}
