@@ -159,6 +159,42 @@ func httpServer(t *testing.T, e *env, args ...string) string {
 	return ""
 }
 
+// callOK calls a tool that must succeed and returns its structured result.
+func callOK(t *testing.T, c *client.Client, name string, args map[string]any) map[string]any {
+	t.Helper()
+	r := callTool(t, c, name, args)
+	if r.IsError {
+		t.Fatalf("%s %v: %s", name, args, text(r))
+	}
+	return r.StructuredContent.(map[string]any)
+}
+
+// callRefused calls a tool that must answer with an error naming field.
+func callRefused(t *testing.T, c *client.Client, name string, args map[string]any, field string) {
+	t.Helper()
+	r := callTool(t, c, name, args)
+	sc, _ := r.StructuredContent.(map[string]any)
+	errObj, _ := sc["error"].(map[string]any)
+	if !r.IsError || errObj["field"] != field {
+		t.Fatalf("%s %v: want an error naming %q, got %s", name, args, field, text(r))
+	}
+}
+
+// workspaceFixture copies fixtures/<rel> into e's workspace as name.
+func workspaceFixture(t *testing.T, e *env, rel, name string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "fixtures", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(e.workspace, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.workspace, name), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func callTool(t *testing.T, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
 	req := mcp.CallToolRequest{}
