@@ -10,13 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 var install sync.Once
@@ -144,15 +141,4 @@ func (e *Everything) Stop() {
 	_ = syscall.Kill(-e.cmd.Process.Pid, syscall.SIGKILL)
 	_ = e.cmd.Wait()
 	e.cmd = nil
-}
-
-// Text is a tool result's text content, joined, as a client shows it.
-func Text(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }
