@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/clawbridge/clawbridge/internal/config"
 	"github.com/clawbridge/clawbridge/internal/store/storetest"
 )
 
@@ -26,13 +25,7 @@ func TestApproveCLI_PostgresStore(t *testing.T) {
 	t.Setenv("CB_TEST_STORE_PW", pw)
 	os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("store:\n  driver: postgres\n  dsn: \""+u.String()+"\"\n  password_env: CB_TEST_STORE_PW\n"), 0o600)
 
-	a, err := newApp("", func(c *config.Config) { c.Confirm = "approve" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	ws := filepath.Join(dir, "ws")
-	os.MkdirAll(ws, 0o755)
+	a, ws := approvingApp(t, dir)
 	call := startWaitingCall(t, a, ws, "pg.txt")
 	var n int
 	if err := db.Open(t).DB().QueryRow(`SELECT count(*) FROM pending_calls WHERE id = $1`, call.id).Scan(&n); err != nil || n != 1 {

@@ -115,13 +115,7 @@ func TestDoctorNamesPackages(t *testing.T) {
 // id, from its own store handle on the data dir (as another process would).
 func TestApproveCLI_DecidesWaitingCalls(t *testing.T) {
 	dir := cliEnv(t)
-	a, err := newApp("", func(c *config.Config) { c.Confirm = "approve" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	ws := filepath.Join(dir, "ws")
-	os.MkdirAll(ws, 0o755)
+	a, ws := approvingApp(t, dir)
 	approveOnce(t, ws, startWaitingCall(t, a, ws, "approved.txt"))
 
 	call := startWaitingCall(t, a, ws, "rejected.txt")
@@ -137,6 +131,22 @@ func TestApproveCLI_DecidesWaitingCalls(t *testing.T) {
 	if out, _ := runCLI(t, "approve"); !strings.Contains(out, "no calls are waiting") {
 		t.Fatalf("list after decisions: %s", out)
 	}
+}
+
+// approvingApp is the app on dir's config under the approve policy, closed
+// when the test ends, and its workspace dir/ws.
+func approvingApp(t *testing.T, dir string) (*app, string) {
+	t.Helper()
+	a, err := newApp("", func(c *config.Config) { c.Confirm = "approve" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	ws := filepath.Join(dir, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return a, ws
 }
 
 // waitingCall is a shell call waiting for approval: its id as `clawbridge
