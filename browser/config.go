@@ -78,24 +78,12 @@ func (c *Config) Validate() error { return c.normalize() }
 
 func (c *Config) normalize() error {
 	d := DefaultConfig()
-	if c.NavigationTimeout <= 0 {
-		c.NavigationTimeout = d.NavigationTimeout
-	}
-	if c.ActionTimeout <= 0 {
-		c.ActionTimeout = d.ActionTimeout
-	}
-	if c.ViewportWidth <= 0 {
-		c.ViewportWidth = d.ViewportWidth
-	}
-	if c.ViewportHeight <= 0 {
-		c.ViewportHeight = d.ViewportHeight
-	}
-	if c.SnapshotChars <= 0 {
-		c.SnapshotChars = d.SnapshotChars
-	}
-	if c.MaxTabs <= 0 {
-		c.MaxTabs = d.MaxTabs
-	}
+	positiveOr(&c.NavigationTimeout, d.NavigationTimeout)
+	positiveOr(&c.ActionTimeout, d.ActionTimeout)
+	positiveOr(&c.ViewportWidth, d.ViewportWidth)
+	positiveOr(&c.ViewportHeight, d.ViewportHeight)
+	positiveOr(&c.SnapshotChars, d.SnapshotChars)
+	positiveOr(&c.MaxTabs, d.MaxTabs)
 	if c.IdleTimeout < 0 {
 		c.IdleTimeout = 0
 	}
@@ -106,4 +94,11 @@ func (c *Config) normalize() error {
 		return fmt.Errorf("browser blocked_origins: %w", err)
 	}
 	return nil
+}
+
+// positiveOr sets *v to def when *v is zero or negative (unset in the file).
+func positiveOr[T int | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }

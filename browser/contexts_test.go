@@ -21,9 +21,7 @@ func TestOpenContexts_FollowSessions(t *testing.T) {
 		t.Fatalf("sessions that never ran an operation hold %d contexts, want %d", n, base)
 	}
 	for _, s := range []*Session{a, b, a} {
-		if _, err := s.Navigate(ctx, srv.At("/cookie")); err != nil {
-			t.Fatal(err)
-		}
+		navigate(ctx, t, s, srv.At("/cookie"))
 	}
 	if n := testMgr.OpenContexts(); n != base+2 {
 		t.Fatalf("two sessions that navigated: %d contexts, want %d", n, base+2)

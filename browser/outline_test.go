@@ -1,9 +1,8 @@
 package browser
 
 import (
+	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -161,38 +160,41 @@ func chromiumTree(t *testing.T, tab *Tab) *axNode {
 
 var refNumber = regexp.MustCompile(`\[ref=e\d+\]`)
 
+// withoutRefNumbers joins outline lines with every ref number blanked.
+func withoutRefNumbers(lines []string) string {
+	return refNumber.ReplaceAllString(strings.Join(lines, "\n"), "[ref]")
+}
+
+// openTree navigates s to url and returns the active tab and the tree the
+// page computed for it.
+func openTree(ctx context.Context, t *testing.T, s *Session, url string) (*Tab, *pageTree) {
+	t.Helper()
+	navigate(ctx, t, s, url)
+	tab, err := s.tab(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := tab.pageTree(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab, tree
+}
+
 // TestOutline_MatchesChromiumTree compares the outline computed in the page
 // with the one rendered from Chromium's accessibility tree, line by line
 // (ref numbers aside), on every fixture page and a page of varied markup.
 func TestOutline_MatchesChromiumTree(t *testing.T) {
-	needBrowser(t)
 	srv := site.Start(t)
-	rich := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(richPage))
-	}))
-	defer rich.Close()
-	ctx := ctxT(t)
-	s := testMgr.Session("outline-oracle")
-	defer testMgr.CloseSession("outline-oracle")
+	rich := pageServer(t, richPage)
+	s, ctx := openSession(t, "outline-oracle")
 	pages := []string{srv.At("/form.html"), srv.At("/table.html"), srv.At("/article.html"), srv.At("/long.html"),
-		srv.At("/script.html"), srv.At("/dialog.html"), srv.At("/"), srv.At("/gbk.html"), srv.At("/robots.txt"), rich.URL + "/rich.html"}
+		srv.At("/script.html"), srv.At("/dialog.html"), srv.At("/"), srv.At("/gbk.html"), srv.At("/robots.txt"), rich + "/rich.html"}
 	for _, u := range pages {
-		if _, err := s.Navigate(ctx, u); err != nil {
-			t.Fatal(err)
-		}
-		tab, err := s.tab(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree, err := tab.pageTree(ctx, "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		tab, tree := openTree(ctx, t, s, u)
 		got, _ := renderOutline(tree.Root)
 		want, _ := renderOutline(chromiumTree(t, tab))
-		g := refNumber.ReplaceAllString(strings.Join(got, "\n"), "[ref]")
-		w := refNumber.ReplaceAllString(strings.Join(want, "\n"), "[ref]")
+		g, w := withoutRefNumbers(got), withoutRefNumbers(want)
 		if g != w {
 			t.Errorf("%s: outline differs from Chromium's tree\n--- dom\n%s\n--- chromium\n%s", u, g, w)
 		}
@@ -216,29 +218,16 @@ window.pageSecret = 'main-world';
 
 func hostileServer(t *testing.T) string {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(hostilePage))
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + "/hostile.html"
+	return pageServer(t, hostilePage) + "/hostile.html"
 }
 
 // TestOutline_PageCannotBreakOrForgeRefs: the outline runs in an isolated
 // world, so a page that replaces built-ins or plants a ref table neither
 // breaks the snapshot nor redirects a ref to another element.
 func TestOutline_PageCannotBreakOrForgeRefs(t *testing.T) {
-	needBrowser(t)
-	ctx := ctxT(t)
-	s := testMgr.Session("outline-hostile")
-	defer testMgr.CloseSession("outline-hostile")
-	if _, err := s.Navigate(ctx, hostileServer(t)); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := s.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := openSession(t, "outline-hostile")
+	navigate(ctx, t, s, hostileServer(t))
+	snap := snapshot(ctx, t, s, SnapshotOptions{})
 	if strings.Contains(snap.Text, "Forged") || !strings.Contains(snap.Text, `button "Real"`) || !strings.Contains(snap.Text, `button "Trap"`) {
 		t.Fatalf("outline:\n%s", snap.Text)
 	}
@@ -255,25 +244,14 @@ func TestOutline_PageCannotBreakOrForgeRefs(t *testing.T) {
 // TestRefs_SurvivePushState: a same-document navigation (an SPA route
 // change) keeps the refs of the document's elements.
 func TestRefs_SurvivePushState(t *testing.T) {
-	needBrowser(t)
-	ctx := ctxT(t)
-	s := testMgr.Session("outline-spa")
-	defer testMgr.CloseSession("outline-spa")
-	if _, err := s.Navigate(ctx, hostileServer(t)); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := s.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := openSession(t, "outline-spa")
+	navigate(ctx, t, s, hostileServer(t))
+	snap := snapshot(ctx, t, s, SnapshotOptions{})
 	real := refFor(t, snap.Text, `button "Real"`)
 	if _, err := s.Click(ctx, Target{Ref: refFor(t, snap.Text, `link "Go elsewhere"`)}, ClickOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	again, err := s.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := snapshot(ctx, t, s, SnapshotOptions{})
 	if !strings.HasSuffix(again.URL, "/elsewhere") || refFor(t, again.Text, `button "Real"`) != real {
 		t.Fatalf("after pushState %s:\n%s", again.URL, again.Text)
 	}
@@ -292,13 +270,8 @@ func TestRefs_EvaluateRunsInPageWorld(t *testing.T) {
 	defer m.Close()
 	ctx := ctxT(t)
 	s := m.Session("outline-eval")
-	if _, err := s.Navigate(ctx, hostileServer(t)); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := s.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	navigate(ctx, t, s, hostileServer(t))
+	snap := snapshot(ctx, t, s, SnapshotOptions{})
 	got, err := s.Evaluate(ctx, `function() { return window.pageSecret + ':' + this.id }`, Target{Ref: refFor(t, snap.Text, `button "Real"`)})
 	if err != nil || got != "main-world:real" {
 		t.Fatalf("evaluate by ref: %v %v", got, err)
@@ -323,22 +296,10 @@ func TestQuote_SquashesLikeFields(t *testing.T) {
 // as a textbox with a ref (Chromium's tree shows only its text), and typing
 // by that ref edits it.
 func TestOutline_EditableRegionIsATextbox(t *testing.T) {
-	needBrowser(t)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(`<!doctype html><title>Edit</title><div contenteditable="true" aria-label="Body"></div>`))
-	}))
-	defer srv.Close()
-	ctx := ctxT(t)
-	s := testMgr.Session("outline-edit")
-	defer testMgr.CloseSession("outline-edit")
-	if _, err := s.Navigate(ctx, srv.URL); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := s.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	url := pageServer(t, `<!doctype html><title>Edit</title><div contenteditable="true" aria-label="Body"></div>`)
+	s, ctx := openSession(t, "outline-edit")
+	navigate(ctx, t, s, url)
+	snap := snapshot(ctx, t, s, SnapshotOptions{})
 	if _, err := s.Type(ctx, Target{Ref: refFor(t, snap.Text, `textbox "Body"`)}, "hello there", false, false); err != nil {
 		t.Fatal(err)
 	}
@@ -352,29 +313,12 @@ func TestOutline_EditableRegionIsATextbox(t *testing.T) {
 // field value are cut in the page, and the outline shows them as before
 // (cut at 2,000 and 200 runes).
 func TestOutline_HugeTextIsCappedInThePage(t *testing.T) {
-	needBrowser(t)
 	big := strings.Repeat("word ", 400000) // 2 MB
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(`<!doctype html><title>Big</title><p>` + big + `</p><textarea aria-label="Big field">` + big + `</textarea>`))
-	}))
-	defer srv.Close()
-	ctx := ctxT(t)
-	s := testMgr.Session("outline-big")
-	defer testMgr.CloseSession("outline-big")
-	if _, err := s.Navigate(ctx, srv.URL); err != nil {
-		t.Fatal(err)
-	}
-	tab, err := s.tab(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := tab.pageTree(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	url := pageServer(t, `<!doctype html><title>Big</title><p>`+big+`</p><textarea aria-label="Big field">`+big+`</textarea>`)
+	s, ctx := openSession(t, "outline-big")
+	_, tree := openTree(ctx, t, s, url)
 	lines, _ := renderOutline(tree.Root)
-	got := refNumber.ReplaceAllString(strings.Join(lines, "\n"), "[ref]")
+	got := withoutRefNumbers(lines)
 	want := "- text: " + quote(big, 2000) + "\n" + `- textbox "Big field" [ref] value=` + quote(big, 200)
 	if got != want {
 		t.Fatalf("outline:\n%.500s", got)

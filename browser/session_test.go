@@ -2,7 +2,6 @@ package browser
 
 import (
 	"bytes"
-	"context"
 	"image/png"
 	"os"
 	"os/exec"
@@ -17,49 +16,15 @@ import (
 	"github.com/clawbridge/clawbridge/internal/toolerr"
 )
 
-func ctxT(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-// refFor finds the ref of the first outline line containing all parts.
-func refFor(t *testing.T, snap string, parts ...string) string {
-	t.Helper()
-	for _, l := range strings.Split(snap, "\n") {
-		ok := true
-		for _, p := range parts {
-			if !strings.Contains(l, p) {
-				ok = false
-				break
-			}
-		}
-		if i := strings.Index(l, "[ref="); ok && i >= 0 {
-			return l[i+5 : i+strings.IndexByte(l[i:], ']')]
-		}
-	}
-	t.Fatalf("no ref for %v in snapshot:\n%s", parts, snap)
-	return ""
-}
-
 func TestFormFlow(t *testing.T) {
-	needBrowser(t)
 	srv := site.Start(t)
-	ctx := ctxT(t)
-	s := testMgr.Session("form-flow")
-	defer testMgr.CloseSession("form-flow")
+	s, ctx := openSession(t, "form-flow")
 
-	res, err := s.Navigate(ctx, srv.At("/form.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := navigate(ctx, t, s, srv.At("/form.html"))
 	if res.Title != "Sign up" {
 		t.Fatalf("title %q", res.Title)
 	}
-	snap, err := s.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := snapshot(ctx, t, s, SnapshotOptions{})
 	for _, want := range []string{`heading "Sign up" [level=1]`, `textbox "Full name" [required]`, `combobox "Country"`, `button "Later" [disabled]`, `checkbox "Subscribe to news"`} {
 		if !strings.Contains(snap.Text, want) {
 			t.Errorf("snapshot lacks %q:\n%s", want, snap.Text)
@@ -85,14 +50,11 @@ func TestFormFlow(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The value shows in the next snapshot, and a diff shows only changes.
-	diff, err := s.Snapshot(ctx, SnapshotOptions{Diff: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	diff := snapshot(ctx, t, s, SnapshotOptions{Diff: true})
 	if !diff.Diff || !strings.Contains(diff.Text, `value="Ada Lovelace"`) || strings.Contains(diff.Text, "Sign up") || len(diff.Text) >= len(snap.Text) {
 		t.Errorf("diff snapshot:\n%s", diff.Text)
 	}
-	res, err = s.Click(ctx, Target{Ref: refFor(t, snap.Text, `button "Send"`)}, ClickOptions{})
+	res, err := s.Click(ctx, Target{Ref: refFor(t, snap.Text, `button "Send"`)}, ClickOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,23 +81,15 @@ func TestFormFlow(t *testing.T) {
 }
 
 func TestStaleRemovedElement(t *testing.T) {
-	needBrowser(t)
 	srv := site.Start(t)
-	ctx := ctxT(t)
-	s := testMgr.Session("stale")
-	defer testMgr.CloseSession("stale")
-	if _, err := s.Navigate(ctx, srv.At("/form.html")); err != nil {
-		t.Fatal(err)
-	}
-	snap, err := s.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := openSession(t, "stale")
+	navigate(ctx, t, s, srv.At("/form.html"))
+	snap := snapshot(ctx, t, s, SnapshotOptions{})
 	ref := refFor(t, snap.Text, `button "Remove me"`)
 	if _, err := s.Click(ctx, Target{Ref: ref}, ClickOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Click(ctx, Target{Ref: ref}, ClickOptions{})
+	_, err := s.Click(ctx, Target{Ref: ref}, ClickOptions{})
 	if e, ok := toolerr.As(err); !ok || !strings.Contains(e.Message, "removed") {
 		t.Fatalf("want stale-ref error, got %v", err)
 	}
@@ -146,11 +100,8 @@ func TestStaleRemovedElement(t *testing.T) {
 }
 
 func TestExtractTableAndForms(t *testing.T) {
-	needBrowser(t)
 	srv := site.Start(t)
-	ctx := ctxT(t)
-	s := testMgr.Session("extract")
-	defer testMgr.CloseSession("extract")
+	s, ctx := openSession(t, "extract")
 	ex, err := s.Extract(ctx, srv.At("/table.html"), ExtractOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -180,14 +131,9 @@ func TestExtractTableAndForms(t *testing.T) {
 }
 
 func TestTabsWaitScreenshotPDF(t *testing.T) {
-	needBrowser(t)
 	srv := site.Start(t)
-	ctx := ctxT(t)
-	s := testMgr.Session("tabs")
-	defer testMgr.CloseSession("tabs")
-	if _, err := s.Navigate(ctx, srv.At("/table.html")); err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := openSession(t, "tabs")
+	navigate(ctx, t, s, srv.At("/table.html"))
 	r2, err := s.NewTab(ctx, srv.At("/script.html"))
 	if err != nil {
 		t.Fatal(err)
@@ -254,25 +200,14 @@ func TestTabsWaitScreenshotPDF(t *testing.T) {
 }
 
 func TestLongPagePaging(t *testing.T) {
-	needBrowser(t)
 	srv := site.Start(t)
-	ctx := ctxT(t)
-	s := testMgr.Session("long")
-	defer testMgr.CloseSession("long")
-	if _, err := s.Navigate(ctx, srv.At("/long.html")); err != nil {
-		t.Fatal(err)
-	}
-	first, err := s.Snapshot(ctx, SnapshotOptions{Limit: 8000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := openSession(t, "long")
+	navigate(ctx, t, s, srv.At("/long.html"))
+	first := snapshot(ctx, t, s, SnapshotOptions{Limit: 8000})
 	if len(first.Text) > 8000 || !first.Truncated || first.TotalChars < 200<<10 || first.NextOffset == 0 {
 		t.Fatalf("first window: len=%d total=%d next=%d", len(first.Text), first.TotalChars, first.NextOffset)
 	}
-	second, err := s.Snapshot(ctx, SnapshotOptions{Offset: first.NextOffset, Limit: 8000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	second := snapshot(ctx, t, s, SnapshotOptions{Offset: first.NextOffset, Limit: 8000})
 	if len(second.Text) > 8000 || second.Text == "" || strings.HasPrefix(second.Text, " ") && !strings.HasPrefix(strings.TrimLeft(second.Text, " "), "-") {
 		t.Fatalf("second window starts mid-line: %q", second.Text[:80])
 	}
@@ -289,16 +224,10 @@ func TestDialogsAndCookiesIsolation(t *testing.T) {
 	a, b := testMgr.Session("alice"), testMgr.Session("bob")
 	defer testMgr.CloseSession("alice")
 	defer testMgr.CloseSession("bob")
-	if _, err := a.Navigate(ctx, srv.At("/cookie?set=alice")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.Navigate(ctx, srv.At("/cookie?set=bob")); err != nil {
-		t.Fatal(err)
-	}
+	navigate(ctx, t, a, srv.At("/cookie?set=alice"))
+	navigate(ctx, t, b, srv.At("/cookie?set=bob"))
 	for s, want := range map[*Session]string{a: "cookie=alice", b: "cookie=bob"} {
-		if _, err := s.Navigate(ctx, srv.At("/cookie")); err != nil {
-			t.Fatal(err)
-		}
+		navigate(ctx, t, s, srv.At("/cookie"))
 		ex, err := s.Extract(ctx, "", ExtractOptions{MaxText: 100})
 		if err != nil {
 			t.Fatal(err)
@@ -308,9 +237,7 @@ func TestDialogsAndCookiesIsolation(t *testing.T) {
 		}
 	}
 	// Dialogs are answered and reported.
-	if _, err := a.Navigate(ctx, srv.At("/dialog.html")); err != nil {
-		t.Fatal(err)
-	}
+	navigate(ctx, t, a, srv.At("/dialog.html"))
 	a.TakeEvents()
 	if _, err := a.Click(ctx, Target{Selector: "#confirm"}, ClickOptions{}); err != nil {
 		t.Fatal(err)
@@ -350,11 +277,8 @@ func TestDialogsAndCookiesIsolation(t *testing.T) {
 }
 
 func TestGuardRefusals(t *testing.T) {
-	needBrowser(t)
 	srv := site.Start(t)
-	ctx := ctxT(t)
-	s := testMgr.Session("guard")
-	defer testMgr.CloseSession("guard")
+	s, ctx := openSession(t, "guard")
 	for _, u := range []string{"http://10.0.0.1/", "http://localhost:1/", "file:///etc/passwd", "http://169.254.169.254/latest/meta-data"} {
 		_, err := s.Navigate(ctx, u)
 		if e, ok := toolerr.As(err); !ok || e.Code != toolerr.CodeDenied {
@@ -366,9 +290,7 @@ func TestGuardRefusals(t *testing.T) {
 		t.Fatalf("redirect to private: want denied, got %v", err)
 	}
 	s.TakeEvents()
-	if _, err := s.Navigate(ctx, srv.At("/private-image.html")); err != nil {
-		t.Fatal(err)
-	}
+	navigate(ctx, t, s, srv.At("/private-image.html"))
 	ev := s.TakeEvents()
 	if len(ev.Blocked) == 0 || !strings.Contains(ev.Blocked[0].URL, "10.255.0.1") {
 		t.Fatalf("subresource to private address not reported blocked: %+v", ev)
@@ -413,14 +335,9 @@ func TestWindowAndDiff(t *testing.T) {
 }
 
 func TestZCrashRecovery(t *testing.T) {
-	needBrowser(t)
 	srv := site.Start(t)
-	ctx := ctxT(t)
-	s := testMgr.Session("crash")
-	defer testMgr.CloseSession("crash")
-	if _, err := s.Navigate(ctx, srv.At("/table.html")); err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := openSession(t, "crash")
+	navigate(ctx, t, s, srv.At("/table.html"))
 	pid := testMgr.PID()
 	if pid == 0 {
 		t.Fatal("no browser pid")
@@ -432,10 +349,7 @@ func TestZCrashRecovery(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	s.TakeEvents()
-	res, err := s.Navigate(ctx, srv.At("/form.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := navigate(ctx, t, s, srv.At("/form.html"))
 	ev := s.TakeEvents()
 	if !strings.Contains(ev.Notice, "crashed") || !strings.Contains(ev.Notice, "lost") {
 		t.Errorf("notice: %q", ev.Notice)

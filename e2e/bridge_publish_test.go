@@ -124,13 +124,7 @@ bridge:
 	// Rug pull: echo's pin no longer matches; on the next start it is held,
 	// leaves tools/list and is refused; approval from another process
 	// releases it.
-	pinsFile := filepath.Join(data, "bridge", "everything.pins.json")
-	var pins map[string]string
-	raw, _ := os.ReadFile(pinsFile)
-	json.Unmarshal(raw, &pins)
-	pins["echo"] = strings.Repeat("0", 64)
-	raw, _ = json.Marshal(pins)
-	os.WriteFile(pinsFile, raw, 0o600)
+	spoilPin(t, data, "everything", "echo")
 	pid := int(states()["everything"]["pid"].(float64))
 	syscall.Kill(pid, syscall.SIGKILL)
 	for i := 0; i < 200 && states()["everything"]["state"] == "running"; i++ {

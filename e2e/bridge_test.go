@@ -22,6 +22,26 @@ import (
 	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 )
 
+// spoilPin overwrites the pin of a downstream tool in the data dir, as if
+// its definition had changed since it was approved.
+func spoilPin(t *testing.T, data, server, tool string) {
+	t.Helper()
+	pinsFile := filepath.Join(data, "bridge", server+".pins.json")
+	var pins map[string]string
+	raw, err := os.ReadFile(pinsFile)
+	if err == nil {
+		err = json.Unmarshal(raw, &pins)
+	}
+	if err != nil {
+		t.Fatalf("pins of %s: %v", server, err)
+	}
+	pins[tool] = strings.Repeat("0", 64)
+	raw, _ = json.Marshal(pins)
+	if err := os.WriteFile(pinsFile, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestBridge_DownstreamThroughMCP(t *testing.T) {
 	js := bridgetest.Script(t, "server-everything")
 	dir := t.TempDir()
@@ -107,13 +127,7 @@ func TestBridge_DownstreamThroughMCP(t *testing.T) {
 
 	// A changed definition (its pin no longer matches) is held on the next
 	// start, refused, and released by `clawbridge bridge approve`.
-	pinsFile := filepath.Join(data, "bridge", "everything.pins.json")
-	var pins map[string]string
-	raw, _ := os.ReadFile(pinsFile)
-	json.Unmarshal(raw, &pins)
-	pins["echo"] = strings.Repeat("0", 64)
-	raw, _ = json.Marshal(pins)
-	os.WriteFile(pinsFile, raw, 0o600)
+	spoilPin(t, data, "everything", "echo")
 	kill(int(servers()["pid"].(float64)))
 	r = call("echo", map[string]any{"message": "x"})
 	if !r.IsError || !strings.Contains(text(r), "bridge approve everything") {

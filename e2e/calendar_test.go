@@ -19,20 +19,11 @@ func TestCalendar_ImportCreateQueryExportThroughMCP(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "c.yaml")
 	os.WriteFile(cfg, []byte("exposure:\n  mode: full\ntools:\n  calendar:\n    timezone: America/Los_Angeles\n"), 0o600)
 	e := newEnv(t, "CLAWBRIDGE_CONFIG="+cfg)
-	raw, err := os.ReadFile(filepath.Join("..", "fixtures", "calendar", "exchange2010_pacific.ics"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.MkdirAll(e.workspace, 0o755)
-	os.WriteFile(filepath.Join(e.workspace, "outlook.ics"), raw, 0o644)
+	workspaceFixture(t, e, "calendar/exchange2010_pacific.ics", "outlook.ics")
 	c := stdioClient(t, e, mcp.ProtocolVersion20250618)
 	call := func(args map[string]any) map[string]any {
 		t.Helper()
-		r := callTool(t, c, "calendar", args)
-		if r.IsError {
-			t.Fatalf("%v: %s", args, text(r))
-		}
-		return r.StructuredContent.(map[string]any)
+		return callOK(t, c, "calendar", args)
 	}
 	starts := func(m map[string]any) []string {
 		var out []string
@@ -59,12 +50,8 @@ func TestCalendar_ImportCreateQueryExportThroughMCP(t *testing.T) {
 		t.Fatalf("free slots %v, want %v", slots, want)
 	}
 
-	r := callTool(t, c, "calendar", map[string]any{"action": "create", "title": "x", "start": "2017-03-12T02:30"})
-	sc, _ := r.StructuredContent.(map[string]any)
-	errObj, _ := sc["error"].(map[string]any)
-	if !r.IsError || errObj["field"] != "start" {
-		t.Fatalf("a time in the DST gap: %s", text(r))
-	}
+	// A time in the DST gap.
+	callRefused(t, c, "calendar", map[string]any{"action": "create", "title": "x", "start": "2017-03-12T02:30"}, "start")
 
 	out := call(map[string]any{"action": "export_ics", "output": "mine.ics"})
 	call(map[string]any{"action": "import_ics", "path": out["path"], "calendar": "copy"})

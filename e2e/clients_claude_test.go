@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 	"github.com/clawbridge/clawbridge/internal/standin"
 )
@@ -31,12 +29,7 @@ func TestClient_ClaudeCode(t *testing.T) {
 			} else {
 				r = newClientRun(t, "claude-code", tr)
 			}
-			instr := initialize(t, stdioClient(t, r.e, mcp.LATEST_PROTOCOL_VERSION), mcp.LATEST_PROTOCOL_VERSION).Instructions
-			m, err := standin.Start("anthropic", r.script(t, nil))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer m.Close()
+			m, instr := r.startModel(t, "anthropic", nil)
 			server := map[string]any{"command": binPath, "args": []string{"serve"}, "env": r.serverEnv()}
 			switch r.transport {
 			case "http":

@@ -11,10 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
-	"github.com/clawbridge/clawbridge/internal/standin"
 )
 
 func TestClient_Codex(t *testing.T) {
@@ -31,12 +28,7 @@ func TestClient_Codex(t *testing.T) {
 			} else {
 				r = newClientRun(t, "codex", tr)
 			}
-			instr := initialize(t, stdioClient(t, r.e, mcp.LATEST_PROTOCOL_VERSION), mcp.LATEST_PROTOCOL_VERSION).Instructions
-			m, err := standin.Start("openai", r.script(t, nil))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer m.Close()
+			m, instr := r.startModel(t, "openai", nil)
 			home := t.TempDir()
 			server := fmt.Sprintf("command = %q\nargs = [\"serve\"]\n", binPath)
 			if tr == "http" {

@@ -10,10 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
-	"github.com/clawbridge/clawbridge/internal/standin"
 )
 
 func TestClient_GeminiCLI(t *testing.T) {
@@ -30,14 +27,9 @@ func TestClient_GeminiCLI(t *testing.T) {
 			} else {
 				r = newClientRun(t, "gemini-cli", tr)
 			}
-			instr := initialize(t, stdioClient(t, r.e, mcp.LATEST_PROTOCOL_VERSION), mcp.LATEST_PROTOCOL_VERSION).Instructions
 			// Gemini CLI adds wait_for_previous to every tool's schema and
 			// its model fills it in: the stand-in does too.
-			m, err := standin.Start("gemini", r.script(t, map[string]any{"wait_for_previous": true}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer m.Close()
+			m, instr := r.startModel(t, "gemini", map[string]any{"wait_for_previous": true})
 			server := map[string]any{"command": binPath, "args": []string{"serve"}, "env": r.serverEnv(), "trust": true}
 			switch tr {
 			case "http":

@@ -22,6 +22,7 @@ import (
 
 	"github.com/clawbridge/clawbridge/exposure"
 	"github.com/clawbridge/clawbridge/internal/standin"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // clientRun is one client session against one transport.
@@ -53,6 +54,20 @@ func newClientRun(t *testing.T, client, transport string, config ...string) *cli
 		r.url = httpServer(t, r.e)
 	}
 	return r
+}
+
+// startModel starts the provider's stand-in model with r's script and
+// returns it with the server's instructions, which the client shows its
+// model; the stand-in stops when the test ends.
+func (r *clientRun) startModel(t *testing.T, provider string, extraArgs map[string]any) (*standin.Model, string) {
+	t.Helper()
+	instr := initialize(t, stdioClient(t, r.e, mcp.LATEST_PROTOCOL_VERSION), mcp.LATEST_PROTOCOL_VERSION).Instructions
+	m, err := standin.Start(provider, r.script(t, extraArgs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m, instr
 }
 
 // serverEnv is the environment the client must give the stdio server.

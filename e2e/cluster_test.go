@@ -84,16 +84,6 @@ func callErr(ctx context.Context, cl *client.Client, name string, args map[strin
 	return cl.CallTool(ctx, req)
 }
 
-func resultText(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
-
 // confirmToken asks for the high call and returns the preview's token.
 func confirmToken(r *mcp.CallToolResult) string {
 	if m, ok := r.StructuredContent.(map[string]any); ok {
@@ -114,8 +104,8 @@ func TestCluster_StatelessClientsShareViewsAndConfirmations(t *testing.T) {
 	if err != nil || r.IsError {
 		t.Fatalf("find_tools: %v %v", err, r)
 	}
-	if !strings.Contains(resultText(r), "pdf_tool") {
-		t.Fatalf("find_tools: %s", resultText(r))
+	if !strings.Contains(text(r), "pdf_tool") {
+		t.Fatalf("find_tools: %s", text(r))
 	}
 	routed := names(t, c.client(t))
 	if !slices.Equal(routed, full) {
@@ -139,7 +129,7 @@ func TestCluster_StatelessClientsShareViewsAndConfirmations(t *testing.T) {
 		}
 		args["confirm_token"] = tok
 		if r, err := callErr(ctxT(t), c.client(t), "shell", args); err != nil || r.IsError {
-			t.Fatalf("redeem: %v %s", err, resultText(r))
+			t.Fatalf("redeem: %v %s", err, text(r))
 		}
 		if st, err := os.Stat(filepath.Join(c.Dir, "workspace", dir)); err != nil || !st.IsDir() {
 			t.Fatalf("the confirmed call did not run: %v", err)
@@ -201,8 +191,8 @@ func TestCluster_KillingAnInstanceLosesNoConfirmationOrTrace(t *testing.T) {
 				if r == nil {
 					return
 				}
-				if r.IsError && !strings.Contains(resultText(r), "already used") {
-					t.Errorf("%s: redeem: %s", dir, resultText(r))
+				if r.IsError && !strings.Contains(text(r), "already used") {
+					t.Errorf("%s: redeem: %s", dir, text(r))
 				}
 				if _, err := os.Stat(filepath.Join(c.Dir, "workspace", dir)); err != nil {
 					t.Errorf("%s: the confirmed call did not run: %v", dir, err)

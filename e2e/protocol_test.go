@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -158,6 +159,42 @@ func httpServer(t *testing.T, e *env, args ...string) string {
 	return ""
 }
 
+// callOK calls a tool that must succeed and returns its structured result.
+func callOK(t *testing.T, c *client.Client, name string, args map[string]any) map[string]any {
+	t.Helper()
+	r := callTool(t, c, name, args)
+	if r.IsError {
+		t.Fatalf("%s %v: %s", name, args, text(r))
+	}
+	return r.StructuredContent.(map[string]any)
+}
+
+// callRefused calls a tool that must answer with an error naming field.
+func callRefused(t *testing.T, c *client.Client, name string, args map[string]any, field string) {
+	t.Helper()
+	r := callTool(t, c, name, args)
+	sc, _ := r.StructuredContent.(map[string]any)
+	errObj, _ := sc["error"].(map[string]any)
+	if !r.IsError || errObj["field"] != field {
+		t.Fatalf("%s %v: want an error naming %q, got %s", name, args, field, text(r))
+	}
+}
+
+// workspaceFixture copies fixtures/<rel> into e's workspace as name.
+func workspaceFixture(t *testing.T, e *env, rel, name string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "fixtures", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(e.workspace, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.workspace, name), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func callTool(t *testing.T, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
 	req := mcp.CallToolRequest{}
@@ -170,15 +207,8 @@ func callTool(t *testing.T, c *client.Client, name string, args map[string]any) 
 	return res
 }
 
-func text(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
+// text is the result's text content, joined.
+func text(r *mcp.CallToolResult) string { return bridgetest.Text(r) }
 
 func toolNames(t *testing.T, c *client.Client) []string {
 	t.Helper()
@@ -477,21 +507,30 @@ func TestStdioClientRoots_NarrowWorkspace(t *testing.T) {
 	write := func(t *testing.T, c *client.Client, path string) *mcp.CallToolResult {
 		return callTool(t, c, "file", map[string]any{"action": "write", "path": path, "text": "rooted"})
 	}
-	landed := func(t *testing.T, p string) {
+	// writes writes path and checks the file landed at landsAt.
+	writes := func(t *testing.T, c *client.Client, path, landsAt string) {
 		t.Helper()
-		if b, err := os.ReadFile(p); err != nil || string(b) != "rooted" {
-			t.Fatalf("file did not land in %s: %v", p, err)
+		if r := write(t, c, path); r.IsError {
+			t.Fatalf("write %s: %s", path, text(r))
 		}
+		if b, err := os.ReadFile(landsAt); err != nil || string(b) != "rooted" {
+			t.Fatalf("file did not land in %s: %v", landsAt, err)
+		}
+	}
+	// refused checks that writing the absolute path fails and leaves nothing.
+	refused := func(t *testing.T, c *client.Client, path, why string) {
+		t.Helper()
+		if r := write(t, c, path); !r.IsError {
+			t.Fatalf("%s: %s", why, text(r))
+		}
+		noFileAt(t, path)
 	}
 	t.Run("inside a configured root narrows to it", func(t *testing.T) {
 		e := newEnv(t)
 		project := filepath.Join(e.workspace, "project")
 		os.MkdirAll(project, 0o755)
 		c := stdioClient(t, e, "2025-11-25", client.WithRootsHandler(rootsOf{project}))
-		if r := write(t, c, "from-roots.txt"); r.IsError {
-			t.Fatalf("write: %s", text(r))
-		}
-		landed(t, filepath.Join(project, "from-roots.txt"))
+		writes(t, c, "from-roots.txt", filepath.Join(project, "from-roots.txt"))
 		// The rest of the configured workspace is now outside.
 		for _, p := range []string{"../sibling.txt", filepath.Join(e.workspace, "sibling.txt")} {
 			if r := write(t, c, p); !r.IsError {
@@ -504,38 +543,23 @@ func TestStdioClientRoots_NarrowWorkspace(t *testing.T) {
 		e := newEnv(t)
 		elsewhere := t.TempDir()
 		c := stdioClient(t, e, "2025-11-25", client.WithRootsHandler(rootsOf{elsewhere}))
-		if r := write(t, c, filepath.Join(elsewhere, "x.txt")); !r.IsError {
-			t.Fatalf("a disjoint client root widened the workspace: %s", text(r))
-		}
-		noFileAt(t, filepath.Join(elsewhere, "x.txt"))
-		if r := write(t, c, "kept.txt"); r.IsError {
-			t.Fatalf("write: %s", text(r))
-		}
-		landed(t, filepath.Join(e.workspace, "kept.txt"))
+		refused(t, c, filepath.Join(elsewhere, "x.txt"), "a disjoint client root widened the workspace")
+		writes(t, c, "kept.txt", filepath.Join(e.workspace, "kept.txt"))
 	})
 	t.Run("missing root is not created", func(t *testing.T) {
 		e := newEnv(t)
 		missing := filepath.Join(e.workspace, "not", "there")
 		os.MkdirAll(e.workspace, 0o755)
 		c := stdioClient(t, e, "2025-11-25", client.WithRootsHandler(rootsOf{missing}))
-		if r := write(t, c, "kept.txt"); r.IsError {
-			t.Fatalf("write: %s", text(r))
-		}
-		landed(t, filepath.Join(e.workspace, "kept.txt"))
+		writes(t, c, "kept.txt", filepath.Join(e.workspace, "kept.txt"))
 		noFileAt(t, filepath.Join(e.workspace, "not"))
 	})
 	t.Run("configured root inside a client root stays whole", func(t *testing.T) {
 		e := newEnv(t)
 		parent := filepath.Dir(e.workspace)
 		c := stdioClient(t, e, "2025-11-25", client.WithRootsHandler(rootsOf{parent}))
-		if r := write(t, c, filepath.Join(parent, "above.txt")); !r.IsError {
-			t.Fatalf("the client root's parent became writable: %s", text(r))
-		}
-		noFileAt(t, filepath.Join(parent, "above.txt"))
-		if r := write(t, c, "in.txt"); r.IsError {
-			t.Fatalf("write: %s", text(r))
-		}
-		landed(t, filepath.Join(e.workspace, "in.txt"))
+		refused(t, c, filepath.Join(parent, "above.txt"), "the client root's parent became writable")
+		writes(t, c, "in.txt", filepath.Join(e.workspace, "in.txt"))
 	})
 	t.Run("trust_client_roots replaces but never creates", func(t *testing.T) {
 		cfg := filepath.Join(t.TempDir(), "trust.yaml")
@@ -544,10 +568,7 @@ func TestStdioClientRoots_NarrowWorkspace(t *testing.T) {
 		elsewhere := t.TempDir()
 		missing := filepath.Join(elsewhere, "missing")
 		c := stdioClient(t, e, "2025-11-25", client.WithRootsHandler(rootsOf{elsewhere, missing}))
-		if r := write(t, c, "trusted.txt"); r.IsError {
-			t.Fatalf("write: %s", text(r))
-		}
-		landed(t, filepath.Join(elsewhere, "trusted.txt"))
+		writes(t, c, "trusted.txt", filepath.Join(elsewhere, "trusted.txt"))
 		noFileAt(t, missing)
 	})
 }

@@ -39,14 +39,20 @@ func everything(t *testing.T) config.BridgeServer {
 	return config.BridgeServer{Name: "everything", Command: "node", Args: []string{bridgetest.Script(t, "server-everything"), "stdio"}}
 }
 
-func text(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
+// text is the result's text content, joined.
+func text(r *mcp.CallToolResult) string { return bridgetest.Text(r) }
+
+// stopsIn waits up to 5 s for the named server to leave Running and checks
+// the state it lands in.
+func stopsIn(t *testing.T, m *Manager, name string, want State, when string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for stateOf(m, name).State == Running && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
 	}
-	return b.String()
+	if st := stateOf(m, name); st.State != want {
+		t.Fatalf("%s: %+v", when, st)
+	}
 }
 
 func stateOf(m *Manager, name string) Status {
@@ -117,13 +123,7 @@ func TestBridgeCrash_RestartedOnNextCall(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for stateOf(m, "everything").State == Running && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if st := stateOf(m, "everything"); st.State != Failed {
-		t.Fatalf("after the kill: %+v", st)
-	}
+	stopsIn(t, m, "everything", Failed, "after the kill")
 	res, err := m.Call(context.Background(), "everything", "echo", map[string]any{"message": "two"}, nil)
 	if err != nil {
 		t.Fatalf("the call after the crash: %v", err)
@@ -300,13 +300,7 @@ func TestBridgeIdle_Stopped(t *testing.T) {
 	if _, err := m.Call(context.Background(), "everything", "echo", map[string]any{"message": "a"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for stateOf(m, "everything").State == Running && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if st := stateOf(m, "everything"); st.State != ManifestKnown {
-		t.Fatalf("after idling: %+v", st)
-	}
+	stopsIn(t, m, "everything", ManifestKnown, "after idling")
 	if _, err := m.Call(context.Background(), "everything", "echo", map[string]any{"message": "b"}, nil); err != nil {
 		t.Fatal(err)
 	}

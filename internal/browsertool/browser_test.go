@@ -24,10 +24,17 @@ var mgr *browser.Manager
 
 func TestMain(m *testing.M) { browsertest.Main(m, &mgr) }
 
-func deps(t *testing.T) *tool.Deps {
+// startTool needs Chromium and returns the tool over the shared browser,
+// its deps and the fixture site; the named sessions close when the test ends.
+func startTool(t *testing.T, sessions ...string) (tool.Tool, *tool.Deps, *site.Server) {
 	t.Helper()
 	browsertest.Need(t, mgr)
-	return tooltest.Deps(t, "127.0.0.1")
+	d := tooltest.Deps(t, "127.0.0.1")
+	srv := site.Start(t)
+	for _, name := range sessions {
+		t.Cleanup(func() { mgr.CloseSession(name) })
+	}
+	return New(d, mgr), d, srv
 }
 
 // call runs one action in a session, as the server would.
@@ -88,11 +95,8 @@ func TestToolContract(t *testing.T) {
 }
 
 func TestFlowThroughHandler(t *testing.T) {
-	d := deps(t)
-	srv := site.Start(t)
-	tl := New(d, mgr)
 	const sess = "flow"
-	defer mgr.CloseSession(sess)
+	tl, _, srv := startTool(t, sess)
 
 	must(t, tl, sess, map[string]any{"action": "navigate", "url": srv.At("/form.html")})
 	snap := must(t, tl, sess, map[string]any{"action": "snapshot"})["snapshot"].(string)
@@ -127,11 +131,8 @@ func TestFlowThroughHandler(t *testing.T) {
 }
 
 func TestTabsScreenshotPDFDownload(t *testing.T) {
-	d := deps(t)
-	srv := site.Start(t)
-	tl := New(d, mgr)
 	const sess = "media"
-	defer mgr.CloseSession(sess)
+	tl, d, srv := startTool(t, sess)
 	must(t, tl, sess, map[string]any{"action": "navigate", "url": srv.At("/table.html")})
 	nt := must(t, tl, sess, map[string]any{"action": "tabs", "mode": "new", "url": srv.At("/dialog.html")})
 	tabs := must(t, tl, sess, map[string]any{"action": "tabs"})["tabs"].([]browser.PageInfo)
@@ -200,11 +201,7 @@ func TestTabsScreenshotPDFDownload(t *testing.T) {
 }
 
 func TestSessionsAndGuard(t *testing.T) {
-	d := deps(t)
-	srv := site.Start(t)
-	tl := New(d, mgr)
-	defer mgr.CloseSession("s1")
-	defer mgr.CloseSession("s2")
+	tl, _, srv := startTool(t, "s1", "s2")
 	must(t, tl, "s1", map[string]any{"action": "navigate", "url": srv.At("/cookie?set=one")})
 	must(t, tl, "s2", map[string]any{"action": "navigate", "url": srv.At("/cookie")})
 	snap := must(t, tl, "s2", map[string]any{"action": "snapshot"})["snapshot"].(string)
@@ -226,11 +223,8 @@ func TestSessionsAndGuard(t *testing.T) {
 // is refused with the same "navigate first" answer, writes no file, and
 // opens nothing; after a navigate they work.
 func TestFreshSession_PageActionsSayNavigateFirst(t *testing.T) {
-	d := deps(t)
-	srv := site.Start(t)
-	tl := New(d, mgr)
 	const sess = "fresh"
-	defer mgr.CloseSession(sess)
+	tl, d, srv := startTool(t, sess)
 
 	pageActions := []map[string]any{
 		{"action": "snapshot"},

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/clawbridge/clawbridge/fixtures/site"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -35,11 +34,8 @@ func TestDispatch_EveryActionHasItsOwnVerb(t *testing.T) {
 // work whatever the call's Action field says; nothing re-dispatches on the
 // name inside.
 func TestDispatch_HandlerRunsItsOwnAction(t *testing.T) {
-	d := deps(t)
-	srv := site.Start(t)
-	tl := New(d, mgr)
 	const sess = "dispatch"
-	defer mgr.CloseSession(sess)
+	tl, d, srv := startTool(t, sess)
 	must(t, tl, sess, map[string]any{"action": "navigate", "url": srv.At("/form.html")})
 
 	a, ok := tl.Action("snapshot")

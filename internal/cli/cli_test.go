@@ -5,13 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/clawbridge/clawbridge/tools/tooltest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -114,52 +115,14 @@ func TestDoctorNamesPackages(t *testing.T) {
 // id, from its own store handle on the data dir (as another process would).
 func TestApproveCLI_DecidesWaitingCalls(t *testing.T) {
 	dir := cliEnv(t)
-	a, err := newApp("", func(c *config.Config) { c.Confirm = "approve" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	ws := filepath.Join(dir, "ws")
-	os.MkdirAll(ws, 0o755)
-	waiting := func(file string) (string, chan *mcp.CallToolResult) {
-		os.WriteFile(filepath.Join(ws, file), []byte("x"), 0o600)
-		ch := make(chan *mcp.CallToolResult, 1)
-		go func() { ch <- a.srv.Call(context.Background(), "shell", map[string]any{"argv": []any{"rm", file}}) }()
-		for i := 0; i < 200; i++ {
-			out, err := runCLI(t, "approve")
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, line := range strings.Split(out, "\n") {
-				if strings.Contains(line, file) {
-					return strings.Fields(line)[0], ch
-				}
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		t.Fatal("the waiting call is not listed")
-		return "", nil
-	}
+	a, ws := approvingApp(t, dir)
+	approveOnce(t, ws, startWaitingCall(t, a, ws, "approved.txt"))
 
-	id, ch := waiting("approved.txt")
-	if out, err := runCLI(t, "approve", id); err != nil || !strings.Contains(out, "approved") {
-		t.Fatalf("approve %s: %v %s", id, err, out)
+	call := startWaitingCall(t, a, ws, "rejected.txt")
+	if out, err := runCLI(t, "reject", call.id); err != nil || !strings.Contains(out, "rejected") {
+		t.Fatalf("reject %s: %v %s", call.id, err, out)
 	}
-	if r := <-ch; r.IsError {
-		t.Fatalf("approved call failed: %v", r.Content)
-	}
-	if _, err := os.Stat(filepath.Join(ws, "approved.txt")); !os.IsNotExist(err) {
-		t.Fatal("the approved rm did not run")
-	}
-	if _, err := runCLI(t, "approve", id); err == nil {
-		t.Fatal("an approval was accepted twice")
-	}
-
-	id, ch = waiting("rejected.txt")
-	if out, err := runCLI(t, "reject", id); err != nil || !strings.Contains(out, "rejected") {
-		t.Fatalf("reject %s: %v %s", id, err, out)
-	}
-	if r := <-ch; !r.IsError {
+	if r := <-call.result; !r.IsError {
 		t.Fatal("a rejected call ran")
 	}
 	if _, err := os.Stat(filepath.Join(ws, "rejected.txt")); err != nil {
@@ -167,6 +130,71 @@ func TestApproveCLI_DecidesWaitingCalls(t *testing.T) {
 	}
 	if out, _ := runCLI(t, "approve"); !strings.Contains(out, "no calls are waiting") {
 		t.Fatalf("list after decisions: %s", out)
+	}
+}
+
+// approvingApp is the app on dir's config under the approve policy, closed
+// when the test ends, and its workspace dir/ws.
+func approvingApp(t *testing.T, dir string) (*app, string) {
+	t.Helper()
+	a, err := newApp("", func(c *config.Config) { c.Confirm = "approve" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	ws := filepath.Join(dir, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return a, ws
+}
+
+// waitingCall is a shell call waiting for approval: its id as `clawbridge
+// approve` lists it, the file its rm removes, and where its result arrives.
+type waitingCall struct {
+	id, file string
+	result   chan *mcp.CallToolResult
+}
+
+// startWaitingCall starts `rm file` in ws through a's server, which waits
+// for approval, and finds the call in the CLI's list.
+func startWaitingCall(t *testing.T, a *app, ws, file string) waitingCall {
+	t.Helper()
+	os.WriteFile(filepath.Join(ws, file), []byte("x"), 0o600)
+	ch := make(chan *mcp.CallToolResult, 1)
+	go func() { ch <- a.srv.Call(context.Background(), "shell", map[string]any{"argv": []any{"rm", file}}) }()
+	for i := 0; i < 200; i++ {
+		out, err := runCLI(t, "approve")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Contains(line, file) {
+				// The call's own line; the preview's lines follow it.
+				return waitingCall{id: strings.Fields(line)[0], file: file, result: ch}
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("the waiting call is not listed")
+	return waitingCall{}
+}
+
+// approveOnce approves the call with the CLI, checks that it ran and that
+// a second approval of the same id is refused.
+func approveOnce(t *testing.T, ws string, call waitingCall) {
+	t.Helper()
+	if out, err := runCLI(t, "approve", call.id); err != nil || !strings.Contains(out, "approved") {
+		t.Fatalf("approve %s: %v %s", call.id, err, out)
+	}
+	if r := <-call.result; r.IsError {
+		t.Fatalf("approved call failed: %v", r.Content)
+	}
+	if _, err := os.Stat(filepath.Join(ws, call.file)); !os.IsNotExist(err) {
+		t.Fatal("the approved rm did not run")
+	}
+	if _, err := runCLI(t, "approve", call.id); err == nil {
+		t.Fatal("an approval was accepted twice")
 	}
 }
 

@@ -1,14 +1,11 @@
 package docx_test
 
 import (
-	"archive/zip"
 	"bytes"
-	"encoding/xml"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,36 +61,6 @@ Intro with **bold words**, *italic words* and a [project link](https://example.c
 中文段落：这是一个测试文档。
 `
 
-// parts unzips a docx and checks every XML part is well-formed.
-func parts(t *testing.T, data []byte) map[string]string {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatalf("not a zip: %v", err)
-	}
-	out := map[string]string{}
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(rc)
-		rc.Close()
-		out[f.Name] = string(b)
-		if strings.HasSuffix(f.Name, ".xml") || strings.HasSuffix(f.Name, ".rels") {
-			d := xml.NewDecoder(bytes.NewReader(b))
-			for {
-				if _, err := d.Token(); err == io.EOF {
-					break
-				} else if err != nil {
-					t.Fatalf("%s is not well-formed XML: %v", f.Name, err)
-				}
-			}
-		}
-	}
-	return out
-}
-
 func TestFromMarkdownStructure(t *testing.T) {
 	img := testPNG(t, 2000, 1000)
 	data, err := docx.FromMarkdown([]byte(sampleMD), docx.Options{
@@ -103,7 +70,7 @@ func TestFromMarkdownStructure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := parts(t, data)
+	p := officetest.Parts(t, data)
 	doc := p["word/document.xml"]
 	for _, want := range []string{
 		`<w:pStyle w:val="Heading1"/>`, `<w:pStyle w:val="Heading2"/>`,
@@ -265,7 +232,7 @@ func FuzzFromMarkdown(f *testing.F) {
 		if err != nil {
 			return // only image loading can fail
 		}
-		parts(t, data)
+		officetest.Parts(t, data)
 	})
 }
 

@@ -12,14 +12,24 @@ const (
 	nsR       = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 )
 
+// TypesHead opens [Content_Types].xml with the defaults of a package that
+// embeds images; TypesTail adds the docProps parts and closes it. The pptx
+// writer shares both.
+const (
+	TypesHead = xmlHeader + `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+		`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
+		`<Default Extension="xml" ContentType="application/xml"/>` +
+		`<Default Extension="png" ContentType="image/png"/>` +
+		`<Default Extension="jpeg" ContentType="image/jpeg"/>` +
+		`<Default Extension="gif" ContentType="image/gif"/>`
+	TypesTail = `<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>` +
+		`<Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>` +
+		`</Types>`
+)
+
 func contentTypes(header, footer bool) string {
 	var b strings.Builder
-	b.WriteString(xmlHeader + `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">`)
-	b.WriteString(`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>`)
-	b.WriteString(`<Default Extension="xml" ContentType="application/xml"/>`)
-	b.WriteString(`<Default Extension="png" ContentType="image/png"/>`)
-	b.WriteString(`<Default Extension="jpeg" ContentType="image/jpeg"/>`)
-	b.WriteString(`<Default Extension="gif" ContentType="image/gif"/>`)
+	b.WriteString(TypesHead)
 	wml := "application/vnd.openxmlformats-officedocument.wordprocessingml."
 	b.WriteString(`<Override PartName="/word/document.xml" ContentType="` + wml + `document.main+xml"/>`)
 	b.WriteString(`<Override PartName="/word/styles.xml" ContentType="` + wml + `styles+xml"/>`)
@@ -33,9 +43,7 @@ func contentTypes(header, footer bool) string {
 	if footer {
 		b.WriteString(`<Override PartName="/word/footer1.xml" ContentType="` + wml + `footer+xml"/>`)
 	}
-	b.WriteString(`<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>`)
-	b.WriteString(`<Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>`)
-	b.WriteString(`</Types>`)
+	b.WriteString(TypesTail)
 	return b.String()
 }
 
@@ -49,7 +57,9 @@ const appProps = xmlHeader + `<Properties xmlns="http://schemas.openxmlformats.o
 
 const webSettings = xmlHeader + `<w:webSettings xmlns:w="` + nsW + `"><w:optimizeForBrowser/></w:webSettings>`
 
-func coreProps(title, author string, now time.Time) string {
+// CoreProps is docProps/core.xml with the title, author and creation time;
+// the pptx writer shares it.
+func CoreProps(title, author string, now time.Time) string {
 	ts := now.Format("2006-01-02T15:04:05Z")
 	return xmlHeader + `<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">` +
 		`<dc:title>` + esc(title) + `</dc:title><dc:creator>` + esc(author) + `</dc:creator>` +

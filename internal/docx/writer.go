@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
+
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // Write renders blocks into a .docx file.
@@ -211,7 +212,7 @@ func (w *writer) run(r Run, bold bool, style string) {
 	if r.Strike {
 		rp.WriteString(`<w:strike/>`)
 	}
-	if hasCJK(r.Text) {
+	if wording.HasCJK(r.Text) {
 		rp.WriteString(`<w:lang w:eastAsia="zh-CN"/>`)
 	}
 	w.body.WriteString("<w:r>")
@@ -409,15 +410,6 @@ func (w *writer) toc(t TOC) {
 	}
 }
 
-func hasCJK(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) || (r >= 0x3000 && r <= 0x303F) || (r >= 0xFF00 && r <= 0xFFEF) {
-			return true
-		}
-	}
-	return false
-}
-
 // esc escapes text for XML and drops characters XML 1.0 cannot carry.
 func esc(s string) string { return EscapeXML(s) }
 
@@ -464,7 +456,7 @@ func (w *writer) pack() ([]byte, error) {
 	files := []struct{ name, content string }{
 		{"[Content_Types].xml", contentTypes(hasHeader, hasFooter)},
 		{"_rels/.rels", rootRels},
-		{"docProps/core.xml", coreProps(w.opts.Title, w.opts.Author, time.Now().UTC())},
+		{"docProps/core.xml", CoreProps(w.opts.Title, w.opts.Author, time.Now().UTC())},
 		{"docProps/app.xml", appProps},
 		{"word/document.xml", w.document(hasHeader, hasFooter)},
 		{"word/_rels/document.xml.rels", w.documentRels(hasHeader, hasFooter)},

@@ -26,18 +26,11 @@ func HasComments(data []byte) bool {
 // keeping its newlines.
 func blankComments(data []byte) []byte {
 	out := bytes.Clone(data)
-	inString := false
 	for i := 0; i < len(out); i++ {
 		c := out[i]
 		switch {
-		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
 		case c == '"':
-			inString = true
+			i = stringEnd(out, i)
 		case c == '/' && i+1 < len(out) && out[i+1] == '/':
 			for ; i < len(out) && out[i] != '\n'; i++ {
 				out[i] = ' '
@@ -62,18 +55,11 @@ func blankComments(data []byte) []byte {
 // dropTrailingCommas blanks a comma that only whitespace separates from a
 // closing } or ]. data holds no comments.
 func dropTrailingCommas(data []byte) []byte {
-	inString := false
 	for i := 0; i < len(data); i++ {
 		c := data[i]
 		switch {
-		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
 		case c == '"':
-			inString = true
+			i = stringEnd(data, i)
 		case c == ',':
 			j := skipSpace(data, i+1)
 			if j < len(data) && (data[j] == '}' || data[j] == ']') {
@@ -82,6 +68,20 @@ func dropTrailingCommas(data []byte) []byte {
 		}
 	}
 	return data
+}
+
+// stringEnd is the offset of the quote that closes the string opening at
+// i, or len(data) when the string is not closed.
+func stringEnd(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return len(data)
 }
 
 func skipSpace(data []byte, i int) int {

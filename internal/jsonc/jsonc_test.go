@@ -1,6 +1,7 @@
 package jsonc
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -91,6 +92,11 @@ func TestStandard_KeepsOffsetsAndStrings(t *testing.T) {
 	var v map[string]any
 	if err := json.Unmarshal(out, &v); err != nil || v["a"] != "x // y /* z */" {
 		t.Fatalf("%v %v", err, v)
+	}
+	// An escaped quote does not end the string: what follows it is text.
+	esc := []byte(`{"e": "q\" // ,]", "f": "\\"}`)
+	if got := Standard(esc); !bytes.Equal(got, esc) {
+		t.Fatalf("escaped quote: %s", got)
 	}
 	if HasComments([]byte(`{"a": "//"}`)) || !HasComments([]byte(in)) {
 		t.Fatal("HasComments")

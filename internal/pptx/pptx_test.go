@@ -1,13 +1,10 @@
 package pptx_test
 
 import (
-	"archive/zip"
 	"bytes"
-	"encoding/xml"
 	"fmt"
 	"image"
 	"image/png"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,32 +24,6 @@ func pngBytes(t *testing.T, w, h int) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
-}
-
-func unzip(t *testing.T, data []byte) map[string]string {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, f := range zr.File {
-		rc, _ := f.Open()
-		b, _ := io.ReadAll(rc)
-		rc.Close()
-		out[f.Name] = string(b)
-		if strings.HasSuffix(f.Name, ".xml") || strings.HasSuffix(f.Name, ".rels") {
-			d := xml.NewDecoder(bytes.NewReader(b))
-			for {
-				if _, err := d.Token(); err == io.EOF {
-					break
-				} else if err != nil {
-					t.Fatalf("%s: not well-formed: %v", f.Name, err)
-				}
-			}
-		}
-	}
-	return out
 }
 
 const outlineMD = `# AI 发展报告 2026
@@ -119,7 +90,7 @@ func TestWriteStructure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := unzip(t, data)
+	p := officetest.Parts(t, data)
 	if !strings.Contains(p["ppt/presentation.xml"], `<p:sldSz cx="12192000" cy="6858000"/>`) {
 		t.Error("not 16:9")
 	}
@@ -147,7 +118,7 @@ func TestWriteStructure(t *testing.T) {
 		}
 	}
 	d43, _ := pptx.Write(pptx.Deck{Ratio: "4:3", Slides: []pptx.Slide{{Kind: pptx.KindTitle, Title: "x"}}})
-	if !strings.Contains(unzip(t, d43)["ppt/presentation.xml"], `cx="9144000"`) {
+	if !strings.Contains(officetest.Parts(t, d43)["ppt/presentation.xml"], `cx="9144000"`) {
 		t.Error("4:3 size")
 	}
 	if _, err := pptx.Write(pptx.Deck{}); err == nil {
@@ -214,6 +185,6 @@ func FuzzOutline(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		unzip(t, data)
+		officetest.Parts(t, data)
 	})
 }

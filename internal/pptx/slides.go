@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/clawbridge/clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 type box struct{ x, y, cx, cy int64 }
@@ -184,7 +185,7 @@ func (w *writer) para(t *tree, text string, st pstyle) string {
 
 func (w *writer) rPr(t *tree, r docx.Run, st pstyle, text string) string {
 	lang := "en-US"
-	if hasCJK(text) {
+	if wording.HasCJK(text) {
 		lang = "zh-CN"
 	}
 	var b strings.Builder

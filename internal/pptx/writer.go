@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/clawbridge/clawbridge/internal/docx"
 )
@@ -117,7 +116,7 @@ func (w *writer) putParts(put func(name, content string), hasNotes bool) {
 		rel{"rId1", "officeDocument", "ppt/presentation.xml", false},
 		rel{"rId2", "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties", "docProps/core.xml", false},
 		rel{"rId3", "extended-properties", "docProps/app.xml", false}))
-	put("docProps/core.xml", coreProps(w.deck.Title, w.deck.Author, time.Now().UTC()))
+	put("docProps/core.xml", docx.CoreProps(w.deck.Title, w.deck.Author, time.Now().UTC()))
 	put("docProps/app.xml", xmlHeader+`<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"><Application>clawbridge</Application><Slides>`+strconv.Itoa(len(w.deck.Slides))+`</Slides><PresentationFormat>On-screen Show (`+w.deck.Ratio+`)</PresentationFormat></Properties>`)
 	put("ppt/presentation.xml", w.presentation(hasNotes))
 	put("ppt/_rels/presentation.xml.rels", w.presentationRels(hasNotes))
@@ -180,9 +179,7 @@ func relsXML(rs ...rel) string {
 
 func (w *writer) contentTypes(notes bool) string {
 	var b strings.Builder
-	b.WriteString(xmlHeader + `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">`)
-	b.WriteString(`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>`)
-	b.WriteString(`<Default Extension="png" ContentType="image/png"/><Default Extension="jpeg" ContentType="image/jpeg"/><Default Extension="gif" ContentType="image/gif"/>`)
+	b.WriteString(docx.TypesHead)
 	pml := "application/vnd.openxmlformats-officedocument.presentationml."
 	b.WriteString(`<Override PartName="/ppt/presentation.xml" ContentType="` + pml + `presentation.main+xml"/>`)
 	b.WriteString(`<Override PartName="/ppt/slideMasters/slideMaster1.xml" ContentType="` + pml + `slideMaster+xml"/>`)
@@ -203,9 +200,7 @@ func (w *writer) contentTypes(notes bool) string {
 	b.WriteString(`<Override PartName="/ppt/presProps.xml" ContentType="` + pml + `presProps+xml"/>`)
 	b.WriteString(`<Override PartName="/ppt/viewProps.xml" ContentType="` + pml + `viewProps+xml"/>`)
 	b.WriteString(`<Override PartName="/ppt/tableStyles.xml" ContentType="` + pml + `tableStyles+xml"/>`)
-	b.WriteString(`<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>`)
-	b.WriteString(`<Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>`)
-	b.WriteString(`</Types>`)
+	b.WriteString(docx.TypesTail)
 	return b.String()
 }
 
@@ -245,22 +240,6 @@ func (w *writer) presentationRels(notes bool) string {
 		rel{"rIdViewProps", "viewProps", "viewProps.xml", false},
 		rel{"rIdTableStyles", "tableStyles", "tableStyles.xml", false})
 	return relsXML(rs...)
-}
-
-func coreProps(title, author string, now time.Time) string {
-	ts := now.Format("2006-01-02T15:04:05Z")
-	return xmlHeader + `<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">` +
-		`<dc:title>` + esc(title) + `</dc:title><dc:creator>` + esc(author) + `</dc:creator>` +
-		`<dcterms:created xsi:type="dcterms:W3CDTF">` + ts + `</dcterms:created><dcterms:modified xsi:type="dcterms:W3CDTF">` + ts + `</dcterms:modified></cp:coreProperties>`
-}
-
-func hasCJK(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) || (r >= 0x3000 && r <= 0x303F) || (r >= 0xFF00 && r <= 0xFFEF) {
-			return true
-		}
-	}
-	return false
 }
 
 // esc escapes text for XML (shared with the docx writer).

@@ -296,13 +296,7 @@ func (inf *inference) add(col, fileCol, row int, s string) any {
 	if k != KindEmpty && len(inf.first[col][k]) < 5 {
 		inf.first[col][k] = append(inf.first[col][k], BadCell{Cell: inf.r.CellRef(row, fileCol), Value: clip(s, 60)})
 	}
-	switch k {
-	case KindEmpty:
-		return nil
-	case KindInteger, KindNumber, KindDate:
-		return v
-	}
-	return s
+	return stored(k, v, s)
 }
 
 // kind picks a column type: the one kind of all its values, number for a

@@ -128,6 +128,12 @@ func Classify(s string) (Kind, any) {
 // so that "yes" stays "yes").
 func SQLValue(s string) any {
 	k, v := Classify(s)
+	return stored(k, v, s)
+}
+
+// stored is what SQLValue stores for the cell s that Classify read as kind
+// k with value v.
+func stored(k Kind, v any, s string) any {
 	switch k {
 	case KindEmpty:
 		return nil

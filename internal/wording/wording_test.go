@@ -65,3 +65,15 @@ func TestNumber_NoFloatNoise(t *testing.T) {
 		t.Errorf("Round = %v", got)
 	}
 }
+
+func TestHasCJK(t *testing.T) {
+	for s, want := range map[string]bool{
+		"": false, "plain ASCII": false, "café": false,
+		"中文": true, "ひらがな": true, "カタカナ": true, "한국어": true,
+		"a、b": true, "ＡＢ": true, "mixed 文字": true,
+	} {
+		if got := HasCJK(s); got != want {
+			t.Errorf("HasCJK(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -1,0 +1,21 @@
+package wording
+
+import "unicode"
+
+// IsCJK reports whether r is Chinese, Japanese or Korean script, or CJK
+// punctuation or a full-width form: the runes that want an East-Asian font
+// and take no spaces between words.
+func IsCJK(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) ||
+		unicode.Is(unicode.Hangul, r) || (r >= 0x3000 && r <= 0x303F) || (r >= 0xFF00 && r <= 0xFFEF)
+}
+
+// HasCJK reports whether s holds any rune IsCJK accepts.
+func HasCJK(s string) bool {
+	for _, r := range s {
+		if IsCJK(r) {
+			return true
+		}
+	}
+	return false
+}
