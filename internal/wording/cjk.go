@@ -19,3 +19,14 @@ func HasCJK(s string) bool {
 	}
 	return false
 }
+
+// HasHan reports whether s holds a Chinese character: the text is (at
+// least partly) Chinese.
+func HasHan(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+	}
+	return false
+}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/clawbridge/clawbridge/internal/docout"
 	"github.com/clawbridge/clawbridge/internal/docx"
 	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/internal/wording"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
@@ -60,7 +60,7 @@ func (g *generator) generate(ctx context.Context, c *tool.Call) (*tool.Result, e
 	if lang == "" {
 		lang = "en"
 		for _, v := range fields {
-			if s, ok := v.(string); ok && hasHan(s) {
+			if s, ok := v.(string); ok && wording.HasHan(s) {
 				lang = "zh"
 				break
 			}
@@ -178,13 +178,4 @@ func contractDocx(t *templateDef, f *filled, md string) ([]byte, error) {
 		opts.Footer = "Template for reference only; not legal advice"
 	}
 	return docx.Write(blocks, opts)
-}
-
-func hasHan(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Han, r) {
-			return true
-		}
-	}
-	return false
 }

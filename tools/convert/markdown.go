@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"unicode"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -23,6 +22,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/clawbridge/clawbridge/internal/docx"
+	"github.com/clawbridge/clawbridge/internal/wording"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
@@ -155,21 +155,12 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 // page wraps an HTML body into a standalone document.
 func page(title, body string) []byte {
 	lang := "en"
-	if hasCJK(body) {
+	if wording.HasCJK(body) {
 		lang = "zh-CN"
 	}
 	var buf bytes.Buffer
 	_ = pageTmpl.Execute(&buf, map[string]any{"Lang": lang, "Title": title, "CSS": template.CSS(pageCSS), "Body": template.HTML(body)})
 	return buf.Bytes()
-}
-
-func hasCJK(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Hangul, r) {
-			return true
-		}
-	}
-	return false
 }
 
 func (cv *converter) title(c *tool.Call, src *source, heading string) string {
@@ -255,7 +246,7 @@ func (cv *converter) docxOptions(c *tool.Call, src *source, title string) docx.O
 			return cv.readLocal(src.dir, strings.TrimPrefix(ref, "file://"))
 		},
 	}
-	if hasCJK(string(src.data)) {
+	if wording.HasCJK(string(src.data)) {
 		o.Language = "zh-CN"
 	}
 	return o

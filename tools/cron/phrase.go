@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // fromPhrase turns a natural schedule in Chinese or English into a spec
@@ -18,7 +20,7 @@ func fromPhrase(p string, now time.Time, loc *time.Location) (string, error) {
 	if p == "" {
 		return "", fmt.Errorf("empty phrase")
 	}
-	if hasHan(p) {
+	if wording.HasHan(p) {
 		return zhPhrase(strings.Join(strings.Fields(p), ""), now, loc)
 	}
 	return enPhrase(strings.Join(strings.Fields(p), " "), now, loc)
@@ -161,15 +163,6 @@ func dayAt(now time.Time, loc *time.Location, days, h, min int) (string, error) 
 		return "", fmt.Errorf("%s has already passed", t.Format("2006-01-02 15:04 MST"))
 	}
 	return t.Format(time.RFC3339), nil
-}
-
-func hasHan(s string) bool {
-	for _, r := range s {
-		if r >= 0x4e00 && r <= 0x9fff {
-			return true
-		}
-	}
-	return false
 }
 
 const zhNum = `[0-9零〇一二两三四五六七八九十]+`

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // Styles are the citation styles `cite` formats. Output is plain text:
@@ -265,7 +267,7 @@ func gbtAuthors(w Work) string {
 	}
 	s := strings.Join(n, ", ")
 	if len(w.Authors) > 3 {
-		if hasHan(w.Title) {
+		if wording.HasHan(w.Title) {
 			s += ", 等"
 		} else {
 			s += ", et al"
@@ -394,7 +396,7 @@ func bibtex(w Work, key string) string {
 	if w.DOI == "" {
 		add("url", w.URL)
 	}
-	if hasHan(w.Title) {
+	if wording.HasHan(w.Title) {
 		add("language", "Chinese")
 	}
 	var b strings.Builder

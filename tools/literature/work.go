@@ -3,6 +3,8 @@ package literature
 import (
 	"strings"
 	"unicode"
+
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // Work is one scholarly record, whatever the source.
@@ -40,23 +42,14 @@ type Author struct {
 }
 
 // CJK reports whether the name is written in Han characters.
-func (a Author) CJK() bool { return hasHan(a.Full) }
-
-func hasHan(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Han, r) {
-			return true
-		}
-	}
-	return false
-}
+func (a Author) CJK() bool { return wording.HasHan(a.Full) }
 
 // splitName makes an Author from a display name: "Ashish Vaswani" is
 // family Vaswani, given Ashish; "van der Berg" particles go with the
 // family; "Vaswani, Ashish" is already inverted; a Han name stays whole.
 func splitName(full string) Author {
 	full = strings.Join(strings.Fields(full), " ")
-	if hasHan(full) {
+	if wording.HasHan(full) {
 		return Author{Full: strings.ReplaceAll(full, " ", "")}
 	}
 	if f, g, ok := strings.Cut(full, ","); ok {
@@ -84,7 +77,7 @@ func isParticle(s string) bool {
 // fromParts builds an Author from a source's given and family names.
 func fromParts(given, family string) Author {
 	given, family = strings.TrimSpace(given), strings.TrimSpace(family)
-	if hasHan(given + family) {
+	if wording.HasHan(given + family) {
 		return Author{Full: family + given}
 	}
 	full := strings.TrimSpace(given + " " + family)

@@ -4,8 +4,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // Box is a rectangle in pixels of the input image (or rendered PDF page).
@@ -158,10 +159,5 @@ func meanConfidence(ws []word) float64 {
 
 func round1(f float64) float64 { return math.Round(f*10) / 10 }
 
-func isCJK(r rune) bool {
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) ||
-		unicode.Is(unicode.Hangul, r) || (r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xffef)
-}
-
-func cjkEnd(s string) bool   { r, _ := utf8.DecodeLastRuneInString(s); return isCJK(r) }
-func cjkStart(s string) bool { r, _ := utf8.DecodeRuneInString(s); return isCJK(r) }
+func cjkEnd(s string) bool   { r, _ := utf8.DecodeLastRuneInString(s); return wording.IsCJK(r) }
+func cjkStart(s string) bool { r, _ := utf8.DecodeRuneInString(s); return wording.IsCJK(r) }

@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/clawbridge/clawbridge/internal/webapi"
 	"github.com/clawbridge/clawbridge/tools/tool"
@@ -123,15 +122,6 @@ func distanceKM(a, b place) float64 {
 	dla, dlo := la2-la1, (b.Longitude-a.Longitude)*math.Pi/180
 	h := math.Sin(dla/2)*math.Sin(dla/2) + math.Cos(la1)*math.Cos(la2)*math.Sin(dlo/2)*math.Sin(dlo/2)
 	return 2 * r * math.Asin(math.Sqrt(h))
-}
-
-func hasHan(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Han, r) {
-			return true
-		}
-	}
-	return false
 }
 
 func (p place) label() string {

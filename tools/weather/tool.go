@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/clawbridge/clawbridge/internal/webapi"
+	"github.com/clawbridge/clawbridge/internal/wording"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
@@ -82,7 +83,7 @@ func language(c *tool.Call) string {
 	if l := c.Args.String("language"); l != "" {
 		return l
 	}
-	if hasHan(c.Args.String("place")) || strings.HasPrefix(c.Lang, "zh") {
+	if wording.HasHan(c.Args.String("place")) || strings.HasPrefix(c.Lang, "zh") {
 		return "zh"
 	}
 	return "en"
