@@ -97,6 +97,23 @@ func TestTablesRejectUnknownTools(t *testing.T) {
 	}
 }
 
+// TestTablesRejectBadClientRows: a client row's mode, relist and match are
+// checked, so a typo in a config's client table stops the start instead of
+// silently falling back to the measured mode.
+func TestTablesRejectBadClientRows(t *testing.T) {
+	for want, row := range map[string]ClientRule{
+		`mode "fast"`: {Match: "acme", Name: "Acme", Mode: "fast"},
+		"relist -1":   {Match: "acme", Name: "Acme", Relist: -1},
+		"empty match": {Match: " - ", Name: "Acme"},
+	} {
+		tb := DefaultTables()
+		tb.Clients = append(tb.Clients, row)
+		if err := tb.Validate(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate() = %v, want an error saying %s", err, want)
+		}
+	}
+}
+
 func TestTablesRejectUnreachableTool(t *testing.T) {
 	tb := DefaultTables()
 	for in, list := range tb.IntentTools {
