@@ -48,7 +48,7 @@ func CheckSoffice() error {
 }
 
 // PDFCopy prints an Office document (data, of the type named by ext)
-// through LibreOffice, run by run (the tool's Deps.Run).
+// through LibreOffice, run with run (the tool's Deps.Run).
 func PDFCopy(ctx context.Context, run jail.Runner, ext string, data []byte) ([]byte, error) {
 	pdf, err := office.ToPDFBytes(ctx, run, "document"+ext, data)
 	if te, ok := tool.AsError(err); ok {
@@ -71,10 +71,9 @@ func Files(sb *sandbox.Sandbox, files []tool.File) []string {
 
 // SaveOffice writes an Office document for the call's `output` and
 // `overwrite` arguments (default name base+ext, see tool.PlanOutput) and,
-// when pdf is set, a PDF copy beside it printed by LibreOffice, run by run
-// (the tool's Deps.Run). Both targets
-// are checked before anything is written. It returns the document's path
-// and the files produced.
+// when pdf is set, a PDF copy beside it printed by LibreOffice, run with
+// run (the tool's Deps.Run). Both targets are checked before anything is
+// written. It returns the document's path and the files produced.
 func SaveOffice(ctx context.Context, sb *sandbox.Sandbox, c *tool.Call, data []byte, base, ext string, pdf bool, run jail.Runner) (string, []tool.File, error) {
 	exts := []string{ext}
 	if pdf {

@@ -179,7 +179,7 @@ func (b *builder) pdfRenderer() (string, error) {
 	case office.Available():
 		return "libreoffice", nil
 	}
-	return "", tool.Missing("chromium", "chromium")
+	return "", tool.MissingProgram("chromium")
 }
 
 func (b *builder) pdf(ctx context.Context, d doc, theme, via, pageSize string) ([]byte, error) {
