@@ -6,10 +6,10 @@ package docout
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"unicode"
 
+	"github.com/clawbridge/clawbridge/internal/jail"
 	"github.com/clawbridge/clawbridge/internal/office"
 	"github.com/clawbridge/clawbridge/internal/sandbox"
 	"github.com/clawbridge/clawbridge/tools/tool"
@@ -40,19 +40,19 @@ func Slug(s, def string) string {
 
 // CheckSoffice returns the missing-program error when LibreOffice is absent;
 // callers check before writing anything so a failed call changes nothing.
-func CheckSoffice(debianPackage string) error {
+func CheckSoffice() error {
 	if !office.Available() {
-		return tool.Missing(office.Program, debianPackage)
+		return tool.MissingProgram(office.Program)
 	}
 	return nil
 }
 
 // PDFCopy prints an Office document (data, of the type named by ext)
-// through LibreOffice.
-func PDFCopy(ctx context.Context, ext string, data []byte, debianPackage string) ([]byte, error) {
-	pdf, err := office.ToPDFBytes(ctx, "document"+ext, data)
-	if errors.Is(err, office.ErrNoSoffice) {
-		return nil, tool.Missing(office.Program, debianPackage)
+// through LibreOffice, run with run (the tool's Deps.Run).
+func PDFCopy(ctx context.Context, run jail.Runner, ext string, data []byte) ([]byte, error) {
+	pdf, err := office.ToPDFBytes(ctx, run, "document"+ext, data)
+	if te, ok := tool.AsError(err); ok {
+		return nil, te // not installed
 	}
 	if err != nil {
 		return nil, tool.Errorf(tool.CodeFailed, "the document itself was written; try again or convert it with format_converter", "PDF conversion failed: %v", err)
@@ -71,11 +71,10 @@ func Files(sb *sandbox.Sandbox, files []tool.File) []string {
 
 // SaveOffice writes an Office document for the call's `output` and
 // `overwrite` arguments (default name base+ext, see tool.PlanOutput) and,
-// when pdf is set, a PDF copy beside it printed by LibreOffice
-// (debianPackage names what to install when it is missing). Both targets
-// are checked before anything is written. It returns the document's path
-// and the files produced.
-func SaveOffice(ctx context.Context, sb *sandbox.Sandbox, c *tool.Call, data []byte, base, ext string, pdf bool, debianPackage string) (string, []tool.File, error) {
+// when pdf is set, a PDF copy beside it printed by LibreOffice, run with
+// run (the tool's Deps.Run). Both targets are checked before anything is
+// written. It returns the document's path and the files produced.
+func SaveOffice(ctx context.Context, sb *sandbox.Sandbox, c *tool.Call, data []byte, base, ext string, pdf bool, run jail.Runner) (string, []tool.File, error) {
 	exts := []string{ext}
 	if pdf {
 		exts = append(exts, ".pdf")
@@ -91,7 +90,7 @@ func SaveOffice(ctx context.Context, sb *sandbox.Sandbox, c *tool.Call, data []b
 	files := []tool.File{f}
 	if pdf {
 		c.Progress(1, 2, "printing a PDF copy with LibreOffice")
-		data, err := PDFCopy(ctx, ext, data, debianPackage)
+		data, err := PDFCopy(ctx, run, ext, data)
 		if err != nil {
 			return "", nil, err
 		}

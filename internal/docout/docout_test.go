@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/clawbridge/clawbridge/internal/docout"
+	"github.com/clawbridge/clawbridge/internal/jail"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -26,7 +27,7 @@ func TestSaveOffice_RefusalWritesNothing(t *testing.T) {
 	sb := d.Sandbox
 	c := tool.NewCall("generate", map[string]any{"output": "q3.docx"})
 	os.WriteFile(filepath.Join(sb.Root(), "q3.pdf"), []byte("old"), 0o644)
-	_, _, err := docout.SaveOffice(t.Context(), sb, c, []byte("docx"), "report", ".docx", true, "libreoffice-writer")
+	_, _, err := docout.SaveOffice(t.Context(), sb, c, []byte("docx"), "report", ".docx", true, jail.Run)
 	if te, ok := tool.AsError(err); !ok || te.Code != tool.CodeExists || te.Field != "output" {
 		t.Fatalf("want already_exists, got %v", err)
 	}
@@ -34,7 +35,7 @@ func TestSaveOffice_RefusalWritesNothing(t *testing.T) {
 		t.Fatal("document written despite the refusal")
 	}
 	// Without a PDF copy the default name comes from the title.
-	p, files, err := docout.SaveOffice(t.Context(), sb, tool.NewCall("generate", nil), []byte("docx"), docout.Slug("Q3 Report", "document"), ".docx", false, "")
+	p, files, err := docout.SaveOffice(t.Context(), sb, tool.NewCall("generate", nil), []byte("docx"), docout.Slug("Q3 Report", "document"), ".docx", false, jail.Run)
 	if err != nil || sb.Rel(p) != "outputs/q3-report.docx" || len(files) != 1 || !strings.Contains(files[0].MIME, "wordprocessingml") {
 		t.Fatalf("%s %+v %v", p, files, err)
 	}

@@ -107,6 +107,11 @@ const defaultCap = 64 << 10
 // process tree has been killed.
 const killGrace = 2 * time.Second
 
+// Runner runs a spec in the jail: Run itself, or a tool's Deps.Run, which
+// adds the server's data dir to Protected. Libraries that run programs for
+// the tools (office, pdftext) take one from their caller.
+type Runner func(ctx context.Context, spec Spec) (*Result, error)
+
 // Run runs spec in the jail. It fails (without running anything) when the
 // jail is unavailable or the spec is invalid.
 func Run(ctx context.Context, spec Spec) (*Result, error) {

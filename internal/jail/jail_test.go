@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,13 +14,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clawbridge/clawbridge/tools/tooltest"
+	"github.com/clawbridge/clawbridge/internal/testneed"
 )
 
 func needJail(t *testing.T) {
 	t.Helper()
 	if err := Check(); err != nil {
-		tooltest.Missing(t, "the jail cannot run here: %v", err)
+		testneed.Missing(t, "the jail cannot run here: %v", err)
 	}
 }
 
@@ -367,9 +368,11 @@ rm /dev/shm/fill; echo small > /dev/shm/sem && cat /dev/shm/sem`)})
 // reported, and the test process is fine.
 func TestJail_MemoryPerRun(t *testing.T) {
 	needJail(t)
-	tooltest.NeedProgram(t, "python3")
+	if _, err := exec.LookPath("python3"); err != nil {
+		testneed.Missing(t, "python3 not installed")
+	}
 	if !MemoryPerRun() {
-		tooltest.Missing(t, "no memory cgroup can be made here: memory limits are per process")
+		testneed.Missing(t, "no memory cgroup can be made here: memory limits are per process")
 	}
 	script, err := filepath.Abs("testdata/forkmem.py")
 	if err != nil {

@@ -299,7 +299,7 @@ func TestOffice_LinkedContentNotFetched(t *testing.T) {
 	rec := newRecorder(t)
 	base := t.TempDir()
 	inputs := linkedInputs(t, newLinks(t, rec, base), base)
-	outs, err := office.ConvertToPDF(t.Context(), filepath.Join(t.TempDir(), "pdf"), inputs...)
+	outs, err := office.ConvertToPDF(t.Context(), jail.Run, filepath.Join(t.TempDir(), "pdf"), inputs...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ package office
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,16 +21,9 @@ import (
 	"github.com/clawbridge/clawbridge/internal/jail"
 )
 
-// ErrNoSoffice means LibreOffice is not installed.
-var ErrNoSoffice = errors.New("soffice (LibreOffice) is not installed")
-
-// Program is the LibreOffice binary name; Packages name the Debian packages
-// that provide it for documents and decks.
-const (
-	Program        = "soffice"
-	WriterPackage  = "libreoffice-writer-nogui"
-	ImpressPackage = "libreoffice-impress-nogui"
-)
+// Program is the LibreOffice binary name (tools/tool's table names its
+// Debian packages).
+const Program = "soffice"
 
 // Available reports whether soffice is on PATH.
 func Available() bool {
@@ -51,9 +43,11 @@ const convertTimeout = 10 * time.Minute
 
 // ConvertToPDF prints every input as outDir/<base>.pdf in one LibreOffice run
 // (starting LibreOffice costs seconds, so callers batch) and returns the PDF
-// paths in input order. Inputs must have distinct base names.
-func ConvertToPDF(ctx context.Context, outDir string, inputs ...string) ([]string, error) {
-	return convertFiles(ctx, outDir, Target{Ext: ".pdf", Filter: "pdf"}, inputs)
+// paths in input order. Inputs must have distinct base names. run is the
+// caller's runner (a tool's Deps.Run, which hides the data dir and answers
+// a missing soffice); so it is for every function here.
+func ConvertToPDF(ctx context.Context, run jail.Runner, outDir string, inputs ...string) ([]string, error) {
+	return convertFiles(ctx, run, outDir, Target{Ext: ".pdf", Filter: "pdf"}, inputs)
 }
 
 // Target is what one LibreOffice run writes: the output extension and the
@@ -76,11 +70,8 @@ var (
 
 // convertFiles converts every input to outDir/<base><to.Ext> in one run and
 // returns the outputs in input order.
-func convertFiles(ctx context.Context, outDir string, to Target, inputs []string) ([]string, error) {
+func convertFiles(ctx context.Context, run jail.Runner, outDir string, to Target, inputs []string) ([]string, error) {
 	if len(inputs) == 0 {
-		if !Available() {
-			return nil, ErrNoSoffice
-		}
 		return nil, nil
 	}
 	outs := make([]string, len(inputs))
@@ -88,7 +79,7 @@ func convertFiles(ctx context.Context, outDir string, to Target, inputs []string
 		outs[i] = filepath.Join(outDir, strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))+to.Ext)
 		_ = os.Remove(outs[i]) // a stale copy must not pass for a fresh one
 	}
-	out, runErr, err := run(ctx, outDir, to.Filter, to.InFilter, inputs)
+	out, runErr, err := convert(ctx, run, outDir, to.Filter, to.InFilter, inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -118,8 +109,8 @@ const csvAllSheets = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,f
 // SheetsToCSV exports every sheet of every input workbook as CSV in one
 // LibreOffice run, outDir/<base>-<sheet>.csv, and returns for each input
 // its files by sheet name. A workbook LibreOffice cannot read has none.
-func SheetsToCSV(ctx context.Context, outDir string, inputs ...string) ([]map[string]string, error) {
-	if _, _, err := run(ctx, outDir, csvAllSheets, "", inputs); err != nil {
+func SheetsToCSV(ctx context.Context, run jail.Runner, outDir string, inputs ...string) ([]map[string]string, error) {
+	if _, _, err := convert(ctx, run, outDir, csvAllSheets, "", inputs); err != nil {
 		return nil, err
 	}
 	out := make([]map[string]string, len(inputs))
@@ -139,15 +130,11 @@ func globEscape(s string) string {
 	return r.Replace(s)
 }
 
-// run converts the inputs with one LibreOffice run in the jail, opening them
+// convert converts the inputs with one LibreOffice run in the jail, opening them
 // with infilter when it is not empty, and returns its output and how it
 // exited (exitErr); err is a run that could not be made. The caller checks
 // for the files it expects.
-func run(ctx context.Context, outDir, convertTo, infilter string, inputs []string) (out string, exitErr, err error) {
-	bin, err := exec.LookPath(Program)
-	if err != nil {
-		return "", nil, ErrNoSoffice
-	}
+func convert(ctx context.Context, run jail.Runner, outDir, convertTo, infilter string, inputs []string) (out string, exitErr, err error) {
 	if len(inputs) == 0 {
 		return "", nil, nil
 	}
@@ -161,7 +148,7 @@ func run(ctx context.Context, outDir, convertTo, infilter string, inputs []strin
 	// In the jail: inputs at /tmp/in/<name>, output at /tmp/out.
 	binds := []jail.Bind{{Source: absOut, Target: jailOut, Writable: true}}
 	seen := map[string]bool{}
-	args := []string{bin, "-env:UserInstallation=file:///tmp/profile", "--headless", "--norestore", "--nologo", "--nodefault", "--nolockcheck",
+	args := []string{Program, "-env:UserInstallation=file:///tmp/profile", "--headless", "--norestore", "--nologo", "--nodefault", "--nolockcheck",
 		"--convert-to", convertTo, "--outdir", jailOut}
 	if infilter != "" {
 		args = append(args, "--infilter="+infilter)
@@ -185,7 +172,7 @@ func run(ctx context.Context, outDir, convertTo, infilter string, inputs []strin
 			return "", nil, fmt.Errorf("soffice: input %s: %w", filepath.Base(b.Source), err)
 		}
 	}
-	res, runErr := jail.Run(ctx, jail.Spec{
+	res, runErr := run(ctx, jail.Spec{
 		Argv:    args,
 		Env:     []string{"SAL_USE_VCLPLUGIN=svp", "LANG=C.UTF-8"},
 		Binds:   binds,
@@ -209,13 +196,13 @@ func run(ctx context.Context, outDir, convertTo, infilter string, inputs []strin
 
 // ToPDFBytes converts one in-memory document (name gives the extension, for
 // example "doc.docx") and returns the PDF bytes.
-func ToPDFBytes(ctx context.Context, name string, data []byte) ([]byte, error) {
-	return ConvertBytes(ctx, name, data, Target{Ext: ".pdf", Filter: "pdf"})
+func ToPDFBytes(ctx context.Context, run jail.Runner, name string, data []byte) ([]byte, error) {
+	return ConvertBytes(ctx, run, name, data, Target{Ext: ".pdf", Filter: "pdf"})
 }
 
 // ConvertBytes converts one in-memory document (name gives the extension)
 // to the target and returns the output bytes.
-func ConvertBytes(ctx context.Context, name string, data []byte, to Target) ([]byte, error) {
+func ConvertBytes(ctx context.Context, run jail.Runner, name string, data []byte, to Target) ([]byte, error) {
 	dir, err := os.MkdirTemp("", "clawbridge-conv-")
 	if err != nil {
 		return nil, fmt.Errorf("soffice: temp dir: %w", err)
@@ -225,7 +212,7 @@ func ConvertBytes(ctx context.Context, name string, data []byte, to Target) ([]b
 	if err := os.WriteFile(in, data, 0o600); err != nil {
 		return nil, fmt.Errorf("soffice: write input: %w", err)
 	}
-	outs, err := convertFiles(ctx, filepath.Join(dir, "out"), to, []string{in})
+	outs, err := convertFiles(ctx, run, filepath.Join(dir, "out"), to, []string{in})
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
+	"github.com/clawbridge/clawbridge/internal/jail"
 	"github.com/clawbridge/clawbridge/internal/office"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -38,7 +39,7 @@ func Require(t testing.TB, programs ...string) {
 func ToPDF(t testing.TB, files ...string) []string {
 	t.Helper()
 	Require(t, "soffice")
-	outs, err := office.ConvertToPDF(t.Context(), filepath.Join(t.TempDir(), "pdf"), files...)
+	outs, err := office.ConvertToPDF(t.Context(), jail.Run, filepath.Join(t.TempDir(), "pdf"), files...)
 	if err != nil {
 		t.Fatalf("libreoffice: %v", err)
 	}

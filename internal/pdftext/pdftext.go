@@ -9,15 +9,14 @@ package pdftext
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/clawbridge/clawbridge/internal/jail"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 	"github.com/clawbridge/clawbridge/internal/wording"
-	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // Options choose what pdftotext reads.
@@ -38,8 +37,10 @@ const defaultMax = 256 << 20
 // Extract returns pdftotext's text of abs, each page ended by a form feed
 // (the text's own control characters, U+000C included, come out as spaces,
 // so the form feeds are its page breaks). name is how messages call the
-// file: its workspace path, never the host path.
-func Extract(ctx context.Context, abs, name string, o Options) (string, error) {
+// file: its workspace path, never the host path. run is the caller's
+// runner (a tool's Deps.Run), which hides the data dir and answers a
+// missing poppler.
+func Extract(ctx context.Context, run jail.Runner, abs, name string, o Options) (string, error) {
 	max := o.MaxBytes
 	if max <= 0 {
 		max = defaultMax
@@ -57,12 +58,12 @@ func Extract(ctx context.Context, abs, name string, o Options) (string, error) {
 	if o.Password != "" {
 		args = append(args, "-opw", o.Password, "-upw", o.Password)
 	}
-	text, truncated, err := poppler(ctx, "pdftotext", abs, name, append([]string{"-enc", "UTF-8"}, args...), max)
+	text, truncated, err := poppler(ctx, run, "pdftotext", abs, name, append([]string{"-enc", "UTF-8"}, args...), max)
 	if err != nil {
 		return "", err
 	}
 	if truncated && !o.Partial {
-		return "", tool.Errorf(tool.CodeTooLarge, "read fewer pages at a time", "%s has more than %s of text", name, size(max))
+		return "", toolerr.Errorf(toolerr.CodeTooLarge, "read fewer pages at a time", "%s has more than %s of text", name, size(max))
 	}
 	return text, nil
 }
@@ -70,25 +71,21 @@ func Extract(ctx context.Context, abs, name string, o Options) (string, error) {
 // Info is poppler's pdfinfo answer for abs: the page count, whether it is
 // encrypted, and the document's own strings (which come first and may
 // imitate pdfinfo's lines).
-func Info(ctx context.Context, abs, name string) (string, error) {
-	out, _, err := poppler(ctx, "pdfinfo", abs, name, nil, 1<<20)
+func Info(ctx context.Context, run jail.Runner, abs, name string) (string, error) {
+	out, _, err := poppler(ctx, run, "pdfinfo", abs, name, nil, 1<<20)
 	return out, err
 }
 
 // poppler runs one of poppler's programs over abs in the jail, seeing only
 // that file, read-only, and returns what it printed (at most max bytes, and
 // whether there was more).
-func poppler(ctx context.Context, prog, abs, name string, args []string, max int) (string, bool, error) {
-	bin, err := exec.LookPath(prog)
-	if err != nil {
-		return "", false, tool.Missing(prog, "poppler-utils")
-	}
+func poppler(ctx context.Context, run jail.Runner, prog, abs, name string, args []string, max int) (string, bool, error) {
 	target := "/tmp/in/" + filepath.Base(abs)
-	argv := append(append([]string{bin}, args...), target)
+	argv := append(append([]string{prog}, args...), target)
 	if prog == "pdftotext" {
 		argv = append(argv, "-") // to stdout
 	}
-	run, err := jail.Run(ctx, jail.Spec{
+	res, err := run(ctx, jail.Spec{
 		Argv:      argv,
 		Env:       []string{"LANG=C.UTF-8"},
 		Binds:     []jail.Bind{{Source: abs, Target: target}},
@@ -100,17 +97,20 @@ func poppler(ctx context.Context, prog, abs, name string, args []string, max int
 		if ctx.Err() != nil {
 			return "", false, ctx.Err()
 		}
+		if te, ok := toolerr.As(err); ok {
+			return "", false, te // poppler is not installed
+		}
 		return "", false, fmt.Errorf("run %s on %s: %w", prog, name, err)
 	}
-	if run.ExitCode != 0 || run.Signal != "" {
-		msg := strings.TrimSpace(run.Stderr + " " + run.Signal)
+	if res.ExitCode != 0 || res.Signal != "" {
+		msg := strings.TrimSpace(res.Stderr + " " + res.Signal)
 		if strings.Contains(msg, "Incorrect password") {
-			return "", false, tool.Errorf(tool.CodeInvalid, "give its password, or save a decrypted copy with pdf_tool decrypt (password=...)",
+			return "", false, toolerr.Errorf(toolerr.CodeInvalid, "give its password, or save a decrypted copy with pdf_tool decrypt (password=...)",
 				"%s is encrypted and needs a password to open", name)
 		}
-		return "", false, tool.Errorf(tool.CodeInvalid, "check the file with pdf_tool validate", "%s is not a readable PDF: %s: %s", name, prog, msg)
+		return "", false, toolerr.Errorf(toolerr.CodeInvalid, "check the file with pdf_tool validate", "%s is not a readable PDF: %s: %s", name, prog, msg)
 	}
-	return run.Stdout, run.StdoutTruncated, nil
+	return res.Stdout, res.StdoutTruncated, nil
 }
 
 // size says a byte cap the way people read it.

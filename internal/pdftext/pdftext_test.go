@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clawbridge/clawbridge/internal/jail"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -36,14 +37,14 @@ func pages(t *testing.T, path string) int {
 func TestExtract_PageBreaksAndRange(t *testing.T) {
 	tooltest.NeedProgram(t, "pdftotext")
 	abs, _ := filepath.Abs(fixtures + "chinese.pdf")
-	text, err := Extract(t.Context(), abs, "chinese.pdf", Options{})
+	text, err := Extract(t.Context(), jail.Run, abs, "chinese.pdf", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := pages(t, abs); strings.Count(text, "\f") != n {
 		t.Fatalf("%d form feeds for %d pages", strings.Count(text, "\f"), n)
 	}
-	two, err := Extract(t.Context(), abs, "chinese.pdf", Options{First: 2, Last: 2})
+	two, err := Extract(t.Context(), jail.Run, abs, "chinese.pdf", Options{First: 2, Last: 2})
 	if err != nil || strings.Count(two, "\f") != 1 || !strings.Contains(text, strings.TrimSpace(strings.TrimSuffix(two, "\f"))) {
 		t.Fatalf("page 2: %q, %v", two, err)
 	}
@@ -70,7 +71,7 @@ func TestExtract_Failures(t *testing.T) {
 		{"locked.pdf", locked, "locked.pdf is encrypted and needs a password", Options{Password: "wrong"}, tool.CodeInvalid},
 		{"big.pdf", big, "big.pdf has more than 10 bytes of text", Options{MaxBytes: 10}, tool.CodeTooLarge},
 	} {
-		_, err := Extract(t.Context(), tc.abs, tc.name, tc.o)
+		_, err := Extract(t.Context(), jail.Run, tc.abs, tc.name, tc.o)
 		te, ok := tool.AsError(err)
 		if !ok || te.Code != tc.code || !strings.Contains(te.Message, tc.want) {
 			t.Errorf("%s %+v: want %s %q, got %v", tc.name, tc.o, tc.code, tc.want, err)
@@ -81,10 +82,10 @@ func TestExtract_Failures(t *testing.T) {
 		}
 	}
 	// The right password opens it; Partial keeps what fits.
-	if text, err := Extract(t.Context(), locked, "locked.pdf", Options{Password: "asdfzxcv"}); err != nil || !strings.Contains(text, "pdf encryption test") {
+	if text, err := Extract(t.Context(), jail.Run, locked, "locked.pdf", Options{Password: "asdfzxcv"}); err != nil || !strings.Contains(text, "pdf encryption test") {
 		t.Errorf("with its password: %q, %v", text, err)
 	}
-	if text, err := Extract(t.Context(), big, "big.pdf", Options{MaxBytes: 10, Partial: true}); err != nil || len(text) != 10 {
+	if text, err := Extract(t.Context(), jail.Run, big, "big.pdf", Options{MaxBytes: 10, Partial: true}); err != nil || len(text) != 10 {
 		t.Errorf("partial: %q, %v", text, err)
 	}
 }

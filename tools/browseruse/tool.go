@@ -51,7 +51,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				}},
 		},
 		OpenWorld: true,
-		Programs:  map[string]string{"chromium": "chromium"},
+		Programs:  tool.ProgramsOf("chromium"),
 		Examples: []string{
 			"log in to the site, open the reports page and download the latest report",
 			"extract all tables and links from this web page",

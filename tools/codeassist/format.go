@@ -19,18 +19,17 @@ import (
 // formatted code on stdout.
 type formatter struct {
 	program string
-	pkg     string                     // Debian package
 	args    func(name string) []string // name: the file's name, for the formatter's config and dialect
 	configs []string                   // files it reads in the file's directory and each one above
 	markers []string                   // files or directories whose presence ends its search upwards
 }
 
 var (
-	shfmt = formatter{program: "shfmt", pkg: "shfmt", configs: []string{".editorconfig"},
+	shfmt = formatter{program: "shfmt", configs: []string{".editorconfig"},
 		args: func(name string) []string { return []string{"--filename", name} }}
-	clangFormat = formatter{program: "clang-format", pkg: "clang-format", configs: []string{".clang-format", "_clang-format", ".clang-format-ignore"},
+	clangFormat = formatter{program: "clang-format", configs: []string{".clang-format", "_clang-format", ".clang-format-ignore"},
 		args: func(name string) []string { return []string{"--assume-filename=" + name} }}
-	black = formatter{program: "black", pkg: "black", configs: []string{"pyproject.toml"}, markers: []string{".git", ".hg"},
+	black = formatter{program: "black", configs: []string{"pyproject.toml"}, markers: []string{".git", ".hg"},
 		args: func(name string) []string { return []string{"--quiet", "--stdin-filename", name, "-"} }}
 )
 
@@ -61,11 +60,11 @@ func formatLanguages() []string {
 
 // formatterPrograms are the programs `clawbridge doctor` checks.
 func formatterPrograms() map[string]string {
-	out := map[string]string{}
+	var progs []string
 	for _, f := range formatters {
-		out[f.f.program] = f.f.pkg
+		progs = append(progs, f.f.program)
 	}
-	return out
+	return tool.ProgramsOf(progs...)
 }
 
 func (a *assistant) format(ctx context.Context, c *tool.Call) (*tool.Result, error) {
@@ -138,10 +137,6 @@ const jailWorkspace = "/workspace"
 // of the host is visible; a text is formatted with the defaults. It also
 // returns the config files it left out.
 func (a *assistant) runFormatter(ctx context.Context, f formatter, src *source, ext string) ([]byte, string, []string, error) {
-	bin, err := exec.LookPath(f.program)
-	if err != nil {
-		return nil, "", nil, tool.Missing(f.program, f.pkg)
-	}
 	tmp, err := os.MkdirTemp("", "codeassist-fmt-")
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("coding_assistant: temp dir: %w", err)
@@ -153,12 +148,11 @@ func (a *assistant) runFormatter(ctx context.Context, f formatter, src *source, 
 			return nil, "", nil, fmt.Errorf("coding_assistant: config copy: %w", err)
 		}
 	}
-	res, err := jail.Run(ctx, jail.Spec{
-		Argv:      append([]string{bin}, f.args(filepath.Base(rel))...),
+	res, err := a.d.Run(ctx, jail.Spec{
+		Argv:      append([]string{f.program}, f.args(filepath.Base(rel))...),
 		Dir:       filepath.Join(jailWorkspace, filepath.Dir(rel)),
 		Env:       []string{"LANG=C.UTF-8"},
 		Binds:     []jail.Bind{{Source: tmp, Target: jailWorkspace}},
-		Protected: []string{a.d.Config.DataDir},
 		Stdin:     strings.NewReader(src.text),
 		Timeout:   formatTimeout,
 		StdoutCap: 4 * maxInput,
@@ -168,6 +162,9 @@ func (a *assistant) runFormatter(ctx context.Context, f formatter, src *source, 
 	case ctx.Err() != nil:
 		return nil, "", nil, ctx.Err()
 	case err != nil:
+		if te, ok := tool.AsError(err); ok {
+			return nil, "", nil, te // not installed
+		}
 		return nil, "", nil, tool.Errorf(tool.CodeUnavailable, "see clawbridge doctor", "%s cannot run in the jail: %v", f.program, err)
 	case res.TimedOut:
 		return nil, "", nil, tool.Errorf(tool.CodeTimeout, "format a smaller file", "%s took longer than %s", f.program, formatTimeout)
@@ -182,6 +179,7 @@ func (a *assistant) runFormatter(ctx context.Context, f formatter, src *source, 
 		}
 		return nil, "", nil, tool.Invalid(src.field, f.program+" could not format the code: "+firstLines(msg, 8), "fix the syntax error it names, or check language")
 	}
+	bin, _ := exec.LookPath(f.program) // found: it ran
 	return []byte(res.Stdout), f.program + " (" + bin + ")", skipped, nil
 }
 

@@ -125,11 +125,10 @@ func (a *assistant) runJQ(ctx context.Context, program, text string) (*tool.Resu
 	if raceBuild {
 		memoryMB = -1 // the race detector maps terabytes of shadow memory
 	}
-	res, err := jail.Run(ctx, jail.Spec{
+	res, err := a.d.Run(ctx, jail.Spec{
 		Argv:      []string{jqWorkerPath},
 		Env:       []string{jqWorkerEnv + "=1", "GOMAXPROCS=1", "GOTRACEBACK=none"},
 		Binds:     []jail.Bind{{Source: exe, Target: jqWorkerPath}},
-		Protected: []string{a.d.Config.DataDir},
 		Stdin:     strings.NewReader(string(req)),
 		Limits:    jail.Limits{CPUSeconds: jqCPUSeconds, MemoryMB: memoryMB, FileSizeMB: 1, Processes: -1},
 		Timeout:   jqTimeout,

@@ -7,7 +7,6 @@ import (
 
 	"github.com/clawbridge/clawbridge/internal/docout"
 	"github.com/clawbridge/clawbridge/internal/docx"
-	"github.com/clawbridge/clawbridge/internal/office"
 	"github.com/clawbridge/clawbridge/internal/wording"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
@@ -76,7 +75,7 @@ func (g *generator) generate(ctx context.Context, c *tool.Call) (*tool.Result, e
 	}
 	format := a.StringOr("format", "docx")
 	if format == "pdf" {
-		if err := docout.CheckSoffice(office.WriterPackage); err != nil {
+		if err := docout.CheckSoffice(); err != nil {
 			return nil, err
 		}
 	}
@@ -98,7 +97,7 @@ func (g *generator) generate(ctx context.Context, c *tool.Call) (*tool.Result, e
 	}
 	if format == "pdf" {
 		c.Progress(1, 2, "printing PDF with LibreOffice")
-		if data, err = docout.PDFCopy(ctx, ".docx", data, office.WriterPackage); err != nil {
+		if data, err = docout.PDFCopy(ctx, g.d.Run, ".docx", data); err != nil {
 			return nil, err
 		}
 	}

@@ -36,7 +36,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "overwrite", Type: tool.Boolean, Default: false},
 			}},
 		},
-		Programs: map[string]string{office.Program: office.WriterPackage},
+		Programs: tool.ProgramsOf(office.Program),
 		Examples: []string{
 			"Draft a residential lease agreement between John and Mary for 3500 a month",
 			"Generate an NDA with Acme Corp as a PDF",

@@ -2,7 +2,6 @@ package convert
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"strings"
 
@@ -15,11 +14,11 @@ import (
 func officePackage(ext string) string {
 	switch strings.ToLower(ext) {
 	case ".pptx", ".ppt", ".odp":
-		return office.ImpressPackage
+		return "libreoffice-impress-nogui"
 	case ".xlsx", ".xls", ".ods":
 		return "libreoffice-calc-nogui"
 	}
-	return office.WriterPackage
+	return "libreoffice-writer-nogui"
 }
 
 // officeToPDF prints an office document through LibreOffice headless
@@ -32,15 +31,15 @@ func (cv *converter) officeToPDF(ctx context.Context, _ *tool.Call, src *source,
 	}
 	pkgName := officePackage(ext)
 	if !office.Available() {
-		return nil, nil, tool.Missing("soffice (LibreOffice)", pkgName)
+		return nil, nil, tool.MissingProgram(office.Program)
 	}
-	pdf, err := office.ToPDFBytes(ctx, "input"+strings.ToLower(ext), src.data)
+	pdf, err := office.ToPDFBytes(ctx, cv.d.Run, "input"+strings.ToLower(ext), src.data)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
-		if errors.Is(err, office.ErrNoSoffice) {
-			return nil, nil, tool.Missing("soffice (LibreOffice)", pkgName)
+		if te, ok := tool.AsError(err); ok {
+			return nil, nil, te // not installed
 		}
 		return nil, nil, tool.Errorf(tool.CodeFailed, "check that the file opens in an office program; LibreOffice needs "+pkgName+" for "+ext+" files",
 			"LibreOffice could not convert %s to PDF: %v", src.name, err)

@@ -2,11 +2,11 @@ package convert
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/clawbridge/clawbridge/internal/jail"
 	"github.com/clawbridge/clawbridge/internal/office"
 	"github.com/clawbridge/clawbridge/internal/pdftext"
 	"github.com/clawbridge/clawbridge/internal/wording"
@@ -24,9 +24,9 @@ var pdfWord = map[string]office.Target{"docx": office.PDFToDOCX, "odt": office.P
 // pages for the second.
 func (cv *converter) pdfToWord(ctx context.Context, _ *tool.Call, src *source, to string) ([]byte, map[string]any, error) {
 	if !office.Available() {
-		return nil, nil, tool.Missing("soffice (LibreOffice)", office.WriterPackage)
+		return nil, nil, tool.MissingProgram(office.Program)
 	}
-	info, err := readPDF(ctx, src)
+	info, err := readPDF(ctx, cv.d.Run, src)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -35,13 +35,13 @@ func (cv *converter) pdfToWord(ctx context.Context, _ *tool.Call, src *source, t
 			fmt.Sprintf("run the ocr tool on it first (ocr with path=%s and output=%s.txt), then convert that text with format_converter (to=%s)", src.name, tool.StemOf(src.name), to),
 			"%s has no text layer (a scanned PDF: its pages are images), so LibreOffice would give only pictures of the pages", src.name)
 	}
-	data, err := office.ConvertBytes(ctx, "input.pdf", src.data, pdfWord[to])
+	data, err := office.ConvertBytes(ctx, cv.d.Run, "input.pdf", src.data, pdfWord[to])
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
-		if errors.Is(err, office.ErrNoSoffice) {
-			return nil, nil, tool.Missing("soffice (LibreOffice)", office.WriterPackage)
+		if te, ok := tool.AsError(err); ok {
+			return nil, nil, te // not installed
 		}
 		if info.encrypted {
 			return nil, nil, encryptedPDF(src.name, "LibreOffice cannot open it")
@@ -74,15 +74,15 @@ type pdfFacts struct {
 // readPDF asks pdfinfo whether the PDF is encrypted and pdftotext which
 // pages have text. Both parse an untrusted file, so they run in the jail
 // seeing only that file, read-only.
-func readPDF(ctx context.Context, src *source) (pdfFacts, error) {
+func readPDF(ctx context.Context, run jail.Runner, src *source) (pdfFacts, error) {
 	var f pdfFacts
-	out, err := pdftext.Info(ctx, src.abs, src.name)
+	out, err := pdftext.Info(ctx, run, src.abs, src.name)
 	if err != nil {
 		return f, err
 	}
 	f.pages, f.encrypted = parseInfo(out)
 	// Text past 64 MB is dropped: enough is known by then.
-	text, err := pdftext.Extract(ctx, src.abs, src.name, pdftext.Options{MaxBytes: 64 << 20, Partial: true})
+	text, err := pdftext.Extract(ctx, run, src.abs, src.name, pdftext.Options{MaxBytes: 64 << 20, Partial: true})
 	if err != nil {
 		return f, err
 	}

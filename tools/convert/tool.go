@@ -106,12 +106,7 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 			}},
 			{Name: "formats", Handler: cv.formats, Description: "list the supported conversions", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 		},
-		Programs: map[string]string{
-			"soffice":   "libreoffice-writer-nogui",
-			"chromium":  "chromium",
-			"pdfinfo":   "poppler-utils", // PDF to Word: encryption and
-			"pdftotext": "poppler-utils", // text layer checked first
-		},
+		Programs: tool.ProgramsOf("soffice", "chromium", "pdfinfo", "pdftotext"),
 		Examples: []string{
 			"convert README.md to PDF",
 			"turn this Word document into Markdown",

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clawbridge/clawbridge/internal/jail"
 	"github.com/clawbridge/clawbridge/internal/office"
 	"github.com/clawbridge/clawbridge/internal/table"
 	"github.com/clawbridge/clawbridge/internal/xlsxcell"
@@ -67,7 +68,7 @@ func TestCorpus_WorkbookCellsMatchLibreOffice(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	csvs, err := office.SheetsToCSV(ctx, t.TempDir(), inputs...)
+	csvs, err := office.SheetsToCSV(ctx, jail.Run, t.TempDir(), inputs...)
 	if err != nil {
 		t.Fatalf("LibreOffice CSV export: %v", err)
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/clawbridge/clawbridge/internal/docout"
 	"github.com/clawbridge/clawbridge/internal/docx"
-	"github.com/clawbridge/clawbridge/internal/office"
 	"github.com/clawbridge/clawbridge/internal/sandbox"
 	"github.com/clawbridge/clawbridge/internal/wording"
 	"github.com/clawbridge/clawbridge/tools/tool"
@@ -29,7 +28,7 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 	}
 	wantPDF := a.Bool("pdf", false)
 	if wantPDF {
-		if err := docout.CheckSoffice(office.WriterPackage); err != nil {
+		if err := docout.CheckSoffice(); err != nil {
 			return nil, err
 		}
 	}
@@ -58,7 +57,7 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 	if err != nil {
 		return nil, tool.Errorf(tool.CodeFailed, "", "writing the document failed: %v", err)
 	}
-	out, files, err := docout.SaveOffice(ctx, g.d.Sandbox, c, data, docout.Slug(opts.Title, "document"), ".docx", wantPDF, office.WriterPackage)
+	out, files, err := docout.SaveOffice(ctx, g.d.Sandbox, c, data, docout.Slug(opts.Title, "document"), ".docx", wantPDF, g.d.Run)
 	if err != nil {
 		return nil, err
 	}

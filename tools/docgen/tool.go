@@ -54,7 +54,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,
 			Handler: g.handle,
 		}},
-		Programs: map[string]string{office.Program: office.WriterPackage},
+		Programs: tool.ProgramsOf(office.Program),
 		Examples: []string{
 			"Generate a Word document from this Markdown report",
 			"Put the weather summary and the chart image into a docx",

@@ -88,7 +88,7 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 				{Name: "width", Type: tool.Integer, Default: 480, Min: tool.Ptr(16), Max: tool.Ptr(4096), Description: "Pixels (height keeps the aspect)."},
 				colors, dither, loop, output, overwrite}},
 		},
-		Programs: map[string]string{"ffmpeg": "ffmpeg", "ffprobe": "ffmpeg"},
+		Programs: tool.ProgramsOf("ffmpeg", "ffprobe"),
 		Examples: []string{
 			"turn these frames into an animated gif",
 			"make a gif from the video between 0:10 and 0:15",

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -25,16 +24,8 @@ const (
 // run runs prog in the jail with input bound read-only under /tmp/in and
 // outDir (if any) writable at /tmp/out; args refer to those.
 func (g *gifMaker) run(ctx context.Context, prog string, args []string, input, outDir string) (string, error) {
-	bin, err := exec.LookPath(prog)
-	if err != nil {
-		return "", tool.Missing(prog, "ffmpeg")
-	}
-	var protected []string
-	if g.d.Config != nil && g.d.Config.DataDir != "" {
-		protected = []string{g.d.Config.DataDir}
-	}
-	return jail.RunOnFiles(ctx, jail.FilesRun{Argv: append([]string{bin}, args...), Inputs: []string{input}, OutDir: outDir,
-		Protected: protected, Timeout: runTimeout, StdoutCap: 1 << 20,
+	return g.d.RunOnFiles(ctx, jail.FilesRun{Argv: append([]string{prog}, args...), Inputs: []string{input}, OutDir: outDir,
+		Timeout: runTimeout, StdoutCap: 1 << 20,
 		SlowHint: "use a shorter clip", FailHint: "check that the file is a video ffmpeg reads"})
 }
 

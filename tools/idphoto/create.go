@@ -46,13 +46,6 @@ func (p *idPhoto) load(path string) (image.Image, []byte, error) {
 	return img, raw, nil
 }
 
-func (p *idPhoto) protected() []string {
-	if p.d.Config == nil || p.d.Config.DataDir == "" {
-		return nil
-	}
-	return []string{p.d.Config.DataDir}
-}
-
 func (p *idPhoto) create(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	path := c.Args.String("path")
 	sizeName := c.Args.StringOr("size", "two_inch")
@@ -84,7 +77,7 @@ func (p *idPhoto) create(ctx context.Context, c *tool.Call) (*tool.Result, error
 		return nil, err
 	}
 	defer os.RemoveAll(work)
-	h, err := newHelper(work, p.protected())
+	h, err := newHelper(work, p.d.Run)
 	if err != nil {
 		return nil, err
 	}

@@ -38,8 +38,8 @@ const helperTimeout = 2 * time.Minute
 // helper runs the embedded script in the jail with the call's work dir
 // (host path work) bound writable at jailWork.
 type helper struct {
-	work      string
-	protected []string
+	work string
+	jail jail.Runner // the tool's Deps.Run: the data dir hidden
 }
 
 // Available reports whether the helper can run: Debian's python3, the
@@ -68,24 +68,23 @@ func present() error {
 }
 
 // newHelper writes the script into work after checking the files.
-func newHelper(work string, protected []string) (*helper, error) {
+func newHelper(work string, run jail.Runner) (*helper, error) {
 	if err := present(); err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(filepath.Join(work, "helper.py"), helperScript, 0o644); err != nil {
 		return nil, err
 	}
-	return &helper{work: work, protected: protected}, nil
+	return &helper{work: work, jail: run}, nil
 }
 
 // run runs one helper command and decodes its JSON answer into v.
 func (h *helper) run(ctx context.Context, v any, args ...string) error {
 	argv := append([]string{pythonBin, "-I", jailWork + "/helper.py"}, args...)
-	res, err := jail.Run(ctx, jail.Spec{
+	res, err := h.jail(ctx, jail.Spec{
 		Argv:      argv,
 		Env:       []string{"LANG=C.UTF-8", "OMP_NUM_THREADS=1", "OPENBLAS_NUM_THREADS=1"},
 		Binds:     []jail.Bind{{Source: h.work, Target: jailWork, Writable: true}},
-		Protected: h.protected,
 		Timeout:   helperTimeout,
 		StdoutCap: 1 << 20,
 		StderrCap: 8 << 10,
@@ -93,6 +92,9 @@ func (h *helper) run(ctx context.Context, v any, args ...string) error {
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if te, ok := tool.AsError(err); ok {
+			return te // not installed
 		}
 		return tool.Errorf(tool.CodeUnavailable, "see clawbridge doctor", "the OpenCV helper cannot run: %v", err)
 	}

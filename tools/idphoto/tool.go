@@ -93,7 +93,7 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 				{Name: "output", Type: tool.String, Description: "Default outputs/<name>_sheet.<format>."},
 				overwrite}},
 		},
-		Programs: map[string]string{pythonBin: "python3-opencv opencv-data"},
+		Programs: tool.ProgramsOf(pythonBin),
 		// OpenCV is a Python module and a data file, not a program.
 		Checks: []tool.Check{{Name: "opencv", Fix: "apt-get install python3-opencv opencv-data",
 			Run: func() (string, error) { return "python3-opencv and opencv-data for id_photo", Available() }}},

@@ -99,12 +99,8 @@ func (g *imageGen) zbarReads(ctx context.Context, png []byte, text string) (chec
 	if err := os.WriteFile(in, png, 0o600); err != nil {
 		return false, false, err
 	}
-	var protected []string
-	if g.d.Config != nil && g.d.Config.DataDir != "" {
-		protected = []string{g.d.Config.DataDir}
-	}
-	out, err := jail.RunOnFiles(ctx, jail.FilesRun{Argv: []string{"zbarimg", "--quiet", "--raw", "-Sbinary", jail.FilesIn + "qr.png"},
-		Inputs: []string{in}, Protected: protected, Timeout: 30 * time.Second, StdoutCap: 64 << 10})
+	out, err := g.d.RunOnFiles(ctx, jail.FilesRun{Argv: []string{"zbarimg", "--quiet", "--raw", "-Sbinary", jail.FilesIn + "qr.png"},
+		Inputs: []string{in}, Timeout: 30 * time.Second, StdoutCap: 64 << 10})
 	var te *tool.Error
 	switch {
 	case errors.As(err, &te) && te.Code == tool.CodeFailed: // exit 4: no code found

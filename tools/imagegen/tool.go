@@ -58,8 +58,8 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 		Title:       "Image generator",
 		Description: "Images made by code: QR codes, text cards and posters, placeholders, collages, watermarks, and resize, crop, rotate or convert of images; generate from a prompt when an images API is configured.",
 		Actions:     g.actions(),
-		OpenWorld:   g.cfg.Generate.BaseURL != "",               // generate sends the prompt to the configured endpoint
-		Programs:    map[string]string{"zbarimg": "zbar-tools"}, // optional: the second reader of QR codes
+		OpenWorld:   g.cfg.Generate.BaseURL != "", // generate sends the prompt to the configured endpoint
+		Programs:    tool.ProgramsOf("zbarimg"),   // optional: the second reader of QR codes
 		Examples: []string{
 			"generate a qr code for my wifi",
 			"make a poster with the event title",

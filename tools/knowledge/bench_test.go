@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/clawbridge/clawbridge/internal/jail"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
@@ -87,7 +88,7 @@ func retrieval(t testing.TB) (bm25, grep scores, n int) {
 			t.Fatal(err)
 		}
 		tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "corpus", e.Name()), data)
-		secs, err := extract(context.Background(), e.Name(), data)
+		secs, err := extract(context.Background(), jail.Run, e.Name(), data)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/text/encoding/simplifiedchinese"
 
 	"github.com/clawbridge/clawbridge/internal/htmlmd"
+	"github.com/clawbridge/clawbridge/internal/jail"
 	"github.com/clawbridge/clawbridge/internal/ooxml"
 	"github.com/clawbridge/clawbridge/internal/pdftext"
 	"github.com/clawbridge/clawbridge/tools/tool"
@@ -39,7 +40,7 @@ func formatOf(path string) string { return formats[strings.ToLower(filepath.Ext(
 // extract reads one file into sections with the readers the document tools
 // use: pdftotext in the jail for PDF (a page per form feed), format_converter's
 // docx and HTML readers (as Markdown, so their headings are kept).
-func extract(ctx context.Context, abs string, data []byte) ([]section, error) {
+func extract(ctx context.Context, run jail.Runner, abs string, data []byte) ([]section, error) {
 	switch formatOf(abs) {
 	case "md":
 		return markdownSections(decodeText(data)), nil
@@ -60,7 +61,7 @@ func extract(ctx context.Context, abs string, data []byte) ([]section, error) {
 		}
 		return markdownSections(md), nil
 	case "pdf":
-		return pdfSections(ctx, abs)
+		return pdfSections(ctx, run, abs)
 	}
 	return nil, fmt.Errorf("%s: not a format knowledge_rag indexes", abs)
 }
@@ -240,8 +241,8 @@ func headingPath(stack []string) []string {
 // pdfSections reads the whole file with pdftotext (internal/pdftext) and
 // makes a section per page; the extracted text is pdftotext's output, form
 // feeds included, so offsets point into it.
-func pdfSections(ctx context.Context, abs string) ([]section, error) {
-	text, err := pdftext.Extract(ctx, abs, filepath.Base(abs), pdftext.Options{})
+func pdfSections(ctx context.Context, run jail.Runner, abs string) ([]section, error) {
+	text, err := pdftext.Extract(ctx, run, abs, filepath.Base(abs), pdftext.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+
+	"github.com/clawbridge/clawbridge/internal/jail"
 )
 
 // syncReport says what one index run did.
@@ -48,6 +50,16 @@ type syncOptions struct {
 	Walk         func(root string, fn fs.WalkDirFunc) error // the workspace walk (never enters the data dir)
 	Rel          func(abs string) string                    // how results show a path
 	Progress     func(done, total float64, msg string)
+	Run          jail.Runner // runs pdftotext: the tool's Deps.Run
+}
+
+// run is o.Run, or the bare jail where none is given (tests of the index
+// alone).
+func (o syncOptions) run() jail.Runner {
+	if o.Run == nil {
+		return jail.Run
+	}
+	return o.Run
 }
 
 // walk is o.Walk, or a plain walk where no sandbox is given (tests of the
@@ -201,7 +213,7 @@ func (b *batcher) file(ctx context.Context, f candidate, o syncOptions, rep *syn
 		rep.Unchanged++
 		return nil
 	}
-	secs, err := extract(ctx, f.abs, data)
+	secs, err := extract(ctx, o.run(), f.abs, data)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

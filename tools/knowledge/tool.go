@@ -110,7 +110,7 @@ func provision(d *tool.Deps, cfg Section) (*kbTool, tool.Tool) {
 		Description: "Searches the user's own documents (notes, manuals, papers: md, mdx, txt, html, pdf, docx in the workspace) after indexing a folder once; " +
 			"hits come with snippets and citations (file, page or heading). Use it to answer from local files; use search for the web.",
 		Actions:  t.actions(),
-		Programs: map[string]string{"pdftotext": "poppler-utils"},
+		Programs: tool.ProgramsOf("pdftotext"),
 		Closer:   t.lib,
 		Examples: []string{
 			"what do my meeting notes say about the hiring freeze",
@@ -172,7 +172,7 @@ func (t *kbTool) options(c *tool.Call) syncOptions {
 	return syncOptions{
 		MaxFiles: t.cfg.MaxFiles, MaxFileBytes: int64(t.cfg.MaxFileMB) << 20,
 		ChunkChars: t.cfg.ChunkChars, OverlapChars: t.cfg.OverlapChars,
-		Walk: t.d.Sandbox.WalkDir, Rel: t.d.Sandbox.Rel, Progress: c.Progress,
+		Walk: t.d.Sandbox.WalkDir, Rel: t.d.Sandbox.Rel, Progress: c.Progress, Run: t.d.Run,
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -57,8 +58,8 @@ func (o *ocrTool) recognize(ctx context.Context, c *tool.Call) (*tool.Result, er
 	if err := checkLang(req.lang); err != nil {
 		return nil, err
 	}
-	if _, err := lookPath("tesseract", "tesseract-ocr"); err != nil {
-		return nil, err
+	if _, err := exec.LookPath("tesseract"); err != nil {
+		return nil, tool.MissingProgram("tesseract") // before rendering any page
 	}
 	tmp, err := os.MkdirTemp("", "clawbridge-ocr-")
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -67,12 +66,11 @@ func checkLang(lang string) error {
 
 // run runs one program in the jail with binds; it answers a failed run as
 // a tool error naming what.
-func run(ctx context.Context, what string, argv []string, binds []jail.Bind, protected []string) (string, error) {
-	res, err := jail.Run(ctx, jail.Spec{
+func (o *ocrTool) run(ctx context.Context, what string, argv []string, binds []jail.Bind) (string, error) {
+	res, err := o.d.Run(ctx, jail.Spec{
 		Argv:      argv,
 		Env:       []string{"LANG=C.UTF-8", "OMP_THREAD_LIMIT=1"},
 		Binds:     binds,
-		Protected: protected,
 		Timeout:   pageTimeout,
 		StdoutCap: 32 << 20,
 		StderrCap: 8 << 10,
@@ -80,6 +78,9 @@ func run(ctx context.Context, what string, argv []string, binds []jail.Bind, pro
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
+		}
+		if te, ok := tool.AsError(err); ok {
+			return "", te // not installed
 		}
 		return "", tool.Errorf(tool.CodeUnavailable, "see clawbridge doctor", "%s cannot run: %v", what, err)
 	}
@@ -99,40 +100,24 @@ func run(ctx context.Context, what string, argv []string, binds []jail.Bind, pro
 	return res.Stdout, nil
 }
 
-func lookPath(prog, pkg string) (string, error) {
-	p, err := exec.LookPath(prog)
-	if err != nil {
-		return "", tool.Missing(prog, pkg)
-	}
-	return p, nil
-}
-
 // tesseract recognises the image at host path img and returns its TSV.
 // dpiArgs are tesseract's --dpi, if any (see dpiArg).
 func (o *ocrTool) tesseract(ctx context.Context, img, lang string, psm int, dpiArgs []string) (string, error) {
-	bin, err := lookPath("tesseract", "tesseract-ocr")
-	if err != nil {
-		return "", err
-	}
 	target := jailIn + "/" + filepath.Base(img)
-	argv := append([]string{bin, target, "stdout", "-l", lang, "--psm", strconv.Itoa(psm)}, dpiArgs...)
-	return run(ctx, "tesseract", append(argv, "tsv"),
-		[]jail.Bind{{Source: img, Target: target}}, o.protected())
+	argv := append([]string{"tesseract", target, "stdout", "-l", lang, "--psm", strconv.Itoa(psm)}, dpiArgs...)
+	return o.run(ctx, "tesseract", append(argv, "tsv"),
+		[]jail.Bind{{Source: img, Target: target}})
 }
 
 // pdfInfo runs pdfinfo over the PDF and returns its page count and, when
 // first > 0, the size in points (width, height) of pages first to last.
 func (o *ocrTool) pdfInfo(ctx context.Context, pdf string, first, last int) (int, map[int][2]float64, error) {
-	bin, err := lookPath("pdfinfo", "poppler-utils")
-	if err != nil {
-		return 0, nil, err
-	}
 	target := jailIn + "/" + filepath.Base(pdf)
-	argv := []string{bin, target}
+	argv := []string{"pdfinfo", target}
 	if first > 0 {
-		argv = []string{bin, "-f", strconv.Itoa(first), "-l", strconv.Itoa(last), target}
+		argv = []string{"pdfinfo", "-f", strconv.Itoa(first), "-l", strconv.Itoa(last), target}
 	}
-	out, err := run(ctx, "pdfinfo", argv, []jail.Bind{{Source: pdf, Target: target}}, o.protected())
+	out, err := o.run(ctx, "pdfinfo", argv, []jail.Bind{{Source: pdf, Target: target}})
 	if err != nil {
 		return 0, nil, err
 	}
@@ -178,15 +163,11 @@ func parsePDFInfo(out string) (int, map[int][2]float64, error) {
 // renderPage renders one PDF page as an 8-bit grayscale PNG in outDir at
 // 300 dpi and returns its host path.
 func (o *ocrTool) renderPage(ctx context.Context, pdf, outDir string, page int) (string, error) {
-	bin, err := lookPath("pdftoppm", "poppler-utils")
-	if err != nil {
-		return "", err
-	}
 	target := jailIn + "/" + filepath.Base(pdf)
 	name := fmt.Sprintf("page-%d", page)
 	p := strconv.Itoa(page)
-	if _, err := run(ctx, "pdftoppm", []string{bin, "-r", strconv.Itoa(renderDPI), "-gray", "-png", "-f", p, "-l", p, "-singlefile", target, jailOut + "/" + name},
-		[]jail.Bind{{Source: pdf, Target: target}, {Source: outDir, Target: jailOut, Writable: true}}, o.protected()); err != nil {
+	if _, err := o.run(ctx, "pdftoppm", []string{"pdftoppm", "-r", strconv.Itoa(renderDPI), "-gray", "-png", "-f", p, "-l", p, "-singlefile", target, jailOut + "/" + name},
+		[]jail.Bind{{Source: pdf, Target: target}, {Source: outDir, Target: jailOut, Writable: true}}); err != nil {
 		return "", err
 	}
 	img := filepath.Join(outDir, name+".png")
@@ -198,10 +179,3 @@ func (o *ocrTool) renderPage(ctx context.Context, pdf, outDir string, page int) 
 
 // renderDPI is the resolution PDF pages are rendered at for tesseract.
 const renderDPI = 300
-
-func (o *ocrTool) protected() []string {
-	if o.d.Config == nil || o.d.Config.DataDir == "" {
-		return nil
-	}
-	return []string{o.d.Config.DataDir}
-}

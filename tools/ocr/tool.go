@@ -75,7 +75,7 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 				{Name: "overwrite", Type: tool.Boolean},
 			},
 		}},
-		Programs: map[string]string{"tesseract": "tesseract-ocr", "pdftoppm": "poppler-utils", "pdfinfo": "poppler-utils"},
+		Programs: tool.ProgramsOf("tesseract", "pdftoppm", "pdfinfo"),
 		Examples: []string{
 			"extract the text from this screenshot",
 			"read the words in photo.png",

@@ -19,7 +19,7 @@ func (p *pdfTool) extractText(ctx context.Context, c *tool.Call) (*tool.Result, 
 	}
 	n, pw, pages := in.n, in.pw, in.pages
 	first, last := pages[0], pages[len(pages)-1]
-	text, err := pdftext.Extract(ctx, in.abs, rel(p.d.Sandbox, in.abs),
+	text, err := pdftext.Extract(ctx, p.d.Run, in.abs, rel(p.d.Sandbox, in.abs),
 		pdftext.Options{First: first, Last: last, Layout: c.Args.Bool("layout", false), Password: pw})
 	if err != nil {
 		return nil, err

@@ -55,7 +55,7 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 		Title:       "PDF tool",
 		Description: "Works on existing PDF files: merge, split, pages, encryption, watermarks, forms, text and images. Use it for any operation on a PDF that already exists; use format_converter to turn other formats into PDF.",
 		Actions:     p.actions(),
-		Programs:    map[string]string{"pdftotext": "poppler-utils"},
+		Programs:    tool.ProgramsOf("pdftotext"),
 		Examples: []string{
 			"merge these three PDFs into one",
 			"split report.pdf into single pages",

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/clawbridge/clawbridge/internal/docout"
-	"github.com/clawbridge/clawbridge/internal/office"
 	"github.com/clawbridge/clawbridge/internal/pptx"
 	"github.com/clawbridge/clawbridge/internal/wording"
 	"github.com/clawbridge/clawbridge/tools/tool"
@@ -46,7 +45,7 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 	}
 	wantPDF := a.Bool("pdf", false)
 	if wantPDF {
-		if err := docout.CheckSoffice(office.ImpressPackage); err != nil {
+		if err := docout.CheckSoffice(); err != nil {
 			return nil, err
 		}
 	}
@@ -71,7 +70,7 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 	if err != nil {
 		return nil, tool.Errorf(tool.CodeFailed, "", "writing the deck failed: %v", err)
 	}
-	out, files, err := docout.SaveOffice(ctx, g.d.Sandbox, c, data, docout.Slug(title, "presentation"), ".pptx", wantPDF, office.ImpressPackage)
+	out, files, err := docout.SaveOffice(ctx, g.d.Sandbox, c, data, docout.Slug(title, "presentation"), ".pptx", wantPDF, g.d.Run)
 	if err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,
 			Handler: g.handle,
 		}},
-		Programs: map[string]string{office.Program: office.ImpressPackage},
+		Programs: tool.ProgramsOf(office.Program),
 		Examples: []string{
 			"Make a PPT about the development of AI",
 			"Create a 10-slide presentation from this outline",

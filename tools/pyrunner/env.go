@@ -41,7 +41,7 @@ type pythonEnv struct {
 func (r *runner) env(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	py := interpreter(languages["python"])
 	if py == "" {
-		return nil, tool.Missing("python3", "python3")
+		return nil, tool.MissingProgram("python3")
 	}
 	sandboxed, err := r.sandboxed()
 	if err != nil {
@@ -51,9 +51,9 @@ func (r *runner) env(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 		spec := jail.Spec{Argv: argv, Env: []string{"PATH=" + jailPath, "LANG=C.UTF-8"}, Timeout: 30 * time.Second, StdoutCap: 1 << 20,
 			Limits: jail.Limits{MemoryMB: r.cfg.MemoryMB, Processes: r.cfg.Processes}}
 		if sandboxed {
-			return jail.Run(ctx, spec)
+			return r.d.Run(ctx, spec)
 		}
-		return jail.RunUnconfined(ctx, spec)
+		return r.d.RunUnconfined(ctx, spec)
 	}
 	res, err := run(py, "-B", "-s", "-E", "-c", envScript)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 // language is one interpreter the tool runs.
@@ -11,7 +13,6 @@ type language struct {
 	name    string   // "python", "javascript"
 	ext     string   // the script's extension in the work dir
 	program string   // the interpreter's file name
-	pkg     string   // the Debian package that provides it
 	flags   []string // before the script
 }
 
@@ -19,8 +20,8 @@ var languages = map[string]language{
 	// -u: unbuffered, so stdout lines arrive as progress while it runs;
 	// -B: no .pyc files among the outputs; -s, -E: no user site directory
 	// and no PYTHON* variables; -X utf8: UTF-8 I/O whatever the locale.
-	"python":     {name: "python", ext: ".py", program: "python3", pkg: "python3", flags: []string{"-u", "-B", "-s", "-E", "-X", "utf8"}},
-	"javascript": {name: "javascript", ext: ".js", program: "node", pkg: "nodejs"},
+	"python":     {name: "python", ext: ".py", program: "python3", flags: []string{"-u", "-B", "-s", "-E", "-X", "utf8"}},
+	"javascript": {name: "javascript", ext: ".js", program: "node"},
 }
 
 // languageOf picks the language from the argument, else the script's
@@ -49,15 +50,15 @@ const jailPath = "/usr/local/bin:/usr/bin:/bin"
 // `clawbridge doctor` checks: each interpreter by the path run uses, not the
 // first of its name on PATH (a pyenv python3 there is not what the jail runs).
 func programs() map[string]string {
-	out := map[string]string{"bwrap": "bubblewrap"}
+	progs := []string{"bwrap"}
 	for _, l := range languages {
 		p := interpreter(l)
 		if p == "" {
 			p = filepath.Join(interpreterDirs[len(interpreterDirs)-1], l.program) // where Debian's package puts it
 		}
-		out[p] = l.pkg
+		progs = append(progs, p)
 	}
-	return out
+	return tool.ProgramsOf(progs...)
 }
 
 // interpreter finds l's program, "" when it is not installed.

@@ -55,7 +55,7 @@ func (r *runner) run(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	lang := s.lang
 	prog := interpreter(lang)
 	if prog == "" {
-		return nil, tool.Missing(lang.program, lang.pkg)
+		return nil, tool.MissingProgram(lang.program)
 	}
 	sandboxed, err := r.sandboxed()
 	if err != nil {
@@ -210,10 +210,7 @@ func (r *runner) runJailed(ctx context.Context, spec jail.Spec, w *workDir, prog
 	// A MB of room above the quota lets collect see a run that outgrew it.
 	spec.Tmpfs = []jail.Tmpfs{{Target: workTarget, SizeMB: r.cfg.WorkMB + 1}}
 	spec.ExtraFiles = []*os.File{pw}
-	if r.d.Config != nil {
-		spec.Protected = []string{r.d.Config.DataDir}
-	}
-	res, err = jail.Run(ctx, spec)
+	res, err = r.d.Run(ctx, spec)
 	if err != nil {
 		pr.Close()
 		<-collected
@@ -265,7 +262,7 @@ func (r *runner) runOnHost(ctx context.Context, spec jail.Spec, w *workDir, prog
 	spec.Argv = append(spec.Argv, args...)
 	spec.Dir = w.in
 	spec.Env = append(spec.Env, "HOME="+w.in, "TMPDIR="+w.in)
-	res, err := jail.RunUnconfined(runCtx, spec)
+	res, err := r.d.RunUnconfined(runCtx, spec)
 	cancel() // stop the watcher before waiting for it
 	wg.Wait()
 	switch {

@@ -179,7 +179,7 @@ func (b *builder) pdfRenderer() (string, error) {
 	case office.Available():
 		return "libreoffice", nil
 	}
-	return "", tool.Missing("chromium", "chromium")
+	return "", tool.MissingProgram("chromium")
 }
 
 func (b *builder) pdf(ctx context.Context, d doc, theme, via, pageSize string) ([]byte, error) {
@@ -197,11 +197,7 @@ func (b *builder) pdf(ctx context.Context, d doc, theme, via, pageSize string) (
 	if err != nil {
 		return nil, err
 	}
-	pdf, err := office.ToPDFBytes(ctx, "resume.docx", dx)
-	if errors.Is(err, office.ErrNoSoffice) {
-		return nil, tool.Missing(office.Program, office.WriterPackage)
-	}
-	return pdf, err
+	return office.ToPDFBytes(ctx, b.d.Run, "resume.docx", dx)
 }
 
 // normalize turns json.Number into float64 so the schema validator sees

@@ -39,7 +39,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 			Level:       tool.Write, Timeout: tool.Slow, Params: params,
 			Handler: b.handle,
 		}},
-		Programs: map[string]string{"chromium": "chromium", office.Program: office.WriterPackage},
+		Programs: tool.ProgramsOf("chromium", office.Program),
 		Examples: []string{
 			"Build my resume from this resume.json as PDF and Word",
 			"Create a CV for a senior backend engineer with these jobs",

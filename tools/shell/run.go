@@ -209,14 +209,16 @@ func (r *runner) run(ctx context.Context, readOnly bool, prog string, argv []str
 	var err error
 	if readOnly {
 		spec.Binds = workspaceBinds(r.d.Sandbox.Roots())
-		spec.Protected = []string{r.d.Config.DataDir}
-		res, err = jail.Run(ctx, spec)
+		res, err = r.d.Run(ctx, spec)
 	} else {
-		res, err = jail.RunUnconfined(ctx, spec)
+		res, err = r.d.RunUnconfined(ctx, spec)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if te, ok := tool.AsError(err); ok {
+			return nil, te // gone since lookProgram found it
 		}
 		return nil, tool.Errorf(tool.CodeFailed, "check that the program is a valid executable for this machine", "run %s: %v", argv[0], err)
 	}

@@ -45,7 +45,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		CallLevel: func(c *tool.Call) tool.Level {
 			return CallLevel(d.Config, d.Sandbox.Roots(), c.Args)
 		},
-		Programs: map[string]string{"sh": "dash"},
+		Programs: tool.ProgramsOf("sh"),
 		Examples: []string{
 			"run git status in the workspace",
 			"list the files in the src folder with ls -la",

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -43,31 +42,11 @@ func formatNames() []string {
 	return out
 }
 
-func lookPath(prog string) (string, error) {
-	p, err := exec.LookPath(prog)
-	if err != nil {
-		pkg := "ffmpeg"
-		if prog == "espeak-ng" || prog == "flac" {
-			pkg = prog
-		}
-		return "", tool.Missing(prog, pkg)
-	}
-	return p, nil
-}
-
 // run runs prog in the jail with the input files bound read-only under
 // /tmp/in and outDir (if any) writable at /tmp/out; args refer to those.
 func (s *speech) run(ctx context.Context, prog string, args []string, inputs []string, outDir string) (string, error) {
-	bin, err := lookPath(prog)
-	if err != nil {
-		return "", err
-	}
-	var protected []string
-	if s.d.Config != nil && s.d.Config.DataDir != "" {
-		protected = []string{s.d.Config.DataDir}
-	}
-	return jail.RunOnFiles(ctx, jail.FilesRun{Argv: append([]string{bin}, args...), Inputs: inputs, OutDir: outDir,
-		Protected: protected, Timeout: runTimeout, StdoutCap: 4 << 20,
+	return s.d.RunOnFiles(ctx, jail.FilesRun{Argv: append([]string{prog}, args...), Inputs: inputs, OutDir: outDir,
+		Timeout: runTimeout, StdoutCap: 4 << 20,
 		SlowHint: "use a shorter input", FailHint: "check that the file is an audio file ffmpeg reads"})
 }
 

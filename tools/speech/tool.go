@@ -95,7 +95,7 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 			{Name: "info", Description: "duration, codec, sample rate, channels", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Handler: s.info, Params: []tool.Param{path}},
 		},
 		OpenWorld: true, // transcribe sends audio to the configured endpoint
-		Programs:  map[string]string{"espeak-ng": "espeak-ng", "ffmpeg": "ffmpeg", "ffprobe": "ffmpeg", "flac": "flac"},
+		Programs:  tool.ProgramsOf("espeak-ng", "ffmpeg", "ffprobe", "flac"),
 		Examples: []string{
 			"convert this recording to text",
 			"read this paragraph aloud as a wav file",

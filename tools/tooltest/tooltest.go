@@ -17,6 +17,7 @@ import (
 	"github.com/clawbridge/clawbridge/internal/netguard"
 	"github.com/clawbridge/clawbridge/internal/sandbox"
 	"github.com/clawbridge/clawbridge/internal/store"
+	"github.com/clawbridge/clawbridge/internal/testneed"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
@@ -67,33 +68,9 @@ func Run(tb testing.TB, tl tool.Tool, args map[string]any) (*tool.Result, error)
 	return tl.Handle(tb.(interface{ Context() context.Context }).Context(), c)
 }
 
-// RequirePrograms reports whether CLAWBRIDGE_REQUIRE_PROGRAMS=1 is set: CI
-// installs every program, font and service the tests use, so there a missing
-// one fails the test instead of skipping it.
-func RequirePrograms() bool { return os.Getenv("CLAWBRIDGE_REQUIRE_PROGRAMS") == "1" }
-
-// debianPackages names the Debian package that provides each program the
-// tests look up, as scripts/install-deps.sh installs them.
-var debianPackages = map[string]string{
-	"chromium":  "chromium",
-	"Xvfb":      "xvfb",
-	"pdftotext": "poppler-utils",
-	"pdfinfo":   "poppler-utils",
-	"pdfimages": "poppler-utils",
-	"qpdf":      "qpdf",
-	"soffice":   "libreoffice-writer-nogui",
-	"pdftoppm":  "poppler-utils",
-	"tesseract": "tesseract-ocr",
-	"espeak-ng": "espeak-ng",
-	"ffmpeg":    "ffmpeg",
-	"ffprobe":   "ffmpeg",
-	"zbarimg":   "zbar-tools",
-	"bwrap":     "bubblewrap",
-	"sh":        "dash",
-	"cat":       "coreutils", "echo": "coreutils", "env": "coreutils", "false": "coreutils", "ls": "coreutils",
-	"printf": "coreutils", "pwd": "coreutils", "seq": "coreutils", "sleep": "coreutils", "tr": "coreutils",
-	"shfmt": "shfmt", "clang-format": "clang-format", "black": "black", "patch": "patch", "python3": "python3", "node": "nodejs",
-}
+// RequirePrograms reports whether CLAWBRIDGE_REQUIRE_PROGRAMS=1 is set
+// (internal/testneed).
+func RequirePrograms() bool { return testneed.Require() }
 
 // NeedProgram returns the path of an external program a test needs. When it
 // is missing the test is skipped, or fails when CLAWBRIDGE_REQUIRE_PROGRAMS=1
@@ -105,23 +82,19 @@ func NeedProgram(t testing.TB, name string) string {
 		return p
 	}
 	hint := ""
-	if pkg, ok := debianPackages[name]; ok {
+	if pkg := tool.Package(name); pkg != "" {
 		hint = " (apt-get install " + pkg + ", or scripts/install-deps.sh)"
 	}
 	Missing(t, "%s not installed%s", name, hint)
 	return ""
 }
 
-// Missing handles something a test needs that this machine lacks (a
-// program, a font, a data file, enough of something): it skips the test,
-// or fails it when CLAWBRIDGE_REQUIRE_PROGRAMS=1, where CI provides all of
-// them. Every such skip goes through here so the policy is one.
+// Missing skips the test, or fails it under CLAWBRIDGE_REQUIRE_PROGRAMS=1
+// (internal/testneed): every such skip goes through there so the policy
+// is one.
 func Missing(t testing.TB, format string, args ...any) {
 	t.Helper()
-	if RequirePrograms() {
-		t.Fatalf("required (CLAWBRIDGE_REQUIRE_PROGRAMS=1) but missing: "+format, args...)
-	}
-	t.Skipf(format, args...)
+	testneed.Missing(t, format, args...)
 }
 
 // CJKFont returns the system CJK font the tools draw Chinese with; when

@@ -93,7 +93,7 @@ func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 			Handler: f.handle,
 		}},
 		OpenWorld: true,
-		Programs:  map[string]string{"chromium": "chromium"},
+		Programs:  tool.ProgramsOf("chromium"),
 		Examples: []string{
 			"read this article and summarize it: https://example.com/post",
 			"fetch the content of this URL",
