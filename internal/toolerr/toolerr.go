@@ -45,6 +45,13 @@ func Errorf(code, hint, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Hint: hint}
 }
 
+// On names the field the error is about and returns e: an error built
+// with Errorf about an argument says which one.
+func (e *Error) On(field string) *Error {
+	e.Field = field
+	return e
+}
+
 // Invalid is a bad-argument error naming the field.
 func Invalid(field, message, hint string) *Error {
 	return &Error{Code: CodeInvalid, Message: message, Hint: hint, Field: field}

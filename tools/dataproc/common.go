@@ -65,6 +65,14 @@ func (p *processor) open(c *tool.Call, spec string) (*table.Reader, error) {
 	}
 	r, err := table.Open(abs, p.readOptions(c, sheet))
 	if err != nil {
+		// A file that cannot be read as a table is about the argument
+		// that named it.
+		if te, ok := tool.AsError(err); ok && te.Field == "" {
+			te.Field = "path"
+			if spec != c.Args.String("path") && len(c.Args.Strings("paths")) > 0 {
+				te.Field = "paths"
+			}
+		}
 		return nil, toolErr(err)
 	}
 	return r, nil

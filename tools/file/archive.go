@@ -347,7 +347,7 @@ func (ft *fileTool) openZip(p string) (string, os.FileInfo, *zip.ReadCloser, err
 	zr, err := zip.OpenReader(src)
 	if err != nil && !(errors.Is(err, zip.ErrInsecurePath) && zr != nil) {
 		// ErrInsecurePath still returns a reader; the checks below name the entry.
-		return "", nil, nil, tool.Errorf(tool.CodeInvalid, "check that it is a .zip archive (other formats are not supported)", "%s is not a readable zip archive: %v", p, err)
+		return "", nil, nil, tool.Errorf(tool.CodeInvalid, "check that it is a .zip archive (other formats are not supported)", "%s is not a readable zip archive: %v", p, err).On("path")
 	}
 	return src, info, zr, nil
 }
@@ -371,7 +371,7 @@ func (ft *fileTool) unzipDest(c *tool.Call, src string) (string, bool, error) {
 		return dest, false, nil
 	}
 	if !dinfo.IsDir() {
-		return "", false, tool.Errorf(tool.CodeExists, "give a directory as output", "%s exists and is not a directory", ft.rel(dest))
+		return "", false, tool.Errorf(tool.CodeExists, "give a directory as output", "%s exists and is not a directory", ft.rel(dest)).On("output")
 	}
 	return dest, true, nil
 }

@@ -28,7 +28,7 @@ func (ft *fileTool) mkdir(ctx context.Context, c *tool.Call) (*tool.Result, erro
 	}
 	if info, err := os.Stat(abs); err == nil {
 		if !info.IsDir() {
-			return nil, tool.Errorf(tool.CodeExists, "choose another name", "%s exists and is not a directory", p)
+			return nil, tool.Errorf(tool.CodeExists, "choose another name", "%s exists and is not a directory", p).On("path")
 		}
 		return &tool.Result{Summary: fmt.Sprintf("%s already exists", ft.rel(abs)), Data: map[string]any{"path": ft.rel(abs), "created": false}}, nil
 	}

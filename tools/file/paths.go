@@ -37,6 +37,9 @@ func (ft *fileTool) resolveWrite(field, p string) (string, error) {
 // and stat act on a symlink itself rather than on what it points to. The
 // parent is still resolved through the sandbox, so the result is inside.
 func (ft *fileTool) resolveLink(field, p string) (string, error) {
+	if strings.ContainsRune(p, 0) {
+		return ft.resolve(field, p) // the sandbox refuses it, naming the field
+	}
 	clean := filepath.Clean(p)
 	base := filepath.Base(clean)
 	if p == "" || base == "." || base == ".." || base == string(filepath.Separator) {
@@ -96,7 +99,13 @@ func statErr(field, p string, err error) error {
 	if errors.Is(err, fs.ErrPermission) {
 		return &tool.Error{Code: tool.CodeDenied, Field: field, Message: fmt.Sprintf("%s: permission denied", p)}
 	}
-	return fmt.Errorf("stat %s: %w", p, err)
+	// Any other failure is about the path as given: say so without the
+	// host's absolute path the os error carries.
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("cannot read %s: %v", p, err)}
 }
 
 func exists(abs string) bool {

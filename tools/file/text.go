@@ -56,7 +56,7 @@ func (ft *fileTool) openText(field, p, forced string) (f *os.File, s sniffed, in
 		f.Close()
 		return nil, s, nil, "", tool.Errorf(tool.CodeInvalid,
 			"this is not a text file: use action=stat or hash, unzip for archives, or a document tool (pdf, docx, xlsx)",
-			"%s is a binary file", p)
+			"%s is a binary file", p).On("path")
 	}
 	if s.Encoding == "" {
 		f.Close()
@@ -323,7 +323,7 @@ func (ft *fileTool) appendText(ctx context.Context, c *tool.Call) (*tool.Result,
 			return nil, err
 		}
 		if s.Binary {
-			return nil, tool.Errorf(tool.CodeInvalid, "append only adds text to text files", "%s is a binary file", p)
+			return nil, tool.Errorf(tool.CodeInvalid, "append only adds text to text files", "%s is a binary file", p).On("path")
 		}
 		if enc == "auto" && s.Encoding != "" {
 			enc = s.Encoding

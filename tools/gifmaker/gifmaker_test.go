@@ -328,7 +328,7 @@ func TestGIF_FromVideoLimits(t *testing.T) {
 		{"start past end", map[string]any{"start": 5}, tool.CodeInvalid},
 		{"clip too long", map[string]any{}, tool.CodeTooLarge},
 		{"frames", map[string]any{"duration": 2, "fps": 20}, tool.CodeTooLarge},
-		{"not a video", map[string]any{"path": "notes.txt"}, tool.CodeFailed},
+		{"not a video", map[string]any{"path": "notes.txt"}, tool.CodeInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "notes.txt"), []byte("hello"))

@@ -25,6 +25,11 @@ type video struct {
 func (g *gifMaker) probe(ctx context.Context, abs, path string) (video, error) {
 	out, err := g.run(ctx, "ffprobe", []string{"-v", "error", "-select_streams", "v:0",
 		"-show_entries", "stream=width,height,sample_aspect_ratio:stream_side_data=rotation:format=duration", "-of", "json", jailIn + filepath.Base(abs)}, abs, "")
+	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeFailed {
+		// ffprobe exits non-zero on a file it cannot read: the input is
+		// not a video, which is about the argument, not the server.
+		te.Code, te.Field = tool.CodeInvalid, "path"
+	}
 	if err != nil {
 		return video{}, err
 	}

@@ -267,7 +267,7 @@ func (t *kbTool) ready(ctx context.Context, c *tool.Call, field, name string) (*
 	case err == nil:
 		return k, nil
 	case errors.Is(err, os.ErrNotExist):
-		return nil, tool.Errorf(tool.CodeNotFound, "list_indexes names the indexes; index a folder first", "there is no index %q", name)
+		return nil, tool.Errorf(tool.CodeNotFound, "list_indexes names the indexes; index a folder first", "there is no index %q", name).On(field)
 	case errors.Is(err, errDamaged) && len(k.src.Paths) > 0:
 		t.d.Log.Warn().Str("index", name).Err(err).Msg("knowledge_rag: rebuilding a damaged index")
 		if _, err := k.sync(ctx, nil, t.options(c)); err != nil {
@@ -417,7 +417,7 @@ func (t *kbTool) remove(_ context.Context, c *tool.Call) (*tool.Result, error) {
 	k.write.Lock()
 	defer k.write.Unlock()
 	if _, err := os.Stat(k.dir); err != nil {
-		return nil, tool.Errorf(tool.CodeNotFound, "list_indexes names the indexes", "there is no index %q", name)
+		return nil, tool.Errorf(tool.CodeNotFound, "list_indexes names the indexes", "there is no index %q", name).On("index")
 	}
 	k.mu.Lock()
 	if k.idx != nil {

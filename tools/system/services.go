@@ -47,7 +47,7 @@ func (s *sys) serviceStatus(ctx context.Context, c *tool.Call) (*tool.Result, er
 	args := c.Args
 	services := s.d.Config.System.Services
 	if len(services) == 0 {
-		return nil, tool.Errorf(tool.CodeNotFound,
+		return nil, tool.Errorf(tool.CodeUnavailable,
 			"add entries under system.services in the clawbridge config file, e.g. `- {name: api, url: http://127.0.0.1:8080/healthz}`, and restart",
 			"no services are configured for health checks")
 	}

@@ -289,7 +289,7 @@ func TestServiceStatus(t *testing.T) {
 		t.Fatal("test premise: the shared guard should refuse loopback")
 	}
 	_, err := tooltest.Run(t, tl, map[string]any{"action": "service_status"})
-	if te := tooltest.ToolError(t, err, tool.CodeNotFound); !strings.Contains(te.Hint, "system.services") {
+	if te := tooltest.ToolError(t, err, tool.CodeUnavailable); !strings.Contains(te.Hint, "system.services") {
 		t.Errorf("hint = %q", te.Hint)
 	}
 
