@@ -276,8 +276,8 @@ func TestBridgePublish_ListedFromCachedManifestWithoutStarting(t *testing.T) {
 		t.Fatal("everything__get-sum listed though nothing routed to it")
 	}
 	before := changed.Load()
-	if res := callTool(t, c, "everything__get-sum", map[string]any{"a": 2, "b": 40}); res.IsError || !strings.Contains(resultText(res), "42") {
-		t.Fatalf("everything__get-sum called by name: %s", resultText(res))
+	if res := callTool(t, c, "everything__get-sum", map[string]any{"a": 2, "b": 40}); res.IsError || !strings.Contains(text(res), "42") {
+		t.Fatalf("everything__get-sum called by name: %s", text(res))
 	}
 	waitFor(t, "list_changed after a call by name", func() bool { return changed.Load() > before })
 	if _, ok := listedTools(t, c)["everything__get-sum"]; !ok {
@@ -329,22 +329,22 @@ func TestBridgeCall_ThroughPipelineWithConfirmation(t *testing.T) {
 	b, _ := json.Marshal(res.StructuredContent)
 	_ = json.Unmarshal(b, &preview)
 	if preview.Token == "" {
-		t.Fatalf("a high-level downstream call must ask for confirmation first: %s", resultText(res))
+		t.Fatalf("a high-level downstream call must ask for confirmation first: %s", text(res))
 	}
 	if st := stateOfServer(f.m, "memory"); st.State == downstream.Running {
 		t.Fatal("the preview must not start the server")
 	}
 	confirmed := map[string]any{"entities": args["entities"], confirmParam: preview.Token}
 	res = callTool(t, c, "memory__create_entities", confirmed)
-	if res.IsError || !strings.Contains(resultText(res), "works at Acme") || !strings.Contains(resultText(res), "喜欢咖啡") {
-		t.Fatalf("confirmed call: %s", resultText(res))
+	if res.IsError || !strings.Contains(text(res), "works at Acme") || !strings.Contains(text(res), "喜欢咖啡") {
+		t.Fatalf("confirmed call: %s", text(res))
 	}
 	if st := stateOfServer(f.m, "memory"); st.State != downstream.Running {
 		t.Errorf("memory is %s after a call; want running", st.State)
 	}
 	res = callTool(t, c, "everything__get-sum", map[string]any{"a": 2, "b": 40})
-	if res.IsError || !strings.Contains(resultText(res), "42") {
-		t.Fatalf("everything__get-sum: %s", resultText(res))
+	if res.IsError || !strings.Contains(text(res), "42") {
+		t.Fatalf("everything__get-sum: %s", text(res))
 	}
 }
 
@@ -383,8 +383,8 @@ func TestBridgeListChanged_DownstreamReachesSession(t *testing.T) {
 	// No cached manifest: the first call starts the server, whose manifest
 	// then publishes its tools.
 	res := callTool(t, c, "flip__add_tool", nil)
-	if !res.IsError || !strings.Contains(resultText(res), "no tool") {
-		t.Fatalf("an unknown tool before the manifest is known: %s", resultText(res))
+	if !res.IsError || !strings.Contains(text(res), "no tool") {
+		t.Fatalf("an unknown tool before the manifest is known: %s", text(res))
 	}
 	if _, err := f.m.Tools(ctxFor(t), "flip"); err != nil {
 		t.Fatal(err)
@@ -412,35 +412,35 @@ func TestBridgeListChanged_DownstreamReachesSession(t *testing.T) {
 	}
 	before = changed.Load()
 	if res := callTool(t, c, "flip__add_tool", nil); res.IsError {
-		t.Fatal(resultText(res))
+		t.Fatal(text(res))
 	}
 	waitFor(t, "list_changed after the downstream's", func() bool { return changed.Load() > before })
 	waitFor(t, "flip__extra listed", func() bool { _, ok := listedTools(t, c)["flip__extra"]; return ok })
-	if res := callTool(t, c, "flip__extra", nil); res.IsError || resultText(res) == "" {
-		t.Fatalf("flip__extra: %s", resultText(res))
+	if res := callTool(t, c, "flip__extra", nil); res.IsError || text(res) == "" {
+		t.Fatalf("flip__extra: %s", text(res))
 	}
 
 	// Rug pull: target's description changes; it is held out of the view
 	// and refused, until approved.
 	if res := callTool(t, c, "flip__target", nil); res.IsError {
-		t.Fatal(resultText(res))
+		t.Fatal(text(res))
 	}
 	before = changed.Load()
 	if res := callTool(t, c, "flip__mutate", nil); res.IsError {
-		t.Fatal(resultText(res))
+		t.Fatal(text(res))
 	}
 	waitFor(t, "flip__target held out of the view", func() bool { _, ok := listedTools(t, c)["flip__target"]; return !ok })
 	waitFor(t, "list_changed after the hold", func() bool { return changed.Load() > before })
 	res = callTool(t, c, "flip__target", nil)
-	if !res.IsError || !strings.Contains(resultText(res), "held") {
-		t.Fatalf("a held tool must be refused: %s", resultText(res))
+	if !res.IsError || !strings.Contains(text(res), "held") {
+		t.Fatalf("a held tool must be refused: %s", text(res))
 	}
 	if _, err := f.m.Approve("flip"); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "flip__target back after approval", func() bool { _, ok := listedTools(t, c)["flip__target"]; return ok })
 	if res := callTool(t, c, "flip__target", nil); res.IsError {
-		t.Fatalf("approved: %s", resultText(res))
+		t.Fatalf("approved: %s", text(res))
 	}
 	if n := otherChanged.Load(); n != 0 {
 		t.Errorf("the client whose view never changed got %d list_changed", n)
@@ -449,8 +449,8 @@ func TestBridgeListChanged_DownstreamReachesSession(t *testing.T) {
 		t.Error("the dispatcher must never be listed")
 	}
 	res = callTool(t, c, bridgedDispatch, map[string]any{})
-	if !res.IsError || !strings.Contains(resultText(res), "not called directly") {
-		t.Errorf("the dispatcher called directly: %s", resultText(res))
+	if !res.IsError || !strings.Contains(text(res), "not called directly") {
+		t.Errorf("the dispatcher called directly: %s", text(res))
 	}
 }
 
@@ -493,7 +493,7 @@ func TestBridgeResult_OverCapKeptAsResource(t *testing.T) {
 	c, _ := f.connect(t)
 	long := strings.Repeat("downstream says hello. ", 100)
 	res := callTool(t, c, "everything__echo", map[string]any{"message": long})
-	txt := resultText(res)
+	txt := text(res)
 	if res.IsError || !strings.Contains(txt, "truncated") || !strings.Contains(txt, "clawbridge://") {
 		t.Fatalf("want a cut result naming its resource: %.400s", txt)
 	}
@@ -518,7 +518,7 @@ func TestBridgeCall_ClientAddedFieldLeftOut(t *testing.T) {
 	pub, _ := f.s.publishedTool("everything__echo")
 	closed := strings.Contains(string(pub.RawInputSchema), `"additionalProperties":false`)
 	res := callTool(t, c, "everything__echo", map[string]any{"message": "hi there", "wait_for_previous": true})
-	txt := resultText(res)
+	txt := text(res)
 	if res.IsError || !strings.Contains(txt, "hi there") || closed != strings.Contains(txt, "ignored wait_for_previous") {
 		t.Fatalf("schema closed %v, got %.400s", closed, txt)
 	}
@@ -576,7 +576,7 @@ func TestBridgeProgress_ForwardedToCaller(t *testing.T) {
 	req.Params.Meta = &mcp.Meta{ProgressToken: "bp-1"}
 	res, err := c.CallTool(ctxFor(t), req)
 	if err != nil || res.IsError {
-		t.Fatalf("%v %s", err, resultText(res))
+		t.Fatalf("%v %s", err, text(res))
 	}
 	waitFor(t, "progress notifications", func() bool { return progress.Load() >= 3 })
 }

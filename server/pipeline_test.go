@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 	"github.com/clawbridge/clawbridge/internal/store"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
@@ -188,15 +189,8 @@ func TestClientAddedFields_NeverFailACall(t *testing.T) {
 	}
 }
 
-func text(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
+// text is a tool result's text content, as a client shows it.
+var text = bridgetest.Text
 
 // storeOf is the database of tooltest's Deps, which the server keeps its
 // own rows in.

@@ -95,22 +95,12 @@ func TestSampling_DeclinedAndUndeclared(t *testing.T) {
 	m := &clientModel{fail: true}
 	c := dial(t, url, mcp.ProtocolVersion20251125, nil, client.WithSamplingHandler(m))
 	r := call(t, c, "ai_writer", map[string]any{"action": "summarise", "text": "Some text."})
-	if !r.IsError || !strings.Contains(resultText(r), "did not answer") {
+	if !r.IsError || !strings.Contains(text(r), "did not answer") {
 		t.Fatalf("declined: %+v", r.Content)
 	}
 	plain := dial(t, url, mcp.ProtocolVersion20251125, nil)
 	r = call(t, plain, "ai_writer", map[string]any{"action": "summarise", "text": "Some text."})
-	if !r.IsError || !strings.Contains(resultText(r), "no model is available") {
+	if !r.IsError || !strings.Contains(text(r), "no model is available") {
 		t.Fatalf("undeclared: %+v", r.Content)
 	}
-}
-
-func resultText(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }
