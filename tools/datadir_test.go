@@ -65,15 +65,7 @@ func TestDataDir_NoReadWalksIntoIt(t *testing.T) {
 					continue
 				}
 				for _, dir := range []string{".", "project"} {
-					args := map[string]any{}
-					if tl.MultiAction() {
-						args["action"] = a.Name
-					}
-					for _, q := range a.Params {
-						if q.Required {
-							args[q.Name] = placeholder(q)
-						}
-					}
+					args := baseArgs(tl, a)
 					if p.Type == tool.Array {
 						args[p.Name] = []any{dir}
 					} else {

@@ -25,6 +25,21 @@ var notReached = map[string]bool{
 	"data_processor/join/paths": true, "data_processor/export/paths": true,
 }
 
+// baseArgs are what every call of a takes: its name (for a tool of several
+// actions) and a placeholder for each required parameter.
+func baseArgs(tl tool.Tool, a tool.Action) map[string]any {
+	args := map[string]any{}
+	if tl.MultiAction() {
+		args["action"] = a.Name
+	}
+	for _, q := range a.Params {
+		if q.Required {
+			args[q.Name] = placeholder(q)
+		}
+	}
+	return args
+}
+
 // placeholder is a value of p's type that passes the schema.
 func placeholder(p tool.Param) any {
 	switch p.Type {
@@ -62,15 +77,7 @@ func TestOutsideWorkspace_EveryPathParameter(t *testing.T) {
 				}
 				name := tl.Name + "/" + a.Name + "/" + p.Name
 				t.Run(name, func(t *testing.T) {
-					args := map[string]any{}
-					if tl.MultiAction() {
-						args["action"] = a.Name
-					}
-					for _, q := range a.Params {
-						if q.Required {
-							args[q.Name] = placeholder(q)
-						}
-					}
+					args := baseArgs(tl, a)
 					outside := "/etc/clawbridge-outside.txt"
 					if p.Type == tool.Array {
 						args[p.Name] = []any{outside}

@@ -73,15 +73,7 @@ func TestUnknownID_NotFoundNamingTheField(t *testing.T) {
 				}
 				name := tl.Name + "/" + a.Name + "/" + p.Name
 				t.Run(name, func(t *testing.T) {
-					args := map[string]any{}
-					if tl.MultiAction() {
-						args["action"] = a.Name
-					}
-					for _, q := range a.Params {
-						if q.Required {
-							args[q.Name] = placeholder(q)
-						}
-					}
+					args := baseArgs(tl, a)
 					for k, v := range valid[tl.Name+"/"+a.Name] {
 						args[k] = v
 					}
