@@ -92,14 +92,7 @@ func (p *processor) clean(ctx context.Context, c *tool.Call) (*tool.Result, erro
 // value) to column indexes of r.
 func fillRules(r *table.Reader, args map[string]any) (map[int]string, error) {
 	fill := map[int]string{}
-	tinfo := &table.TableInfo{Source: filepath.Base(r.Path)}
-	for i, n := range r.Names {
-		ci := table.ColumnInfo{Name: n}
-		if r.Header[i] != n {
-			ci.Original = r.Header[i]
-		}
-		tinfo.Columns = append(tinfo.Columns, ci)
-	}
+	tinfo := readerInfo(r)
 	for name, v := range args {
 		col, err := column(tinfo, name)
 		if err != nil {
