@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/clawbridge/clawbridge/internal/config"
-	"github.com/clawbridge/clawbridge/internal/wording"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
@@ -114,20 +112,7 @@ func toolReference(ts []*tool.Tool) string {
 
 // writeParamMD is writeParam as a nested Markdown list item.
 func writeParamMD(b *strings.Builder, p tool.Param, indent string) {
-	head := "`" + p.Name + "` (" + paramType(p)
-	if p.Required {
-		head += ", required"
-	}
-	if p.Default != nil {
-		v, _ := json.Marshal(p.Default)
-		head += ", default `" + string(v) + "`"
-	}
-	if p.Min != nil {
-		head += ", min " + wording.Number(*p.Min)
-	}
-	if p.Max != nil {
-		head += ", max " + wording.Number(*p.Max)
-	}
+	head := "`" + p.Name + "` (" + paramTerms(p, func(v string) string { return "`" + v + "`" })
 	if enum := enumOf(p); len(enum) > 0 {
 		head += "; one of " + strings.Join(enum, ", ")
 	}

@@ -127,22 +127,7 @@ func writeTool(w io.Writer, t *tool.Tool) {
 // allowed values — with its description below, then an object's fields or
 // an array's element fields indented under it.
 func writeParam(w io.Writer, p tool.Param, indent string) {
-	head := indent + "- " + p.Name + " (" + paramType(p)
-	if p.Required {
-		head += ", required"
-	}
-	if p.Default != nil {
-		b, _ := json.Marshal(p.Default)
-		head += ", default " + string(b)
-	}
-	if p.Min != nil {
-		head += ", min " + wording.Number(*p.Min)
-	}
-	if p.Max != nil {
-		head += ", max " + wording.Number(*p.Max)
-	}
-	head += ")"
-	fmt.Fprintln(w, head)
+	fmt.Fprintln(w, indent+"- "+p.Name+" ("+paramTerms(p, func(v string) string { return v })+")")
 	if enum := enumOf(p); len(enum) > 0 {
 		for _, line := range wrap("one of: "+strings.Join(enum, ", "), screenWidth-len(indent)-4) {
 			fmt.Fprintf(w, "%s    %s\n", indent, line)
@@ -158,6 +143,26 @@ func writeParam(w io.Writer, p tool.Param, indent string) {
 	for _, q := range fields {
 		writeParam(w, q, indent+"    ")
 	}
+}
+
+// paramTerms is what a parameter's line says in brackets: its type, whether
+// it is required, its default (as code renders it) and its bounds.
+func paramTerms(p tool.Param, code func(string) string) string {
+	t := paramType(p)
+	if p.Required {
+		t += ", required"
+	}
+	if p.Default != nil {
+		b, _ := json.Marshal(p.Default)
+		t += ", default " + code(string(b))
+	}
+	if p.Min != nil {
+		t += ", min " + wording.Number(*p.Min)
+	}
+	if p.Max != nil {
+		t += ", max " + wording.Number(*p.Max)
+	}
+	return t
 }
 
 // paramType is the JSON type, with an array's element type.
