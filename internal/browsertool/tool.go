@@ -57,7 +57,7 @@ func actions() []tool.Action {
 				{Name: "selector", Type: tool.String, Description: "CSS selector to wait to be visible."},
 				{Name: "seconds", Type: tool.Number, Description: "Fixed pause in seconds.", Min: tool.Ptr(0), Max: tool.Ptr(60)},
 				{Name: "timeout", Type: tool.Number, Default: 10.0, Description: "Seconds before giving up.", Min: tool.Ptr(0.1), Max: tool.Ptr(120)}}},
-		{Name: "screenshot", Description: "PNG of the viewport, page or element", Level: tool.Read, Timeout: tool.Normal,
+		{Name: "screenshot", Description: "PNG of the viewport, page or element", Level: tool.Write, OptionalOutput: true, Timeout: tool.Normal,
 			Params: []tool.Param{pRef, pSelector,
 				{Name: "full_page", Type: tool.Boolean, Description: "Capture the whole scrollable page."},
 				{Name: "save", Type: tool.Boolean, Description: "Also save it under outputs/."},

@@ -70,12 +70,12 @@ func toolReference(ts []*tool.Tool) string {
 	var b strings.Builder
 	b.WriteString("# Tool reference\n\n")
 	b.WriteString("Generated from the registry of this build; do not edit. After a tool changes, run\n`" + regenerate + "`.\n")
-	b.WriteString("`clawbridge tools TOOL` prints the same for one tool; [tools.md](../tools.md) says what each\ntool is built on, with longer notes. Levels: `read` (no side effects), `write` (changes\ninside the workspace or data dir), `high` (asks first: see [How a call runs](../security.md)).\n\n")
+	b.WriteString("`clawbridge tools TOOL` prints the same for one tool; [tools.md](../tools.md) says what each\ntool is built on, with longer notes. Levels: `read` (no side effects), `write` (changes\ninside the workspace or data dir), `read/write` (a read unless the call names an `output` or\nsets `save`), `high` (asks first: see [How a call runs](../security.md)).\n\n")
 	b.WriteString("| tool | title | actions (level) |\n|---|---|---|\n")
 	for _, t := range ts {
 		var acts []string
 		for _, ac := range t.Actions {
-			acts = append(acts, fmt.Sprintf("%s (%s)", actionName(ac), ac.Level))
+			acts = append(acts, fmt.Sprintf("%s (%s)", actionName(ac), ac.LevelNote()))
 		}
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, t.Name, mdCell(t.Title), strings.Join(acts, ", "))
 	}
@@ -90,7 +90,7 @@ func toolReference(ts []*tool.Tool) string {
 			b.WriteString("\nOne action, no `action` field:\n")
 		}
 		for _, ac := range t.Actions {
-			fmt.Fprintf(&b, "\n- **%s** (%s)", actionName(ac), ac.Level)
+			fmt.Fprintf(&b, "\n- **%s** (%s)", actionName(ac), ac.LevelNote())
 			if ac.Description != "" {
 				b.WriteString(": " + oneLine(ac.Description))
 			}

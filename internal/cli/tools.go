@@ -74,7 +74,7 @@ func writeOverview(w io.Writer, ts []*tool.Tool) {
 		fmt.Fprintf(w, "%-*s%s\n", col, t.Name, t.Title)
 		var acts []string
 		for _, ac := range t.Actions {
-			acts = append(acts, fmt.Sprintf("%s(%s)", actionName(ac), ac.Level))
+			acts = append(acts, fmt.Sprintf("%s(%s)", actionName(ac), ac.LevelNote()))
 		}
 		for _, line := range wrap(strings.Join(acts, " "), screenWidth-col-2) {
 			fmt.Fprintf(w, "%s  %s\n", pad, line)
@@ -99,7 +99,7 @@ func writeTool(w io.Writer, t *tool.Tool) {
 		fmt.Fprintf(w, "\nOne action, no \"action\" field:\n")
 	}
 	for _, ac := range t.Actions {
-		fmt.Fprintf(w, "\n  %s (%s)\n", actionName(ac), ac.Level)
+		fmt.Fprintf(w, "\n  %s (%s)\n", actionName(ac), ac.LevelNote())
 		for _, line := range wrap(ac.Description, screenWidth-4) {
 			fmt.Fprintf(w, "    %s\n", line)
 		}

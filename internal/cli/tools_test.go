@@ -39,8 +39,8 @@ func TestToolsCLI_OverviewFits100Columns(t *testing.T) {
 			t.Errorf("tool %s missing", tl.Name)
 		}
 		for _, ac := range tl.Actions {
-			if !containsWord(words, fmt.Sprintf("%s(%s)", actionName(ac), ac.Level)) {
-				t.Errorf("%s: action %s(%s) missing", tl.Name, actionName(ac), ac.Level)
+			if !containsWord(words, fmt.Sprintf("%s(%s)", actionName(ac), ac.LevelNote())) {
+				t.Errorf("%s: action %s(%s) missing", tl.Name, actionName(ac), ac.LevelNote())
 			}
 		}
 	}
@@ -81,7 +81,7 @@ func TestToolsCLI_OneToolShowsEveryParameter(t *testing.T) {
 		rest := out
 		for i := len(tl.Actions) - 1; i >= 0; i-- {
 			ac := tl.Actions[i]
-			head := fmt.Sprintf("\n  %s (%s)\n", actionName(ac), ac.Level)
+			head := fmt.Sprintf("\n  %s (%s)\n", actionName(ac), ac.LevelNote())
 			at := strings.LastIndex(rest, head)
 			if at < 0 {
 				t.Fatalf("%s: no header %q in\n%s", tl.Name, head, out)

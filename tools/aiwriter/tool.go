@@ -57,7 +57,8 @@ func (w *writer) tool() tool.Tool {
 		return out
 	}
 	act := func(name, desc string, h tool.Handler, params ...[]tool.Param) tool.Action {
-		return tool.Action{Name: name, Description: desc, Level: tool.Write, Timeout: tool.Slow, Params: with(params...), Handler: h}
+		// Writing only reads; saving the result is what writes.
+		return tool.Action{Name: name, Description: desc, Level: tool.Write, OptionalOutput: true, Timeout: tool.Slow, Params: with(params...), Handler: h}
 	}
 	return tool.Tool{
 		Name:  Name,
@@ -75,13 +76,6 @@ func (w *writer) tool() tool.Tool {
 				[]tool.Param{{Name: "tone", Type: tool.String, Description: "e.g. formal, friendly, academic."}}, common),
 			act("summarise", "", w.summarise, source, []tool.Param{length}, common),
 			act("translate", "into language", w.translate, source, common),
-		},
-		// Writing only reads; saving the result is what writes.
-		CallLevel: func(c *tool.Call) tool.Level {
-			if c.Args.Has("save") || c.Args.Has("output") {
-				return tool.Write
-			}
-			return tool.Read
 		},
 		Examples: []string{
 			"write a blog post about remote work",

@@ -63,7 +63,7 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 		Description: "Recognises text in images and scanned PDF pages with tesseract (Chinese and English by default): " +
 			"plain text, or words, lines or paragraphs with pixel boxes and confidences.",
 		Actions: []tool.Action{{
-			Level: tool.Read, Timeout: tool.Slow, Idempotent: true, Handler: o.recognize,
+			Level: tool.Write, OptionalOutput: true, Timeout: tool.Slow, Idempotent: true, Handler: o.recognize,
 			Params: []tool.Param{
 				{Name: "path", Type: tool.String, Required: true, Description: "Image (png, jpeg, gif, bmp, tiff, webp) or PDF."},
 				{Name: "pages", Type: tool.String, Description: "e.g. 1-3,5 (default all)."},

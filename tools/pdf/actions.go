@@ -31,6 +31,12 @@ func (p *pdfTool) actions() []tool.Action {
 		return tool.Action{Name: name, Handler: p.guard(h), Description: desc, Level: tool.Write, Timeout: tool.Slow, Params: params}
 	}
 	out := []tool.Param{pOutput, pOverwrite}
+	// extract_text reads, and writes only the .txt its output names.
+	extractText := tool.Action{Name: "extract_text", Handler: p.guard(p.extractText), Description: "text per page (output may be .txt); scanned pages need ocr",
+		Level: tool.Write, OptionalOutput: true, Timeout: tool.Normal, Idempotent: true, Params: []tool.Param{
+			pPath(true), pPages(false), pPassword,
+			{Name: "layout", Type: tool.Boolean, Default: false, Description: "Keep the physical layout."},
+			pOutput, pOverwrite}}
 	with := func(ps []tool.Param, more ...tool.Param) []tool.Param {
 		return append(append([]tool.Param{}, more...), ps...)
 	}
@@ -84,10 +90,6 @@ func (p *pdfTool) actions() []tool.Action {
 		wr("fill_form", p.fillForm, "", with(out, pPath(true),
 			tool.Param{Name: "fields", Type: tool.Object, Required: true, Description: `By name or id, values as list_form_fields shows them, e.g. {"name": "Alice", "agree": true}. Latin-1 text only.`},
 			tool.Param{Name: "lock", Type: tool.Boolean, Default: false, Description: "Make them read-only."}, pPassword)...),
-		rd("extract_text", p.extractText, "text per page (output may be .txt); scanned pages need ocr",
-			pPath(true), pPages(false), pPassword,
-			tool.Param{Name: "layout", Type: tool.Boolean, Default: false, Description: "Keep the physical layout."},
-			pOutput,
-			pOverwrite),
+		extractText,
 	}
 }

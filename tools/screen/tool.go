@@ -24,7 +24,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		Title:       "Screen capture",
 		Description: "Capture the desktop of this machine's X display (full screen, one screen or a region) as a PNG; list shows the displays. On a headless server it says there is no display.",
 		Actions: []tool.Action{
-			{Name: "capture", Handler: s.capture, Description: "a screen or a region as PNG", Level: tool.Read, Timeout: tool.Normal,
+			{Name: "capture", Handler: s.capture, Description: "a screen or a region as PNG", Level: tool.Write, Timeout: tool.Normal,
 				Params: []tool.Param{
 					{Name: "display", Type: tool.String, Description: "X display, e.g. :0 (default $DISPLAY)."},
 					{Name: "screen", Type: tool.Integer, Default: 0, Description: "On the display.", Min: tool.Ptr(0)},
@@ -32,7 +32,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 					{Name: "y", Type: tool.Integer, Description: "Region top edge.", Min: tool.Ptr(0)},
 					{Name: "width", Type: tool.Integer, Description: "Region width.", Min: tool.Ptr(1)},
 					{Name: "height", Type: tool.Integer, Description: "Region height.", Min: tool.Ptr(1)},
-					{Name: "output", Type: tool.String, Description: "Default outputs/screen.png."},
+					tool.OutputParam("Default outputs/screen.png."), tool.Overwrite,
 				}},
 			{Name: "list", Handler: s.list, Description: "X displays and their screens", Level: tool.Read, Timeout: tool.Fast, Idempotent: true},
 		},

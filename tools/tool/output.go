@@ -327,3 +327,38 @@ func PlanFileIn(sb *sandbox.Sandbox, args Args, field, dir, name string) (*Outpu
 	}
 	return out, nil
 }
+
+// Overwrite is the one `overwrite` parameter: an existing file at the
+// output may be replaced (PlanOutput and its kin read it).
+var Overwrite = Param{Name: "overwrite", Type: Boolean}
+
+// OutputParam is the `output` parameter of an action that writes one file;
+// note says where it goes by default.
+func OutputParam(note string) Param { return Param{Name: "output", Type: String, Description: note} }
+
+// checkOutputParam holds the contract's own parameters to one meaning: an
+// action that reads cannot take an output or an overwrite (its annotations
+// would tell the client it writes nothing), and `output` is a path,
+// `overwrite` a flag, in every tool.
+func (a *Action) checkOutputParam(p Param) error {
+	want, ok := map[string]Type{"output": String, "overwrite": Boolean}[p.Name]
+	switch {
+	case !ok:
+		return nil
+	case p.Type != want:
+		return fmt.Errorf("parameter %q must be a %s", p.Name, want)
+	case a.Level == Read:
+		return fmt.Errorf("a read-level action cannot take %q: it writes a file, so its level is write", p.Name)
+	}
+	return nil
+}
+
+// LevelNote is the action's level as the tool reference says it: an
+// optional output's action is "read/write" (a read unless the call names an
+// output or sets save).
+func (a *Action) LevelNote() string {
+	if a.OptionalOutput {
+		return string(Read) + "/" + string(a.Level)
+	}
+	return string(a.Level)
+}

@@ -68,6 +68,10 @@ type Action struct {
 	// sha256: a confirmation token is bound to the text, so any change to
 	// the content is a new question.
 	Preview func(ctx context.Context, c *Call) (string, error)
+	// OptionalOutput marks a write action that writes a file only when the
+	// call names an `output` or sets `save`; any other call of it is a read
+	// (OCR that can also save its text, a screenshot returned inline).
+	OptionalOutput bool
 }
 
 // Handler runs one validated call.
@@ -138,6 +142,9 @@ func (t *Tool) Validate() error {
 			}
 			if p.Name == "action" {
 				return fmt.Errorf("tool %q action %q: parameter name 'action' is reserved", t.Name, a.Name)
+			}
+			if err := a.checkOutputParam(p); err != nil {
+				return fmt.Errorf("tool %q action %q: %w", t.Name, a.Name, err)
 			}
 		}
 	}
@@ -220,6 +227,9 @@ func (t *Tool) LevelOf(c *Call) Level {
 	declared := t.MaxLevel()
 	if a, ok := t.Action(c.Action); ok {
 		declared = a.Level
+		if a.OptionalOutput && !c.Args.Has("output") && !c.Args.Bool("save", false) {
+			declared = Read
+		}
 	}
 	if t.CallLevel != nil {
 		if l := t.CallLevel(c); l.rank() < declared.rank() {

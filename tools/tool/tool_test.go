@@ -239,8 +239,8 @@ func roundTrip(t *testing.T, v any) map[string]any {
 func TestSchema_NoDescription(t *testing.T) {
 	tl := valid()
 	tl.Actions[0].Params = append(tl.Actions[0].Params, Param{Name: "title", Type: String})
-	tl.Actions[0].Params = append(tl.Actions[0].Params, Param{Name: "overwrite", Type: Boolean})
-	tl.Actions[1].Params = append(tl.Actions[1].Params, Param{Name: "overwrite", Type: Boolean})
+	tl.Actions[0].Params = append(tl.Actions[0].Params, Param{Name: "recursive", Type: Boolean})
+	tl.Actions[1].Params = append(tl.Actions[1].Params, Param{Name: "recursive", Type: Boolean})
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -248,8 +248,8 @@ func TestSchema_NoDescription(t *testing.T) {
 	if d, ok := props["title"].(map[string]any)["description"]; !ok || d != "[for look]" {
 		t.Errorf("title: description %v, want only the tag", d)
 	}
-	if d, ok := props["overwrite"].(map[string]any)["description"]; ok {
-		t.Errorf("overwrite: description %q published", d)
+	if d, ok := props["recursive"].(map[string]any)["description"]; ok {
+		t.Errorf("recursive: description %q published", d)
 	}
 	tl.Actions[0].Params[1].Required = true
 	if err := tl.Validate(); err == nil || !strings.Contains(err.Error(), "needs a description") {
@@ -331,5 +331,52 @@ func TestSchema_ActionWithoutDescription(t *testing.T) {
 	action = roundTrip(t, tl.InputSchema())["properties"].(map[string]any)["action"].(map[string]any)
 	if d, ok := action["description"]; ok {
 		t.Errorf("empty action description published: %q", d)
+	}
+}
+
+// TestValidate_OutputBelongsToWriters: the contract owns `output` and
+// `overwrite`: a read-level action cannot take them (its readOnlyHint would
+// hide the file it writes), and they have one type everywhere.
+func TestValidate_OutputBelongsToWriters(t *testing.T) {
+	for _, tc := range []struct {
+		level Level
+		p     Param
+		want  string
+	}{
+		{Read, OutputParam("Default outputs/x.png."), `read-level action cannot take "output"`},
+		{Read, Overwrite, `read-level action cannot take "overwrite"`},
+		{Write, Param{Name: "output", Type: Boolean}, `"output" must be a string`},
+		{Write, Param{Name: "overwrite", Type: String}, `"overwrite" must be a boolean`},
+		{Write, Overwrite, ""},
+	} {
+		tl := valid()
+		tl.Actions[0].Level = tc.level
+		tl.Actions[0].Params = append(tl.Actions[0].Params, tc.p)
+		err := tl.Validate()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s action with %s %s: %v, want %q", tc.level, tc.p.Name, tc.p.Type, err, tc.want)
+		}
+	}
+}
+
+// TestLevelOf_OptionalOutput: a write action that writes only when asked
+// is a read for a call that names no output and does not set save.
+func TestLevelOf_OptionalOutput(t *testing.T) {
+	tl := valid()
+	tl.Actions[0].Level, tl.Actions[0].OptionalOutput = Write, true
+	tl.Actions[0].Params = append(tl.Actions[0].Params, OutputParam(""), Overwrite, Param{Name: "save", Type: Boolean})
+	for _, tc := range []struct {
+		args map[string]any
+		want Level
+	}{
+		{map[string]any{}, Read},
+		{map[string]any{"save": false}, Read},
+		{map[string]any{"save": true}, Write},
+		{map[string]any{"output": "a.png"}, Write},
+	} {
+		c := NewCall(tl.Actions[0].Name, tc.args)
+		if got := tl.LevelOf(c); got != tc.want {
+			t.Errorf("LevelOf(%v) = %s, want %s", tc.args, got, tc.want)
+		}
 	}
 }
