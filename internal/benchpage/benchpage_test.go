@@ -14,9 +14,13 @@ import (
 //	go test -v -exec 'env PATH=/usr/local/go/bin' -run '^$' -bench CER -benchtime 1x ./tools/ocr/
 //
 // the last with tesseract out of reach, so that the benchmark skips.
-func parseTestdata(t *testing.T) *Run {
+//
+// testdata/server.txt is an excerpt of a real run of make bench's server
+// line: TierTokens and CallOverhead, whose sub-benchmarks report different
+// metrics.
+func parseTestdata(t *testing.T, name string) *Run {
 	t.Helper()
-	f, err := os.Open("testdata/bench.txt")
+	f, err := os.Open("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +33,7 @@ func parseTestdata(t *testing.T) *Run {
 }
 
 func TestParse_RealOutput(t *testing.T) {
-	run := parseTestdata(t)
+	run := parseTestdata(t, "bench.txt")
 	if run.GOOS != "linux" || run.GOARCH != "amd64" || run.CPU != "AMD EPYC" || run.Procs != "2" {
 		t.Errorf("machine %q %q %q procs %q", run.GOOS, run.GOARCH, run.CPU, run.Procs)
 	}
@@ -70,12 +74,13 @@ func TestParse_RealOutput(t *testing.T) {
 }
 
 func TestRender_RealOutput(t *testing.T) {
-	block := Render(parseTestdata(t), About{When: "2026-12-02 11:29 UTC", Commit: "455c51f", Module: "github.com/clawbridge/clawbridge",
+	block := Render(parseTestdata(t, "bench.txt"), About{When: "2026-12-02 11:29 UTC", Commit: "455c51f", Module: "github.com/clawbridge/clawbridge",
 		Note: "Not run here: the load runs."})
 	for _, want := range []string{
 		"\nLast run 2026-12-02 11:29 UTC, commit 455c51f, linux/amd64, AMD EPYC, GOMAXPROCS 2.\n\nNot run here: the load runs.\n",
 		"\n### exposure\n\n| benchmark | ns/op | B/op | allocs/op |\n|---|---|---|---|\n| Detect/zh | 39458 | 1752 | 26 |\n",
-		"\n| NewRouter_Texts | 21917 | 7424 | 15 |\n\n",
+		// Detect and the others that report the same units: one table.
+		"\n| Detect/en1 | 11558 | 1176 | 15 |\n| DetectSeed | 23735 | 1024 | 14 |\n| Route | 35400 | 3980 | 54 |\n| NewRouter_Texts | 21917 | 7424 | 15 |\n\n",
 		// 15 units for 6 benchmarks: a column per benchmark.
 		"\n| benchmark | Journeys/registered/relist0 | Journeys/registered/relist1 | Journeys/registered/relist2 | Journeys/catalog/relist0 | Journeys/catalog/relist1 | Journeys/catalog/relist2 |\n|---|---|---|---|---|---|---|\n| ns/op | ",
 		"\n| tiered_changes | 69.00 | 64.00 | 59.00 | 69.00 | 64.00 | 59.00 |\n",
@@ -122,6 +127,22 @@ func TestRewrite_PageWithoutMarkers(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), Begin) || !strings.Contains(err.Error(), End) {
 			t.Errorf("%s: %q does not say which lines to add", name, err)
+		}
+	}
+}
+
+func TestRender_ATablePerBenchmarkFunction(t *testing.T) {
+	block := Render(parseTestdata(t, "server.txt"), About{When: "2026-12-02 11:37 UTC", Commit: "455c51f", Module: "github.com/clawbridge/clawbridge"})
+	for _, want := range []string{
+		// Five units: a row per benchmark, the standard units first.
+		"\n### server\n\n| benchmark | ns/op | B/op | allocs/op | tokens | tools |\n|---|---|---|---|---|---|\n| TierTokens/full | 14459934 | 306246 | 736 | 20200 | 38.00 |\n",
+		// Sub-benchmarks reporting different metrics share a table, with
+		// every metric any of them reported.
+		"\n\n| benchmark | CallOverhead/reference_trivial | CallOverhead/reference_same_stat | CallOverhead/clawbridge_file_stat |\n|---|---|---|---|\n| ns/op | 241744 | 571049 | 762542 |\n| B/op | 7281 | 14176 | 21586 |\n| allocs/op | 150 | 233 | 358 |\n| cpu_µs/op | 60.00 | 144.7 | 298.1 |\n| x_reference |  |  | 3.154 |\n",
+		"\n| x_reference_stat_cpu |  |  | 2.060 |\n",
+	} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the block lacks %q:\n%s", want, block)
 		}
 	}
 }

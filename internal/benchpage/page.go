@@ -42,7 +42,7 @@ func Render(run *Run, about About) string {
 	}
 	for _, p := range run.Packages {
 		fmt.Fprintf(&b, "\n### %s\n", strings.TrimPrefix(strings.TrimPrefix(p.Path, about.Module), "/"))
-		for _, group := range sameUnits(p.Results) {
+		for _, group := range tables(p.Results) {
 			b.WriteString("\n")
 			writeTable(&b, group)
 		}
@@ -60,17 +60,23 @@ func Render(run *Run, about About) string {
 	return b.String()
 }
 
-// sameUnits splits results into runs of neighbours that report the same
-// units, one table each.
-func sameUnits(results []Result) [][]Result {
+// tables splits results into tables: neighbours share one when they are
+// the same benchmark function or report the same units.
+func tables(results []Result) [][]Result {
 	var groups [][]Result
 	for i, r := range results {
-		if i == 0 || !slices.Equal(unitsOf(r), unitsOf(results[i-1])) {
+		if i == 0 || !together(results[i-1], r) {
 			groups = append(groups, nil)
 		}
 		groups[len(groups)-1] = append(groups[len(groups)-1], r)
 	}
 	return groups
+}
+
+func together(a, b Result) bool {
+	fa, _, _ := strings.Cut(a.Name, "/")
+	fb, _, _ := strings.Cut(b.Name, "/")
+	return fa == fb || slices.Equal(unitsOf(a), unitsOf(b))
 }
 
 func unitsOf(r Result) []string {
@@ -81,11 +87,23 @@ func unitsOf(r Result) []string {
 	return units
 }
 
-// writeTable writes one row per benchmark, or one column per benchmark when
-// there are more units than benchmarks (the routing benchmarks report tens
-// of metrics).
+// maxUnitColumns is how many units a table with a row per benchmark has at
+// most; one with more (the routing benchmarks report tens of metrics) has a
+// column per benchmark instead, unless it has even more benchmarks.
+const maxUnitColumns = 6
+
+// writeTable writes the group's table, a cell for each unit any of its
+// benchmarks reported, empty where one did not.
 func writeTable(b *strings.Builder, group []Result) {
-	units := ordered(unitsOf(group[0]))
+	var all []string
+	for _, r := range group {
+		for _, u := range unitsOf(r) {
+			if !slices.Contains(all, u) {
+				all = append(all, u)
+			}
+		}
+	}
+	units := ordered(all)
 	grid := [][]string{append([]string{"benchmark"}, units...)}
 	for _, r := range group {
 		row := []string{r.Name}
@@ -94,7 +112,7 @@ func writeTable(b *strings.Builder, group []Result) {
 		}
 		grid = append(grid, row)
 	}
-	if len(units) > len(group) {
+	if len(units) > maxUnitColumns && len(units) > len(group) {
 		grid = transpose(grid)
 	}
 	for i, row := range grid {
