@@ -125,19 +125,30 @@ test: deps vet release-check
 # and the browser side
 # by side with @playwright/mcp on the same Chromium (installed from npm into
 # .cache/ when npm is available; skipped otherwise).
+# Each run's output (-v, so that a skipped benchmark says why) is also kept
+# in BENCH_OUT, through tee under bash's pipefail so that a failing run
+# still stops make bench; at the end scripts/benchpage writes the figures
+# into the generated block of docs/benchmarks.md, between its
+# <!-- bench:begin --> and <!-- bench:end --> lines. The rest of the page
+# (history, method) is written by hand.
 PWMCP := .cache/playwright-mcp/node_modules/@playwright/mcp/cli.js
+BENCH_OUT := .cache/bench.txt
+bench: private SHELL := /bin/bash
+bench: private .SHELLFLAGS := -o pipefail -c
 bench: deps
-	$(GO) test -run '^$$' -bench 'Detect|Route|View' -benchmem ./exposure/
-	$(GO) test -run '^$$' -bench Journeys -benchtime 1x ./exposure/
-	$(GO) test -run '^$$' -bench 'ListTools|TierTokens|SchemaTokens|CallOverhead|New|BridgeRouting|PublicRouting' -benchmem ./server/
-	$(GO) test -run '^$$' -bench 'Load|IdleSessionRSS' -benchtime 1x ./server/
-	$(GO) test -run '^$$' -bench . -benchtime 20x ./e2e/coldstart/
-	$(GO) test -run '^$$' -bench 'Retrieval|Scale' -benchtime 1x -timeout 30m ./tools/knowledge/
-	$(GO) test -run '^$$' -bench CER -benchtime 1x ./tools/ocr/
+	@mkdir -p .cache && : > $(BENCH_OUT)
+	$(GO) test -v -run '^$$' -bench 'Detect|Route|View' -benchmem ./exposure/ | tee -a $(BENCH_OUT)
+	$(GO) test -v -run '^$$' -bench Journeys -benchtime 1x ./exposure/ | tee -a $(BENCH_OUT)
+	$(GO) test -v -run '^$$' -bench 'ListTools|TierTokens|SchemaTokens|CallOverhead|New|BridgeRouting|PublicRouting' -benchmem ./server/ | tee -a $(BENCH_OUT)
+	$(GO) test -v -run '^$$' -bench 'Load|IdleSessionRSS' -benchtime 1x ./server/ | tee -a $(BENCH_OUT)
+	$(GO) test -v -run '^$$' -bench . -benchtime 20x ./e2e/coldstart/ | tee -a $(BENCH_OUT)
+	$(GO) test -v -run '^$$' -bench 'Retrieval|Scale' -benchtime 1x -timeout 30m ./tools/knowledge/ | tee -a $(BENCH_OUT)
+	$(GO) test -v -run '^$$' -bench CER -benchtime 1x ./tools/ocr/ | tee -a $(BENCH_OUT)
 	@command -v npm >/dev/null && [ ! -f $(PWMCP) ] && \
 		npm install --silent --no-audit --no-fund --prefix .cache/playwright-mcp @playwright/mcp@0.0.83 >/dev/null 2>&1 || true
 	CLAWBRIDGE_PLAYWRIGHT_MCP=$$( [ -f $(PWMCP) ] && echo $(CURDIR)/$(PWMCP) ) \
-		$(GO) test -run '^$$' -bench . -benchtime 5x -timeout 20m ./browser/
+		$(GO) test -v -run '^$$' -bench . -benchtime 5x -timeout 20m ./browser/ | tee -a $(BENCH_OUT)
+	$(GO) run ./scripts/benchpage -commit=$$(git describe --always --dirty --exclude '*' 2>/dev/null || echo unknown) $(BENCH_OUT) docs/benchmarks.md
 
 # The generated references under docs/reference: the tool reference from the
 # registry, the configuration reference from the config template.

@@ -118,7 +118,7 @@ func bench(b *testing.B, bin string, env []string, initArgs []string, args ...st
 // BenchmarkColdStart: clawbridge vs the reference, median of the runs
 // (-benchtime 20x for 20 starts).
 func BenchmarkColdStart(b *testing.B) {
-	cb := build(b, "clawbridge")
+	cb := build(b, "github.com/clawbridge/clawbridge")
 	ref := build(b, "github.com/clawbridge/clawbridge/e2e/coldstart/testdata/refserver")
 	b.Run("clawbridge", func(b *testing.B) { bench(b, cb, isolated(b), []string{"version"}, "serve") })
 	b.Run("reference", func(b *testing.B) { bench(b, ref, os.Environ(), []string{}) })

@@ -20,7 +20,7 @@ import (
 // reference's trivial echo — reporting the median and p99 µs of each and
 // clawbridge's median as a multiple of the reference's.
 func BenchmarkStdioCall(b *testing.B) {
-	cb := build(b, "clawbridge")
+	cb := build(b, "github.com/clawbridge/clawbridge")
 	ref := build(b, "github.com/clawbridge/clawbridge/e2e/coldstart/testdata/refserver")
 	env := isolated(b)
 	ws := ""

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clawbridge/clawbridge/internal/benchpage"
 	"github.com/clawbridge/clawbridge/internal/config"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
@@ -31,6 +32,14 @@ func TestDocs_ReferenceTools(t *testing.T) {
 // template `clawbridge config init` writes, one section per top-level key.
 func TestDocs_ReferenceConfig(t *testing.T) {
 	checkGenerated(t, "docs/reference/config.md", configReference(config.Template))
+}
+
+// TestDocs_BenchmarksBlock: docs/benchmarks.md has the block `make bench`
+// rewrites (scripts/benchpage), so that a run does not fail at its end.
+func TestDocs_BenchmarksBlock(t *testing.T) {
+	if _, err := benchpage.Rewrite(docs(t)["docs/benchmarks.md"], ""); err != nil {
+		t.Errorf("docs/benchmarks.md: %v", err)
+	}
 }
 
 func checkGenerated(t *testing.T, rel, got string) {
