@@ -77,8 +77,13 @@ func TestToolContract(t *testing.T) {
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if LevelOf("evaluate") != tool.High || LevelOf("snapshot") != tool.Read || LevelOf("click") != tool.Write {
-		t.Error("levels")
+	for action, want := range map[string]tool.Level{"evaluate": tool.High, "snapshot": tool.Read, "click": tool.Write, "screenshot": tool.Read} {
+		if got := tl.LevelOf(tool.NewCall(action, nil)); got != want {
+			t.Errorf("%s: level %s, want %s", action, got, want)
+		}
+	}
+	if got := tl.LevelOf(tool.NewCall("screenshot", map[string]any{"save": true})); got != tool.Write {
+		t.Errorf("screenshot with save: level %s, want write", got)
 	}
 	// No browser configured: a clear unavailable error.
 	_, err := call(t, tl, "", map[string]any{"action": "navigate", "url": "https://example.com"})

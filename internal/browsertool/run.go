@@ -31,16 +31,6 @@ func ActionNames() []string {
 	return out
 }
 
-// LevelOf is the permission level of a browser action.
-func LevelOf(action string) tool.Level {
-	for _, a := range actions() {
-		if a.Name == action {
-			return a.Level
-		}
-	}
-	return tool.High
-}
-
 // Err turns a browser library error into a tool error; other errors pass.
 func Err(err error) error {
 	if err == nil {
