@@ -28,7 +28,7 @@ func newRig(t *testing.T, db *storetest.DB, tz string, now time.Time) *rig {
 	d := tooltest.Deps(t)
 	d.Store = db.Open(t)
 	tooltest.ConfigSection(t, d, "calendar", "timezone: "+tz)
-	c, tl, err := build(d)
+	c, tl, err := lifecycle.Build(d)
 	if err != nil {
 		t.Fatal(err)
 	}

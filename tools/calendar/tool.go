@@ -51,20 +51,9 @@ type caltool struct {
 // New builds the calendar tool from the tools.calendar section.
 func New(d *tool.Deps) (tool.Tool, error) { return lifecycle.New(d) }
 
-// lifecycle decodes the tools.calendar section over the defaults, then provisions.
-var lifecycle = tool.Configured[Config]{Name: "calendar", Defaults: DefaultConfig, Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
-	_, t, err := provision(d, cfg)
-	return t, err
-}}
-
-// build is New keeping the tool's state, which the tests drive.
-func build(d *tool.Deps) (*caltool, tool.Tool, error) {
-	cfg, err := lifecycle.Settings(d)
-	if err != nil {
-		return nil, tool.Tool{}, err
-	}
-	return provision(d, cfg)
-}
+// lifecycle decodes the tools.calendar section over the defaults, then
+// provisions; its Build keeps the tool's state, which the tests drive.
+var lifecycle = tool.Stateful[Config, *caltool]{Name: "calendar", Defaults: DefaultConfig, Provision: provision}
 
 func provision(d *tool.Deps, cfg Config) (*caltool, tool.Tool, error) {
 	loc, err := d.OpenRecords("calendar", cfg.Timezone, migrations...)

@@ -76,7 +76,7 @@ func depsOn(t *testing.T, db *storetest.DB) *tool.Deps {
 
 func newRig(t *testing.T, d *tool.Deps, start time.Time) *rig {
 	t.Helper()
-	c, tl, err := build(d)
+	c, tl, err := lifecycle.Build(d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,20 +49,9 @@ type crontool struct {
 // New builds the cron tool from the tools.cron section.
 func New(d *tool.Deps) (tool.Tool, error) { return lifecycle.New(d) }
 
-// lifecycle decodes the tools.cron section over the defaults, then provisions.
-var lifecycle = tool.Configured[Config]{Name: "cron", Defaults: DefaultConfig, Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
-	_, t, err := provision(d, cfg)
-	return t, err
-}}
-
-// build is New keeping the tool's state, which the tests drive.
-func build(d *tool.Deps) (*crontool, tool.Tool, error) {
-	cfg, err := lifecycle.Settings(d)
-	if err != nil {
-		return nil, tool.Tool{}, err
-	}
-	return provision(d, cfg)
-}
+// lifecycle decodes the tools.cron section over the defaults, then
+// provisions; its Build keeps the tool's state, which the tests drive.
+var lifecycle = tool.Stateful[Config, *crontool]{Name: "cron", Defaults: DefaultConfig, Provision: provision}
 
 func provision(d *tool.Deps, cfg Config) (*crontool, tool.Tool, error) {
 	loc, err := d.OpenRecords("cron", cfg.Timezone, migrations...)

@@ -102,20 +102,9 @@ type diary struct {
 // New builds the diary tool from the tools.diary section.
 func New(d *tool.Deps) (tool.Tool, error) { return lifecycle.New(d) }
 
-// lifecycle decodes the tools.diary section over the defaults, then provisions.
-var lifecycle = tool.Configured[Config]{Name: "diary", Defaults: DefaultConfig, Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
-	_, t, err := provision(d, cfg)
-	return t, err
-}}
-
-// build is New keeping the tool's state, which the tests drive.
-func build(d *tool.Deps) (*diary, tool.Tool, error) {
-	cfg, err := lifecycle.Settings(d)
-	if err != nil {
-		return nil, tool.Tool{}, err
-	}
-	return provision(d, cfg)
-}
+// lifecycle decodes the tools.diary section over the defaults, then
+// provisions; its Build keeps the tool's state, which the tests drive.
+var lifecycle = tool.Stateful[Config, *diary]{Name: "diary", Defaults: DefaultConfig, Provision: provision}
 
 func provision(d *tool.Deps, cfg Config) (*diary, tool.Tool, error) {
 	loc, err := d.OpenRecords("diary", cfg.Timezone, migrations...)

@@ -22,7 +22,7 @@ func newRig(t *testing.T, db *storetest.DB) *rig {
 	d := tooltest.Deps(t)
 	d.Store = db.Open(t)
 	tooltest.ConfigSection(t, d, "diary", "timezone: Asia/Shanghai")
-	x, tl, err := build(d)
+	x, tl, err := lifecycle.Build(d)
 	if err != nil {
 		t.Fatal(err)
 	}

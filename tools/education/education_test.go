@@ -28,7 +28,7 @@ func newRigOn(t *testing.T, db *storetest.DB) *rig {
 	d := tooltest.Deps(t)
 	d.Store = db.Open(t)
 	tooltest.ConfigSection(t, d, "education_tool", "timezone: Asia/Shanghai")
-	x, tl, err := build(d)
+	x, tl, err := lifecycle.Build(d)
 	if err != nil {
 		t.Fatal(err)
 	}

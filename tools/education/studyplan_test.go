@@ -17,7 +17,7 @@ func newRigIn(t *testing.T, zone string) *rig {
 	t.Helper()
 	d := tooltest.Deps(t)
 	tooltest.ConfigSection(t, d, "education_tool", "timezone: "+zone)
-	x, tl, err := build(d)
+	x, tl, err := lifecycle.Build(d)
 	if err != nil {
 		t.Fatal(err)
 	}

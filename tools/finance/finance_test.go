@@ -28,7 +28,7 @@ func newRig(t *testing.T, db *storetest.DB, now time.Time) *rig {
 	d := tooltest.Deps(t)
 	d.Store = db.Open(t)
 	tooltest.ConfigSection(t, d, "finance", "timezone: Asia/Shanghai")
-	f, tl, err := build(d)
+	f, tl, err := lifecycle.Build(d)
 	if err != nil {
 		t.Fatal(err)
 	}

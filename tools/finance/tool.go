@@ -41,20 +41,9 @@ type fintool struct {
 // New builds the finance tool from the tools.finance section.
 func New(d *tool.Deps) (tool.Tool, error) { return lifecycle.New(d) }
 
-// lifecycle decodes the tools.finance section over the defaults, then provisions.
-var lifecycle = tool.Configured[Config]{Name: "finance", Defaults: DefaultConfig, Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
-	_, t, err := provision(d, cfg)
-	return t, err
-}}
-
-// build is New keeping the tool's state, which the tests drive.
-func build(d *tool.Deps) (*fintool, tool.Tool, error) {
-	cfg, err := lifecycle.Settings(d)
-	if err != nil {
-		return nil, tool.Tool{}, err
-	}
-	return provision(d, cfg)
-}
+// lifecycle decodes the tools.finance section over the defaults, then
+// provisions; its Build keeps the tool's state, which the tests drive.
+var lifecycle = tool.Stateful[Config, *fintool]{Name: "finance", Defaults: DefaultConfig, Provision: provision}
 
 func provision(d *tool.Deps, cfg Config) (*fintool, tool.Tool, error) {
 	loc, err := d.OpenRecords("finance", cfg.Timezone, migrations...)
