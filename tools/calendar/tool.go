@@ -514,19 +514,10 @@ func (c *caltool) delete(ctx context.Context, call *tool.Call) (*tool.Result, er
 		}
 		// The series and its changed occurrences go to the trash together.
 		rows, err := tx.Query(`SELECT `+eventCols+` FROM calendar_events WHERE calendar = $1 AND uid = $2 ORDER BY recurrence_id`, e.Calendar, e.UID)
+		group, err := records.Collect(rows, err, scanEvent)
 		if err != nil {
 			return err
 		}
-		var group []*event
-		for rows.Next() {
-			x, err := scanEvent(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			group = append(group, x)
-		}
-		rows.Close()
 		if !e.RecurrenceID.IsZero() { // one changed occurrence only
 			group = []*event{e}
 		}

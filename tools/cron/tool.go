@@ -281,11 +281,7 @@ func (c *crontool) change(ctx context.Context, id string, fn func(tx *sql.Tx, j 
 
 func (c *crontool) remove(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	j, err := c.change(ctx, call.Args.String("id"), func(tx *sql.Tx, j *job) error {
-		if err := kind.Trash(tx, j.ID, j.Name, j); err != nil {
-			return err
-		}
-		_, err := tx.Exec(`DELETE FROM cron_jobs WHERE id = $1`, j.ID)
-		return err
+		return kind.Delete(tx, j.ID, j.Name, j, `DELETE FROM cron_jobs WHERE id = $1`)
 	})
 	if err != nil {
 		return nil, err

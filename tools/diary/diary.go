@@ -68,13 +68,13 @@ type entry struct {
 }
 
 type trashed struct {
-	Entry    entry   `json:"entry"`
-	Versions []entry `json:"versions,omitempty"`
+	Entry    entry    `json:"entry"`
+	Versions []*entry `json:"versions,omitempty"`
 }
 
 const cols = `id, day, text, mood, tags, version, created_at, updated_at`
 
-func scan(r interface{ Scan(...any) error }) (*entry, error) {
+func scan(r records.Scanner) (*entry, error) {
 	e := &entry{}
 	var tags string
 	if err := r.Scan(&e.ID, &e.Day, &e.Text, &e.Mood, &tags, &e.Version, &e.Created, &e.Updated); err != nil {
@@ -235,29 +235,15 @@ func (x *diary) add(ctx context.Context, call *tool.Call) (*tool.Result, error) 
 	return &tool.Result{Summary: fmt.Sprintf("Wrote the entry for %s (%s).", e.Day, e.ID), Data: view(e, false)}, nil
 }
 
-func getEntry(q interface {
-	QueryRow(string, ...any) *sql.Row
-}, id string) (*entry, error) {
+func getEntry(q records.Querier, id string) (*entry, error) {
 	return scan(q.QueryRow(`SELECT `+cols+` FROM diary_entries WHERE id = $1`, id))
 }
 
 func versions(q interface {
 	Query(string, ...any) (*sql.Rows, error)
-}, id string) ([]entry, error) {
+}, id string) ([]*entry, error) {
 	rows, err := q.Query(`SELECT entry_id, day, text, mood, tags, version, saved_at, saved_at FROM diary_versions WHERE entry_id = $1 ORDER BY version`, id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []entry
-	for rows.Next() {
-		e, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *e)
-	}
-	return out, rows.Err()
+	return records.Collect(rows, err, scan)
 }
 
 func (x *diary) get(ctx context.Context, call *tool.Call) (*tool.Result, error) {
@@ -294,8 +280,8 @@ func (x *diary) get(ctx context.Context, call *tool.Call) (*tool.Result, error) 
 				return nil, err
 			}
 			var old []map[string]any
-			for i := range vs {
-				old = append(old, view(&vs[i], true))
+			for _, v := range vs {
+				old = append(old, view(v, true))
 			}
 			v["versions"] = old
 		}
@@ -304,9 +290,14 @@ func (x *diary) get(ctx context.Context, call *tool.Call) (*tool.Result, error) 
 	return &tool.Result{Summary: fmt.Sprintf("%s.", wording.Count(len(out), "entry", "entries")), Data: map[string]any{"entries": out}}, nil
 }
 
-// rangeOf reads from/to (days or months, to inclusive) as [from, to).
-func rangeOf(a tool.Args) (string, string, error) {
-	return records.Range(a.String("from"), a.String("to"))
+// loadRange reads the entries having tag in the range a's from and to
+// give (days or months, to inclusive).
+func (x *diary) loadRange(a tool.Args, tag string) ([]*entry, error) {
+	from, to, err := records.Range(a.String("from"), a.String("to"))
+	if err != nil {
+		return nil, err
+	}
+	return x.load(from, to, tag)
 }
 
 // load reads entries with day in [from, to) (either may be "") having tag.
@@ -321,32 +312,18 @@ func (x *diary) load(from, to, tag string) ([]*entry, error) {
 		q += fmt.Sprintf(" AND day < $%d", len(args))
 	}
 	rows, err := x.st.Read().Query(q+` ORDER BY day, created_at, id`, args...)
-	if err != nil {
-		return nil, err
+	es, err := records.Collect(rows, err, scan)
+	if err != nil || tag == "" {
+		return es, err
 	}
-	defer rows.Close()
-	var out []*entry
-	for rows.Next() {
-		e, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		if tag == "" || slices.Contains(e.Tags, tag) {
-			out = append(out, e)
-		}
-	}
-	return out, rows.Err()
+	return slices.DeleteFunc(es, func(e *entry) bool { return !slices.Contains(e.Tags, tag) }), nil
 }
 
 func (x *diary) list(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	if err := x.needStore(); err != nil {
 		return nil, err
 	}
-	from, to, err := rangeOf(call.Args)
-	if err != nil {
-		return nil, err
-	}
-	es, err := x.load(from, to, call.Args.String("tag"))
+	es, err := x.loadRange(call.Args, call.Args.String("tag"))
 	if err != nil {
 		return nil, err
 	}
@@ -430,11 +407,7 @@ func (x *diary) search(ctx context.Context, call *tool.Call) (*tool.Result, erro
 	if len(q) == 0 {
 		return nil, tool.Invalid("query", "query has no words", "give words to find")
 	}
-	from, to, err := rangeOf(call.Args)
-	if err != nil {
-		return nil, err
-	}
-	es, err := x.load(from, to, call.Args.String("tag"))
+	es, err := x.loadRange(call.Args, call.Args.String("tag"))
 	if err != nil {
 		return nil, err
 	}
@@ -491,14 +464,7 @@ func (x *diary) delete(ctx context.Context, call *tool.Call) (*tool.Result, erro
 		if err != nil {
 			return err
 		}
-		if err := kind.Trash(tx, id, e.Day, trashed{Entry: *e, Versions: vs}); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(`DELETE FROM diary_versions WHERE entry_id = $1`, id); err != nil {
-			return err
-		}
-		_, err = tx.Exec(`DELETE FROM diary_entries WHERE id = $1`, id)
-		return err
+		return kind.Delete(tx, id, e.Day, trashed{Entry: *e, Versions: vs}, `DELETE FROM diary_versions WHERE entry_id = $1`, `DELETE FROM diary_entries WHERE id = $1`)
 	})
 	if err != nil {
 		return nil, err
@@ -514,7 +480,7 @@ func (x *diary) restore(ctx context.Context, call *tool.Call) (*tool.Result, err
 			return err
 		}
 		for _, v := range t.Versions {
-			if err := insertVersion(tx, t.Entry.ID, v); err != nil {
+			if err := insertVersion(tx, t.Entry.ID, *v); err != nil {
 				return err
 			}
 		}
@@ -551,11 +517,7 @@ func (x *diary) export(ctx context.Context, call *tool.Call) (*tool.Result, erro
 	if err := x.needStore(); err != nil {
 		return nil, err
 	}
-	from, to, err := rangeOf(call.Args)
-	if err != nil {
-		return nil, err
-	}
-	es, err := x.load(from, to, "")
+	es, err := x.loadRange(call.Args, "")
 	if err != nil {
 		return nil, err
 	}

@@ -448,11 +448,7 @@ func getEntry(q records.Querier, id string) (*entry, error) {
 func (f *fintool) delete(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	id := call.Args.String("id")
 	e, err := records.Change(ctx, f.st, kind, id, getEntry, func(tx *sql.Tx, e *entry) error {
-		if err := kind.Trash(tx, id, fmt.Sprintf("%s %s %s %s", e.Day, e.Kind, money(e.Cents), e.Category), e); err != nil {
-			return err
-		}
-		_, err := tx.Exec(`DELETE FROM finance_entries WHERE id = $1`, id)
-		return err
+		return kind.Delete(tx, id, fmt.Sprintf("%s %s %s %s", e.Day, e.Kind, money(e.Cents), e.Category), e, `DELETE FROM finance_entries WHERE id = $1`)
 	})
 	if err != nil {
 		return nil, err
