@@ -189,27 +189,28 @@ func (c *caltool) rangeOf(a tool.Args) (time.Time, time.Time, error) {
 	return from, to, nil
 }
 
-func (c *caltool) instances(a tool.Args, from, to time.Time) ([]occurrence, error) {
+// instances reads the range a gives (from, to) and the occurrences of the
+// events of a's calendars in it, after the store check.
+func (c *caltool) instances(a tool.Args) (from, to time.Time, occ []occurrence, err error) {
+	if err := c.needStore(); err != nil {
+		return from, to, nil, err
+	}
+	if from, to, err = c.rangeOf(a); err != nil {
+		return from, to, nil, err
+	}
 	evs, err := loadEvents(c.st.Read(), a.Strings("calendars"), from, to)
 	if err != nil {
-		return nil, err
+		return from, to, nil, err
 	}
-	occ, err := expand(evs, from, to, c.loc, c.cfg.MaxOccurrences)
+	occ, err = expand(evs, from, to, c.loc, c.cfg.MaxOccurrences)
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeTooLarge, "query a shorter range", "%v", err)
+		return from, to, nil, tool.Errorf(tool.CodeTooLarge, "query a shorter range", "%v", err)
 	}
-	return occ, nil
+	return from, to, occ, nil
 }
 
 func (c *caltool) query(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := c.needStore(); err != nil {
-		return nil, err
-	}
-	from, to, err := c.rangeOf(call.Args)
-	if err != nil {
-		return nil, err
-	}
-	occ, err := c.instances(call.Args, from, to)
+	from, to, occ, err := c.instances(call.Args)
 	if err != nil {
 		return nil, err
 	}
@@ -222,14 +223,7 @@ func (c *caltool) query(ctx context.Context, call *tool.Call) (*tool.Result, err
 }
 
 func (c *caltool) free(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := c.needStore(); err != nil {
-		return nil, err
-	}
-	from, to, err := c.rangeOf(call.Args)
-	if err != nil {
-		return nil, err
-	}
-	occ, err := c.instances(call.Args, from, to)
+	from, to, occ, err := c.instances(call.Args)
 	if err != nil {
 		return nil, err
 	}

@@ -205,21 +205,24 @@ func (f *fintool) add(ctx context.Context, call *tool.Call) (*tool.Result, error
 	return &tool.Result{Summary: fmt.Sprintf("Recorded %s %s %s (%s, %s) on %s as %s.", e.Kind, money(e.Cents), f.cfg.Currency, e.Category, e.Account, e.Day, e.ID), Data: view(e)}, nil
 }
 
-// rangeOf reads from/to (days or months, to inclusive) as [from, to) days.
-func rangeOf(a tool.Args) (string, string, error) {
-	return records.Range(a.String("from"), a.String("to"))
+// rangeFilter is the store check, then the filter of the days a's from and
+// to give (days or months, to inclusive).
+func (f *fintool) rangeFilter(a tool.Args) (filter, error) {
+	if err := f.needStore(); err != nil {
+		return filter{}, err
+	}
+	from, to, err := records.Range(a.String("from"), a.String("to"))
+	return filter{From: from, To: to}, err
 }
 
 func (f *fintool) list(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := f.needStore(); err != nil {
-		return nil, err
-	}
 	a := call.Args
-	from, to, err := rangeOf(a)
+	fl, err := f.rangeFilter(a)
 	if err != nil {
 		return nil, err
 	}
-	es, err := loadEntries(f.st.Read(), filter{From: from, To: to, Kind: a.String("kind"), Category: a.String("category"), Account: a.String("account")}, f.cfg.MaxList+1)
+	fl.Kind, fl.Category, fl.Account = a.String("kind"), a.String("category"), a.String("account")
+	es, err := loadEntries(f.st.Read(), fl, f.cfg.MaxList+1)
 	if err != nil {
 		return nil, err
 	}
@@ -270,15 +273,12 @@ func (t totals) view() map[string]any {
 }
 
 func (f *fintool) summary(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := f.needStore(); err != nil {
-		return nil, err
-	}
-	from, to, err := rangeOf(call.Args)
+	fl, err := f.rangeFilter(call.Args)
 	if err != nil {
 		return nil, err
 	}
-	account := call.Args.String("account")
-	es, err := loadEntries(f.st.Read(), filter{From: from, To: to, Account: account}, 0)
+	fl.Account = call.Args.String("account")
+	es, err := loadEntries(f.st.Read(), fl, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -307,9 +307,9 @@ func (f *fintool) summary(ctx context.Context, call *tool.Call) (*tool.Result, e
 	if len(es) > 0 {
 		first, _ := time.Parse("2006-01", es[0].Day[:7])
 		last, _ := time.Parse("2006-01", es[len(es)-1].Day[:7])
-		if from != "" {
-			first, _ = time.Parse("2006-01", from[:7])
-			before, err := loadEntries(f.st.Read(), filter{From: first.AddDate(0, -1, 0).Format("2006-01-02"), To: first.Format("2006-01-02"), Account: account}, 0)
+		if fl.From != "" {
+			first, _ = time.Parse("2006-01", fl.From[:7])
+			before, err := loadEntries(f.st.Read(), filter{From: first.AddDate(0, -1, 0).Format("2006-01-02"), To: first.Format("2006-01-02"), Account: fl.Account}, 0)
 			if err != nil {
 				return nil, err
 			}
