@@ -554,14 +554,7 @@ func (c *caltool) importICS(ctx context.Context, call *tool.Call) (*tool.Result,
 		return nil, err
 	}
 	p := call.Args.String("path")
-	abs, err := c.sb.Resolve(p)
-	if err != nil {
-		return nil, tool.PathError("path", p, err)
-	}
-	raw, err := tool.ReadRegular("path", p, abs, int64(c.cfg.MaxImportMB)<<20)
-	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeTooLarge {
-		te.Hint = "split the file, or raise tools.calendar.max_import_mb"
-	}
+	_, raw, err := tool.ReadInput(c.sb, "path", p, int64(c.cfg.MaxImportMB)<<20, "split the file, or raise tools.calendar.max_import_mb")
 	if err != nil {
 		return nil, err
 	}

@@ -479,14 +479,7 @@ func (f *fintool) importFile(ctx context.Context, call *tool.Call) (*tool.Result
 	}
 	a := call.Args
 	p := a.String("path")
-	abs, err := f.sb.Resolve(p)
-	if err != nil {
-		return nil, tool.PathError("path", p, err)
-	}
-	raw, err := tool.ReadRegular("path", p, abs, int64(f.cfg.MaxImportMB)<<20)
-	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeTooLarge {
-		te.Hint = "split the file, or raise tools.finance.max_import_mb"
-	}
+	_, raw, err := tool.ReadInput(f.sb, "path", p, int64(f.cfg.MaxImportMB)<<20, "split the file, or raise tools.finance.max_import_mb")
 	if err != nil {
 		return nil, err
 	}
