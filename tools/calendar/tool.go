@@ -390,6 +390,20 @@ func (c *caltool) occurrenceTime(e *event, s string) (time.Time, error) {
 	return c.instantAt(s, e.WallZone(c.loc))
 }
 
+// occurrenceArg reads a's occurrence: the start of one occurrence of e,
+// which must repeat. verb is what the call does to e ("update"), for the
+// hint when e does not repeat.
+func (c *caltool) occurrenceArg(e *event, a tool.Args, verb string) (time.Time, error) {
+	if !repeats(e) {
+		return time.Time{}, tool.Invalid("occurrence", "the event does not repeat", verb+" it without occurrence")
+	}
+	t, err := c.occurrenceTime(e, a.String("occurrence"))
+	if err != nil || !c.isOccurrence(e, t) {
+		return t, tool.Invalid("occurrence", fmt.Sprintf("%q is not an occurrence of %s", a.String("occurrence"), e.ID), "give the occurrence's start as query shows it")
+	}
+	return t, nil
+}
+
 func (c *caltool) create(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	if err := c.needStore(); err != nil {
 		return nil, err
@@ -440,12 +454,9 @@ func (c *caltool) update(ctx context.Context, call *tool.Call) (*tool.Result, er
 	_, err := c.change(ctx, call.Args.String("id"), func(tx *sql.Tx, e *event) error {
 		target := e
 		if call.Args.Has("occurrence") {
-			if !repeats(e) {
-				return tool.Invalid("occurrence", "the event does not repeat", "update it without occurrence")
-			}
-			t, err := c.occurrenceTime(e, call.Args.String("occurrence"))
-			if err != nil || !c.isOccurrence(e, t) {
-				return tool.Invalid("occurrence", fmt.Sprintf("%q is not an occurrence of %s", call.Args.String("occurrence"), e.ID), "give the occurrence's start as query shows it")
+			t, err := c.occurrenceArg(e, call.Args, "update")
+			if err != nil {
+				return err
 			}
 			// An override: the series' fields, this occurrence's time.
 			o := *e
@@ -488,12 +499,9 @@ func (c *caltool) delete(ctx context.Context, call *tool.Call) (*tool.Result, er
 	var summary string
 	_, err := c.change(ctx, call.Args.String("id"), func(tx *sql.Tx, e *event) error {
 		if call.Args.Has("occurrence") {
-			if !repeats(e) {
-				return tool.Invalid("occurrence", "the event does not repeat", "delete it without occurrence")
-			}
-			t, err := c.occurrenceTime(e, call.Args.String("occurrence"))
-			if err != nil || !c.isOccurrence(e, t) {
-				return tool.Invalid("occurrence", fmt.Sprintf("%q is not an occurrence of %s", call.Args.String("occurrence"), e.ID), "give the occurrence's start as query shows it")
+			t, err := c.occurrenceArg(e, call.Args, "delete")
+			if err != nil {
+				return err
 			}
 			if !slices.ContainsFunc(e.ExDates, t.Equal) {
 				e.ExDates = append(e.ExDates, t)

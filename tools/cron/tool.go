@@ -259,11 +259,16 @@ func (c *crontool) view(j *job, count int) map[string]any {
 	return v
 }
 
-func (c *crontool) list(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+// jobs is the store check, then every job.
+func (c *crontool) jobs(ctx context.Context) ([]*job, error) {
 	if err := c.needStore(); err != nil {
 		return nil, err
 	}
-	jobs, err := listJobs(ctx, c.st.Read())
+	return listJobs(ctx, c.st.Read())
+}
+
+func (c *crontool) list(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	jobs, err := c.jobs(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -369,10 +374,7 @@ func (c *crontool) history(ctx context.Context, call *tool.Call) (*tool.Result, 
 }
 
 func (c *crontool) export(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := c.needStore(); err != nil {
-		return nil, err
-	}
-	jobs, err := listJobs(ctx, c.st.Read())
+	jobs, err := c.jobs(ctx)
 	if err != nil {
 		return nil, err
 	}
