@@ -25,8 +25,14 @@ func newRig(t *testing.T) *rig { return newRigOn(t, storetest.SQLite(t)) }
 
 func newRigOn(t *testing.T, db *storetest.DB) *rig {
 	t.Helper()
-	x, tl, d := tooltest.Records(t, db, lifecycle, "Asia/Shanghai")
-	r := &rig{t: tl, d: d, x: x, now: time.Date(2024, 4, 30, 17, 0, 0, 0, time.UTC)} // 05-01 01:00 in Shanghai
+	return newRigAt(t, db, "Asia/Shanghai", time.Date(2024, 4, 30, 17, 0, 0, 0, time.UTC)) // 05-01 01:00 in Shanghai
+}
+
+// newRigAt is the tool on db's store, in zone tz, whose clock reads r.now.
+func newRigAt(t *testing.T, db *storetest.DB, tz string, now time.Time) *rig {
+	t.Helper()
+	x, tl, d := tooltest.Records(t, db, lifecycle, tz)
+	r := &rig{t: tl, d: d, x: x, now: now}
 	x.now = func() time.Time { return r.now }
 	return r
 }
