@@ -319,19 +319,30 @@ func (x *diary) load(from, to, tag string) ([]*entry, error) {
 	return slices.DeleteFunc(es, func(e *entry) bool { return !slices.Contains(e.Tags, tag) }), nil
 }
 
-func (x *diary) list(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := x.needStore(); err != nil {
-		return nil, err
-	}
-	es, err := x.loadRange(call.Args, call.Args.String("tag"))
+// find is the short views of the entries of list and search: those in a's
+// range having a's tag that keep accepts.
+func (x *diary) find(a tool.Args, keep func(*entry) bool) ([]map[string]any, error) {
+	es, err := x.loadRange(a, a.String("tag"))
 	if err != nil {
 		return nil, err
 	}
 	out := []map[string]any{}
 	for _, e := range es {
-		if m := call.Args.String("mood"); m == "" || e.Mood == m {
+		if keep(e) {
 			out = append(out, view(e, false))
 		}
+	}
+	return out, nil
+}
+
+func (x *diary) list(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	if err := x.needStore(); err != nil {
+		return nil, err
+	}
+	mood := call.Args.String("mood")
+	out, err := x.find(call.Args, func(e *entry) bool { return mood == "" || e.Mood == mood })
+	if err != nil {
+		return nil, err
 	}
 	return &tool.Result{Summary: fmt.Sprintf("%s.", wording.Count(len(out), "entry", "entries")), Data: map[string]any{"entries": out}}, nil
 }
@@ -407,15 +418,11 @@ func (x *diary) search(ctx context.Context, call *tool.Call) (*tool.Result, erro
 	if len(q) == 0 {
 		return nil, tool.Invalid("query", "query has no words", "give words to find")
 	}
-	es, err := x.loadRange(call.Args, call.Args.String("tag"))
+	out, err := x.find(call.Args, func(e *entry) bool {
+		return matches(q, terms(e.Text+" "+e.Mood+" "+strings.Join(e.Tags, " ")))
+	})
 	if err != nil {
 		return nil, err
-	}
-	out := []map[string]any{}
-	for _, e := range es {
-		if matches(q, terms(e.Text+" "+e.Mood+" "+strings.Join(e.Tags, " "))) {
-			out = append(out, view(e, false))
-		}
 	}
 	return &tool.Result{Summary: fmt.Sprintf("%s %q.", wording.Count(len(out), "entry matches", "entries match"), call.Args.String("query")), Data: map[string]any{"entries": out}}, nil
 }
