@@ -3,11 +3,10 @@ package calendar
 import (
 	"database/sql"
 	"encoding/json"
+	"github.com/clawbridge/clawbridge/internal/ical"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/clawbridge/clawbridge/internal/ical"
 
 	"github.com/clawbridge/clawbridge/internal/records"
 )

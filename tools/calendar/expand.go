@@ -2,11 +2,10 @@ package calendar
 
 import (
 	"fmt"
+	"github.com/clawbridge/clawbridge/internal/ical"
 	"sort"
 	"strconv"
 	"time"
-
-	"github.com/clawbridge/clawbridge/internal/ical"
 
 	"github.com/teambition/rrule-go"
 )

@@ -2,12 +2,11 @@ package calendar
 
 import (
 	"fmt"
+	"github.com/clawbridge/clawbridge/internal/ical"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/clawbridge/clawbridge/internal/ical"
 )
 
 // One reading of a time for every action: query's range, create's and

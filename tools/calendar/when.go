@@ -2,10 +2,9 @@ package calendar
 
 import (
 	"fmt"
+	"github.com/clawbridge/clawbridge/internal/ical"
 	"strings"
 	"time"
-
-	"github.com/clawbridge/clawbridge/internal/ical"
 )
 
 // localLayouts are wall times given without an offset, read in the zone.
