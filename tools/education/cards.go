@@ -208,7 +208,10 @@ func (x *edu) due(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 		return nil, err
 	}
 	out := []map[string]any{}
-	for _, c := range cards[:min(len(cards), a.Int("limit", 50))] {
+	for _, c := range cards {
+		if len(out) >= a.Int("limit", 50) {
+			break
+		}
 		out = append(out, cardView(c))
 	}
 	return &tool.Result{Summary: fmt.Sprintf("%s due by %s (%d shown).", wording.Count(len(cards), "card", "cards"), day, len(out)),
