@@ -81,6 +81,21 @@ func (k Kind) Trash(tx *sql.Tx, id, label string, row any) error {
 	return Trash(tx, k.Component, k.Item, id, label, row)
 }
 
+// Delete moves row id to the trash (as Trash) and runs deletes, each a
+// statement taking id as its $1 (the rows that go with it, then its own),
+// in tx.
+func (k Kind) Delete(tx *sql.Tx, id, label string, row any, deletes ...string) error {
+	if err := k.Trash(tx, id, label, row); err != nil {
+		return err
+	}
+	for _, d := range deletes {
+		if _, err := tx.Exec(d, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Restore takes id out of the trash into row and calls put to write it
 // back, in one transaction: a put that fails leaves it in the trash.
 func (k Kind) Restore(ctx context.Context, st Store, id string, row any, put func(*sql.Tx) error) error {

@@ -25,13 +25,7 @@ type rig struct {
 // newRig is a calendar in zone tz whose clock reads now.
 func newRig(t *testing.T, db *storetest.DB, tz string, now time.Time) *rig {
 	t.Helper()
-	d := tooltest.Deps(t)
-	d.Store = db.Open(t)
-	tooltest.ConfigSection(t, d, "calendar", "timezone: "+tz)
-	c, tl, err := build(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, tl, d := tooltest.Records(t, db, lifecycle, tz)
 	c.now = func() time.Time { return now }
 	return &rig{c: c, t: tl, d: d}
 }
@@ -48,20 +42,12 @@ func (r *rig) call(t *testing.T, args map[string]any) (map[string]any, error) {
 
 func (r *rig) must(t *testing.T, args map[string]any) map[string]any {
 	t.Helper()
-	m, err := r.call(t, args)
-	if err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
-	return m
+	return tooltest.MustRun(t, r.t, args)
 }
 
 func (r *rig) rows(t *testing.T) int {
 	t.Helper()
-	var n int
-	if err := r.d.Store.DB().QueryRow(`SELECT COUNT(*) FROM calendar_events`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	return tooltest.Count(t, r.d, `SELECT COUNT(*) FROM calendar_events`)
 }
 
 // starts lists the start of each event a query returns.

@@ -4,6 +4,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"github.com/clawbridge/clawbridge/internal/ical"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/clawbridge/clawbridge/internal/records"
@@ -35,9 +37,7 @@ type event = ical.Event
 
 const eventCols = `id, uid, calendar, title, description, location, start_at, end_at, all_day, tz, rrule, exdates, recurrence_id, status, transp, sequence, extra, created_at, updated_at, rdates`
 
-type scanner interface{ Scan(...any) error }
-
-func scanEvent(r scanner) (*event, error) {
+func scanEvent(r records.Scanner) (*event, error) {
 	e := &event{}
 	var start, end, rid int64
 	var allDay int
@@ -91,7 +91,7 @@ func columns(e *event) []any {
 	if !e.RecurrenceID.IsZero() {
 		rid = e.RecurrenceID.Unix()
 	}
-	return []any{e.ID, e.UID, e.Calendar, e.Title, e.Description, e.Location, e.Start.Unix(), e.End.Unix(), b2i(e.AllDay), e.TZ, e.RRule,
+	return []any{e.ID, e.UID, e.Calendar, e.Title, e.Description, e.Location, e.Start.Unix(), e.End.Unix(), records.Bit(e.AllDay), e.TZ, e.RRule,
 		unixJSON(e.ExDates), rid, e.Status, e.Transp, e.Sequence, string(extra), e.Created, e.Updated, unixJSON(e.RDates)}
 }
 
@@ -128,9 +128,7 @@ func updateEvent(tx *sql.Tx, e *event) error {
 	return err
 }
 
-func getEvent(q interface {
-	QueryRow(string, ...any) *sql.Row
-}, id string) (*event, error) {
+func getEvent(q records.Querier, id string) (*event, error) {
 	return scanEvent(q.QueryRow(`SELECT `+eventCols+` FROM calendar_events WHERE id = $1`, id))
 }
 
@@ -140,71 +138,34 @@ func getEvent(q interface {
 func loadEvents(db *sql.DB, calendars []string, from, to time.Time) ([]*event, error) {
 	q := `SELECT ` + eventCols + ` FROM calendar_events WHERE (rrule <> '' OR rdates <> '[]' OR (start_at < $1 AND end_at >= $2) OR recurrence_id <> 0)`
 	args := []any{to.Unix() + 86400, from.Unix() - 86400} // a day of slack for all-day dates read in the zone
-	if len(calendars) > 0 {
-		q += ` AND calendar IN (`
-		for i, c := range calendars {
-			if i > 0 {
-				q += `, `
-			}
-			args = append(args, c)
-			q += "$" + itoa(len(args))
-		}
-		q += `)`
+	in, args := inCalendars(calendars, args)
+	if in != "" {
+		q += ` AND ` + in
 	}
 	rows, err := db.Query(q+` ORDER BY start_at, id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*event
-	for rows.Next() {
-		e, err := scanEvent(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return records.Collect(rows, err, scanEvent)
 }
 
 func allEvents(db *sql.DB, calendars []string) ([]*event, error) {
 	q := `SELECT ` + eventCols + ` FROM calendar_events`
-	var args []any
-	if len(calendars) > 0 {
-		q += ` WHERE calendar IN (`
-		for i, c := range calendars {
-			if i > 0 {
-				q += `, `
-			}
-			args = append(args, c)
-			q += "$" + itoa(len(args))
-		}
-		q += `)`
+	in, args := inCalendars(calendars, nil)
+	if in != "" {
+		q += ` WHERE ` + in
 	}
 	rows, err := db.Query(q+` ORDER BY calendar, uid, recurrence_id, id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*event
-	for rows.Next() {
-		e, err := scanEvent(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return records.Collect(rows, err, scanEvent)
 }
 
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
+// inCalendars is the condition that the calendar is one of calendars ("" when
+// none are given), its placeholders numbered on from args, and args with them.
+func inCalendars(calendars []string, args []any) (string, []any) {
+	if len(calendars) == 0 {
+		return "", args
 	}
-	return 0
+	marks := make([]string, len(calendars))
+	for i, c := range calendars {
+		args = append(args, c)
+		marks[i] = "$" + strconv.Itoa(len(args))
+	}
+	return `calendar IN (` + strings.Join(marks, ", ") + `)`, args
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/clawbridge/clawbridge/internal/ical"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/teambition/rrule-go"
@@ -45,7 +46,7 @@ func expand(events []*event, from, to time.Time, loc *time.Location, max int) ([
 	overridden := map[string]bool{} // calendar|uid|original start
 	for _, e := range events {
 		if !e.RecurrenceID.IsZero() {
-			overridden[e.Calendar+"|"+e.UID+"|"+itoa(int(e.RecurrenceID.Unix()))] = true
+			overridden[e.Calendar+"|"+e.UID+"|"+strconv.FormatInt(e.RecurrenceID.Unix(), 10)] = true
 		}
 	}
 	var out []occurrence
@@ -82,7 +83,7 @@ func expand(events []*event, from, to time.Time, loc *time.Location, max int) ([
 			return nil, err
 		}
 		for _, t := range starts {
-			if !overlaps(t, t.Add(dur), from, to) || ex[t.Unix()] || overridden[e.Calendar+"|"+e.UID+"|"+itoa(int(t.Unix()))] {
+			if !overlaps(t, t.Add(dur), from, to) || ex[t.Unix()] || overridden[e.Calendar+"|"+e.UID+"|"+strconv.FormatInt(t.Unix(), 10)] {
 				continue
 			}
 			out = append(out, occurrence{ev: e, start: t, end: t.Add(dur), original: t})

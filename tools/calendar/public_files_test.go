@@ -59,6 +59,22 @@ func utcStarts(t *testing.T, r *rig, cal, from, to string) []string {
 	return out
 }
 
+// importFixture imports the fixture name into calendar cal and checks that
+// it added n events.
+func importFixture(t *testing.T, r *rig, name, cal string, n int) {
+	t.Helper()
+	eq(t, "import", r.must(t, map[string]any{"action": "import_ics", "path": fixture(t, r, name), "calendar": cal})["added"], n)
+}
+
+// startsLikePython is utcStarts, checked against python icalendar's
+// reading of the fixture name.
+func startsLikePython(t *testing.T, r *rig, name, cal, from, to string) []string {
+	t.Helper()
+	got := utcStarts(t, r, cal, from, to)
+	eq(t, "against python icalendar", got, second(t, fixturePath(name), from, to))
+	return got
+}
+
 // exportTo exports calendar cal and returns the file's path and bytes.
 func exportTo(t *testing.T, r *rig, cal string) (string, []byte) {
 	t.Helper()
@@ -80,9 +96,8 @@ func TestCalendarICS_VTimezoneRulesOfTheEventsYears(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		r := newRig(t, db, "Asia/Shanghai", mar2026)
 		name := "icalnet_daily_us_eastern.ics"
-		eq(t, "import", r.must(t, map[string]any{"action": "import_ics", "path": fixture(t, r, name), "calendar": "e"})["added"], 1)
-		got := utcStarts(t, r, "e", "1997-10-20", "1997-11-02")
-		eq(t, "against python icalendar", got, second(t, fixturePath(name), "1997-10-20", "1997-11-02"))
+		importFixture(t, r, name, "e", 1)
+		got := startsLikePython(t, r, name, "e", "1997-10-20", "1997-11-02")
 		eq(t, "the EDT to EST change", got[2:4], []string{"1997-10-24T13:00:00Z", "1997-10-26T14:00:00Z"})
 		ev := r.must(t, map[string]any{"action": "query", "from": "1997-09-02", "calendars": []any{"e"}})["events"].([]map[string]any)
 		eq(t, "zone", ev[0]["event_timezone"], "US-Eastern")
@@ -104,9 +119,8 @@ func TestCalendarICS_CustomZoneKeepsItsOwnOffsets(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		r := newRig(t, db, "UTC", mar2026)
 		name := "custom_zone_two_hour_fold.ics"
-		eq(t, "import", r.must(t, map[string]any{"action": "import_ics", "path": fixture(t, r, name), "calendar": "c"})["added"], 4)
-		got := utcStarts(t, r, "c", "2024-01-01", "2025-01-01")
-		eq(t, "against python icalendar", got, second(t, fixturePath(name), "2024-01-01", "2025-01-01"))
+		importFixture(t, r, name, "c", 4)
+		got := startsLikePython(t, r, name, "c", "2024-01-01", "2025-01-01")
 		eq(t, "the four", got, []string{"2024-03-02T20:00:00Z", "2024-05-04T19:00:01Z", "2024-05-04T22:00:01Z", "2024-08-02T22:00:00Z"})
 	})
 }
@@ -172,7 +186,7 @@ func TestCalendarICS_RDateObservancesAndXLicLocation(t *testing.T) {
 func TestCalendarICS_GloballyUniqueTZIDs(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		r := newRig(t, db, "UTC", mar2026)
-		eq(t, "import", r.must(t, map[string]any{"action": "import_ics", "path": fixture(t, r, "globally_unique_tzids.ics"), "calendar": "g"})["added"], 3)
+		importFixture(t, r, "globally_unique_tzids.ics", "g", 3)
 		ev := r.must(t, map[string]any{"action": "query", "from": "2020-04-26", "calendars": []any{"g"}})["events"].([]map[string]any)
 		var got []string
 		for _, e := range ev {
@@ -300,7 +314,7 @@ func TestCalendarICS_NamesAreCaseInsensitive(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		r := newRig(t, db, "UTC", mar2026)
 		name := "icalnet_lowercase_components.ics"
-		eq(t, "import", r.must(t, map[string]any{"action": "import_ics", "path": fixture(t, r, name), "calendar": "m"})["added"], 1)
-		eq(t, "against python", utcStarts(t, r, "m", "2007-01-01", "2008-01-01"), second(t, fixturePath(name), "2007-01-01", "2008-01-01"))
+		importFixture(t, r, name, "m", 1)
+		startsLikePython(t, r, name, "m", "2007-01-01", "2008-01-01")
 	})
 }

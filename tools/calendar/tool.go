@@ -51,20 +51,9 @@ type caltool struct {
 // New builds the calendar tool from the tools.calendar section.
 func New(d *tool.Deps) (tool.Tool, error) { return lifecycle.New(d) }
 
-// lifecycle decodes the tools.calendar section over the defaults, then provisions.
-var lifecycle = tool.Configured[Config]{Name: "calendar", Defaults: DefaultConfig, Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
-	_, t, err := provision(d, cfg)
-	return t, err
-}}
-
-// build is New keeping the tool's state, which the tests drive.
-func build(d *tool.Deps) (*caltool, tool.Tool, error) {
-	cfg, err := lifecycle.Settings(d)
-	if err != nil {
-		return nil, tool.Tool{}, err
-	}
-	return provision(d, cfg)
-}
+// lifecycle decodes the tools.calendar section over the defaults, then
+// provisions; its Build keeps the tool's state, which the tests drive.
+var lifecycle = tool.Stateful[Config, *caltool]{Name: "calendar", Defaults: DefaultConfig, Provision: provision}
 
 func provision(d *tool.Deps, cfg Config) (*caltool, tool.Tool, error) {
 	loc, err := d.OpenRecords("calendar", cfg.Timezone, migrations...)
@@ -200,27 +189,28 @@ func (c *caltool) rangeOf(a tool.Args) (time.Time, time.Time, error) {
 	return from, to, nil
 }
 
-func (c *caltool) instances(a tool.Args, from, to time.Time) ([]occurrence, error) {
+// instances reads the range a gives (from, to) and the occurrences of the
+// events of a's calendars in it, after the store check.
+func (c *caltool) instances(a tool.Args) (from, to time.Time, occ []occurrence, err error) {
+	if err := c.needStore(); err != nil {
+		return from, to, nil, err
+	}
+	if from, to, err = c.rangeOf(a); err != nil {
+		return from, to, nil, err
+	}
 	evs, err := loadEvents(c.st.Read(), a.Strings("calendars"), from, to)
 	if err != nil {
-		return nil, err
+		return from, to, nil, err
 	}
-	occ, err := expand(evs, from, to, c.loc, c.cfg.MaxOccurrences)
+	occ, err = expand(evs, from, to, c.loc, c.cfg.MaxOccurrences)
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeTooLarge, "query a shorter range", "%v", err)
+		return from, to, nil, tool.Errorf(tool.CodeTooLarge, "query a shorter range", "%v", err)
 	}
-	return occ, nil
+	return from, to, occ, nil
 }
 
 func (c *caltool) query(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := c.needStore(); err != nil {
-		return nil, err
-	}
-	from, to, err := c.rangeOf(call.Args)
-	if err != nil {
-		return nil, err
-	}
-	occ, err := c.instances(call.Args, from, to)
+	from, to, occ, err := c.instances(call.Args)
 	if err != nil {
 		return nil, err
 	}
@@ -233,14 +223,7 @@ func (c *caltool) query(ctx context.Context, call *tool.Call) (*tool.Result, err
 }
 
 func (c *caltool) free(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := c.needStore(); err != nil {
-		return nil, err
-	}
-	from, to, err := c.rangeOf(call.Args)
-	if err != nil {
-		return nil, err
-	}
-	occ, err := c.instances(call.Args, from, to)
+	from, to, occ, err := c.instances(call.Args)
 	if err != nil {
 		return nil, err
 	}
@@ -407,6 +390,20 @@ func (c *caltool) occurrenceTime(e *event, s string) (time.Time, error) {
 	return c.instantAt(s, e.WallZone(c.loc))
 }
 
+// occurrenceArg reads a's occurrence: the start of one occurrence of e,
+// which must repeat. verb is what the call does to e ("update"), for the
+// hint when e does not repeat.
+func (c *caltool) occurrenceArg(e *event, a tool.Args, verb string) (time.Time, error) {
+	if !repeats(e) {
+		return time.Time{}, tool.Invalid("occurrence", "the event does not repeat", verb+" it without occurrence")
+	}
+	t, err := c.occurrenceTime(e, a.String("occurrence"))
+	if err != nil || !c.isOccurrence(e, t) {
+		return t, tool.Invalid("occurrence", fmt.Sprintf("%q is not an occurrence of %s", a.String("occurrence"), e.ID), "give the occurrence's start as query shows it")
+	}
+	return t, nil
+}
+
 func (c *caltool) create(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	if err := c.needStore(); err != nil {
 		return nil, err
@@ -457,12 +454,9 @@ func (c *caltool) update(ctx context.Context, call *tool.Call) (*tool.Result, er
 	_, err := c.change(ctx, call.Args.String("id"), func(tx *sql.Tx, e *event) error {
 		target := e
 		if call.Args.Has("occurrence") {
-			if !repeats(e) {
-				return tool.Invalid("occurrence", "the event does not repeat", "update it without occurrence")
-			}
-			t, err := c.occurrenceTime(e, call.Args.String("occurrence"))
-			if err != nil || !c.isOccurrence(e, t) {
-				return tool.Invalid("occurrence", fmt.Sprintf("%q is not an occurrence of %s", call.Args.String("occurrence"), e.ID), "give the occurrence's start as query shows it")
+			t, err := c.occurrenceArg(e, call.Args, "update")
+			if err != nil {
+				return err
 			}
 			// An override: the series' fields, this occurrence's time.
 			o := *e
@@ -505,12 +499,9 @@ func (c *caltool) delete(ctx context.Context, call *tool.Call) (*tool.Result, er
 	var summary string
 	_, err := c.change(ctx, call.Args.String("id"), func(tx *sql.Tx, e *event) error {
 		if call.Args.Has("occurrence") {
-			if !repeats(e) {
-				return tool.Invalid("occurrence", "the event does not repeat", "delete it without occurrence")
-			}
-			t, err := c.occurrenceTime(e, call.Args.String("occurrence"))
-			if err != nil || !c.isOccurrence(e, t) {
-				return tool.Invalid("occurrence", fmt.Sprintf("%q is not an occurrence of %s", call.Args.String("occurrence"), e.ID), "give the occurrence's start as query shows it")
+			t, err := c.occurrenceArg(e, call.Args, "delete")
+			if err != nil {
+				return err
 			}
 			if !slices.ContainsFunc(e.ExDates, t.Equal) {
 				e.ExDates = append(e.ExDates, t)
@@ -525,19 +516,10 @@ func (c *caltool) delete(ctx context.Context, call *tool.Call) (*tool.Result, er
 		}
 		// The series and its changed occurrences go to the trash together.
 		rows, err := tx.Query(`SELECT `+eventCols+` FROM calendar_events WHERE calendar = $1 AND uid = $2 ORDER BY recurrence_id`, e.Calendar, e.UID)
+		group, err := records.Collect(rows, err, scanEvent)
 		if err != nil {
 			return err
 		}
-		var group []*event
-		for rows.Next() {
-			x, err := scanEvent(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			group = append(group, x)
-		}
-		rows.Close()
 		if !e.RecurrenceID.IsZero() { // one changed occurrence only
 			group = []*event{e}
 		}
@@ -580,14 +562,7 @@ func (c *caltool) importICS(ctx context.Context, call *tool.Call) (*tool.Result,
 		return nil, err
 	}
 	p := call.Args.String("path")
-	abs, err := c.sb.Resolve(p)
-	if err != nil {
-		return nil, tool.PathError("path", p, err)
-	}
-	raw, err := tool.ReadRegular("path", p, abs, int64(c.cfg.MaxImportMB)<<20)
-	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeTooLarge {
-		te.Hint = "split the file, or raise tools.calendar.max_import_mb"
-	}
+	_, raw, err := tool.ReadInput(c.sb, "path", p, int64(c.cfg.MaxImportMB)<<20, "split the file, or raise tools.calendar.max_import_mb")
 	if err != nil {
 		return nil, err
 	}

@@ -38,14 +38,7 @@ func (cv *converter) load(c *tool.Call) (*source, error) {
 		}
 		return &source{kind: from, dir: cv.d.Sandbox.Root(), data: []byte(text)}, nil
 	}
-	abs, err := cv.d.Sandbox.Resolve(path)
-	if err != nil {
-		return nil, tool.PathError("path", path, err)
-	}
-	data, err := tool.ReadRegular("path", path, abs, int64(cv.cfg.MaxMB)<<20)
-	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeTooLarge {
-		te.Hint = "raise tools.format_converter.max_mb if this is expected"
-	}
+	abs, data, err := tool.ReadInput(cv.d.Sandbox, "path", path, int64(cv.cfg.MaxMB)<<20, "raise tools.format_converter.max_mb if this is expected")
 	if err != nil {
 		return nil, err
 	}

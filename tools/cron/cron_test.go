@@ -67,16 +67,12 @@ type rig struct {
 	mu   sync.Mutex
 }
 
-// depsOn is tooltest.Deps on db's store.
-func depsOn(t *testing.T, db *storetest.DB) *tool.Deps {
-	d := tooltest.Deps(t)
-	d.Store = db.Open(t)
-	return d
-}
+// start is where the clock of most tests begins: Wednesday 2026-03-04 10:00 UTC.
+var start = time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
 
 func newRig(t *testing.T, d *tool.Deps, start time.Time) *rig {
 	t.Helper()
-	c, tl, err := build(d)
+	c, tl, err := lifecycle.Build(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,12 +92,7 @@ func (r *rig) call(t *testing.T, args map[string]any) (*tool.Result, error) {
 
 func (r *rig) mustCall(t *testing.T, args map[string]any) map[string]any {
 	t.Helper()
-	res, err := r.call(t, args)
-	if err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
-	m, _ := res.Data.(map[string]any)
-	return m
+	return tooltest.MustRun(t, r.t, args)
 }
 
 // tick runs one scheduler pass and waits for the runs it started.
@@ -109,15 +100,6 @@ func (r *rig) tick(t *testing.T) {
 	s := &scheduler{c: r.c, host: r.host}
 	s.tick(t.Context(), r.c.now())
 	s.wg.Wait()
-}
-
-func count(t *testing.T, st tool.Records, q string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := st.DB().QueryRow(q, args...).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 func TestCronPhrase_ZhAndEnBecomeSchedules(t *testing.T) {
@@ -226,8 +208,8 @@ func TestCronDST_WallClockAcrossTransitions(t *testing.T) {
 
 func TestCronAdd_BadInputNamesTheFieldAndWritesNothing(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
-		d := depsOn(t, db)
-		r := newRig(t, d, time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC))
+		d := tooltest.DepsOn(t, db)
+		r := newRig(t, d, start)
 		for _, tc := range []struct {
 			field string
 			args  map[string]any
@@ -256,7 +238,7 @@ func TestCronAdd_BadInputNamesTheFieldAndWritesNothing(t *testing.T) {
 				t.Errorf("%v: field %q, want %q (%v)", tc.args, te.Field, tc.field, te)
 			}
 		}
-		if n := count(t, d.Store, `SELECT COUNT(*) FROM cron_jobs`); n != 0 {
+		if n := tooltest.Count(t, d, `SELECT COUNT(*) FROM cron_jobs`); n != 0 {
 			t.Fatalf("%d jobs written by refused calls", n)
 		}
 	})
@@ -264,7 +246,7 @@ func TestCronAdd_BadInputNamesTheFieldAndWritesNothing(t *testing.T) {
 
 func TestCronAdd_LevelIsHighOnlyForAHighToolCall(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
-		d := depsOn(t, db)
+		d := tooltest.DepsOn(t, db)
 		r := newRig(t, d, time.Now())
 		for _, tc := range []struct {
 			args map[string]any
@@ -286,8 +268,7 @@ func TestCronAdd_LevelIsHighOnlyForAHighToolCall(t *testing.T) {
 
 func TestCronScheduler_FiresRecordsAndPassesTheIdempotencyKey(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
-		d := depsOn(t, db)
-		start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+		d := tooltest.DepsOn(t, db)
 		r := newRig(t, d, start)
 		add := r.mustCall(t, map[string]any{"action": "add", "schedule": "@every 1m", "message": "stretch", "tool": "notify", "tool_action": "send", "args": map[string]any{"text": "stand up"}})
 		id := add["id"].(string)
@@ -316,7 +297,7 @@ func TestCronScheduler_FiresRecordsAndPassesTheIdempotencyKey(t *testing.T) {
 		if len(h) != 1 || h[0]["outcome"] != "ok" || h[0]["scheduled"] != "2026-03-04T10:01:00Z" {
 			t.Fatalf("history %v", h)
 		}
-		if n := count(t, d.Store, `SELECT COUNT(*) FROM cron_leases`); n != 0 {
+		if n := tooltest.Count(t, d, `SELECT COUNT(*) FROM cron_leases`); n != 0 {
 			t.Fatalf("%d leases left after the run", n)
 		}
 	})
@@ -324,8 +305,7 @@ func TestCronScheduler_FiresRecordsAndPassesTheIdempotencyKey(t *testing.T) {
 
 func TestCronScheduler_PauseResumeSkipsTimesPassedWhilePaused(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
-		d := depsOn(t, db)
-		start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+		d := tooltest.DepsOn(t, db)
 		r := newRig(t, d, start)
 		id := r.mustCall(t, map[string]any{"action": "add", "schedule": "*/5 * * * *", "message": "m"})["id"].(string)
 		r.mustCall(t, map[string]any{"action": "pause", "id": id})
@@ -351,8 +331,7 @@ func TestCronScheduler_PauseResumeSkipsTimesPassedWhilePaused(t *testing.T) {
 // the next time after now.
 func TestCronRestart_MissedRunsReportedOnceNotReplayed(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
-		d := depsOn(t, db)
-		start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+		d := tooltest.DepsOn(t, db)
 		r := newRig(t, d, start)
 		id := r.mustCall(t, map[string]any{"action": "add", "schedule": "*/10 * * * *", "message": "m", "tool": "weather", "tool_action": "current"})["id"].(string)
 
@@ -383,8 +362,7 @@ func TestCronRestart_MissedRunsReportedOnceNotReplayed(t *testing.T) {
 // times, run each scheduled time once between them.
 func TestCronLease_TwoProcessesRunEachTimeOnce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
-		d := depsOn(t, db)
-		start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+		d := tooltest.DepsOn(t, db)
 		a := newRig(t, d, start)
 		a.mustCall(t, map[string]any{"action": "add", "schedule": "@every 1m", "message": "m", "tool": "weather", "tool_action": "current"})
 		d2 := *d
@@ -404,7 +382,7 @@ func TestCronLease_TwoProcessesRunEachTimeOnce(t *testing.T) {
 		if n := len(a.host.calls) + len(b.host.calls); n != 5 {
 			t.Fatalf("%d runs for 5 scheduled times (a %d, b %d)", n, len(a.host.calls), len(b.host.calls))
 		}
-		if n := count(t, d.Store, `SELECT COUNT(*) FROM cron_runs WHERE outcome = 'ok'`); n != 5 {
+		if n := tooltest.Count(t, d, `SELECT COUNT(*) FROM cron_runs WHERE outcome = 'ok'`); n != 5 {
 			t.Fatalf("%d ok runs recorded", n)
 		}
 	})
@@ -412,8 +390,7 @@ func TestCronLease_TwoProcessesRunEachTimeOnce(t *testing.T) {
 
 func TestCronLease_HeldLeaseBlocksUntilItExpires(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
-		d := depsOn(t, db)
-		start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+		d := tooltest.DepsOn(t, db)
 		r := newRig(t, d, start)
 		id := r.mustCall(t, map[string]any{"action": "add", "schedule": "@every 1m", "message": "m"})["id"].(string)
 		// Another process holds the job (it died while running it).
@@ -435,8 +412,7 @@ func TestCronLease_HeldLeaseBlocksUntilItExpires(t *testing.T) {
 
 func TestCronOnce_RunsOnceThenHasNoNextRun(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
-		d := depsOn(t, db)
-		start := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+		d := tooltest.DepsOn(t, db)
 		r := newRig(t, d, start)
 		r.mustCall(t, map[string]any{"action": "add", "schedule": "2026-03-04T18:30:00+08:00", "message": "call mum"})
 		r.set(start.Add(30*time.Minute + time.Second))
@@ -455,11 +431,11 @@ func TestCronOnce_RunsOnceThenHasNoNextRun(t *testing.T) {
 
 func TestCronTrash_RemoveAndRestore(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
-		d := depsOn(t, db)
-		r := newRig(t, d, time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC))
+		d := tooltest.DepsOn(t, db)
+		r := newRig(t, d, start)
 		id := r.mustCall(t, map[string]any{"action": "add", "phrase": "every Monday at 9", "message": "standup"})["id"].(string)
 		r.mustCall(t, map[string]any{"action": "remove", "id": id})
-		if n := count(t, d.Store, `SELECT COUNT(*) FROM cron_jobs`); n != 0 {
+		if n := tooltest.Count(t, d, `SELECT COUNT(*) FROM cron_jobs`); n != 0 {
 			t.Fatal("remove kept the job")
 		}
 		v := r.mustCall(t, map[string]any{"action": "restore", "id": id})

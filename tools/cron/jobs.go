@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/clawbridge/clawbridge/internal/records"
@@ -57,9 +58,7 @@ type run struct {
 
 const jobCols = `id, name, spec, kind, phrase, message, tool, action, args, level, paused, created_at, anchor, next_run`
 
-type scanner interface{ Scan(...any) error }
-
-func scanJob(r scanner) (*job, error) {
+func scanJob(r records.Scanner) (*job, error) {
 	j := &job{}
 	var args string
 	var paused int
@@ -81,31 +80,17 @@ func insertJob(tx *sql.Tx, j *job) error {
 		return err
 	}
 	_, err = tx.Exec(`INSERT INTO cron_jobs (`+jobCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-		j.ID, j.Name, j.Spec, j.Kind, j.Phrase, j.Message, j.Tool, j.Action, string(args), j.Level, b2i(j.Paused), j.Created, j.Anchor, j.NextRun)
+		j.ID, j.Name, j.Spec, j.Kind, j.Phrase, j.Message, j.Tool, j.Action, string(args), j.Level, records.Bit(j.Paused), j.Created, j.Anchor, j.NextRun)
 	return err
 }
 
-func getJob(q interface {
-	QueryRow(string, ...any) *sql.Row
-}, id string) (*job, error) {
+func getJob(q records.Querier, id string) (*job, error) {
 	return scanJob(q.QueryRow(`SELECT `+jobCols+` FROM cron_jobs WHERE id = $1`, id))
 }
 
 func listJobs(ctx context.Context, db *sql.DB) ([]*job, error) {
 	rows, err := db.QueryContext(ctx, `SELECT `+jobCols+` FROM cron_jobs ORDER BY created_at, id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*job
-	for rows.Next() {
-		j, err := scanJob(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, j)
-	}
-	return out, rows.Err()
+	return records.Collect(rows, err, scanJob)
 }
 
 func listRuns(ctx context.Context, db *sql.DB, jobID string, limit int) ([]run, error) {
@@ -115,23 +100,15 @@ func listRuns(ctx context.Context, db *sql.DB, jobID string, limit int) ([]run, 
 		q += ` WHERE job_id = $1`
 		args = append(args, jobID)
 	}
-	q += ` ORDER BY scheduled_at DESC, job_id LIMIT ` + itoa(limit)
+	q += ` ORDER BY scheduled_at DESC, job_id LIMIT ` + strconv.Itoa(limit)
 	rows, err := db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []run
-	for rows.Next() {
-		var r run
+	return records.Collect(rows, err, func(r records.Scanner) (run, error) {
+		var x run
 		var rep int
-		if err := rows.Scan(&r.JobID, &r.Scheduled, &r.Started, &r.Duration, &r.Outcome, &r.Error, &r.Output, &r.Missed, &rep); err != nil {
-			return nil, err
-		}
-		r.Reported = rep != 0
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		err := r.Scan(&x.JobID, &x.Scheduled, &x.Started, &x.Duration, &x.Outcome, &x.Error, &x.Output, &x.Missed, &rep)
+		x.Reported = rep != 0
+		return x, err
+	})
 }
 
 // takeLease claims job for owner until expires, unless another owner holds
@@ -151,18 +128,6 @@ func takeLease(tx *sql.Tx, jobID, owner string, now, expires time.Time) (bool, e
 func dropLease(tx *sql.Tx, jobID, owner string) error {
 	_, err := tx.Exec(`DELETE FROM cron_leases WHERE job_id = $1 AND owner = $2`, jobID, owner)
 	return err
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
+	"github.com/clawbridge/clawbridge/internal/records"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
@@ -174,11 +176,11 @@ func (s *scheduler) execute(ctx context.Context, j *job, sched time.Time) {
 	wctx := context.WithoutCancel(ctx)
 	err := s.c.st.Tx(wctx, func(tx *sql.Tx) error {
 		if _, err := tx.Exec(`UPDATE cron_runs SET outcome = $1, error = $2, output = $3, duration_ms = $4, reported = $5 WHERE job_id = $6 AND scheduled_at = $7`,
-			outcome, errText, output, dur.Milliseconds(), b2i(reported), j.ID, sched.UnixMilli()); err != nil {
+			outcome, errText, output, dur.Milliseconds(), records.Bit(reported), j.ID, sched.UnixMilli()); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(`DELETE FROM cron_runs WHERE job_id = $1 AND scheduled_at NOT IN
-			(SELECT scheduled_at FROM cron_runs WHERE job_id = $1 ORDER BY scheduled_at DESC LIMIT `+itoa(s.c.cfg.History)+`)`, j.ID); err != nil {
+			(SELECT scheduled_at FROM cron_runs WHERE job_id = $1 ORDER BY scheduled_at DESC LIMIT `+strconv.Itoa(s.c.cfg.History)+`)`, j.ID); err != nil {
 			return err
 		}
 		return dropLease(tx, j.ID, s.c.owner)

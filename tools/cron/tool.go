@@ -49,20 +49,9 @@ type crontool struct {
 // New builds the cron tool from the tools.cron section.
 func New(d *tool.Deps) (tool.Tool, error) { return lifecycle.New(d) }
 
-// lifecycle decodes the tools.cron section over the defaults, then provisions.
-var lifecycle = tool.Configured[Config]{Name: "cron", Defaults: DefaultConfig, Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
-	_, t, err := provision(d, cfg)
-	return t, err
-}}
-
-// build is New keeping the tool's state, which the tests drive.
-func build(d *tool.Deps) (*crontool, tool.Tool, error) {
-	cfg, err := lifecycle.Settings(d)
-	if err != nil {
-		return nil, tool.Tool{}, err
-	}
-	return provision(d, cfg)
-}
+// lifecycle decodes the tools.cron section over the defaults, then
+// provisions; its Build keeps the tool's state, which the tests drive.
+var lifecycle = tool.Stateful[Config, *crontool]{Name: "cron", Defaults: DefaultConfig, Provision: provision}
 
 func provision(d *tool.Deps, cfg Config) (*crontool, tool.Tool, error) {
 	loc, err := d.OpenRecords("cron", cfg.Timezone, migrations...)
@@ -270,11 +259,16 @@ func (c *crontool) view(j *job, count int) map[string]any {
 	return v
 }
 
-func (c *crontool) list(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+// jobs is the store check, then every job.
+func (c *crontool) jobs(ctx context.Context) ([]*job, error) {
 	if err := c.needStore(); err != nil {
 		return nil, err
 	}
-	jobs, err := listJobs(ctx, c.st.Read())
+	return listJobs(ctx, c.st.Read())
+}
+
+func (c *crontool) list(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	jobs, err := c.jobs(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -292,11 +286,7 @@ func (c *crontool) change(ctx context.Context, id string, fn func(tx *sql.Tx, j 
 
 func (c *crontool) remove(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	j, err := c.change(ctx, call.Args.String("id"), func(tx *sql.Tx, j *job) error {
-		if err := kind.Trash(tx, j.ID, j.Name, j); err != nil {
-			return err
-		}
-		_, err := tx.Exec(`DELETE FROM cron_jobs WHERE id = $1`, j.ID)
-		return err
+		return kind.Delete(tx, j.ID, j.Name, j, `DELETE FROM cron_jobs WHERE id = $1`)
 	})
 	if err != nil {
 		return nil, err
@@ -384,10 +374,7 @@ func (c *crontool) history(ctx context.Context, call *tool.Call) (*tool.Result, 
 }
 
 func (c *crontool) export(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := c.needStore(); err != nil {
-		return nil, err
-	}
-	jobs, err := listJobs(ctx, c.st.Read())
+	jobs, err := c.jobs(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -68,13 +68,13 @@ type entry struct {
 }
 
 type trashed struct {
-	Entry    entry   `json:"entry"`
-	Versions []entry `json:"versions,omitempty"`
+	Entry    entry    `json:"entry"`
+	Versions []*entry `json:"versions,omitempty"`
 }
 
 const cols = `id, day, text, mood, tags, version, created_at, updated_at`
 
-func scan(r interface{ Scan(...any) error }) (*entry, error) {
+func scan(r records.Scanner) (*entry, error) {
 	e := &entry{}
 	var tags string
 	if err := r.Scan(&e.ID, &e.Day, &e.Text, &e.Mood, &tags, &e.Version, &e.Created, &e.Updated); err != nil {
@@ -102,20 +102,9 @@ type diary struct {
 // New builds the diary tool from the tools.diary section.
 func New(d *tool.Deps) (tool.Tool, error) { return lifecycle.New(d) }
 
-// lifecycle decodes the tools.diary section over the defaults, then provisions.
-var lifecycle = tool.Configured[Config]{Name: "diary", Defaults: DefaultConfig, Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
-	_, t, err := provision(d, cfg)
-	return t, err
-}}
-
-// build is New keeping the tool's state, which the tests drive.
-func build(d *tool.Deps) (*diary, tool.Tool, error) {
-	cfg, err := lifecycle.Settings(d)
-	if err != nil {
-		return nil, tool.Tool{}, err
-	}
-	return provision(d, cfg)
-}
+// lifecycle decodes the tools.diary section over the defaults, then
+// provisions; its Build keeps the tool's state, which the tests drive.
+var lifecycle = tool.Stateful[Config, *diary]{Name: "diary", Defaults: DefaultConfig, Provision: provision}
 
 func provision(d *tool.Deps, cfg Config) (*diary, tool.Tool, error) {
 	loc, err := d.OpenRecords("diary", cfg.Timezone, migrations...)
@@ -246,29 +235,15 @@ func (x *diary) add(ctx context.Context, call *tool.Call) (*tool.Result, error) 
 	return &tool.Result{Summary: fmt.Sprintf("Wrote the entry for %s (%s).", e.Day, e.ID), Data: view(e, false)}, nil
 }
 
-func getEntry(q interface {
-	QueryRow(string, ...any) *sql.Row
-}, id string) (*entry, error) {
+func getEntry(q records.Querier, id string) (*entry, error) {
 	return scan(q.QueryRow(`SELECT `+cols+` FROM diary_entries WHERE id = $1`, id))
 }
 
 func versions(q interface {
 	Query(string, ...any) (*sql.Rows, error)
-}, id string) ([]entry, error) {
+}, id string) ([]*entry, error) {
 	rows, err := q.Query(`SELECT entry_id, day, text, mood, tags, version, saved_at, saved_at FROM diary_versions WHERE entry_id = $1 ORDER BY version`, id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []entry
-	for rows.Next() {
-		e, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *e)
-	}
-	return out, rows.Err()
+	return records.Collect(rows, err, scan)
 }
 
 func (x *diary) get(ctx context.Context, call *tool.Call) (*tool.Result, error) {
@@ -305,8 +280,8 @@ func (x *diary) get(ctx context.Context, call *tool.Call) (*tool.Result, error) 
 				return nil, err
 			}
 			var old []map[string]any
-			for i := range vs {
-				old = append(old, view(&vs[i], true))
+			for _, v := range vs {
+				old = append(old, view(v, true))
 			}
 			v["versions"] = old
 		}
@@ -315,9 +290,14 @@ func (x *diary) get(ctx context.Context, call *tool.Call) (*tool.Result, error) 
 	return &tool.Result{Summary: fmt.Sprintf("%s.", wording.Count(len(out), "entry", "entries")), Data: map[string]any{"entries": out}}, nil
 }
 
-// rangeOf reads from/to (days or months, to inclusive) as [from, to).
-func rangeOf(a tool.Args) (string, string, error) {
-	return records.Range(a.String("from"), a.String("to"))
+// loadRange reads the entries having tag in the range a's from and to
+// give (days or months, to inclusive).
+func (x *diary) loadRange(a tool.Args, tag string) ([]*entry, error) {
+	from, to, err := records.Range(a.String("from"), a.String("to"))
+	if err != nil {
+		return nil, err
+	}
+	return x.load(from, to, tag)
 }
 
 // load reads entries with day in [from, to) (either may be "") having tag.
@@ -332,40 +312,37 @@ func (x *diary) load(from, to, tag string) ([]*entry, error) {
 		q += fmt.Sprintf(" AND day < $%d", len(args))
 	}
 	rows, err := x.st.Read().Query(q+` ORDER BY day, created_at, id`, args...)
+	es, err := records.Collect(rows, err, scan)
+	if err != nil || tag == "" {
+		return es, err
+	}
+	return slices.DeleteFunc(es, func(e *entry) bool { return !slices.Contains(e.Tags, tag) }), nil
+}
+
+// find is the short views of the entries of list and search: those in a's
+// range having a's tag that keep accepts.
+func (x *diary) find(a tool.Args, keep func(*entry) bool) ([]map[string]any, error) {
+	es, err := x.loadRange(a, a.String("tag"))
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []*entry
-	for rows.Next() {
-		e, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		if tag == "" || slices.Contains(e.Tags, tag) {
-			out = append(out, e)
+	out := []map[string]any{}
+	for _, e := range es {
+		if keep(e) {
+			out = append(out, view(e, false))
 		}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func (x *diary) list(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	if err := x.needStore(); err != nil {
 		return nil, err
 	}
-	from, to, err := rangeOf(call.Args)
+	mood := call.Args.String("mood")
+	out, err := x.find(call.Args, func(e *entry) bool { return mood == "" || e.Mood == mood })
 	if err != nil {
 		return nil, err
-	}
-	es, err := x.load(from, to, call.Args.String("tag"))
-	if err != nil {
-		return nil, err
-	}
-	out := []map[string]any{}
-	for _, e := range es {
-		if m := call.Args.String("mood"); m == "" || e.Mood == m {
-			out = append(out, view(e, false))
-		}
 	}
 	return &tool.Result{Summary: fmt.Sprintf("%s.", wording.Count(len(out), "entry", "entries")), Data: map[string]any{"entries": out}}, nil
 }
@@ -441,19 +418,11 @@ func (x *diary) search(ctx context.Context, call *tool.Call) (*tool.Result, erro
 	if len(q) == 0 {
 		return nil, tool.Invalid("query", "query has no words", "give words to find")
 	}
-	from, to, err := rangeOf(call.Args)
+	out, err := x.find(call.Args, func(e *entry) bool {
+		return matches(q, terms(e.Text+" "+e.Mood+" "+strings.Join(e.Tags, " ")))
+	})
 	if err != nil {
 		return nil, err
-	}
-	es, err := x.load(from, to, call.Args.String("tag"))
-	if err != nil {
-		return nil, err
-	}
-	out := []map[string]any{}
-	for _, e := range es {
-		if matches(q, terms(e.Text+" "+e.Mood+" "+strings.Join(e.Tags, " "))) {
-			out = append(out, view(e, false))
-		}
 	}
 	return &tool.Result{Summary: fmt.Sprintf("%s %q.", wording.Count(len(out), "entry matches", "entries match"), call.Args.String("query")), Data: map[string]any{"entries": out}}, nil
 }
@@ -502,14 +471,7 @@ func (x *diary) delete(ctx context.Context, call *tool.Call) (*tool.Result, erro
 		if err != nil {
 			return err
 		}
-		if err := kind.Trash(tx, id, e.Day, trashed{Entry: *e, Versions: vs}); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(`DELETE FROM diary_versions WHERE entry_id = $1`, id); err != nil {
-			return err
-		}
-		_, err = tx.Exec(`DELETE FROM diary_entries WHERE id = $1`, id)
-		return err
+		return kind.Delete(tx, id, e.Day, trashed{Entry: *e, Versions: vs}, `DELETE FROM diary_versions WHERE entry_id = $1`, `DELETE FROM diary_entries WHERE id = $1`)
 	})
 	if err != nil {
 		return nil, err
@@ -525,7 +487,7 @@ func (x *diary) restore(ctx context.Context, call *tool.Call) (*tool.Result, err
 			return err
 		}
 		for _, v := range t.Versions {
-			if err := insertVersion(tx, t.Entry.ID, v); err != nil {
+			if err := insertVersion(tx, t.Entry.ID, *v); err != nil {
 				return err
 			}
 		}
@@ -562,11 +524,7 @@ func (x *diary) export(ctx context.Context, call *tool.Call) (*tool.Result, erro
 	if err := x.needStore(); err != nil {
 		return nil, err
 	}
-	from, to, err := rangeOf(call.Args)
-	if err != nil {
-		return nil, err
-	}
-	es, err := x.load(from, to, "")
+	es, err := x.loadRange(call.Args, "")
 	if err != nil {
 		return nil, err
 	}

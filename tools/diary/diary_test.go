@@ -19,32 +19,19 @@ type rig struct {
 
 func newRig(t *testing.T, db *storetest.DB) *rig {
 	t.Helper()
-	d := tooltest.Deps(t)
-	d.Store = db.Open(t)
-	tooltest.ConfigSection(t, d, "diary", "timezone: Asia/Shanghai")
-	x, tl, err := build(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, tl, d := tooltest.Records(t, db, lifecycle, "Asia/Shanghai")
 	x.now = func() time.Time { return time.Date(2024, 4, 30, 17, 0, 0, 0, time.UTC) } // 05-01 01:00 in Shanghai
 	return &rig{t: tl, d: d}
 }
 
 func (r *rig) must(t *testing.T, args map[string]any) map[string]any {
 	t.Helper()
-	res, err := tooltest.Run(t, r.t, args)
-	if err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
-	return res.Data.(map[string]any)
+	return tooltest.MustRun(t, r.t, args)
 }
 
 func (r *rig) count(t *testing.T, table string) int {
-	var n int
-	if err := r.d.Store.DB().QueryRow(`SELECT COUNT(*) FROM ` + table).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	t.Helper()
+	return tooltest.Count(t, r.d, `SELECT COUNT(*) FROM `+table)
 }
 
 func ids(m map[string]any) []string {
@@ -131,14 +118,7 @@ func TestDiaryBadInput_NamesFieldWritesNothing(t *testing.T) {
 			{map[string]any{"action": "list", "from": "2024-13"}, "from"},
 			{map[string]any{"action": "search", "query": "…！"}, "query"},
 		} {
-			_, err := tooltest.Run(t, r.t, tc.args)
-			if err == nil {
-				t.Errorf("%v accepted", tc.args)
-				continue
-			}
-			if te, ok := tool.AsError(err); !ok || !strings.Contains(te.Field+" "+te.Message, tc.field) {
-				t.Errorf("%v: %v does not name %s", tc.args, err, tc.field)
-			}
+			tooltest.Refused(t, r.t, tc.args, tc.field)
 		}
 		if r.count(t, "diary_entries") != 1 || r.count(t, "diary_versions") != 0 {
 			t.Fatal("a refused call wrote")

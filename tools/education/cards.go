@@ -58,7 +58,7 @@ type trashedCard struct {
 
 const cardCols = `id, deck, front, back, reps, interval_days, ef100, due, created_at, updated_at`
 
-func scanCard(r interface{ Scan(...any) error }) (*card, error) {
+func scanCard(r records.Scanner) (*card, error) {
 	c := &card{}
 	return c, r.Scan(&c.ID, &c.Deck, &c.Front, &c.Back, &c.Reps, &c.Interval, &c.EF100, &c.Due, &c.Created, &c.Updated)
 }
@@ -167,21 +167,17 @@ func (x *edu) decks(ctx context.Context, call *tool.Call) (*tool.Result, error) 
 		return nil, err
 	}
 	rows, err := x.st.Read().Query(`SELECT deck, COUNT(*), SUM(CASE WHEN due <= $1 THEN 1 ELSE 0 END) FROM edu_cards GROUP BY deck ORDER BY deck`, x.today())
+	out, err := records.Collect(rows, err, func(r records.Scanner) (map[string]any, error) {
+		var d string
+		var n, due int
+		err := r.Scan(&d, &n, &due)
+		return map[string]any{"deck": d, "cards": n, "due_today": due}, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []map[string]any{}
-	for rows.Next() {
-		var d string
-		var n, due int
-		if err := rows.Scan(&d, &n, &due); err != nil {
-			return nil, err
-		}
-		out = append(out, map[string]any{"deck": d, "cards": n, "due_today": due})
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+	if out == nil {
+		out = []map[string]any{}
 	}
 	return &tool.Result{Summary: fmt.Sprintf("%s.", wording.Count(len(out), "deck", "decks")), Data: map[string]any{"decks": out}}, nil
 }
@@ -207,26 +203,19 @@ func (x *edu) due(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 		q, args = q+` AND deck = $2`, append(args, deck)
 	}
 	rows, err := x.st.Read().Query(q+` ORDER BY due, created_at, id`, args...)
+	cards, err := records.Collect(rows, err, scanCard)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	out := []map[string]any{}
-	total := 0
-	for rows.Next() {
-		c, err := scanCard(rows)
-		if err != nil {
-			return nil, err
+	for _, c := range cards {
+		if len(out) >= a.Int("limit", 50) {
+			break
 		}
-		if total++; total <= a.Int("limit", 50) {
-			out = append(out, cardView(c))
-		}
+		out = append(out, cardView(c))
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return &tool.Result{Summary: fmt.Sprintf("%s due by %s (%d shown).", wording.Count(total, "card", "cards"), day, len(out)),
-		Data: map[string]any{"date": day, "due": total, "cards": out}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s due by %s (%d shown).", wording.Count(len(cards), "card", "cards"), day, len(out)),
+		Data: map[string]any{"date": day, "due": len(cards), "cards": out}}, nil
 }
 
 func getCard(q records.Querier, id string) (*card, error) {
@@ -277,19 +266,11 @@ func reviews(q interface {
 	Query(string, ...any) (*sql.Rows, error)
 }, id string) ([]reviewRow, error) {
 	rows, err := q.Query(`SELECT seq, day, quality, reps, interval_days, ef100, due, at FROM edu_reviews WHERE card_id = $1 ORDER BY seq`, id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []reviewRow
-	for rows.Next() {
+	return records.Collect(rows, err, func(s records.Scanner) (reviewRow, error) {
 		var r reviewRow
-		if err := rows.Scan(&r.Seq, &r.Day, &r.Quality, &r.Reps, &r.Interval, &r.EF100, &r.Due, &r.At); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		err := s.Scan(&r.Seq, &r.Day, &r.Quality, &r.Reps, &r.Interval, &r.EF100, &r.Due, &r.At)
+		return r, err
+	})
 }
 
 func (x *edu) deleteCard(ctx context.Context, call *tool.Call) (*tool.Result, error) {
@@ -299,14 +280,7 @@ func (x *edu) deleteCard(ctx context.Context, call *tool.Call) (*tool.Result, er
 		if err != nil {
 			return err
 		}
-		if err := kind.Trash(tx, id, c.Front, trashedCard{Card: *c, Reviews: rs}); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(`DELETE FROM edu_reviews WHERE card_id = $1`, id); err != nil {
-			return err
-		}
-		_, err = tx.Exec(`DELETE FROM edu_cards WHERE id = $1`, id)
-		return err
+		return kind.Delete(tx, id, c.Front, trashedCard{Card: *c, Reviews: rs}, `DELETE FROM edu_reviews WHERE card_id = $1`, `DELETE FROM edu_cards WHERE id = $1`)
 	})
 	if err != nil {
 		return nil, err
@@ -357,29 +331,20 @@ func (x *edu) exportCards(ctx context.Context, call *tool.Call) (*tool.Result, e
 		q, args = q+` WHERE deck = $1`, append(args, deck)
 	}
 	rows, err := x.st.Read().Query(q+` ORDER BY deck, created_at, id`, args...)
+	cards, err := records.Collect(rows, err, scanCard)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	w.Write([]string{"deck", "front", "back", "repetitions", "interval_days", "easiness", "due"})
-	n := 0
-	for rows.Next() {
-		c, err := scanCard(rows)
-		if err != nil {
-			return nil, err
-		}
+	for _, c := range cards {
 		w.Write([]string{c.Deck, c.Front, c.Back, fmt.Sprint(c.Reps), fmt.Sprint(c.Interval), ef(c.EF100), c.Due})
-		n++
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	w.Flush()
 	f, err := out.Write(".csv", b.Bytes())
 	if err != nil {
 		return nil, err
 	}
-	return &tool.Result{Summary: fmt.Sprintf("Exported %s to %s.", wording.Count(n, "card", "cards"), x.sb.Rel(f.Path)), Data: map[string]any{"cards": n, "path": x.sb.Rel(f.Path)}, Files: []tool.File{f}}, nil
+	return &tool.Result{Summary: fmt.Sprintf("Exported %s to %s.", wording.Count(len(cards), "card", "cards"), x.sb.Rel(f.Path)), Data: map[string]any{"cards": len(cards), "path": x.sb.Rel(f.Path)}, Files: []tool.File{f}}, nil
 }

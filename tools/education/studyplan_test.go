@@ -9,21 +9,14 @@ import (
 
 	ics "github.com/arran4/golang-ical"
 
+	"github.com/clawbridge/clawbridge/internal/store/storetest"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func newRigIn(t *testing.T, zone string) *rig {
 	t.Helper()
-	d := tooltest.Deps(t)
-	tooltest.ConfigSection(t, d, "education_tool", "timezone: "+zone)
-	x, tl, err := build(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &rig{t: tl, d: d, x: x, now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
-	x.now = func() time.Time { return r.now }
-	return r
+	return newRigAt(t, storetest.SQLite(t), zone, time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
 }
 
 func topics(kv ...any) []any {

@@ -59,20 +59,9 @@ type edu struct {
 // New builds the education tool from the tools.education_tool section.
 func New(d *tool.Deps) (tool.Tool, error) { return lifecycle.New(d) }
 
-// lifecycle decodes the tools.education_tool section over the defaults, then provisions.
-var lifecycle = tool.Configured[Config]{Name: "education_tool", Defaults: DefaultConfig, Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
-	_, t, err := provision(d, cfg)
-	return t, err
-}}
-
-// build is New keeping the tool's state, which the tests drive.
-func build(d *tool.Deps) (*edu, tool.Tool, error) {
-	cfg, err := lifecycle.Settings(d)
-	if err != nil {
-		return nil, tool.Tool{}, err
-	}
-	return provision(d, cfg)
-}
+// lifecycle decodes the tools.education_tool section over the defaults, then
+// provisions; its Build keeps the tool's state, which the tests drive.
+var lifecycle = tool.Stateful[Config, *edu]{Name: "education_tool", Defaults: DefaultConfig, Provision: provision}
 
 func provision(d *tool.Deps, cfg Config) (*edu, tool.Tool, error) {
 	loc, err := d.OpenRecords("education", cfg.Timezone, migrations...)

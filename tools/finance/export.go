@@ -19,14 +19,11 @@ import (
 // computed in integer cents, for readers that do not recalculate. Amounts
 // are written as the decimal text of the cents, not through a float.
 func (f *fintool) export(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := f.needStore(); err != nil {
-		return nil, err
-	}
-	from, to, err := rangeOf(call.Args)
+	fl, err := f.rangeFilter(call.Args)
 	if err != nil {
 		return nil, err
 	}
-	es, err := loadEntries(f.st.Read(), filter{From: from, To: to}, 0)
+	es, err := loadEntries(f.st.Read(), fl, 0)
 	if err != nil {
 		return nil, err
 	}

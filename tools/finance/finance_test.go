@@ -25,34 +25,19 @@ type rig struct {
 
 func newRig(t *testing.T, db *storetest.DB, now time.Time) *rig {
 	t.Helper()
-	d := tooltest.Deps(t)
-	d.Store = db.Open(t)
-	tooltest.ConfigSection(t, d, "finance", "timezone: Asia/Shanghai")
-	f, tl, err := build(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, tl, d := tooltest.Records(t, db, lifecycle, "Asia/Shanghai")
 	f.now = func() time.Time { return now }
 	return &rig{f: f, t: tl, d: d}
 }
 
 func (r *rig) must(t *testing.T, args map[string]any) map[string]any {
 	t.Helper()
-	res, err := tooltest.Run(t, r.t, args)
-	if err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
-	m, _ := res.Data.(map[string]any)
-	return m
+	return tooltest.MustRun(t, r.t, args)
 }
 
 func (r *rig) count(t *testing.T) int {
 	t.Helper()
-	var n int
-	if err := r.d.Store.DB().QueryRow(`SELECT COUNT(*) FROM finance_entries`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	return tooltest.Count(t, r.d, `SELECT COUNT(*) FROM finance_entries`)
 }
 
 func (r *rig) fixture(t *testing.T, name string) string {
@@ -130,14 +115,7 @@ func TestFinanceBadInput_NamesFieldWritesNothing(t *testing.T) {
 				args[k] = v
 			}
 			delete(args, tc.drop)
-			_, err := tooltest.Run(t, r.t, args)
-			if err == nil {
-				t.Errorf("%v: accepted", args)
-				continue
-			}
-			if te, isTool := tool.AsError(err); !isTool || !strings.Contains(te.Field+" "+te.Message, tc.field) {
-				t.Errorf("%v: error %v does not name %s", args, err, tc.field)
-			}
+			tooltest.Refused(t, r.t, args, tc.field)
 		}
 		for _, args := range []map[string]any{
 			{"action": "budget_set", "category": "food", "amount": "1.234"},

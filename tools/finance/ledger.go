@@ -2,6 +2,7 @@ package finance
 
 import (
 	"database/sql"
+	"strconv"
 	"strings"
 
 	"github.com/clawbridge/clawbridge/internal/records"
@@ -44,7 +45,7 @@ func (e *entry) columns() []any {
 	return []any{e.ID, e.Kind, e.Cents, e.Category, e.Account, e.Day, e.Note, e.Source, e.Hash, e.Created}
 }
 
-func scanEntry(r interface{ Scan(...any) error }) (*entry, error) {
+func scanEntry(r records.Scanner) (*entry, error) {
 	e := &entry{}
 	return e, r.Scan(&e.ID, &e.Kind, &e.Cents, &e.Category, &e.Account, &e.Day, &e.Note, &e.Source, &e.Hash, &e.Created)
 }
@@ -78,7 +79,7 @@ func (f filter) where() (string, []any) {
 	add := func(cond, v string) {
 		if v != "" {
 			args = append(args, v)
-			conds = append(conds, strings.Replace(cond, "?", "$"+itoa(len(args)), 1))
+			conds = append(conds, strings.Replace(cond, "?", "$"+strconv.Itoa(len(args)), 1))
 		}
 	}
 	add("day >= ?", f.From)
@@ -97,22 +98,10 @@ func loadEntries(db *sql.DB, f filter, limit int) ([]*entry, error) {
 	q := `SELECT ` + entryCols + ` FROM finance_entries` + w + ` ORDER BY day, created_at, id`
 	if limit > 0 {
 		args = append(args, limit)
-		q += ` LIMIT $` + itoa(len(args))
+		q += ` LIMIT $` + strconv.Itoa(len(args))
 	}
 	rows, err := db.Query(q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*entry
-	for rows.Next() {
-		e, err := scanEntry(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return records.Collect(rows, err, scanEntry)
 }
 
 // budget is one category's limit in one month ("*": every month).
@@ -124,25 +113,9 @@ type budget struct {
 
 func loadBudgets(db *sql.DB) ([]budget, error) {
 	rows, err := db.Query(`SELECT category, month, amount_cents FROM finance_budgets ORDER BY category, month`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []budget
-	for rows.Next() {
+	return records.Collect(rows, err, func(r records.Scanner) (budget, error) {
 		var b budget
-		if err := rows.Scan(&b.Category, &b.Month, &b.Cents); err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, rows.Err()
-}
-
-func itoa(n int) string {
-	const digits = "0123456789"
-	if n < 10 {
-		return digits[n : n+1]
-	}
-	return itoa(n/10) + digits[n%10:n%10+1]
+		err := r.Scan(&b.Category, &b.Month, &b.Cents)
+		return b, err
+	})
 }

@@ -41,20 +41,9 @@ type fintool struct {
 // New builds the finance tool from the tools.finance section.
 func New(d *tool.Deps) (tool.Tool, error) { return lifecycle.New(d) }
 
-// lifecycle decodes the tools.finance section over the defaults, then provisions.
-var lifecycle = tool.Configured[Config]{Name: "finance", Defaults: DefaultConfig, Provision: func(d *tool.Deps, cfg Config) (tool.Tool, error) {
-	_, t, err := provision(d, cfg)
-	return t, err
-}}
-
-// build is New keeping the tool's state, which the tests drive.
-func build(d *tool.Deps) (*fintool, tool.Tool, error) {
-	cfg, err := lifecycle.Settings(d)
-	if err != nil {
-		return nil, tool.Tool{}, err
-	}
-	return provision(d, cfg)
-}
+// lifecycle decodes the tools.finance section over the defaults, then
+// provisions; its Build keeps the tool's state, which the tests drive.
+var lifecycle = tool.Stateful[Config, *fintool]{Name: "finance", Defaults: DefaultConfig, Provision: provision}
 
 func provision(d *tool.Deps, cfg Config) (*fintool, tool.Tool, error) {
 	loc, err := d.OpenRecords("finance", cfg.Timezone, migrations...)
@@ -216,21 +205,24 @@ func (f *fintool) add(ctx context.Context, call *tool.Call) (*tool.Result, error
 	return &tool.Result{Summary: fmt.Sprintf("Recorded %s %s %s (%s, %s) on %s as %s.", e.Kind, money(e.Cents), f.cfg.Currency, e.Category, e.Account, e.Day, e.ID), Data: view(e)}, nil
 }
 
-// rangeOf reads from/to (days or months, to inclusive) as [from, to) days.
-func rangeOf(a tool.Args) (string, string, error) {
-	return records.Range(a.String("from"), a.String("to"))
+// rangeFilter is the store check, then the filter of the days a's from and
+// to give (days or months, to inclusive).
+func (f *fintool) rangeFilter(a tool.Args) (filter, error) {
+	if err := f.needStore(); err != nil {
+		return filter{}, err
+	}
+	from, to, err := records.Range(a.String("from"), a.String("to"))
+	return filter{From: from, To: to}, err
 }
 
 func (f *fintool) list(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := f.needStore(); err != nil {
-		return nil, err
-	}
 	a := call.Args
-	from, to, err := rangeOf(a)
+	fl, err := f.rangeFilter(a)
 	if err != nil {
 		return nil, err
 	}
-	es, err := loadEntries(f.st.Read(), filter{From: from, To: to, Kind: a.String("kind"), Category: a.String("category"), Account: a.String("account")}, f.cfg.MaxList+1)
+	fl.Kind, fl.Category, fl.Account = a.String("kind"), a.String("category"), a.String("account")
+	es, err := loadEntries(f.st.Read(), fl, f.cfg.MaxList+1)
 	if err != nil {
 		return nil, err
 	}
@@ -281,15 +273,12 @@ func (t totals) view() map[string]any {
 }
 
 func (f *fintool) summary(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	if err := f.needStore(); err != nil {
-		return nil, err
-	}
-	from, to, err := rangeOf(call.Args)
+	fl, err := f.rangeFilter(call.Args)
 	if err != nil {
 		return nil, err
 	}
-	account := call.Args.String("account")
-	es, err := loadEntries(f.st.Read(), filter{From: from, To: to, Account: account}, 0)
+	fl.Account = call.Args.String("account")
+	es, err := loadEntries(f.st.Read(), fl, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -318,9 +307,9 @@ func (f *fintool) summary(ctx context.Context, call *tool.Call) (*tool.Result, e
 	if len(es) > 0 {
 		first, _ := time.Parse("2006-01", es[0].Day[:7])
 		last, _ := time.Parse("2006-01", es[len(es)-1].Day[:7])
-		if from != "" {
-			first, _ = time.Parse("2006-01", from[:7])
-			before, err := loadEntries(f.st.Read(), filter{From: first.AddDate(0, -1, 0).Format("2006-01-02"), To: first.Format("2006-01-02"), Account: account}, 0)
+		if fl.From != "" {
+			first, _ = time.Parse("2006-01", fl.From[:7])
+			before, err := loadEntries(f.st.Read(), filter{From: first.AddDate(0, -1, 0).Format("2006-01-02"), To: first.Format("2006-01-02"), Account: fl.Account}, 0)
 			if err != nil {
 				return nil, err
 			}
@@ -459,11 +448,7 @@ func getEntry(q records.Querier, id string) (*entry, error) {
 func (f *fintool) delete(ctx context.Context, call *tool.Call) (*tool.Result, error) {
 	id := call.Args.String("id")
 	e, err := records.Change(ctx, f.st, kind, id, getEntry, func(tx *sql.Tx, e *entry) error {
-		if err := kind.Trash(tx, id, fmt.Sprintf("%s %s %s %s", e.Day, e.Kind, money(e.Cents), e.Category), e); err != nil {
-			return err
-		}
-		_, err := tx.Exec(`DELETE FROM finance_entries WHERE id = $1`, id)
-		return err
+		return kind.Delete(tx, id, fmt.Sprintf("%s %s %s %s", e.Day, e.Kind, money(e.Cents), e.Category), e, `DELETE FROM finance_entries WHERE id = $1`)
 	})
 	if err != nil {
 		return nil, err
@@ -494,14 +479,7 @@ func (f *fintool) importFile(ctx context.Context, call *tool.Call) (*tool.Result
 	}
 	a := call.Args
 	p := a.String("path")
-	abs, err := f.sb.Resolve(p)
-	if err != nil {
-		return nil, tool.PathError("path", p, err)
-	}
-	raw, err := tool.ReadRegular("path", p, abs, int64(f.cfg.MaxImportMB)<<20)
-	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeTooLarge {
-		te.Hint = "split the file, or raise tools.finance.max_import_mb"
-	}
+	_, raw, err := tool.ReadInput(f.sb, "path", p, int64(f.cfg.MaxImportMB)<<20, "split the file, or raise tools.finance.max_import_mb")
 	if err != nil {
 		return nil, err
 	}

@@ -59,6 +59,36 @@ func (c Configured[C]) New(d *Deps) (Tool, error) {
 	return t, nil
 }
 
+// Stateful is Configured for a tool whose Provision also returns its
+// state S (the tool's own struct), which the tool's tests drive: New is
+// the tool's constructor, Build is New keeping the state.
+type Stateful[C, S any] struct {
+	Name      string
+	Defaults  func() C
+	Provision func(d *Deps, cfg C) (S, Tool, error)
+}
+
+// Configured is s without the state.
+func (s Stateful[C, S]) Configured() Configured[C] {
+	return Configured[C]{Name: s.Name, Defaults: s.Defaults, Provision: func(d *Deps, cfg C) (Tool, error) {
+		_, t, err := s.Provision(d, cfg)
+		return t, err
+	}}
+}
+
+// New runs steps 1 to 3 on d's config, as Configured.New.
+func (s Stateful[C, S]) New(d *Deps) (Tool, error) { return s.Configured().New(d) }
+
+// Build runs steps 1 to 3 and keeps the state, for the tool's tests.
+func (s Stateful[C, S]) Build(d *Deps) (S, Tool, error) {
+	cfg, err := s.Configured().Settings(d)
+	if err != nil {
+		var none S
+		return none, Tool{}, err
+	}
+	return s.Provision(d, cfg)
+}
+
 // CloseTool closes t's Closer, if it has one.
 func CloseTool(t Tool) error {
 	if t.Closer == nil {

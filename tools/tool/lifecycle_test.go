@@ -78,3 +78,32 @@ func TestConfigured_Lifecycle(t *testing.T) {
 		t.Errorf("a tool named apart from its section: %v, closed %d times", err, closer.n)
 	}
 }
+
+// TestStateful_BuildKeepsTheState: Build decodes the section as New does
+// and returns the state Provision made with the tool; a refused section
+// stops both before Provision.
+func TestStateful_BuildKeepsTheState(t *testing.T) {
+	var got demoSettings
+	st := tool.Stateful[demoSettings, *demoSettings]{Name: "demo", Defaults: demo("demo", &got, nil).Defaults,
+		Provision: func(d *tool.Deps, cfg demoSettings) (*demoSettings, tool.Tool, error) {
+			tl, err := demo("demo", &got, nil).Provision(d, cfg)
+			return &cfg, tl, err
+		}}
+	d := tooltest.Deps(t)
+	tooltest.ConfigSection(t, d, "demo", "limit: 7")
+	state, tl, err := st.Build(d)
+	if err != nil || state.Limit != 7 || tl.Name != "demo" {
+		t.Fatalf("build: %v %+v %q", err, state, tl.Name)
+	}
+	if tl, err := st.New(d); err != nil || tl.Name != "demo" || got.Limit != 7 {
+		t.Fatalf("new: %v %q %+v", err, tl.Name, got)
+	}
+	tooltest.ConfigSection(t, d, "demo", "limit: 0")
+	got = demoSettings{}
+	if state, _, err := st.Build(d); err == nil || state != nil || got.Limit != 0 {
+		t.Errorf("limit: 0 built %+v: %v", state, err)
+	}
+	if _, err := st.New(d); err == nil || got.Limit != 0 {
+		t.Errorf("limit: 0 made a tool: %v", err)
+	}
+}

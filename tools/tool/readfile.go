@@ -28,6 +28,22 @@ func ReadRegular(field, rel, abs string, max int64) ([]byte, error) {
 	return nil, inputError(field, rel, err)
 }
 
+// ReadInput reads the input file p that argument field gives: sb resolves
+// it, ReadRegular reads it under max bytes. tooLarge, when not "", is the
+// hint of the answer to a file over max (the setting that raises it). It
+// returns the resolved path too.
+func ReadInput(sb *sandbox.Sandbox, field, p string, max int64, tooLarge string) (string, []byte, error) {
+	abs, err := sb.Resolve(p)
+	if err != nil {
+		return "", nil, PathError(field, p, err)
+	}
+	data, err := ReadRegular(field, p, abs, max)
+	if te, ok := AsError(err); ok && te.Code == CodeTooLarge && tooLarge != "" {
+		te.Hint = tooLarge
+	}
+	return abs, data, err
+}
+
 // StatInput is os.Stat for an input that may be a file or a folder (the
 // tools that index or analyse a whole folder), failing as ReadRegular does.
 func StatInput(field, rel, abs string) (os.FileInfo, error) {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/clawbridge/clawbridge/internal/sandbox"
 )
 
 // TestReadRegular: a regular file within the bound is read; a FIFO (with
@@ -42,5 +44,31 @@ func TestReadRegular(t *testing.T) {
 		if te, ok := AsError(err); !ok || te.Code != tc.code {
 			t.Errorf("%s: %v, want %s", tc.abs, err, tc.code)
 		}
+	}
+}
+
+// TestReadInput: a workspace file is resolved and read; a file over the
+// bound is answered with the caller's hint, a path outside with a path
+// error naming the field.
+func TestReadInput(t *testing.T) {
+	dir := t.TempDir()
+	sb, err := sandbox.New([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("12345"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	abs, b, err := ReadInput(sb, "path", "a.txt", 5, "raise max_mb")
+	if err != nil || string(b) != "12345" || filepath.Base(abs) != "a.txt" {
+		t.Fatalf("%s %q %v", abs, b, err)
+	}
+	_, _, err = ReadInput(sb, "path", "a.txt", 4, "raise max_mb")
+	if te, ok := AsError(err); !ok || te.Code != CodeTooLarge || te.Field != "path" || te.Hint != "raise max_mb" {
+		t.Fatalf("over the bound: %#v", err)
+	}
+	_, _, err = ReadInput(sb, "input", "../outside.txt", 5, "")
+	if te, ok := AsError(err); !ok || te.Field != "input" {
+		t.Fatalf("outside: %#v", err)
 	}
 }

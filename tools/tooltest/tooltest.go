@@ -68,6 +68,18 @@ func Run(tb testing.TB, tl tool.Tool, args map[string]any) (*tool.Result, error)
 	return tl.Handle(tb.(interface{ Context() context.Context }).Context(), c)
 }
 
+// MustRun is Run that fails the test on an error; it returns the result's
+// data as a map (nil when it is none).
+func MustRun(tb testing.TB, tl tool.Tool, args map[string]any) map[string]any {
+	tb.Helper()
+	res, err := Run(tb, tl, args)
+	if err != nil {
+		tb.Fatalf("%v: %v", args, err)
+	}
+	m, _ := res.Data.(map[string]any)
+	return m
+}
+
 // RequirePrograms reports whether CLAWBRIDGE_REQUIRE_PROGRAMS=1 is set
 // (internal/testneed).
 func RequirePrograms() bool { return testneed.Require() }
@@ -174,6 +186,20 @@ func ToolError(t testing.TB, err error, code string) *tool.Error {
 		t.Fatalf("error code = %s, want %s (%v)", te.Code, code, te)
 	}
 	return te
+}
+
+// Refused fails the test (and goes on) unless tl refuses args with a tool
+// error that names want in its field or message.
+func Refused(t testing.TB, tl tool.Tool, args map[string]any, want string) {
+	t.Helper()
+	_, err := Run(t, tl, args)
+	if err == nil {
+		t.Errorf("%v accepted", args)
+		return
+	}
+	if te, ok := tool.AsError(err); !ok || !strings.Contains(te.Field+" "+te.Message, want) {
+		t.Errorf("%v: %v does not name %s", args, err, want)
+	}
 }
 
 // Build runs a tool constructor on d and fails the test when it refuses.
