@@ -23,12 +23,7 @@ func TestClient_ClaudeCode(t *testing.T) {
 	// measure whether Claude Code shows the model a changed list.
 	for _, tr := range []string{"stdio", "http", "sse", "tiered"} {
 		t.Run(tr, func(t *testing.T) {
-			var r *clientRun
-			if tr == "tiered" {
-				r = newClientRun(t, "claude-code", "sse", "exposure:\n  mode: tiered\n")
-			} else {
-				r = newClientRun(t, "claude-code", tr)
-			}
+			r := newClientRunNamed(t, "claude-code", tr, "tiered", "sse")
 			m, instr := r.startModel(t, "anthropic", nil)
 			server := map[string]any{"command": binPath, "args": []string{"serve"}, "env": r.serverEnv()}
 			switch r.transport {

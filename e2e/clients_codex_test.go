@@ -22,12 +22,7 @@ func TestClient_Codex(t *testing.T) {
 	// whether Codex re-reads it.
 	for _, tr := range []string{"stdio", "http", "tiered"} {
 		t.Run(tr, func(t *testing.T) {
-			var r *clientRun
-			if tr == "tiered" {
-				r = newClientRun(t, "codex", "stdio", "exposure:\n  mode: tiered\n")
-			} else {
-				r = newClientRun(t, "codex", tr)
-			}
+			r := newClientRunNamed(t, "codex", tr, "tiered", "stdio")
 			m, instr := r.startModel(t, "openai", nil)
 			home := t.TempDir()
 			server := fmt.Sprintf("command = %q\nargs = [\"serve\"]\n", binPath)

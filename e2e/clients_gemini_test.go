@@ -21,12 +21,7 @@ func TestClient_GeminiCLI(t *testing.T) {
 			// Under auto Gemini CLI gets search (it re-reads the list two
 			// requests late); over SSE the list is tiered, to measure when a
 			// grown list reaches its model.
-			var r *clientRun
-			if tr == "sse" {
-				r = newClientRun(t, "gemini-cli", tr, "exposure:\n  mode: tiered\n")
-			} else {
-				r = newClientRun(t, "gemini-cli", tr)
-			}
+			r := newClientRunNamed(t, "gemini-cli", tr, "sse", "sse")
 			// Gemini CLI adds wait_for_previous to every tool's schema and
 			// its model fills it in: the stand-in does too.
 			m, instr := r.startModel(t, "gemini", map[string]any{"wait_for_previous": true})

@@ -56,6 +56,17 @@ func newClientRun(t *testing.T, client, transport string, config ...string) *cli
 	return r
 }
 
+// newClientRunNamed is newClientRun for the run named run: a transport,
+// left to auto, except the run named tiered, which goes over tieredOver with
+// exposure mode tiered.
+func newClientRunNamed(t *testing.T, client, run, tiered, tieredOver string) *clientRun {
+	t.Helper()
+	if run == tiered {
+		return newClientRun(t, client, tieredOver, "exposure:\n  mode: tiered\n")
+	}
+	return newClientRun(t, client, run)
+}
+
 // startModel starts the provider's stand-in model with r's script and
 // returns it with the server's instructions, which the client shows its
 // model; the stand-in stops when the test ends.

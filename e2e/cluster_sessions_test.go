@@ -39,7 +39,7 @@ func TestCluster_LegacySessionsStayOnTheirInstance(t *testing.T) {
 				t.Fatalf("session %d (%s), request %d after initialize: %v %v", i, id, k, err, r)
 			}
 		}
-		if len(names(t, cl)) == 0 {
+		if len(toolNames(t, cl)) == 0 {
 			t.Fatalf("session %d: empty tools/list", i)
 		}
 	}

@@ -52,30 +52,9 @@ func startCluster(t *testing.T) *cluster {
 // is its own HTTP request, so nginx spreads them over the instances.
 func (c *cluster) client(t *testing.T) *client.Client {
 	t.Helper()
-	tr, err := transport.NewStreamableHTTP(c.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + c.Token}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl := client.NewClient(tr)
-	if err := cl.Start(ctxT(t)); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cl.Close() })
+	cl := started(t)(client.NewStreamableHttpClient(c.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + c.Token})))
 	initialize(t, cl, mcp.ProtocolVersion20260728)
 	return cl
-}
-
-func names(t *testing.T, cl *client.Client) []string {
-	t.Helper()
-	res, err := cl.ListTools(ctxT(t), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, tl := range res.Tools {
-		out = append(out, tl.Name)
-	}
-	return out
 }
 
 func callErr(ctx context.Context, cl *client.Client, name string, args map[string]any) (*mcp.CallToolResult, error) {
@@ -99,7 +78,7 @@ func confirmToken(r *mcp.CallToolResult) string {
 // issued at one instance runs the call once at another.
 func TestCluster_StatelessClientsShareViewsAndConfirmations(t *testing.T) {
 	c := startCluster(t)
-	full := names(t, c.client(t))
+	full := toolNames(t, c.client(t))
 	r, err := callErr(ctxT(t), c.client(t), "find_tools", map[string]any{"request": "合并这三个PDF"})
 	if err != nil || r.IsError {
 		t.Fatalf("find_tools: %v %v", err, r)
@@ -107,12 +86,12 @@ func TestCluster_StatelessClientsShareViewsAndConfirmations(t *testing.T) {
 	if !strings.Contains(text(r), "pdf_tool") {
 		t.Fatalf("find_tools: %s", text(r))
 	}
-	routed := names(t, c.client(t))
+	routed := toolNames(t, c.client(t))
 	if !slices.Equal(routed, full) {
 		t.Fatalf("the list changed with a routing: %v, before %v", routed, full)
 	}
 	for range 6 {
-		if got := names(t, c.client(t)); !slices.Equal(got, routed) {
+		if got := toolNames(t, c.client(t)); !slices.Equal(got, routed) {
 			t.Fatalf("another request lists %v, want %v", got, routed)
 		}
 	}

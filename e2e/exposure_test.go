@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -35,15 +36,7 @@ func waitChanged(t *testing.T, ch chan struct{}, why string) {
 
 func listTools(t *testing.T, c *client.Client) map[string]mcp.Tool {
 	t.Helper()
-	res, err := c.ListTools(ctxT(t), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]mcp.Tool{}
-	for _, tl := range res.Tools {
-		out[tl.Name] = tl
-	}
-	return out
+	return bridgetest.Tools(ctxT(t), t, c)
 }
 
 func exposureState(t *testing.T, c *client.Client) map[string]any {

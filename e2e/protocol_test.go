@@ -116,10 +116,7 @@ func started(t *testing.T) func(*client.Client, error) *client.Client {
 
 func initialize(t *testing.T, c *client.Client, version string) *mcp.InitializeResult {
 	t.Helper()
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = version
-	req.Params.ClientInfo = mcp.Implementation{Name: "e2e-test", Version: "1"}
-	res, err := c.Initialize(ctxT(t), req)
+	res, err := bridgetest.Initialize(ctxT(t), c, version, "e2e-test")
 	if err != nil {
 		t.Fatalf("initialize %s: %v", version, err)
 	}
@@ -197,14 +194,7 @@ func workspaceFixture(t *testing.T, e *env, rel, name string) {
 
 func callTool(t *testing.T, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctxT(t), req)
-	if err != nil {
-		t.Fatalf("call %s: protocol error %v (tool failures must be isError results)", name, err)
-	}
-	return res
+	return bridgetest.Call(ctxT(t), t, c, name, args)
 }
 
 // text is the result's text content, joined.

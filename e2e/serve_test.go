@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -50,20 +51,7 @@ func rawStdio(t *testing.T, configYAML string) (io.WriteCloser, func(id float64)
 	}()
 	wait := func(id float64) map[string]any {
 		t.Helper()
-		timeout := time.After(60 * time.Second)
-		for {
-			select {
-			case m, ok := <-answers:
-				if !ok {
-					t.Fatalf("stdout closed before the answer to %v", id)
-				}
-				if m["id"] == id {
-					return m
-				}
-			case <-timeout:
-				t.Fatalf("no answer to %v", id)
-			}
-		}
+		return bridgetest.Answer(t, answers, id, 60*time.Second)
 	}
 	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`)
 	wait(0)

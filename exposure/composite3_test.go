@@ -14,19 +14,17 @@ import (
 // best tool.
 func TestComposite3_ClauseNotSplit(t *testing.T) {
 	r := liveRouter(t, Config{})
-	for q, want := range map[string][]string{
+	assertInView(t, r, map[string][]string{
 		"查一下北京这周的空气质量，写个简短的说明发邮件给 team@corp.cn":                                 {"ai_writer", "email"},
 		"look up the exchange rate, write a short note email it to ann@corp.io": {"ai_writer", "email"},
-	} {
-		assertInView(t, r, q, want)
-	}
+	})
 }
 
 // A clause whose best tool an earlier clause already gave still gives its
 // other task's tool ("搜…论文，挑五篇写个综述": the review is writing).
 func TestComposite3_RepeatedToolClauseGivesItsOther(t *testing.T) {
 	r := liveRouter(t, Config{})
-	assertInView(t, r, "帮我找几篇联邦学习的论文，挑三篇写个综述", []string{"literature_search", "ai_writer"})
+	assertInView(t, r, map[string][]string{"帮我找几篇联邦学习的论文，挑三篇写个综述": {"literature_search", "ai_writer"}})
 	d := r.Route("帮我找几篇联邦学习的论文，挑三篇写个综述")
 	if !slices.Contains(d.Recommended(), "ai_writer") {
 		t.Errorf("the second clause's task is not recommended: %v (clauses %s)", d.Recommended(), clauseList(d))
@@ -37,13 +35,11 @@ func TestComposite3_RepeatedToolClauseGivesItsOther(t *testing.T) {
 // its domain is not a web word ("x@shop.com" is no website).
 func TestComposite3_AddressSignal(t *testing.T) {
 	r := liveRouter(t, Config{})
-	for q, want := range map[string][]string{
+	assertInView(t, r, map[string][]string{
 		"把这份周报转成 PDF，然後寄到 amy@example.org":                              {"email"},
 		"convert notes.md to html and shoot it over to bob@corp.io":     {"email"},
 		"mak a collage from the pics in /trip and snd it to li@mail.cn": {"email"},
-	} {
-		assertInView(t, r, q, want)
-	}
+	})
 	d := liveDetect(t, "forward the draft to sales@shop.com")
 	if _, ok := d.Matched["browser_automation"]; ok {
 		t.Errorf("an address's domain counted as a web word: %v", d.Matched)
@@ -59,12 +55,10 @@ func TestComposite3_AddressSignal(t *testing.T) {
 // scheduler.
 func TestComposite3_ClockTimeSignal(t *testing.T) {
 	r := liveRouter(t, Config{})
-	for q, want := range map[string][]string{
+	assertInView(t, r, map[string][]string{
 		"look up the air quality in paris and push it to my phone via ntfy at 6:30": {"cron"},
 		"查一下明天的汇率，早上8点推送到钉钉群":                                                       {"cron"},
-	} {
-		assertInView(t, r, q, want)
-	}
+	})
 	for s, want := range map[string]bool{
 		"at 7am": true, "at 7 pm": true, "8:30": true, "7点": true, "早上8点半": true, "at 9": true,
 		"merge 3 pdfs": false, "16:9 ratio": false, "2026年": false, "at 100 rows": false, "at 5 places": false, "at 3 sites in the report": false, "50点": false, "at 7 tomorrow": true, "amp 7amps": false,
@@ -80,20 +74,18 @@ func TestComposite3_ClockTimeSignal(t *testing.T) {
 // the converter's.
 func TestComposite3_ArtefactWords(t *testing.T) {
 	r := liveRouter(t, Config{})
-	for q, want := range map[string][]string{
+	assertInView(t, r, map[string][]string{
 		"把本周的销售数据汇总一下，做成一张信息图":                                                 {"image_generator"},
 		"查下广州明天的天气，弄成卡片发群里":                                                    {"weather", "image_generator"},
 		"design a flyer for the book club and export it as a pdf for printing": {"image_generator", "pdf_tool"},
-	} {
-		assertInView(t, r, q, want)
-	}
+	})
 }
 
 // Text in quotes is content (a watermark's text, a title), not the task;
 // a watermark goes on an image as well as a PDF.
 func TestComposite3_QuotesAndWatermark(t *testing.T) {
 	r := liveRouter(t, Config{})
-	assertInView(t, r, "截个图，然后加上“机密”两个字的水印", []string{"screen", "image_generator"})
+	assertInView(t, r, map[string][]string{"截个图，然后加上“机密”两个字的水印": {"screen", "image_generator"}})
 	if d := liveDetect(t, `rename the page title to "weather report"`); slices.Contains(d.Intents, "daily_assistant") {
 		t.Errorf("quoted words counted: %v", d.Matched)
 	}
@@ -102,12 +94,15 @@ func TestComposite3_QuotesAndWatermark(t *testing.T) {
 	}
 }
 
-func assertInView(t *testing.T, r *Router, q string, want []string) {
+// assertInView checks that each request's view holds the tools it maps to.
+func assertInView(t *testing.T, r *Router, cases map[string][]string) {
 	t.Helper()
-	d := r.Route(q)
-	for _, w := range want {
-		if !slices.Contains(d.Names(), w) {
-			t.Errorf("%q: %s not in view %v (signals %v, clauses %s)", q, w, d.Names(), d.Detection.Signals, clauseList(d))
+	for q, want := range cases {
+		d := r.Route(q)
+		for _, w := range want {
+			if !slices.Contains(d.Names(), w) {
+				t.Errorf("%q: %s not in view %v (signals %v, clauses %s)", q, w, d.Names(), d.Detection.Signals, clauseList(d))
+			}
 		}
 	}
 }
@@ -123,7 +118,7 @@ func TestComposite3_Typos(t *testing.T) {
 		"zip the logs folder and emali it to ops@corp.io":         {"email"},
 		"make a scater plot of price vs size":                     {"data_visualization"},
 	} {
-		assertInView(t, r, q, want)
+		assertInView(t, r, map[string][]string{q: want})
 		if d := r.Route(q); d.Tier == TierFull {
 			t.Errorf("%q: typos left the full tier", q)
 		}

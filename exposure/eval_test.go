@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clawbridge/clawbridge/internal/jsonltest"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
@@ -29,22 +30,7 @@ type metrics struct {
 
 func loadRows(t testing.TB, path string) []evalRow {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []evalRow
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		var r evalRow
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		rows = append(rows, r)
-	}
-	return rows
+	return jsonltest.Read[evalRow](t, path)
 }
 
 // score runs RouteJSONL over rows and scores the output like

@@ -174,6 +174,19 @@ func TestSessionEvidence_MixedIntentsNarrowToExtended(t *testing.T) {
 	}
 }
 
+// narrowedToDocuments fails t unless s made one transition, for reason, to
+// the recommended tier of the documents family: under half of full tools.
+func narrowedToDocuments(t *testing.T, s *Session, full int, reason string) {
+	t.Helper()
+	st := s.State()
+	if st.Tier != TierRecommended || st.NarrowedTo != "documents" || len(idealOf(s)) >= full/2 {
+		t.Fatalf("tier %s narrowed %q, %d tools (full %d)", st.Tier, st.NarrowedTo, len(idealOf(s)), full)
+	}
+	if len(st.History) != 1 || !strings.Contains(st.History[0].Reason, reason) {
+		t.Fatalf("want one transition with its reason: %+v", st.History)
+	}
+}
+
 // A call's arguments are evidence like a request: a confident detection
 // narrows a session that never routed at its first call, one transition
 // and one change, the called tool recommended; further calls in the view
@@ -185,13 +198,7 @@ func TestSessionEvidence_ArgumentsNarrowAtOnce(t *testing.T) {
 	if !idealStarted(s, "pdf_tool", map[string]any{"action": "merge", "paths": []any{"q1.pdf", "q2.pdf"}, "output": "all.pdf"}) {
 		t.Fatal("a merge of pdfs did not narrow the view")
 	}
-	st := s.State()
-	if st.Tier != TierRecommended || st.NarrowedTo != "documents" || len(idealOf(s)) >= full/2 {
-		t.Fatalf("tier %s narrowed %q, %d tools (full %d)", st.Tier, st.NarrowedTo, len(idealOf(s)), full)
-	}
-	if len(st.History) != 1 || !strings.Contains(st.History[0].Reason, "arguments of pdf_tool") {
-		t.Fatalf("want one transition with its reason: %+v", st.History)
-	}
+	narrowedToDocuments(t, s, full, "arguments of pdf_tool")
 	if v := idealOf(s)[0]; v.Name != "pdf_tool" || v.Tag != TagRecommended {
 		t.Fatalf("called tool not first and recommended: %+v", idealOf(s)[:2])
 	}
@@ -261,13 +268,7 @@ func TestSessionEvidence_DefaultNarrowsAtFirstCall(t *testing.T) {
 	if !idealStarted(s, "pdf_tool", nil) {
 		t.Fatal("the first pdf_tool call did not narrow the view")
 	}
-	st := s.State()
-	if st.Tier != TierRecommended || st.NarrowedTo != "documents" || len(idealOf(s)) >= full/2 {
-		t.Fatalf("tier %s narrowed %q, %d tools (full %d)", st.Tier, st.NarrowedTo, len(idealOf(s)), full)
-	}
-	if len(st.History) != 1 || !strings.Contains(st.History[0].Reason, "1 consecutive calls in family documents") {
-		t.Fatalf("want one transition with its reason: %+v", st.History)
-	}
+	narrowedToDocuments(t, s, full, "1 consecutive calls in family documents")
 	if idealStarted(s, "pdf_tool", nil) || idealStarted(s, "format_converter", nil) {
 		t.Fatal("a call inside the narrowed view changed it")
 	}

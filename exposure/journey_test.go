@@ -1,13 +1,13 @@
 package exposure
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/clawbridge/clawbridge/internal/jsonltest"
 )
 
 // A journey is a scripted session taken from a realistic task: requests
@@ -89,22 +89,7 @@ type replay struct {
 
 func loadJourneyFile(t testing.TB, name string) []journey {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var js []journey
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		var j journey
-		if err := json.Unmarshal([]byte(line), &j); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		js = append(js, j)
-	}
-	return js
+	return jsonltest.Read[journey](t, filepath.Join("testdata", name))
 }
 
 // loadJourneys returns the bench's journeys: the short ones and the long

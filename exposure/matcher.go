@@ -104,35 +104,11 @@ func newMatcher(pats []pattern) (*acMatcher, error) {
 		if p.text == "" {
 			return nil, fmt.Errorf("empty keyword")
 		}
-		node := int32(0)
-		for j := 0; j < len(p.text); j++ {
-			key := uint32(node)<<8 | uint32(p.text[j])
-			nx, ok := m.next[key]
-			if !ok {
-				nx = int32(len(m.fail))
-				m.fail = append(m.fail, 0)
-				m.out = append(m.out, nil)
-				m.next[key] = nx
-			}
-			node = nx
-		}
-		m.out[node] = append(m.out[node], int32(i))
+		m.insert(p.text, int32(i))
 		// "merge" also matches "merging": the stem without its silent e
 		// is entered too, marked (^i), and must be followed by "ing".
 		if stem, ok := eDropStem(p); ok {
-			node = 0
-			for j := 0; j < len(stem); j++ {
-				key := uint32(node)<<8 | uint32(stem[j])
-				nx, ok := m.next[key]
-				if !ok {
-					nx = int32(len(m.fail))
-					m.fail = append(m.fail, 0)
-					m.out = append(m.out, nil)
-					m.next[key] = nx
-				}
-				node = nx
-			}
-			m.out[node] = append(m.out[node], ^int32(i))
+			m.insert(stem, ^int32(i))
 		}
 	}
 	// Breadth-first fail links, over each node's own children (scanning
@@ -239,6 +215,23 @@ func hasIng(rest []byte) bool {
 
 func isConsonant(b byte) bool {
 	return 'a' <= b && b <= 'z' && !strings.ContainsRune("aeiouy", rune(b))
+}
+
+// insert enters text into the trie, its last node giving out.
+func (m *acMatcher) insert(text string, out int32) {
+	node := int32(0)
+	for j := 0; j < len(text); j++ {
+		key := uint32(node)<<8 | uint32(text[j])
+		nx, ok := m.next[key]
+		if !ok {
+			nx = int32(len(m.fail))
+			m.fail = append(m.fail, 0)
+			m.out = append(m.out, nil)
+			m.next[key] = nx
+		}
+		node = nx
+	}
+	m.out[node] = append(m.out[node], out)
 }
 
 // eDropStem returns the stem of an English word pattern ending in a silent

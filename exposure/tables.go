@@ -151,12 +151,18 @@ func DefaultTables() *Tables {
 func loadEmbedded() (*Tables, error) {
 	t := &Tables{}
 	read := func(name string) ([]byte, error) { return dataFS.ReadFile("data/" + name) }
-	b, err := read("catalog.json")
-	if err != nil {
-		return nil, err
+	readJSON := func(name string, v any) error {
+		b, err := read(name)
+		if err != nil {
+			return err
+		}
+		if err := strictJSON(b, v); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		return nil
 	}
-	if err := strictJSON(b, &t.Catalog); err != nil {
-		return nil, fmt.Errorf("catalog.json: %w", err)
+	if err := readJSON("catalog.json", &t.Catalog); err != nil {
+		return nil, err
 	}
 	var in struct {
 		Doc        string              `json:"_doc"`
@@ -168,11 +174,8 @@ func loadEmbedded() (*Tables, error) {
 			StopWords
 		} `json:"stop_words"`
 	}
-	if b, err = read("intents.json"); err != nil {
+	if err := readJSON("intents.json", &in); err != nil {
 		return nil, err
-	}
-	if err := strictJSON(b, &in); err != nil {
-		return nil, fmt.Errorf("intents.json: %w", err)
 	}
 	delete(in.Exclusions, "_doc")
 	t.Weights, t.Intents, t.Exclusions, t.StopWords = in.Weights, in.Intents, in.Exclusions, in.StopWords.StopWords
@@ -189,11 +192,8 @@ func loadEmbedded() (*Tables, error) {
 			Signals
 		} `json:"signals"`
 	}
-	if b, err = read("routing.json"); err != nil {
+	if err := readJSON("routing.json", &rt); err != nil {
 		return nil, err
-	}
-	if err := strictJSON(b, &rt); err != nil {
-		return nil, fmt.Errorf("routing.json: %w", err)
 	}
 	t.Core, t.IntentTools, t.Priority, t.Dependencies, t.Related, t.Clients =
 		rt.Core, rt.IntentTools, rt.Priority, rt.Dependencies, rt.Related, rt.Clients
@@ -202,14 +202,12 @@ func loadEmbedded() (*Tables, error) {
 		Doc string `json:"_doc"`
 		Ranking
 	}
-	if b, err = read("ranking.json"); err != nil {
+	if err := readJSON("ranking.json", &rk); err != nil {
 		return nil, err
 	}
-	if err := strictJSON(b, &rk); err != nil {
-		return nil, fmt.Errorf("ranking.json: %w", err)
-	}
 	t.Ranking = rk.Ranking
-	if b, err = read("t2s.txt"); err != nil {
+	b, err := read("t2s.txt")
+	if err != nil {
 		return nil, err
 	}
 	if t.T2S, err = parseT2S(b); err != nil {

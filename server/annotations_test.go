@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -14,10 +13,7 @@ import (
 // destructiveHint true, idempotentHint false, openWorldHint true) gets every
 // tool's hints back, and nothing equal to a default is sent.
 func TestAnnotations_OnlyNonDefaults(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allTools(t, tooltest.Deps(t))
 	for i := range all {
 		tl := &all[i]
 		raw, err := json.Marshal(mcpTool(tl))

@@ -100,6 +100,22 @@ func TestTraces_ConcurrentSessionsNoBusyAndOwnCallsVisible(t *testing.T) {
 	})
 }
 
+// echoCalls is a server over d with an echo tool that answers "ok", after n
+// calls of it in session key, with texts "0", "1"...
+func echoCalls(t *testing.T, d *tool.Deps, key string, n int) (*Server, *session) {
+	t.Helper()
+	s := newServer(t, d, echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+		return &tool.Result{Summary: "ok"}, nil
+	}))
+	sess := s.sessions.get(key, "", kindConnection)
+	for i := range n {
+		if r := s.run(context.Background(), sess, "echo", map[string]any{"text": fmt.Sprint(i)}, nil); r.IsError {
+			t.Fatal(text(r))
+		}
+	}
+	return s, sess
+}
+
 // TestTraces_DrainedOnClose: the trace rows of calls that just returned are
 // on disk once the store is closed (the graceful-shutdown path), though
 // the flush interval has not passed.
@@ -107,19 +123,7 @@ func TestTraces_DrainedOnClose(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		d := tooltest.Deps(t)
 		d.Store = db.Open(t)
-		echo := echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-			return &tool.Result{Summary: "ok"}, nil
-		})
-		s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: []tool.Tool{echo}, Log: zerolog.Nop(), Version: "test"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sess := s.sessions.get("drain", "", kindConnection)
-		for i := range 50 {
-			if r := s.run(context.Background(), sess, "echo", map[string]any{"text": fmt.Sprint(i)}, nil); r.IsError {
-				t.Fatal(text(r))
-			}
-		}
+		_, sess := echoCalls(t, d, "drain", 50)
 		if err := storeOf(d).Close(); err != nil {
 			t.Fatal(err)
 		}
@@ -137,19 +141,7 @@ func TestTraces_DrainedOnClose(t *testing.T) {
 // time is RFC 3339 UTC text, formatted when the appender writes it.
 func TestTraces_IDsInCallOrder(t *testing.T) {
 	d := tooltest.Deps(t)
-	echo := echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-		return &tool.Result{Summary: "ok"}, nil
-	})
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: []tool.Tool{echo}, Log: zerolog.Nop(), Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess := s.sessions.get("order", "", kindConnection)
-	for i := range 20 {
-		if r := s.run(context.Background(), sess, "echo", map[string]any{"text": fmt.Sprint(i)}, nil); r.IsError {
-			t.Fatal(text(r))
-		}
-	}
+	s, sess := echoCalls(t, d, "order", 20)
 	if err := s.traceLog.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -210,10 +202,7 @@ func TestAudit_PrivateWithheldAllActions(t *testing.T) {
 		{Name: "add", Level: tool.Read, Timeout: tool.Fast, Handler: h, Params: []tool.Param{{Name: "body", Type: tool.String, Description: "note", Private: true, Required: true}}},
 		{Name: "list", Level: tool.Read, Timeout: tool.Fast, Handler: h},
 	}}
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: []tool.Tool{jot}, Log: zerolog.Nop(), Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, d, jot)
 	sess := s.sessions.get("private", "", kindConnection)
 	if r := s.run(context.Background(), sess, "jot", map[string]any{"action": "add", "body": "the merger plan"}, nil); r.IsError {
 		t.Fatal(text(r))

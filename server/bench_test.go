@@ -25,26 +25,12 @@ func (b *benchSession) Initialized() bool                                   { re
 func (b *benchSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return b.ch }
 func (b *benchSession) SessionID() string                                   { return b.id }
 
-func benchServer(b testing.TB) *Server {
-	d := tooltest.Deps(b)
-	d.Config.Exposure.Mode = "tiered"
-	reg, err := tools.All(d)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: reg, Log: zerolog.Nop(), Version: "bench"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return s
-}
-
 var listMsg = json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 
 // BenchmarkListTools compares tools/list with a per-session view (routed to
 // a PDF task) against a static list of the same registered tools.
 func BenchmarkListTools(b *testing.B) {
-	s := benchServer(b)
+	s := registryServer(b, "tiered")
 	sess := &benchSession{id: "bench", ch: make(chan mcp.JSONRPCNotification, 1024)}
 	ctx := s.mcp.WithContext(context.Background(), sess)
 	s.sessions.get("bench", "bench", kindConnection).exp.Route("合并这三个PDF")
@@ -70,7 +56,7 @@ func BenchmarkListTools(b *testing.B) {
 // BenchmarkTierTokens reports the tools/list payload of each tier, in
 // estimated cl100k tokens, for the same registry.
 func BenchmarkTierTokens(b *testing.B) {
-	s := benchServer(b)
+	s := registryServer(b, "tiered")
 	payload := func(view []exposure.ViewTool) int {
 		raw, _ := json.Marshal(mcp.ListToolsResult{Tools: s.viewTools(view)})
 		return exposure.EstimateTokens(string(raw))

@@ -15,7 +15,6 @@ import (
 	"github.com/clawbridge/clawbridge/internal/bridge"
 	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 	"github.com/clawbridge/clawbridge/internal/config"
-	"github.com/clawbridge/clawbridge/tools"
 	bridgetool "github.com/clawbridge/clawbridge/tools/bridge"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -40,9 +39,7 @@ func BenchmarkBridgeCallOverhead(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer c.Close()
-		init := mcp.InitializeRequest{}
-		init.Params.ProtocolVersion = mcp.ProtocolVersion20250618
-		if _, err := c.Initialize(context.Background(), init); err != nil {
+		if _, err := bridgetest.Initialize(context.Background(), c, mcp.ProtocolVersion20250618, "bridge-bench"); err != nil {
 			b.Fatal(err)
 		}
 		direct = timeCalls(b, func(i int) error {
@@ -69,11 +66,7 @@ func BenchmarkBridgeCallOverhead(b *testing.B) {
 		d := tooltest.Deps(b)
 		d.Log = zerolog.Nop() // the audit line would cost the same as its write to a file, not to a terminal
 		d.Bridge = bridgetool.Downstream(m)
-		reg, err := tools.All(d)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Bridge: m, Tools: reg, Log: d.Log, Version: "bench"})
+		s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Bridge: m, Tools: allTools(b, d), Log: d.Log, Version: "bench"})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -15,9 +14,7 @@ import (
 	"github.com/clawbridge/clawbridge/exposure"
 	downstream "github.com/clawbridge/clawbridge/internal/bridge"
 	"github.com/clawbridge/clawbridge/internal/config"
-	"github.com/clawbridge/clawbridge/internal/netguard"
-	"github.com/clawbridge/clawbridge/tools"
-	bridgetool "github.com/clawbridge/clawbridge/tools/bridge"
+	"github.com/clawbridge/clawbridge/internal/jsonltest"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
@@ -95,22 +92,8 @@ func manifestServer(tb testing.TB, dir string, hints map[string]serverHints) *Se
 		h := hints[man.Server]
 		servers = append(servers, config.BridgeServer{Name: man.Server, Command: "false", Intents: h.Intents, Keywords: h.Keywords})
 	}
-	b := config.Bridge{Servers: servers, StartTimeout: time.Second, CallTimeout: time.Second, IdleStop: time.Hour}
-	if err := b.Validate(); err != nil {
-		tb.Fatal(err)
-	}
-	g, _ := netguard.New(nil)
-	m, err := downstream.New(downstream.Options{Config: b, DataDir: d.Config.DataDir, Guard: g, Log: zerolog.Nop()})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(m.Close)
-	d.Bridge = bridgetool.Downstream(m)
-	reg, err := tools.All(d)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Bridge: m, Tools: reg, Log: zerolog.Nop(), Version: "bench"})
+	m := bridgeOn(tb, d, config.Bridge{Servers: servers, StartTimeout: time.Second, CallTimeout: time.Second, IdleStop: time.Hour})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Bridge: m, Tools: allTools(tb, d), Log: zerolog.Nop(), Version: "bench"})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -119,24 +102,7 @@ func manifestServer(tb testing.TB, dir string, hints map[string]serverHints) *Se
 
 func readAggRequests(tb testing.TB, path string) []aggRequest {
 	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	var out []aggRequest
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var r aggRequest
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			tb.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, r)
-	}
-	return out
+	return jsonltest.Read[aggRequest](tb, path)
 }
 
 // aggScore is what TestBridgeRouting_Aggregated reports.

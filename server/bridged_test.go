@@ -80,17 +80,7 @@ func newBridgedFixture(t *testing.T, policy string, servers ...config.BridgeServ
 			}
 		}
 	}
-	b := config.Bridge{Servers: servers, StartTimeout: 30 * time.Second, CallTimeout: time.Minute, IdleStop: time.Hour}
-	if err := b.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	g, _ := netguard.New(nil)
-	m, err := downstream.New(downstream.Options{Config: b, DataDir: d.Config.DataDir, Guard: g, Log: zerolog.Nop()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(m.Close)
-	d.Bridge = bridgetool.Downstream(m)
+	m := bridgeOn(t, d, config.Bridge{Servers: servers, StartTimeout: 30 * time.Second, CallTimeout: time.Minute, IdleStop: time.Hour})
 	native := []tool.Tool{{Name: "echo", Title: "Echo", Description: "Echoes its text back.", Examples: []string{"echo"},
 		Actions: []tool.Action{{Level: tool.Read, Timeout: tool.Fast, Params: []tool.Param{{Name: "text", Type: tool.String, Description: "text", Required: true}},
 			Handler: func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
@@ -101,6 +91,23 @@ func newBridgedFixture(t *testing.T, policy string, servers ...config.BridgeServ
 		t.Fatal(err)
 	}
 	return &bridgedFixture{s: s, m: m}
+}
+
+// bridgeOn is a manager of b's downstream servers, closed when the test
+// ends, that d's bridge tool uses.
+func bridgeOn(tb testing.TB, d *tool.Deps, b config.Bridge) *downstream.Manager {
+	tb.Helper()
+	if err := b.Validate(); err != nil {
+		tb.Fatal(err)
+	}
+	g, _ := netguard.New(nil)
+	m, err := downstream.New(downstream.Options{Config: b, DataDir: d.Config.DataDir, Guard: g, Log: zerolog.Nop()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(m.Close)
+	d.Bridge = bridgetool.Downstream(m)
+	return m
 }
 
 func memoryServer(t *testing.T) config.BridgeServer {
@@ -130,32 +137,12 @@ func (f *bridgedFixture) connect(t *testing.T) (*client.Client, *atomic.Int32) {
 
 func listedTools(t *testing.T, c *client.Client) map[string]mcp.Tool {
 	t.Helper()
-	res, err := c.ListTools(ctxFor(t), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]mcp.Tool{}
-	for _, tl := range res.Tools {
-		out[tl.Name] = tl
-	}
-	return out
-}
-
-func callTool(t *testing.T, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
-	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctxFor(t), req)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return res
+	return bridgetest.Tools(ctxFor(t), t, c)
 }
 
 func findTools(t *testing.T, c *client.Client, request string) (recommended, all []string) {
 	t.Helper()
-	res := callTool(t, c, exposure.FindTools, map[string]any{"request": request})
+	res := call(t, c, exposure.FindTools, map[string]any{"request": request})
 	var out struct {
 		Tools []struct{ Name, Tag string } `json:"tools"`
 	}
@@ -276,7 +263,7 @@ func TestBridgePublish_ListedFromCachedManifestWithoutStarting(t *testing.T) {
 		t.Fatal("everything__get-sum listed though nothing routed to it")
 	}
 	before := changed.Load()
-	if res := callTool(t, c, "everything__get-sum", map[string]any{"a": 2, "b": 40}); res.IsError || !strings.Contains(text(res), "42") {
+	if res := call(t, c, "everything__get-sum", map[string]any{"a": 2, "b": 40}); res.IsError || !strings.Contains(text(res), "42") {
 		t.Fatalf("everything__get-sum called by name: %s", text(res))
 	}
 	waitFor(t, "list_changed after a call by name", func() bool { return changed.Load() > before })
@@ -322,7 +309,7 @@ func TestBridgeCall_ThroughPipelineWithConfirmation(t *testing.T) {
 	f := newBridgedFixture(t, "token", memoryServer(t), everythingServer(t))
 	c, _ := f.connect(t)
 	args := map[string]any{"entities": []any{map[string]any{"name": "Alice", "entityType": "person", "observations": []any{"works at Acme", "喜欢咖啡"}}}}
-	res := callTool(t, c, "memory__create_entities", args)
+	res := call(t, c, "memory__create_entities", args)
 	var preview struct {
 		Token string `json:"confirm_token"`
 	}
@@ -335,14 +322,14 @@ func TestBridgeCall_ThroughPipelineWithConfirmation(t *testing.T) {
 		t.Fatal("the preview must not start the server")
 	}
 	confirmed := map[string]any{"entities": args["entities"], confirmParam: preview.Token}
-	res = callTool(t, c, "memory__create_entities", confirmed)
+	res = call(t, c, "memory__create_entities", confirmed)
 	if res.IsError || !strings.Contains(text(res), "works at Acme") || !strings.Contains(text(res), "喜欢咖啡") {
 		t.Fatalf("confirmed call: %s", text(res))
 	}
 	if st := stateOfServer(f.m, "memory"); st.State != downstream.Running {
 		t.Errorf("memory is %s after a call; want running", st.State)
 	}
-	res = callTool(t, c, "everything__get-sum", map[string]any{"a": 2, "b": 40})
+	res = call(t, c, "everything__get-sum", map[string]any{"a": 2, "b": 40})
 	if res.IsError || !strings.Contains(text(res), "42") {
 		t.Fatalf("everything__get-sum: %s", text(res))
 	}
@@ -382,7 +369,7 @@ func TestBridgeListChanged_DownstreamReachesSession(t *testing.T) {
 	f.streamOpen(t, other)
 	// No cached manifest: the first call starts the server, whose manifest
 	// then publishes its tools.
-	res := callTool(t, c, "flip__add_tool", nil)
+	res := call(t, c, "flip__add_tool", nil)
 	if !res.IsError || !strings.Contains(text(res), "no tool") {
 		t.Fatalf("an unknown tool before the manifest is known: %s", text(res))
 	}
@@ -411,27 +398,27 @@ func TestBridgeListChanged_DownstreamReachesSession(t *testing.T) {
 		t.Error("an invalid name was published")
 	}
 	before = changed.Load()
-	if res := callTool(t, c, "flip__add_tool", nil); res.IsError {
+	if res := call(t, c, "flip__add_tool", nil); res.IsError {
 		t.Fatal(text(res))
 	}
 	waitFor(t, "list_changed after the downstream's", func() bool { return changed.Load() > before })
 	waitFor(t, "flip__extra listed", func() bool { _, ok := listedTools(t, c)["flip__extra"]; return ok })
-	if res := callTool(t, c, "flip__extra", nil); res.IsError || text(res) == "" {
+	if res := call(t, c, "flip__extra", nil); res.IsError || text(res) == "" {
 		t.Fatalf("flip__extra: %s", text(res))
 	}
 
 	// Rug pull: target's description changes; it is held out of the view
 	// and refused, until approved.
-	if res := callTool(t, c, "flip__target", nil); res.IsError {
+	if res := call(t, c, "flip__target", nil); res.IsError {
 		t.Fatal(text(res))
 	}
 	before = changed.Load()
-	if res := callTool(t, c, "flip__mutate", nil); res.IsError {
+	if res := call(t, c, "flip__mutate", nil); res.IsError {
 		t.Fatal(text(res))
 	}
 	waitFor(t, "flip__target held out of the view", func() bool { _, ok := listedTools(t, c)["flip__target"]; return !ok })
 	waitFor(t, "list_changed after the hold", func() bool { return changed.Load() > before })
-	res = callTool(t, c, "flip__target", nil)
+	res = call(t, c, "flip__target", nil)
 	if !res.IsError || !strings.Contains(text(res), "held") {
 		t.Fatalf("a held tool must be refused: %s", text(res))
 	}
@@ -439,7 +426,7 @@ func TestBridgeListChanged_DownstreamReachesSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "flip__target back after approval", func() bool { _, ok := listedTools(t, c)["flip__target"]; return ok })
-	if res := callTool(t, c, "flip__target", nil); res.IsError {
+	if res := call(t, c, "flip__target", nil); res.IsError {
 		t.Fatalf("approved: %s", text(res))
 	}
 	if n := otherChanged.Load(); n != 0 {
@@ -448,7 +435,7 @@ func TestBridgeListChanged_DownstreamReachesSession(t *testing.T) {
 	if _, ok := listedTools(t, other)[bridgedDispatch]; ok {
 		t.Error("the dispatcher must never be listed")
 	}
-	res = callTool(t, c, bridgedDispatch, map[string]any{})
+	res = call(t, c, bridgedDispatch, map[string]any{})
 	if !res.IsError || !strings.Contains(text(res), "not called directly") {
 		t.Errorf("the dispatcher called directly: %s", text(res))
 	}
@@ -492,7 +479,7 @@ func TestBridgeResult_OverCapKeptAsResource(t *testing.T) {
 	f.s.cfg.Limits.ResultChars = 300
 	c, _ := f.connect(t)
 	long := strings.Repeat("downstream says hello. ", 100)
-	res := callTool(t, c, "everything__echo", map[string]any{"message": long})
+	res := call(t, c, "everything__echo", map[string]any{"message": long})
 	txt := text(res)
 	if res.IsError || !strings.Contains(txt, "truncated") || !strings.Contains(txt, "clawbridge://") {
 		t.Fatalf("want a cut result naming its resource: %.400s", txt)
@@ -517,7 +504,7 @@ func TestBridgeCall_ClientAddedFieldLeftOut(t *testing.T) {
 	c, _ := f.connect(t)
 	pub, _ := f.s.publishedTool("everything__echo")
 	closed := strings.Contains(string(pub.RawInputSchema), `"additionalProperties":false`)
-	res := callTool(t, c, "everything__echo", map[string]any{"message": "hi there", "wait_for_previous": true})
+	res := call(t, c, "everything__echo", map[string]any{"message": "hi there", "wait_for_previous": true})
 	txt := text(res)
 	if res.IsError || !strings.Contains(txt, "hi there") || closed != strings.Contains(txt, "ignored wait_for_previous") {
 		t.Fatalf("schema closed %v, got %.400s", closed, txt)
@@ -540,19 +527,9 @@ func TestBridgeCall_ClientAddedFieldLeftOut(t *testing.T) {
 // intent key of the tables refuses the start with what the keys are.
 func TestBridgeConfig_UnknownHintIntentRefused(t *testing.T) {
 	d := tooltest.Deps(t)
-	b := config.Bridge{Servers: []config.BridgeServer{{Name: "gh", Command: "false", Intents: []string{"code_review_magic"}}},
-		StartTimeout: time.Second, CallTimeout: time.Second, IdleStop: time.Hour}
-	if err := b.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	g, _ := netguard.New(nil)
-	m, err := downstream.New(downstream.Options{Config: b, DataDir: d.Config.DataDir, Guard: g, Log: zerolog.Nop()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(m.Close)
-	d.Bridge = bridgetool.Downstream(m)
-	_, err = New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Bridge: m, Log: zerolog.Nop(), Version: "test"})
+	m := bridgeOn(t, d, config.Bridge{Servers: []config.BridgeServer{{Name: "gh", Command: "false", Intents: []string{"code_review_magic"}}},
+		StartTimeout: time.Second, CallTimeout: time.Second, IdleStop: time.Hour})
+	_, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Bridge: m, Log: zerolog.Nop(), Version: "test"})
 	if err == nil || !strings.Contains(err.Error(), "code_review_magic") || !strings.Contains(err.Error(), "file_operation") {
 		t.Fatalf("want a refusal naming the bad intent and the keys: %v", err)
 	}

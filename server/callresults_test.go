@@ -42,10 +42,7 @@ func resultServer(t *testing.T, st *store.Store) (*Server, string) {
 					return &tool.Result{Summary: "kept: " + c.Args.String("body")}, nil
 				}}}},
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: tools, Log: zerolog.Nop(), Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, d, tools...)
 	ts := httptest.NewServer(testHandler(t, s, "127.0.0.1:0"))
 	t.Cleanup(ts.Close)
 	return s, ts.URL

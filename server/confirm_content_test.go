@@ -15,14 +15,12 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/rs/zerolog"
 
 	"github.com/clawbridge/clawbridge/tools/email"
 	"github.com/clawbridge/clawbridge/tools/email/smtptest"
 	"github.com/clawbridge/clawbridge/tools/file"
 	"github.com/clawbridge/clawbridge/tools/pyrunner"
 	"github.com/clawbridge/clawbridge/tools/shell"
-	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
@@ -59,10 +57,7 @@ func newContentFixture(t *testing.T, policy string) *contentFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: []tool.Tool{tooltest.Build(t, file.New, d), em, py, tooltest.Build(t, shell.New, d)}, Log: zerolog.Nop(), Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, d, tooltest.Build(t, file.New, d), em, py, tooltest.Build(t, shell.New, d))
 	s.confirmer.poll = 20 * time.Millisecond
 	f := &contentFixture{s: s, ws: d.Sandbox.Root(), smtp: srv}
 	f.url = (&fixture{s: s}).http(t)

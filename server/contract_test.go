@@ -8,7 +8,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/rs/zerolog"
 
 	"github.com/clawbridge/clawbridge/exposure"
 	"github.com/clawbridge/clawbridge/tools/shell"
@@ -41,10 +40,7 @@ func modeServer(t *testing.T, mode string, tools ...tool.Tool) (*Server, *client
 	t.Helper()
 	d := tooltest.Deps(t)
 	d.Config.Exposure.Mode = mode
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: tools, Log: zerolog.Nop(), Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, d, tools...)
 	return s, stdioPair(t, s)
 }
 
@@ -212,10 +208,7 @@ func TestDisabledParam_ShellThroughClient(t *testing.T) {
 		d := tooltest.Deps(t)
 		d.Config.Exposure.Mode = exposure.ModeFull
 		d.Config.Shell.AllowShell = allow
-		s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: []tool.Tool{tooltest.Build(t, shell.New, d)}, Log: zerolog.Nop(), Version: "test"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := newServer(t, d, tooltest.Build(t, shell.New, d))
 		c := stdioPair(t, s)
 		res, err := c.ListTools(ctxFor(t), mcp.ListToolsRequest{})
 		if err != nil {

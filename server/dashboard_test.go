@@ -54,6 +54,16 @@ func uiGetJSON(t *testing.T, url string, cookie *http.Cookie, into any) {
 	}
 }
 
+// ui serves f over HTTP with the token tok-ui and logs in to the
+// dashboard: it returns the MCP URL, the base URL and the cookie.
+func (f *fixture) ui(t *testing.T) (url, base string, ck *http.Cookie) {
+	t.Helper()
+	f.s.cfg.HTTP.Token = "tok-ui"
+	url = f.http(t)
+	base = strings.TrimSuffix(url, "/mcp")
+	return url, base, uiLogin(t, base, "tok-ui")
+}
+
 // uiLogin opens /ui?token= and returns the cookie it sets.
 func uiLogin(t *testing.T, base, token string) *http.Cookie {
 	t.Helper()
@@ -88,9 +98,7 @@ var uiEndpoints = []struct{ method, path, body string }{
 // dashboard cookie opens nothing outside /ui.
 func TestDashboard_Unauthorized401(t *testing.T) {
 	f := newFixture(t, "token", 3)
-	f.s.cfg.HTTP.Token = "tok-ui"
-	base := strings.TrimSuffix(f.http(t), "/mcp")
-	good := uiLogin(t, base, "tok-ui")
+	_, base, good := f.ui(t)
 	for _, e := range uiEndpoints {
 		for name, try := range map[string]struct {
 			query  string
@@ -134,9 +142,7 @@ func TestDashboard_Unauthorized401(t *testing.T) {
 // asset. A bearer header works on the data endpoints as on /metrics.
 func TestDashboard_TokenCookie(t *testing.T) {
 	f := newFixture(t, "token", 3)
-	f.s.cfg.HTTP.Token = "tok-ui"
-	base := strings.TrimSuffix(f.http(t), "/mcp")
-	c := uiLogin(t, base, "tok-ui")
+	_, base, c := f.ui(t)
 	if !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/ui" || c.Value == "tok-ui" || strings.Contains(c.Value, "tok-ui") {
 		t.Fatalf("cookie %+v: want HttpOnly, SameSite=Strict, Path=/ui, not the token", c)
 	}
@@ -167,10 +173,7 @@ func TestDashboard_TokenCookie(t *testing.T) {
 func TestDashboard_Data(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		f := newFixtureOn(t, "token", 3, db.Open(t))
-		f.s.cfg.HTTP.Token = "tok-ui"
-		url := f.http(t)
-		base := strings.TrimSuffix(url, "/mcp")
-		ck := uiLogin(t, base, "tok-ui")
+		url, base, ck := f.ui(t)
 		c := dial(t, url, mcp.ProtocolVersion20251125, map[string]string{"Authorization": "Bearer tok-ui"})
 		call(t, c, "echo", map[string]any{"text": "one"})
 		call(t, c, "echo", map[string]any{})
@@ -268,10 +271,7 @@ func TestDashboard_Data(t *testing.T) {
 func TestDashboard_ApproveQueue(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		f := newFixtureOn(t, "approve", 3, db.Open(t))
-		f.s.cfg.HTTP.Token = "tok-ui"
-		url := f.http(t)
-		base := strings.TrimSuffix(url, "/mcp")
-		ck := uiLogin(t, base, "tok-ui")
+		url, base, ck := f.ui(t)
 		c := dial(t, url, mcp.ProtocolVersion20251125, map[string]string{"Authorization": "Bearer tok-ui"})
 
 		for _, approve := range []bool{true, false} {

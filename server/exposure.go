@@ -305,13 +305,19 @@ func (s *Server) findTools(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	}), nil
 }
 
-func (s *Server) route(sess *session, request string, withSchemas bool) *mcp.CallToolResult {
-	var dec exposure.Decision
+// routeIn routes request in sess, records the decision and tells the
+// session's client when its view changed, which it returns.
+func (s *Server) routeIn(sess *session, request string) (exposure.Decision, bool) {
 	dec, changed := sess.exp.Route(request)
 	s.routed(dec)
 	if changed {
 		s.viewChanged(sess)
 	}
+	return dec, changed
+}
+
+func (s *Server) route(sess *session, request string, withSchemas bool) *mcp.CallToolResult {
+	dec, changed := s.routeIn(sess, request)
 	var found []foundTool
 	for _, v := range dec.Tools {
 		t, ok := s.lookupTool(v.Name)
@@ -436,12 +442,7 @@ func (s *Server) addPrompts() {
 		if strings.TrimSpace(request) == "" {
 			return nil, fmt.Errorf("the task prompt needs a request argument")
 		}
-		var dec exposure.Decision
-		dec, changed := sess.exp.Route(request)
-		s.routed(dec)
-		if changed {
-			s.viewChanged(sess)
-		}
+		dec, _ := s.routeIn(sess, request)
 		var names []string
 		for _, v := range dec.Tools {
 			if _, ok := s.lookupTool(v.Name); ok && v.Tag == exposure.TagRecommended {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/clawbridge/clawbridge/internal/config"
 	"github.com/clawbridge/clawbridge/internal/wording"
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -19,10 +18,7 @@ import (
 // tool is a whole sentence, not text cut inside brackets or at an extension
 // ("Creates a PowerPoint presentation (.").
 func TestFirstSentence_WholeForEveryTool(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allTools(t, tooltest.Deps(t))
 	for _, tl := range all {
 		s := firstSentence(tl.Description)
 		if f := wording.Fault(s); f != "" || !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "。") {

@@ -8,8 +8,8 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 )
 
-// inFlight counts the tool calls running, so that shutdown can wait for
-// them within the grace period.
+// inFlight counts the tool calls running (and, for stdio, the requests not
+// yet answered), so that shutdown can wait for them within the grace period.
 type inFlight struct {
 	mu   sync.Mutex
 	n    int
@@ -19,12 +19,16 @@ type inFlight struct {
 // track is the tool handler middleware that counts a call while it runs.
 func (f *inFlight) track(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		f.mu.Lock()
-		f.n++
-		f.mu.Unlock()
+		f.start()
 		defer f.done()
 		return next(ctx, req)
 	}
+}
+
+func (f *inFlight) start() {
+	f.mu.Lock()
+	f.n++
+	f.mu.Unlock()
 }
 
 func (f *inFlight) done() {

@@ -12,11 +12,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/rs/zerolog"
-
 	"github.com/clawbridge/clawbridge/exposure"
 	"github.com/clawbridge/clawbridge/internal/store/storetest"
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
@@ -64,6 +61,26 @@ func TestSeveralInstances_TokenIssuedOnARedeemedOnB(t *testing.T) {
 	})
 }
 
+// wins runs try in n goroutines at once, alternately on a's and b's
+// confirmer, and counts those it returned true in.
+func wins(n int, a, b *fixture, try func(c *confirmer) bool) int32 {
+	var won atomic.Int32
+	var wg sync.WaitGroup
+	for i := range n {
+		c := a.s.confirmer
+		if i%2 == 1 {
+			c = b.s.confirmer
+		}
+		wg.Go(func() {
+			if try(c) {
+				won.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	return won.Load()
+}
+
 // TestSeveralInstances_TokenRaceOneWins: 20 goroutines redeeming one token
 // at once through two instances: exactly one succeeds.
 func TestSeveralInstances_TokenRaceOneWins(t *testing.T) {
@@ -75,26 +92,18 @@ func TestSeveralInstances_TokenRaceOneWins(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var won atomic.Int32
-		var wg sync.WaitGroup
-		for i := range 20 {
-			c := a.s.confirmer
-			if i%2 == 1 {
-				c = b.s.confirmer
+		won := wins(20, a, b, func(c *confirmer) bool {
+			switch err := c.spend(ctx, tok, "principal:p", "danger", args, "danger {\"text\":\"x\"}"); err {
+			case nil:
+				return true
+			case errBadToken:
+			default:
+				t.Errorf("spend: %v", err)
 			}
-			wg.Go(func() {
-				switch err := c.spend(ctx, tok, "principal:p", "danger", args, "danger {\"text\":\"x\"}"); err {
-				case nil:
-					won.Add(1)
-				case errBadToken:
-				default:
-					t.Errorf("spend: %v", err)
-				}
-			})
-		}
-		wg.Wait()
-		if won.Load() != 1 {
-			t.Fatalf("%d redeemed the token, want 1", won.Load())
+			return false
+		})
+		if won != 1 {
+			t.Fatalf("%d redeemed the token, want 1", won)
 		}
 	})
 }
@@ -120,22 +129,12 @@ func TestSeveralInstances_PendingCallRunsOnce(t *testing.T) {
 		if err := Decide(ctx, a.s.store, id, false); err == nil {
 			t.Fatal("a decided call was decided again")
 		}
-		var runs atomic.Int32
-		var wg sync.WaitGroup
-		for i := range 10 {
-			c := a.s.confirmer
-			if i%2 == 1 {
-				c = b.s.confirmer
-			}
-			wg.Go(func() {
-				if d, _ := c.check(id); d == decidedRun {
-					runs.Add(1)
-				}
-			})
-		}
-		wg.Wait()
-		if runs.Load() != 1 {
-			t.Fatalf("the approval was taken %d times, want 1", runs.Load())
+		runs := wins(10, a, b, func(c *confirmer) bool {
+			d, _ := c.check(id)
+			return d == decidedRun
+		})
+		if runs != 1 {
+			t.Fatalf("the approval was taken %d times, want 1", runs)
 		}
 	})
 }
@@ -152,15 +151,7 @@ func TestSeveralInstances_PrincipalListIsFixed(t *testing.T) {
 			d.Store = db.Open(t)
 			d.Config.Exposure.Mode = exposure.ModeTiered
 			d.Config.HTTP.Token = "tok-1"
-			reg, err := tools.All(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: reg, Log: zerolog.Nop(), Version: "test"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			fs[i] = &fixture{s: s}
+			fs[i] = &fixture{s: newServer(t, d, allTools(t, d)...)}
 		}
 		ca, cb := stateless(t, fs[0]), stateless(t, fs[1])
 		list := func(c *client.Client) string {

@@ -32,7 +32,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
-	"github.com/clawbridge/clawbridge/tools"
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
@@ -184,11 +184,7 @@ func loadClawbridge(t testing.TB) (*Server, string) {
 	if err := os.WriteFile(filepath.Join(d.Config.Workspace[0], "data.csv"), []byte(loadCSV), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	reg, err := tools.All(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: reg, Log: d.Log, Version: "bench"})
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: allTools(t, d), Log: d.Log, Version: "bench"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,10 +357,7 @@ func loadClient(url string, opts ...transport.StreamableHTTPCOption) (*client.Cl
 	if err := c.Start(context.Background()); err != nil {
 		return nil, err
 	}
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.ProtocolVersion20250618
-	req.Params.ClientInfo = mcp.Implementation{Name: "load-bench", Version: "1"}
-	if _, err := c.Initialize(ctx, req); err != nil {
+	if _, err := bridgetest.Initialize(ctx, c, mcp.ProtocolVersion20250618, "load-bench"); err != nil {
 		c.Close()
 		return nil, err
 	}
@@ -438,9 +431,7 @@ func inProcessClient(tb testing.TB, srv *mcpserver.MCPServer) *client.Client {
 	if err := c.Start(ctx); err != nil {
 		tb.Fatal(err)
 	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.ProtocolVersion20250618
-	if _, err := c.Initialize(ctx, init); err != nil {
+	if _, err := bridgetest.Initialize(ctx, c, mcp.ProtocolVersion20250618, "load-bench"); err != nil {
 		tb.Fatal(err)
 	}
 	return c

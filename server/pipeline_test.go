@@ -12,6 +12,7 @@ import (
 
 	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 	"github.com/clawbridge/clawbridge/internal/store"
+	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -21,10 +22,7 @@ func testServer(t *testing.T, tools ...tool.Tool) *Server {
 	t.Helper()
 	d := tooltest.Deps(t)
 	d.Config.Confirm = "token"
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: tools, Log: zerolog.Nop(), Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, d, tools...)
 	return s
 }
 
@@ -72,20 +70,15 @@ func TestConcurrencyCap_RunsNAndQueuesTheNext(t *testing.T) {
 	release := make(chan struct{})
 	d := tooltest.Deps(t)
 	d.Config.Limits.ConcurrentCalls = n
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Log: zerolog.Nop(), Version: "test", Tools: []tool.Tool{
-		echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-			started <- c.Args.String("text")
-			select {
-			case <-release:
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-			return &tool.Result{Summary: "done"}, nil
-		}),
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, d, echoTool(func(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+		started <- c.Args.String("text")
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return &tool.Result{Summary: "done"}, nil
+	}))
 	sess := s.sessions.get("cap", "", kindConnection)
 	results := make(chan *mcp.CallToolResult, n+1)
 	launch := func(i int) {
@@ -195,3 +188,24 @@ var text = bridgetest.Text
 // storeOf is the database of tooltest's Deps, which the server keeps its
 // own rows in.
 func storeOf(d *tool.Deps) *store.Store { return d.Store.(*store.Store) }
+
+// newServer is the server over d's config and store with tools, its log
+// quiet; an error fails tb.
+func newServer(tb testing.TB, d *tool.Deps, tools ...tool.Tool) *Server {
+	tb.Helper()
+	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: tools, Log: zerolog.Nop(), Version: "test"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// allTools is every native tool over d.
+func allTools(tb testing.TB, d *tool.Deps) []tool.Tool {
+	tb.Helper()
+	reg, err := tools.All(d)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return reg
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/clawbridge/clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 )
 
 // Protocol details checked through real mcp-go clients.
@@ -29,10 +30,7 @@ func initialize(t *testing.T, url, version string) (*client.Client, *mcp.Initial
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = version
-	req.Params.ClientInfo = mcp.Implementation{Name: "protocol-test", Version: "1"}
-	res, err := c.Initialize(ctxFor(t), req)
+	res, err := bridgetest.Initialize(ctxFor(t), c, version, "protocol-test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,10 +212,7 @@ func TestProtocolVersions_Accepted(t *testing.T) {
 		if err := c.Start(ctxFor(t)); err != nil {
 			t.Fatal(err)
 		}
-		req := mcp.InitializeRequest{}
-		req.Params.ProtocolVersion = v
-		req.Params.ClientInfo = mcp.Implementation{Name: "versions", Version: "1"}
-		res, err := c.Initialize(ctxFor(t), req)
+		res, err := bridgetest.Initialize(ctxFor(t), c, v, "versions")
 		switch {
 		case err != nil:
 			t.Errorf("stdio %s: %v", v, err)

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -22,6 +21,8 @@ import (
 
 	"github.com/clawbridge/clawbridge/exposure"
 	downstream "github.com/clawbridge/clawbridge/internal/bridge"
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
+	"github.com/clawbridge/clawbridge/internal/jsonltest"
 )
 
 // Routing on public benchmarks nobody here wrote (fixtures/bridge/public,
@@ -54,27 +55,13 @@ func readPublicTasks(tb testing.TB, dir string) []publicTask {
 	if _, err := os.Stat(path); err != nil {
 		path = filepath.Join(dir, "queries.jsonl")
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
 	var out []publicTask
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var r struct {
-			ID     string             `json:"id"`
-			Q      string             `json:"q"`
-			Needs  [][]string         `json:"needs"`
-			Labels map[string]float64 `json:"labels"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			tb.Fatalf("%s: %v", path, err)
-		}
+	for _, r := range jsonltest.Read[struct {
+		ID     string             `json:"id"`
+		Q      string             `json:"q"`
+		Needs  [][]string         `json:"needs"`
+		Labels map[string]float64 `json:"labels"`
+	}](tb, path) {
 		t := publicTask{id: r.ID, q: r.Q, needs: r.Needs}
 		for range r.Needs {
 			t.gains = append(t.gains, 1)
@@ -89,9 +76,6 @@ func readPublicTasks(tb testing.TB, dir string) []publicTask {
 			t.gains = append(t.gains, r.Labels[n])
 		}
 		out = append(out, t)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatalf("%s: %v", path, err)
 	}
 	return out
 }
@@ -124,10 +108,7 @@ func routeAsClient(ctx context.Context, s *Server, url, q string) (routedTask, e
 	if err := c.Start(ctx); err != nil {
 		return rt, err
 	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-	init.Params.ClientInfo = mcp.Implementation{Name: "public-bench", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
+	if _, err := bridgetest.Initialize(ctx, c, mcp.ProtocolVersion20251125, "public-bench"); err != nil {
 		return rt, err
 	}
 	call := mcp.CallToolRequest{}
@@ -414,6 +395,12 @@ func publicSetDirs() []string {
 	return sets
 }
 
+// publicSet is the server and the tasks of the public set named set.
+func publicSet(tb testing.TB, set string) (*Server, []publicTask) {
+	dir := filepath.Join(publicDir, set)
+	return publicServer(tb, dir), readPublicTasks(tb, dir)
+}
+
 // TestPublicRouting reports clawbridge and BM25 on the public sets. It
 // checks that each set loads, that every need names published tools and
 // that every task was scored; on the development sets (not the blind one)
@@ -422,11 +409,9 @@ func publicSetDirs() []string {
 func TestPublicRouting(t *testing.T) {
 	for _, set := range publicSetDirs() {
 		t.Run(set, func(t *testing.T) {
-			dir := filepath.Join(publicDir, set)
-			s := publicServer(t, dir)
-			tasks := readPublicTasks(t, dir)
+			s, tasks := publicSet(t, set)
 			if len(tasks) == 0 {
-				t.Fatalf("%s has no tasks", dir)
+				t.Fatalf("%s has no tasks", set)
 			}
 			for _, task := range tasks {
 				if len(task.needs) == 0 {
@@ -472,9 +457,7 @@ func TestPublicRouting(t *testing.T) {
 func BenchmarkPublicRouting(b *testing.B) {
 	for _, set := range publicSetDirs() {
 		b.Run(set, func(b *testing.B) {
-			dir := filepath.Join(publicDir, set)
-			s := publicServer(b, dir)
-			tasks := readPublicTasks(b, dir)
+			s, tasks := publicSet(b, set)
 			sc := scorePublic(b, s, tasks)
 			i := 0
 			for b.Loop() {

@@ -10,10 +10,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/rs/zerolog"
 
 	"github.com/clawbridge/clawbridge/tools/aiwriter"
-	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
@@ -50,10 +48,7 @@ func samplingServer(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: []tool.Tool{w}, Log: zerolog.Nop(), Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, d, w)
 	ts := httptest.NewServer(testHandler(t, s, "127.0.0.1:0"))
 	t.Cleanup(ts.Close)
 	return ts.URL + "/mcp"

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 	"github.com/clawbridge/clawbridge/internal/store"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
@@ -76,10 +77,7 @@ func newFixtureOn(t *testing.T, policy string, cap int, st *store.Store) *fixtur
 					return nil, tool.Errorf(tool.CodeFailed, "", "upstream down")
 				}}}},
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: tools, Log: zerolog.Nop(), Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, d, tools...)
 	s.confirmer.poll = 20 * time.Millisecond
 	f.s = s
 	return f
@@ -119,10 +117,7 @@ func start(t *testing.T, c *client.Client, version string) *client.Client {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = version
-	req.Params.ClientInfo = mcp.Implementation{Name: "session-test", Version: "1"}
-	if _, err := c.Initialize(ctxFor(t), req); err != nil {
+	if _, err := bridgetest.Initialize(ctxFor(t), c, version, "session-test"); err != nil {
 		t.Fatalf("initialize %s: %v", version, err)
 	}
 	return c
@@ -130,14 +125,7 @@ func start(t *testing.T, c *client.Client, version string) *client.Client {
 
 func call(t *testing.T, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	r, err := c.CallTool(ctxFor(t), req)
-	if err != nil {
-		t.Fatalf("call %s: %v", name, err)
-	}
-	return r
+	return bridgetest.Call(ctxFor(t), t, c, name, args)
 }
 
 func read(c *client.Client, ctx context.Context, uri string) (string, error) {

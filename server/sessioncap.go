@@ -89,6 +89,19 @@ func (l *liveSessions) admit(sse bool) (release func(), ok bool) {
 	return func() { l.mu.Lock(); l.pending--; l.mu.Unlock() }, true
 }
 
+// serve runs next for a request that opens a session (an SSE stream when
+// sse) if a session is free, holding its place until next returns, and
+// refuses it otherwise.
+func (l *liveSessions) serve(w http.ResponseWriter, r *http.Request, next http.Handler, sse bool) {
+	release, ok := l.admit(sse)
+	if !ok {
+		l.refuse(w)
+		return
+	}
+	defer release()
+	next.ServeHTTP(w, r)
+}
+
 // refuse answers a new session beyond the cap.
 func (l *liveSessions) refuse(w http.ResponseWriter) {
 	w.Header().Set("Retry-After", "30")

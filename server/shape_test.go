@@ -16,7 +16,7 @@ import (
 // string still moves below it, and a truncated result carries its own
 // structuredContent, not the raw bytes.
 func TestShape_MarshalOnce(t *testing.T) {
-	s := benchServer(t)
+	s := registryServer(t, "tiered")
 	sess := s.sessions.get("shape", "shape", kindConnection)
 	type stat struct {
 		Path string `json:"path"`

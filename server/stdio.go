@@ -70,10 +70,10 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 // stdioWriter serialises writes to stdout (each mcp-go message is one Write)
 // and tracks the client requests not yet answered.
 type stdioWriter struct {
-	mu      sync.Mutex
-	w       io.Writer
-	pending map[string]bool // ids of requests read and not yet answered
-	idle    chan struct{}   // closed when pending becomes empty
+	mu         sync.Mutex
+	w          io.Writer
+	pending    map[string]bool // ids of requests read and not yet answered
+	unanswered inFlight        // counts pending, for wait
 }
 
 func (sw *stdioWriter) Write(p []byte) (int, error) {
@@ -90,41 +90,24 @@ func (sw *stdioWriter) Write(p []byte) (int, error) {
 	n, err := sw.w.Write(p)
 	if answered != "" && sw.pending[answered] {
 		delete(sw.pending, answered)
-		if len(sw.pending) == 0 && sw.idle != nil {
-			close(sw.idle)
-			sw.idle = nil
-		}
+		sw.unanswered.done()
 	}
 	return n, err
 }
 
 func (sw *stdioWriter) started(id string) {
 	sw.mu.Lock()
-	sw.pending[id] = true
+	if !sw.pending[id] {
+		sw.pending[id] = true
+		sw.unanswered.start()
+	}
 	sw.mu.Unlock()
 }
 
 // wait blocks until every request read has been answered or ctx ends, and
 // returns how many are still unanswered.
 func (sw *stdioWriter) wait(ctx context.Context) int {
-	sw.mu.Lock()
-	if len(sw.pending) == 0 {
-		sw.mu.Unlock()
-		return 0
-	}
-	if sw.idle == nil {
-		sw.idle = make(chan struct{})
-	}
-	idle := sw.idle
-	sw.mu.Unlock()
-	select {
-	case <-idle:
-		return 0
-	case <-ctx.Done():
-		sw.mu.Lock()
-		defer sw.mu.Unlock()
-		return len(sw.pending)
-	}
+	return sw.unanswered.wait(ctx)
 }
 
 // answer writes a JSON-RPC error for request id (nil when unknown).

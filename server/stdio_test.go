@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 	"github.com/clawbridge/clawbridge/internal/config"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
@@ -50,20 +51,7 @@ func stdioRun(t *testing.T, ctx context.Context, s *Server) (*io.PipeWriter, <-c
 // waitID returns the response to request id, skipping anything else.
 func waitID(t *testing.T, lines <-chan map[string]any, id float64) map[string]any {
 	t.Helper()
-	timeout := time.After(20 * time.Second)
-	for {
-		select {
-		case m, ok := <-lines:
-			if !ok {
-				t.Fatalf("stdout ended before the answer to %v", id)
-			}
-			if got, _ := m["id"].(float64); got == id && m["method"] == nil {
-				return m
-			}
-		case <-timeout:
-			t.Fatalf("no answer to %v", id)
-		}
-	}
+	return bridgetest.Answer(t, lines, id, 20*time.Second)
 }
 
 // giantLine streams a JSON-RPC request of n bytes without building it.
@@ -155,6 +143,20 @@ func sleepTool() tool.Tool {
 	return t
 }
 
+// serverReturned waits up to limit for a serve loop's result on done: an
+// error fails t, and so does no result (with why).
+func serverReturned(t *testing.T, done <-chan error, limit time.Duration, why string) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the server returned %v, want nil", err)
+		}
+	case <-time.After(limit):
+		t.Fatal(why)
+	}
+}
+
 // TestGracefulShutdown_Stdio: on SIGTERM (ctx cancelled) a call in flight
 // is answered and ServeStdio returns nil; new requests are refused; a call
 // longer than the grace is cut and ServeStdio still returns.
@@ -175,14 +177,7 @@ func TestGracefulShutdown_Stdio(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(m["result"]), "slept 700ms") {
 		t.Fatalf("call in flight at shutdown: %v", m)
 	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("ServeStdio after SIGTERM: %v, want nil", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("ServeStdio did not return after the call finished")
-	}
+	serverReturned(t, done, 5*time.Second, "ServeStdio did not return after the call finished")
 
 	// Longer than the grace: cut, and still out.
 	s = hardServer(t, func(c *config.Config) { c.ShutdownGrace = 300 * time.Millisecond }, sleepTool())
@@ -192,22 +187,15 @@ func TestGracefulShutdown_Stdio(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	start := time.Now()
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("ServeStdio: %v", err)
+	serverReturned(t, done, 8*time.Second, "a call longer than the grace kept the server up")
+	if time.Since(start) > 4*time.Second {
+		t.Errorf("took %v with a 300ms grace", time.Since(start))
+	}
+	// The cut call must not be reported as done.
+	for m := range lines {
+		if m["id"] == 1.0 && strings.Contains(fmt.Sprint(m["result"]), "slept") {
+			t.Errorf("a call cut at the grace was answered as finished: %v", m)
 		}
-		if time.Since(start) > 4*time.Second {
-			t.Errorf("took %v with a 300ms grace", time.Since(start))
-		}
-		// The cut call must not be reported as done.
-		for m := range lines {
-			if m["id"] == 1.0 && strings.Contains(fmt.Sprint(m["result"]), "slept") {
-				t.Errorf("a call cut at the grace was answered as finished: %v", m)
-			}
-		}
-	case <-time.After(8 * time.Second):
-		t.Fatal("a call longer than the grace kept the server up")
 	}
 }
 

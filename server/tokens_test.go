@@ -1,31 +1,19 @@
 package server
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"sort"
 	"testing"
 
 	"github.com/clawbridge/clawbridge/exposure"
+	"github.com/clawbridge/clawbridge/internal/jsonltest"
 )
 
 // tokenRequests are the fixed requests (10 Chinese, 10 English) over which
 // the schema token cost is measured; they are not from the routing dev set.
 func tokenRequests(t testing.TB) []string {
 	t.Helper()
-	f, err := os.Open("testdata/token_requests.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var qs []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var r struct{ Q string }
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
+	for _, r := range jsonltest.Read[struct{ Q string }](t, "testdata/token_requests.jsonl") {
 		qs = append(qs, r.Q)
 	}
 	if len(qs) != 20 {
@@ -94,7 +82,7 @@ const (
 
 // TestSchemaTokens_Report logs the schema token cost over the fixed requests.
 func TestSchemaTokens_Report(t *testing.T) {
-	s := benchServer(t)
+	s := registryServer(t, "tiered")
 	m := measureSchemaTokens(t, s)
 	t.Logf("schema tokens over %d requests: recommended view mean %.0f (min %.0f, max %.0f), published %.0f; full list %d tokens, %d tools; issue 12's 19 tools %d",
 		20, m.recMean, m.recMin, m.recMax, m.publishedMean, m.full, m.tools, m.full19)
@@ -139,7 +127,7 @@ func TestSchemaTokens_Report(t *testing.T) {
 
 // BenchmarkSchemaTokens reports the same figures in `make bench`.
 func BenchmarkSchemaTokens(b *testing.B) {
-	s := benchServer(b)
+	s := registryServer(b, "tiered")
 	var m schemaTokens
 	for b.Loop() {
 		m = measureSchemaTokens(b, s)

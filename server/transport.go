@@ -290,12 +290,8 @@ func (s *Server) gateSessions(next http.Handler) http.Handler {
 				return
 			}
 		case r.Method == http.MethodPost && !modern && opensSession(r):
-			release, ok := s.live.admit(false)
-			if !ok {
-				s.live.refuse(w)
-				return
-			}
-			defer release()
+			s.live.serve(w, r, next, false)
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -305,12 +301,8 @@ func (s *Server) gateSessions(next http.Handler) http.Handler {
 func (s *Server) gateSSE(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
-			release, ok := s.live.admit(true)
-			if !ok {
-				s.live.refuse(w)
-				return
-			}
-			defer release()
+			s.live.serve(w, r, next, true)
+			return
 		}
 		next.ServeHTTP(w, r)
 	})

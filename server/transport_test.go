@@ -15,8 +15,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/rs/zerolog"
 
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 	"github.com/clawbridge/clawbridge/internal/config"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
@@ -38,10 +38,7 @@ func hardServer(t *testing.T, mut func(*config.Config), tools ...tool.Tool) *Ser
 			return &tool.Result{Summary: c.Args.String("text")}, nil
 		})}
 	}
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: tools, Log: zerolog.Nop(), Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, d, tools...)
 	return s
 }
 
@@ -116,16 +113,23 @@ func TestHTTPTimeouts_TricklingHeaders(t *testing.T) {
 	}
 }
 
-// TestHTTPTimeouts_TricklingBody: a body sent byte by byte is cut off after
-// body_timeout with 408, and the connection is closed.
-func TestHTTPTimeouts_TricklingBody(t *testing.T) {
-	s := hardServer(t, func(c *config.Config) { c.HTTP.BodyTimeout = 300 * time.Millisecond })
-	addr, _, _ := listen(t, s)
+// rawConn is a TCP connection to a listening hardServer(t, mut), closed
+// when the test ends.
+func rawConn(t *testing.T, mut func(*config.Config)) net.Conn {
+	t.Helper()
+	addr, _, _ := listen(t, hardServer(t, mut))
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// TestHTTPTimeouts_TricklingBody: a body sent byte by byte is cut off after
+// body_timeout with 408, and the connection is closed.
+func TestHTTPTimeouts_TricklingBody(t *testing.T) {
+	conn := rawConn(t, func(c *config.Config) { c.HTTP.BodyTimeout = 300 * time.Millisecond })
 	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
 	got := make(chan string, 1)
 	go func() {
@@ -159,13 +163,7 @@ func TestHTTPTimeouts_TricklingBody(t *testing.T) {
 
 // TestHTTPTimeouts_IdleKeepAlive: an idle keep-alive connection is closed.
 func TestHTTPTimeouts_IdleKeepAlive(t *testing.T) {
-	s := hardServer(t, func(c *config.Config) { c.HTTP.IdleTimeout = 300 * time.Millisecond })
-	addr, _, _ := listen(t, s)
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := rawConn(t, func(c *config.Config) { c.HTTP.IdleTimeout = 300 * time.Millisecond })
 	fmt.Fprintf(conn, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 	br := bufio.NewReader(conn)
 	resp, err := http.ReadResponse(br, nil)
@@ -186,6 +184,7 @@ func streamClient(t *testing.T, base string) (*client.Client, error) {
 	return loadClient(base + "/mcp")
 }
 
+// callEcho calls the echo tool (sleepTool takes its text as a duration).
 func callEcho(c *client.Client, text string) (*mcp.CallToolResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -354,15 +353,6 @@ func TestOriginAllowList_Port(t *testing.T) {
 	}
 }
 
-func callSleep(c *client.Client, d string) (*mcp.CallToolResult, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "echo"
-	req.Params.Arguments = map[string]any{"text": d}
-	return c.CallTool(ctx, req)
-}
-
 // TestGracefulShutdown_HTTP: on shutdown calls in flight over streamable
 // HTTP and SSE get their results, new connections are refused, and
 // ListenAndServe returns; a call longer than the grace is cut.
@@ -384,15 +374,13 @@ func TestGracefulShutdown_HTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sse.Close()
-	ireq := mcp.InitializeRequest{}
-	ireq.Params.ProtocolVersion = mcp.ProtocolVersion20250618
-	if _, err := sse.Initialize(context.Background(), ireq); err != nil {
+	if _, err := bridgetest.Initialize(context.Background(), sse, mcp.ProtocolVersion20250618, "transport-test"); err != nil {
 		t.Fatal(err)
 	}
 	results := make(chan string, 2)
 	for _, c := range []*client.Client{stream, sse} {
 		go func() {
-			r, err := callSleep(c, "800ms")
+			r, err := callEcho(c, "800ms")
 			if err != nil {
 				results <- err.Error()
 				return
@@ -412,16 +400,9 @@ func TestGracefulShutdown_HTTP(t *testing.T) {
 			t.Errorf("call in flight at shutdown: %q", r)
 		}
 	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-		if time.Since(start) > 6*time.Second {
-			t.Errorf("shutdown took %v (grace 10s) although the calls were done", time.Since(start))
-		}
-	case <-time.After(12 * time.Second):
-		t.Fatal("ListenAndServe did not return")
+	serverReturned(t, done, 12*time.Second, "ListenAndServe did not return")
+	if time.Since(start) > 6*time.Second {
+		t.Errorf("shutdown took %v (grace 10s) although the calls were done", time.Since(start))
 	}
 
 	// Longer than the grace: cut, and the server still stops.
@@ -432,20 +413,13 @@ func TestGracefulShutdown_HTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stream.Close()
-	go callSleep(stream, "1m")
+	go callEcho(stream, "1m")
 	time.Sleep(200 * time.Millisecond)
 	start = time.Now()
 	stop()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-		if time.Since(start) > 4*time.Second {
-			t.Errorf("took %v with a 300ms grace", time.Since(start))
-		}
-	case <-time.After(8 * time.Second):
-		t.Fatal("a call longer than the grace kept the server up")
+	serverReturned(t, done, 8*time.Second, "a call longer than the grace kept the server up")
+	if time.Since(start) > 4*time.Second {
+		t.Errorf("took %v with a 300ms grace", time.Since(start))
 	}
 }
 

@@ -8,10 +8,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/rs/zerolog"
 
 	"github.com/clawbridge/clawbridge/exposure"
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
@@ -19,19 +17,12 @@ import (
 // current view afresh gives, after every kind of view change (routing,
 // language, pins, failures, mode), and an unchanged view must reuse it.
 
-func registryServer(t *testing.T, mode string) *Server {
-	t.Helper()
-	d := tooltest.Deps(t)
+// registryServer is a server over every native tool in exposure mode mode.
+func registryServer(tb testing.TB, mode string) *Server {
+	tb.Helper()
+	d := tooltest.Deps(tb)
 	d.Config.Exposure.Mode = mode
-	reg, err := tools.All(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(Options{Config: d.Config, Deps: d, Store: storeOf(d), Tools: reg, Log: zerolog.Nop(), Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return newServer(tb, d, allTools(tb, d)...)
 }
 
 func listNames(t *testing.T, c *client.Client) ([]string, string) {

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clawbridge/clawbridge/internal/bridge/bridgetest"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -51,22 +52,27 @@ func firstList(b *testing.B, bin string, env []string, args ...string) time.Dura
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
-	c := client.NewClient(transport.NewStdio(bin, env, args...))
-	if err := c.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
+	c := stdioSession(ctx, b, bin, env, args, mcp.LATEST_PROTOCOL_VERSION, "coldstart-bench")
 	defer c.Close()
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "coldstart-bench", Version: "1"}
-	if _, err := c.Initialize(ctx, req); err != nil {
-		b.Fatal(err)
-	}
 	res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
 	if err != nil || len(res.Tools) == 0 {
 		b.Fatalf("tools/list: %v (%d tools)", err, len(res.Tools))
 	}
 	return time.Since(start)
+}
+
+// stdioSession starts bin over stdio and initialises a session at version
+// as client name; the caller closes it.
+func stdioSession(ctx context.Context, b *testing.B, bin string, env, args []string, version, name string) *client.Client {
+	c := client.NewClient(transport.NewStdio(bin, env, args...))
+	if err := c.Start(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := bridgetest.Initialize(ctx, c, version, name); err != nil {
+		c.Close()
+		b.Fatal(err)
+	}
+	return c
 }
 
 func median(ds []time.Duration) float64 {

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -64,17 +62,8 @@ func cutPrefix(s, p string) (string, bool) {
 func callLoop(b *testing.B, bin string, env, args []string, name string, arguments func(i int) map[string]any) float64 {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	c := client.NewClient(transport.NewStdio(bin, env, args...))
-	if err := c.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
+	c := stdioSession(ctx, b, bin, env, args, mcp.ProtocolVersion20250618, "stdiocall-bench")
 	defer c.Close()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.ProtocolVersion20250618
-	init.Params.ClientInfo = mcp.Implementation{Name: "stdiocall-bench", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		b.Fatal(err)
-	}
 	i := 0
 	call := func() {
 		req := mcp.CallToolRequest{}

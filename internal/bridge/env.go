@@ -1,11 +1,11 @@
 package bridge
 
 import (
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/clawbridge/clawbridge/internal/config"
+	"github.com/clawbridge/clawbridge/internal/jail"
 )
 
 // baseEnv are the variables every stdio server gets from clawbridge's own
@@ -20,7 +20,7 @@ func serverEnv(s config.BridgeServer, getenv func(string) string) []string {
 	for _, n := range baseEnv {
 		vals[n] = getenv(n)
 	}
-	vals["PATH"] = absPath(vals["PATH"])
+	vals["PATH"] = jail.AbsPath(vals["PATH"])
 	for _, n := range s.PassEnv {
 		vals[n] = getenv(n)
 	}
@@ -35,19 +35,4 @@ func serverEnv(s config.BridgeServer, getenv func(string) string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// absPath keeps absolute PATH entries only, so a program name never
-// resolves in the working directory.
-func absPath(p string) string {
-	var keep []string
-	for _, d := range filepath.SplitList(p) {
-		if filepath.IsAbs(d) {
-			keep = append(keep, d)
-		}
-	}
-	if len(keep) == 0 {
-		return "/usr/local/bin:/usr/bin:/bin"
-	}
-	return strings.Join(keep, string(filepath.ListSeparator))
 }

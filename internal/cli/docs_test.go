@@ -130,11 +130,7 @@ func writeParamMD(b *strings.Builder, p tool.Param, indent string) {
 		head += ": " + oneLine(p.Description)
 	}
 	fmt.Fprintf(b, "%s- %s\n", indent, head)
-	fields := p.Properties
-	if p.Items != nil {
-		fields = p.Items.Properties
-	}
-	for _, q := range fields {
+	for _, q := range fieldsOf(p) {
 		writeParamMD(b, q, indent+"  ")
 	}
 }

@@ -136,11 +136,7 @@ func writeParam(w io.Writer, p tool.Param, indent string) {
 	for _, line := range wrap(p.Description, screenWidth-len(indent)-4) {
 		fmt.Fprintf(w, "%s    %s\n", indent, line)
 	}
-	fields := p.Properties
-	if p.Items != nil {
-		fields = p.Items.Properties
-	}
-	for _, q := range fields {
+	for _, q := range fieldsOf(p) {
 		writeParam(w, q, indent+"    ")
 	}
 }
@@ -171,6 +167,14 @@ func paramType(p tool.Param) string {
 		return "array of " + paramType(*p.Items)
 	}
 	return string(p.Type)
+}
+
+// fieldsOf is the fields of p's value: its own, or an array's items'.
+func fieldsOf(p tool.Param) []tool.Param {
+	if p.Items != nil {
+		return p.Items.Properties
+	}
+	return p.Properties
 }
 
 func enumOf(p tool.Param) []string {

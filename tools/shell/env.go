@@ -1,9 +1,9 @@
 package shell
 
 import (
-	"path/filepath"
 	"strings"
 
+	"github.com/clawbridge/clawbridge/internal/jail"
 	"github.com/clawbridge/clawbridge/internal/logging"
 )
 
@@ -11,9 +11,6 @@ import (
 // Everything else in the server's environment (API keys, tokens, the
 // CLAWBRIDGE_* settings) stays out of reach of the program and of `env`.
 var baseEnv = []string{"PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR"}
-
-// defaultPath is used when the server itself runs without a PATH.
-const defaultPath = "/usr/local/bin:/usr/bin:/bin"
 
 // ScrubbedEnv builds the environment of a command from getenv: the base
 // variables plus the configured pass-through names. A pass-through name
@@ -34,7 +31,7 @@ func ScrubbedEnv(passEnv []string, getenv func(string) string) []string {
 		seen[name] = true
 		env = append(env, name+"="+value)
 	}
-	add("PATH", cleanPath(getenv("PATH")))
+	add("PATH", jail.AbsPath(getenv("PATH")))
 	for _, name := range baseEnv[1:] {
 		add(name, getenv(name))
 	}
@@ -45,22 +42,6 @@ func ScrubbedEnv(passEnv []string, getenv func(string) string) []string {
 		add(name, getenv(name))
 	}
 	return env
-}
-
-// cleanPath keeps only absolute PATH entries: an empty or relative entry
-// would make a program name resolve to a file in the working directory,
-// which the model may have written.
-func cleanPath(p string) string {
-	var keep []string
-	for _, dir := range filepath.SplitList(p) {
-		if filepath.IsAbs(dir) {
-			keep = append(keep, dir)
-		}
-	}
-	if len(keep) == 0 {
-		return defaultPath
-	}
-	return strings.Join(keep, string(filepath.ListSeparator))
 }
 
 func envValue(env []string, name string) string {

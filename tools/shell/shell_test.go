@@ -301,20 +301,6 @@ func TestScrubbedEnv(t *testing.T) {
 	}
 }
 
-func TestCleanPath(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"/usr/bin:/bin", "/usr/bin:/bin"},
-		{".:/usr/bin::bin", "/usr/bin"},
-		{"", defaultPath},
-		{"./x:y", defaultPath},
-	}
-	for _, tc := range tests {
-		if got := cleanPath(tc.in); got != tc.want {
-			t.Errorf("cleanPath(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestDisabledParam_ShellCommandLine(t *testing.T) {
 	needPrograms(t, "sh", "tr")
 	tl, d := newTool(t)

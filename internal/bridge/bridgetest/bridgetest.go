@@ -1,7 +1,8 @@
 // Package bridgetest finds the real npm MCP servers that the bridge's tests
 // run and the real MCP clients the end-to-end tests drive (installed by
-// scripts/install-mcp-servers.sh into .cache/mcp-servers) and serves
-// server-everything over its HTTP transports for them.
+// scripts/install-mcp-servers.sh into .cache/mcp-servers), serves
+// server-everything over its HTTP transports for them, and lists and calls
+// tools through an mcp-go client as those tests and the server's do.
 package bridgetest
 
 import (
