@@ -77,3 +77,11 @@ func TestHasCJK(t *testing.T) {
 		}
 	}
 }
+
+func TestCommas(t *testing.T) {
+	for in, want := range map[string]string{"0": "0", "999": "999", "1000": "1,000", "-1234567.50": "-1,234,567.50", "123456": "123,456", "12.3456": "12.3456"} {
+		if got := Commas(in); got != want {
+			t.Errorf("Commas(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
