@@ -85,3 +85,11 @@ func TestCommas(t *testing.T) {
 		}
 	}
 }
+
+func TestHanShare(t *testing.T) {
+	for s, want := range map[string]float64{"": 0, "123 !?": 0, "plain": 0, "中文": 1, "ab中文": 0.5, "Ünï 中": 0.5} {
+		if got := HanShare(s); got != want {
+			t.Errorf("HanShare(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

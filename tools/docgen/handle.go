@@ -47,7 +47,7 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 	lang := a.StringOr("language", "auto")
 	if lang == "auto" {
 		lang = "en-US"
-		if cjkShare(opts.Title+sample) > 0.2 {
+		if wording.HanShare(opts.Title+sample) > 0.2 {
 			lang = "zh-CN"
 		}
 	}
@@ -159,22 +159,6 @@ func stats(blocks []docx.Block) map[string]int {
 		}
 	}
 	return st
-}
-
-func cjkShare(s string) float64 {
-	var cjk, letters int
-	for _, r := range s {
-		if r >= 0x4E00 && r <= 0x9FFF {
-			cjk++
-			letters++
-		} else if r > ' ' && r < 0x7F && (r|0x20 >= 'a' && r|0x20 <= 'z') {
-			letters++
-		}
-	}
-	if letters == 0 {
-		return 0
-	}
-	return float64(cjk) / float64(letters)
 }
 
 func hasTOC(blocks []docx.Block) bool {
