@@ -28,15 +28,7 @@ func run(t *testing.T, tl tool.Tool, args map[string]any) map[string]any {
 	if err != nil {
 		t.Fatalf("%v: %v", args, err)
 	}
-	raw, err := json.Marshal(res.Data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return tooltest.JSONMap(t, res.Data)
 }
 
 func TestFormat_GoInProcess(t *testing.T) {
@@ -502,9 +494,6 @@ func TestRegex_NonRE2PatternsExplained(t *testing.T) {
 // Every action is read-only, so the tool's annotations say so.
 func TestTool_ReadOnly(t *testing.T) {
 	tl, _ := setup(t)
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
 	for _, a := range tl.Actions {
 		if a.Level != tool.Read {
 			t.Errorf("%s is %s, want read", a.Name, a.Level)

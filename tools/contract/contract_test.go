@@ -13,14 +13,7 @@ import (
 
 func newTool(t *testing.T) (tool.Tool, *tool.Deps) {
 	d := tooltest.Deps(t)
-	tl, err := contract.New(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return tl, d
+	return tooltest.Build(t, contract.New, d), d
 }
 
 // full field sets per template, for rendering every clause.

@@ -45,9 +45,6 @@ func logoPNG(t testing.TB) []byte {
 
 func TestContract(t *testing.T) {
 	e := newEnv(t, false)
-	if err := e.tool.Validate(); err != nil {
-		t.Fatal(err)
-	}
 	res, err := e.tool.Handle(t.Context(), tool.NewCall("formats", nil))
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package dataproc
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -39,9 +38,6 @@ func newEnv(t testing.TB) *env {
 		}
 	}
 	tl := tooltest.Build(t, New, d)
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
 	return &env{t: t, d: d, tl: tl, root: root}
 }
 
@@ -52,7 +48,7 @@ func (e *env) call(args map[string]any) map[string]any {
 	if err != nil {
 		e.t.Fatalf("%v: %v", args["action"], err)
 	}
-	return roundTrip(e.t, res.Data)
+	return tooltest.JSONMap(e.t, res.Data)
 }
 
 // fail runs the tool and expects a tool error.
@@ -67,20 +63,6 @@ func (e *env) fail(args map[string]any) *tool.Error {
 		e.t.Fatalf("%v: not a tool error: %v", args, err)
 	}
 	return te
-}
-
-// roundTrip turns result data into plain JSON values, as the model sees it.
-func roundTrip(t testing.TB, v any) map[string]any {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 func rows(m map[string]any, key string) [][]any {

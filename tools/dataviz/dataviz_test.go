@@ -29,11 +29,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	d := tooltest.Deps(t)
-	tl := tooltest.Build(t, New, d)
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return &env{t: t, tl: tl, root: d.Sandbox.Root()}
+	return &env{t: t, tl: tooltest.Build(t, New, d), root: d.Sandbox.Root()}
 }
 
 func (e *env) run(args map[string]any) *tool.Result {

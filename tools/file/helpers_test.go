@@ -1,7 +1,6 @@
 package file
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,9 +34,6 @@ func newFixture(t *testing.T, cfgYAML string) *fixture {
 		d.Config.Tools["file"] = *n.Content[0]
 	}
 	tl := tooltest.Build(t, New, d)
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
 	return &fixture{t: t, tl: tl, d: d, root: d.Sandbox.Root()}
 }
 
@@ -48,7 +44,7 @@ func (f *fixture) ok(args map[string]any) map[string]any {
 	if err != nil {
 		f.t.Fatalf("%v: unexpected error: %v", args, err)
 	}
-	return asMap(f.t, r.Data)
+	return tooltest.JSONMap(f.t, r.Data)
 }
 
 // fail runs a call that must fail with a tool error of the given code.
@@ -84,19 +80,6 @@ func (f *fixture) content(rel string) string {
 		f.t.Fatal(err)
 	}
 	return string(b)
-}
-
-func asMap(t *testing.T, v any) map[string]any {
-	t.Helper()
-	raw, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 func list(m map[string]any, key string) []map[string]any {

@@ -30,14 +30,7 @@ func withBrowser(t *testing.T, d *tool.Deps) {
 
 func newTool(t *testing.T) (tool.Tool, *tool.Deps) {
 	d := tooltest.Deps(t)
-	tl, err := resume.New(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return tl, d
+	return tooltest.Build(t, resume.New, d), d
 }
 
 func copySample(t *testing.T, root string) {

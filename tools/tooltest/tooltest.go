@@ -176,11 +176,15 @@ func ToolError(t testing.TB, err error, code string) *tool.Error {
 	return te
 }
 
-// Build runs a tool constructor on d and fails the test when it refuses.
+// Build runs a tool constructor on d and fails the test when it refuses or
+// builds a declaration the registry would refuse (tool.Tool.Validate).
 func Build(tb testing.TB, newTool func(*tool.Deps) (tool.Tool, error), d *tool.Deps) tool.Tool {
 	tb.Helper()
 	tl, err := newTool(d)
 	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := tl.Validate(); err != nil {
 		tb.Fatal(err)
 	}
 	return tl
