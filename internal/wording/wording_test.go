@@ -93,3 +93,14 @@ func TestHanShare(t *testing.T) {
 		}
 	}
 }
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{-5: "-5 B", 0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB", 5 << 30: "5.0 GiB"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := Bytes(uint64(1) << 63); got != "8.0 EiB" {
+		t.Errorf("Bytes(1<<63) = %q", got)
+	}
+}
