@@ -25,13 +25,9 @@ type entry struct {
 
 // dirPath resolves a directory argument (default: the workspace root).
 func (ft *fileTool) dirPath(p string) (string, error) {
-	abs, err := ft.resolve("path", p)
+	abs, info, err := ft.existing(p)
 	if err != nil {
 		return "", err
-	}
-	info, err := os.Stat(abs)
-	if err != nil {
-		return "", statErr("path", p, err)
 	}
 	if !info.IsDir() {
 		return "", tool.Errorf(tool.CodeInvalid, "use action=stat or read for a file", "%s is not a directory", p).On("path")
