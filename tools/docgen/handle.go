@@ -63,18 +63,10 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 	}
 	st := stats(blocks)
 	summary := fmt.Sprintf("Wrote %s (%s, %s, %s)", g.d.Sandbox.Rel(out), wording.Count(st["headings"], "heading", "headings"), wording.Count(st["tables"], "table", "tables"), wording.Count(st["images"], "image", "images"))
-	if wantPDF {
-		summary += " and a PDF copy"
-	}
-	return &tool.Result{
-		Summary: summary + ".",
-		Data: map[string]any{
-			"path": g.d.Sandbox.Rel(out), "files": docout.Files(g.d.Sandbox, files),
-			"headings": st["headings"], "tables": st["tables"], "images": st["images"], "lists": st["lists"],
-			"page_breaks": st["page_breaks"], "toc": st["toc"] > 0, "language": lang,
-		},
-		Files: files,
-	}, nil
+	return docout.Result(g.d.Sandbox, out, files, wantPDF, summary, map[string]any{
+		"headings": st["headings"], "tables": st["tables"], "images": st["images"], "lists": st["lists"],
+		"page_breaks": st["page_breaks"], "toc": st["toc"] > 0, "language": lang,
+	}), nil
 }
 
 // content reads the document's blocks from blocks, or from Markdown in
