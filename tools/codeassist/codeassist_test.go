@@ -102,10 +102,7 @@ func TestFormat_ProjectSettingsApply(t *testing.T) {
 	tl, root := setup(t)
 	tooltest.WriteFile(t, filepath.Join(root, "proj", ".clang-format"), []byte("BasedOnStyle: LLVM\nIndentWidth: 8\nAllowShortFunctionsOnASingleLine: None\n"))
 	tooltest.WriteFile(t, filepath.Join(root, "proj", "a.c"), []byte("int f(){return 1;}\n"))
-	m := run(t, tl, map[string]any{"action": "format", "path": "proj/a.c"})
-	if want := "int f() {\n        return 1;\n}\n"; m["formatted"] != want {
-		t.Errorf("formatted = %q, want %q (the project's .clang-format)", m["formatted"], want)
-	}
+	formatsTo(t, tl, "proj/a.c", "int f() {\n        return 1;\n}\n") // the project's .clang-format
 }
 
 func TestFormat_UnknownLanguageIsAnError(t *testing.T) {
