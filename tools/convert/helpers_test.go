@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -78,6 +79,22 @@ func (e *env) run(args map[string]any) *tool.Result {
 		e.t.Fatalf("convert %v -> %v: %v", args["path"], args["to"], err)
 	}
 	return res
+}
+
+// output converts and returns the text of the file written.
+func (e *env) output(args map[string]any) string {
+	e.t.Helper()
+	return string(read(e.t, e.run(args).Files[0].Path))
+}
+
+// containsAll fails the test unless text holds every one of wants.
+func containsAll(t testing.TB, what, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, text)
+		}
+	}
 }
 
 func (e *env) fail(args map[string]any, code string) *tool.Error {
