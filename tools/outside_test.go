@@ -3,7 +3,6 @@ package tools_test
 import (
 	"testing"
 
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -65,10 +64,7 @@ func placeholder(p tool.Param) any {
 // each path parameter given a path outside the workspace answers with the
 // one error: permission_denied, naming that parameter.
 func TestOutsideWorkspace_EveryPathParameter(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allTools(t, tooltest.Deps(t))
 	for _, tl := range all {
 		for _, a := range tl.Actions {
 			for _, p := range a.Params {

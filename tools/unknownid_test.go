@@ -9,7 +9,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -60,10 +59,7 @@ func TestUnknownID_NotFoundNamingTheField(t *testing.T) {
 		}
 		d.Config.Tools[name] = *n.Content[0]
 	}
-	all, err := tools.All(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allTools(t, d)
 	seen := 0
 	for _, tl := range all {
 		for _, a := range tl.Actions {
