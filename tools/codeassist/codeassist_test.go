@@ -24,11 +24,7 @@ func setup(t testing.TB) (tool.Tool, string) {
 
 func run(t *testing.T, tl tool.Tool, args map[string]any) map[string]any {
 	t.Helper()
-	res, err := tooltest.Run(t, tl, args)
-	if err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
-	return tooltest.JSONMap(t, res.Data)
+	return tooltest.JSONMap(t, tooltest.OK(t, tl, args).Data)
 }
 
 func TestFormat_GoInProcess(t *testing.T) {

@@ -74,11 +74,7 @@ func (e *env) put(rel string, data []byte) string {
 func (e *env) run(args map[string]any) *tool.Result {
 	e.t.Helper()
 	args["action"] = "convert"
-	res, err := tooltest.Run(e.t, e.tool, args)
-	if err != nil {
-		e.t.Fatalf("convert %v -> %v: %v", args["path"], args["to"], err)
-	}
-	return res
+	return tooltest.OK(e.t, e.tool, args)
 }
 
 // output converts and returns the text of the file written.
@@ -100,11 +96,7 @@ func containsAll(t testing.TB, what, text string, wants ...string) {
 func (e *env) fail(args map[string]any, code string) *tool.Error {
 	e.t.Helper()
 	args["action"] = "convert"
-	_, err := tooltest.Run(e.t, e.tool, args)
-	te, ok := tool.AsError(err)
-	if !ok {
-		e.t.Fatalf("%v: expected tool error %s, got %v", args, code, err)
-	}
+	te := tooltest.Refused(e.t, e.tool, args)
 	if te.Code != code {
 		e.t.Fatalf("%v: code %s (%s), want %s", args, te.Code, te.Message, code)
 	}

@@ -44,25 +44,13 @@ func newEnv(t testing.TB) *env {
 // call runs the tool and fails the test on error.
 func (e *env) call(args map[string]any) map[string]any {
 	e.t.Helper()
-	res, err := tooltest.Run(e.t, e.tl, args)
-	if err != nil {
-		e.t.Fatalf("%v: %v", args["action"], err)
-	}
-	return tooltest.JSONMap(e.t, res.Data)
+	return tooltest.JSONMap(e.t, tooltest.OK(e.t, e.tl, args).Data)
 }
 
 // fail runs the tool and expects a tool error.
 func (e *env) fail(args map[string]any) *tool.Error {
 	e.t.Helper()
-	_, err := tooltest.Run(e.t, e.tl, args)
-	if err == nil {
-		e.t.Fatalf("%v: expected an error", args)
-	}
-	te, ok := tool.AsError(err)
-	if !ok {
-		e.t.Fatalf("%v: not a tool error: %v", args, err)
-	}
-	return te
+	return tooltest.Refused(e.t, e.tl, args)
 }
 
 func rows(m map[string]any, key string) [][]any {

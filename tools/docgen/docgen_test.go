@@ -12,7 +12,6 @@ import (
 
 	"github.com/clawbridge/clawbridge/internal/officetest"
 	"github.com/clawbridge/clawbridge/tools/docgen"
-	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
@@ -62,11 +61,7 @@ func TestErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := tooltest.Run(t, tl, c.args)
-			te, ok := tool.AsError(err)
-			if !ok {
-				t.Fatalf("want a tool error, got %v", err)
-			}
+			te := tooltest.Refused(t, tl, c.args)
 			if te.Field != c.field && te.Field != "" {
 				t.Errorf("field %q, want %q", te.Field, c.field)
 			}

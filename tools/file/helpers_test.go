@@ -40,24 +40,13 @@ func newFixture(t *testing.T, cfgYAML string) *fixture {
 // ok runs a call that must succeed and returns its data as a JSON map.
 func (f *fixture) ok(args map[string]any) map[string]any {
 	f.t.Helper()
-	r, err := tooltest.Run(f.t, f.tl, args)
-	if err != nil {
-		f.t.Fatalf("%v: unexpected error: %v", args, err)
-	}
-	return tooltest.JSONMap(f.t, r.Data)
+	return tooltest.JSONMap(f.t, tooltest.OK(f.t, f.tl, args).Data)
 }
 
 // fail runs a call that must fail with a tool error of the given code.
 func (f *fixture) fail(code string, args map[string]any) *tool.Error {
 	f.t.Helper()
-	r, err := tooltest.Run(f.t, f.tl, args)
-	if err == nil {
-		f.t.Fatalf("%v: expected a %s error, got success: %v", args, code, r.Summary)
-	}
-	te, ok := tool.AsError(err)
-	if !ok {
-		f.t.Fatalf("%v: expected a tool error, got %T %v", args, err, err)
-	}
+	te := tooltest.Refused(f.t, f.tl, args)
 	if code != "" && te.Code != code {
 		f.t.Fatalf("%v: code %s (%v), want %s", args, te.Code, te, code)
 	}

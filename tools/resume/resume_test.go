@@ -60,11 +60,7 @@ func TestErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := tooltest.Run(t, tl, c.args)
-			te, ok := tool.AsError(err)
-			if !ok {
-				t.Fatalf("want tool error, got %v", err)
-			}
+			te := tooltest.Refused(t, tl, c.args)
 			for _, m := range c.msg {
 				if !strings.Contains(te.Message, m) {
 					t.Errorf("%q lacks %q", te.Message, m)

@@ -31,11 +31,7 @@ func newTool(t *testing.T) (tool.Tool, *tool.Deps) {
 
 func runOK(t *testing.T, tl tool.Tool, args map[string]any) *output {
 	t.Helper()
-	res, err := tooltest.Run(t, tl, args)
-	if err != nil {
-		t.Fatalf("run %v: %v", args, err)
-	}
-	return res.Data.(*output)
+	return tooltest.OK(t, tl, args).Data.(*output)
 }
 
 func TestRunBasics(t *testing.T) {

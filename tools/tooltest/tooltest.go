@@ -68,6 +68,28 @@ func Run(tb testing.TB, tl tool.Tool, args map[string]any) (*tool.Result, error)
 	return tl.Handle(tb.(interface{ Context() context.Context }).Context(), c)
 }
 
+// OK is Run for a call that must succeed: an error fails the test.
+func OK(tb testing.TB, tl tool.Tool, args map[string]any) *tool.Result {
+	tb.Helper()
+	res, err := Run(tb, tl, args)
+	if err != nil {
+		tb.Fatalf("%v: %v", args, err)
+	}
+	return res
+}
+
+// Refused is Run for a call that must fail with a tool error, of any code:
+// success or another error fails the test.
+func Refused(tb testing.TB, tl tool.Tool, args map[string]any) *tool.Error {
+	tb.Helper()
+	_, err := Run(tb, tl, args)
+	te, ok := tool.AsError(err)
+	if !ok {
+		tb.Fatalf("%v: want a tool error, got %v", args, err)
+	}
+	return te
+}
+
 // RequirePrograms reports whether CLAWBRIDGE_REQUIRE_PROGRAMS=1 is set
 // (internal/testneed).
 func RequirePrograms() bool { return testneed.Require() }

@@ -47,11 +47,7 @@ func newTool(t *testing.T, withBrowser bool) tool.Tool {
 
 func fetchOK(t *testing.T, tl tool.Tool, args map[string]any) map[string]any {
 	t.Helper()
-	res, err := tooltest.Run(t, tl, args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Data.(map[string]any)
+	return tooltest.OK(t, tl, args).Data.(map[string]any)
 }
 
 func TestFetch(t *testing.T) {
