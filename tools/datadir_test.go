@@ -62,11 +62,7 @@ func TestDataDir_NoReadWalksIntoIt(t *testing.T) {
 				}
 				for _, dir := range []string{".", "project"} {
 					args := baseArgs(tl, a)
-					if p.Type == tool.Array {
-						args[p.Name] = []any{dir}
-					} else {
-						args[p.Name] = dir
-					}
+					setParam(args, p, dir)
 					res, err := tooltest.Run(t, tl, args)
 					calls++
 					out, _ := json.Marshal(res)
