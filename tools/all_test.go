@@ -12,7 +12,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/clawbridge/clawbridge/server"
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -21,10 +20,7 @@ var snake = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 
 // The contract every registered tool meets.
 func TestRegistryContract(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allTools(t, tooltest.Deps(t))
 	if len(all) == 0 {
 		t.Fatal("empty registry")
 	}
@@ -148,10 +144,7 @@ type snapshot struct {
 func TestToolSnapshots(t *testing.T) {
 	dir := filepath.Join("..", "fixtures", "toolsnaps")
 	update := os.Getenv("UPDATE_TOOLSNAPS") == "1"
-	all, err := tools.All(tooltest.Deps(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allTools(t, tooltest.Deps(t))
 	names := map[string]bool{}
 	for i := range all {
 		tl := &all[i]

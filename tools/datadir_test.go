@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -50,10 +49,7 @@ func depsWithDataDirInside(t *testing.T) *tool.Deps {
 // answers without a byte of the data dir: one rule for every walk.
 func TestDataDir_NoReadWalksIntoIt(t *testing.T) {
 	d := depsWithDataDirInside(t)
-	all, err := tools.All(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allTools(t, d)
 	calls := 0
 	for _, tl := range all {
 		for _, a := range tl.Actions {
@@ -66,11 +62,7 @@ func TestDataDir_NoReadWalksIntoIt(t *testing.T) {
 				}
 				for _, dir := range []string{".", "project"} {
 					args := baseArgs(tl, a)
-					if p.Type == tool.Array {
-						args[p.Name] = []any{dir}
-					} else {
-						args[p.Name] = dir
-					}
+					setParam(args, p, dir)
 					res, err := tooltest.Run(t, tl, args)
 					calls++
 					out, _ := json.Marshal(res)
@@ -94,10 +86,7 @@ func TestDataDir_NoReadWalksIntoIt(t *testing.T) {
 // (it would take the store with it).
 func TestDataDir_CopyAndMoveLeaveItAlone(t *testing.T) {
 	d := depsWithDataDirInside(t)
-	all, err := tools.All(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allTools(t, d)
 	var ft tool.Tool
 	for _, tl := range all {
 		if tl.Name == "file" {

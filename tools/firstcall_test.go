@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/clawbridge/clawbridge/server"
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -35,10 +34,7 @@ import (
 // invalid_argument there is a cross-field rule the schema cannot say ("give
 // amount or amount_cents"); not_found for made-up paths and ids is fine.
 func TestFirstCalls(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allTools(t, tooltest.Deps(t))
 	type tally struct{ calls, refused, handlerInvalid, ran int }
 	var minimal, full tally
 	var refusals []string

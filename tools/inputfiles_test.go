@@ -7,7 +7,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -20,14 +19,7 @@ import (
 // asked only about a missing one.
 func TestInputFiles_OneAnswerPerFailure(t *testing.T) {
 	d := tooltest.Deps(t)
-	all, err := tools.All(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	byName := map[string]tool.Tool{}
-	for _, tl := range all {
-		byName[tl.Name] = tl
-	}
+	byName := toolsByName(t, d)
 	root := d.Sandbox.Root()
 	if err := os.MkdirAll(filepath.Join(root, "adir"), 0o755); err != nil {
 		t.Fatal(err)

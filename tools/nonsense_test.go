@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/clawbridge/clawbridge/server"
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -19,10 +18,7 @@ import (
 // code; invalid_argument and not_found name the field they are about; no
 // call panics or fails with a plain error.
 func TestNonsenseArguments(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allTools(t, tooltest.Deps(t))
 	allowed := []string{"", tool.CodeInvalid, tool.CodeNotFound, tool.CodeDenied, tool.CodeExists, tool.CodeUnavailable}
 	runs := 0
 	for i := range all {

@@ -3,7 +3,6 @@ package tools_test
 import (
 	"testing"
 
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -65,41 +64,23 @@ func placeholder(p tool.Param) any {
 // each path parameter given a path outside the workspace answers with the
 // one error: permission_denied, naming that parameter.
 func TestOutsideWorkspace_EveryPathParameter(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tl := range all {
-		for _, a := range tl.Actions {
-			for _, p := range a.Params {
-				if !pathParams[p.Name] {
-					continue
-				}
-				name := tl.Name + "/" + a.Name + "/" + p.Name
-				t.Run(name, func(t *testing.T) {
-					args := baseArgs(tl, a)
-					outside := "/etc/clawbridge-outside.txt"
-					if p.Type == tool.Array {
-						args[p.Name] = []any{outside}
-					} else {
-						args[p.Name] = outside
-					}
-					_, err := tooltest.Run(t, tl, args)
-					te, ok := tool.AsError(err)
-					reached := ok && te.Code == tool.CodeDenied && te.Field == p.Name && te.Hint == tool.OutsideWorkspace(p.Name, "").Hint
-					if notReached[name] {
-						if reached {
-							t.Errorf("%s now reaches the path check: remove it from notReached", name)
-						}
-						return
-					}
-					if !reached {
-						t.Errorf("%v: got %v (code %v, field %v), want permission_denied on %s", args, err, code(te), field(te), p.Name)
-					}
-				})
+	isPath := func(p tool.Param) bool { return pathParams[p.Name] }
+	eachParam(t, allTools(t, tooltest.Deps(t)), isPath, func(t *testing.T, name string, tl tool.Tool, a tool.Action, p tool.Param) {
+		args := baseArgs(tl, a)
+		setParam(args, p, "/etc/clawbridge-outside.txt")
+		_, err := tooltest.Run(t, tl, args)
+		te, ok := tool.AsError(err)
+		reached := ok && te.Code == tool.CodeDenied && te.Field == p.Name && te.Hint == tool.OutsideWorkspace(p.Name, "").Hint
+		if notReached[name] {
+			if reached {
+				t.Errorf("%s now reaches the path check: remove it from notReached", name)
 			}
+			return
 		}
-	}
+		if !reached {
+			t.Errorf("%v: got %v (code %v, field %v), want permission_denied on %s", args, err, code(te), field(te), p.Name)
+		}
+	})
 }
 
 func code(e *tool.Error) string {

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -25,14 +24,7 @@ func TestPrograms_MissingIsOneError(t *testing.T) {
 	tooltest.WriteFile(t, filepath.Join(ws, "in.pdf"), pdf)
 	tooltest.WriteFile(t, filepath.Join(ws, "in.docx"), []byte("not read: the program is missing first"))
 	tooltest.WriteFile(t, filepath.Join(ws, "run.sh"), []byte("echo  hi\n"))
-	all, err := tools.All(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	byName := map[string]tool.Tool{}
-	for _, tl := range all {
-		byName[tl.Name] = tl
-	}
+	byName := toolsByName(t, d)
 	t.Setenv("PATH", t.TempDir()) // nothing on it
 	cases := []struct {
 		tool    string
@@ -70,10 +62,7 @@ func TestPrograms_MissingIsOneError(t *testing.T) {
 // one table (tool.Package) gives, which is also what a run through Deps
 // names when the program is missing: doctor and the tools cannot disagree.
 func TestPrograms_FromTheOneTable(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allTools(t, tooltest.Deps(t))
 	for _, tl := range all {
 		for prog, pkg := range tl.Programs {
 			if pkg == "" || pkg != tool.Package(prog) {

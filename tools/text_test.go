@@ -10,7 +10,6 @@ import (
 
 	"github.com/clawbridge/clawbridge/internal/wording"
 	"github.com/clawbridge/clawbridge/server"
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
@@ -29,10 +28,7 @@ const (
 // nested ones too) is within its limit and not broken (wording.Fault:
 // unbalanced brackets, a dangling "(", doubled spaces or punctuation).
 func TestPublishedText(t *testing.T) {
-	all, err := tools.All(tooltest.Deps(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allTools(t, tooltest.Deps(t))
 	published := server.PublishedMeta()
 	for i := range all {
 		published = append(published, server.Published(&all[i]))

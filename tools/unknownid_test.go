@@ -9,7 +9,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/clawbridge/clawbridge/tools"
 	"github.com/clawbridge/clawbridge/tools/tool"
 	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
@@ -60,43 +59,23 @@ func TestUnknownID_NotFoundNamingTheField(t *testing.T) {
 		}
 		d.Config.Tools[name] = *n.Content[0]
 	}
-	all, err := tools.All(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := 0
-	for _, tl := range all {
-		for _, a := range tl.Actions {
-			for _, p := range a.Params {
-				if !idParam(p) {
-					continue
-				}
-				name := tl.Name + "/" + a.Name + "/" + p.Name
-				t.Run(name, func(t *testing.T) {
-					args := baseArgs(tl, a)
-					for k, v := range valid[tl.Name+"/"+a.Name] {
-						args[k] = v
-					}
-					id, ok := wellFormed[tl.Name+"/"+p.Name]
-					if !ok {
-						id = unknownID
-					}
-					if p.Type == tool.Array {
-						args[p.Name] = []any{id}
-					} else {
-						args[p.Name] = id
-					}
-					_, err := tooltest.Run(t, tl, args)
-					te, ok := tool.AsError(err)
-					// One shape: "no <what> <the id>".
-					if !ok || te.Code != tool.CodeNotFound || te.Field != p.Name || !strings.HasPrefix(te.Message, "no ") || !strings.Contains(te.Message, fmt.Sprint(id)) {
-						t.Errorf("%v: got %v (code %v, field %v), want not_found on %s saying no … %v", args, err, code(te), field(te), p.Name, id)
-					}
-				})
-				seen++
-			}
+	seen := eachParam(t, allTools(t, d), idParam, func(t *testing.T, name string, tl tool.Tool, a tool.Action, p tool.Param) {
+		args := baseArgs(tl, a)
+		for k, v := range valid[tl.Name+"/"+a.Name] {
+			args[k] = v
 		}
-	}
+		id, ok := wellFormed[tl.Name+"/"+p.Name]
+		if !ok {
+			id = unknownID
+		}
+		setParam(args, p, id)
+		_, err := tooltest.Run(t, tl, args)
+		te, ok := tool.AsError(err)
+		// One shape: "no <what> <the id>".
+		if !ok || te.Code != tool.CodeNotFound || te.Field != p.Name || !strings.HasPrefix(te.Message, "no ") || !strings.Contains(te.Message, fmt.Sprint(id)) {
+			t.Errorf("%v: got %v (code %v, field %v), want not_found on %s saying no … %v", args, err, code(te), field(te), p.Name, id)
+		}
+	})
 	// The records tools, file's restore, literature and weather at least.
 	if seen < 20 {
 		t.Fatalf("only %d id parameters found", seen)

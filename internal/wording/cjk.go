@@ -30,3 +30,22 @@ func HasHan(s string) bool {
 	}
 	return false
 }
+
+// HanShare is the share of Chinese characters (the common CJK Unified
+// Ideographs) among the letters of s, Chinese and ASCII: 0 for English, 1
+// for Chinese, 0 where s has neither. It picks a document's language.
+func HanShare(s string) float64 {
+	var han, letters int
+	for _, r := range s {
+		if r >= 0x4E00 && r <= 0x9FFF {
+			han++
+			letters++
+		} else if r|0x20 >= 'a' && r|0x20 <= 'z' {
+			letters++
+		}
+	}
+	if letters == 0 {
+		return 0
+	}
+	return float64(han) / float64(letters)
+}

@@ -77,3 +77,30 @@ func TestHasCJK(t *testing.T) {
 		}
 	}
 }
+
+func TestCommas(t *testing.T) {
+	for in, want := range map[string]string{"0": "0", "999": "999", "1000": "1,000", "-1234567.50": "-1,234,567.50", "123456": "123,456", "12.3456": "12.3456"} {
+		if got := Commas(in); got != want {
+			t.Errorf("Commas(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestHanShare(t *testing.T) {
+	for s, want := range map[string]float64{"": 0, "123 !?": 0, "plain": 0, "中文": 1, "ab中文": 0.5, "Ünï 中": 0.5} {
+		if got := HanShare(s); got != want {
+			t.Errorf("HanShare(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{-5: "-5 B", 0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB", 5 << 30: "5.0 GiB"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := Bytes(uint64(1) << 63); got != "8.0 EiB" {
+		t.Errorf("Bytes(1<<63) = %q", got)
+	}
+}

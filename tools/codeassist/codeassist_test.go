@@ -24,19 +24,7 @@ func setup(t testing.TB) (tool.Tool, string) {
 
 func run(t *testing.T, tl tool.Tool, args map[string]any) map[string]any {
 	t.Helper()
-	res, err := tooltest.Run(t, tl, args)
-	if err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
-	raw, err := json.Marshal(res.Data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return tooltest.JSONMap(t, tooltest.OK(t, tl, args).Data)
 }
 
 func TestFormat_GoInProcess(t *testing.T) {
@@ -110,10 +98,7 @@ func TestFormat_ProjectSettingsApply(t *testing.T) {
 	tl, root := setup(t)
 	tooltest.WriteFile(t, filepath.Join(root, "proj", ".clang-format"), []byte("BasedOnStyle: LLVM\nIndentWidth: 8\nAllowShortFunctionsOnASingleLine: None\n"))
 	tooltest.WriteFile(t, filepath.Join(root, "proj", "a.c"), []byte("int f(){return 1;}\n"))
-	m := run(t, tl, map[string]any{"action": "format", "path": "proj/a.c"})
-	if want := "int f() {\n        return 1;\n}\n"; m["formatted"] != want {
-		t.Errorf("formatted = %q, want %q (the project's .clang-format)", m["formatted"], want)
-	}
+	formatsTo(t, tl, "proj/a.c", "int f() {\n        return 1;\n}\n") // the project's .clang-format
 }
 
 func TestFormat_UnknownLanguageIsAnError(t *testing.T) {
@@ -502,9 +487,6 @@ func TestRegex_NonRE2PatternsExplained(t *testing.T) {
 // Every action is read-only, so the tool's annotations say so.
 func TestTool_ReadOnly(t *testing.T) {
 	tl, _ := setup(t)
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
 	for _, a := range tl.Actions {
 		if a.Level != tool.Read {
 			t.Errorf("%s is %s, want read", a.Name, a.Level)

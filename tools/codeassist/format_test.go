@@ -83,6 +83,14 @@ func TestFormat_ConfigLinksOutsideNeverRead(t *testing.T) {
 	}
 }
 
+// formatsTo formats the workspace file at path and wants want.
+func formatsTo(t *testing.T, tl tool.Tool, path, want string) {
+	t.Helper()
+	if got := run(t, tl, map[string]any{"action": "format", "path": path})["formatted"]; got != want {
+		t.Errorf("%s formatted to %q, want %q", path, got, want)
+	}
+}
+
 // The project's own config files apply from any directory above the file
 // up to the workspace root, and black stops at the project root (.git) as
 // it does on its own.
@@ -92,38 +100,26 @@ func TestFormat_ConfigInsideApplies(t *testing.T) {
 		tooltest.NeedProgram(t, "clang-format")
 		tooltest.WriteFile(t, filepath.Join(root, "proj", ".clang-format"), []byte("BasedOnStyle: LLVM\nIndentWidth: 8\nAllowShortFunctionsOnASingleLine: None\n"))
 		tooltest.WriteFile(t, filepath.Join(root, "proj", "src", "lib", "a.c"), []byte("int f(){return 1;}\n"))
-		m := run(t, tl, map[string]any{"action": "format", "path": "proj/src/lib/a.c"})
-		if want := "int f() {\n        return 1;\n}\n"; m["formatted"] != want {
-			t.Errorf("formatted = %q, want %q", m["formatted"], want)
-		}
+		formatsTo(t, tl, "proj/src/lib/a.c", "int f() {\n        return 1;\n}\n")
 	})
 	t.Run("black", func(t *testing.T) {
 		tooltest.NeedProgram(t, "black")
 		tooltest.WriteFile(t, filepath.Join(root, "pyproject.toml"), []byte("[tool.black]\nline-length = 200\n"))
 		tooltest.WriteFile(t, filepath.Join(root, "app", "pyproject.toml"), []byte("[tool.black]\nline-length = 20\n"))
 		tooltest.WriteFile(t, filepath.Join(root, "app", "pkg", "m.py"), []byte("x = [1111, 2222, 3333, 4444]\n"))
-		m := run(t, tl, map[string]any{"action": "format", "path": "app/pkg/m.py"})
-		if want := "x = [\n    1111,\n    2222,\n    3333,\n    4444,\n]\n"; m["formatted"] != want {
-			t.Errorf("formatted = %q, want %q", m["formatted"], want)
-		}
+		formatsTo(t, tl, "app/pkg/m.py", "x = [\n    1111,\n    2222,\n    3333,\n    4444,\n]\n")
 		// A repository root without its own pyproject.toml ends the search.
 		if err := os.MkdirAll(filepath.Join(root, "app", "repo", ".git"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		tooltest.WriteFile(t, filepath.Join(root, "app", "repo", "m.py"), []byte("x = [1111, 2222, 3333, 4444]\n"))
-		m = run(t, tl, map[string]any{"action": "format", "path": "app/repo/m.py"})
-		if want := "x = [1111, 2222, 3333, 4444]\n"; m["formatted"] != want {
-			t.Errorf("behind .git: formatted = %q, want %q", m["formatted"], want)
-		}
+		formatsTo(t, tl, "app/repo/m.py", "x = [1111, 2222, 3333, 4444]\n")
 	})
 	t.Run("shfmt", func(t *testing.T) {
 		tooltest.NeedProgram(t, "shfmt")
 		tooltest.WriteFile(t, filepath.Join(root, ".editorconfig"), []byte("root = true\n[*.sh]\nindent_style = space\nindent_size = 3\n"))
 		tooltest.WriteFile(t, filepath.Join(root, "ops", "deploy.sh"), []byte("if true; then\necho hi\nfi\n"))
-		m := run(t, tl, map[string]any{"action": "format", "path": "ops/deploy.sh"})
-		if want := "if true; then\n   echo hi\nfi\n"; m["formatted"] != want {
-			t.Errorf("formatted = %q, want %q", m["formatted"], want)
-		}
+		formatsTo(t, tl, "ops/deploy.sh", "if true; then\n   echo hi\nfi\n")
 	})
 }
 

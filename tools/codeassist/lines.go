@@ -1,6 +1,7 @@
 package codeassist
 
 import (
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -69,14 +70,7 @@ func res(patterns ...string) []*regexp.Regexp {
 	return out
 }
 
-func analyzeLanguages() []string {
-	out := make([]string, 0, len(languages))
-	for l := range languages {
-		out = append(out, l)
-	}
-	slices.Sort(out)
-	return out
-}
+func analyzeLanguages() []string { return slices.Sorted(maps.Keys(languages)) }
 
 // languageOf names the language of a file from its extension, or "".
 func languageOf(path string) string {

@@ -13,14 +13,7 @@ import (
 
 func newTool(t *testing.T) (tool.Tool, *tool.Deps) {
 	d := tooltest.Deps(t)
-	tl, err := contract.New(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return tl, d
+	return tooltest.Build(t, contract.New, d), d
 }
 
 // full field sets per template, for rendering every clause.
@@ -137,11 +130,7 @@ func TestValidation(t *testing.T) {
 			for k, v := range c.args {
 				args[k] = v
 			}
-			_, err := tooltest.Run(t, tl, args)
-			te, ok := tool.AsError(err)
-			if !ok {
-				t.Fatalf("want tool error, got %v", err)
-			}
+			te := tooltest.Refused(t, tl, args)
 			for _, m := range c.msg {
 				if !strings.Contains(te.Message, m) {
 					t.Errorf("%q lacks %q", te.Message, m)

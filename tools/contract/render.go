@@ -357,31 +357,20 @@ func markdown(t *templateDef, f *filled, clauses []clauseOut) string {
 	for _, c := range clauses {
 		b.WriteString("## " + mdEsc(c.Title) + "\n\n" + mdEsc(c.Text) + "\n\n")
 	}
-	// Signature block.
-	if zh {
-		b.WriteString("## 签署\n\n| " + t.Parties.A.ZH + "（签章） | " + t.Parties.B.ZH + "（签章） |\n|---|---|\n")
-		b.WriteString("| " + mdEsc(f.text["party_a_name"]) + " | " + mdEsc(f.text["party_b_name"]) + " |\n")
-		b.WriteString("| 签字： | 签字： |\n")
-		d := "日期：____年__月__日"
-		if f.given["sign_date"] {
-			d = "日期：" + f.date("sign_date")
-		}
-		b.WriteString("| " + d + " | " + d + " |\n\n")
-		if p := f.text["sign_place"]; p != "" {
-			b.WriteString("签订地点：" + mdEsc(p) + "\n\n")
-		}
-	} else {
-		b.WriteString("## Signatures\n\n| " + t.Parties.A.EN + " | " + t.Parties.B.EN + " |\n|---|---|\n")
-		b.WriteString("| " + mdEsc(f.text["party_a_name"]) + " | " + mdEsc(f.text["party_b_name"]) + " |\n")
-		b.WriteString("| Signature: | Signature: |\n")
-		d := "Date: ____________"
-		if f.given["sign_date"] {
-			d = "Date: " + f.date("sign_date")
-		}
-		b.WriteString("| " + d + " | " + d + " |\n\n")
-		if p := f.text["sign_place"]; p != "" {
-			b.WriteString("Signed at: " + mdEsc(p) + "\n\n")
-		}
+	// Signature block: the parties side by side, a blank where no date is given.
+	in := func(zh, en string) string { return i18n{ZH: zh, EN: en}.in(f.lang) }
+	seal := in("（签章）", "")
+	b.WriteString("## " + in("签署", "Signatures") + "\n\n| " + t.Parties.A.in(f.lang) + seal + " | " + t.Parties.B.in(f.lang) + seal + " |\n|---|---|\n")
+	b.WriteString("| " + mdEsc(f.text["party_a_name"]) + " | " + mdEsc(f.text["party_b_name"]) + " |\n")
+	sign := in("签字：", "Signature:")
+	b.WriteString("| " + sign + " | " + sign + " |\n")
+	d := in("日期：____年__月__日", "Date: ____________")
+	if f.given["sign_date"] {
+		d = in("日期：", "Date: ") + f.date("sign_date")
+	}
+	b.WriteString("| " + d + " | " + d + " |\n\n")
+	if p := f.text["sign_place"]; p != "" {
+		b.WriteString(in("签订地点：", "Signed at: ") + mdEsc(p) + "\n\n")
 	}
 	b.WriteString("> " + notice(f.lang) + "\n")
 	return b.String()

@@ -39,12 +39,7 @@ type fieldDef struct {
 	Default  *i18n    `yaml:"default"`
 }
 
-func (f fieldDef) label(lang string) string {
-	if lang == "zh" {
-		return f.ZH
-	}
-	return f.EN
-}
+func (f fieldDef) label(lang string) string { return i18n{ZH: f.ZH, EN: f.EN}.in(lang) }
 
 type clauseDef struct {
 	ID    string `yaml:"id"`

@@ -22,12 +22,8 @@ func TestDocxToMD_NotesBoxesImages(t *testing.T) {
 	e.put("notes.docx", data)
 	res := e.run(map[string]any{"path": "notes.docx", "to": "md", "output": "notes.md"})
 	md := string(read(t, res.Files[0].Path))
-	for _, want := range []string{"# Notes and boxes", "Body text with a footnote[^1] and an endnote[^e1].",
-		"[^1]: The footnote text.", "[^e1]: The endnote text.", "Text inside the box.", "![red square](notes_media/image1.png)"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("docx->md lacks %q:\n%s", want, md)
-		}
-	}
+	containsAll(t, "docx->md", md, "# Notes and boxes", "Body text with a footnote[^1] and an endnote[^e1].",
+		"[^1]: The footnote text.", "[^e1]: The endnote text.", "Text inside the box.", "![red square](notes_media/image1.png)")
 	if n := strings.Count(md, "Text inside the box."); n != 1 {
 		t.Errorf("text box shown %d times:\n%s", n, md)
 	}
@@ -41,11 +37,7 @@ func TestDocxToMD_NotesBoxesImages(t *testing.T) {
 	// Plain text keeps the notes and the box too, and names the image.
 	res = e.run(map[string]any{"path": "notes.docx", "to": "txt", "output": "notes.txt"})
 	txt := string(read(t, res.Files[0].Path))
-	for _, want := range []string{"footnote[1]", "[1] The footnote text.", "[e1] The endnote text.", "Text inside the box.", "[image: red square]"} {
-		if !strings.Contains(txt, want) {
-			t.Errorf("docx->txt lacks %q:\n%s", want, txt)
-		}
-	}
+	containsAll(t, "docx->txt", txt, "footnote[1]", "[1] The footnote text.", "[e1] The endnote text.", "Text inside the box.", "[image: red square]")
 }
 
 // TestDocxToMD_CodeRoundTrip: inline code and a fenced block's language
@@ -57,9 +49,5 @@ func TestDocxToMD_CodeRoundTrip(t *testing.T) {
 	e.run(map[string]any{"path": "code.md", "to": "docx", "output": "code.docx"})
 	res := e.run(map[string]any{"path": "code.docx", "to": "md", "output": "back.md"})
 	md := string(read(t, res.Files[0].Path))
-	for _, want := range []string{"Run `go test ./...` and ``a`b`` now.", "```python\nprint(\"hi\")\n```", "```\nplain block\n```"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("md->docx->md lacks %q:\n%s", want, md)
-		}
-	}
+	containsAll(t, "md->docx->md", md, "Run `go test ./...` and ``a`b`` now.", "```python\nprint(\"hi\")\n```", "```\nplain block\n```")
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -73,21 +74,29 @@ func (e *env) put(rel string, data []byte) string {
 func (e *env) run(args map[string]any) *tool.Result {
 	e.t.Helper()
 	args["action"] = "convert"
-	res, err := tooltest.Run(e.t, e.tool, args)
-	if err != nil {
-		e.t.Fatalf("convert %v -> %v: %v", args["path"], args["to"], err)
+	return tooltest.OK(e.t, e.tool, args)
+}
+
+// output converts and returns the text of the file written.
+func (e *env) output(args map[string]any) string {
+	e.t.Helper()
+	return string(read(e.t, e.run(args).Files[0].Path))
+}
+
+// containsAll fails the test unless text holds every one of wants.
+func containsAll(t testing.TB, what, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, text)
+		}
 	}
-	return res
 }
 
 func (e *env) fail(args map[string]any, code string) *tool.Error {
 	e.t.Helper()
 	args["action"] = "convert"
-	_, err := tooltest.Run(e.t, e.tool, args)
-	te, ok := tool.AsError(err)
-	if !ok {
-		e.t.Fatalf("%v: expected tool error %s, got %v", args, code, err)
-	}
+	te := tooltest.Refused(e.t, e.tool, args)
 	if te.Code != code {
 		e.t.Fatalf("%v: code %s (%s), want %s", args, te.Code, te.Message, code)
 	}

@@ -52,7 +52,7 @@ func htmlTitle(src []byte) string {
 			return
 		}
 		if n.Type == html.ElementNode && (n.DataAtom == atom.Title || n.DataAtom == atom.H1) {
-			title = strings.TrimSpace(textOf(n))
+			title = strings.TrimSpace(htmlmd.Text(n))
 			return
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -61,21 +61,6 @@ func htmlTitle(src []byte) string {
 	}
 	walk(doc)
 	return title
-}
-
-func textOf(n *html.Node) string {
-	var b strings.Builder
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
-	return b.String()
 }
 
 var blockAtoms = map[atom.Atom]bool{

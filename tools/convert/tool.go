@@ -10,7 +10,9 @@ package convert
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -195,14 +197,8 @@ func (cv *converter) knownInputs() string {
 	return "format_converter converts " + strings.Join(parts, "; ") + ". For a file with another extension set 'from' to its format (" + strings.Join(keys(r), ", ") + ")"
 }
 
-func keys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+// keys are m's keys in order.
+func keys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // kindOf maps a path's extension to a source kind.
 func kindOf(path string) string { return extKind[strings.ToLower(filepath.Ext(path))] }

@@ -1,7 +1,6 @@
 package dataproc
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -39,48 +38,19 @@ func newEnv(t testing.TB) *env {
 		}
 	}
 	tl := tooltest.Build(t, New, d)
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
 	return &env{t: t, d: d, tl: tl, root: root}
 }
 
 // call runs the tool and fails the test on error.
 func (e *env) call(args map[string]any) map[string]any {
 	e.t.Helper()
-	res, err := tooltest.Run(e.t, e.tl, args)
-	if err != nil {
-		e.t.Fatalf("%v: %v", args["action"], err)
-	}
-	return roundTrip(e.t, res.Data)
+	return tooltest.JSONMap(e.t, tooltest.OK(e.t, e.tl, args).Data)
 }
 
 // fail runs the tool and expects a tool error.
 func (e *env) fail(args map[string]any) *tool.Error {
 	e.t.Helper()
-	_, err := tooltest.Run(e.t, e.tl, args)
-	if err == nil {
-		e.t.Fatalf("%v: expected an error", args)
-	}
-	te, ok := tool.AsError(err)
-	if !ok {
-		e.t.Fatalf("%v: not a tool error: %v", args, err)
-	}
-	return te
-}
-
-// roundTrip turns result data into plain JSON values, as the model sees it.
-func roundTrip(t testing.TB, v any) map[string]any {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return tooltest.Refused(e.t, e.tl, args)
 }
 
 func rows(m map[string]any, key string) [][]any {

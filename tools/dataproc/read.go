@@ -32,6 +32,21 @@ func (p *processor) sheets(_ context.Context, c *tool.Call) (*tool.Result, error
 	return &tool.Result{Summary: summary, Data: data}, nil
 }
 
+// openColumns opens the table spec names with the columns the `columns`
+// argument picks (all when it is not given), for the caller to close.
+func (p *processor) openColumns(c *tool.Call, spec string) (*table.Reader, []int, error) {
+	r, err := p.open(c, spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	idx, err := selectCols(r, c.Args.Strings("columns"))
+	if err != nil {
+		r.Close()
+		return nil, nil, err
+	}
+	return r, idx, nil
+}
+
 // selectCols maps the `columns` argument to reader column indexes.
 func selectCols(r *table.Reader, names []string) ([]int, error) {
 	if len(names) == 0 {
@@ -58,15 +73,11 @@ func selectCols(r *table.Reader, names []string) ([]int, error) {
 }
 
 func (p *processor) read(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	r, err := p.open(c, c.Args.String("path"))
+	r, idx, err := p.openColumns(c, c.Args.String("path"))
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	idx, err := selectCols(r, c.Args.Strings("columns"))
-	if err != nil {
-		return nil, err
-	}
 	offset, limit := c.Args.Int("offset", 0), c.Args.Int("limit", 50)
 	n := 0 // rows before this one
 	rows := [][]any{}
@@ -174,15 +185,11 @@ func readSummary(file string, offset, got, n int, more bool) string {
 func kindOf(c map[table.Kind]int) table.Kind { return table.DecideKind(c) }
 
 func (p *processor) describe(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	r, err := p.open(c, c.Args.String("path"))
+	r, idx, err := p.openColumns(c, c.Args.String("path"))
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	idx, err := selectCols(r, c.Args.Strings("columns"))
-	if err != nil {
-		return nil, err
-	}
 	d := table.NewDescriber(r)
 	n, err := eachRow(ctx, c, r, "rows read", func(cells []string, num int) error {
 		d.Add(cells, num)

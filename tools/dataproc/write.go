@@ -303,15 +303,11 @@ func (p *processor) exportQuery(ctx context.Context, c *tool.Call, q string, ins
 func (p *processor) exportFile(ctx context.Context, c *tool.Call, in string, out *tool.Outputs, format string) (tool.File, []string, int, error) {
 	var header []string
 	var n int
-	r, err := p.open(c, in)
+	r, idx, err := p.openColumns(c, in)
 	if err != nil {
 		return tool.File{}, nil, 0, err
 	}
 	defer r.Close()
-	idx, err := selectCols(r, c.Args.Strings("columns"))
-	if err != nil {
-		return tool.File{}, nil, 0, err
-	}
 	for _, i := range idx {
 		header = append(header, r.Header[i])
 	}

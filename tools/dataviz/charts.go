@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/clawbridge/clawbridge/internal/cjkfont"
+	"github.com/clawbridge/clawbridge/internal/wording"
 )
 
 // Series is one named data series. Values are NaN where missing; X is set
@@ -54,6 +55,17 @@ func lighten(c color.RGBA, f float64) color.RGBA {
 	return color.RGBA{m(c.R), m(c.G), m(c.B), 255}
 }
 
+// units are the abbreviations of the "thousands" and "wan" formats, the
+// largest first; a smaller number is written in full.
+var units = map[string][]struct {
+	size   float64
+	digits int
+	suffix string
+}{
+	"thousands": {{1e9, 1, "B"}, {1e6, 1, "M"}, {1e3, 1, "K"}},
+	"wan":       {{1e8, 2, "亿"}, {1e4, 2, "万"}},
+}
+
 // formatNum renders a number for labels.
 func formatNum(v float64, format string) string {
 	if math.IsNaN(v) {
@@ -63,32 +75,19 @@ func formatNum(v float64, format string) string {
 	case "percent":
 		return trimZeros(strconv.FormatFloat(v*100, 'f', 1, 64)) + "%"
 	case "integer":
-		return commas(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
-	case "thousands":
-		a := math.Abs(v)
-		switch {
-		case a >= 1e9:
-			return trimZeros(strconv.FormatFloat(v/1e9, 'f', 1, 64)) + "B"
-		case a >= 1e6:
-			return trimZeros(strconv.FormatFloat(v/1e6, 'f', 1, 64)) + "M"
-		case a >= 1e3:
-			return trimZeros(strconv.FormatFloat(v/1e3, 'f', 1, 64)) + "K"
-		}
-	case "wan":
-		a := math.Abs(v)
-		switch {
-		case a >= 1e8:
-			return trimZeros(strconv.FormatFloat(v/1e8, 'f', 2, 64)) + "亿"
-		case a >= 1e4:
-			return trimZeros(strconv.FormatFloat(v/1e4, 'f', 2, 64)) + "万"
-		}
+		return wording.Commas(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
 	}
 	a := math.Abs(v)
+	for _, u := range units[format] {
+		if a >= u.size {
+			return trimZeros(strconv.FormatFloat(v/u.size, 'f', u.digits, 64)) + u.suffix
+		}
+	}
 	switch {
 	case a >= 1e4 || v == math.Trunc(v):
-		return commas(strconv.FormatFloat(v, 'f', 0, 64))
+		return wording.Commas(strconv.FormatFloat(v, 'f', 0, 64))
 	case a >= 100:
-		return commas(trimZeros(strconv.FormatFloat(v, 'f', 1, 64)))
+		return wording.Commas(trimZeros(strconv.FormatFloat(v, 'f', 1, 64)))
 	}
 	return trimZeros(strconv.FormatFloat(v, 'f', 2, 64))
 }
@@ -98,27 +97,6 @@ func trimZeros(s string) string {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return s
-}
-
-func commas(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	ip, fp, _ := strings.Cut(s, ".")
-	var b []byte
-	for i := range ip {
-		if i > 0 && (len(ip)-i)%3 == 0 {
-			b = append(b, ',')
-		}
-		b = append(b, ip[i])
-	}
-	out := string(b)
-	if fp != "" {
-		out += "." + fp
-	}
-	if neg {
-		out = "-" + out
-	}
-	return out
 }
 
 // niceTicks returns about n round tick values covering [lo, hi].

@@ -29,20 +29,12 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	d := tooltest.Deps(t)
-	tl := tooltest.Build(t, New, d)
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return &env{t: t, tl: tl, root: d.Sandbox.Root()}
+	return &env{t: t, tl: tooltest.Build(t, New, d), root: d.Sandbox.Root()}
 }
 
 func (e *env) run(args map[string]any) *tool.Result {
 	e.t.Helper()
-	res, err := tooltest.Run(e.t, e.tl, args)
-	if err != nil {
-		e.t.Fatalf("%v: %v", args["type"], err)
-	}
-	return res
+	return tooltest.OK(e.t, e.tl, args)
 }
 
 // needCJKFont skips (or fails in CI) when no CJK font is installed.

@@ -18,13 +18,17 @@ import (
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
-// check admits the statement for a connection.
-func check(c *Connection, d sqlcheck.Dialect, q string, noExplain bool) (*sqlcheck.Statement, error) {
+// check admits the statement for a connection, in the connection's dialect.
+func check(c *Connection, q string, noExplain bool) (*sqlcheck.Statement, sqlcheck.Dialect, error) {
+	d, err := dialect(c)
+	if err != nil {
+		return nil, d, err
+	}
 	st, err := sqlcheck.Check(q, d, sqlcheck.Options{Sensitive: c.SensitiveTables, NoExplain: noExplain})
 	if err != nil {
-		return nil, tool.Invalid("sql", "query refused: "+err.Error(), "db_query runs one read-only SELECT/WITH/VALUES statement; describe lists the tables you can use")
+		return nil, d, tool.Invalid("sql", "query refused: "+err.Error(), "db_query runs one read-only SELECT/WITH/VALUES statement; describe lists the tables you can use")
 	}
-	return st, nil
+	return st, d, nil
 }
 
 // resultSet is what a query returns to the model.
@@ -166,16 +170,20 @@ func (q *dbq) dbError(err error, c *Connection) error {
 	return fmt.Errorf("%s", msg)
 }
 
-func (q *dbq) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, time.Duration(q.cfg.TimeoutSeconds)*time.Second)
+// begin opens a session on c under the statement timeout; end closes the
+// session and releases the timeout.
+func (q *dbq) begin(ctx context.Context, c *Connection) (_ context.Context, _ *session, end func(), _ error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(q.cfg.TimeoutSeconds)*time.Second)
+	s, err := q.open(ctx, c)
+	if err != nil {
+		cancel()
+		return nil, nil, nil, q.connError(err, c)
+	}
+	return ctx, s, func() { s.close(); cancel() }, nil
 }
 
 func (q *dbq) query(ctx context.Context, c *Connection, text string, limit int) (*tool.Result, error) {
-	d, err := dialect(c)
-	if err != nil {
-		return nil, err
-	}
-	st, err := check(c, d, text, false)
+	st, _, err := check(c, text, false)
 	if err != nil {
 		return nil, err
 	}
@@ -186,13 +194,11 @@ func (q *dbq) query(ctx context.Context, c *Connection, text string, limit int) 
 	if limit > 0 && limit < maxRows {
 		maxRows = limit
 	}
-	ctx, cancel := q.withTimeout(ctx)
-	defer cancel()
-	s, err := q.open(ctx, c)
+	ctx, s, end, err := q.begin(ctx, c)
 	if err != nil {
-		return nil, q.connError(err, c)
+		return nil, err
 	}
-	defer s.close()
+	defer end()
 	start := time.Now()
 	rs, err := q.fetch(ctx, s, c, st.SQL, maxRows)
 	if err != nil {
@@ -220,11 +226,7 @@ func (q *dbq) connError(err error, c *Connection) error {
 }
 
 func (q *dbq) explain(ctx context.Context, c *Connection, text string) (*tool.Result, error) {
-	d, err := dialect(c)
-	if err != nil {
-		return nil, err
-	}
-	st, err := check(c, d, text, true)
+	st, d, err := check(c, text, true)
 	if err != nil {
 		return nil, err
 	}
@@ -232,13 +234,11 @@ func (q *dbq) explain(ctx context.Context, c *Connection, text string) (*tool.Re
 	if d == sqlcheck.SQLite {
 		prefix = "EXPLAIN QUERY PLAN "
 	}
-	ctx, cancel := q.withTimeout(ctx)
-	defer cancel()
-	s, err := q.open(ctx, c)
+	ctx, s, end, err := q.begin(ctx, c)
 	if err != nil {
-		return nil, q.connError(err, c)
+		return nil, err
 	}
-	defer s.close()
+	defer end()
 	rs, err := q.fetch(ctx, s, c, prefix+st.SQL, 500)
 	if err != nil {
 		return nil, err
@@ -335,13 +335,11 @@ func quoteIdent(d sqlcheck.Dialect, s string) string {
 }
 
 func (q *dbq) describe(ctx context.Context, c *Connection, table string) (*tool.Result, error) {
-	ctx, cancel := q.withTimeout(ctx)
-	defer cancel()
-	s, err := q.open(ctx, c)
+	ctx, s, end, err := q.begin(ctx, c)
 	if err != nil {
-		return nil, q.connError(err, c)
+		return nil, err
 	}
-	defer s.close()
+	defer end()
 	list, err := q.tables(ctx, s, c)
 	if err != nil {
 		return nil, err

@@ -118,7 +118,7 @@ func TestDiaryBadInput_NamesFieldWritesNothing(t *testing.T) {
 			{map[string]any{"action": "list", "from": "2024-13"}, "from"},
 			{map[string]any{"action": "search", "query": "…！"}, "query"},
 		} {
-			tooltest.Refused(t, r.t, tc.args, tc.field)
+			tooltest.RefusedNaming(t, r.t, tc.args, tc.field)
 		}
 		if r.count(t, "diary_entries") != 1 || r.count(t, "diary_versions") != 0 {
 			t.Fatal("a refused call wrote")

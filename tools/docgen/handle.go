@@ -47,7 +47,7 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 	lang := a.StringOr("language", "auto")
 	if lang == "auto" {
 		lang = "en-US"
-		if cjkShare(opts.Title+sample) > 0.2 {
+		if wording.HanShare(opts.Title+sample) > 0.2 {
 			lang = "zh-CN"
 		}
 	}
@@ -63,18 +63,10 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 	}
 	st := stats(blocks)
 	summary := fmt.Sprintf("Wrote %s (%s, %s, %s)", g.d.Sandbox.Rel(out), wording.Count(st["headings"], "heading", "headings"), wording.Count(st["tables"], "table", "tables"), wording.Count(st["images"], "image", "images"))
-	if wantPDF {
-		summary += " and a PDF copy"
-	}
-	return &tool.Result{
-		Summary: summary + ".",
-		Data: map[string]any{
-			"path": g.d.Sandbox.Rel(out), "files": docout.Files(g.d.Sandbox, files),
-			"headings": st["headings"], "tables": st["tables"], "images": st["images"], "lists": st["lists"],
-			"page_breaks": st["page_breaks"], "toc": st["toc"] > 0, "language": lang,
-		},
-		Files: files,
-	}, nil
+	return docout.Result(g.d.Sandbox, out, files, wantPDF, summary, map[string]any{
+		"headings": st["headings"], "tables": st["tables"], "images": st["images"], "lists": st["lists"],
+		"page_breaks": st["page_breaks"], "toc": st["toc"] > 0, "language": lang,
+	}), nil
 }
 
 // content reads the document's blocks from blocks, or from Markdown in
@@ -159,22 +151,6 @@ func stats(blocks []docx.Block) map[string]int {
 		}
 	}
 	return st
-}
-
-func cjkShare(s string) float64 {
-	var cjk, letters int
-	for _, r := range s {
-		if r >= 0x4E00 && r <= 0x9FFF {
-			cjk++
-			letters++
-		} else if r > ' ' && r < 0x7F && (r|0x20 >= 'a' && r|0x20 <= 'z') {
-			letters++
-		}
-	}
-	if letters == 0 {
-		return 0
-	}
-	return float64(cjk) / float64(letters)
 }
 
 func hasTOC(blocks []docx.Block) bool {

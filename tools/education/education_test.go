@@ -176,7 +176,7 @@ func TestFlashcardsBadInput_NamesFieldWritesNothing(t *testing.T) {
 			{map[string]any{"action": "delete_card", "id": "nope"}, "id"},
 			{map[string]any{"action": "restore_card", "id": id}, "id"},
 		} {
-			tooltest.Refused(t, r.t, tc.args, tc.field)
+			tooltest.RefusedNaming(t, r.t, tc.args, tc.field)
 		}
 		if r.count(t, "edu_cards") != 1 || r.count(t, "edu_reviews") != 0 {
 			t.Fatal("a refused call wrote")
@@ -250,7 +250,7 @@ func TestMathQuizBadInput_NamesField(t *testing.T) {
 			{map[string]any{"action": "math_quiz", "grade": 2, "topic": "chemistry"}, "topic"},
 			{map[string]any{"action": "math_quiz", "grade": 2, "count": 1000}, "count"},
 		} {
-			tooltest.Refused(t, r.t, tc.args, tc.field)
+			tooltest.RefusedNaming(t, r.t, tc.args, tc.field)
 		}
 	})
 }

@@ -333,13 +333,9 @@ func (ft *fileTool) unzip(ctx context.Context, c *tool.Call) (*tool.Result, erro
 
 // openZip resolves and opens the archive at p.
 func (ft *fileTool) openZip(p string) (string, os.FileInfo, *zip.ReadCloser, error) {
-	src, err := ft.resolve("path", p)
+	src, info, err := ft.existing(p)
 	if err != nil {
 		return "", nil, nil, err
-	}
-	info, err := os.Stat(src)
-	if err != nil {
-		return "", nil, nil, statErr("path", p, err)
 	}
 	if !info.Mode().IsRegular() {
 		return "", nil, nil, tool.Errorf(tool.CodeInvalid, "", "%s is not a file", p)

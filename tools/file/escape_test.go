@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestPathEscapes: every action refuses paths that leave the workspace, by
@@ -50,7 +51,7 @@ func TestPathEscapes(t *testing.T) {
 			r, err := f.run(args)
 			if (p == "leak.txt" || p == "dangling") && args["action"] == "stat" && err == nil {
 				// stat on the link itself says it leads outside, nothing more.
-				if m := asMap(t, r.Data); m["target_outside_workspace"] != true || m["size"] != nil {
+				if m := tooltest.JSONMap(t, r.Data); m["target_outside_workspace"] != true || m["size"] != nil {
 					t.Errorf("stat leak.txt: %v", m)
 				}
 				continue

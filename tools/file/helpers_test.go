@@ -1,7 +1,6 @@
 package file
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,33 +34,19 @@ func newFixture(t *testing.T, cfgYAML string) *fixture {
 		d.Config.Tools["file"] = *n.Content[0]
 	}
 	tl := tooltest.Build(t, New, d)
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
 	return &fixture{t: t, tl: tl, d: d, root: d.Sandbox.Root()}
 }
 
 // ok runs a call that must succeed and returns its data as a JSON map.
 func (f *fixture) ok(args map[string]any) map[string]any {
 	f.t.Helper()
-	r, err := tooltest.Run(f.t, f.tl, args)
-	if err != nil {
-		f.t.Fatalf("%v: unexpected error: %v", args, err)
-	}
-	return asMap(f.t, r.Data)
+	return tooltest.JSONMap(f.t, tooltest.OK(f.t, f.tl, args).Data)
 }
 
 // fail runs a call that must fail with a tool error of the given code.
 func (f *fixture) fail(code string, args map[string]any) *tool.Error {
 	f.t.Helper()
-	r, err := tooltest.Run(f.t, f.tl, args)
-	if err == nil {
-		f.t.Fatalf("%v: expected a %s error, got success: %v", args, code, r.Summary)
-	}
-	te, ok := tool.AsError(err)
-	if !ok {
-		f.t.Fatalf("%v: expected a tool error, got %T %v", args, err, err)
-	}
+	te := tooltest.Refused(f.t, f.tl, args)
 	if code != "" && te.Code != code {
 		f.t.Fatalf("%v: code %s (%v), want %s", args, te.Code, te, code)
 	}
@@ -84,19 +69,6 @@ func (f *fixture) content(rel string) string {
 		f.t.Fatal(err)
 	}
 	return string(b)
-}
-
-func asMap(t *testing.T, v any) map[string]any {
-	t.Helper()
-	raw, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 func list(m map[string]any, key string) []map[string]any {

@@ -25,13 +25,9 @@ type entry struct {
 
 // dirPath resolves a directory argument (default: the workspace root).
 func (ft *fileTool) dirPath(p string) (string, error) {
-	abs, err := ft.resolve("path", p)
+	abs, info, err := ft.existing(p)
 	if err != nil {
 		return "", err
-	}
-	info, err := os.Stat(abs)
-	if err != nil {
-		return "", statErr("path", p, err)
 	}
 	if !info.IsDir() {
 		return "", tool.Errorf(tool.CodeInvalid, "use action=stat or read for a file", "%s is not a directory", p).On("path")
@@ -153,18 +149,8 @@ func (ft *fileTool) tree(ctx context.Context, c *tool.Call) (*tool.Result, error
 	}, nil
 }
 
-func humanSize(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
-}
+// humanSize is how file writes the sizes it reports.
+var humanSize = wording.Bytes[int64]
 
 // mimeOf guesses a MIME type from the extension, else from content.
 func mimeOf(abs string, head []byte) string {

@@ -117,51 +117,45 @@ func (ft *fileTool) clearDestination(ctx context.Context, dst string, overwrite 
 	return rec.ID, nil
 }
 
-func (ft *fileTool) move(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	src, _, err := ft.source(c.Args.String("path"), false)
-	if err != nil {
-		return nil, err
+// endpoints is where move and copy begin: the source (links followed for a
+// copy), the destination cleared for it with its parents made, and the data
+// both report: from, to and the trash id of what the destination held.
+func (ft *fileTool) endpoints(ctx context.Context, c *tool.Call, verb string, follow bool) (src string, info fs.FileInfo, dst string, data map[string]any, err error) {
+	if src, info, err = ft.source(c.Args.String("path"), follow); err != nil {
+		return "", nil, "", nil, err
 	}
-	dst, err := ft.destination(c.Args.String("output"), src)
-	if err != nil {
-		return nil, err
+	if dst, err = ft.destination(c.Args.String("output"), src); err != nil {
+		return "", nil, "", nil, err
 	}
-	replaced, err := ft.clearDestination(ctx, dst, c.Args.Bool("overwrite", false), "replaced by move")
+	replaced, err := ft.clearDestination(ctx, dst, c.Args.Bool("overwrite", false), "replaced by "+verb)
 	if err != nil {
-		return nil, err
+		return "", nil, "", nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return nil, fmt.Errorf("move: create parents: %w", err)
+		return "", nil, "", nil, fmt.Errorf("%s: create parents: %w", verb, err)
+	}
+	data = map[string]any{"from": ft.rel(src), "to": ft.rel(dst)}
+	if replaced != "" {
+		data["replaced_trash_id"] = replaced
+	}
+	return src, info, dst, data, nil
+}
+
+func (ft *fileTool) move(ctx context.Context, c *tool.Call) (*tool.Result, error) {
+	src, _, dst, data, err := ft.endpoints(ctx, c, "move", false)
+	if err != nil {
+		return nil, err
 	}
 	if err := trash.Move(ctx, ft.sb, src, dst); err != nil {
 		return nil, fmt.Errorf("move %s: %w", ft.rel(src), err)
-	}
-	data := map[string]any{"from": ft.rel(src), "to": ft.rel(dst)}
-	if replaced != "" {
-		data["replaced_trash_id"] = replaced
 	}
 	return &tool.Result{Summary: fmt.Sprintf("Moved %s to %s", ft.rel(src), ft.rel(dst)), Data: data}, nil
 }
 
 func (ft *fileTool) copy(ctx context.Context, c *tool.Call) (*tool.Result, error) {
-	src, info, err := ft.source(c.Args.String("path"), true)
+	src, info, dst, data, err := ft.endpoints(ctx, c, "copy", true)
 	if err != nil {
 		return nil, err
-	}
-	dst, err := ft.destination(c.Args.String("output"), src)
-	if err != nil {
-		return nil, err
-	}
-	replaced, err := ft.clearDestination(ctx, dst, c.Args.Bool("overwrite", false), "replaced by copy")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return nil, fmt.Errorf("copy: create parents: %w", err)
-	}
-	data := map[string]any{"from": ft.rel(src), "to": ft.rel(dst)}
-	if replaced != "" {
-		data["replaced_trash_id"] = replaced
 	}
 	if info.Mode().IsRegular() {
 		in, err := os.Open(src)
@@ -211,13 +205,9 @@ func (ft *fileTool) copy(ctx context.Context, c *tool.Call) (*tool.Result, error
 
 func (ft *fileTool) hash(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	p := c.Args.String("path")
-	abs, err := ft.resolve("path", p)
+	abs, info, err := ft.existing(p)
 	if err != nil {
 		return nil, err
-	}
-	info, err := os.Stat(abs)
-	if err != nil {
-		return nil, statErr("path", p, err)
 	}
 	if !info.Mode().IsRegular() {
 		return nil, tool.Errorf(tool.CodeInvalid, "hash works on one file; zip a directory first if you need one checksum for it", "%s is not a regular file", p)

@@ -23,6 +23,20 @@ func (ft *fileTool) resolve(field, p string) (string, error) {
 	return abs, nil
 }
 
+// existing resolves the path argument p and reads what it names, links
+// followed; a missing path is a not-found error on the field.
+func (ft *fileTool) existing(p string) (string, fs.FileInfo, error) {
+	abs, err := ft.resolve("path", p)
+	if err != nil {
+		return "", nil, err
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return "", nil, statErr("path", p, err)
+	}
+	return abs, info, nil
+}
+
 // resolveWrite is resolve for a path that will be created or changed: the
 // trash and the server's data dir are refused, symlinks resolved first.
 func (ft *fileTool) resolveWrite(field, p string) (string, error) {

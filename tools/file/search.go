@@ -237,13 +237,9 @@ const grepLineChars = 400
 
 func (ft *fileTool) grep(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	p := c.Args.String("path")
-	abs, err := ft.resolve("path", p)
+	abs, info, err := ft.existing(p)
 	if err != nil {
 		return nil, err
-	}
-	info, err := os.Stat(abs)
-	if err != nil {
-		return nil, statErr("path", p, err)
 	}
 	expr := c.Args.String("query")
 	if c.Args.Bool("ignore_case", false) {

@@ -6,6 +6,7 @@ package file
 
 import (
 	"errors"
+
 	"github.com/clawbridge/clawbridge/internal/config"
 	"github.com/clawbridge/clawbridge/internal/sandbox"
 	"github.com/clawbridge/clawbridge/tools/tool"

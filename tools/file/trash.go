@@ -6,10 +6,11 @@ package file
 import (
 	"context"
 	"fmt"
-	"github.com/clawbridge/clawbridge/internal/trash"
-	"github.com/clawbridge/clawbridge/tools/tool"
 	"os"
 	"path/filepath"
+
+	"github.com/clawbridge/clawbridge/internal/trash"
+	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
 func (ft *fileTool) delete(ctx context.Context, c *tool.Call) (*tool.Result, error) {

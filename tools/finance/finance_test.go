@@ -115,7 +115,7 @@ func TestFinanceBadInput_NamesFieldWritesNothing(t *testing.T) {
 				args[k] = v
 			}
 			delete(args, tc.drop)
-			tooltest.Refused(t, r.t, args, tc.field)
+			tooltest.RefusedNaming(t, r.t, args, tc.field)
 		}
 		for _, args := range []map[string]any{
 			{"action": "budget_set", "category": "food", "amount": "1.234"},

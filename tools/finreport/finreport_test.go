@@ -1,7 +1,6 @@
 package finreport
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,11 +32,7 @@ func newEnv(t *testing.T) *env {
 		}
 		os.WriteFile(filepath.Join(root, "books", n), b, 0o644)
 	}
-	tl := tooltest.Build(t, New, d)
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return &env{t: t, tl: tl, root: root}
+	return &env{t: t, tl: tooltest.Build(t, New, d), root: root}
 }
 
 func (e *env) run(args map[string]any) (map[string]any, *tool.Result, error) {
@@ -45,10 +40,7 @@ func (e *env) run(args map[string]any) (map[string]any, *tool.Result, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	b, _ := json.Marshal(res.Data)
-	var m map[string]any
-	json.Unmarshal(b, &m)
-	return m, res, nil
+	return tooltest.JSONMap(e.t, res.Data), res, nil
 }
 
 func get(m map[string]any, path string) any {

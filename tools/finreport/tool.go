@@ -15,6 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/clawbridge/clawbridge/internal/table"
+	"github.com/clawbridge/clawbridge/internal/wording"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
@@ -237,7 +238,7 @@ func summaryData(r *Report) map[string]any {
 
 func markdown(r *Report, company string, t func(string) string, balanced bool) string {
 	var b strings.Builder
-	money := func(d decimal.Decimal) string { return commas(d.StringFixed(2)) }
+	money := func(d decimal.Decimal) string { return wording.Commas(d.StringFixed(2)) }
 	title := strings.TrimSpace(company + " " + t("Income Statement"))
 	fmt.Fprintf(&b, "# %s\n\n%s: %s – %s\n\n", title, t("Period"), r.Start, r.End)
 	table := func(title string, rows [][2]string) {
@@ -284,26 +285,4 @@ func markdown(r *Report, company string, t func(string) string, balanced bool) s
 		fmt.Fprintf(&b, "\n⚠️ %s: %s\n", t("Check: actual change in cash - net change"), money(r.CashReconGap))
 	}
 	return b.String()
-}
-
-// commas adds thousands separators to a fixed-point number string.
-func commas(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	intPart, frac, _ := strings.Cut(s, ".")
-	var out []byte
-	for i := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, intPart[i])
-	}
-	res := string(out)
-	if frac != "" {
-		res += "." + frac
-	}
-	if neg {
-		res = "-" + res
-	}
-	return res
 }

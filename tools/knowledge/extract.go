@@ -99,7 +99,7 @@ func markdownSections(md string) []section {
 	}
 	cur := section{Heading: path()}
 	var text strings.Builder
-	offset, fence := utf8.RuneCountInString(md[:body]), ""
+	offset, fence := utf8.RuneCountInString(md[:body]), fences{}
 	cur.Start = offset
 	flush := func() {
 		if strings.TrimSpace(text.String()) != "" {
@@ -110,25 +110,16 @@ func markdownSections(md string) []section {
 	}
 	for _, line := range strings.SplitAfter(md[body:], "\n") {
 		trim := strings.TrimSpace(line)
-		switch {
-		case fence != "":
-			if strings.HasPrefix(trim, fence) {
-				fence = ""
+		if level, heading := atxHeading(trim); !fence.code(trim) && level > 0 && len(line)-len(strings.TrimLeft(line, " ")) < 4 {
+			flush()
+			if level <= len(stack) {
+				stack = stack[:level-1]
 			}
-		case strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~"):
-			fence = trim[:3]
-		default:
-			if level, heading := atxHeading(trim); level > 0 && len(line)-len(strings.TrimLeft(line, " ")) < 4 {
-				flush()
-				if level <= len(stack) {
-					stack = stack[:level-1]
-				}
-				for len(stack) < level-1 {
-					stack = append(stack, "")
-				}
-				stack = append(stack, heading)
-				cur = section{Heading: path(), Start: offset}
+			for len(stack) < level-1 {
+				stack = append(stack, "")
 			}
+			stack = append(stack, heading)
+			cur = section{Heading: path(), Start: offset}
 		}
 		text.WriteString(line)
 		offset += utf8.RuneCountInString(line)
@@ -148,16 +139,11 @@ var (
 // into the file.
 func stripJSX(mdx string) string {
 	var b strings.Builder
-	fence := ""
+	var fence fences
 	for _, line := range strings.SplitAfter(mdx, "\n") {
 		trim := strings.TrimSpace(line)
 		switch {
-		case fence != "":
-			if strings.HasPrefix(trim, fence) {
-				fence = ""
-			}
-		case strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~"):
-			fence = trim[:3]
+		case fence.code(trim):
 		case strings.HasPrefix(trim, "import ") || strings.HasPrefix(trim, "export "):
 			line = blank(line)
 		default:
@@ -171,6 +157,26 @@ func stripJSX(mdx string) string {
 		b.WriteString(line)
 	}
 	return b.String()
+}
+
+// fences follows fenced code blocks (``` or ~~~) through Markdown, line by
+// line: what is in them is code, not Markdown.
+type fences struct{ open string }
+
+// code reports whether the trimmed line opens, closes or is inside a
+// fenced block.
+func (f *fences) code(trim string) bool {
+	switch {
+	case f.open != "":
+		if strings.HasPrefix(trim, f.open) {
+			f.open = ""
+		}
+		return true
+	case strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~"):
+		f.open = trim[:3]
+		return true
+	}
+	return false
 }
 
 // blank replaces every rune of s but line ends with a space.

@@ -281,6 +281,21 @@ func (t *kbTool) ready(ctx context.Context, c *tool.Call, field, name string) (*
 	return nil, err
 }
 
+// readLocked is ready with the index read-locked, for the caller to unlock
+// (k.mu.RUnlock); an index removed in between is not found.
+func (t *kbTool) readLocked(ctx context.Context, c *tool.Call, field, name string) (*kbIndex, error) {
+	k, err := t.ready(ctx, c, field, name)
+	if err != nil {
+		return nil, err
+	}
+	k.mu.RLock()
+	if k.idx == nil {
+		k.mu.RUnlock()
+		return nil, tool.Errorf(tool.CodeNotFound, "list_indexes names the indexes", "index %q was removed", name)
+	}
+	return k, nil
+}
+
 func (t *kbTool) search(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	q := strings.TrimSpace(c.Args.String("query"))
 	if q == "" {
@@ -295,15 +310,11 @@ func (t *kbTool) search(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	}
 	var ks []*kbIndex
 	for _, n := range names {
-		k, err := t.ready(ctx, c, "indexes", n)
+		k, err := t.readLocked(ctx, c, "indexes", n)
 		if err != nil {
 			return nil, err
 		}
-		k.mu.RLock()
 		defer k.mu.RUnlock()
-		if k.idx == nil {
-			return nil, tool.Errorf(tool.CodeNotFound, "list_indexes names the indexes", "index %q was removed", n)
-		}
 		ks = append(ks, k)
 	}
 	glob := c.Args.String("glob")
@@ -332,15 +343,11 @@ func (t *kbTool) get(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	if err != nil {
 		return nil, tool.PathError("path", p, err)
 	}
-	k, err := t.ready(ctx, c, "index", name)
+	k, err := t.readLocked(ctx, c, "index", name)
 	if err != nil {
 		return nil, err
 	}
-	k.mu.RLock()
 	defer k.mu.RUnlock()
-	if k.idx == nil {
-		return nil, tool.Errorf(tool.CodeNotFound, "list_indexes names the indexes", "index %q was removed", name)
-	}
 	abs := want
 	if _, ok := k.man.Files[abs]; !ok {
 		return nil, tool.Errorf(tool.CodeNotFound, "use the path of a search hit", "index %q has no file %q", name, p)

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -54,12 +55,7 @@ var platforms = map[string]*platform{
 }
 
 func kindList() string {
-	ks := make([]string, 0, len(platforms))
-	for k := range platforms {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return strings.Join(ks, ", ")
+	return strings.Join(slices.Sorted(maps.Keys(platforms)), ", ")
 }
 
 // platformError is a service's refusal in its own words.

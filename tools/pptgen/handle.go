@@ -83,17 +83,9 @@ func (g *generator) handle(ctx context.Context, c *tool.Call) (*tool.Result, err
 		}
 	}
 	summary := fmt.Sprintf("Wrote %s with %s", g.d.Sandbox.Rel(out), wording.Count(len(slides), "slide", "slides"))
-	if wantPDF {
-		summary += " and a PDF copy"
-	}
-	return &tool.Result{
-		Summary: summary + ".",
-		Data: map[string]any{
-			"path": g.d.Sandbox.Rel(out), "files": docout.Files(g.d.Sandbox, files),
-			"slides": len(slides), "kinds": kinds, "slides_with_notes": notes, "aspect": a.StringOr("aspect", "16:9"),
-		},
-		Files: files,
-	}, nil
+	return docout.Result(g.d.Sandbox, out, files, wantPDF, summary, map[string]any{
+		"slides": len(slides), "kinds": kinds, "slides_with_notes": notes, "aspect": a.StringOr("aspect", "16:9"),
+	}), nil
 }
 
 // slides reads the deck from slides, or from the Markdown outline in text

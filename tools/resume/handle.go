@@ -11,6 +11,7 @@ import (
 
 	"github.com/clawbridge/clawbridge/internal/docout"
 	"github.com/clawbridge/clawbridge/internal/office"
+	"github.com/clawbridge/clawbridge/internal/wording"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
@@ -40,7 +41,7 @@ func (b *builder) handle(ctx context.Context, c *tool.Call) (*tool.Result, error
 	lang := a.String("language")
 	if lang == "" {
 		lang = "en"
-		if cjkShare(stringValues(doc)) > 0.3 {
+		if wording.HanShare(stringValues(doc)) > 0.3 {
 			lang = "zh"
 		}
 	}
@@ -223,22 +224,6 @@ func normalize(v any) any {
 		return f
 	}
 	return v
-}
-
-func cjkShare(s string) float64 {
-	var cjk, letters int
-	for _, r := range s {
-		if r >= 0x4E00 && r <= 0x9FFF {
-			cjk++
-			letters++
-		} else if r|0x20 >= 'a' && r|0x20 <= 'z' {
-			letters++
-		}
-	}
-	if letters == 0 {
-		return 0
-	}
-	return float64(cjk) / float64(letters)
 }
 
 // stringValues joins the string values of a JSON document (not its keys).

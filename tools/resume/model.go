@@ -124,47 +124,48 @@ type Reference struct {
 // Simple is the short form for users without a JSON Resume: flat contact
 // fields and plain lists, mapped onto JSON Resume.
 type Simple struct {
-	Name       string `json:"name"`
-	Title      string `json:"title"`
-	Email      string `json:"email"`
-	Phone      string `json:"phone"`
-	Website    string `json:"website"`
-	Location   string `json:"location"`
-	Summary    string `json:"summary"`
-	Experience []struct {
-		Company    string   `json:"company"`
-		Position   string   `json:"position"`
-		Start      string   `json:"start"`
-		End        string   `json:"end"`
-		Summary    string   `json:"summary"`
-		Highlights []string `json:"highlights"`
-	} `json:"experience"`
-	Education []struct {
-		School string `json:"school"`
-		Degree string `json:"degree"`
-		Field  string `json:"field"`
-		Start  string `json:"start"`
-		End    string `json:"end"`
-	} `json:"education"`
-	Skills    []string `json:"skills"`
-	Languages []string `json:"languages"`
-	Projects  []struct {
-		Name        string   `json:"name"`
-		Description string   `json:"description"`
-		Highlights  []string `json:"highlights"`
-	} `json:"projects"`
-	Certificates []string `json:"certificates"`
+	Name         string          `json:"name"`
+	Title        string          `json:"title"`
+	Email        string          `json:"email"`
+	Phone        string          `json:"phone"`
+	Website      string          `json:"website"`
+	Location     string          `json:"location"`
+	Summary      string          `json:"summary"`
+	Experience   []SimpleJob     `json:"experience"`
+	Education    []SimpleSchool  `json:"education"`
+	Skills       []string        `json:"skills"`
+	Languages    []string        `json:"languages"`
+	Projects     []SimpleProject `json:"projects"`
+	Certificates []string        `json:"certificates"`
+}
+
+type SimpleJob struct {
+	Company    string   `json:"company"`
+	Position   string   `json:"position"`
+	Start      string   `json:"start"`
+	End        string   `json:"end"`
+	Summary    string   `json:"summary"`
+	Highlights []string `json:"highlights"`
+}
+
+type SimpleSchool struct {
+	School string `json:"school"`
+	Degree string `json:"degree"`
+	Field  string `json:"field"`
+	Start  string `json:"start"`
+	End    string `json:"end"`
+}
+
+type SimpleProject struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Highlights  []string `json:"highlights"`
 }
 
 // ToJSONResume maps the simple form onto a JSON Resume document (as a
 // generic value, so it goes through the same schema validation).
 func (s Simple) ToJSONResume() map[string]any {
 	basics := map[string]any{"name": s.Name}
-	set := func(m map[string]any, k, v string) {
-		if v = strings.TrimSpace(v); v != "" {
-			m[k] = v
-		}
-	}
 	set(basics, "label", s.Title)
 	set(basics, "email", s.Email)
 	set(basics, "phone", s.Phone)
@@ -174,8 +175,7 @@ func (s Simple) ToJSONResume() map[string]any {
 		basics["location"] = map[string]any{"city": s.Location}
 	}
 	out := map[string]any{"basics": basics}
-	var work []any
-	for _, e := range s.Experience {
+	setList(out, "work", s.Experience, func(e SimpleJob) map[string]any {
 		w := map[string]any{}
 		set(w, "name", e.Company)
 		set(w, "position", e.Position)
@@ -185,55 +185,51 @@ func (s Simple) ToJSONResume() map[string]any {
 		if len(e.Highlights) > 0 {
 			w["highlights"] = toAny(e.Highlights)
 		}
-		work = append(work, w)
-	}
-	if work != nil {
-		out["work"] = work
-	}
-	var edu []any
-	for _, e := range s.Education {
+		return w
+	})
+	setList(out, "education", s.Education, func(e SimpleSchool) map[string]any {
 		m := map[string]any{}
 		set(m, "institution", e.School)
 		set(m, "studyType", e.Degree)
 		set(m, "area", e.Field)
 		set(m, "startDate", e.Start)
 		set(m, "endDate", e.End)
-		edu = append(edu, m)
-	}
-	if edu != nil {
-		out["education"] = edu
-	}
+		return m
+	})
 	if len(s.Skills) > 0 {
 		out["skills"] = []any{map[string]any{"keywords": toAny(s.Skills)}}
 	}
-	var langs []any
-	for _, l := range s.Languages {
-		langs = append(langs, map[string]any{"language": l})
-	}
-	if langs != nil {
-		out["languages"] = langs
-	}
-	var projects []any
-	for _, p := range s.Projects {
+	setList(out, "languages", s.Languages, func(l string) map[string]any { return map[string]any{"language": l} })
+	setList(out, "projects", s.Projects, func(p SimpleProject) map[string]any {
 		m := map[string]any{}
 		set(m, "name", p.Name)
 		set(m, "description", p.Description)
 		if len(p.Highlights) > 0 {
 			m["highlights"] = toAny(p.Highlights)
 		}
-		projects = append(projects, m)
-	}
-	if projects != nil {
-		out["projects"] = projects
-	}
-	var certs []any
-	for _, c := range s.Certificates {
-		certs = append(certs, map[string]any{"name": c})
-	}
-	if certs != nil {
-		out["certificates"] = certs
-	}
+		return m
+	})
+	setList(out, "certificates", s.Certificates, func(c string) map[string]any { return map[string]any{"name": c} })
 	return out
+}
+
+// set puts v, trimmed, under k; an empty v is left out.
+func set(m map[string]any, k, v string) {
+	if v = strings.TrimSpace(v); v != "" {
+		m[k] = v
+	}
+}
+
+// setList puts one element per item under k; no items, no key.
+func setList[T any](m map[string]any, k string, items []T, element func(T) map[string]any) {
+	if len(items) == 0 {
+		return
+	}
+	list := make([]any, len(items))
+	for i, it := range items {
+		list[i] = element(it)
+	}
+	m[k] = list
 }
 
 func toAny(ss []string) []any {

@@ -30,14 +30,7 @@ func withBrowser(t *testing.T, d *tool.Deps) {
 
 func newTool(t *testing.T) (tool.Tool, *tool.Deps) {
 	d := tooltest.Deps(t)
-	tl, err := resume.New(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return tl, d
+	return tooltest.Build(t, resume.New, d), d
 }
 
 func copySample(t *testing.T, root string) {
@@ -67,11 +60,7 @@ func TestErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := tooltest.Run(t, tl, c.args)
-			te, ok := tool.AsError(err)
-			if !ok {
-				t.Fatalf("want tool error, got %v", err)
-			}
+			te := tooltest.Refused(t, tl, c.args)
 			for _, m := range c.msg {
 				if !strings.Contains(te.Message, m) {
 					t.Errorf("%q lacks %q", te.Message, m)

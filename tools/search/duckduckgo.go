@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/clawbridge/clawbridge/internal/htmlmd"
 	"github.com/clawbridge/clawbridge/internal/toolerr"
 	"github.com/clawbridge/clawbridge/internal/webapi"
 )
@@ -145,19 +146,9 @@ func attr(n *html.Node, key string) string {
 	return ""
 }
 
+// text is what n says, its white space folded.
 func text(n *html.Node) string {
-	var b strings.Builder
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
-	return strings.Join(strings.Fields(b.String()), " ")
+	return strings.Join(strings.Fields(htmlmd.Text(n)), " ")
 }
 
 // stripTags turns an HTML fragment (Brave's <strong> highlights) into text.

@@ -59,10 +59,7 @@ func build(t *testing.T, section string) tool.Tool {
 	t.Helper()
 	d := tooltest.Deps(t, "127.0.0.1")
 	tooltest.ConfigSection(t, d, "search", "min_interval: 0s\n"+section)
-	tl, err := New(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl := tooltest.Build(t, New, d)
 	if p := d.Config.SectionProblems(); len(p) != 0 {
 		t.Fatal(p)
 	}

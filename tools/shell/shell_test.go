@@ -26,20 +26,12 @@ func needPrograms(t *testing.T, names ...string) {
 func newTool(t *testing.T) (tool.Tool, *tool.Deps) {
 	t.Helper()
 	d := tooltest.Deps(t)
-	tl := tooltest.Build(t, New, d)
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return tl, d
+	return tooltest.Build(t, New, d), d
 }
 
 func runOK(t *testing.T, tl tool.Tool, args map[string]any) *output {
 	t.Helper()
-	res, err := tooltest.Run(t, tl, args)
-	if err != nil {
-		t.Fatalf("run %v: %v", args, err)
-	}
-	return res.Data.(*output)
+	return tooltest.OK(t, tl, args).Data.(*output)
 }
 
 func TestRunBasics(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/shirou/gopsutil/v4/load"
 	"github.com/shirou/gopsutil/v4/mem"
 
+	"github.com/clawbridge/clawbridge/internal/wording"
 	"github.com/clawbridge/clawbridge/tools/tool"
 )
 
@@ -153,7 +154,7 @@ func (s *sys) info(ctx context.Context, _ *tool.Call) (*tool.Result, error) {
 	if out.Host != nil && out.Memory != nil {
 		summary = fmt.Sprintf("%s: %s %s, %d CPUs at %.0f%%, memory %s of %s used, up %s",
 			out.Host.Hostname, out.Host.Platform, out.Host.PlatformVersion, ci.LogicalCores, ci.UsagePercent,
-			humanBytes(out.Memory.UsedBytes), humanBytes(out.Memory.TotalBytes), out.Host.Uptime)
+			wording.Bytes(out.Memory.UsedBytes), wording.Bytes(out.Memory.TotalBytes), out.Host.Uptime)
 	}
 	return &tool.Result{Summary: summary, Data: out}, nil
 }
@@ -199,16 +200,3 @@ func (s *sys) disks(ctx context.Context) ([]diskInfo, error) {
 
 func round1(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
 func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
-
-func humanBytes(n uint64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := uint64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
-}

@@ -99,7 +99,7 @@ func (s *sys) processes(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	summary := fmt.Sprintf("Top %d of %s by %s", len(out.Processes), wording.Count(out.TotalProcesses, "process", "processes"), sortBy)
 	if len(out.Processes) > 0 {
 		top := out.Processes[0]
-		summary += fmt.Sprintf("; first: %s (pid %d, %.1f%% CPU, %s)", top.Name, top.PID, top.CPUPercent, humanBytes(top.RSSBytes))
+		summary += fmt.Sprintf("; first: %s (pid %d, %.1f%% CPU, %s)", top.Name, top.PID, top.CPUPercent, wording.Bytes(top.RSSBytes))
 	}
 	return &tool.Result{Summary: summary, Data: out}, nil
 }

@@ -68,16 +68,33 @@ func Run(tb testing.TB, tl tool.Tool, args map[string]any) (*tool.Result, error)
 	return tl.Handle(tb.(interface{ Context() context.Context }).Context(), c)
 }
 
-// MustRun is Run that fails the test on an error; it returns the result's
-// data as a map (nil when it is none).
-func MustRun(tb testing.TB, tl tool.Tool, args map[string]any) map[string]any {
+// OK is Run for a call that must succeed: an error fails the test.
+func OK(tb testing.TB, tl tool.Tool, args map[string]any) *tool.Result {
 	tb.Helper()
 	res, err := Run(tb, tl, args)
 	if err != nil {
 		tb.Fatalf("%v: %v", args, err)
 	}
-	m, _ := res.Data.(map[string]any)
+	return res
+}
+
+// MustRun is OK returning the result's data as a map (nil when it is none).
+func MustRun(tb testing.TB, tl tool.Tool, args map[string]any) map[string]any {
+	tb.Helper()
+	m, _ := OK(tb, tl, args).Data.(map[string]any)
 	return m
+}
+
+// Refused is Run for a call that must fail with a tool error, of any code:
+// success or another error fails the test.
+func Refused(tb testing.TB, tl tool.Tool, args map[string]any) *tool.Error {
+	tb.Helper()
+	_, err := Run(tb, tl, args)
+	te, ok := tool.AsError(err)
+	if !ok {
+		tb.Fatalf("%v: want a tool error, got %v", args, err)
+	}
+	return te
 }
 
 // RequirePrograms reports whether CLAWBRIDGE_REQUIRE_PROGRAMS=1 is set
@@ -188,9 +205,9 @@ func ToolError(t testing.TB, err error, code string) *tool.Error {
 	return te
 }
 
-// Refused fails the test (and goes on) unless tl refuses args with a tool
-// error that names want in its field or message.
-func Refused(t testing.TB, tl tool.Tool, args map[string]any, want string) {
+// RefusedNaming fails the test (and goes on) unless tl refuses args with a
+// tool error that names want in its field or message.
+func RefusedNaming(t testing.TB, tl tool.Tool, args map[string]any, want string) {
 	t.Helper()
 	_, err := Run(t, tl, args)
 	if err == nil {
@@ -202,11 +219,15 @@ func Refused(t testing.TB, tl tool.Tool, args map[string]any, want string) {
 	}
 }
 
-// Build runs a tool constructor on d and fails the test when it refuses.
+// Build runs a tool constructor on d and fails the test when it refuses or
+// builds a declaration the registry would refuse (tool.Tool.Validate).
 func Build(tb testing.TB, newTool func(*tool.Deps) (tool.Tool, error), d *tool.Deps) tool.Tool {
 	tb.Helper()
 	tl, err := newTool(d)
 	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := tl.Validate(); err != nil {
 		tb.Fatal(err)
 	}
 	return tl

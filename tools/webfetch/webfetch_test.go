@@ -42,23 +42,12 @@ func newTool(t *testing.T, withBrowser bool) tool.Tool {
 	// Tests fetch one local host many times; the per-host interval is tested separately.
 	d.Config.Tools = nil
 	d.Browser = m
-	tl, err := New(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tl.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return tl
+	return tooltest.Build(t, New, d)
 }
 
 func fetchOK(t *testing.T, tl tool.Tool, args map[string]any) map[string]any {
 	t.Helper()
-	res, err := tooltest.Run(t, tl, args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Data.(map[string]any)
+	return tooltest.OK(t, tl, args).Data.(map[string]any)
 }
 
 func TestFetch(t *testing.T) {
