@@ -86,7 +86,7 @@ func (g *imageGen) generate(ctx context.Context, c *tool.Call) (*tool.Result, er
 	}
 	// The API takes the size as one "WIDTHxHEIGHT" string.
 	size := fmt.Sprintf("%dx%d", c.Args.Int("width", 1024), c.Args.Int("height", 1024))
-	api := webapi.Endpoint{What: "the images endpoint", Config: "tools.image_generator.generate", KeyEnv: "tools.image_generator.generate.api_key_env"}
+	api := webapi.Endpoint{What: "the images endpoint", Field: "prompt", Config: "tools.image_generator.generate", KeyEnv: "tools.image_generator.generate.api_key_env"}
 	if ep.APIKeyEnv != "" {
 		if api.Key = os.Getenv(ep.APIKeyEnv); api.Key == "" {
 			return nil, tool.Errorf(tool.CodeUnavailable, "set "+ep.APIKeyEnv+" in the server's environment and restart it",
