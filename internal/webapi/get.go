@@ -34,7 +34,7 @@ type Response struct {
 func Get(ctx context.Context, c *http.Client, r Request) (*Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.URL, nil)
 	if err != nil {
-		return nil, toolerr.Errorf(toolerr.CodeInvalid, "check the configured base URL", "%s: bad request URL: %v", r.Service, redact(err))
+		return nil, toolerr.Errorf(toolerr.CodeUnavailable, "check the configured base URL", "%s: bad request URL: %v", r.Service, redact(err))
 	}
 	for k, v := range r.Header {
 		req.Header[k] = v

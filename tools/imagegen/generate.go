@@ -150,7 +150,7 @@ func (g *imageGen) requestImage(ctx context.Context, c *tool.Call, api webapi.En
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(ep.BaseURL, "/")+"/images/generations", bytes.NewReader(raw))
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeInvalid, "fix tools.image_generator.generate.base_url", "endpoint: %v", err)
+		return nil, tool.Errorf(tool.CodeUnavailable, "fix tools.image_generator.generate.base_url", "endpoint: %v", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if api.Key != "" {
