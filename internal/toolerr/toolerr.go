@@ -42,7 +42,8 @@ func (e *Error) Error() string {
 
 // Errorf builds an error with a code and hint. The codes about an argument
 // (invalid_argument, not_found, already_exists) have their own constructors,
-// which take the field: the model is told which argument to change.
+// which take the field: the model is told which argument to change
+// (TestArgumentErrorsNameAField holds every call site to that).
 func Errorf(code, hint, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Hint: hint}
 }
