@@ -40,7 +40,7 @@ func (t *Tab) element(ctx context.Context, tg Target) (*rod.Element, error) {
 		return el.Context(ctx), nil
 	}
 	if tg.Selector == "" {
-		return nil, invalid("ref", "give the ref of an element from a snapshot, or a CSS selector", "no element given")
+		return nil, toolerr.Invalidf("ref", "give the ref of an element from a snapshot, or a CSS selector", "no element given")
 	}
 	// Look once now and keep looking for a short while: the element may still
 	// be rendering.
@@ -51,9 +51,8 @@ func (t *Tab) element(ctx context.Context, tg Target) (*rod.Element, error) {
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, &toolerr.Error{Code: toolerr.CodeNotFound, Field: "selector",
-			Message: fmt.Sprintf("no element matches the selector %q", tg.Selector),
-			Hint:    "check the selector, wait_for it, or take a snapshot and use a ref"}
+		return nil, toolerr.NotFoundf("selector", "check the selector, wait_for it, or take a snapshot and use a ref",
+			"no element matches the selector %q", tg.Selector)
 	}
 	return el.Context(ctx), nil
 }
@@ -256,7 +255,7 @@ func (s *Session) Select(ctx context.Context, tg Target, values []string) (*Resu
 			return actionErr("select", tg, err)
 		}
 		if msg := r.Value.Str(); msg != "" {
-			return invalid("values", "use the option values or texts shown in the snapshot", "select: %s", msg)
+			return toolerr.Invalidf("values", "use the option values or texts shown in the snapshot", "select: %s", msg)
 		}
 		return nil
 	})
@@ -388,7 +387,7 @@ var namedKeys = map[string]input.Key{
 // parseKeys reads "Enter", "a", "Control+Shift+k".
 func parseKeys(spec string) ([]input.Key, error) {
 	if spec == "" {
-		return nil, invalid("key", "e.g. Enter, Tab, ArrowDown, Control+a", "no key given")
+		return nil, toolerr.Invalidf("key", "e.g. Enter, Tab, ArrowDown, Control+a", "no key given")
 	}
 	var parts []string
 	if spec == "+" {
@@ -407,7 +406,7 @@ func parseKeys(spec string) ([]input.Key, error) {
 			keys = append(keys, input.Key(r[0]))
 			continue
 		}
-		return nil, invalid("key", "use key names like Enter, Tab, Escape, ArrowDown, PageDown, F5, a single character, or combinations like Control+a", "unknown key %q", p)
+		return nil, toolerr.Invalidf("key", "use key names like Enter, Tab, Escape, ArrowDown, PageDown, F5, a single character, or combinations like Control+a", "unknown key %q", p)
 	}
 	return keys, nil
 }

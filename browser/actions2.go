@@ -79,7 +79,7 @@ func (s *Session) WaitFor(ctx context.Context, w WaitOptions) (*Result, error) {
 				return waitErr(ctx, wctx, what, timeout, err)
 			}
 		default:
-			return invalid("text", "give text, text_gone, selector or time", "nothing to wait for")
+			return toolerr.Invalidf("text", "give text, text_gone, selector or time", "nothing to wait for")
 		}
 		res = &Result{PageInfo: t.info(ctx), Message: "waited for " + what}
 		return nil
@@ -233,7 +233,7 @@ func (s *Session) CloseTab(ctx context.Context, id string) ([]PageInfo, error) {
 			}
 		}
 		if i >= len(s.tabs) {
-			return invalid("tab", "", "no tab is open")
+			return toolerr.Invalidf("tab", "", "no tab is open")
 		}
 		t := s.tabs[i]
 		t.stop()

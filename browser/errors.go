@@ -1,8 +1,6 @@
 package browser
 
 import (
-	"fmt"
-
 	"github.com/clawbridge/clawbridge/internal/toolerr"
 )
 
@@ -12,8 +10,4 @@ import (
 
 func errorf(code, hint, format string, args ...any) *toolerr.Error {
 	return toolerr.Errorf(code, hint, format, args...)
-}
-
-func invalid(field, hint, format string, args ...any) *toolerr.Error {
-	return toolerr.Invalid(field, fmt.Sprintf(format, args...), hint)
 }

@@ -386,17 +386,14 @@ func (t *Tab) resolve(ctx context.Context, ref string) (*rod.Element, error) {
 		}
 	}
 	if state == "gone" {
-		return nil, &toolerr.Error{Code: toolerr.CodeNotFound, Field: "ref",
-			Message: fmt.Sprintf("ref %s is stale: its element was removed from the page", ref),
-			Hint:    "take a new snapshot and use its refs"}
+		return nil, toolerr.NotFoundf("ref", "take a new snapshot and use its refs",
+			"ref %s is stale: its element was removed from the page", ref)
 	}
 	n, err := strconv.Atoi(strings.TrimPrefix(ref, "e"))
 	if err == nil && strings.HasPrefix(ref, "e") && n >= 1 && n <= t.refs.counter {
-		return nil, &toolerr.Error{Code: toolerr.CodeNotFound, Field: "ref",
-			Message: fmt.Sprintf("ref %s is stale: it belongs to an earlier page of tab %s (the page navigated or reloaded since that snapshot)", ref, t.ID),
-			Hint:    "take a new snapshot and use its refs"}
+		return nil, toolerr.NotFoundf("ref", "take a new snapshot and use its refs",
+			"ref %s is stale: it belongs to an earlier page of tab %s (the page navigated or reloaded since that snapshot)", ref, t.ID)
 	}
-	return nil, &toolerr.Error{Code: toolerr.CodeNotFound, Field: "ref",
-		Message: fmt.Sprintf("unknown ref %q in tab %s", ref, t.ID),
-		Hint:    "refs look like e12 and come from the latest snapshot of the current tab; take a snapshot first"}
+	return nil, toolerr.NotFoundf("ref", "refs look like e12 and come from the latest snapshot of the current tab; take a snapshot first",
+		"unknown ref %q in tab %s", ref, t.ID)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clawbridge/clawbridge/internal/htmlpdf"
+	"github.com/clawbridge/clawbridge/internal/toolerr"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -31,7 +32,7 @@ func printParams(opts htmlpdf.Options) (*proto.PagePrintToPDF, error) {
 	}
 	size, ok := paperSizes[name]
 	if !ok {
-		return nil, invalid("page_size",
+		return nil, toolerr.Invalidf("page_size",
 			"use one of "+strings.Join(PageSizes(), ", "), "unknown page size %q", opts.PageSize)
 	}
 	margin := opts.MarginMM

@@ -253,12 +253,12 @@ func (s *Session) pageTab(ctx context.Context) (*Tab, error) {
 }
 
 func noPage() error {
-	return errorf(toolerr.CodeInvalid, "open one first: action navigate with url (or tabs mode new with url)", "no page is open in this session yet")
+	return toolerr.Invalidf("action", "open one first: action navigate with url (or tabs mode new with url)", "no page is open in this session yet")
 }
 
 func (s *Session) openTab(ctx context.Context) (*Tab, error) {
 	if len(s.tabs) >= s.m.cfg.MaxTabs {
-		return nil, errorf(toolerr.CodeInvalid, "close a tab first (tabs action close)", "this session already has %d tabs, the maximum", len(s.tabs))
+		return nil, toolerr.Invalidf("mode", "close a tab first (tabs action close)", "this session already has %d tabs, the maximum", len(s.tabs))
 	}
 	p, err := newPage(ctx, s.bc)
 	if err != nil {
@@ -286,7 +286,7 @@ func (s *Session) findTab(id string) (int, error) {
 	for _, t := range s.tabs {
 		ids = append(ids, t.ID)
 	}
-	return -1, invalid("tab", "list the tabs with the tabs action (mode list)", "no tab %q in this session (open tabs: %v)", id, ids)
+	return -1, toolerr.Invalidf("tab", "list the tabs with the tabs action (mode list)", "no tab %q in this session (open tabs: %v)", id, ids)
 }
 
 func (s *Session) addDialog(d Dialog) {

@@ -141,7 +141,7 @@ func (s *Server) handleBridged(ctx context.Context, req mcp.CallToolRequest) (*m
 		name, _ = req.Params.Meta.AdditionalFields[bridgedNameKey].(string)
 	}
 	if _, native := s.published[name]; native || !strings.Contains(name, downstream.PublishSep) {
-		return errorResult("", tool.Errorf(tool.CodeNotFound, "call a downstream tool by its own <server>__<tool> name", "%s is not called directly", bridgedDispatch)), nil
+		return errorResult("", tool.NotFoundf("name", "call a downstream tool by its own <server>__<tool> name", "%s is not called directly", bridgedDispatch)), nil
 	}
 	sess := s.sessionOf(ctx)
 	s.adoptRoots(ctx, sess)

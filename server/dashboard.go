@@ -126,7 +126,7 @@ func (d *dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			d.callDetail(w, r, id)
 			return
 		}
-		uiError(w, http.StatusNotFound, tool.Errorf(tool.CodeNotFound, "the dashboard's data is under /ui/api/ (sessions, calls, calls/<trace id>, tools, pending, decide, route)", "no such dashboard path %s", r.URL.Path))
+		uiError(w, http.StatusNotFound, tool.NotFoundf("path", "the dashboard's data is under /ui/api/ (sessions, calls, calls/<trace id>, tools, pending, decide, route)", "no such dashboard path %s", r.URL.Path))
 	}
 }
 
@@ -375,7 +375,7 @@ func (d *dashboard) callDetail(w http.ResponseWriter, r *http.Request, id string
 		Scan(&c.TraceID, &c.At, &key, &c.Client, &c.Tool, &c.Action, &args, &c.Status, &c.ErrorCode, &c.DurationMS, &result, &chars)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		uiError(w, http.StatusNotFound, tool.Errorf(tool.CodeNotFound, "take the trace id from /ui/api/calls; traces are kept 30 days", "no call with trace id %q", id))
+		uiError(w, http.StatusNotFound, tool.NotFoundf("id", "take the trace id from /ui/api/calls; traces are kept 30 days", "no call with trace id %q", id))
 		return
 	case err != nil:
 		d.s.log.Warn().Err(err).Str("path", r.URL.Path).Msg("dashboard data")
@@ -460,7 +460,7 @@ func (d *dashboard) decide(ctx context.Context, body map[string]any) (int, any) 
 	}
 	if err := Decide(ctx, d.s.store, id, approve); err != nil {
 		if errors.Is(err, ErrNoPendingCall) {
-			return http.StatusNotFound, tool.Errorf(tool.CodeNotFound, "reload the pending list", "%s", err.Error())
+			return http.StatusNotFound, tool.NotFoundf("id", "reload the pending list", "%s", err.Error())
 		}
 		return http.StatusInternalServerError, tool.Errorf(tool.CodeFailed, "see the server log", "decision not stored: %v", err)
 	}

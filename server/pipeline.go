@@ -188,7 +188,7 @@ func (s *Server) exposureStage(ctx context.Context, c *callState, next next) (r 
 		t, known = s.lookupTool(c.name) // released by an approval in another process
 	}
 	if !known {
-		return nil, tool.Errorf(tool.CodeNotFound, "call find_tools to see the available tools", "unknown tool %q", c.name)
+		return nil, tool.NotFoundf("name", "call find_tools to see the available tools", "unknown tool %q", c.name)
 	}
 	c.tool = t
 	s.beforeCall(c.sess, c.name, c.args)

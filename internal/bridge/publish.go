@@ -121,7 +121,7 @@ func (m *Manager) NotPublished(published string) error {
 		return toolerr.Errorf(toolerr.CodeDenied, fmt.Sprintf("a person must review it and run `clawbridge bridge approve %s`", name),
 			"the definition of %s on %s changed since it was approved; it is held", tool, name)
 	case s.cfg.Publish != "tools":
-		return toolerr.Errorf(toolerr.CodeNotFound, fmt.Sprintf("call it through mcp_bridge: {\"action\":\"call\",\"server\":%q,\"tool\":%q}", name, tool),
+		return toolerr.NotFoundf("name", fmt.Sprintf("call it through mcp_bridge: {\"action\":\"call\",\"server\":%q,\"tool\":%q}", name, tool),
 			"server %s is published bridge_only: its tools are not tools of their own", name)
 	case !s.allowed(tool):
 		return toolerr.Errorf(toolerr.CodeDenied, "the config's allow/deny lists for this server leave it out", "tool %s of %s is not allowed", tool, name)
@@ -129,7 +129,7 @@ func (m *Manager) NotPublished(published string) error {
 	_, left := m.Publishable()
 	for _, u := range left[name] {
 		if u.Tool == tool {
-			return toolerr.Errorf(toolerr.CodeNotFound, fmt.Sprintf("call it through mcp_bridge: {\"action\":\"call\",\"server\":%q,\"tool\":%q}", name, tool),
+			return toolerr.NotFoundf("name", fmt.Sprintf("call it through mcp_bridge: {\"action\":\"call\",\"server\":%q,\"tool\":%q}", name, tool),
 				"%s is not published: %s", published, u.Reason)
 		}
 	}

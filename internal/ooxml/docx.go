@@ -53,7 +53,7 @@ const maxPart = 64 << 20
 func openPkg(data []byte, kind string) (*pkg, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeInvalid, "the file may be damaged, or an old binary .doc/.ppt (convert those to PDF with LibreOffice)", "not a valid %s file: %v", kind, err)
+		return nil, tool.Invalidf("path", "the file may be damaged, or an old binary .doc/.ppt (convert those to PDF with LibreOffice)", "not a valid %s file: %v", kind, err)
 	}
 	p := &pkg{files: map[string]*zip.File{}}
 	for _, f := range zr.File {
@@ -643,11 +643,11 @@ func DocxWith(data []byte, markdown bool, image func(name string, data []byte) s
 	}
 	doc, err := p.xml("word/document.xml")
 	if err != nil {
-		return "", tool.Errorf(tool.CodeInvalid, "is it a Word document?", "docx: %v", err)
+		return "", tool.Invalidf("path", "is it a Word document?", "docx: %v", err)
 	}
 	body := doc.child("body")
 	if body == nil {
-		return "", tool.Errorf(tool.CodeInvalid, "", "docx: no document body")
+		return "", tool.Invalidf("path", "", "docx: no document body")
 	}
 	r := newDocxReader(p, markdown)
 	r.image = image

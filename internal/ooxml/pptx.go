@@ -51,7 +51,7 @@ func PptxSlides(data []byte) ([][2][]string, error) {
 	for _, name := range order {
 		sx, err := p.xml(name)
 		if err != nil {
-			return nil, tool.Errorf(tool.CodeInvalid, "", "pptx: %v", err)
+			return nil, tool.Invalidf("path", "", "pptx: %v", err)
 		}
 		var title, body []string
 		var shapes func(n *xnode)

@@ -105,10 +105,10 @@ func poppler(ctx context.Context, run jail.Runner, prog, abs, name string, args 
 	if res.ExitCode != 0 || res.Signal != "" {
 		msg := strings.TrimSpace(res.Stderr + " " + res.Signal)
 		if strings.Contains(msg, "Incorrect password") {
-			return "", false, toolerr.Errorf(toolerr.CodeInvalid, "give its password, or save a decrypted copy with pdf_tool decrypt (password=...)",
+			return "", false, toolerr.Invalidf("path", "give its password, or save a decrypted copy with pdf_tool decrypt (password=...)",
 				"%s is encrypted and needs a password to open", name)
 		}
-		return "", false, toolerr.Errorf(toolerr.CodeInvalid, "check the file with pdf_tool validate", "%s is not a readable PDF: %s: %s", name, prog, msg)
+		return "", false, toolerr.Invalidf("path", "check the file with pdf_tool validate", "%s is not a readable PDF: %s: %s", name, prog, msg)
 	}
 	return res.Stdout, res.StdoutTruncated, nil
 }

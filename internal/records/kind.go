@@ -41,7 +41,7 @@ func (k Kind) NeedStore(st Store) error {
 
 // Unknown is the answer to an id no row has.
 func (k Kind) Unknown(id string) error {
-	return &toolerr.Error{Code: toolerr.CodeNotFound, Field: "id", Message: fmt.Sprintf("no %s %q", k.Noun, id), Hint: k.Hint}
+	return toolerr.NotFoundf("id", k.Hint, "no %s %q", k.Noun, id)
 }
 
 // Found turns a lookup's sql.ErrNoRows into the unknown-id answer.
@@ -105,7 +105,7 @@ func (k Kind) Restore(ctx context.Context, st Store, id string, row any, put fun
 	return st.Tx(ctx, func(tx *sql.Tx) error {
 		it, err := Restore(tx, k.Component, id)
 		if errors.Is(err, ErrNotInTrash) {
-			return &toolerr.Error{Code: toolerr.CodeNotFound, Field: "id", Message: fmt.Sprintf("no deleted %s %q in the trash", k.Noun, id), Hint: "only what delete moved to the trash can be restored, under the id delete answered"}
+			return toolerr.NotFoundf("id", "only what delete moved to the trash can be restored, under the id delete answered", "no deleted %s %q in the trash", k.Noun, id)
 		}
 		if err != nil {
 			return err

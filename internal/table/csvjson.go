@@ -57,7 +57,7 @@ func (r *Reader) openCSV() error {
 		}
 		num++
 		if err != nil {
-			return nil, 0, errf(toolerr.CodeInvalid, "check the quoting around that line", "%s: bad CSV at line %d: %v", filepath.Base(r.Path), num, err)
+			return nil, 0, toolerr.Invalidf("path", "check the quoting around that line", "%s: bad CSV at line %d: %v", filepath.Base(r.Path), num, err)
 		}
 		return rec, num, nil
 	}
@@ -174,7 +174,7 @@ type jsonRows struct {
 }
 
 func (jr *jsonRows) bad(msg string) error {
-	return errf(toolerr.CodeInvalid, "give an array of objects, like [{\"name\": \"a\", \"value\": 1}, ...]", "%s: %s", jr.file, msg)
+	return toolerr.Invalidf("path", "give an array of objects, like [{\"name\": \"a\", \"value\": 1}, ...]", "%s: %s", jr.file, msg)
 }
 
 // readObject reads the members of an object whose '{' was read, and its '}'.

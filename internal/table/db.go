@@ -123,7 +123,7 @@ func (d *DB) LoadColumns(ctx context.Context, name string, r *Reader, keep []boo
 		cols[j] = Quote(r.Names[i])
 	}
 	if len(cols) == 0 {
-		return nil, errf(toolerr.CodeInvalid, "", "%s has no columns", filepath.Base(r.Path))
+		return nil, toolerr.Invalidf("path", "", "%s has no columns", filepath.Base(r.Path))
 	}
 	if _, err := d.SQL.ExecContext(ctx, "CREATE TABLE "+Quote(name)+" ("+strings.Join(cols, ", ")+")"); err != nil {
 		return nil, fmt.Errorf("query engine: create table: %w", err)

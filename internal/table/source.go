@@ -94,9 +94,9 @@ func FormatOf(path string) (string, error) {
 	case ".json", ".jsonl", ".ndjson":
 		return "json", nil
 	case ".xls":
-		return "", errf(toolerr.CodeInvalid, "save it as .xlsx (or convert it with format_converter) and try again", "%s is a legacy .xls workbook, which is not supported", filepath.Base(path))
+		return "", toolerr.Invalidf("path", "save it as .xlsx (or convert it with format_converter) and try again", "%s is a legacy .xls workbook, which is not supported", filepath.Base(path))
 	}
-	return "", errf(toolerr.CodeInvalid, "use an .xlsx, .csv, .tsv or .json file", "%s: unsupported file type %q", filepath.Base(path), filepath.Ext(path))
+	return "", toolerr.Invalidf("path", "use an .xlsx, .csv, .tsv or .json file", "%s: unsupported file type %q", filepath.Base(path), filepath.Ext(path))
 }
 
 // Open opens a table for streaming.
@@ -111,12 +111,12 @@ func Open(path string, o Options) (*Reader, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, errf(toolerr.CodeNotFound, "check the path (relative paths start at the workspace root)", "file not found: %s", filepath.Base(path))
+			return nil, toolerr.NotFoundf("path", "check the path (relative paths start at the workspace root)", "file not found: %s", filepath.Base(path))
 		}
 		return nil, err
 	}
 	if st.IsDir() {
-		return nil, errf(toolerr.CodeInvalid, "give a file, not a folder", "%s is a directory", filepath.Base(path))
+		return nil, toolerr.Invalidf("path", "give a file, not a folder", "%s is a directory", filepath.Base(path))
 	}
 	if st.Size() > o.Limits.MaxFileBytes {
 		return nil, errf(toolerr.CodeTooLarge, "split the file or raise tools.data_processor.max_file_mb", "%s is %d MB, over the %d MB limit", filepath.Base(path), st.Size()>>20, o.Limits.MaxFileBytes>>20)
@@ -184,7 +184,7 @@ func (r *Reader) detectHeader(o Options) error {
 			}
 		}
 		if start < 0 {
-			return errf(toolerr.CodeInvalid, "header_row counts rows from 1 as shown in the spreadsheet", "row %d is empty or beyond the first rows of the table", o.HeaderRow)
+			return toolerr.Invalidf("header_row", "header_row counts rows from 1 as shown in the spreadsheet", "row %d is empty or beyond the first rows of the table", o.HeaderRow)
 		}
 	} else {
 		// Title rows: a single distinct value (often a merged title) above

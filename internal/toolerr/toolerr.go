@@ -40,21 +40,34 @@ func (e *Error) Error() string {
 	return e.Message
 }
 
-// Errorf builds an error with a code and hint.
+// Errorf builds an error with a code and hint. The codes about an argument
+// (invalid_argument, not_found, already_exists) have their own constructors,
+// which take the field: the model is told which argument to change
+// (TestArgumentErrorsNameAField holds every call site to that).
 func Errorf(code, hint, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Hint: hint}
-}
-
-// On names the field the error is about and returns e: an error built
-// with Errorf about an argument says which one.
-func (e *Error) On(field string) *Error {
-	e.Field = field
-	return e
 }
 
 // Invalid is a bad-argument error naming the field.
 func Invalid(field, message, hint string) *Error {
 	return &Error{Code: CodeInvalid, Message: message, Hint: hint, Field: field}
+}
+
+// Invalidf is Invalid with a formatted message, in Errorf's order.
+func Invalidf(field, hint, format string, args ...any) *Error {
+	return Invalid(field, fmt.Sprintf(format, args...), hint)
+}
+
+// NotFoundf is the error for an argument naming something that does not
+// exist: a file, an id, a name.
+func NotFoundf(field, hint, format string, args ...any) *Error {
+	return &Error{Code: CodeNotFound, Message: fmt.Sprintf(format, args...), Hint: hint, Field: field}
+}
+
+// Existsf is the error for an argument naming something that is already
+// there: an output file, a name taken.
+func Existsf(field, hint, format string, args ...any) *Error {
+	return &Error{Code: CodeExists, Message: fmt.Sprintf(format, args...), Hint: hint, Field: field}
 }
 
 // As returns the error of this type inside err, if any.

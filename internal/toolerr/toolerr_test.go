@@ -15,6 +15,21 @@ func TestError_TextCarriesTheHint(t *testing.T) {
 	}
 }
 
+func TestArgumentConstructors_NameTheField(t *testing.T) {
+	for _, tc := range []struct {
+		e    *Error
+		code string
+	}{
+		{Invalidf("n", "give 1 or more", "n is %d", -1), CodeInvalid},
+		{NotFoundf("n", "give 1 or more", "n is %d", -1), CodeNotFound},
+		{Existsf("n", "give 1 or more", "n is %d", -1), CodeExists},
+	} {
+		if tc.e.Code != tc.code || tc.e.Field != "n" || tc.e.Message != "n is -1" || tc.e.Hint != "give 1 or more" {
+			t.Errorf("%s: %+v", tc.code, tc.e)
+		}
+	}
+}
+
 func TestError_AsFindsItThroughWrapping(t *testing.T) {
 	inner := Invalid("path", "bad path", "use another")
 	e, ok := As(fmt.Errorf("reading: %w", inner))

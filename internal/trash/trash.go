@@ -149,11 +149,11 @@ func Snapshot(ctx context.Context, sb *sandbox.Sandbox, abs, reason string) (Rec
 func Read(sb *sandbox.Sandbox, id string) (Record, error) {
 	var rec Record
 	if !idPattern.MatchString(id) {
-		return rec, &tool.Error{Code: tool.CodeNotFound, Field: "id", Message: fmt.Sprintf("no trash item %q", id), Hint: "trash ids look like 20261129T201500.123456789-0a1b2c3d; call restore without id or path to list the trash"}
+		return rec, tool.NotFoundf("id", "trash ids look like 20261129T201500.123456789-0a1b2c3d; call restore without id or path to list the trash", "no trash item %q", id)
 	}
 	raw, err := os.ReadFile(filepath.Join(sb.TrashDir(), id, RecordName))
 	if errors.Is(err, fs.ErrNotExist) {
-		return rec, &tool.Error{Code: tool.CodeNotFound, Field: "id", Message: fmt.Sprintf("no trash item %q", id), Hint: "call restore without id or path to list the trash"}
+		return rec, tool.NotFoundf("id", "call restore without id or path to list the trash", "no trash item %q", id)
 	}
 	if err != nil {
 		return rec, fmt.Errorf("trash: read %s: %w", id, err)

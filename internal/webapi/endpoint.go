@@ -17,6 +17,9 @@ type Endpoint struct {
 	Config string // the config keys of its settings, for hints: "tools.ai_writer.endpoint"
 	KeyEnv string // the config key naming the key's variable: "tools.ai_writer.endpoint.api_key_env"
 	Key    string // the API key sent, never shown
+	// Field is the argument the request carries, which a refusal (400)
+	// or a missing record (404) is about; "" when the caller cannot tell.
+	Field string
 }
 
 // Redact keeps the key out of any text the endpoint echoes back.
@@ -75,11 +78,11 @@ func (e Endpoint) Status(status int, body []byte) error {
 		if e.Config != "" {
 			hint = "check " + config
 		}
-		return toolerr.Errorf(toolerr.CodeNotFound, hint, "%s has no such record (HTTP 404)%s", e.What, msg)
+		return toolerr.NotFoundf(e.Field, hint, "%s has no such record (HTTP 404)%s", e.What, msg)
 	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
 		return toolerr.Errorf(toolerr.CodeUnavailable, "the service is limiting requests; wait a little and try again", "%s answered HTTP %d (rate limited)%s", e.What, status, msg)
 	case http.StatusBadRequest, http.StatusUnprocessableEntity:
-		return toolerr.Errorf(toolerr.CodeInvalid, "change the arguments to what it accepts, or check "+config, "%s refused the request (HTTP %d)%s", e.What, status, msg)
+		return toolerr.Invalidf(e.Field, "change the arguments to what it accepts, or check "+config, "%s refused the request (HTTP %d)%s", e.What, status, msg)
 	}
 	hint := "check " + config
 	if status >= 500 {

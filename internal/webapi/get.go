@@ -14,6 +14,7 @@ import (
 // Request is one GET of a service.
 type Request struct {
 	Service string      // the name used in errors ("OpenAlex", "SearXNG")
+	Field   string      // the argument asked about, for 400 and 404 answers (Endpoint.Field)
 	URL     string      // absolute URL with its query
 	Header  http.Header // extra headers (API keys, Accept)
 	// MaxBytes caps the body read (default 4 MiB).
@@ -33,7 +34,7 @@ type Response struct {
 func Get(ctx context.Context, c *http.Client, r Request) (*Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.URL, nil)
 	if err != nil {
-		return nil, toolerr.Errorf(toolerr.CodeInvalid, "check the configured base URL", "%s: bad request URL: %v", r.Service, redact(err))
+		return nil, toolerr.Errorf(toolerr.CodeUnavailable, "check the configured base URL", "%s: bad request URL: %v", r.Service, redact(err))
 	}
 	for k, v := range r.Header {
 		req.Header[k] = v
@@ -55,7 +56,7 @@ func Get(ctx context.Context, c *http.Client, r Request) (*Response, error) {
 		return nil, toolerr.Errorf(toolerr.CodeTooLarge, "ask for fewer results", "%s answered more than %d bytes", r.Service, max)
 	}
 	if s := resp.StatusCode; s < 200 || s > 299 {
-		return nil, Endpoint{What: r.Service}.Status(s, body)
+		return nil, Endpoint{What: r.Service, Field: r.Field}.Status(s, body)
 	}
 	return &Response{Status: resp.StatusCode, Body: body}, nil
 }

@@ -90,15 +90,15 @@ func open(ra io.ReaderAt, size int64, name string, l Limits) (*Workbook, error) 
 	head := make([]byte, 8)
 	if n, _ := ra.ReadAt(head, 0); n == 8 && bytes.Equal(head, cfbMagic) {
 		if cfbHasStream(io.NewSectionReader(ra, 0, size), "EncryptionInfo") {
-			return nil, toolerr.Errorf(toolerr.CodeInvalid, "open it in Excel or LibreOffice, remove the password (or save an unprotected copy) and try again",
+			return nil, toolerr.Invalidf("path", "open it in Excel or LibreOffice, remove the password (or save an unprotected copy) and try again",
 				"%s is password-protected (an encrypted workbook); its cells cannot be read without the password", name)
 		}
-		return nil, toolerr.Errorf(toolerr.CodeInvalid, "save it as .xlsx in Excel or LibreOffice and try again",
+		return nil, toolerr.Invalidf("path", "save it as .xlsx in Excel or LibreOffice and try again",
 			"%s is a legacy Excel 97-2003 (.xls) workbook, not an .xlsx", name)
 	}
 	zr, err := zip.NewReader(ra, size)
 	if err != nil {
-		return nil, toolerr.Errorf(toolerr.CodeInvalid, "the file may be damaged, or not really an .xlsx (a .csv renamed?)", "%s is not a valid xlsx workbook: %v", name, err)
+		return nil, toolerr.Invalidf("path", "the file may be damaged, or not really an .xlsx (a .csv renamed?)", "%s is not a valid xlsx workbook: %v", name, err)
 	}
 	if err := checkZip(zr, l); err != nil {
 		return nil, err
@@ -211,7 +211,7 @@ func (w *Workbook) readWorkbook() error {
 		} `xml:"sheets>sheet"`
 	}
 	if err := w.decode(wbPart, &wb); err != nil {
-		return toolerr.Errorf(toolerr.CodeInvalid, "the file may be damaged; open and re-save it in Excel or LibreOffice", "%s has no readable workbook part (%s): %v", w.Name, wbPart, err)
+		return toolerr.Invalidf("path", "the file may be damaged; open and re-save it in Excel or LibreOffice", "%s has no readable workbook part (%s): %v", w.Name, wbPart, err)
 	}
 	w.Date1904 = wb.Pr.Date1904 == "1" || strings.EqualFold(wb.Pr.Date1904, "true")
 	rs := w.relsOf(wbPart)
@@ -359,7 +359,7 @@ func (w *Workbook) names() string {
 func (w *Workbook) Find(name string) (Sheet, error) {
 	ws := w.Worksheets()
 	if len(ws) == 0 {
-		return Sheet{}, toolerr.Errorf(toolerr.CodeInvalid, "the file may be damaged; open and re-save it in Excel or LibreOffice", "%s has no worksheets (%d sheets, none holding cells)", w.Name, len(w.Sheets))
+		return Sheet{}, toolerr.Invalidf("path", "the file may be damaged; open and re-save it in Excel or LibreOffice", "%s has no worksheets (%d sheets, none holding cells)", w.Name, len(w.Sheets))
 	}
 	if name == "" {
 		return w.Default(), nil
@@ -380,13 +380,13 @@ func (w *Workbook) Find(name string) (Sheet, error) {
 			if s.Kind == "" {
 				what = "missing from the file"
 			}
-			return Sheet{}, toolerr.Errorf(toolerr.CodeInvalid, w.names(), "sheet %q of %s is %s", s.Name, w.Name, what)
+			return Sheet{}, toolerr.Invalidf("sheet", w.names(), "sheet %q of %s is %s", s.Name, w.Name, what)
 		}
 	}
 	if n, err := strconv.Atoi(name); err == nil && n >= 1 && n <= len(ws) {
 		return ws[n-1], nil
 	}
-	return Sheet{}, toolerr.Errorf(toolerr.CodeInvalid, w.names(), "sheet %q not found in %s", name, w.Name)
+	return Sheet{}, toolerr.Invalidf("sheet", w.names(), "sheet %q not found in %s", name, w.Name)
 }
 
 // Default is the first visible worksheet with data, else the first visible

@@ -78,7 +78,7 @@ func (c *chatClient) complete(ctx context.Context, req tool.SampleRequest, onPie
 	}
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(c.ep.BaseURL, "/")+"/chat/completions", bytes.NewReader(raw))
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeInvalid, "fix tools.ai_writer.endpoint.base_url", "endpoint: %v", err)
+		return nil, tool.Errorf(tool.CodeUnavailable, "fix tools.ai_writer.endpoint.base_url", "endpoint: %v", err)
 	}
 	hr.Header.Set("Content-Type", "application/json")
 	if c.ep.Stream {

@@ -221,9 +221,8 @@ func (r *runner) fill(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 		data["submitted"] = submitted
 	}
 	if len(bad) > 0 {
-		return nil, &tool.Error{Code: tool.CodeNotFound, Field: "fields",
-			Message: fmt.Sprintf("could not fill %d of %s: %s", len(bad), wording.Count(len(results), "field", "fields"), strings.Join(bad, "; ")),
-			Hint:    "use the labels or names listed by browser_use extract; the form was not submitted"}
+		return nil, tool.NotFoundf("fields", "use the labels or names listed by browser_use extract; the form was not submitted",
+			"could not fill %d of %s: %s", len(bad), wording.Count(len(results), "field", "fields"), strings.Join(bad, "; "))
 	}
 	sum := fmt.Sprintf("Filled %s.", wording.Count(len(results), "field", "fields"))
 	if submitted == "ok" {

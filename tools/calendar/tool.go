@@ -546,7 +546,7 @@ func (c *caltool) restore(ctx context.Context, call *tool.Call) (*tool.Result, e
 	err := kind.Restore(ctx, c.st, id, &group, func(tx *sql.Tx) error {
 		for _, e := range group {
 			if err := insertEvent(tx, e); err != nil {
-				return tool.Errorf(tool.CodeExists, "an event with its UID was created or imported since; delete that one first", "cannot restore %s: %v", e.ID, err)
+				return tool.Existsf("id", "an event with its UID was created or imported since; delete that one first", "cannot restore %s: %v", e.ID, err)
 			}
 		}
 		return nil

@@ -133,7 +133,7 @@ func omitted(t *templateDef, lang string, ids []string) (map[string]bool, error)
 			for _, cl := range t.clauses(lang) {
 				all = append(all, cl.ID)
 			}
-			return nil, &tool.Error{Code: tool.CodeNotFound, Field: "omit_clauses", Message: fmt.Sprintf("no clause %q in %s", id, t.ID), Hint: "clause ids: " + strings.Join(all, ", ")}
+			return nil, tool.NotFoundf("omit_clauses", "clause ids: "+strings.Join(all, ", "), "no clause %q in %s", id, t.ID)
 		}
 		omit[id] = true
 	}

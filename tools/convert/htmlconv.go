@@ -36,7 +36,7 @@ func (cv *converter) htmlToDOCX(_ context.Context, c *tool.Call, src *source, _ 
 }
 
 func (cv *converter) htmlToText(_ context.Context, _ *tool.Call, src *source, _ string) ([]byte, map[string]any, error) {
-	t, err := htmlText(src.data)
+	t, err := htmlText(src.data, src.field())
 	return []byte(t), nil, err
 }
 
@@ -70,11 +70,12 @@ var blockAtoms = map[atom.Atom]bool{
 }
 
 // htmlText extracts readable text: block elements on their own lines, table
-// cells separated by tabs, scripts and styles dropped.
-func htmlText(src []byte) (string, error) {
+// cells separated by tabs, scripts and styles dropped. field is the argument
+// the HTML came from.
+func htmlText(src []byte, field string) (string, error) {
 	doc, err := html.Parse(bytes.NewReader(src))
 	if err != nil {
-		return "", tool.Errorf(tool.CodeInvalid, "", "html: %v", err)
+		return "", tool.Invalidf(field, "", "html: %v", err)
 	}
 	var b strings.Builder
 	pre := 0

@@ -24,14 +24,14 @@ const maxImagePixels = 100_000_000
 func (cv *converter) image(_ context.Context, c *tool.Call, src *source, to string) ([]byte, map[string]any, error) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(src.data))
 	if err != nil {
-		return nil, nil, tool.Errorf(tool.CodeInvalid, "give a png, jpeg, gif, bmp, tiff or webp image", "cannot read the image: %v", err)
+		return nil, nil, tool.Invalidf("path", "give a png, jpeg, gif, bmp, tiff or webp image", "cannot read the image: %v", err)
 	}
 	if cfg.Width*cfg.Height > maxImagePixels {
 		return nil, nil, tool.Errorf(tool.CodeTooLarge, "", "the image is %dx%d pixels, above the 100 megapixel limit", cfg.Width, cfg.Height)
 	}
 	img, _, err := image.Decode(bytes.NewReader(src.data))
 	if err != nil {
-		return nil, nil, tool.Errorf(tool.CodeInvalid, "", "cannot decode the %s image: %v", format, err)
+		return nil, nil, tool.Invalidf("path", "", "cannot decode the %s image: %v", format, err)
 	}
 	facts := map[string]any{"width": cfg.Width, "height": cfg.Height, "source_format": format}
 	if format == "gif" {

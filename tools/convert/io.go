@@ -18,6 +18,14 @@ type source struct {
 	out  string // the planned output file, set before the conversion runs
 }
 
+// field is the argument the input came from, for errors about it.
+func (s *source) field() string {
+	if s.abs == "" {
+		return "text"
+	}
+	return "path"
+}
+
 func (cv *converter) load(c *tool.Call) (*source, error) {
 	path, text := c.Args.String("path"), c.Args.String("text")
 	from := c.Args.String("from")

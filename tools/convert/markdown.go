@@ -272,6 +272,6 @@ func (cv *converter) mdToText(ctx context.Context, c *tool.Call, src *source, _ 
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := htmlText([]byte(body))
+	t, err := htmlText([]byte(body), src.field())
 	return []byte(t), nil, err
 }

@@ -31,7 +31,7 @@ func (cv *converter) pdfToWord(ctx context.Context, _ *tool.Call, src *source, t
 		return nil, nil, err
 	}
 	if info.pages > 0 && len(info.empty) == info.pages {
-		return nil, nil, tool.Errorf(tool.CodeInvalid,
+		return nil, nil, tool.Invalidf("path",
 			fmt.Sprintf("run the ocr tool on it first (ocr with path=%s and output=%s.txt), then convert that text with format_converter (to=%s)", src.name, tool.StemOf(src.name), to),
 			"%s has no text layer (a scanned PDF: its pages are images), so LibreOffice would give only pictures of the pages", src.name)
 	}
@@ -59,7 +59,7 @@ func (cv *converter) pdfToWord(ctx context.Context, _ *tool.Call, src *source, t
 }
 
 func encryptedPDF(name, why string) error {
-	return tool.Errorf(tool.CodeInvalid,
+	return tool.Invalidf("path",
 		"save a decrypted copy with pdf_tool decrypt (password=...), then convert that copy",
 		"%s is encrypted and %s", name, why)
 }

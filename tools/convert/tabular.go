@@ -140,7 +140,7 @@ func (cv *converter) table(ctx context.Context, c *tool.Call, src *source, to st
 		return nil, nil, err
 	}
 	if len(g.rows) == 0 {
-		return nil, nil, tool.Errorf(tool.CodeInvalid, "", "the %s input has no rows", src.kind)
+		return nil, nil, tool.Invalidf("path", "", "the %s input has no rows", src.kind)
 	}
 	if err := ctx.Err(); err != nil { // reading a big input may have used up the call's time
 		return nil, nil, err
@@ -201,7 +201,7 @@ func headerName(c cell, j int) string {
 func readCSV(data []byte) (*grid, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(data) {
-		return nil, tool.Errorf(tool.CodeInvalid, "save the CSV as UTF-8 first", "the CSV is not UTF-8 text")
+		return nil, tool.Invalidf("path", "save the CSV as UTF-8 first", "the CSV is not UTF-8 text")
 	}
 	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = -1
@@ -214,7 +214,7 @@ func readCSV(data []byte) (*grid, error) {
 	}
 	recs, err := r.ReadAll()
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeInvalid, "", "cannot read the CSV: %v", err)
+		return nil, tool.Invalidf("path", "", "cannot read the CSV: %v", err)
 	}
 	g := &grid{}
 	for i, rec := range recs {
@@ -254,7 +254,7 @@ func readJSON(data []byte) (*grid, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, tool.Errorf(tool.CodeInvalid, "", "not valid JSON: %v", err)
+		return nil, tool.Invalidf("path", "", "not valid JSON: %v", err)
 	}
 	if m, ok := v.(map[string]any); ok {
 		// {"rows": [...]} or {"data": [...]} wrappers.
@@ -267,7 +267,7 @@ func readJSON(data []byte) (*grid, error) {
 	}
 	arr, ok := v.([]any)
 	if !ok {
-		return nil, tool.Errorf(tool.CodeInvalid, `use [{"name": "a", "n": 1}, ...] or [["name","n"],["a",1]]`, "JSON tables must be an array of objects or of arrays")
+		return nil, tool.Invalidf("path", `use [{"name": "a", "n": 1}, ...] or [["name","n"],["a",1]]`, "JSON tables must be an array of objects or of arrays")
 	}
 	g := &grid{}
 	if len(arr) == 0 {
@@ -277,7 +277,7 @@ func readJSON(data []byte) (*grid, error) {
 		for i, e := range arr {
 			rowv, ok := e.([]any)
 			if !ok {
-				return nil, tool.Errorf(tool.CodeInvalid, "", "row %d is not an array", i)
+				return nil, tool.Invalidf("path", "", "row %d is not an array", i)
 			}
 			row := make([]cell, len(rowv))
 			for j, x := range rowv {
@@ -298,7 +298,7 @@ func readJSON(data []byte) (*grid, error) {
 	for i, e := range arr {
 		m, ok := e.(map[string]any)
 		if !ok {
-			return nil, tool.Errorf(tool.CodeInvalid, "", "item %d is not an object", i)
+			return nil, tool.Invalidf("path", "", "item %d is not an object", i)
 		}
 		var ks []string
 		for k := range m {
@@ -491,7 +491,7 @@ func readXLSX(data []byte, sheet string) (*grid, error) {
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, tool.Errorf(tool.CodeInvalid, "the file may be damaged; open and re-save it in Excel or LibreOffice", "%v", err)
+		return nil, tool.Invalidf("path", "the file may be damaged; open and re-save it in Excel or LibreOffice", "%v", err)
 	}
 	g.rows = g.rows[:last] // trailing blank rows
 	for i, r := range g.rows {

@@ -39,7 +39,7 @@ func (p *processor) input(path string) (string, error) {
 		return "", tool.PathError("path", path, err)
 	}
 	if _, err := os.Stat(abs); err != nil {
-		return "", tool.Errorf(tool.CodeNotFound, "check the path (relative paths start at the workspace root)", "file not found: %s", path)
+		return "", tool.NotFoundf("path", "check the path (relative paths start at the workspace root)", "file not found: %s", path)
 	}
 	return abs, nil
 }
@@ -66,8 +66,8 @@ func (p *processor) open(c *tool.Call, spec string) (*table.Reader, error) {
 	r, err := table.Open(abs, p.readOptions(c, sheet))
 	if err != nil {
 		// A file that cannot be read as a table is about the argument
-		// that named it.
-		if te, ok := tool.AsError(err); ok && te.Field == "" {
+		// that named it; so is a sheet named in the spec ("file.xlsx#Sheet").
+		if te, ok := tool.AsError(err); ok && (te.Field == "" || te.Field == "path" || te.Field == "sheet" && sheet != c.Args.String("sheet")) {
 			te.Field = "path"
 			if spec != c.Args.String("path") && len(c.Args.Strings("paths")) > 0 {
 				te.Field = "paths"

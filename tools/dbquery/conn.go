@@ -30,7 +30,7 @@ func dialect(c *Connection) (sqlcheck.Dialect, error) {
 	case "mysql", "mariadb":
 		return sqlcheck.MySQL, nil
 	}
-	return 0, tool.Errorf(tool.CodeInvalid, "driver must be sqlite, postgres or mysql", "connection %s: unknown driver %q", c.Name, c.Driver)
+	return 0, tool.Errorf(tool.CodeUnavailable, "driver must be sqlite, postgres or mysql", "connection %s: unknown driver %q", c.Name, c.Driver)
 }
 
 // session is one open connection with a read-only transaction running.
@@ -133,7 +133,7 @@ func openDB(c *Connection, d sqlcheck.Dialect, timeoutMS int) (*sql.DB, error) {
 	case sqlcheck.Postgres:
 		cfg, perr := pgx.ParseConfig(c.DSN)
 		if perr != nil {
-			return nil, tool.Errorf(tool.CodeInvalid, "fix the dsn of this connection in the config", "connection %s: bad PostgreSQL dsn: %s", c.Name, redact(perr.Error(), c))
+			return nil, tool.Errorf(tool.CodeUnavailable, "fix the dsn of this connection in the config", "connection %s: bad PostgreSQL dsn: %s", c.Name, redact(perr.Error(), c))
 		}
 		// Every transaction on this connection is read-only unless changed,
 		// and the explicit BEGIN READ ONLY in open says so again.
@@ -144,7 +144,7 @@ func openDB(c *Connection, d sqlcheck.Dialect, timeoutMS int) (*sql.DB, error) {
 	case sqlcheck.MySQL:
 		cfg, merr := mysql.ParseDSN(c.DSN)
 		if merr != nil {
-			return nil, tool.Errorf(tool.CodeInvalid, "fix the dsn of this connection in the config", "connection %s: bad MySQL dsn: %s", c.Name, redact(merr.Error(), c))
+			return nil, tool.Errorf(tool.CodeUnavailable, "fix the dsn of this connection in the config", "connection %s: bad MySQL dsn: %s", c.Name, redact(merr.Error(), c))
 		}
 		cfg.MultiStatements = false
 		cfg.AllowAllFiles = false

@@ -294,7 +294,7 @@ func (x *edu) restoreCard(ctx context.Context, call *tool.Call) (*tool.Result, e
 	err := kind.Restore(ctx, x.st, id, &t, func(tx *sql.Tx) error {
 		var other string
 		if err := tx.QueryRow(`SELECT id FROM edu_cards WHERE deck = $1 AND front = $2`, t.Card.Deck, t.Card.Front).Scan(&other); err == nil {
-			return tool.Errorf(tool.CodeExists, "delete that card first", "deck %q has another card %q with the same front (%s)", t.Card.Deck, t.Card.Front, other)
+			return tool.Existsf("id", "delete that card first", "deck %q has another card %q with the same front (%s)", t.Card.Deck, t.Card.Front, other)
 		} else if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}

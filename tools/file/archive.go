@@ -117,10 +117,10 @@ func (ft *fileTool) zipOutput(ctx context.Context, c *tool.Call, srcs []string) 
 		return out, "", nil
 	}
 	if info.IsDir() {
-		return "", "", tool.Errorf(tool.CodeInvalid, "give a file name ending in .zip", "%s is a directory", ft.rel(out))
+		return "", "", tool.Invalidf("output", "give a file name ending in .zip", "%s is a directory", ft.rel(out))
 	}
 	if !c.Args.Bool("overwrite", false) {
-		return "", "", tool.Errorf(tool.CodeExists, "pass overwrite=true to replace it (the old one goes to the trash), or choose another output", "%s already exists", ft.rel(out))
+		return "", "", tool.Existsf("output", "pass overwrite=true to replace it (the old one goes to the trash), or choose another output", "%s already exists", ft.rel(out))
 	}
 	rec, err := trash.Snapshot(ctx, ft.sb, out, "replaced by zip")
 	if err != nil {
@@ -300,9 +300,8 @@ func (ft *fileTool) unzip(ctx context.Context, c *tool.Call) (*tool.Result, erro
 		if len(conflicts) > 20 {
 			conflicts = append(conflicts[:20], "…")
 		}
-		return nil, &tool.Error{Code: tool.CodeExists, Field: "output",
-			Message: fmt.Sprintf("%d file(s) already exist in %s: %s", len(conflicts), ft.rel(dest), strings.Join(conflicts, ", ")),
-			Hint:    "pass overwrite=true (replaced files go to the trash) or choose another output"}
+		return nil, tool.Existsf("output", "pass overwrite=true (replaced files go to the trash) or choose another output",
+			"%d file(s) already exist in %s: %s", len(conflicts), ft.rel(dest), strings.Join(conflicts, ", "))
 	}
 
 	stage, err := stagingDir(dest, destExists)
@@ -338,12 +337,12 @@ func (ft *fileTool) openZip(p string) (string, os.FileInfo, *zip.ReadCloser, err
 		return "", nil, nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return "", nil, nil, tool.Errorf(tool.CodeInvalid, "", "%s is not a file", p)
+		return "", nil, nil, tool.Invalidf("path", "", "%s is not a file", p)
 	}
 	zr, err := zip.OpenReader(src)
 	if err != nil && !(errors.Is(err, zip.ErrInsecurePath) && zr != nil) {
 		// ErrInsecurePath still returns a reader; the checks below name the entry.
-		return "", nil, nil, tool.Errorf(tool.CodeInvalid, "check that it is a .zip archive (other formats are not supported)", "%s is not a readable zip archive: %v", p, err).On("path")
+		return "", nil, nil, tool.Invalidf("path", "check that it is a .zip archive (other formats are not supported)", "%s is not a readable zip archive: %v", p, err)
 	}
 	return src, info, zr, nil
 }
@@ -367,7 +366,7 @@ func (ft *fileTool) unzipDest(c *tool.Call, src string) (string, bool, error) {
 		return dest, false, nil
 	}
 	if !dinfo.IsDir() {
-		return "", false, tool.Errorf(tool.CodeExists, "give a directory as output", "%s exists and is not a directory", ft.rel(dest)).On("output")
+		return "", false, tool.Existsf("output", "give a directory as output", "%s exists and is not a directory", ft.rel(dest))
 	}
 	return dest, true, nil
 }
@@ -446,7 +445,7 @@ func (ft *fileTool) checkTarget(dest, target, name string) error {
 		return tool.Errorf(tool.CodeDenied, "nothing was extracted; the trash changes only through delete and restore", "archive entry %q would be written into a place reserved for the server: %v", name, strings.TrimPrefix(err.Error(), sandbox.ErrProtected.Error()+": "))
 	}
 	if err != nil && !errors.Is(err, sandbox.ErrOutside) {
-		return tool.Errorf(tool.CodeExists, "choose another output; nothing was extracted", "archive entry %q conflicts with an existing file in %s: %v", name, ft.rel(dest), err)
+		return tool.Existsf("output", "choose another output; nothing was extracted", "archive entry %q conflicts with an existing file in %s: %v", name, ft.rel(dest), err)
 	}
 	if err != nil || !within(dest, real) {
 		return tool.Errorf(tool.CodeDenied, "nothing was extracted", "archive entry %q would be written through a symlink leading out of %s", name, ft.rel(dest))
@@ -489,7 +488,7 @@ func (ft *fileTool) extractAll(ctx context.Context, c *tool.Call, p string, plan
 			if te, ok := tool.AsError(err); ok {
 				return 0, te
 			}
-			return 0, tool.Errorf(tool.CodeInvalid, "the archive is damaged; nothing was extracted", "unzip %s: entry %q: %v", p, e.f.Name, err)
+			return 0, tool.Invalidf("path", "the archive is damaged; nothing was extracted", "unzip %s: entry %q: %v", p, e.f.Name, err)
 		}
 		if i%100 == 99 {
 			c.Progress(float64(i+1), float64(len(plan)), "extracting")

@@ -30,7 +30,7 @@ func (ft *fileTool) dirPath(p string) (string, error) {
 		return "", err
 	}
 	if !info.IsDir() {
-		return "", tool.Errorf(tool.CodeInvalid, "use action=stat or read for a file", "%s is not a directory", p).On("path")
+		return "", tool.Invalidf("path", "use action=stat or read for a file", "%s is not a directory", p)
 	}
 	return abs, nil
 }

@@ -28,7 +28,7 @@ func (ft *fileTool) mkdir(ctx context.Context, c *tool.Call) (*tool.Result, erro
 	}
 	if info, err := os.Stat(abs); err == nil {
 		if !info.IsDir() {
-			return nil, tool.Errorf(tool.CodeExists, "choose another name", "%s exists and is not a directory", p).On("path")
+			return nil, tool.Existsf("path", "choose another name", "%s exists and is not a directory", p)
 		}
 		return &tool.Result{Summary: fmt.Sprintf("%s already exists", ft.rel(abs)), Data: map[string]any{"path": ft.rel(abs), "created": false}}, nil
 	}
@@ -108,7 +108,7 @@ func (ft *fileTool) clearDestination(ctx context.Context, dst string, overwrite 
 		return "", nil
 	}
 	if !overwrite {
-		return "", tool.Errorf(tool.CodeExists, "pass overwrite=true to replace it (the old one goes to the trash), or choose another output", "%s already exists", ft.rel(dst))
+		return "", tool.Existsf("output", "pass overwrite=true to replace it (the old one goes to the trash), or choose another output", "%s already exists", ft.rel(dst))
 	}
 	rec, err := trash.Put(ctx, ft.sb, dst, reason)
 	if err != nil {
@@ -174,7 +174,7 @@ func (ft *fileTool) copy(ctx context.Context, c *tool.Call) (*tool.Result, error
 			Files: []tool.File{{Path: dst, MIME: mimeOf(dst, nil), Size: info.Size()}}}, nil
 	}
 	if !info.IsDir() {
-		return nil, tool.Errorf(tool.CodeInvalid, "", "%s is not a regular file or directory", ft.rel(src))
+		return nil, tool.Invalidf("path", "", "%s is not a regular file or directory", ft.rel(src))
 	}
 	// Copy the tree beside the destination, then rename: a failed or
 	// cancelled copy leaves nothing half-made at the destination.
@@ -210,7 +210,7 @@ func (ft *fileTool) hash(ctx context.Context, c *tool.Call) (*tool.Result, error
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, tool.Errorf(tool.CodeInvalid, "hash works on one file; zip a directory first if you need one checksum for it", "%s is not a regular file", p)
+		return nil, tool.Invalidf("path", "hash works on one file; zip a directory first if you need one checksum for it", "%s is not a regular file", p)
 	}
 	alg := c.Args.StringOr("algorithm", "sha256")
 	var h hash.Hash

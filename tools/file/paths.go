@@ -75,7 +75,7 @@ func (ft *fileTool) pathErr(field, p string, err error) error {
 	if errors.Is(err, sandbox.ErrOutside) {
 		return tool.OutsideWorkspace(field, p)
 	}
-	return &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("cannot resolve %s: %v", p, err)}
+	return tool.Invalidf(field, "", "cannot resolve %s: %v", p, err)
 }
 
 // isRoot reports whether abs is one of the workspace roots.
@@ -101,8 +101,8 @@ func (ft *fileTool) checkWrite(field, p, abs string) error {
 func (ft *fileTool) rel(abs string) string { return filepath.ToSlash(ft.sb.Rel(abs)) }
 
 func notFound(field, p string) error {
-	return &tool.Error{Code: tool.CodeNotFound, Field: field, Message: fmt.Sprintf("%s does not exist", p),
-		Hint: "check the name with action=list or action=find"}
+	return tool.NotFoundf(field, "check the name with action=list or action=find",
+		"%s does not exist", p)
 }
 
 // statErr turns an os error on a user path into a tool error.
@@ -119,7 +119,7 @@ func statErr(field, p string, err error) error {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("cannot read %s: %v", p, err)}
+	return tool.Invalidf(field, "", "cannot read %s: %v", p, err)
 }
 
 func exists(abs string) bool {

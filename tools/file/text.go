@@ -34,10 +34,10 @@ func (ft *fileTool) openText(field, p, forced string) (f *os.File, s sniffed, in
 		return nil, s, nil, "", statErr(field, p, err)
 	}
 	if info.IsDir() {
-		return nil, s, nil, "", tool.Errorf(tool.CodeInvalid, "use action=list or tree for directories", "%s is a directory", p)
+		return nil, s, nil, "", tool.Invalidf(field, "use action=list or tree for directories", "%s is a directory", p)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, s, nil, "", tool.Errorf(tool.CodeInvalid, "", "%s is not a regular file", p)
+		return nil, s, nil, "", tool.Invalidf(field, "", "%s is not a regular file", p)
 	}
 	f, err = os.Open(abs)
 	if err != nil {
@@ -54,13 +54,13 @@ func (ft *fileTool) openText(field, p, forced string) (f *os.File, s sniffed, in
 	}
 	if s.Binary {
 		f.Close()
-		return nil, s, nil, "", tool.Errorf(tool.CodeInvalid,
+		return nil, s, nil, "", tool.Invalidf(field,
 			"this is not a text file: use action=stat or hash, unzip for archives, or a document tool (pdf, docx, xlsx)",
-			"%s is a binary file", p).On("path")
+			"%s is a binary file", p)
 	}
 	if s.Encoding == "" {
 		f.Close()
-		return nil, s, nil, "", tool.Errorf(tool.CodeInvalid,
+		return nil, s, nil, "", tool.Invalidf("encoding",
 			"pass encoding=latin1 (or another listed encoding) to read it anyway",
 			"%s is neither valid UTF-8 nor GB18030 text", p)
 	}
@@ -251,11 +251,11 @@ func (ft *fileTool) write(ctx context.Context, c *tool.Call) (*tool.Result, erro
 	replacing := err == nil
 	switch {
 	case err == nil && info.IsDir():
-		return nil, tool.Errorf(tool.CodeInvalid, "give a file path inside the directory", "%s is a directory", p)
+		return nil, tool.Invalidf("path", "give a file path inside the directory", "%s is a directory", p)
 	case err == nil && !info.Mode().IsRegular():
-		return nil, tool.Errorf(tool.CodeInvalid, "", "%s is not a regular file", p)
+		return nil, tool.Invalidf("path", "", "%s is not a regular file", p)
 	case err == nil && !c.Args.Bool("overwrite", false):
-		return nil, tool.Errorf(tool.CodeExists, "pass overwrite=true to replace it (the old version goes to the trash), or choose another path", "%s already exists", p)
+		return nil, tool.Existsf("path", "pass overwrite=true to replace it (the old version goes to the trash), or choose another path", "%s already exists", p)
 	case err == nil:
 		perm = info.Mode().Perm()
 		if enc == "auto" {
@@ -316,14 +316,14 @@ func (ft *fileTool) appendText(ctx context.Context, c *tool.Call) (*tool.Result,
 	created := os.IsNotExist(err)
 	switch {
 	case err == nil && !info.Mode().IsRegular():
-		return nil, tool.Errorf(tool.CodeInvalid, "give a regular file path", "%s is not a regular file", p)
+		return nil, tool.Invalidf("path", "give a regular file path", "%s is not a regular file", p)
 	case err == nil:
 		s, err := existingEncoding(abs, p)
 		if err != nil {
 			return nil, err
 		}
 		if s.Binary {
-			return nil, tool.Errorf(tool.CodeInvalid, "append only adds text to text files", "%s is a binary file", p).On("path")
+			return nil, tool.Invalidf("path", "append only adds text to text files", "%s is a binary file", p)
 		}
 		if enc == "auto" && s.Encoding != "" {
 			enc = s.Encoding

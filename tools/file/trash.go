@@ -51,8 +51,8 @@ func (ft *fileTool) restore(ctx context.Context, c *tool.Call) (*tool.Result, er
 			}
 		}
 		if !found {
-			return nil, &tool.Error{Code: tool.CodeNotFound, Field: "path", Message: fmt.Sprintf("nothing from %s is in the trash", p),
-				Hint: "call restore without id or path to list the trash"}
+			return nil, tool.NotFoundf("path", "call restore without id or path to list the trash",
+				"nothing from %s is in the trash", p)
 		}
 	default:
 		recs := trash.List(ft.sb)
@@ -67,7 +67,11 @@ func (ft *fileTool) restore(ctx context.Context, c *tool.Call) (*tool.Result, er
 	}
 	payload := trash.Payload(ft.sb, rec.ID)
 	if _, err := os.Lstat(payload); err != nil {
-		return nil, tool.Errorf(tool.CodeNotFound, "", "trash item %s has no content left", rec.ID)
+		field := "path"
+		if c.Args.String("id") != "" {
+			field = "id"
+		}
+		return nil, tool.NotFoundf(field, "", "trash item %s has no content left", rec.ID)
 	}
 	dst, err := ft.restoreTarget(c, rec)
 	if err != nil {
@@ -77,7 +81,7 @@ func (ft *fileTool) restore(ctx context.Context, c *tool.Call) (*tool.Result, er
 		return nil, err
 	}
 	if exists(dst) {
-		return nil, tool.Errorf(tool.CodeExists, "move the existing item away first, or pass output=another path",
+		return nil, tool.Existsf("output", "move the existing item away first, or pass output=another path",
 			"%s already exists; restore never overwrites", ft.rel(dst))
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {

@@ -463,7 +463,7 @@ func (f *fintool) restore(ctx context.Context, call *tool.Call) (*tool.Result, e
 		if ok, err := insertNew(tx, &e); err != nil {
 			return err
 		} else if !ok {
-			return tool.Errorf(tool.CodeExists, "", "the same row was imported again since it was deleted; nothing restored")
+			return tool.Existsf("id", "", "the same row was imported again since it was deleted; nothing restored")
 		}
 		return nil
 	})

@@ -40,7 +40,7 @@ func (g *gifMaker) videoInput(path string) (string, error) {
 	f, _, err := sandbox.OpenRegular(abs, int64(g.cfg.MaxVideoMB)<<20)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return "", &tool.Error{Code: tool.CodeNotFound, Field: "path", Message: path + " is not a file in the workspace", Hint: "give a video file (relative to the workspace root)"}
+		return "", tool.NotFoundf("path", "give a video file (relative to the workspace root)", "%s is not a file in the workspace", path)
 	case errors.Is(err, sandbox.ErrTooLarge):
 		return "", tool.Errorf(tool.CodeTooLarge, "use a smaller file or raise tools.gif_maker.max_video_mb", "%s is above the %d MB limit (tools.gif_maker.max_video_mb)", path, g.cfg.MaxVideoMB)
 	case err != nil:

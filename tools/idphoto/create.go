@@ -120,7 +120,7 @@ func (p *idPhoto) create(ctx context.Context, c *tool.Call) (*tool.Result, error
 	if bgName != "keep" {
 		final = composite(crop, frameMask(who, fr.Rect, std.W, std.H), bg)
 	} else if !fr.Rect.In(b) {
-		return nil, tool.Errorf(tool.CodeInvalid, "choose a background colour, or use a photo with more space around the head", "the photo does not fill the %s frame around the face, and background keep has nothing to fill it with", sizeName)
+		return nil, tool.Invalidf("background", "choose a background colour, or use a photo with more space around the head", "the photo does not fill the %s frame around the face, and background keep has nothing to fill it with", sizeName)
 	}
 
 	data, err := encode(final, format)
@@ -157,7 +157,7 @@ func (p *idPhoto) oneFace(faces []image.Rectangle, unconfirmed int) (image.Recta
 		if unconfirmed > 0 {
 			why = fmt.Sprintf(" (%d face-like area(s) had no eyes and were not confirmed by a second detector)", unconfirmed)
 		}
-		return image.Rectangle{}, tool.Errorf(tool.CodeInvalid, "use a frontal portrait with the whole face visible, eyes open, well lit and not tilted", "no face was found in the photo%s", why)
+		return image.Rectangle{}, tool.Invalidf("path", "use a frontal portrait with the whole face visible, eyes open, well lit and not tilted", "no face was found in the photo%s", why)
 	}
 	largest := faces[0]
 	for _, f := range faces {
@@ -172,11 +172,11 @@ func (p *idPhoto) oneFace(faces []image.Rectangle, unconfirmed int) (image.Recta
 		}
 	}
 	if len(main) > 1 {
-		return image.Rectangle{}, tool.Errorf(tool.CodeInvalid, "crop the photo to one person first (image_generator transform crop), or use a photo of one person",
+		return image.Rectangle{}, tool.Invalidf("path", "crop the photo to one person first (image_generator transform crop), or use a photo of one person",
 			"%d faces were found in the photo (at %s); an ID photo needs exactly one", len(main), boxesText(main))
 	}
 	if largest.Dx() < p.cfg.MinFacePixels {
-		return image.Rectangle{}, tool.Errorf(tool.CodeInvalid, "use a photo taken closer or at a higher resolution",
+		return image.Rectangle{}, tool.Invalidf("path", "use a photo taken closer or at a higher resolution",
 			"the face is %d pixels wide, below the %d pixels needed for print (tools.id_photo.min_face_pixels)", largest.Dx(), p.cfg.MinFacePixels)
 	}
 	return largest, nil
@@ -200,7 +200,7 @@ func headTop(who *person, face, b image.Rectangle) (float64, error) {
 	fh := float64(face.Dy())
 	least := float64(face.Min.Y) - crownAboveLeast*fh
 	if who.TouchesTop || least < float64(b.Min.Y) {
-		return 0, tool.Errorf(tool.CodeInvalid, cutOffHint, "the top of the head is cut off by the photo's top edge")
+		return 0, tool.Invalidf("path", cutOffHint, "the top of the head is cut off by the photo's top edge")
 	}
 	return math.Max(float64(face.Min.Y)-crownAboveMost*fh, math.Min(who.Crown, least)), nil
 }
@@ -214,11 +214,11 @@ func checkInside(fr frame, face, b image.Rectangle) error {
 	margin := int(0.15 * float64(face.Dx())) // the ears and hair beside the face box
 	switch {
 	case face.Min.X-margin < b.Min.X || face.Max.X+margin > b.Max.X:
-		return tool.Errorf(tool.CodeInvalid, cutOffHint, "the face is cut off by the photo's side edge")
+		return tool.Invalidf("path", cutOffHint, "the face is cut off by the photo's side edge")
 	case fr.Chin > float64(b.Max.Y):
-		return tool.Errorf(tool.CodeInvalid, cutOffHint, "the chin is cut off by the photo's bottom edge")
+		return tool.Invalidf("path", cutOffHint, "the chin is cut off by the photo's bottom edge")
 	case fr.Rect.Max.Y > b.Max.Y:
-		return tool.Errorf(tool.CodeInvalid, cutOffHint, "the photo ends %d pixels above the bottom of the frame: the shoulders are cut off", fr.Rect.Max.Y-b.Max.Y)
+		return tool.Invalidf("path", cutOffHint, "the photo ends %d pixels above the bottom of the frame: the shoulders are cut off", fr.Rect.Max.Y-b.Max.Y)
 	}
 	return nil
 }

@@ -86,7 +86,7 @@ func (g *imageGen) generate(ctx context.Context, c *tool.Call) (*tool.Result, er
 	}
 	// The API takes the size as one "WIDTHxHEIGHT" string.
 	size := fmt.Sprintf("%dx%d", c.Args.Int("width", 1024), c.Args.Int("height", 1024))
-	api := webapi.Endpoint{What: "the images endpoint", Config: "tools.image_generator.generate", KeyEnv: "tools.image_generator.generate.api_key_env"}
+	api := webapi.Endpoint{What: "the images endpoint", Field: "prompt", Config: "tools.image_generator.generate", KeyEnv: "tools.image_generator.generate.api_key_env"}
 	if ep.APIKeyEnv != "" {
 		if api.Key = os.Getenv(ep.APIKeyEnv); api.Key == "" {
 			return nil, tool.Errorf(tool.CodeUnavailable, "set "+ep.APIKeyEnv+" in the server's environment and restart it",
@@ -150,7 +150,7 @@ func (g *imageGen) requestImage(ctx context.Context, c *tool.Call, api webapi.En
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(ep.BaseURL, "/")+"/images/generations", bytes.NewReader(raw))
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeInvalid, "fix tools.image_generator.generate.base_url", "endpoint: %v", err)
+		return nil, tool.Errorf(tool.CodeUnavailable, "fix tools.image_generator.generate.base_url", "endpoint: %v", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if api.Key != "" {

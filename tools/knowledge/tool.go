@@ -267,7 +267,7 @@ func (t *kbTool) ready(ctx context.Context, c *tool.Call, field, name string) (*
 	case err == nil:
 		return k, nil
 	case errors.Is(err, os.ErrNotExist):
-		return nil, tool.Errorf(tool.CodeNotFound, "list_indexes names the indexes; index a folder first", "there is no index %q", name).On(field)
+		return nil, tool.NotFoundf(field, "list_indexes names the indexes; index a folder first", "there is no index %q", name)
 	case errors.Is(err, errDamaged) && len(k.src.Paths) > 0:
 		t.d.Log.Warn().Str("index", name).Err(err).Msg("knowledge_rag: rebuilding a damaged index")
 		if _, err := k.sync(ctx, nil, t.options(c)); err != nil {
@@ -276,7 +276,7 @@ func (t *kbTool) ready(ctx context.Context, c *tool.Call, field, name string) (*
 		return k, nil
 	case errors.Is(err, errDamaged):
 		os.RemoveAll(k.dir)
-		return nil, tool.Errorf(tool.CodeNotFound, "run index with paths to build it again", "index %q was damaged and did not record its sources; it was removed", name)
+		return nil, tool.NotFoundf(field, "run index with paths to build it again", "index %q was damaged and did not record its sources; it was removed", name)
 	}
 	return nil, err
 }
@@ -291,7 +291,7 @@ func (t *kbTool) readLocked(ctx context.Context, c *tool.Call, field, name strin
 	k.mu.RLock()
 	if k.idx == nil {
 		k.mu.RUnlock()
-		return nil, tool.Errorf(tool.CodeNotFound, "list_indexes names the indexes", "index %q was removed", name)
+		return nil, tool.NotFoundf(field, "list_indexes names the indexes", "index %q was removed", name)
 	}
 	return k, nil
 }
@@ -305,7 +305,7 @@ func (t *kbTool) search(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	if len(names) == 0 {
 		names = t.lib.names()
 		if len(names) == 0 {
-			return nil, tool.Errorf(tool.CodeNotFound, "index a folder first: action index with paths", "there are no indexes yet")
+			return nil, tool.NotFoundf("indexes", "index a folder first: action index with paths", "there are no indexes yet")
 		}
 	}
 	var ks []*kbIndex
@@ -350,7 +350,7 @@ func (t *kbTool) get(ctx context.Context, c *tool.Call) (*tool.Result, error) {
 	defer k.mu.RUnlock()
 	abs := want
 	if _, ok := k.man.Files[abs]; !ok {
-		return nil, tool.Errorf(tool.CodeNotFound, "use the path of a search hit", "index %q has no file %q", name, p)
+		return nil, tool.NotFoundf("path", "use the path of a search hit", "index %q has no file %q", name, p)
 	}
 	if n := k.man.Files[abs].Chunks; ord >= n {
 		return nil, tool.Invalid("ord", fmt.Sprintf("%s has passages 0-%d, not %d", p, n-1, ord), "use the ord of a search hit")
@@ -424,7 +424,7 @@ func (t *kbTool) remove(_ context.Context, c *tool.Call) (*tool.Result, error) {
 	k.write.Lock()
 	defer k.write.Unlock()
 	if _, err := os.Stat(k.dir); err != nil {
-		return nil, tool.Errorf(tool.CodeNotFound, "list_indexes names the indexes", "there is no index %q", name).On("index")
+		return nil, tool.NotFoundf("index", "list_indexes names the indexes", "there is no index %q", name)
 	}
 	k.mu.Lock()
 	if k.idx != nil {

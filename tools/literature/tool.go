@@ -228,7 +228,7 @@ func (l *lit) lookup(ctx context.Context, raw string) (Work, error) {
 	}
 	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeNotFound {
 		// One answer for a work no source has, naming it as given.
-		return Work{}, &tool.Error{Code: tool.CodeNotFound, Field: "id", Message: fmt.Sprintf("no work %q: %s", strings.TrimSpace(raw), te.Message), Hint: "check the id, or find the work with search"}
+		return Work{}, tool.NotFoundf("id", "check the id, or find the work with search", "no work %q: %s", strings.TrimSpace(raw), te.Message)
 	}
 	if err != nil {
 		return Work{}, err
@@ -256,7 +256,7 @@ func (l *lit) arxivGet(ctx context.Context, id string) (Work, error) {
 		return Work{}, err
 	}
 	if len(ws) == 0 {
-		return Work{}, tool.Errorf(tool.CodeNotFound, "check the id", "no arXiv paper %s", id)
+		return Work{}, tool.NotFoundf("id", "check the id", "no arXiv paper %s", id)
 	}
 	return ws[0], nil
 }

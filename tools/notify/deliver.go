@@ -53,7 +53,7 @@ func (n *notifier) attempt(ctx context.Context, r *resolved, m message) outcome 
 		}
 		req, err := r.p.build(r, m, n.now())
 		if err != nil {
-			return outcome{State: sendonce.Failed, Err: tool.Errorf(tool.CodeInvalid, "fix the target's body_template", "%s", err.Error()), Attempts: attempt}
+			return outcome{State: sendonce.Failed, Err: tool.Errorf(tool.CodeUnavailable, "fix the target's body_template", "%s", err.Error()), Attempts: attempt}
 		}
 		status, body, header, wrote, err := n.post(ctx, req)
 		last = outcome{Attempts: attempt + 1}

@@ -48,7 +48,7 @@ func (n *notifier) resolve(c *tool.Call) (*resolved, error) {
 	}
 	t, ok := n.targets[name]
 	if !ok {
-		return nil, &tool.Error{Code: tool.CodeNotFound, Field: "target", Message: fmt.Sprintf("no notify target named %q", name), Hint: n.targetHint()}
+		return nil, tool.NotFoundf("target", n.targetHint(), "no notify target named %q", name)
 	}
 	r := &resolved{name: t.Name, kind: t.Kind, p: platforms[t.Kind], url: t.URL, topic: t.Topic, tags: t.Tags, maxLen: t.MaxLength, headers: http.Header{}}
 	r.priority = ntfyPriority[strings.ToLower(t.Priority)]

@@ -205,7 +205,7 @@ func (n *notifier) prepare(c *tool.Call) (*outgoing, error) {
 		return nil, tool.Errorf(tool.CodeTooLarge, "shorten the text, send overflow=cut, or save it to a file and send a link",
 			"the text needs more than %d messages on %s (limit %d %s of %s each; tools.notify.max_parts)", n.cfg.MaxParts, r.kind, limitOf(m), r.p.unit, r.p.what)
 	case err != nil:
-		return nil, tool.Errorf(tool.CodeInvalid, "shorten the title, or fix the target's body_template or max_length", "cannot fit the message on %s: %s", r.name, r.hide.scrub(err.Error()))
+		return nil, tool.Invalidf("title", "shorten the title, or fix the target's body_template or max_length", "cannot fit the message on %s: %s", r.name, r.hide.scrub(err.Error()))
 	}
 	o := &outgoing{r: r, msg: m, lay: lay, hash: sha(format, title, text), partsHash: sha(append([]string{format, title}, lay.Parts...)...)}
 	// The message, not how it is laid out: a retry that changes only

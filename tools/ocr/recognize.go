@@ -49,7 +49,7 @@ func (o *ocrTool) recognize(ctx context.Context, c *tool.Call) (*tool.Result, er
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return nil, &tool.Error{Code: tool.CodeNotFound, Field: "path", Message: fmt.Sprintf("%s does not exist", path), Hint: "give a file in the workspace (relative to its root)"}
+		return nil, tool.NotFoundf("path", "give a file in the workspace (relative to its root)", "%s does not exist", path)
 	}
 	if fi.IsDir() {
 		return nil, tool.Invalid("path", path+" is a directory", "give an image or PDF file")

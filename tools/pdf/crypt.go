@@ -95,7 +95,7 @@ func (p *pdfTool) encrypt(_ context.Context, c *tool.Call) (*tool.Result, error)
 		// A password refusal means the file is encrypted; a path refusal
 		// (outside the workspace) stays what it is.
 		if te, ok := tool.AsError(err); ok && te.Code == tool.CodeDenied && te.Field == "password" {
-			return nil, tool.Errorf(tool.CodeInvalid, "decrypt it first (action decrypt), then encrypt again", "%s is already encrypted", c.Args.String("path"))
+			return nil, tool.Invalidf("path", "decrypt it first (action decrypt), then encrypt again", "%s is already encrypted", c.Args.String("path"))
 		}
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func (p *pdfTool) setPermissions(_ context.Context, c *tool.Call) (*tool.Result,
 		return nil, pdfErr("path", d.path, d.pw, err)
 	}
 	if !info.Encrypted {
-		return nil, tool.Errorf(tool.CodeInvalid, "use action encrypt with a permissions value", "%s is not encrypted; permissions only apply to encrypted PDFs", d.path)
+		return nil, tool.Invalidf("path", "use action encrypt with a permissions value", "%s is not encrypted; permissions only apply to encrypted PDFs", d.path)
 	}
 	cf := d.conf()
 	cf.UserPW = c.Args.String("user_password")

@@ -46,7 +46,7 @@ func readFields(in *input) ([]*formField, error) {
 	}
 	fields, err := formFields(ctx)
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeInvalid, "its pages can still be read (extract_text); print it to a new PDF to repair the form", "the form of %s is damaged: %v", filepath.Base(in.abs), err)
+		return nil, tool.Invalidf("path", "its pages can still be read (extract_text); print it to a new PDF to repair the form", "the form of %s is damaged: %v", filepath.Base(in.abs), err)
 	}
 	return fields, nil
 }
@@ -116,7 +116,7 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 		return nil, err
 	}
 	if len(fields) == 0 {
-		return nil, tool.Errorf(tool.CodeInvalid, "this PDF is not a fillable form", "%s has no form fields", c.Args.String("path"))
+		return nil, tool.Invalidf("path", "this PDF is not a fillable form", "%s has no form fields", c.Args.String("path"))
 	}
 	lock := c.Args.Bool("lock", false)
 	var f form.Form

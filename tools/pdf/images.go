@@ -58,7 +58,7 @@ func (p *pdfTool) imagesToPDF(ctx context.Context, c *tool.Call) (*tool.Result, 
 	}
 	f, err := out.WriteFrom(".pdf", func(w io.Writer) error { return api.ImportImages(nil, w, readers, imp, conf("")) })
 	if err != nil {
-		return nil, tool.Errorf(tool.CodeInvalid, "check that every file is a valid PNG, JPEG, TIFF or WebP image", "images_to_pdf: %v", err)
+		return nil, tool.Invalidf("paths", "check that every file is a valid PNG, JPEG, TIFF or WebP image", "images_to_pdf: %v", err)
 	}
 	return &tool.Result{
 		Summary: fmt.Sprintf("made a %d-page PDF from %s: %s", len(paths), wording.Count(len(paths), "image", "images"), rel(p.d.Sandbox, out.Path(".pdf"))),

@@ -98,7 +98,7 @@ func (p *pdfTool) readPDF(field, path, password string) (*input, int, error) {
 		return nil, 0, err
 	}
 	if !bytes.HasPrefix(bytes.TrimLeft(in.data[:min(len(in.data), 1024)], "\x00\t\r\n "), []byte("%PDF-")) && !bytes.Contains(in.data[:min(len(in.data), 1024)], []byte("%PDF-")) {
-		return nil, 0, &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("%s is not a PDF (no %%PDF- header)", path), Hint: "give a PDF file; use format_converter to turn other documents into PDF"}
+		return nil, 0, tool.Invalidf(field, "give a PDF file; use format_converter to turn other documents into PDF", "%s is not a PDF (no %%PDF- header)", path)
 	}
 	// Parse (and decrypt) without full validation: the operation itself
 	// validates, and validating twice doubled the cost of a merge. The
@@ -145,13 +145,13 @@ func pdfErr(field, path, password string, err error) error {
 		}
 		return &tool.Error{Code: tool.CodeDenied, Field: "password", Message: fmt.Sprintf("wrong password for %s", path), Hint: "check the password"}
 	case errors.Is(err, pdfcpu.ErrEmptyInput):
-		return &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("%s is empty", path)}
+		return tool.Invalidf(field, "", "%s is empty", path)
 	case errors.Is(err, pdfcpu.ErrUnsupportedEncryptionFeature):
-		return &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("%s uses an encryption feature pdfcpu does not support: %v", path, err)}
+		return tool.Invalidf(field, "", "%s uses an encryption feature pdfcpu does not support: %v", path, err)
 	case isValidation(err):
 		return brokenErr(field, path, err)
 	}
-	return &tool.Error{Code: tool.CodeInvalid, Field: field, Message: fmt.Sprintf("%s could not be read as a PDF: %v", path, err), Hint: "the file may be damaged or not a PDF; action validate gives details"}
+	return tool.Invalidf(field, "the file may be damaged or not a PDF; action validate gives details", "%s could not be read as a PDF: %v", path, err)
 }
 
 // brokenErr reports a file pdfcpu's validator refuses even after salvage:
@@ -161,9 +161,8 @@ func brokenErr(field, path string, err error) error {
 	if i := strings.LastIndex(msg, "validation error"); i >= 0 {
 		msg = msg[i:]
 	}
-	return &tool.Error{Code: tool.CodeInvalid, Field: field,
-		Message: fmt.Sprintf("%s is damaged where pdfcpu cannot work around it (%s)", path, msg),
-		Hint:    "page_count and extract_text may still read it; to repair it, print it to a new PDF (for example with format_converter or a PDF printer) and use that copy"}
+	return tool.Invalidf(field, "page_count and extract_text may still read it; to repair it, print it to a new PDF (for example with format_converter or a PDF printer) and use that copy",
+		"%s is damaged where pdfcpu cannot work around it (%s)", path, msg)
 }
 
 // opErr reports a failed pdfcpu operation on a readable input: usually bad

@@ -77,7 +77,11 @@ func (p *pdfTool) guard(h tool.Handler) tool.Handler {
 	return func(ctx context.Context, c *tool.Call) (res *tool.Result, err error) {
 		defer func() {
 			if r := recover(); r != nil {
-				res, err = nil, tool.Errorf(tool.CodeInvalid, "check that the file is a valid PDF; try action validate", "%s: the PDF could not be processed: %v", c.Action, r)
+				field := "path" // the input: path, or paths for merge and images_to_pdf
+				if c.Args.Has("paths") {
+					field = "paths"
+				}
+				res, err = nil, tool.Invalidf(field, "check that the file is a valid PDF; try action validate", "%s: the PDF could not be processed: %v", c.Action, r)
 			}
 		}()
 		if err := ctx.Err(); err != nil {

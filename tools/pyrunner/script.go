@@ -137,7 +137,7 @@ func (r *runner) sumInputs(paths []string) ([]input, error) {
 			return nil, tool.Invalid("files", fmt.Sprintf("files: %q is not a regular file", p), "list files, not directories; the code sees each by its base name")
 		}
 		if err != nil {
-			return nil, tool.Errorf(tool.CodeNotFound, "list existing workspace files", "files: %q cannot be read", p)
+			return nil, tool.NotFoundf("files", "list existing workspace files", "files: %q cannot be read", p)
 		}
 		h := sha256.New()
 		n, err := io.Copy(h, io.LimitReader(f, left+1))

@@ -116,7 +116,7 @@ func (r *runner) addInput(w *workDir, field, p, abs, name string, maxBytes int64
 	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return tool.Errorf(tool.CodeNotFound, "give an existing workspace file", "%s: %q does not exist", field, p)
+		return tool.NotFoundf(field, "give an existing workspace file", "%s: %q does not exist", field, p)
 	case errors.Is(err, sandbox.ErrNotRegular):
 		return tool.PathError(field, p, err)
 	case err != nil:

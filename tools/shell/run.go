@@ -136,7 +136,7 @@ func (r *runner) resolveCwd(p string) (string, error) {
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return "", tool.Errorf(tool.CodeNotFound, "create it first or pick an existing directory", "cwd %q does not exist", p)
+		return "", tool.NotFoundf("cwd", "create it first or pick an existing directory", "cwd %q does not exist", p)
 	}
 	if !fi.IsDir() {
 		return "", tool.Invalid("cwd", fmt.Sprintf("cwd %q is not a directory", p), "")
@@ -149,7 +149,7 @@ func (r *runner) resolveCwd(p string) (string, error) {
 // child gets), never in the current directory.
 func lookProgram(name, cwd, path string) (string, error) {
 	notFound := func(detail string) error {
-		return tool.Errorf(tool.CodeNotFound, "check the spelling, or install it on the server; `which NAME` shows what is available",
+		return tool.NotFoundf("argv", "check the spelling, or install it on the server; `which NAME` shows what is available",
 			"program %q not found%s", name, detail)
 	}
 	if strings.Contains(name, "/") {

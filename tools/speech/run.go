@@ -131,7 +131,7 @@ func (s *speech) input(ctx context.Context, c *tool.Call) (string, Info, error) 
 	f, _, err := sandbox.OpenRegular(abs, int64(s.cfg.MaxInputMB)<<20)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return "", Info{}, &tool.Error{Code: tool.CodeNotFound, Field: "path", Message: path + " is not a file in the workspace", Hint: "give an audio file (relative to the workspace root)"}
+		return "", Info{}, tool.NotFoundf("path", "give an audio file (relative to the workspace root)", "%s is not a file in the workspace", path)
 	case errors.Is(err, sandbox.ErrTooLarge):
 		return "", Info{}, tool.Errorf(tool.CodeTooLarge, "use a shorter file or raise tools.speech.max_input_mb", "%s is above the %d MB limit (tools.speech.max_input_mb)", path, s.cfg.MaxInputMB)
 	case err != nil:

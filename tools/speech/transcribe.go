@@ -67,7 +67,7 @@ func (s *speech) transcribe(ctx context.Context, c *tool.Call) (*tool.Result, er
 		return nil, tool.Errorf(tool.CodeUnavailable, "fix tools.speech.transcribe_url", "bad transcribe_url: %v", err)
 	}
 	req.Header.Set("Content-Type", contentType)
-	ep := webapi.Endpoint{What: "the transcription endpoint", Config: "tools.speech", KeyEnv: "tools.speech.api_key_env"}
+	ep := webapi.Endpoint{What: "the transcription endpoint", Field: "path", Config: "tools.speech", KeyEnv: "tools.speech.api_key_env"}
 	if s.cfg.APIKeyEnv != "" {
 		ep.Key = os.Getenv(s.cfg.APIKeyEnv)
 		if ep.Key == "" {

@@ -65,7 +65,7 @@ func (s *sys) logTail(_ context.Context, c *tool.Call) (*tool.Result, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, tool.Errorf(tool.CodeNotFound, "check system.log_files in the config", "log %q: %s does not exist", name, path)
+			return nil, tool.NotFoundf("name", "check system.log_files in the config", "log %q: %s does not exist", name, path)
 		}
 		return nil, tool.Errorf(tool.CodeDenied, "the server's user needs read access to the file", "log %q: %v", name, err)
 	}
@@ -75,7 +75,7 @@ func (s *sys) logTail(_ context.Context, c *tool.Call) (*tool.Result, error) {
 		return nil, fmt.Errorf("log_tail: stat %s: %w", path, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, tool.Errorf(tool.CodeInvalid, "point system.log_files at a regular file", "log %q: %s is not a regular file", name, path)
+		return nil, tool.Invalidf("name", "point system.log_files at a regular file", "log %q: %s is not a regular file", name, path)
 	}
 	lines, partial, err := tailLines(f, fi.Size(), n)
 	if err != nil {

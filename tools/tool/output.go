@@ -166,7 +166,7 @@ func (out *Outputs) check(sb *sandbox.Sandbox, field, given string, inputs []str
 		if isInput {
 			msg = fmt.Sprintf("%s would replace the input %s", field, sb.Rel(abs))
 		}
-		return false, &Error{Code: CodeExists, Field: field, Message: msg, Hint: OverwriteHint(field)}
+		return false, Existsf(field, OverwriteHint(field), "%s", msg)
 	}
 	return false, nil
 }
@@ -209,7 +209,7 @@ func (out *Outputs) WriteFrom(ext string, fill func(w io.Writer) error) (File, e
 		return fill(cw)
 	})
 	if errors.Is(err, atomicfile.ErrExists) {
-		return File{}, &Error{Code: CodeExists, Field: out.field, Message: filepath.Base(abs) + " was created by someone else meanwhile", Hint: "call again (a default name is chosen anew), or set overwrite to true"}
+		return File{}, Existsf(out.field, "call again (a default name is chosen anew), or set overwrite to true", "%s was created by someone else meanwhile", filepath.Base(abs))
 	}
 	if err != nil {
 		return File{}, err

@@ -31,8 +31,8 @@ func PathError(field, path string, err error) error {
 		return &Error{Code: CodeDenied, Field: field, Message: fmt.Sprintf("%s %q is reserved for the server", field, path),
 			Hint: "use a path inside the workspace, outside the server's data directory"}
 	case errors.Is(err, sandbox.ErrNotRegular):
-		return &Error{Code: CodeInvalid, Field: field, Message: fmt.Sprintf("%s %q is not a regular file (%v)", field, path, err),
-			Hint: "give the path of an ordinary file"}
+		return Invalidf(field, "give the path of an ordinary file",
+			"%s %q is not a regular file (%v)", field, path, err)
 	case errors.Is(err, sandbox.ErrTooLarge):
 		return &Error{Code: CodeTooLarge, Field: field, Message: fmt.Sprintf("%s %q: %v", field, path, err),
 			Hint: "use a smaller file, or raise the limit in the server's config"}

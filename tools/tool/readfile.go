@@ -57,7 +57,7 @@ func StatInput(field, rel, abs string) (os.FileInfo, error) {
 // inputError is the answer to an input that is missing or cannot be read.
 func inputError(field, rel string, err error) *Error {
 	if errors.Is(err, os.ErrNotExist) {
-		return &Error{Code: CodeNotFound, Field: field, Message: fmt.Sprintf("%s does not exist", rel), Hint: "check the name with the file tool (action=list)"}
+		return NotFoundf(field, "check the name with the file tool (action=list)", "%s does not exist", rel)
 	}
 	return &Error{Code: CodeDenied, Field: field, Message: fmt.Sprintf("%s: cannot read %s: %v", field, rel, errUnwrapPath(err))}
 }

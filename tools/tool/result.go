@@ -59,6 +59,21 @@ func Errorf(code, hint, format string, args ...any) *Error {
 // Invalid is a bad-argument error naming the field.
 func Invalid(field, message, hint string) *Error { return toolerr.Invalid(field, message, hint) }
 
+// Invalidf is Invalid with a formatted message, in Errorf's order.
+func Invalidf(field, hint, format string, args ...any) *Error {
+	return toolerr.Invalidf(field, hint, format, args...)
+}
+
+// NotFoundf is the error for an argument naming something that does not exist.
+func NotFoundf(field, hint, format string, args ...any) *Error {
+	return toolerr.NotFoundf(field, hint, format, args...)
+}
+
+// Existsf is the error for an argument naming something that is already there.
+func Existsf(field, hint, format string, args ...any) *Error {
+	return toolerr.Existsf(field, hint, format, args...)
+}
+
 // Missing is the error for an external program that is not installed.
 func Missing(program, debianPackage string) *Error {
 	return &Error{

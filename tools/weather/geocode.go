@@ -42,7 +42,7 @@ func (w *weather) geocode(ctx context.Context, name, country, lang string) ([]pl
 	if country != "" {
 		v.Set("countryCode", strings.ToUpper(country))
 	}
-	resp, err := webapi.Get(ctx, w.client, webapi.Request{Service: "Open-Meteo geocoding", URL: strings.TrimRight(w.cfg.GeocodingURL, "/") + "/v1/search?" + v.Encode()})
+	resp, err := webapi.Get(ctx, w.client, webapi.Request{Service: "Open-Meteo geocoding", Field: "place", URL: strings.TrimRight(w.cfg.GeocodingURL, "/") + "/v1/search?" + v.Encode()})
 	if err != nil {
 		return nil, err
 	}
@@ -58,8 +58,8 @@ func (w *weather) geocode(ctx context.Context, name, country, lang string) ([]pl
 // among the candidates of an ambiguous name.
 func (w *weather) byID(ctx context.Context, id int, lang string) (place, error) {
 	u := strings.TrimRight(w.cfg.GeocodingURL, "/") + "/v1/get?" + url.Values{"id": {strconv.Itoa(id)}, "language": {lang}}.Encode()
-	unknown := &tool.Error{Code: tool.CodeNotFound, Field: "place_id", Message: fmt.Sprintf("no place with id %d", id), Hint: "use an id from the candidates list"}
-	resp, err := webapi.Get(ctx, w.client, webapi.Request{Service: "Open-Meteo geocoding", URL: u})
+	unknown := tool.NotFoundf("place_id", "use an id from the candidates list", "no place with id %d", id)
+	resp, err := webapi.Get(ctx, w.client, webapi.Request{Service: "Open-Meteo geocoding", Field: "place_id", URL: u})
 	if te, ok := tool.AsError(err); ok && te.Code == tool.CodeNotFound {
 		return place{}, unknown
 	}

@@ -118,8 +118,8 @@ func (w *weather) locate(ctx context.Context, c *tool.Call, lang string) (*place
 		return nil, nil, err
 	}
 	if len(ps) == 0 {
-		return nil, nil, &tool.Error{Code: tool.CodeNotFound, Field: "place", Message: fmt.Sprintf("no place called %q was found", name),
-			Hint: "check the spelling, drop district words, or give latitude and longitude"}
+		return nil, nil, tool.NotFoundf("place", "check the spelling, drop district words, or give latitude and longitude",
+			"no place called %q was found", name)
 	}
 	if cands := ambiguous(ps, name); cands != nil {
 		list := make([]string, len(cands))

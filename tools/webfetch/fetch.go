@@ -155,7 +155,7 @@ func (f *fetcher) get(ctx context.Context, u *url.URL) (*page, error) {
 		mt, _, _ = mime.ParseMediaType(mt)
 	}
 	if !isText(mt) {
-		return nil, tool.Errorf(tool.CodeInvalid, "download it with the browser tool or a file tool instead", "%s is %s, not a text or HTML page", p.finalURL, mt)
+		return nil, tool.Invalidf("url", "download it with the browser tool or a file tool instead", "%s is %s, not a text or HTML page", p.finalURL, mt)
 	}
 	p.contentType = mt
 	enc, name := detectCharset(raw, resp.Header.Get("Content-Type"))
