@@ -3,10 +3,8 @@ package gifmaker
 import (
 	"bytes"
 	"encoding/json"
-	"image"
 	"image/color"
 	"image/gif"
-	"image/png"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -21,31 +19,13 @@ import (
 
 func newTool(t *testing.T, section string) (tool.Tool, *tool.Deps) {
 	t.Helper()
-	d := tooltest.Deps(t)
-	if section != "" {
-		tooltest.ConfigSection(t, d, "gif_maker", section)
-	}
-	tl, err := New(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tl, d
+	return tooltest.WithSection(t, New, "gif_maker", section)
 }
 
 // writePNG writes a w×h image filled by px into the workspace.
 func writePNG(t *testing.T, d *tool.Deps, name string, w, h int, px func(x, y int) color.NRGBA) string {
 	t.Helper()
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			img.SetNRGBA(x, y, px(x, y))
-		}
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), name), b.Bytes())
+	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), name), tooltest.Paint(w, h, px))
 	return name
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"image"
 	"image/color"
-	"image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -56,11 +55,7 @@ func loadFixture(t *testing.T) image.Image {
 // put writes img into the workspace as a PNG.
 func put(t *testing.T, d *tool.Deps, name string, img image.Image) string {
 	t.Helper()
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), name), b.Bytes())
+	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), name), img)
 	return name
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"image"
 	"image/color"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,17 +29,10 @@ func newTool(t *testing.T) (tool.Tool, *tool.Deps) {
 	return tl, d
 }
 
+// writePNG writes a w×h image filled by px into the workspace.
 func writePNG(t *testing.T, d *tool.Deps, name string, w, h int, px func(x, y int) color.NRGBA) string {
 	t.Helper()
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			img.SetNRGBA(x, y, px(x, y))
-		}
-	}
-	var b bytes.Buffer
-	png.Encode(&b, img)
-	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), name), b.Bytes())
+	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), name), tooltest.Paint(w, h, px))
 	return name
 }
 

@@ -23,15 +23,7 @@ func newTool(t *testing.T, section string, hosts ...string) (tool.Tool, *tool.De
 	for _, p := range []string{"espeak-ng", "ffmpeg", "ffprobe", "bwrap"} {
 		tooltest.NeedProgram(t, p)
 	}
-	d := tooltest.Deps(t, hosts...)
-	if section != "" {
-		tooltest.ConfigSection(t, d, "speech", section)
-	}
-	tl, err := New(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tl, d
+	return tooltest.WithSection(t, New, "speech", section, hosts...)
 }
 
 // ffprobe reads a file's codec, sample rate, channels and duration with the
