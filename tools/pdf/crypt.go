@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
@@ -25,14 +26,7 @@ var permBits = map[string]model.PermissionFlags{
 	"print_high": model.PermissionPrintRev3,
 }
 
-func permNames() []string {
-	var out []string
-	for k := range permBits {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func permNames() []string { return slices.Sorted(maps.Keys(permBits)) }
 
 // parsePermissions reads "none", "print", "all" or a comma list of names.
 func parsePermissions(field, s string) (model.PermissionFlags, []string, error) {

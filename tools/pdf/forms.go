@@ -6,8 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
@@ -121,7 +122,7 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 	lock := c.Args.Bool("lock", false)
 	var f form.Form
 	var filled []string
-	for _, k := range sortedKeys(values) {
+	for _, k := range slices.Sorted(maps.Keys(values)) {
 		fl := findField(fields, k)
 		if fl == nil {
 			continue // reported below, all together
@@ -133,7 +134,7 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 	}
 	if len(filled) < len(values) {
 		var unknown, names []string
-		for _, k := range sortedKeys(values) {
+		for _, k := range slices.Sorted(maps.Keys(values)) {
 			if findField(fields, k) == nil {
 				unknown = append(unknown, k)
 			}
@@ -166,15 +167,6 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 		out["appearances"] = "left to the viewer: pdf_tool wrote the values but could not draw them (" + fallback + "), so the file asks the viewer to (NeedAppearances); a viewer that ignores it shows the fields empty — open and save the file in Acrobat or LibreOffice to fix the look"
 	}
 	return w.result(fmt.Sprintf("filled %s into %s", wording.Count(len(filled), "field", "fields"), w.rel), out), nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // findField finds a field by its full name, else by its id.
