@@ -20,11 +20,7 @@ import (
 )
 
 func (p *pdfTool) listFormFields(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	in, err := p.open(c)
-	if err != nil {
-		return nil, err
-	}
-	fields, err := readFields(in.input)
+	in, fields, err := p.openForm(c)
 	if err != nil {
 		return nil, err
 	}
@@ -37,6 +33,16 @@ func (p *pdfTool) listFormFields(_ context.Context, c *tool.Call) (*tool.Result,
 		list = append(list, f.describe())
 	}
 	return &tool.Result{Summary: wording.Count(len(list), "form field", "form fields"), Data: map[string]any{"path": path, "fields": list, "count": len(list)}}, nil
+}
+
+// openForm opens the call's PDF (open) and reads its form fields.
+func (p *pdfTool) openForm(c *tool.Call) (*doc, []*formField, error) {
+	in, err := p.open(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	fields, err := readFields(in.input)
+	return in, fields, err
 }
 
 // readFields reads the input's form field tree (fieldtree.go).
@@ -108,11 +114,7 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 	if len(values) == 0 {
 		return nil, tool.Invalid("fields", "fields must name at least one field", `e.g. {"name": "张三"}; action list_form_fields shows the names`)
 	}
-	in, err := p.open(c)
-	if err != nil {
-		return nil, err
-	}
-	fields, err := readFields(in.input)
+	in, fields, err := p.openForm(c)
 	if err != nil {
 		return nil, err
 	}
