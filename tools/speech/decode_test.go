@@ -66,7 +66,7 @@ func TestSpeech_Convert32BitFLAC(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		p := outputPath(t, d, res)
+		p := tooltest.OnlyFile(t, res)
 		codec, rate, ch, dur := ffprobe(t, p)
 		if rate != 44100 || ch != 2 || dur < 0.99 || dur > 1.06 {
 			t.Errorf("%s: %s %d Hz %d ch %.3f s; want 44100 Hz, 2 ch, 1 s", f, codec, rate, ch, dur)
@@ -116,7 +116,7 @@ func TestSpeech_TruncatedMP3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, dur := ffprobe(t, outputPath(t, d, res)); math.Abs(dur-4) > 0.01 {
+	if _, _, _, dur := ffprobe(t, tooltest.OnlyFile(t, res)); math.Abs(dur-4) > 0.01 {
 		t.Errorf("trimmed to %.3f s, want 4", dur)
 	}
 	full := fixture(t, d, "test1.mp3", "full.mp3", 0)
@@ -124,7 +124,7 @@ func TestSpeech_TruncatedMP3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, dur := ffprobe(t, outputPath(t, d, res)); math.Abs(dur-10.01) > 0.05 {
+	if _, _, _, dur := ffprobe(t, tooltest.OnlyFile(t, res)); math.Abs(dur-10.01) > 0.05 {
 		t.Errorf("converted to %.3f s, want 10.0", dur)
 	}
 }
@@ -139,7 +139,7 @@ func TestSpeech_FLACConvertsWhole(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		if _, _, ch, dur := ffprobe(t, outputPath(t, d, res)); ch != 1 || math.Abs(dur-1.03) > 0.06 {
+		if _, _, ch, dur := ffprobe(t, tooltest.OnlyFile(t, res)); ch != 1 || math.Abs(dur-1.03) > 0.06 {
 			t.Errorf("%s: %d ch, %.3f s; want 1 ch, 1.03 s", f, ch, dur)
 		}
 	}
@@ -159,7 +159,7 @@ func TestSpeech_SoundShorterThanPicture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, dur := ffprobe(t, outputPath(t, d, res)); math.Abs(dur-1.03) > 0.06 {
+	if _, _, _, dur := ffprobe(t, tooltest.OnlyFile(t, res)); math.Abs(dur-1.03) > 0.06 {
 		t.Errorf("%.3f s, want 1.03", dur)
 	}
 }

@@ -48,14 +48,6 @@ func ffprobe(t *testing.T, path string) (codec string, rate, channels int, dur f
 	return p.Streams[0].CodecName, rate, p.Streams[0].Channels, dur
 }
 
-func outputPath(t *testing.T, d *tool.Deps, res *tool.Result) string {
-	t.Helper()
-	if len(res.Files) != 1 {
-		t.Fatalf("files %v", res.Files)
-	}
-	return res.Files[0].Path
-}
-
 // TestSpeech_SynthesizeVoicesAndChunks: Mandarin and English text become
 // 16-bit PCM WAV files (checked with ffprobe); a long text is spoken in
 // several chunks joined into one file as long as its parts.
@@ -70,7 +62,7 @@ func TestSpeech_SynthesizeVoicesAndChunks(t *testing.T) {
 		if v := res.Data.(map[string]any)["voice"]; v != tc.voice {
 			t.Errorf("voice %v, want %s", v, tc.voice)
 		}
-		codec, rate, ch, dur := ffprobe(t, outputPath(t, d, res))
+		codec, rate, ch, dur := ffprobe(t, tooltest.OnlyFile(t, res))
 		if codec != "pcm_s16le" || rate != 22050 || ch != 1 || dur < 1 || dur > 10 {
 			t.Errorf("%s: %s %d Hz %d ch %.2f s", tc.voice, codec, rate, ch, dur)
 		}
@@ -90,13 +82,13 @@ func TestSpeech_SynthesizeVoicesAndChunks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, _, unit := ffprobe(t, outputPath(t, d, one))
+	_, _, _, unit := ffprobe(t, tooltest.OnlyFile(t, one))
 	if dur < unit*40 || dur > unit*55 {
 		t.Errorf("long text %.2f s, one sentence %.2f s: not about 50 of them", dur, unit)
 	}
 	// A faster rate is shorter.
 	fast, _ := tooltest.Run(t, tl, map[string]any{"action": "synthesize", "text": "Hello world, this is a test.", "rate": 400})
-	if _, _, _, f := ffprobe(t, outputPath(t, d, fast)); f >= durs[1] {
+	if _, _, _, f := ffprobe(t, tooltest.OnlyFile(t, fast)); f >= durs[1] {
 		t.Errorf("rate 400 gave %.2f s, not shorter than %.2f s", f, durs[1])
 	}
 }
@@ -113,14 +105,14 @@ func TestSpeech_ConvertTrimInfo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if codec, rate, ch, _ := ffprobe(t, outputPath(t, d, res)); codec != "flac" || rate != 16000 || ch != 2 {
+	if codec, rate, ch, _ := ffprobe(t, tooltest.OnlyFile(t, res)); codec != "flac" || rate != 16000 || ch != 2 {
 		t.Errorf("convert: %s %d %d", codec, rate, ch)
 	}
 	res, err = tooltest.Run(t, tl, map[string]any{"action": "trim", "path": "clip.wav", "start": 0.5, "duration": 1.25})
 	if err != nil {
 		t.Fatal(err)
 	}
-	trimmed := outputPath(t, d, res)
+	trimmed := tooltest.OnlyFile(t, res)
 	if codec, _, _, dur := ffprobe(t, trimmed); codec != "pcm_s16le" || math.Abs(dur-1.25) > 0.010 {
 		t.Errorf("trimmed %s %.4f s, want 1.25 s ± 10 ms", codec, dur)
 	}
