@@ -1,7 +1,6 @@
 package idphoto
 
 import (
-	"bytes"
 	"encoding/json"
 	"image"
 	"image/color"
@@ -78,19 +77,6 @@ print(json.dumps([[int(v) for v in r] for r in f] if len(f) else []))`
 	return faces
 }
 
-func decodeFile(t *testing.T, path string) (image.Image, []byte) {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, _, err := image.Decode(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatalf("decode %s: %v", path, err)
-	}
-	return img, raw
-}
-
 func near(c color.Color, want color.NRGBA, tol int) bool {
 	n := color.NRGBAModel.Convert(c).(color.NRGBA)
 	d := func(a, b uint8) bool { return int(a)-int(b) <= tol && int(b)-int(a) <= tol }
@@ -121,7 +107,7 @@ func TestIDPhoto_Standards(t *testing.T) {
 				if filepath.Ext(path) != "."+format || !strings.HasPrefix(d.Sandbox.Rel(path), "outputs/portrait_"+name) {
 					t.Fatalf("output %s", d.Sandbox.Rel(path))
 				}
-				img, raw := decodeFile(t, path)
+				img, _, raw := tooltest.ReadImage(t, path)
 				if b := img.Bounds(); b.Dx() != std.W || b.Dy() != std.H {
 					t.Fatalf("size %v, want %d×%d", b, std.W, std.H)
 				}

@@ -41,7 +41,7 @@ func TestPlaceholder_SizeColoursLabel(t *testing.T) {
 		if got := res.Data.(map[string]any)["label"]; got != tc.label {
 			t.Errorf("label %q, want %q", got, tc.label)
 		}
-		img, _ := decode(t, res.Files[0].Path)
+		img, _, _ := tooltest.ReadImage(t, res.Files[0].Path)
 		w, h := tc.args["width"].(int), tc.args["height"].(int)
 		if img.Bounds().Dx() != w || img.Bounds().Dy() != h {
 			t.Fatalf("size %v, want %d×%d", img.Bounds(), w, h)
@@ -87,7 +87,7 @@ func TestCollage_GridSizesAndCells(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		img, _ := decode(t, res.Files[0].Path)
+		img, _, _ := tooltest.ReadImage(t, res.Files[0].Path)
 		return res.Data.(map[string]any), img
 	}
 
@@ -159,7 +159,7 @@ func TestCard_ImageLayer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		img, _ := decode(t, res.Files[0].Path)
+		img, _, _ := tooltest.ReadImage(t, res.Files[0].Path)
 		return img
 	}
 	// Width 600: margin 50, banner 500×250 at (50,50); text from y 325.

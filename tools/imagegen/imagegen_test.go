@@ -1,7 +1,6 @@
 package imagegen
 
 import (
-	"bytes"
 	"image"
 	"image/color"
 	"os"
@@ -36,19 +35,6 @@ func writePNG(t *testing.T, d *tool.Deps, name string, w, h int, px func(x, y in
 	return name
 }
 
-func decode(t *testing.T, path string) (image.Image, string) {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, format, err := image.Decode(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatalf("decode %s: %v", path, err)
-	}
-	return img, format
-}
-
 // zbar decodes the QR code in an image with zbarimg (zbar-tools).
 func zbar(t *testing.T, path string) string {
 	t.Helper()
@@ -81,7 +67,7 @@ func TestQR_DecodesWithZbar(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := res.Files[0].Path
-			img, format := decode(t, p)
+			img, format, _ := tooltest.ReadImage(t, p)
 			want, ok := tc.args["size"].(int)
 			if !ok {
 				want = 512
@@ -133,7 +119,7 @@ func TestCard_WrapsCJK(t *testing.T) {
 	if strings.Join(lines[2:], "") != body {
 		t.Errorf("wrapped body lost or changed characters: %q", lines[2:])
 	}
-	img, _ := decode(t, res.Files[0].Path)
+	img, _, _ := tooltest.ReadImage(t, res.Files[0].Path)
 	if img.Bounds().Dx() != 800 {
 		t.Errorf("width %d", img.Bounds().Dx())
 	}
@@ -171,7 +157,8 @@ func TestTransform_ResizeCropRotateConvert(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return decode(t, res.Files[0].Path)
+		img, format, _ := tooltest.ReadImage(t, res.Files[0].Path)
+		return img, format
 	}
 	if img, _ := run(map[string]any{"width": 50}); img.Bounds().Dx() != 50 || img.Bounds().Dy() != 25 {
 		t.Errorf("resize: %v", img.Bounds())

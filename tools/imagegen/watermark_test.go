@@ -55,7 +55,7 @@ func TestWatermark_ImagePositionsAndOpacity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			img, format := decode(t, res.Files[0].Path)
+			img, format, _ := tooltest.ReadImage(t, res.Files[0].Path)
 			if format != "png" || img.Bounds().Dx() != 400 || img.Bounds().Dy() != 300 {
 				t.Fatalf("output %s %v", format, img.Bounds())
 			}
@@ -75,7 +75,7 @@ func TestWatermark_ImagePositionsAndOpacity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if img, _ := decode(t, res.Files[0].Path); rgb8(img, 200, 150) != [3]int{255, 0, 0} {
+	if img, _, _ := tooltest.ReadImage(t, res.Files[0].Path); rgb8(img, 200, 150) != [3]int{255, 0, 0} {
 		t.Errorf("opacity 1: %v, want pure red", rgb8(img, 200, 150))
 	}
 }
@@ -91,7 +91,7 @@ func TestWatermark_ChineseText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, _ := decode(t, res.Files[0].Path)
+	img, _, _ := tooltest.ReadImage(t, res.Files[0].Path)
 	data := res.Data.(map[string]any)
 	mw, mh := data["mark_width"].(int), data["mark_height"].(int)
 	x0, y0 := 600-10-mw, 400-10-mh

@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"os"
 	"testing"
 )
 
@@ -29,4 +30,20 @@ func WritePNG(t testing.TB, path string, img image.Image) {
 		t.Fatal(err)
 	}
 	WriteFile(t, path, b.Bytes())
+}
+
+// ReadImage reads the image file at path and decodes it (with the decoders
+// the test binary registers); it returns the image, its format and the
+// file's bytes, and fails the test when the file does not decode.
+func ReadImage(t testing.TB, path string) (image.Image, string, []byte) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, format, err := image.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("decode %s: %v", path, err)
+	}
+	return img, format, raw
 }
