@@ -48,6 +48,16 @@ func ffprobe(t *testing.T, path string) (codec string, rate, channels int, dur f
 	return p.Streams[0].CodecName, rate, p.Streams[0].Channels, dur
 }
 
+// runProbe runs args and reads the one file made with ffprobe.
+func runProbe(t *testing.T, tl tool.Tool, args map[string]any) (codec string, rate, channels int, dur float64) {
+	t.Helper()
+	res, err := tooltest.Run(t, tl, args)
+	if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return ffprobe(t, tooltest.OnlyFile(t, res))
+}
+
 // TestSpeech_SynthesizeVoicesAndChunks: Mandarin and English text become
 // 16-bit PCM WAV files (checked with ffprobe); a long text is spoken in
 // several chunks joined into one file as long as its parts.
@@ -78,17 +88,12 @@ func TestSpeech_SynthesizeVoicesAndChunks(t *testing.T) {
 		t.Errorf("chunks %v, want 3", n)
 	}
 	_, _, _, dur := ffprobe(t, filepath.Join(d.Sandbox.Root(), "long.wav"))
-	one, err := tooltest.Run(t, tl, map[string]any{"action": "synthesize", "text": sentence, "rate": 300})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, unit := ffprobe(t, tooltest.OnlyFile(t, one))
+	_, _, _, unit := runProbe(t, tl, map[string]any{"action": "synthesize", "text": sentence, "rate": 300})
 	if dur < unit*40 || dur > unit*55 {
 		t.Errorf("long text %.2f s, one sentence %.2f s: not about 50 of them", dur, unit)
 	}
 	// A faster rate is shorter.
-	fast, _ := tooltest.Run(t, tl, map[string]any{"action": "synthesize", "text": "Hello world, this is a test.", "rate": 400})
-	if _, _, _, f := ffprobe(t, tooltest.OnlyFile(t, fast)); f >= durs[1] {
+	if _, _, _, f := runProbe(t, tl, map[string]any{"action": "synthesize", "text": "Hello world, this is a test.", "rate": 400}); f >= durs[1] {
 		t.Errorf("rate 400 gave %.2f s, not shorter than %.2f s", f, durs[1])
 	}
 }
@@ -101,14 +106,10 @@ func TestSpeech_ConvertTrimInfo(t *testing.T) {
 	if _, err := tooltest.Run(t, tl, map[string]any{"action": "synthesize", "text": "One two three four five six seven eight nine ten.", "output": "clip.wav"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "convert", "path": "clip.wav", "format": "flac", "sample_rate": 16000, "channels": 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if codec, rate, ch, _ := ffprobe(t, tooltest.OnlyFile(t, res)); codec != "flac" || rate != 16000 || ch != 2 {
+	if codec, rate, ch, _ := runProbe(t, tl, map[string]any{"action": "convert", "path": "clip.wav", "format": "flac", "sample_rate": 16000, "channels": 2}); codec != "flac" || rate != 16000 || ch != 2 {
 		t.Errorf("convert: %s %d %d", codec, rate, ch)
 	}
-	res, err = tooltest.Run(t, tl, map[string]any{"action": "trim", "path": "clip.wav", "start": 0.5, "duration": 1.25})
+	res, err := tooltest.Run(t, tl, map[string]any{"action": "trim", "path": "clip.wav", "start": 0.5, "duration": 1.25})
 	if err != nil {
 		t.Fatal(err)
 	}
