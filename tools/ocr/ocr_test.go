@@ -101,13 +101,7 @@ func TestOCR_PDFPagesWithProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "doc.pdf"), src)
-	c, err := tl.Prepare(map[string]any{"path": "doc.pdf", "pages": "1-2"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var progress []string
-	c.Progress = func(done, total float64, msg string) { progress = append(progress, msg) }
-	res, err := tl.Handle(t.Context(), c)
+	res, progress, err := tooltest.RunProgress(t, tl, map[string]any{"path": "doc.pdf", "pages": "1-2"})
 	if err != nil {
 		t.Fatal(err)
 	}
