@@ -35,6 +35,18 @@ func writePNG(t *testing.T, d *tool.Deps, name string, w, h int, px func(x, y in
 	return name
 }
 
+// runImage runs args and decodes the image made (ReadImage): the result,
+// the image and its format.
+func runImage(t *testing.T, tl tool.Tool, args map[string]any) (*tool.Result, image.Image, string) {
+	t.Helper()
+	res, err := tooltest.Run(t, tl, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, format, _ := tooltest.ReadImage(t, res.Files[0].Path)
+	return res, img, format
+}
+
 // zbar decodes the QR code in an image with zbarimg (zbar-tools).
 func zbar(t *testing.T, path string) string {
 	t.Helper()
@@ -153,11 +165,7 @@ func TestTransform_ResizeCropRotateConvert(t *testing.T) {
 	run := func(args map[string]any) (image.Image, string) {
 		t.Helper()
 		args["action"], args["path"] = "transform", src
-		res, err := tooltest.Run(t, tl, args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, format, _ := tooltest.ReadImage(t, res.Files[0].Path)
+		_, img, format := runImage(t, tl, args)
 		return img, format
 	}
 	if img, _ := run(map[string]any{"width": 50}); img.Bounds().Dx() != 50 || img.Bounds().Dy() != 25 {
