@@ -3,10 +3,8 @@ package gifmaker
 import (
 	"bytes"
 	"encoding/json"
-	"image"
 	"image/color"
 	"image/gif"
-	"image/png"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -21,31 +19,13 @@ import (
 
 func newTool(t *testing.T, section string) (tool.Tool, *tool.Deps) {
 	t.Helper()
-	d := tooltest.Deps(t)
-	if section != "" {
-		tooltest.ConfigSection(t, d, "gif_maker", section)
-	}
-	tl, err := New(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tl, d
+	return tooltest.WithSection(t, New, "gif_maker", section)
 }
 
 // writePNG writes a w×h image filled by px into the workspace.
 func writePNG(t *testing.T, d *tool.Deps, name string, w, h int, px func(x, y int) color.NRGBA) string {
 	t.Helper()
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			img.SetNRGBA(x, y, px(x, y))
-		}
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), name), b.Bytes())
+	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), name), tooltest.Paint(w, h, px))
 	return name
 }
 
@@ -89,14 +69,6 @@ func ffprobeGIF(t *testing.T, path string) (w, h, frames int, dur float64) {
 	return p.Streams[0].Width, p.Streams[0].Height, frames, dur
 }
 
-func onlyFile(t *testing.T, res *tool.Result) string {
-	t.Helper()
-	if len(res.Files) != 1 {
-		t.Fatalf("files %v", res.Files)
-	}
-	return res.Files[0].Path
-}
-
 // TestGIF_FromImagesOrderDelaysLoop: frames come in the order given with
 // their own delays and the loop count asked for, as image/gif and ffprobe
 // both read them; the size report matches the file.
@@ -111,7 +83,7 @@ func TestGIF_FromImagesOrderDelaysLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := onlyFile(t, res)
+	p := tooltest.OnlyFile(t, res)
 	g := decodeGIF(t, p)
 	if len(g.Image) != 3 || g.Config.Width != 80 || g.Config.Height != 60 {
 		t.Fatalf("frames %d, %d×%d", len(g.Image), g.Config.Width, g.Config.Height)
@@ -152,7 +124,7 @@ func TestGIF_FromImagesResize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := decodeGIF(t, onlyFile(t, res))
+	g := decodeGIF(t, tooltest.OnlyFile(t, res))
 	if g.Config.Width != 100 || g.Config.Height != 50 {
 		t.Fatalf("size %d×%d, want 100×50", g.Config.Width, g.Config.Height)
 	}
@@ -177,7 +149,7 @@ func TestGIF_PaletteGlobalAndPerFrame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := decodeGIF(t, onlyFile(t, res))
+		g := decodeGIF(t, tooltest.OnlyFile(t, res))
 		p0, p1 := g.Image[0].Palette, g.Image[1].Palette
 		same := len(p0) == len(p1)
 		for i := 0; same && i < len(p0); i++ {
@@ -206,7 +178,7 @@ func TestGIF_Dithering(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := decodeGIF(t, onlyFile(t, res)).Image[0]
+		m := decodeGIF(t, tooltest.OnlyFile(t, res)).Image[0]
 		for y := range 32 {
 			for x := 1; x < 256; x++ {
 				if m.ColorIndexAt(x, y) != m.ColorIndexAt(x-1, y) {
@@ -293,7 +265,7 @@ func TestGIF_FromVideo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := onlyFile(t, res)
+	p := tooltest.OnlyFile(t, res)
 	g := decodeGIF(t, p)
 	if len(g.Image) != 10 || g.Config.Width != 160 || g.Config.Height != 120 {
 		t.Fatalf("image/gif: %d frames, %d×%d; want 10, 160×120", len(g.Image), g.Config.Width, g.Config.Height)

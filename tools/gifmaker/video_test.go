@@ -91,7 +91,7 @@ func TestGIF_FromVideoCapsOnShownFrames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w, h, frames, _ := ffprobeGIF(t, onlyFile(t, res)); w != 40 || h != 66 || frames != 1 {
+	if w, h, frames, _ := ffprobeGIF(t, tooltest.OnlyFile(t, res)); w != 40 || h != 66 || frames != 1 {
 		t.Errorf("rotated: %d×%d, %d frames; want 40×66, 1", w, h, frames)
 	}
 
@@ -140,7 +140,7 @@ func TestGIF_FromVideoSampleAspect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w, h, _, _ := ffprobeGIF(t, onlyFile(t, res)); w != 480 || h != tc.h {
+		if w, h, _, _ := ffprobeGIF(t, tooltest.OnlyFile(t, res)); w != 480 || h != tc.h {
 			t.Errorf("%s: %d×%d, want 480×%d", tc.path, w, h, tc.h)
 		}
 	}
@@ -164,7 +164,7 @@ func TestGIF_FromVideoContainers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := decodeGIF(t, onlyFile(t, res))
+			g := decodeGIF(t, tooltest.OnlyFile(t, res))
 			if len(g.Image) < 40 || len(g.Image) > 41 {
 				t.Errorf("%d frames, want 40 (4 s at 10 fps; 41 when the container is a little longer)", len(g.Image))
 			}

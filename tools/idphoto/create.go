@@ -66,8 +66,7 @@ func (p *idPhoto) create(ctx context.Context, c *tool.Call) (*tool.Result, error
 	if err != nil {
 		return nil, err
 	}
-	abs, _ := p.d.Sandbox.Resolve(filepath.Join(p.d.Sandbox.Root(), path))
-	out, err := tool.PlanOutput(p.d.Sandbox, c.Args, tool.Output{Stem: tool.StemOf(path) + "_" + sizeName, Exts: []string{"." + format}, Inputs: []string{abs}})
+	out, err := p.planOutput(c, path, sizeName, format)
 	if err != nil {
 		return nil, err
 	}
@@ -123,15 +122,10 @@ func (p *idPhoto) create(ctx context.Context, c *tool.Call) (*tool.Result, error
 		return nil, tool.Invalidf("background", "choose a background colour, or use a photo with more space around the head", "the photo does not fill the %s frame around the face, and background keep has nothing to fill it with", sizeName)
 	}
 
-	data, err := encode(final, format)
+	file, rel, err := p.save(out, final, format)
 	if err != nil {
 		return nil, err
 	}
-	file, err := out.Write("."+format, data)
-	if err != nil {
-		return nil, err
-	}
-	rel := p.d.Sandbox.Rel(file.Path)
 	return &tool.Result{
 		Summary: fmt.Sprintf("%s ID photo %s: %d×%d at %d dpi, %s background", std.Label, rel, std.W, std.H, dpi, bgName),
 		Data: map[string]any{

@@ -107,7 +107,7 @@ func TestIDPhoto_Sheet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, raw := decodeFile(t, res.Files[0].Path)
+	img, _, raw := tooltest.ReadImage(t, res.Files[0].Path)
 	if b := img.Bounds(); b.Dx() != 1800 || b.Dy() != 1200 {
 		t.Fatalf("sheet %v, want 1800×1200", b)
 	}
@@ -165,7 +165,7 @@ func TestIDPhoto_SheetOneInch(t *testing.T) {
 	if c := res.Data.(map[string]any)["copies"]; c != 12 {
 		t.Fatalf("copies %v, want 12", c)
 	}
-	img, _ := decodeFile(t, res.Files[0].Path)
+	img, _, _ := tooltest.ReadImage(t, res.Files[0].Path)
 	if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != 1800 {
 		t.Fatalf("sheet %v, want 1200×1800 (portrait holds more)", b)
 	}

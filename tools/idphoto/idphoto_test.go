@@ -1,11 +1,9 @@
 package idphoto
 
 import (
-	"bytes"
 	"encoding/json"
 	"image"
 	"image/color"
-	"image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -56,11 +54,7 @@ func loadFixture(t *testing.T) image.Image {
 // put writes img into the workspace as a PNG.
 func put(t *testing.T, d *tool.Deps, name string, img image.Image) string {
 	t.Helper()
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), name), b.Bytes())
+	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), name), img)
 	return name
 }
 
@@ -81,19 +75,6 @@ print(json.dumps([[int(v) for v in r] for r in f] if len(f) else []))`
 		t.Fatal(err)
 	}
 	return faces
-}
-
-func decodeFile(t *testing.T, path string) (image.Image, []byte) {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, _, err := image.Decode(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatalf("decode %s: %v", path, err)
-	}
-	return img, raw
 }
 
 func near(c color.Color, want color.NRGBA, tol int) bool {
@@ -126,7 +107,7 @@ func TestIDPhoto_Standards(t *testing.T) {
 				if filepath.Ext(path) != "."+format || !strings.HasPrefix(d.Sandbox.Rel(path), "outputs/portrait_"+name) {
 					t.Fatalf("output %s", d.Sandbox.Rel(path))
 				}
-				img, raw := decodeFile(t, path)
+				img, _, raw := tooltest.ReadImage(t, path)
 				if b := img.Bounds(); b.Dx() != std.W || b.Dy() != std.H {
 					t.Fatalf("size %v, want %d×%d", b, std.W, std.H)
 				}

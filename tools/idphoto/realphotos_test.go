@@ -35,7 +35,7 @@ func createReal(t *testing.T, tl tool.Tool, d *tool.Deps, name, size, bg string)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	img, _ := decodeFile(t, res.Files[0].Path)
+	img, _, _ := tooltest.ReadImage(t, res.Files[0].Path)
 	return img, res.Data.(map[string]any)
 }
 
@@ -150,7 +150,7 @@ func TestIDPhoto_BackgroundIsThePersons(t *testing.T) {
 		}
 		// The tie: every pixel kept, none in the background colour, its mean
 		// colour that of the photo's tie.
-		src, _ := decodeFile(t, realDir+c.photo)
+		src, _, _ := tooltest.ReadImage(t, realDir+c.photo)
 		var srcSum, outSum [3]float64
 		var srcN float64
 		for y := c.tie.Min.Y; y < c.tie.Max.Y; y++ {

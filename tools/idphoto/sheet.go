@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
-	"path/filepath"
 
 	"github.com/disintegration/imaging"
 
@@ -73,8 +72,7 @@ func (p *idPhoto) sheet(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		}
 		copies = n
 	}
-	abs, _ := p.d.Sandbox.Resolve(filepath.Join(p.d.Sandbox.Root(), path))
-	out, err := tool.PlanOutput(p.d.Sandbox, c.Args, tool.Output{Stem: tool.StemOf(path) + "_sheet", Exts: []string{"." + format}, Inputs: []string{abs}})
+	out, err := p.planOutput(c, path, "sheet", format)
 	if err != nil {
 		return nil, err
 	}
@@ -102,15 +100,10 @@ func (p *idPhoto) sheet(ctx context.Context, c *tool.Call) (*tool.Result, error)
 	for _, r := range cells {
 		draw.Draw(sheet, r, img, img.Bounds().Min, draw.Src)
 	}
-	data, err := encode(sheet, format)
+	file, rel, err := p.save(out, sheet, format)
 	if err != nil {
 		return nil, err
 	}
-	file, err := out.Write("."+format, data)
-	if err != nil {
-		return nil, err
-	}
-	rel := p.d.Sandbox.Rel(file.Path)
 	boxes := make([]map[string]int, len(cells))
 	for i, r := range cells {
 		boxes[i] = boxJSON(r)

@@ -3,8 +3,9 @@ package idphoto
 import (
 	"fmt"
 	"image"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -32,14 +33,7 @@ var standards = map[string]standard{
 	"schengen": {W: 413, H: 531, Label: "Schengen 35×45 mm", Head: 0.76, Top: 0.06},
 }
 
-func sizeNames() []string {
-	names := make([]string, 0, len(standards))
-	for n := range standards {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func sizeNames() []string { return slices.Sorted(maps.Keys(standards)) }
 
 func sizeHelp() string {
 	var parts []string

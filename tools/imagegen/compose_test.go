@@ -41,7 +41,7 @@ func TestPlaceholder_SizeColoursLabel(t *testing.T) {
 		if got := res.Data.(map[string]any)["label"]; got != tc.label {
 			t.Errorf("label %q, want %q", got, tc.label)
 		}
-		img, _ := decode(t, res.Files[0].Path)
+		img, _, _ := tooltest.ReadImage(t, res.Files[0].Path)
 		w, h := tc.args["width"].(int), tc.args["height"].(int)
 		if img.Bounds().Dx() != w || img.Bounds().Dy() != h {
 			t.Fatalf("size %v, want %d×%d", img.Bounds(), w, h)
@@ -83,11 +83,7 @@ func TestCollage_GridSizesAndCells(t *testing.T) {
 	run := func(args map[string]any) (map[string]any, image.Image) {
 		t.Helper()
 		args["action"], args["overwrite"] = "collage", true
-		res, err := tooltest.Run(t, tl, args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, _ := decode(t, res.Files[0].Path)
+		res, img, _ := runImage(t, tl, args)
 		return res.Data.(map[string]any), img
 	}
 
@@ -155,11 +151,7 @@ func TestCard_ImageLayer(t *testing.T) {
 		if _, ok := args["background"]; !ok {
 			args["background"] = "#102030"
 		}
-		res, err := tooltest.Run(t, tl, args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, _ := decode(t, res.Files[0].Path)
+		_, img, _ := runImage(t, tl, args)
 		return img
 	}
 	// Width 600: margin 50, banner 500×250 at (50,50); text from y 325.

@@ -63,7 +63,7 @@ func TestTransform_TransparentToOpaqueFormats(t *testing.T) {
 			t.Errorf("%v: corner %v, want %v", tc.args, got, tc.corner)
 		}
 		// The middle of the logo is its light-blue glass, not the background.
-		img, _ := decode(t, p)
+		img, _, _ := tooltest.ReadImage(t, p)
 		mid := img.Bounds().Dx() / 2
 		if got := ffmpegPixel(t, p, mid, mid+mid/5); near(got, tc.corner) || near(got, [3]int{0, 0, 0}) {
 			t.Errorf("%v: the logo's middle is %v", tc.args, got)

@@ -93,7 +93,7 @@ func TestGenerate_OpenAIEndpoint(t *testing.T) {
 			t.Errorf("request %s = %v, want %v", k, got[k], v)
 		}
 	}
-	img, format := decode(t, res.Files[0].Path)
+	img, format, _ := tooltest.ReadImage(t, res.Files[0].Path)
 	if format != "png" || img.Bounds().Dx() != 64 || img.Bounds().Dy() != 48 || rgb8(img, 10, 10) != [3]int{255, 0, 0} {
 		t.Errorf("written image %s %v, pixel %v", format, img.Bounds(), rgb8(img, 10, 10))
 	}

@@ -1,10 +1,8 @@
 package imagegen
 
 import (
-	"bytes"
 	"image"
 	"image/color"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,31 +28,23 @@ func newTool(t *testing.T) (tool.Tool, *tool.Deps) {
 	return tl, d
 }
 
+// writePNG writes a w×h image filled by px into the workspace.
 func writePNG(t *testing.T, d *tool.Deps, name string, w, h int, px func(x, y int) color.NRGBA) string {
 	t.Helper()
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			img.SetNRGBA(x, y, px(x, y))
-		}
-	}
-	var b bytes.Buffer
-	png.Encode(&b, img)
-	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), name), b.Bytes())
+	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), name), tooltest.Paint(w, h, px))
 	return name
 }
 
-func decode(t *testing.T, path string) (image.Image, string) {
+// runImage runs args and decodes the image made (ReadImage): the result,
+// the image and its format.
+func runImage(t *testing.T, tl tool.Tool, args map[string]any) (*tool.Result, image.Image, string) {
 	t.Helper()
-	raw, err := os.ReadFile(path)
+	res, err := tooltest.Run(t, tl, args)
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, format, err := image.Decode(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatalf("decode %s: %v", path, err)
-	}
-	return img, format
+	img, format, _ := tooltest.ReadImage(t, res.Files[0].Path)
+	return res, img, format
 }
 
 // zbar decodes the QR code in an image with zbarimg (zbar-tools).
@@ -89,7 +79,7 @@ func TestQR_DecodesWithZbar(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := res.Files[0].Path
-			img, format := decode(t, p)
+			img, format, _ := tooltest.ReadImage(t, p)
 			want, ok := tc.args["size"].(int)
 			if !ok {
 				want = 512
@@ -141,7 +131,7 @@ func TestCard_WrapsCJK(t *testing.T) {
 	if strings.Join(lines[2:], "") != body {
 		t.Errorf("wrapped body lost or changed characters: %q", lines[2:])
 	}
-	img, _ := decode(t, res.Files[0].Path)
+	img, _, _ := tooltest.ReadImage(t, res.Files[0].Path)
 	if img.Bounds().Dx() != 800 {
 		t.Errorf("width %d", img.Bounds().Dx())
 	}
@@ -175,11 +165,8 @@ func TestTransform_ResizeCropRotateConvert(t *testing.T) {
 	run := func(args map[string]any) (image.Image, string) {
 		t.Helper()
 		args["action"], args["path"] = "transform", src
-		res, err := tooltest.Run(t, tl, args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return decode(t, res.Files[0].Path)
+		_, img, format := runImage(t, tl, args)
+		return img, format
 	}
 	if img, _ := run(map[string]any{"width": 50}); img.Bounds().Dx() != 50 || img.Bounds().Dy() != 25 {
 		t.Errorf("resize: %v", img.Bounds())

@@ -55,7 +55,7 @@ func TestWatermark_ImagePositionsAndOpacity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			img, format := decode(t, res.Files[0].Path)
+			img, format, _ := tooltest.ReadImage(t, res.Files[0].Path)
 			if format != "png" || img.Bounds().Dx() != 400 || img.Bounds().Dy() != 300 {
 				t.Fatalf("output %s %v", format, img.Bounds())
 			}
@@ -71,11 +71,7 @@ func TestWatermark_ImagePositionsAndOpacity(t *testing.T) {
 			}
 		})
 	}
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "watermark", "path": src, "image": logo, "position": "center", "opacity": 1, "scale": 0.1, "overwrite": true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if img, _ := decode(t, res.Files[0].Path); rgb8(img, 200, 150) != [3]int{255, 0, 0} {
+	if _, img, _ := runImage(t, tl, map[string]any{"action": "watermark", "path": src, "image": logo, "position": "center", "opacity": 1, "scale": 0.1, "overwrite": true}); rgb8(img, 200, 150) != [3]int{255, 0, 0} {
 		t.Errorf("opacity 1: %v, want pure red", rgb8(img, 200, 150))
 	}
 }
@@ -87,11 +83,7 @@ func TestWatermark_ChineseText(t *testing.T) {
 	tooltest.CJKFont(t)
 	tl, d := newTool(t)
 	src := writePNG(t, d, "photo.png", 600, 400, gray)
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "watermark", "path": src, "text": "版权所有 CB", "font_size": 40, "margin": 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, _ := decode(t, res.Files[0].Path)
+	res, img, _ := runImage(t, tl, map[string]any{"action": "watermark", "path": src, "text": "版权所有 CB", "font_size": 40, "margin": 10})
 	data := res.Data.(map[string]any)
 	mw, mh := data["mark_width"].(int), data["mark_height"].(int)
 	x0, y0 := 600-10-mw, 400-10-mh

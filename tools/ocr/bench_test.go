@@ -38,7 +38,7 @@ func BenchmarkOCR_CER(b *testing.B) {
 			for _, noise := range []float64{0, 0.02} {
 				name := fmt.Sprintf("rendered/%s/%gpx/noise%g", set.name, size, noise)
 				path := strings.ReplaceAll(name, "/", "_") + ".png"
-				writePNG(b, filepath.Join(d.Sandbox.Root(), path), renderText(b, font, set.lines, size, noise, 7))
+				tooltest.WritePNG(b, filepath.Join(d.Sandbox.Root(), path), renderText(b, font, set.lines, size, noise, 7))
 				for _, pre := range []bool{true, false} {
 					b.Run(fmt.Sprintf("%s/preprocess=%v", name, pre), func(b *testing.B) {
 						var e float64

@@ -4,10 +4,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"image/png"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
@@ -23,15 +20,7 @@ func newTool(t testing.TB, section string) (tool.Tool, *tool.Deps) {
 	t.Helper()
 	tooltest.NeedProgram(t, "tesseract")
 	tooltest.NeedProgram(t, "bwrap")
-	d := tooltest.Deps(t)
-	if section != "" {
-		tooltest.ConfigSection(t, d, "ocr", section)
-	}
-	tl, err := New(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tl, d
+	return tooltest.WithSection(t, New, "ocr", section)
 }
 
 // renderText draws lines of text black on white with the system CJK font
@@ -61,21 +50,6 @@ func renderText(t testing.TB, f *cjkfont.Font, lines []string, size float64, noi
 		}
 	}
 	return img
-}
-
-func writePNG(t testing.TB, path string, img image.Image) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := png.Encode(f, img); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // cer is the character error rate of got against want: the edit distance

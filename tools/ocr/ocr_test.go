@@ -23,7 +23,7 @@ func TestOCR_ImageChineseAndEnglish(t *testing.T) {
 	font := tooltest.CJKFont(t)
 	lines := append(append([]string{}, zhLines...), enLines...)
 	img := renderText(t, font, lines, 40, 0, 1)
-	writePNG(t, filepath.Join(d.Sandbox.Root(), "scan.png"), img)
+	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), "scan.png"), img)
 	res, err := tooltest.Run(t, tl, map[string]any{"path": "scan.png", "detail": "words"})
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +60,7 @@ func TestOCR_ImageChineseAndEnglish(t *testing.T) {
 func TestOCR_LinesAndParagraphs(t *testing.T) {
 	tl, d := newTool(t, "")
 	img := renderText(t, tooltest.CJKFont(t), enLines, 16, 0, 1) // small: upscaled by preprocessing
-	writePNG(t, filepath.Join(d.Sandbox.Root(), "small.png"), img)
+	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), "small.png"), img)
 	res, err := tooltest.Run(t, tl, map[string]any{"path": "small.png", "detail": "lines", "lang": "eng"})
 	if err != nil {
 		t.Fatal(err)
@@ -101,13 +101,7 @@ func TestOCR_PDFPagesWithProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "doc.pdf"), src)
-	c, err := tl.Prepare(map[string]any{"path": "doc.pdf", "pages": "1-2"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var progress []string
-	c.Progress = func(done, total float64, msg string) { progress = append(progress, msg) }
-	res, err := tl.Handle(t.Context(), c)
+	res, progress, err := tooltest.RunProgress(t, tl, map[string]any{"path": "doc.pdf", "pages": "1-2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +133,7 @@ func TestOCR_PDFPagesWithProgress(t *testing.T) {
 // limits.image_mb are refused with too_large before any program runs.
 func TestOCR_BigInputsRefusedFirst(t *testing.T) {
 	tl, d := newTool(t, "max_pixels: 10000\nmax_pages: 1")
-	writePNG(t, filepath.Join(d.Sandbox.Root(), "big.png"), renderText(t, tooltest.CJKFont(t), enLines, 20, 0, 1))
+	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), "big.png"), renderText(t, tooltest.CJKFont(t), enLines, 20, 0, 1))
 	src, _ := os.ReadFile("../../fixtures/pdf/chinese.pdf")
 	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "doc.pdf"), src)
 	for _, tc := range []struct {
@@ -166,7 +160,7 @@ func TestOCR_BigInputsRefusedFirst(t *testing.T) {
 func TestOCR_BadInput(t *testing.T) {
 	tl, d := newTool(t, "")
 	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "note.txt"), []byte("not an image"))
-	writePNG(t, filepath.Join(d.Sandbox.Root(), "a.png"), renderText(t, tooltest.CJKFont(t), enLines, 20, 0, 1))
+	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), "a.png"), renderText(t, tooltest.CJKFont(t), enLines, 20, 0, 1))
 	src, _ := os.ReadFile("../../fixtures/pdf/chinese.pdf")
 	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "doc.pdf"), src)
 	for _, tc := range []struct {
@@ -194,7 +188,7 @@ func TestOCR_BadInput(t *testing.T) {
 // and an existing file is not replaced without overwrite.
 func TestOCR_OutputSavedAtomically(t *testing.T) {
 	tl, d := newTool(t, "")
-	writePNG(t, filepath.Join(d.Sandbox.Root(), "a.png"), renderText(t, tooltest.CJKFont(t), enLines, 32, 0, 1))
+	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), "a.png"), renderText(t, tooltest.CJKFont(t), enLines, 32, 0, 1))
 	res, err := tooltest.Run(t, tl, map[string]any{"path": "a.png", "lang": "eng", "output": "out/a.txt"})
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +205,7 @@ func TestOCR_OutputSavedAtomically(t *testing.T) {
 // unavailable naming the Debian package.
 func TestOCR_MissingProgram(t *testing.T) {
 	tl, d := newTool(t, "")
-	writePNG(t, filepath.Join(d.Sandbox.Root(), "a.png"), renderText(t, tooltest.CJKFont(t), enLines, 20, 0, 1))
+	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), "a.png"), renderText(t, tooltest.CJKFont(t), enLines, 20, 0, 1))
 	t.Setenv("PATH", t.TempDir())
 	_, err := tooltest.Run(t, tl, map[string]any{"path": "a.png", "lang": "eng"})
 	if te := tooltest.ToolError(t, err, tool.CodeUnavailable); !strings.Contains(te.Message+te.Hint, "tesseract-ocr") {

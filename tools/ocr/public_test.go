@@ -133,7 +133,7 @@ func TestOCR_NoisyNotWorseThanCLI(t *testing.T) {
 	}{{"en12", enLines, 12}, {"zh16", zhLines, 16}, {"zh24", zhLines, 24}} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(d.Sandbox.Root(), c.name+".png")
-			writePNG(t, path, renderText(t, font, c.lines, c.size, 0.02, 7))
+			tooltest.WritePNG(t, path, renderText(t, font, c.lines, c.size, 0.02, 7))
 			want := strings.Join(c.lines, "\n")
 			res, err := tooltest.Run(t, tl, map[string]any{"path": c.name + ".png"})
 			if err != nil {

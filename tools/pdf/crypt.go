@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
 	"github.com/clawbridge/clawbridge/tools/tool"
@@ -25,14 +27,7 @@ var permBits = map[string]model.PermissionFlags{
 	"print_high": model.PermissionPrintRev3,
 }
 
-func permNames() []string {
-	var out []string
-	for k := range permBits {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func permNames() []string { return slices.Sorted(maps.Keys(permBits)) }
 
 // parsePermissions reads "none", "print", "all" or a comma list of names.
 func parsePermissions(field, s string) (model.PermissionFlags, []string, error) {
@@ -123,14 +118,24 @@ func (p *pdfTool) decrypt(_ context.Context, c *tool.Call) (*tool.Result, error)
 	return w.result(fmt.Sprintf("decrypted %s into %s", rel(p.d.Sandbox, d.abs), w.rel), map[string]any{"page_count": d.n}), nil
 }
 
+// openInfo opens the call's PDF (open) and reads its information: whether
+// it is encrypted, and what it permits.
+func (p *pdfTool) openInfo(c *tool.Call) (*doc, *pdfcpu.PDFInfo, error) {
+	d, err := p.open(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := api.PDFInfo(d.reader(), "", nil, false, d.conf())
+	if err != nil {
+		return nil, nil, pdfErr("path", d.path, d.pw, err)
+	}
+	return d, info, nil
+}
+
 func (p *pdfTool) permissions(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	in, err := p.open(c)
+	in, info, err := p.openInfo(c)
 	if err != nil {
 		return nil, err
-	}
-	info, err := api.PDFInfo(in.reader(), "", nil, false, in.conf())
-	if err != nil {
-		return nil, pdfErr("path", in.path, in.pw, err)
 	}
 	perms := permissionNames(info.Permissions, info.Encrypted)
 	summary := "not encrypted: everything is allowed"
@@ -154,13 +159,9 @@ func (p *pdfTool) setPermissions(_ context.Context, c *tool.Call) (*tool.Result,
 	if err != nil {
 		return nil, err
 	}
-	d, err := p.open(c)
+	d, info, err := p.openInfo(c)
 	if err != nil {
 		return nil, err
-	}
-	info, err := api.PDFInfo(d.reader(), "", nil, false, d.conf())
-	if err != nil {
-		return nil, pdfErr("path", d.path, d.pw, err)
 	}
 	if !info.Encrypted {
 		return nil, tool.Invalidf("path", "use action encrypt with a permissions value", "%s is not encrypted; permissions only apply to encrypted PDFs", d.path)

@@ -6,8 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
@@ -19,11 +20,7 @@ import (
 )
 
 func (p *pdfTool) listFormFields(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	in, err := p.open(c)
-	if err != nil {
-		return nil, err
-	}
-	fields, err := readFields(in.input)
+	in, fields, err := p.openForm(c)
 	if err != nil {
 		return nil, err
 	}
@@ -36,6 +33,16 @@ func (p *pdfTool) listFormFields(_ context.Context, c *tool.Call) (*tool.Result,
 		list = append(list, f.describe())
 	}
 	return &tool.Result{Summary: wording.Count(len(list), "form field", "form fields"), Data: map[string]any{"path": path, "fields": list, "count": len(list)}}, nil
+}
+
+// openForm opens the call's PDF (open) and reads its form fields.
+func (p *pdfTool) openForm(c *tool.Call) (*doc, []*formField, error) {
+	in, err := p.open(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	fields, err := readFields(in.input)
+	return in, fields, err
 }
 
 // readFields reads the input's form field tree (fieldtree.go).
@@ -107,11 +114,7 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 	if len(values) == 0 {
 		return nil, tool.Invalid("fields", "fields must name at least one field", `e.g. {"name": "张三"}; action list_form_fields shows the names`)
 	}
-	in, err := p.open(c)
-	if err != nil {
-		return nil, err
-	}
-	fields, err := readFields(in.input)
+	in, fields, err := p.openForm(c)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +124,7 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 	lock := c.Args.Bool("lock", false)
 	var f form.Form
 	var filled []string
-	for _, k := range sortedKeys(values) {
+	for _, k := range slices.Sorted(maps.Keys(values)) {
 		fl := findField(fields, k)
 		if fl == nil {
 			continue // reported below, all together
@@ -133,7 +136,7 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 	}
 	if len(filled) < len(values) {
 		var unknown, names []string
-		for _, k := range sortedKeys(values) {
+		for _, k := range slices.Sorted(maps.Keys(values)) {
 			if findField(fields, k) == nil {
 				unknown = append(unknown, k)
 			}
@@ -166,15 +169,6 @@ func (p *pdfTool) fillForm(_ context.Context, c *tool.Call) (*tool.Result, error
 		out["appearances"] = "left to the viewer: pdf_tool wrote the values but could not draw them (" + fallback + "), so the file asks the viewer to (NeedAppearances); a viewer that ignores it shows the fields empty — open and save the file in Acrobat or LibreOffice to fix the look"
 	}
 	return w.result(fmt.Sprintf("filled %s into %s", wording.Count(len(filled), "field", "fields"), w.rel), out), nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // findField finds a field by its full name, else by its id.

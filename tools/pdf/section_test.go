@@ -11,12 +11,7 @@ import (
 // TestConfig_SectionValueUsed: the configured tools.pdf_tool value is the one
 // the tool enforces (tools/sections_test.go checks that bad values are refused).
 func TestConfig_SectionValueUsed(t *testing.T) {
-	d := tooltest.Deps(t)
-	tooltest.ConfigSection(t, d, "pdf_tool", "max_pages: 2")
-	tl := tooltest.Build(t, New, d)
-	if p := d.Config.SectionProblems(); len(p) != 0 {
-		t.Fatalf("a good section refused: %v", p)
-	}
+	tl, d := tooltest.WithSection(t, New, "pdf_tool", "max_pages: 2")
 	// The limit is the configured one: the three-page fixture is too large.
 	tooltest.WriteFile(t, d.Sandbox.Root()+"/c.pdf", fixture(t, "chinese.pdf"))
 	_, err := tooltest.Run(t, tl, map[string]any{"action": "page_count", "path": "c.pdf"})

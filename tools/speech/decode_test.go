@@ -66,7 +66,7 @@ func TestSpeech_Convert32BitFLAC(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		p := outputPath(t, d, res)
+		p := tooltest.OnlyFile(t, res)
 		codec, rate, ch, dur := ffprobe(t, p)
 		if rate != 44100 || ch != 2 || dur < 0.99 || dur > 1.06 {
 			t.Errorf("%s: %s %d Hz %d ch %.3f s; want 44100 Hz, 2 ch, 1 s", f, codec, rate, ch, dur)
@@ -112,19 +112,11 @@ func TestSpeech_TruncatedMP3(t *testing.T) {
 		t.Logf("%s: %s (%s)", f, e.Message, e.Hint)
 	}
 	noOutputs(t, d)
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "trim", "path": cut, "duration": 4, "format": "wav"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, _, dur := ffprobe(t, outputPath(t, d, res)); math.Abs(dur-4) > 0.01 {
+	if _, _, _, dur := runProbe(t, tl, map[string]any{"action": "trim", "path": cut, "duration": 4, "format": "wav"}); math.Abs(dur-4) > 0.01 {
 		t.Errorf("trimmed to %.3f s, want 4", dur)
 	}
 	full := fixture(t, d, "test1.mp3", "full.mp3", 0)
-	res, err = tooltest.Run(t, tl, map[string]any{"action": "convert", "path": full, "format": "wav"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, _, dur := ffprobe(t, outputPath(t, d, res)); math.Abs(dur-10.01) > 0.05 {
+	if _, _, _, dur := runProbe(t, tl, map[string]any{"action": "convert", "path": full, "format": "wav"}); math.Abs(dur-10.01) > 0.05 {
 		t.Errorf("converted to %.3f s, want 10.0", dur)
 	}
 }
@@ -135,11 +127,7 @@ func TestSpeech_FLACConvertsWhole(t *testing.T) {
 	tl, d := newTool(t, "")
 	in := fixture(t, d, "19875.flac", "rec.flac", 0)
 	for _, f := range formatNames() {
-		res, err := tooltest.Run(t, tl, map[string]any{"action": "convert", "path": in, "format": f, "overwrite": true})
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if _, _, ch, dur := ffprobe(t, outputPath(t, d, res)); ch != 1 || math.Abs(dur-1.03) > 0.06 {
+		if _, _, ch, dur := runProbe(t, tl, map[string]any{"action": "convert", "path": in, "format": f, "overwrite": true}); ch != 1 || math.Abs(dur-1.03) > 0.06 {
 			t.Errorf("%s: %d ch, %.3f s; want 1 ch, 1.03 s", f, ch, dur)
 		}
 	}
@@ -155,11 +143,7 @@ func TestSpeech_SoundShorterThanPicture(t *testing.T) {
 		"-c:v", "libx264", "-c:a", "aac", filepath.Join(d.Sandbox.Root(), "talk.mp4")).CombinedOutput(); err != nil {
 		t.Fatalf("ffmpeg: %v %s", err, o)
 	}
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "convert", "path": "talk.mp4", "format": "wav"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, _, dur := ffprobe(t, outputPath(t, d, res)); math.Abs(dur-1.03) > 0.06 {
+	if _, _, _, dur := runProbe(t, tl, map[string]any{"action": "convert", "path": "talk.mp4", "format": "wav"}); math.Abs(dur-1.03) > 0.06 {
 		t.Errorf("%.3f s, want 1.03", dur)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -33,14 +34,7 @@ var formats = map[string][]string{
 	"opus": {"-c:a", "libopus", "-b:a", "64k"},
 }
 
-func formatNames() []string {
-	out := make([]string, 0, len(formats))
-	for f := range formats {
-		out = append(out, f)
-	}
-	slices.Sort(out)
-	return out
-}
+func formatNames() []string { return slices.Sorted(maps.Keys(formats)) }
 
 // run runs prog in the jail with the input files bound read-only under
 // /tmp/in and outDir (if any) writable at /tmp/out; args refer to those.

@@ -23,15 +23,7 @@ func newTool(t *testing.T, section string, hosts ...string) (tool.Tool, *tool.De
 	for _, p := range []string{"espeak-ng", "ffmpeg", "ffprobe", "bwrap"} {
 		tooltest.NeedProgram(t, p)
 	}
-	d := tooltest.Deps(t, hosts...)
-	if section != "" {
-		tooltest.ConfigSection(t, d, "speech", section)
-	}
-	tl, err := New(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tl, d
+	return tooltest.WithSection(t, New, "speech", section, hosts...)
 }
 
 // ffprobe reads a file's codec, sample rate, channels and duration with the
@@ -56,12 +48,14 @@ func ffprobe(t *testing.T, path string) (codec string, rate, channels int, dur f
 	return p.Streams[0].CodecName, rate, p.Streams[0].Channels, dur
 }
 
-func outputPath(t *testing.T, d *tool.Deps, res *tool.Result) string {
+// runProbe runs args and reads the one file made with ffprobe.
+func runProbe(t *testing.T, tl tool.Tool, args map[string]any) (codec string, rate, channels int, dur float64) {
 	t.Helper()
-	if len(res.Files) != 1 {
-		t.Fatalf("files %v", res.Files)
+	res, err := tooltest.Run(t, tl, args)
+	if err != nil {
+		t.Fatalf("%v: %v", args, err)
 	}
-	return res.Files[0].Path
+	return ffprobe(t, tooltest.OnlyFile(t, res))
 }
 
 // TestSpeech_SynthesizeVoicesAndChunks: Mandarin and English text become
@@ -78,7 +72,7 @@ func TestSpeech_SynthesizeVoicesAndChunks(t *testing.T) {
 		if v := res.Data.(map[string]any)["voice"]; v != tc.voice {
 			t.Errorf("voice %v, want %s", v, tc.voice)
 		}
-		codec, rate, ch, dur := ffprobe(t, outputPath(t, d, res))
+		codec, rate, ch, dur := ffprobe(t, tooltest.OnlyFile(t, res))
 		if codec != "pcm_s16le" || rate != 22050 || ch != 1 || dur < 1 || dur > 10 {
 			t.Errorf("%s: %s %d Hz %d ch %.2f s", tc.voice, codec, rate, ch, dur)
 		}
@@ -94,17 +88,12 @@ func TestSpeech_SynthesizeVoicesAndChunks(t *testing.T) {
 		t.Errorf("chunks %v, want 3", n)
 	}
 	_, _, _, dur := ffprobe(t, filepath.Join(d.Sandbox.Root(), "long.wav"))
-	one, err := tooltest.Run(t, tl, map[string]any{"action": "synthesize", "text": sentence, "rate": 300})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, unit := ffprobe(t, outputPath(t, d, one))
+	_, _, _, unit := runProbe(t, tl, map[string]any{"action": "synthesize", "text": sentence, "rate": 300})
 	if dur < unit*40 || dur > unit*55 {
 		t.Errorf("long text %.2f s, one sentence %.2f s: not about 50 of them", dur, unit)
 	}
 	// A faster rate is shorter.
-	fast, _ := tooltest.Run(t, tl, map[string]any{"action": "synthesize", "text": "Hello world, this is a test.", "rate": 400})
-	if _, _, _, f := ffprobe(t, outputPath(t, d, fast)); f >= durs[1] {
+	if _, _, _, f := runProbe(t, tl, map[string]any{"action": "synthesize", "text": "Hello world, this is a test.", "rate": 400}); f >= durs[1] {
 		t.Errorf("rate 400 gave %.2f s, not shorter than %.2f s", f, durs[1])
 	}
 }
@@ -117,18 +106,14 @@ func TestSpeech_ConvertTrimInfo(t *testing.T) {
 	if _, err := tooltest.Run(t, tl, map[string]any{"action": "synthesize", "text": "One two three four five six seven eight nine ten.", "output": "clip.wav"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "convert", "path": "clip.wav", "format": "flac", "sample_rate": 16000, "channels": 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if codec, rate, ch, _ := ffprobe(t, outputPath(t, d, res)); codec != "flac" || rate != 16000 || ch != 2 {
+	if codec, rate, ch, _ := runProbe(t, tl, map[string]any{"action": "convert", "path": "clip.wav", "format": "flac", "sample_rate": 16000, "channels": 2}); codec != "flac" || rate != 16000 || ch != 2 {
 		t.Errorf("convert: %s %d %d", codec, rate, ch)
 	}
-	res, err = tooltest.Run(t, tl, map[string]any{"action": "trim", "path": "clip.wav", "start": 0.5, "duration": 1.25})
+	res, err := tooltest.Run(t, tl, map[string]any{"action": "trim", "path": "clip.wav", "start": 0.5, "duration": 1.25})
 	if err != nil {
 		t.Fatal(err)
 	}
-	trimmed := outputPath(t, d, res)
+	trimmed := tooltest.OnlyFile(t, res)
 	if codec, _, _, dur := ffprobe(t, trimmed); codec != "pcm_s16le" || math.Abs(dur-1.25) > 0.010 {
 		t.Errorf("trimmed %s %.4f s, want 1.25 s ± 10 ms", codec, dur)
 	}

@@ -97,6 +97,20 @@ func Refused(tb testing.TB, tl tool.Tool, args map[string]any) *tool.Error {
 	return te
 }
 
+// RunProgress is Run that also returns the progress messages the handler
+// reported, in order.
+func RunProgress(tb testing.TB, tl tool.Tool, args map[string]any) (*tool.Result, []string, error) {
+	tb.Helper()
+	c, err := tl.Prepare(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	var progress []string
+	c.Progress = func(_, _ float64, msg string) { progress = append(progress, msg) }
+	res, err := tl.Handle(tb.(interface{ Context() context.Context }).Context(), c)
+	return res, progress, err
+}
+
 // RequirePrograms reports whether CLAWBRIDGE_REQUIRE_PROGRAMS=1 is set
 // (internal/testneed).
 func RequirePrograms() bool { return testneed.Require() }
