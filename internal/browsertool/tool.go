@@ -62,13 +62,13 @@ func actions() []tool.Action {
 				{Name: "full_page", Type: tool.Boolean, Description: "Capture the whole scrollable page."},
 				{Name: "save", Type: tool.Boolean, Description: "Also save it under outputs/."},
 				{Name: "output", Type: tool.String, Description: "PNG path to write."},
-				{Name: "overwrite", Type: tool.Boolean}}},
+				tool.Overwrite}},
 		{Name: "pdf", Description: "print the page", Level: tool.Write, Timeout: tool.Slow,
 			Params: []tool.Param{
 				{Name: "output", Type: tool.String, Description: "PDF path (default outputs/page.pdf)."},
 				{Name: "page_size", Type: tool.String, Enum: browser.PageSizes()},
 				{Name: "landscape", Type: tool.Boolean},
-				{Name: "overwrite", Type: tool.Boolean}}},
+				tool.Overwrite}},
 		{Name: "tabs", Description: "list, open, select or close", Level: tool.Write, Timeout: tool.Normal,
 			Params: []tool.Param{
 				{Name: "mode", Type: tool.String, Default: "list", Description: "Tab operation.", Enum: []string{"list", "new", "select", "close"}},

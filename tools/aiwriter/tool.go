@@ -44,7 +44,7 @@ func (w *writer) tool() tool.Tool {
 		{Name: "instructions", Type: tool.String, Description: "Anything else to follow."},
 		{Name: "save", Type: tool.String, Enum: tool.EnumValues("md", "docx"), Description: "Save the result as this."},
 		{Name: "output", Type: tool.String, Description: "Default outputs/<title>.md|.docx; implies save."},
-		{Name: "overwrite", Type: tool.Boolean, Default: false},
+		tool.Overwrite,
 	}
 	topic := tool.Param{Name: "topic", Type: tool.String, Required: true, Description: "Subject and key points."}
 	kind := tool.Param{Name: "kind", Type: tool.String, Enum: tool.EnumValues("article", "paper_section", "story_chapter", "blog_post", "essay", "report"), Description: "Default article."}

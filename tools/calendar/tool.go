@@ -106,7 +106,7 @@ func provision(d *tool.Deps, cfg Config) (*caltool, tool.Tool, error) {
 			{Name: "export_ics", Description: "Export events to an .ics file.", Level: tool.Write, Timeout: tool.Normal, Handler: c.exportICS, Params: []tool.Param{
 				calsParam,
 				{Name: "output", Type: tool.String, Description: "Default outputs/calendar.ics."},
-				{Name: "overwrite", Type: tool.Boolean, Default: false},
+				tool.Overwrite,
 			}},
 		},
 		Examples: []string{

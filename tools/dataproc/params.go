@@ -39,7 +39,7 @@ var (
 	pNormalize   = tool.Param{Name: "normalize", Type: tool.Boolean, Description: "Parse numbers and dates.", Default: true}
 	pOutput      = tool.Param{Name: "output", Type: tool.String, Description: "Default under outputs/."}
 	pFormat      = tool.Param{Name: "format", Type: tool.String, Description: "Default from output's extension, else xlsx.", Enum: []string{"xlsx", "csv", "json"}}
-	pOverwrite   = tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false}
+	pOverwrite   = tool.Overwrite
 )
 
 func withRequired(p tool.Param) tool.Param { p.Required = true; return p }

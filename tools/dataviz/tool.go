@@ -48,7 +48,7 @@ func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 	one := chartParams()
 	out := []tool.Param{
 		{Name: "output", Type: tool.String, Description: "Default outputs/<title>.<ext>."},
-		{Name: "overwrite", Type: tool.Boolean, Default: false},
+		tool.Overwrite,
 	}
 	chart := append(append([]tool.Param{}, one...), tool.Param{Name: "format", Type: tool.String, Enum: []string{"both", "png", "svg"}, Default: "both"})
 	chart = append(chart, out...)

@@ -143,7 +143,7 @@ func provision(d *tool.Deps, cfg Config) (*diary, tool.Tool, error) {
 				{Name: "per_month", Type: tool.Boolean, Default: false, Description: "One file per month (YYYY-MM.md) in the output folder."},
 				{Name: "output", Type: tool.String, Description: "Default outputs/diary.md."},
 				{Name: "output_dir", Type: tool.String, Description: "With per_month: the folder (default outputs/diary)."},
-				{Name: "overwrite", Type: tool.Boolean, Default: false}}},
+				tool.Overwrite}},
 		},
 		Examples: []string{
 			"write today's journal entry",

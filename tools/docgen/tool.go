@@ -42,7 +42,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		{Name: "east_asia_font", Type: tool.String, Default: "Microsoft YaHei", Description: "CJK font."},
 		{Name: "language", Type: tool.String, Description: "e.g. zh-CN.", Default: "auto"},
 		{Name: "pdf", Type: tool.Boolean, Description: "Also a PDF copy.", Default: false},
-		{Name: "overwrite", Type: tool.Boolean, Default: false},
+		tool.Overwrite,
 	}
 	return tool.Tool{
 		Name:  "doc_generator",

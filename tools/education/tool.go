@@ -73,7 +73,6 @@ func provision(d *tool.Deps, cfg Config) (*edu, tool.Tool, error) {
 	id := tool.Param{Name: "id", Type: tool.String, Required: true, Description: "The card id (from add_cards or due)."}
 	date := tool.Param{Name: "date", Type: tool.String, Description: "YYYY-MM-DD (default today)."}
 	output := tool.Param{Name: "output", Type: tool.String, Description: "Output file (default under outputs/)."}
-	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false}
 	seed := tool.Param{Name: "seed", Type: tool.Integer, Description: "Random seed: the same seed and arguments give the same quiz (default: a new one, echoed back)."}
 	count := tool.Param{Name: "count", Type: tool.Integer, Default: 10, Min: tool.Ptr(1), Description: "How many questions."}
 	t := tool.Tool{
@@ -95,7 +94,7 @@ func provision(d *tool.Deps, cfg Config) (*edu, tool.Tool, error) {
 				id, {Name: "quality", Type: tool.Integer, Required: true, Min: tool.Ptr(0), Max: tool.Ptr(5), Description: "0–5: 0 blackout, 1–2 wrong, 3 hard, 4 good, 5 perfect."}}},
 			{Name: "delete_card", Description: "To the trash, with its history.", Level: tool.Write, Timeout: tool.Fast, Handler: x.deleteCard, Params: []tool.Param{id}},
 			{Name: "restore_card", Level: tool.Write, Timeout: tool.Fast, Handler: x.restoreCard, Params: []tool.Param{id}},
-			{Name: "export_cards", Description: "Cards and their schedule as CSV.", Level: tool.Write, Timeout: tool.Normal, Handler: x.exportCards, Params: []tool.Param{deck, output, overwrite}},
+			{Name: "export_cards", Description: "Cards and their schedule as CSV.", Level: tool.Write, Timeout: tool.Normal, Handler: x.exportCards, Params: []tool.Param{deck, output, tool.Overwrite}},
 			{Name: "math_quiz", Description: "Arithmetic or algebra problems with answers and steps.", Level: tool.Read, Timeout: tool.Fast, Idempotent: true, Handler: x.mathQuiz, Params: []tool.Param{
 				{Name: "topic", Type: tool.String, Enum: []string{"arithmetic", "algebra"}, Default: "arithmetic", Description: "arithmetic (grades 1–6) or algebra (grades 5–9)."},
 				{Name: "grade", Type: tool.Integer, Required: true, Min: tool.Ptr(1), Max: tool.Ptr(9), Description: "School grade 1–9."},
@@ -115,7 +114,7 @@ func provision(d *tool.Deps, cfg Config) (*edu, tool.Tool, error) {
 				{Name: "weekdays", Type: tool.Array, Items: &tool.Param{Type: tool.String}, Description: "Study only on these days (mon … sun; default every day)."},
 				{Name: "split", Type: tool.Boolean, Default: true, Description: "Let a topic continue on the next day; off: each topic on one day."},
 				{Name: "export_ics", Type: tool.Boolean, Default: false, Description: "Also write the sessions as an .ics calendar file."},
-				output, overwrite}},
+				output, tool.Overwrite}},
 		},
 		Examples: []string{
 			"create a math quiz for grade 3",

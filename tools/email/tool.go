@@ -91,7 +91,7 @@ func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 	}
 	draftParams := append(required(fields, "to", "subject", "text"),
 		tool.Param{Name: "output", Type: tool.String, Description: "Default outputs/<subject>.eml."},
-		tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false})
+		tool.Overwrite)
 	sendParams := append([]tool.Param{
 		{Name: "path", Type: tool.String, Description: "A draft .eml to send as saved; or give to, subject and text instead."},
 		{Name: "idempotency_key", Type: tool.String, Description: "Same key, same send: a retry with it never sends twice (default: derived from the message)."},

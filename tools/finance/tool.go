@@ -107,7 +107,7 @@ func provision(d *tool.Deps, cfg Config) (*fintool, tool.Tool, error) {
 			{Name: "export", Description: "Export entries to xlsx with formula totals.", Level: tool.Write, Timeout: tool.Normal, Handler: f.export, Params: []tool.Param{
 				from, to,
 				{Name: "output", Type: tool.String, Description: "Default outputs/finance.xlsx."},
-				{Name: "overwrite", Type: tool.Boolean, Default: false},
+				tool.Overwrite,
 			}},
 		},
 		Examples: []string{

@@ -35,7 +35,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	out := []tool.Param{
 		{Name: "company", Type: tool.String},
 		{Name: "output", Type: tool.String, Description: "Default outputs/<ledger>_report.xlsx."},
-		{Name: "overwrite", Type: tool.Boolean, Default: false},
+		tool.Overwrite,
 	}
 	return tool.Tool{
 		Name:        "financial_report",

@@ -64,7 +64,6 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 	dither := tool.Param{Name: "dither", Type: tool.Boolean, Default: true, Description: "Smoother gradients, larger file."}
 	width := tool.Param{Name: "width", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(4096), Description: "Pixels (height keeps the aspect)."}
 	output := tool.Param{Name: "output", Type: tool.String, Description: "Default outputs/<name>.gif."}
-	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean}
 	return tool.Tool{
 		Name:        "gif_maker",
 		Title:       "GIF maker",
@@ -79,14 +78,14 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 				{Name: "palette", Type: tool.String, Enum: []string{"global", "per_frame"}, Default: "global", Description: "global is smaller, per_frame truer."},
 				colors, dither, loop,
 				{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Behind transparency and around other aspects (#rrggbb)."},
-				output, overwrite}},
+				output, tool.Overwrite}},
 			{Name: "from_video", Description: "a clip of a video (ffmpeg)", Level: tool.Write, Timeout: tool.Slow, Handler: g.fromVideo, Params: []tool.Param{
 				{Name: "path", Type: tool.String, Required: true, Description: "Video file."},
 				{Name: "start", Type: tool.Number, Default: 0, Min: tool.Ptr(0), Description: "Start in seconds."},
 				{Name: "duration", Type: tool.Number, Min: tool.Ptr(0.05), Description: "Seconds (default: to the end, within max_clip_seconds)."},
 				{Name: "fps", Type: tool.Integer, Default: 10, Min: tool.Ptr(1), Max: tool.Ptr(50), Description: "Frames per second."},
 				{Name: "width", Type: tool.Integer, Default: 480, Min: tool.Ptr(16), Max: tool.Ptr(4096), Description: "Pixels (height keeps the aspect)."},
-				colors, dither, loop, output, overwrite}},
+				colors, dither, loop, output, tool.Overwrite}},
 		},
 		Programs: tool.ProgramsOf("ffmpeg", "ffprobe"),
 		Examples: []string{

@@ -72,7 +72,6 @@ func New(d *tool.Deps) (tool.Tool, error) {
 // provision builds the tool from its decoded section.
 func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 	p := &idPhoto{d: d, cfg: cfg}
-	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean}
 	return tool.Tool{
 		Name:  "id_photo",
 		Title: "ID photo",
@@ -85,13 +84,13 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 				{Name: "background", Type: tool.String, Enum: []string{"white", "blue", "red", "keep"}, Default: "white", Description: "keep: the photo's."},
 				{Name: "format", Type: tool.String, Enum: []string{"png", "jpg"}, Default: "jpg", Description: "Both carry 300 dpi."},
 				{Name: "output", Type: tool.String, Description: "Default outputs/<name>_<size>.<format>."},
-				overwrite}},
+				tool.Overwrite}},
 			{Name: "sheet", Description: "copies of an ID photo on 6-inch (4×6 in) paper with cut guides", Level: tool.Write, Timeout: tool.Slow, Handler: p.sheet, Params: []tool.Param{
 				{Name: "path", Type: tool.String, Required: true, Description: "ID photo in the workspace (as made by create; its pixels are taken at 300 dpi)."},
 				{Name: "copies", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(64), Description: "Default as many as fit."},
 				{Name: "format", Type: tool.String, Enum: []string{"png", "jpg"}, Default: "jpg", Description: "Both carry 300 dpi."},
 				{Name: "output", Type: tool.String, Description: "Default outputs/<name>_sheet.<format>."},
-				overwrite}},
+				tool.Overwrite}},
 		},
 		Programs: tool.ProgramsOf(pythonBin),
 		// OpenCV is a Python module and a data file, not a program.

@@ -80,10 +80,9 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 
 // Parameters several actions share.
 var (
-	outputParam    = tool.Param{Name: "output", Type: tool.String, Description: "Default under outputs/."}
-	overwriteParam = tool.Param{Name: "overwrite", Type: tool.Boolean}
-	pathParam      = tool.Param{Name: "path", Type: tool.String, Required: true, Description: "Input image (png, jpeg, gif, bmp, tiff, webp)."}
-	sizeParam      = tool.Param{Name: "size", Type: tool.Integer, Default: 512, Min: tool.Ptr(64), Max: tool.Ptr(4096), Description: "Side in pixels."}
+	outputParam = tool.Param{Name: "output", Type: tool.String, Description: "Default under outputs/."}
+	pathParam   = tool.Param{Name: "path", Type: tool.String, Required: true, Description: "Input image (png, jpeg, gif, bmp, tiff, webp)."}
+	sizeParam   = tool.Param{Name: "size", Type: tool.Integer, Default: 512, Min: tool.Ptr(64), Max: tool.Ptr(4096), Description: "Side in pixels."}
 )
 
 // actions are the tool's actions and their parameters.
@@ -96,7 +95,7 @@ func (g *imageGen) actions() []tool.Action {
 			{Name: "foreground", Type: tool.String, Default: "#000000", Description: "#rrggbb."},
 			{Name: "background", Type: tool.String, Default: "#ffffff", Description: "#rrggbb."},
 			{Name: "logo", Type: tool.String, Description: "Centred image (needs level Q or H)."},
-			outputParam, overwriteParam}},
+			outputParam, tool.Overwrite}},
 		{Name: "card", Description: "text card or poster", Level: tool.Write, Timeout: tool.Normal, Handler: g.card, Params: []tool.Param{
 			{Name: "title", Type: tool.String, Required: true, Description: "Title."},
 			{Name: "subtitle", Type: tool.String},
@@ -108,7 +107,7 @@ func (g *imageGen) actions() []tool.Action {
 			{Name: "image", Type: tool.String, Description: "Card image layer, or watermark logo."},
 			{Name: "image_mode", Type: tool.String, Enum: []string{"banner", "background"}, Default: "banner", Description: "Card image above the title or under a veil."},
 			{Name: "veil", Type: tool.Number, Default: 0.45, Min: tool.Ptr(0), Max: tool.Ptr(1), Description: "Opacity of the veil."},
-			outputParam, overwriteParam}},
+			outputParam, tool.Overwrite}},
 		{Name: "transform", Level: tool.Write, Timeout: tool.Normal, Handler: g.transform, Params: []tool.Param{
 			pathParam,
 			{Name: "width", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Resize to this width (height follows unless given)."},
@@ -118,7 +117,7 @@ func (g *imageGen) actions() []tool.Action {
 			{Name: "format", Type: tool.String, Enum: []string{"png", "jpeg", "gif", "bmp", "tiff"}, Description: "Default: the input's."},
 			{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG."},
 			{Name: "background", Type: tool.String, Default: "#ffffff", Description: "What transparent pixels become in a JPEG or GIF (#rrggbb)."},
-			outputParam, overwriteParam}},
+			outputParam, tool.Overwrite}},
 		{Name: "watermark", Level: tool.Write, Timeout: tool.Normal, Handler: g.watermark, Params: []tool.Param{
 			pathParam,
 			{Name: "text", Type: tool.String, Description: "Watermark text (give text or image)."},
@@ -130,14 +129,14 @@ func (g *imageGen) actions() []tool.Action {
 			{Name: "scale", Type: tool.Number, Default: 0.2, Min: tool.Ptr(0.01), Max: tool.Ptr(1), Description: "Logo size as a fraction of the width."},
 			{Name: "margin", Type: tool.Integer, Min: tool.Ptr(0), Max: tool.Ptr(4096), Description: "From the edges."},
 			{Name: "quality", Type: tool.Integer, Default: 90, Min: tool.Ptr(1), Max: tool.Ptr(100), Description: "JPEG."},
-			outputParam, overwriteParam}},
+			outputParam, tool.Overwrite}},
 		{Name: "placeholder", Level: tool.Write, Timeout: tool.Normal, Handler: g.placeholder, Params: []tool.Param{
 			{Name: "width", Type: tool.Integer, Default: 800, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Pixels."},
 			{Name: "height", Type: tool.Integer, Default: 600, Min: tool.Ptr(1), Max: tool.Ptr(16384), Description: "Height in pixels."},
 			{Name: "background", Type: tool.String, Default: "#cccccc", Description: "Background colour (#rrggbb)."},
 			{Name: "color", Type: tool.String, Default: "#555555", Description: "Label colour (#rrggbb)."},
 			{Name: "label", Type: tool.String, Description: "Default: the size; empty for none."},
-			outputParam, overwriteParam}},
+			outputParam, tool.Overwrite}},
 		{Name: "collage", Level: tool.Write, Timeout: tool.Normal, Handler: g.collage, Params: []tool.Param{
 			{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Type: tool.String}, Description: "Images, row by row."},
 			{Name: "rows", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(100)},
@@ -147,12 +146,12 @@ func (g *imageGen) actions() []tool.Action {
 			{Name: "gap", Type: tool.Integer, Default: 10, Min: tool.Ptr(0), Max: tool.Ptr(500), Description: "Pixels between cells."},
 			{Name: "background", Type: tool.String, Default: "#ffffff", Description: "Colour of the gaps and empty cells (#rrggbb)."},
 			{Name: "mode", Type: tool.String, Enum: []string{"fill", "fit"}, Default: "fill", Description: "fill crops to the cell; fit shows it whole."},
-			outputParam, overwriteParam}},
+			outputParam, tool.Overwrite}},
 		{Name: "generate", Level: tool.Write, Timeout: tool.Slow, Handler: g.generate, Params: []tool.Param{
 			{Name: "prompt", Type: tool.String, Required: true, Description: "What the image shows."},
 			{Name: "width", Type: tool.Integer, Default: 1024, Min: tool.Ptr(64), Max: tool.Ptr(8192), Description: "Width the model supports (e.g. 1024, 1536, 1792)."},
 			{Name: "height", Type: tool.Integer, Default: 1024, Min: tool.Ptr(64), Max: tool.Ptr(8192), Description: "Height the model supports (e.g. 1024, 1536, 1792)."},
 			{Name: "model_quality", Type: tool.String, Description: "The API's quality (e.g. high, hd)."},
-			outputParam, overwriteParam}},
+			outputParam, tool.Overwrite}},
 	}
 }

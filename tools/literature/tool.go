@@ -103,7 +103,7 @@ func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 			{Name: "export", Description: "Write a bibliography file into the workspace.", Level: tool.Write, Timeout: tool.Normal, Handler: l.export, Params: []tool.Param{ids,
 				{Name: "format", Type: tool.String, Enum: []string{"bib", "ris"}, Default: "bib", Description: "File format."},
 				{Name: "output", Type: tool.String, Description: "Workspace path (default outputs/references.bib)."},
-				{Name: "overwrite", Type: tool.Boolean}}},
+				tool.Overwrite}},
 		},
 		OpenWorld: true,
 		Examples: []string{

@@ -64,7 +64,7 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 				{Name: "layout", Type: tool.String, Enum: []string{"auto", "right", "both"}, Default: "auto", Description: "Where branches go."},
 				{Name: "label_width", Type: tool.Number, Min: tool.Ptr(80), Max: tool.Ptr(600), Default: 200.0, Description: "Pixels before wrapping."},
 				{Name: "scale", Type: tool.Number, Min: tool.Ptr(1), Max: tool.Ptr(4), Default: 2.0, Description: "PNG pixel density."},
-				{Name: "overwrite", Type: tool.Boolean, Default: false},
+				tool.Overwrite,
 			},
 			Handler: m.handle,
 		}},

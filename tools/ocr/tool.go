@@ -72,7 +72,7 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 				{Name: "psm", Type: tool.Integer, Default: 3, Min: tool.Ptr(3), Max: tool.Ptr(13), Description: "Page segmentation: 3 auto, 6 one block, 7 one line, 11 sparse text."},
 				{Name: "preprocess", Type: tool.Boolean, Default: true, Description: "Also read the image despeckled and, when small, enlarged; keep the surest reading."},
 				{Name: "output", Type: tool.String, Description: "Also save the text to this .txt file."},
-				{Name: "overwrite", Type: tool.Boolean},
+				tool.Overwrite,
 			},
 		}},
 		Programs: tool.ProgramsOf("tesseract", "pdftoppm", "pdfinfo"),

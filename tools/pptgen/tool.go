@@ -46,7 +46,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		{Name: "author", Type: tool.String},
 		{Name: "output", Type: tool.String, Description: "Default outputs/<title>.pptx."},
 		{Name: "pdf", Type: tool.Boolean, Description: "Also write a PDF copy.", Default: false},
-		{Name: "overwrite", Type: tool.Boolean, Default: false},
+		tool.Overwrite,
 	}
 	return tool.Tool{
 		Name:        "ppt_generator",

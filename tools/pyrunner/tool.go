@@ -63,7 +63,7 @@ func (r *runner) tool() tool.Tool {
 					{Name: "stdin", Type: tool.String},
 					{Name: "timeout_seconds", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(3600)},
 					{Name: "output_dir", Type: tool.String, Description: "Default outputs/run-<time>."},
-					{Name: "overwrite", Type: tool.Boolean, Default: false},
+					tool.Overwrite,
 				},
 				Handler: r.run, Preview: r.preview},
 			{Name: "env", Description: "versions and importable Python modules", Level: tool.Read, Timeout: tool.Normal, Idempotent: true,

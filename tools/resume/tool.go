@@ -28,7 +28,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		{Name: "language", Type: tool.String, Description: "Headings (default from the text).", Enum: []string{"en", "zh"}},
 		{Name: "page_size", Type: tool.String, Description: "For PDF.", Enum: []string{"A4", "Letter"}, Default: "A4"},
 		{Name: "output", Type: tool.String, Description: "Without extension (default outputs/resume-<name>)."},
-		{Name: "overwrite", Type: tool.Boolean, Default: false},
+		tool.Overwrite,
 	}
 	return tool.Tool{
 		Name:        "resume_builder",

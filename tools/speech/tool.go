@@ -67,7 +67,6 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 	s := &speech{d: d, cfg: cfg}
 	path := tool.Param{Name: "path", Type: tool.String, Required: true, Description: "Audio file."}
 	output := tool.Param{Name: "output", Type: tool.String, Description: "Default outputs/<name>."}
-	overwrite := tool.Param{Name: "overwrite", Type: tool.Boolean}
 	format := tool.Param{Name: "format", Type: tool.String, Enum: formatNames(), Description: "Default: the input's, wav for synthesize."}
 	rate := tool.Param{Name: "sample_rate", Type: tool.Integer, Min: tool.Ptr(8000), Max: tool.Ptr(192000), Description: "Hz."}
 	channels := tool.Param{Name: "channels", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(2), Description: "Output channels."}
@@ -82,16 +81,16 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 				{Name: "voice", Type: tool.String, Enum: []string{"auto", "zh", "en", "en-us"}, Default: "auto", Description: "auto: zh when the text has Chinese."},
 				{Name: "rate", Type: tool.Integer, Default: 175, Min: tool.Ptr(80), Max: tool.Ptr(450), Description: "Words per minute."},
 				{Name: "pitch", Type: tool.Integer, Default: 50, Min: tool.Ptr(0), Max: tool.Ptr(99), Description: "0-99."},
-				output, overwrite}},
+				output, tool.Overwrite}},
 			{Name: "transcribe", Description: "audio to text with segment times", Level: tool.Read, Timeout: tool.Slow, Handler: s.transcribe, Params: []tool.Param{
 				path, {Name: "language", Type: tool.String, Description: "ISO-639-1, e.g. zh (default: detected)."},
 				{Name: "prompt", Type: tool.String, Description: "Words or style to guide recognition."}}},
 			{Name: "convert", Description: "format, sample rate or channels", Level: tool.Write, Timeout: tool.Slow, Handler: s.convert,
-				Params: []tool.Param{path, format, rate, channels, output, overwrite}},
+				Params: []tool.Param{path, format, rate, channels, output, tool.Overwrite}},
 			{Name: "trim", Description: "a clip by start and duration", Level: tool.Write, Timeout: tool.Slow, Handler: s.trim, Params: []tool.Param{
 				path, {Name: "start", Type: tool.Number, Default: 0, Min: tool.Ptr(0), Description: "Start in seconds."},
 				{Name: "duration", Type: tool.Number, Min: tool.Ptr(0.001), Description: "Seconds (default: to the end)."},
-				format, output, overwrite}},
+				format, output, tool.Overwrite}},
 			{Name: "info", Description: "duration, codec, sample rate, channels", Level: tool.Read, Timeout: tool.Normal, Idempotent: true, Handler: s.info, Params: []tool.Param{path}},
 		},
 		OpenWorld: true, // transcribe sends audio to the configured endpoint
