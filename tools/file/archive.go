@@ -64,7 +64,7 @@ func (ft *fileTool) zip(ctx context.Context, c *tool.Call) (*tool.Result, error)
 		data["replaced_trash_id"] = replaced
 	}
 	return &tool.Result{
-		Summary: fmt.Sprintf("Packed %d file(s) into %s (%s)", z.files, ft.rel(out), humanSize(size)),
+		Summary: fmt.Sprintf("Packed %d file(s) into %s (%s)", z.files, ft.rel(out), wording.Bytes(size)),
 		Data:    data,
 		Files:   []tool.File{{Path: out, MIME: "application/zip", Size: size}},
 	}, nil
@@ -294,7 +294,7 @@ func (ft *fileTool) unzip(ctx context.Context, c *tool.Call) (*tool.Result, erro
 		return nil, err
 	}
 	if total > ratioFloor && float64(total)/float64(max(info.Size(), 1)) > ft.cfg.MaxUnzipRatio {
-		return nil, tool.Errorf(tool.CodeDenied, "this looks like a zip bomb; nothing was extracted", "the archive expands %s from %s, beyond the ratio limit of %.0f", humanSize(int64(total)), humanSize(info.Size()), ft.cfg.MaxUnzipRatio)
+		return nil, tool.Errorf(tool.CodeDenied, "this looks like a zip bomb; nothing was extracted", "the archive expands %s from %s, beyond the ratio limit of %.0f", wording.Bytes(int64(total)), wording.Bytes(info.Size()), ft.cfg.MaxUnzipRatio)
 	}
 	if len(conflicts) > 0 && !c.Args.Bool("overwrite", false) {
 		if len(conflicts) > 20 {
@@ -391,10 +391,10 @@ func (ft *fileTool) planUnzip(zr *zip.ReadCloser, dest string) ([]planned, uint6
 		u, z := f.UncompressedSize64, f.CompressedSize64
 		total += u
 		if total > uint64(ft.cfg.MaxUnzipBytes) {
-			return nil, 0, nil, tool.Errorf(tool.CodeTooLarge, "raise tools.file.max_unzip_bytes in the config if this archive is trusted", "the archive expands to more than %s", humanSize(ft.cfg.MaxUnzipBytes))
+			return nil, 0, nil, tool.Errorf(tool.CodeTooLarge, "raise tools.file.max_unzip_bytes in the config if this archive is trusted", "the archive expands to more than %s", wording.Bytes(ft.cfg.MaxUnzipBytes))
 		}
 		if !isDir && u > 0 && (z == 0 || (u > ratioFloor && float64(u)/float64(z) > ft.cfg.MaxUnzipRatio)) {
-			return nil, 0, nil, tool.Errorf(tool.CodeDenied, "this looks like a zip bomb; nothing was extracted", "archive entry %q expands %s from %s, beyond the ratio limit of %.0f", name, humanSize(int64(u)), humanSize(int64(z)), ft.cfg.MaxUnzipRatio)
+			return nil, 0, nil, tool.Errorf(tool.CodeDenied, "this looks like a zip bomb; nothing was extracted", "archive entry %q expands %s from %s, beyond the ratio limit of %.0f", name, wording.Bytes(int64(u)), wording.Bytes(int64(z)), ft.cfg.MaxUnzipRatio)
 		}
 		rel := filepath.FromSlash(path.Clean(strings.TrimSuffix(name, "/")))
 		if rel == "." {
@@ -572,7 +572,7 @@ func (ft *fileTool) extractOne(ctx context.Context, e planned, stage string, wri
 	}
 	*written += uint64(n)
 	if *written > uint64(ft.cfg.MaxUnzipBytes) {
-		return tool.Errorf(tool.CodeTooLarge, "nothing was extracted", "the archive expands to more than %s", humanSize(ft.cfg.MaxUnzipBytes))
+		return tool.Errorf(tool.CodeTooLarge, "nothing was extracted", "the archive expands to more than %s", wording.Bytes(ft.cfg.MaxUnzipBytes))
 	}
 	return nil
 }

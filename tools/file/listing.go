@@ -132,7 +132,7 @@ func (ft *fileTool) tree(ctx context.Context, c *tool.Call) (*tool.Result, error
 				sb.WriteString(prefix + branch + de.Name() + " -> (symlink)\n")
 			default:
 				files++
-				sb.WriteString(prefix + branch + de.Name() + " (" + humanSize(info.Size()) + ")\n")
+				sb.WriteString(prefix + branch + de.Name() + " (" + wording.Bytes(info.Size()) + ")\n")
 			}
 		}
 		return nil
@@ -148,9 +148,6 @@ func (ft *fileTool) tree(ctx context.Context, c *tool.Call) (*tool.Result, error
 		Data:    map[string]any{"path": name, "depth": depth, "dirs": dirs, "files": files, "truncated": truncated, "tree": sb.String()},
 	}, nil
 }
-
-// humanSize is how file writes the sizes it reports.
-var humanSize = wording.Bytes[int64]
 
 // mimeOf guesses a MIME type from the extension, else from content.
 func mimeOf(abs string, head []byte) string {
@@ -220,5 +217,5 @@ func (ft *fileTool) stat(ctx context.Context, c *tool.Call) (*tool.Result, error
 			}
 		}
 	}
-	return &tool.Result{Summary: fmt.Sprintf("%s: %s, %s", relPath, data["type"], humanSize(info.Size())), Data: data}, nil
+	return &tool.Result{Summary: fmt.Sprintf("%s: %s, %s", relPath, data["type"], wording.Bytes(info.Size())), Data: data}, nil
 }

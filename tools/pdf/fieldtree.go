@@ -3,6 +3,7 @@ package pdf
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -266,7 +267,7 @@ func first(ss []string) string {
 
 func appendNew(list []string, ss ...string) []string {
 	for _, s := range ss {
-		if !contains(list, s) {
+		if !slices.Contains(list, s) {
 			list = append(list, s)
 		}
 	}

@@ -283,19 +283,10 @@ func fillChoice(key string, v any, opts []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if len(opts) > 0 && !contains(opts, s) {
+	if len(opts) > 0 && !slices.Contains(opts, s) {
 		return "", tool.Invalid("fields", fmt.Sprintf("%q is not an option of field %q", s, key), "options: "+strings.Join(opts, ", "))
 	}
 	return s, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // plainOptions returns the input with the hex strings of choice fields'

@@ -3,10 +3,11 @@ package pdf
 import (
 	"encoding/json"
 	"errors"
-	"github.com/clawbridge/clawbridge/tools/tooltest"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -124,7 +125,7 @@ func (x *filler) list(fl *formField, values []string) {
 	x.text(fl, v)
 	var idx []int
 	for i, o := range fl.Options {
-		if contains(values, o) {
+		if slices.Contains(values, o) {
 			idx = append(idx, i)
 		}
 	}

@@ -3,6 +3,7 @@ package tool
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -197,7 +198,7 @@ func normalize(p Param, path string, v any) (any, error) {
 		if !ok {
 			return nil, wrongType(p, path, "a string", v)
 		}
-		if len(p.Enum) > 0 && !contains(p.Enum, s) {
+		if len(p.Enum) > 0 && !slices.Contains(p.Enum, s) {
 			return nil, Invalid(p.Name, fmt.Sprintf("field '%s' has value %q, which is not allowed", path, s), "one of: "+strings.Join(p.Enum, ", "))
 		}
 		return s, nil
@@ -334,13 +335,4 @@ func jsonKind(v any) string {
 		return "null"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
