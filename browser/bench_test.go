@@ -42,14 +42,8 @@ func BenchmarkNavigateSnapshot(b *testing.B) {
 			ctx := context.Background()
 			var size int
 			for i := 0; i < b.N; i++ {
-				if _, err := s.Navigate(ctx, srv.At(page)); err != nil {
-					b.Fatal(err)
-				}
-				snap, err := s.Snapshot(ctx, SnapshotOptions{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				size = len(snap.Text)
+				navigate(ctx, b, s, srv.At(page))
+				size = len(snapshot(ctx, b, s, SnapshotOptions{}).Text)
 			}
 			b.ReportMetric(float64(size), "bytes/snapshot")
 		})
@@ -133,13 +127,9 @@ func BenchmarkSnapshotAfterNavigate(b *testing.B) {
 			ctx := context.Background()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				if _, err := s.Navigate(ctx, srv.At(page)); err != nil {
-					b.Fatal(err)
-				}
+				navigate(ctx, b, s, srv.At(page))
 				b.StartTimer()
-				if _, err := s.Snapshot(ctx, SnapshotOptions{}); err != nil {
-					b.Fatal(err)
-				}
+				snapshot(ctx, b, s, SnapshotOptions{})
 			}
 		})
 	}

@@ -65,7 +65,7 @@ func openSession(t *testing.T, name string) (*Session, context.Context) {
 }
 
 // navigate opens url in s or fails the test.
-func navigate(ctx context.Context, t *testing.T, s *Session, url string) *Result {
+func navigate(ctx context.Context, t testing.TB, s *Session, url string) *Result {
 	t.Helper()
 	res, err := s.Navigate(ctx, url)
 	if err != nil {
@@ -75,7 +75,7 @@ func navigate(ctx context.Context, t *testing.T, s *Session, url string) *Result
 }
 
 // snapshot takes the outline of s's page or fails the test.
-func snapshot(ctx context.Context, t *testing.T, s *Session, opts SnapshotOptions) *Snapshot {
+func snapshot(ctx context.Context, t testing.TB, s *Session, opts SnapshotOptions) *Snapshot {
 	t.Helper()
 	snap, err := s.Snapshot(ctx, opts)
 	if err != nil {
