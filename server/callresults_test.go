@@ -72,7 +72,7 @@ func TestCallResult_ShownCappedRedacted(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		s, base := resultServer(t, db.Open(t))
 		ck := uiLogin(t, base, "tok-ui")
-		c := dial(t, base+"/mcp", mcp.ProtocolVersion20251125, map[string]string{"Authorization": "Bearer tok-ui"})
+		c := dial(t, base+"/mcp", mcp.ProtocolVersion20251125, bearerHeader("tok-ui"))
 
 		long := "deploy with token=s3cr3t-value-9f8e7d then " + strings.Repeat("x", 5000) + " END"
 		if r := call(t, c, "say", map[string]any{"text": long}); r.IsError || !strings.Contains(text(r), "s3cr3t-value-9f8e7d") {
@@ -116,7 +116,7 @@ func TestCallResult_PrivateToolWithheld(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		s, base := resultServer(t, db.Open(t))
 		ck := uiLogin(t, base, "tok-ui")
-		c := dial(t, base+"/mcp", mcp.ProtocolVersion20251125, map[string]string{"Authorization": "Bearer tok-ui"})
+		c := dial(t, base+"/mcp", mcp.ProtocolVersion20251125, bearerHeader("tok-ui"))
 		const secret = "my private thought about the merger"
 		if r := call(t, c, "jot", map[string]any{"body": secret}); r.IsError || !strings.Contains(text(r), secret) {
 			t.Fatalf("jot: %s", text(r))
@@ -141,13 +141,13 @@ func TestCallResult_PrivateToolWithheld(t *testing.T) {
 // rest of /ui (the 401 suite of uiEndpoints covers the credential variants).
 func TestCallResult_Unauthorized401(t *testing.T) {
 	s, base := resultServer(t, nil)
-	c := dial(t, base+"/mcp", mcp.ProtocolVersion20251125, map[string]string{"Authorization": "Bearer tok-ui"})
+	c := dial(t, base+"/mcp", mcp.ProtocolVersion20251125, bearerHeader("tok-ui"))
 	call(t, c, "say", map[string]any{"text": "hello"})
 	id := callTrace(t, s, "say")
 	if res := uiDo(t, http.MethodGet, base+"/ui/api/calls/"+id, "", nil, nil); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("detail without the token: %s, want 401", res.Status)
 	}
-	if res := uiDo(t, http.MethodGet, base+"/ui/api/calls/"+id, "", map[string]string{"Authorization": "Bearer tok-ui"}, nil); res.StatusCode != http.StatusOK {
+	if res := uiDo(t, http.MethodGet, base+"/ui/api/calls/"+id, "", bearerHeader("tok-ui"), nil); res.StatusCode != http.StatusOK {
 		t.Errorf("detail with the bearer: %s, want 200", res.Status)
 	}
 }

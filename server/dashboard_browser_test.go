@@ -62,7 +62,7 @@ func TestDashboard_BrowserLive(t *testing.T) {
 		t.Fatalf("cookies %+v: want one HttpOnly SameSite=Strict", cookies)
 	}
 
-	c := dial(t, base+"/mcp", mcp.ProtocolVersion20251125, map[string]string{"Authorization": "Bearer tok-browser"})
+	c := dial(t, base+"/mcp", mcp.ProtocolVersion20251125, bearerHeader("tok-browser"))
 	call(t, c, "echo", map[string]any{"text": "before routing"})
 	row := page.MustElement(`#sessions tr[data-session]`) // waits for the poll to show it
 	if txt := row.MustText(); !strings.Contains(txt, "session-test 1") || !strings.Contains(txt, "streamable_http") || !strings.Contains(txt, mcp.ProtocolVersion20251125) {

@@ -106,7 +106,7 @@ func TestDashboard_Unauthorized401(t *testing.T) {
 			cookie *http.Cookie
 		}{
 			"nothing":              {},
-			"wrong bearer":         {hdr: map[string]string{"Authorization": "Bearer tok-uix"}},
+			"wrong bearer":         {hdr: bearerHeader("tok-uix")},
 			"wrong query token":    {query: "?token=tok-uiX"},
 			"raw token as cookie":  {cookie: &http.Cookie{Name: uiCookie, Value: "tok-ui"}},
 			"forged cookie":        {cookie: &http.Cookie{Name: uiCookie, Value: uiCookieValue("other")}},
@@ -160,7 +160,7 @@ func TestDashboard_TokenCookie(t *testing.T) {
 		}
 	}
 	var sess []uiSession
-	res = uiDo(t, http.MethodGet, base+"/ui/api/sessions", "", map[string]string{"Authorization": "Bearer tok-ui"}, nil)
+	res = uiDo(t, http.MethodGet, base+"/ui/api/sessions", "", bearerHeader("tok-ui"), nil)
 	if res.StatusCode != http.StatusOK || json.NewDecoder(res.Body).Decode(&sess) != nil {
 		t.Fatalf("sessions with the bearer: %s", res.Status)
 	}
@@ -174,7 +174,7 @@ func TestDashboard_Data(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		f := newFixtureOn(t, "token", 3, db.Open(t))
 		url, base, ck := f.ui(t)
-		c := dial(t, url, mcp.ProtocolVersion20251125, map[string]string{"Authorization": "Bearer tok-ui"})
+		c := dial(t, url, mcp.ProtocolVersion20251125, bearerHeader("tok-ui"))
 		call(t, c, "echo", map[string]any{"text": "one"})
 		call(t, c, "echo", map[string]any{})
 		call(t, c, "danger", map[string]any{"text": "x", "password": "hunter2"})
@@ -272,7 +272,7 @@ func TestDashboard_ApproveQueue(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		f := newFixtureOn(t, "approve", 3, db.Open(t))
 		url, base, ck := f.ui(t)
-		c := dial(t, url, mcp.ProtocolVersion20251125, map[string]string{"Authorization": "Bearer tok-ui"})
+		c := dial(t, url, mcp.ProtocolVersion20251125, bearerHeader("tok-ui"))
 
 		for _, approve := range []bool{true, false} {
 			before := f.runs.Load()

@@ -31,7 +31,7 @@ func pair(t *testing.T, db *storetest.DB, policy string) (a, b *fixture) {
 }
 
 func stateless(t *testing.T, f *fixture) *client.Client {
-	return dial(t, f.http(t), mcp.ProtocolVersion20260728, map[string]string{"Authorization": "Bearer tok-1"})
+	return dial(t, f.http(t), mcp.ProtocolVersion20260728, bearerHeader("tok-1"))
 }
 
 // TestSeveralInstances_TokenIssuedOnARedeemedOnB: a stateless principal's

@@ -188,7 +188,7 @@ func BenchmarkLoadMixed(b *testing.B) {
 		if cl == nil {
 			continue
 		}
-		two := mixedRun(cl.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + cl.Token}))
+		two := mixedRun(cl.URL, transport.WithHTTPHeaders(bearerHeader(cl.Token)))
 		served := cl.Upstreams(b)
 		cl.Stop(b)
 		b.ReportMetric(float64(two.errors), "two_errors")

@@ -86,11 +86,9 @@ func (b fakeBrowser) OpenContexts() int { return b.open }
 // /metrics and checks that every family moved by what was done.
 func TestMetrics_ScrapeAfterRealCalls(t *testing.T) {
 	f := newFixture(t, "token", 3)
-	f.s.cfg.HTTP.Token = "tok-m"
 	f.s.deps.Sessions = fakeBrowser{open: 2}
-	url := f.http(t)
+	url, auth := f.httpWithToken(t, "tok-m")
 	base := strings.TrimSuffix(url, "/mcp")
-	auth := map[string]string{"Authorization": "Bearer tok-m"}
 
 	c := dial(t, url, mcp.ProtocolVersion20251125, auth)
 	var notified atomic.Int32

@@ -121,9 +121,7 @@ func TestLogging_LongCallSendsMessage(t *testing.T) {
 // session); a stream of another principal is not.
 func TestListChanged_StatelessSubscriber(t *testing.T) {
 	f := newFixture(t, "token", 3)
-	f.s.cfg.HTTP.Token = "tok-1"
-	url := f.http(t)
-	auth := map[string]string{"Authorization": "Bearer tok-1"}
+	url, auth := f.httpWithToken(t, "tok-1")
 	listener := dial(t, url, mcp.ProtocolVersion20260728, auth)
 	changed := make(chan struct{}, 8)
 	listener.OnNotification(func(n mcp.JSONRPCNotification) {

@@ -89,6 +89,18 @@ func (f *fixture) http(t *testing.T) string {
 	return ts.URL + "/mcp"
 }
 
+// httpWithToken is http behind token; it also returns the header of a
+// client holding the token.
+func (f *fixture) httpWithToken(t *testing.T, token string) (string, map[string]string) {
+	f.s.cfg.HTTP.Token = token
+	return f.http(t), bearerHeader(token)
+}
+
+// bearerHeader is the Authorization header of a client holding token.
+func bearerHeader(token string) map[string]string {
+	return map[string]string{"Authorization": "Bearer " + token}
+}
+
 func ctxFor(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)
@@ -252,9 +264,7 @@ func TestResultsResource_OtherSessionNotFound(t *testing.T) {
 // client holding the same token (a different session).
 func TestResultsResource_PrincipalVersusSession(t *testing.T) {
 	f := newFixture(t, "token", 3)
-	f.s.cfg.HTTP.Token = "tok-1"
-	url := f.http(t)
-	auth := map[string]string{"Authorization": "Bearer tok-1"}
+	url, auth := f.httpWithToken(t, "tok-1")
 	p := dial(t, url, mcp.ProtocolVersion20260728, auth)
 	l := dial(t, url, mcp.ProtocolVersion20251125, auth)
 	ctx := ctxFor(t)
