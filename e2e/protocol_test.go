@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -213,26 +214,17 @@ func toolNames(t *testing.T, c *client.Client) []string {
 	return names
 }
 
-func has(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // exercise runs the same user journey on any connected client.
 func exercise(t *testing.T, c *client.Client, workspace string) {
 	names := toolNames(t, c)
 	for _, want := range []string{"file", "shell"} {
-		if !has(names, want) {
+		if !slices.Contains(names, want) {
 			t.Fatalf("tools/list lacks %s: %v", want, names)
 		}
 	}
 	// Every other tool is listed, or (a 2026-07-28 caller's constant list)
 	// reached through call_tool.
-	if !has(names, "system") && !has(names, "call_tool") {
+	if !slices.Contains(names, "system") && !slices.Contains(names, "call_tool") {
 		t.Fatalf("tools/list has neither system nor call_tool: %v", names)
 	}
 	r := callTool(t, c, "file", map[string]any{"action": "write", "path": "notes/hello.txt", "text": "你好, clawbridge\n", "overwrite": true})
