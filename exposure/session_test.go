@@ -3,6 +3,7 @@ package exposure
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -219,35 +220,23 @@ func TestGuidance(t *testing.T) {
 	}
 	g := Guidance([]string{"document_processing", "data_analysis", "document_assembly"})
 	for _, want := range []string{"pdf_tool", "ppt_generator", "data_visualization", "选择决策树"} {
-		if !contains(g, want) {
+		if !strings.Contains(g, want) {
 			t.Errorf("guidance lacks %q", want)
 		}
 	}
-	if n := countOf(g, "## "); n != 2 {
+	if n := strings.Count(g, "## "); n != 2 {
 		t.Errorf("guidance has %d sections, want 2 (documents, data)", n)
 	}
-	if all := Guidance(nil); countOf(all, "## ") != len(fams) {
+	if all := Guidance(nil); strings.Count(all, "## ") != len(fams) {
 		t.Error("vague guidance should hold every family")
 	}
 	// Every catalog tool appears in some guide.
 	all := Guidance(nil)
 	for _, n := range catalogNames {
-		if !contains(all, n) {
+		if !strings.Contains(all, n) {
 			t.Errorf("no guide mentions %s", n)
 		}
 	}
-}
-
-func contains(s, sub string) bool { return countOf(s, sub) > 0 }
-
-func countOf(s, sub string) int {
-	n := 0
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			n++
-		}
-	}
-	return n
 }
 
 // TestSessionTiered_CalledToolBackWhenOfferedAgain: a downstream tool the

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -39,20 +40,11 @@ func TestToolsCLI_OverviewFits100Columns(t *testing.T) {
 			t.Errorf("tool %s missing", tl.Name)
 		}
 		for _, ac := range tl.Actions {
-			if !containsWord(words, fmt.Sprintf("%s(%s)", actionName(ac), ac.LevelNote())) {
+			if !slices.Contains(words, fmt.Sprintf("%s(%s)", actionName(ac), ac.LevelNote())) {
 				t.Errorf("%s: action %s(%s) missing", tl.Name, actionName(ac), ac.LevelNote())
 			}
 		}
 	}
-}
-
-func containsWord(words []string, w string) bool {
-	for _, x := range words {
-		if x == w {
-			return true
-		}
-	}
-	return false
 }
 
 // TestToolsCLI_OneToolShowsEveryParameter: `tools TOOL` shows the
