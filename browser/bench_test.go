@@ -32,23 +32,31 @@ func BenchmarkColdStart(b *testing.B) {
 // BenchmarkNavigateSnapshot measures a warm navigate + snapshot and reports
 // the snapshot size (bytes/snapshot; tokens ≈ bytes/4).
 func BenchmarkNavigateSnapshot(b *testing.B) {
+	onEachPage(b, "bench", func(b *testing.B, ctx context.Context, s *Session, url string) {
+		var size int
+		for i := 0; i < b.N; i++ {
+			navigate(ctx, b, s, url)
+			size = len(snapshot(ctx, b, s, SnapshotOptions{}).Text)
+		}
+		b.ReportMetric(float64(size), "bytes/snapshot")
+	})
+}
+
+// onEachPage runs bench as a sub-benchmark per page of the test site, in
+// the named session of the shared manager.
+func onEachPage(b *testing.B, session string, bench func(b *testing.B, ctx context.Context, s *Session, url string)) {
 	needBrowser(b)
 	srv := site.New()
 	defer srv.Close()
-	for _, page := range []string{"/form.html", "/table.html", "/article.html", "/long.html"} {
+	for _, page := range benchPages {
 		b.Run(page[1:], func(b *testing.B) {
-			s := testMgr.Session("bench")
-			defer testMgr.CloseSession("bench")
-			ctx := context.Background()
-			var size int
-			for i := 0; i < b.N; i++ {
-				navigate(ctx, b, s, srv.At(page))
-				size = len(snapshot(ctx, b, s, SnapshotOptions{}).Text)
-			}
-			b.ReportMetric(float64(size), "bytes/snapshot")
+			defer testMgr.CloseSession(session)
+			bench(b, context.Background(), testMgr.Session(session), srv.At(page))
 		})
 	}
 }
+
+var benchPages = []string{"/form.html", "/table.html", "/article.html", "/long.html"}
 
 // BenchmarkMemory4Sessions reports the browser's memory (PSS of the process
 // tree, MB) with 4 sessions each showing a page.
@@ -59,7 +67,7 @@ func BenchmarkMemory4Sessions(b *testing.B) {
 	ctx := context.Background()
 	var mb float64
 	for i := 0; i < b.N; i++ {
-		for j, page := range []string{"/form.html", "/table.html", "/article.html", "/long.html"} {
+		for j, page := range benchPages {
 			key := "mem" + strconv.Itoa(j)
 			if _, err := testMgr.Session(key).Navigate(ctx, srv.At(page)); err != nil {
 				b.Fatal(err)
@@ -117,20 +125,12 @@ func treePSS(pid int) int {
 // loaded page (the navigation is left out of the timing), the part of a
 // navigate + snapshot that clawbridge computes.
 func BenchmarkSnapshotAfterNavigate(b *testing.B) {
-	needBrowser(b)
-	srv := site.New()
-	defer srv.Close()
-	for _, page := range []string{"/form.html", "/table.html", "/article.html", "/long.html"} {
-		b.Run(page[1:], func(b *testing.B) {
-			s := testMgr.Session("bench-snap")
-			defer testMgr.CloseSession("bench-snap")
-			ctx := context.Background()
-			for i := 0; i < b.N; i++ {
-				b.StopTimer()
-				navigate(ctx, b, s, srv.At(page))
-				b.StartTimer()
-				snapshot(ctx, b, s, SnapshotOptions{})
-			}
-		})
-	}
+	onEachPage(b, "bench-snap", func(b *testing.B, ctx context.Context, s *Session, url string) {
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			navigate(ctx, b, s, url)
+			b.StartTimer()
+			snapshot(ctx, b, s, SnapshotOptions{})
+		}
+	})
 }
