@@ -1,7 +1,6 @@
 package calendar
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -62,10 +61,7 @@ func starts(m map[string]any) []string {
 func fixture(t *testing.T, r *rig, name string) string {
 	t.Helper()
 	_, here, _, _ := runtime.Caller(0)
-	raw, err := os.ReadFile(filepath.Join(filepath.Dir(here), "..", "..", "fixtures", "calendar", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, filepath.Join(filepath.Dir(here), "..", "..", "fixtures", "calendar", name))
 	tooltest.WriteFile(t, filepath.Join(r.d.Sandbox.Root(), name), raw)
 	return name
 }
@@ -341,10 +337,7 @@ func TestCalendarICS_RoundTrip(t *testing.T) {
 		files := map[string][]byte{}
 		for _, name := range []string{"personal", "z"} {
 			out := a.must(t, map[string]any{"action": "export_ics", "calendars": []any{name}, "output": name + ".ics"})
-			raw, err := os.ReadFile(filepath.Join(a.d.Sandbox.Root(), out["path"].(string)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			raw := tooltest.ReadFile(t, filepath.Join(a.d.Sandbox.Root(), out["path"].(string)))
 			files[name] = raw
 		}
 		raw := append(append([]byte{}, files["personal"]...), files["z"]...)

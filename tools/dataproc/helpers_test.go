@@ -29,10 +29,7 @@ func newEnv(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(fixtureDir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := tooltest.ReadFile(t, filepath.Join(fixtureDir, e.Name()))
 		if err := os.WriteFile(filepath.Join(root, "data", e.Name()), b, 0o644); err != nil {
 			t.Fatal(err)
 		}

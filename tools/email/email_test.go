@@ -68,10 +68,7 @@ func TestEmail_DraftIsRFC5322WithEncodedHeadersAlternativesAndAttachments(t *tes
 		t.Fatal(err)
 	}
 	data := res.Data.(map[string]any)
-	raw, err := os.ReadFile(filepath.Join(d.Sandbox.Root(), data["path"].(string)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, filepath.Join(d.Sandbox.Root(), data["path"].(string)))
 	if !strings.HasSuffix(data["path"].(string), ".eml") || res.Files[0].MIME != "message/rfc822" {
 		t.Fatalf("draft saved as %v", data["path"])
 	}
@@ -342,10 +339,7 @@ func realDraft(t *testing.T, srv *smtptest.Server, from, name string) (tool.Tool
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, filepath.Join("testdata", name))
 	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "outputs", name), raw)
 	return tl, "outputs/" + name
 }

@@ -33,10 +33,7 @@ func solid(c color.NRGBA) func(x, y int) color.NRGBA { return func(int, int) col
 
 func decodeGIF(t *testing.T, path string) *gif.GIF {
 	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, path)
 	g, err := gif.DecodeAll(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatalf("image/gif cannot decode %s: %v", path, err)

@@ -17,10 +17,7 @@ import (
 // fixture copies testdata/name into the workspace.
 func fixture(t *testing.T, d *tool.Deps, name string) string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, filepath.Join("testdata", name))
 	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), name), raw)
 	return name
 }

@@ -83,10 +83,7 @@ func retrieval(t testing.TB) (bm25, grep scores, n int) {
 		if formatOf(e.Name()) == "" || e.Name() == "SOURCES.md" {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join("testdata", "corpus", e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := tooltest.ReadFile(t, filepath.Join("testdata", "corpus", e.Name()))
 		tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "corpus", e.Name()), data)
 		secs, err := extract(context.Background(), jail.Run, e.Name(), data)
 		if err != nil {

@@ -273,11 +273,7 @@ func TestToolAllFormats(t *testing.T) {
 	root, _ := ParseMarkdown(outline, "")
 	data := res.Data.(map[string]any)
 	read := func(ext string) []byte {
-		b, err := os.ReadFile(d.Sandbox.Root() + "/maps/plan" + ext)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+		return tooltest.ReadFile(t, d.Sandbox.Root()+"/maps/plan"+ext)
 	}
 	// SVG: well-formed XML with every label.
 	svg := read(".svg")

@@ -96,10 +96,7 @@ func TestOCR_PDFPagesWithProgress(t *testing.T) {
 	tl, d := newTool(t, "")
 	pdftotext := tooltest.NeedProgram(t, "pdftoppm")
 	_ = pdftotext
-	src, err := os.ReadFile("../../fixtures/pdf/chinese.pdf")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := tooltest.ReadFile(t, "../../fixtures/pdf/chinese.pdf")
 	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "doc.pdf"), src)
 	res, progress, err := tooltest.RunProgress(t, tl, map[string]any{"path": "doc.pdf", "pages": "1-2"})
 	if err != nil {

@@ -34,10 +34,7 @@ func newTool(t *testing.T) (tool.Tool, *tool.Deps) {
 }
 
 func copySample(t *testing.T, root string) {
-	b, err := os.ReadFile("../../fixtures/resume/sample.resume.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := tooltest.ReadFile(t, "../../fixtures/resume/sample.resume.json")
 	os.WriteFile(filepath.Join(root, "resume.json"), b, 0o644)
 }
 

@@ -8,7 +8,6 @@ import (
 	"image/png"
 	"io"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -135,10 +134,7 @@ func TestCaptureUnderXvfb(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			data, err := os.ReadFile(res.Files[0].Path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := tooltest.ReadFile(t, res.Files[0].Path)
 			img, err := png.Decode(bytes.NewReader(data))
 			if err != nil {
 				t.Fatal(err)

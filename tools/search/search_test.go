@@ -3,7 +3,6 @@ package search
 import (
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -33,11 +32,7 @@ func newFixture(t *testing.T, serve func(w http.ResponseWriter, r *http.Request)
 }
 
 func body(t *testing.T, name string) []byte {
-	b, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return tooltest.ReadFile(t, "testdata/"+name)
 }
 
 func replay(t *testing.T, name, ctype string, status int) func(http.ResponseWriter, *http.Request) {
