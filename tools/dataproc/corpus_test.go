@@ -59,9 +59,7 @@ func TestCorpus_WorkbookCellsMatchLibreOffice(t *testing.T) {
 	for i, f := range files {
 		data := tooltest.ReadFile(t, f)
 		p := filepath.Join(in, strconv.Itoa(i)+"_"+filepath.Base(f))
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		tooltest.WriteFile(t, p, data)
 		inputs = append(inputs, p)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)

@@ -30,9 +30,7 @@ func newEnv(t testing.TB) *env {
 	}
 	for _, e := range entries {
 		b := tooltest.ReadFile(t, filepath.Join(fixtureDir, e.Name()))
-		if err := os.WriteFile(filepath.Join(root, "data", e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		tooltest.WriteFile(t, filepath.Join(root, "data", e.Name()), b)
 	}
 	tl := tooltest.Build(t, New, d)
 	return &env{t: t, d: d, tl: tl, root: root}

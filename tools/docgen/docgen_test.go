@@ -25,9 +25,7 @@ func writePNG(t *testing.T, path string, w, h int) {
 	var b bytes.Buffer
 	png.Encode(&b, img)
 	os.MkdirAll(filepath.Dir(path), 0o755)
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tooltest.WriteFile(t, path, b.Bytes())
 }
 
 // TestContract: the tool builds and its declaration validates.
