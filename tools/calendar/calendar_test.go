@@ -415,14 +415,11 @@ func TestCalendarCreate_ReadsWhatQueryReads(t *testing.T) {
 				t.Errorf("query from %q starts with %v, want %s", c.start, got, c.want)
 			}
 		}
-		res, err := tooltest.Run(t, r.t, map[string]any{"action": "query", "from": "2026-03-10"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := tooltest.OK(t, r.t, map[string]any{"action": "query", "from": "2026-03-10"})
 		if !strings.HasPrefix(res.Summary, "2 events ") {
 			t.Errorf("summary %q", res.Summary)
 		}
-		res, err = tooltest.Run(t, r.t, map[string]any{"action": "query", "from": "后天"})
+		res, err := tooltest.Run(t, r.t, map[string]any{"action": "query", "from": "后天"})
 		if err != nil || !strings.HasPrefix(res.Summary, "1 event from 2026-03-07 00:00") {
 			t.Errorf("query 后天: %v %q", err, res.Summary)
 		}
