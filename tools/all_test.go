@@ -188,9 +188,7 @@ func check(t *testing.T, path string, snap snapshot, update bool) {
 		t.Errorf("%s: no snapshot; run UPDATE_TOOLSNAPS=1 go test ./tools/ and review it", path)
 	}
 	if update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		tooltest.WriteFile(t, path, got)
 		return
 	}
 	if err == nil && string(want) != string(got) {

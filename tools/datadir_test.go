@@ -34,9 +34,7 @@ func depsWithDataDirInside(t *testing.T) *tool.Deps {
 	for name, body := range files {
 		p := filepath.Join(d.Config.DataDir, name)
 		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		tooltest.WriteFile(t, p, []byte(body))
 	}
 	// Something ordinary beside it, so the walks have work to do.
 	os.WriteFile(filepath.Join(ws, "project", "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)

@@ -1,7 +1,6 @@
 package tools_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,10 +16,7 @@ import (
 func TestPrograms_MissingIsOneError(t *testing.T) {
 	d := tooltest.Deps(t)
 	ws := d.Sandbox.Roots()[0]
-	pdf, err := os.ReadFile("../fixtures/pdf/chinese.pdf")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pdf := tooltest.ReadFile(t, "../fixtures/pdf/chinese.pdf")
 	tooltest.WriteFile(t, filepath.Join(ws, "in.pdf"), pdf)
 	tooltest.WriteFile(t, filepath.Join(ws, "in.docx"), []byte("not read: the program is missing first"))
 	tooltest.WriteFile(t, filepath.Join(ws, "run.sh"), []byte("echo  hi\n"))

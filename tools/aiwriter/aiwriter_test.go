@@ -130,10 +130,7 @@ func TestAIWriter_EndpointDraftSectionBySection(t *testing.T) {
 				t.Errorf("model %q", o.Model)
 			}
 			// The .docx opens as a zip with the text in it.
-			b, err := os.ReadFile(filepath.Join(d.Sandbox.Root(), o.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := tooltest.ReadFile(t, filepath.Join(d.Sandbox.Root(), o.File))
 			zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 			if err != nil {
 				t.Fatalf("docx: %v", err)

@@ -83,15 +83,12 @@ func TestExtractAndFill(t *testing.T) {
 	tl := newTool(t)
 	srv := site.Start(t)
 	defer mgr.CloseSession("")
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "extract", "url": srv.At("/table.html")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "extract", "url": srv.At("/table.html")})
 	ex := res.Data.(*browser.Extracted)
 	if ex.Title != "Prices" || len(ex.Tables) != 1 || ex.Tables[0].Rows[0][0] != "Apple" || ex.Tables[0].Caption != "Fruit prices" {
 		t.Fatalf("extract: %+v", ex)
 	}
-	res, err = tooltest.Run(t, tl, map[string]any{"action": "fill_form", "url": srv.At("/form.html"), "submit": true,
+	res, err := tooltest.Run(t, tl, map[string]any{"action": "fill_form", "url": srv.At("/form.html"), "submit": true,
 		"fields": map[string]any{"Full name": "王小明", "Email": "wang@example.cn", "country": "cn", "Subscribe to news": true, "Comment": "你好"}})
 	if err != nil {
 		t.Fatal(err)

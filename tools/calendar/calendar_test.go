@@ -1,7 +1,6 @@
 package calendar
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -62,10 +61,7 @@ func starts(m map[string]any) []string {
 func fixture(t *testing.T, r *rig, name string) string {
 	t.Helper()
 	_, here, _, _ := runtime.Caller(0)
-	raw, err := os.ReadFile(filepath.Join(filepath.Dir(here), "..", "..", "fixtures", "calendar", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, filepath.Join(filepath.Dir(here), "..", "..", "fixtures", "calendar", name))
 	tooltest.WriteFile(t, filepath.Join(r.d.Sandbox.Root(), name), raw)
 	return name
 }
@@ -341,10 +337,7 @@ func TestCalendarICS_RoundTrip(t *testing.T) {
 		files := map[string][]byte{}
 		for _, name := range []string{"personal", "z"} {
 			out := a.must(t, map[string]any{"action": "export_ics", "calendars": []any{name}, "output": name + ".ics"})
-			raw, err := os.ReadFile(filepath.Join(a.d.Sandbox.Root(), out["path"].(string)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			raw := tooltest.ReadFile(t, filepath.Join(a.d.Sandbox.Root(), out["path"].(string)))
 			files[name] = raw
 		}
 		raw := append(append([]byte{}, files["personal"]...), files["z"]...)
@@ -422,14 +415,11 @@ func TestCalendarCreate_ReadsWhatQueryReads(t *testing.T) {
 				t.Errorf("query from %q starts with %v, want %s", c.start, got, c.want)
 			}
 		}
-		res, err := tooltest.Run(t, r.t, map[string]any{"action": "query", "from": "2026-03-10"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := tooltest.OK(t, r.t, map[string]any{"action": "query", "from": "2026-03-10"})
 		if !strings.HasPrefix(res.Summary, "2 events ") {
 			t.Errorf("summary %q", res.Summary)
 		}
-		res, err = tooltest.Run(t, r.t, map[string]any{"action": "query", "from": "后天"})
+		res, err := tooltest.Run(t, r.t, map[string]any{"action": "query", "from": "后天"})
 		if err != nil || !strings.HasPrefix(res.Summary, "1 event from 2026-03-07 00:00") {
 			t.Errorf("query 后天: %v %q", err, res.Summary)
 		}

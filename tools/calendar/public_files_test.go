@@ -1,7 +1,6 @@
 package calendar
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -80,10 +79,7 @@ func exportTo(t *testing.T, r *rig, cal string) (string, []byte) {
 	t.Helper()
 	out := r.must(t, map[string]any{"action": "export_ics", "calendars": []any{cal}, "output": cal + ".ics", "overwrite": true})
 	p := filepath.Join(r.d.Sandbox.Root(), out["path"].(string))
-	raw, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, p)
 	return p, raw
 }
 
@@ -132,10 +128,7 @@ func TestCalendarICS_CustomZoneKeepsItsOwnOffsets(t *testing.T) {
 // every 6 hours from 1995 to 2037.
 func TestCalendarICS_RDateObservancesAndXLicLocation(t *testing.T) {
 	name := "custom_fiji_rdate_observances.ics"
-	raw, err := os.ReadFile(fixturePath(name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, fixturePath(name))
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		r := newRig(t, db, "UTC", mar2026)
 		r.must(t, map[string]any{"action": "import_ics", "path": fixture(t, r, name), "calendar": "f"})
@@ -257,10 +250,7 @@ func TestCalendarICS_ExdateAsDate(t *testing.T) {
 func TestCalendarImport_SkipsEventsItCannotRead(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *storetest.DB) {
 		r := newRig(t, db, "UTC", mar2026)
-		res, err := tooltest.Run(t, r.t, map[string]any{"action": "import_ics", "path": fixture(t, r, "events_without_dtstart.ics"), "calendar": "s"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := tooltest.OK(t, r.t, map[string]any{"action": "import_ics", "path": fixture(t, r, "events_without_dtstart.ics"), "calendar": "s"})
 		m := res.Data.(map[string]any)
 		eq(t, "imported", m["added"], 1)
 		eq(t, "skipped", m["skipped"], []ical.Skipped{{Event: "VEVENT 2", Reason: "DTSTART is missing"}, {Event: "VEVENT 3", Reason: "DTSTART is missing"}})

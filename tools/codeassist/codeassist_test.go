@@ -387,14 +387,11 @@ func TestJSON_JQQueries(t *testing.T) {
 	}
 	// Big integers stay exact.
 	tl2, _ := setup(t)
-	res, err := tooltest.Run(t, tl2, map[string]any{"action": "json", "text": doc, "query": ".id"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl2, map[string]any{"action": "json", "text": doc, "query": ".id"})
 	if raw, _ := json.Marshal(res.Data.(map[string]any)["results"]); string(raw) != `[12345678901234567890]` {
 		t.Errorf(".id = %s", raw)
 	}
-	_, err = tooltest.Run(t, tl, map[string]any{"action": "json", "text": doc, "query": ".items[ | x"})
+	_, err := tooltest.Run(t, tl, map[string]any{"action": "json", "text": doc, "query": ".items[ | x"})
 	tooltest.ToolError(t, err, tool.CodeInvalid)
 	_, err = tooltest.Run(t, tl, map[string]any{"action": "json", "text": doc, "query": ".items | error(\"boom\")"})
 	tooltest.ToolError(t, err, tool.CodeInvalid)

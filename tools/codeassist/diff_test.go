@@ -43,10 +43,7 @@ func diffCounts(t *testing.T, oldPath, newPath string) (added, removed int) {
 func TestDiff_MinimalOnRealFiles(t *testing.T) {
 	tl, root := setup(t)
 	for _, name := range []string{"gin-README-v1.9.1.md", "gin-README-34dac20.md"} {
-		data, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := tooltest.ReadFile(t, filepath.Join("testdata", name))
 		tooltest.WriteFile(t, filepath.Join(root, name), data)
 	}
 	m := run(t, tl, map[string]any{"action": "diff", "paths": []any{"gin-README-v1.9.1.md", "gin-README-34dac20.md"}})

@@ -24,10 +24,7 @@ import (
 // fresh directory, as a client would with the file tool.
 func writeSkeleton(t *testing.T, tl tool.Tool, lang, kind, name string) string {
 	t.Helper()
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "template", "language": lang, "kind": kind, "name": name})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "template", "language": lang, "kind": kind, "name": name})
 	dir := t.TempDir()
 	files := res.Data.(map[string]any)["files"].([]templateFile)
 	if len(files) == 0 {

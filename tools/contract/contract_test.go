@@ -31,10 +31,7 @@ var samples = map[string]map[string]any{
 
 func TestEveryTemplateRenders(t *testing.T) {
 	tl, d := newTool(t)
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "list_templates", "language": "zh"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "list_templates", "language": "zh"})
 	if n := len(res.Data.(map[string]any)["templates"].([]map[string]any)); n != 5 {
 		t.Fatalf("%d templates", n)
 	}
@@ -70,10 +67,7 @@ func TestEveryTemplateRenders(t *testing.T) {
 
 func TestChineseLeaseContent(t *testing.T) {
 	tl, _ := newTool(t)
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "generate", "contract_type": "house_lease", "format": "md", "fields": samples["house_lease"]})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "generate", "contract_type": "house_lease", "format": "md", "fields": samples["house_lease"]})
 	b, _ := os.ReadFile(res.Files[0].Path)
 	md := string(b)
 	for _, want := range []string{"# 房屋租赁合同", "合同编号：HL-2026-001", "第一条 房屋基本情况", "人民币12,000.00元（大写：人民币壹万贰仟元整）",
@@ -146,14 +140,8 @@ func TestValidation(t *testing.T) {
 func TestDocxAndPDFReadBack(t *testing.T) {
 	officetest.Require(t, "soffice", "pdftotext", "pdfinfo")
 	tl, _ := newTool(t)
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "generate", "contract_type": "house_lease", "format": "docx", "fields": samples["house_lease"], "output": "lease.docx"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res2, err := tooltest.Run(t, tl, map[string]any{"action": "generate", "contract_type": "nda", "format": "docx", "fields": samples["nda"], "output": "nda.docx"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "generate", "contract_type": "house_lease", "format": "docx", "fields": samples["house_lease"], "output": "lease.docx"})
+	res2 := tooltest.OK(t, tl, map[string]any{"action": "generate", "contract_type": "nda", "format": "docx", "fields": samples["nda"], "output": "nda.docx"})
 	pdfs := officetest.ToPDF(t, res.Files[0].Path, res2.Files[0].Path)
 	officetest.Keep(t, pdfs...)
 	text := officetest.Text(t, pdfs[0])
@@ -165,10 +153,7 @@ func TestDocxAndPDFReadBack(t *testing.T) {
 		"5. Term", "February 1, 2026", "January 31, 2029", "CNY 500,000.00", "Signatures", "not legal advice")
 
 	// PDF output directly.
-	res3, err := tooltest.Run(t, tl, map[string]any{"action": "generate", "contract_type": "labour", "language": "zh", "format": "pdf", "fields": samples["labour"]})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res3 := tooltest.OK(t, tl, map[string]any{"action": "generate", "contract_type": "labour", "language": "zh", "format": "pdf", "fields": samples["labour"]})
 	pdf := res3.Files[0].Path
 	if !strings.HasSuffix(pdf, ".pdf") || res3.Files[0].MIME != "application/pdf" {
 		t.Fatalf("file %+v", res3.Files[0])

@@ -27,10 +27,7 @@ func BenchmarkMarkdownToPDF50(b *testing.B) {
 	os.WriteFile(filepath.Join(d.Sandbox.Root(), "big.md"), []byte(md.String()), 0o644)
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := tooltest.Run(b, tl, map[string]any{"action": "convert", "path": "big.md", "to": "pdf", "output": "big.pdf", "overwrite": true})
-		if err != nil {
-			b.Fatal(err)
-		}
+		res := tooltest.OK(b, tl, map[string]any{"action": "convert", "path": "big.md", "to": "pdf", "output": "big.pdf", "overwrite": true})
 		b.ReportMetric(float64(res.Files[0].Size)/1024, "KiB")
 	}
 }

@@ -354,10 +354,7 @@ func TestPowerPointToPDF(t *testing.T) {
 // TestThirdPartyDocx reads a .docx written by LibreOffice (from
 // fixtures/convert/libreoffice.html), not by our own writer.
 func TestThirdPartyDocx(t *testing.T) {
-	data, err := os.ReadFile("../../fixtures/convert/libreoffice.docx")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := tooltest.ReadFile(t, "../../fixtures/convert/libreoffice.docx")
 	e := newEnv(t, false)
 	p := e.put("lo.docx", data)
 	res := e.run(map[string]any{"path": p, "to": "md"})

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestDocxToMD_NotesBoxesImages: a document LibreOffice wrote (see
@@ -15,10 +17,7 @@ import (
 // as a file next to the Markdown.
 func TestDocxToMD_NotesBoxesImages(t *testing.T) {
 	e := newEnv(t, false)
-	data, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "convert", "lo-notes-boxes.docx"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := tooltest.ReadFile(t, filepath.Join("..", "..", "fixtures", "convert", "lo-notes-boxes.docx"))
 	e.put("notes.docx", data)
 	res := e.run(map[string]any{"path": "notes.docx", "to": "md", "output": "notes.md"})
 	md := string(read(t, res.Files[0].Path))

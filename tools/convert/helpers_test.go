@@ -105,11 +105,7 @@ func (e *env) fail(args map[string]any, code string) *tool.Error {
 
 func read(t testing.TB, p string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return tooltest.ReadFile(t, p)
 }
 
 // checkPDF validates a PDF with pdfcpu and returns poppler's page count and

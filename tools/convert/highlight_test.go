@@ -12,6 +12,8 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
+
 	// Upstream's lexers and styles, in the test binary only: the reference
 	// the carried-over copies are held to.
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -32,10 +34,7 @@ func TestHighlight_SameAsChroma(t *testing.T) {
 	if up.Name != "github" {
 		t.Fatal("upstream github style missing")
 	}
-	goSrc, err := os.ReadFile("highlight_lexers.go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	goSrc := tooltest.ReadFile(t, "highlight_lexers.go")
 	mdSrc := "---\ntitle: x\ntags: [a, b]\n---\n# Title\n\n- item *em* `code`\n\n```go\nfunc main() { fmt.Println(\"hi\") }\n```\n"
 	format := func(l chroma.Lexer, s *chroma.Style, text string) string {
 		it, err := chroma.Coalesce(l).Tokenise(nil, text)

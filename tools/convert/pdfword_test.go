@@ -25,11 +25,7 @@ import (
 
 func fixturePDF(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "pdf", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return tooltest.ReadFile(t, filepath.Join("..", "..", "fixtures", "pdf", name))
 }
 
 // docxText is python-docx's text of a .docx (testdata/docxtext.py).
@@ -132,10 +128,7 @@ func TestPDFToWord_Refused(t *testing.T) {
 	officetest.Require(t, "soffice", "pdftotext", "pdfinfo")
 	e := newEnv(t, false)
 	// A scanned page: tesseract's test image, as the only content of a PDF.
-	scan, err := os.ReadFile(filepath.Join("..", "ocr", "testdata", "phototest.tif"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	scan := tooltest.ReadFile(t, filepath.Join("..", "ocr", "testdata", "phototest.tif"))
 	var pdf bytes.Buffer
 	imp := pdfcpu.DefaultImportConfig()
 	conf := model.NewDefaultConfiguration()

@@ -1,22 +1,18 @@
 package convert
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // dataFixture reads a workbook from fixtures/data (see SOURCES.md there).
 func dataFixture(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "data", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return tooltest.ReadFile(t, filepath.Join("..", "..", "fixtures", "data", name))
 }
 
 // TestXLSXDates_Date1904SameAsDataProcessor: tealeg's testcelltypes.xlsx

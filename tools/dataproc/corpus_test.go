@@ -17,6 +17,7 @@ import (
 	"github.com/clawbridge/clawbridge/internal/office"
 	"github.com/clawbridge/clawbridge/internal/table"
 	"github.com/clawbridge/clawbridge/internal/xlsxcell"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // corpusDir finds the public test corpora scripts/fetch-corpora.sh fetches.
@@ -56,14 +57,9 @@ func TestCorpus_WorkbookCellsMatchLibreOffice(t *testing.T) {
 	in := t.TempDir()
 	var inputs []string
 	for i, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := tooltest.ReadFile(t, f)
 		p := filepath.Join(in, strconv.Itoa(i)+"_"+filepath.Base(f))
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		tooltest.WriteFile(t, p, data)
 		inputs = append(inputs, p)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)

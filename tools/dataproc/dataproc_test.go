@@ -285,10 +285,7 @@ func TestCleanExportLibreOffice(t *testing.T) {
 func TestDescribeAndQuery_FloatsForPeople(t *testing.T) {
 	e := newEnv(t)
 	os.WriteFile(filepath.Join(e.root, "data", "noise.csv"), []byte("x\n8.3\n6.3\n10.1\n1.8\n"), 0o644)
-	res, err := tooltest.Run(t, e.tl, map[string]any{"action": "describe", "path": "data/noise.csv"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, e.tl, map[string]any{"action": "describe", "path": "data/noise.csv"})
 	text, _ := json.Marshal(res.Data)
 	for _, want := range []string{`"mean":6.625,`, `"sum":26.5`, `"median":7.3`, `"std":3.571530951,`} {
 		if !strings.Contains(string(text), want) {

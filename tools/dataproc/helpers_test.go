@@ -29,13 +29,8 @@ func newEnv(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(fixtureDir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, "data", e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		b := tooltest.ReadFile(t, filepath.Join(fixtureDir, e.Name()))
+		tooltest.WriteFile(t, filepath.Join(root, "data", e.Name()), b)
 	}
 	tl := tooltest.Build(t, New, d)
 	return &env{t: t, d: d, tl: tl, root: root}

@@ -42,10 +42,7 @@ func needCJKFont(t *testing.T) *cjkfont.Font { t.Helper(); return tooltest.CJKFo
 
 func checkPNG(t *testing.T, path string, w, h int) image.Image {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := tooltest.ReadFile(t, path)
 	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
@@ -58,10 +55,7 @@ func checkPNG(t *testing.T, path string, w, h int) image.Image {
 
 func checkSVG(t *testing.T, path string) string {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := tooltest.ReadFile(t, path)
 	d := xml.NewDecoder(bytes.NewReader(b))
 	for {
 		_, err := d.Token()

@@ -23,18 +23,12 @@ func TestConfigSection(t *testing.T) {
 	}
 	d.Config.Tools = doc.Tools
 	tl := tooltest.Build(t, New, d)
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "connections"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "connections"})
 	b, _ := json.Marshal(res)
 	if strings.Contains(string(b), "hunter2") || !strings.Contains(string(b), "postgres db.example:5432/sales as reader") {
 		t.Fatalf("connections = %s", b)
 	}
-	res, err = tooltest.Run(t, tl, map[string]any{"action": "query", "connection": "shop", "sql": "SELECT id FROM customers ORDER BY id"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = tooltest.OK(t, tl, map[string]any{"action": "query", "connection": "shop", "sql": "SELECT id FROM customers ORDER BY id"})
 	if r := res.Data.(map[string]any)["result"].(*resultSet); r.RowCount != 1 || !r.Truncated {
 		t.Fatalf("max_rows from config not applied: %+v", r)
 	}

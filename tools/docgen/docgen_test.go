@@ -25,9 +25,7 @@ func writePNG(t *testing.T, path string, w, h int) {
 	var b bytes.Buffer
 	png.Encode(&b, img)
 	os.MkdirAll(filepath.Dir(path), 0o755)
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tooltest.WriteFile(t, path, b.Bytes())
 }
 
 // TestContract: the tool builds and its declaration validates.
@@ -85,10 +83,7 @@ func TestGenerateAndReadBack(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "notes", "report.md"), []byte(md), 0o644)
 
 	// Markdown file with a relative image, TOC, PDF copy.
-	res, err := tooltest.Run(t, tl, map[string]any{"path": "notes/report.md", "title": "季度报告", "toc": true, "pdf": true, "header": "内部资料"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"path": "notes/report.md", "title": "季度报告", "toc": true, "pdf": true, "header": "内部资料"})
 	if len(res.Files) != 2 || !strings.HasSuffix(res.Files[0].Path, ".docx") || !strings.HasSuffix(res.Files[1].Path, ".pdf") {
 		t.Fatalf("files: %+v", res.Files)
 	}
@@ -106,7 +101,7 @@ func TestGenerateAndReadBack(t *testing.T) {
 	}
 
 	// Structured blocks, read back by LibreOffice.
-	res, err = tooltest.Run(t, tl, map[string]any{
+	res, err := tooltest.Run(t, tl, map[string]any{
 		"output": "out/blocks.docx", "title": "Status Update", "footer": "ACME",
 		"blocks": []any{
 			map[string]any{"type": "heading", "text": "Overview", "level": 1},

@@ -85,10 +85,7 @@ func TestStudyPlanICS_DSTParsedBackWithGolangICal(t *testing.T) {
 	if len(res.Files) != 1 || !strings.HasSuffix(res.Files[0].Path, ".ics") {
 		t.Fatalf("files %v", res.Files)
 	}
-	b, err := os.ReadFile(res.Files[0].Path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := tooltest.ReadFile(t, res.Files[0].Path)
 	cal, err := ics.ParseCalendar(strings.NewReader(string(b)))
 	if err != nil {
 		t.Fatal(err)

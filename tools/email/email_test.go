@@ -63,15 +63,9 @@ func draftArgs(d *tool.Deps, t *testing.T) map[string]any {
 
 func TestEmail_DraftIsRFC5322WithEncodedHeadersAlternativesAndAttachments(t *testing.T) {
 	tl, d, _ := newTool(t, nil, "")
-	res, err := tooltest.Run(t, tl, draftArgs(d, t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, draftArgs(d, t))
 	data := res.Data.(map[string]any)
-	raw, err := os.ReadFile(filepath.Join(d.Sandbox.Root(), data["path"].(string)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, filepath.Join(d.Sandbox.Root(), data["path"].(string)))
 	if !strings.HasSuffix(data["path"].(string), ".eml") || res.Files[0].MIME != "message/rfc822" {
 		t.Fatalf("draft saved as %v", data["path"])
 	}
@@ -145,16 +139,10 @@ func TestEmail_SendDeliversTheDraftByteForByteOverSTARTTLS(t *testing.T) {
 			srv := smtptest.Start(t)
 			srv.Auth = auth
 			tl, d, _ := newTool(t, srv, "")
-			res, err := tooltest.Run(t, tl, draftArgs(d, t))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := tooltest.OK(t, tl, draftArgs(d, t))
 			path := res.Data.(map[string]any)["path"].(string)
 			raw, _ := os.ReadFile(filepath.Join(d.Sandbox.Root(), path))
-			res, err = tooltest.Run(t, tl, map[string]any{"action": "send", "path": path})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res = tooltest.OK(t, tl, map[string]any{"action": "send", "path": path})
 			got := srv.Mails()
 			if len(got) != 1 || !bytes.Equal(got[0].Data, raw) {
 				t.Fatalf("received %d mails; same bytes: %v", len(got), len(got) == 1 && bytes.Equal(got[0].Data, raw))
@@ -175,16 +163,10 @@ func TestEmail_SendDeliversTheDraftByteForByteOverSTARTTLS(t *testing.T) {
 func TestEmailIdempotency_RetriedSendIsDeliveredOnce(t *testing.T) {
 	srv := smtptest.Start(t)
 	tl, d, _ := newTool(t, srv, "")
-	res, err := tooltest.Run(t, tl, draftArgs(d, t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, draftArgs(d, t))
 	path := res.Data.(map[string]any)["path"].(string)
 	for i := 0; i < 3; i++ {
-		res, err := tooltest.Run(t, tl, map[string]any{"action": "send", "path": path})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := tooltest.OK(t, tl, map[string]any{"action": "send", "path": path})
 		want := "sent"
 		if i > 0 {
 			want = "already_sent"
@@ -298,10 +280,7 @@ func TestEmail_RecipientsCheckedForSyntaxAndAllowList(t *testing.T) {
 func TestEmail_PreviewShowsRecipientsSubjectAndAttachments(t *testing.T) {
 	srv := smtptest.Start(t)
 	tl, d, _ := newTool(t, srv, "")
-	res, err := tooltest.Run(t, tl, draftArgs(d, t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, draftArgs(d, t))
 	p, err := preview(t, tl, map[string]any{"action": "send", "path": res.Data.(map[string]any)["path"]})
 	if err != nil {
 		t.Fatal(err)
@@ -342,10 +321,7 @@ func realDraft(t *testing.T, srv *smtptest.Server, from, name string) (tool.Tool
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, filepath.Join("testdata", name))
 	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "outputs", name), raw)
 	return tl, "outputs/" + name
 }
@@ -427,23 +403,14 @@ func TestEmailPreview_FIFOsAreRefusedNotWaitedOn(t *testing.T) {
 
 func TestEmail_ListAndDeleteDraftToTrash(t *testing.T) {
 	tl, d, _ := newTool(t, nil, "")
-	res, err := tooltest.Run(t, tl, draftArgs(d, t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, draftArgs(d, t))
 	path := res.Data.(map[string]any)["path"].(string)
-	res, err = tooltest.Run(t, tl, map[string]any{"action": "list_drafts"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = tooltest.OK(t, tl, map[string]any{"action": "list_drafts"})
 	list := res.Data.(map[string]any)["drafts"].([]map[string]any)
 	if len(list) != 1 || list[0]["subject"] != "季度报告 Q3 — résumé" || list[0]["attachments"] != 2 {
 		t.Fatalf("list %v", list)
 	}
-	res, err = tooltest.Run(t, tl, map[string]any{"action": "delete_draft", "path": path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = tooltest.OK(t, tl, map[string]any{"action": "delete_draft", "path": path})
 	id := res.Data.(map[string]any)["trash_id"].(string)
 	if _, err := os.Stat(filepath.Join(d.Sandbox.Root(), path)); !os.IsNotExist(err) {
 		t.Fatal("draft still there")
@@ -451,7 +418,7 @@ func TestEmail_ListAndDeleteDraftToTrash(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(d.Sandbox.TrashDir(), id, "data")); err != nil {
 		t.Fatalf("not in the trash: %v", err)
 	}
-	_, err = tooltest.Run(t, tl, map[string]any{"action": "delete_draft", "path": "report.pdf"})
+	_, err := tooltest.Run(t, tl, map[string]any{"action": "delete_draft", "path": "report.pdf"})
 	tooltest.ToolError(t, err, tool.CodeInvalid)
 }
 

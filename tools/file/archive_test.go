@@ -14,6 +14,7 @@ import (
 	"golang.org/x/text/encoding/simplifiedchinese"
 
 	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 type zentry struct {
@@ -50,9 +51,7 @@ func writeZip(t *testing.T, dst string, entries []zentry) {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(dst, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tooltest.WriteFile(t, dst, buf.Bytes())
 }
 
 // snapshot lists every path under dir, to prove that nothing was written.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // cancelAfter is a context that reports itself cancelled from its n-th Err
@@ -37,9 +39,7 @@ func TestCancel_WalksStopPromptly(t *testing.T) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%04d.txt", i)), []byte("needle\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		tooltest.WriteFile(t, filepath.Join(dir, fmt.Sprintf("f%04d.txt", i)), []byte("needle\n"))
 	}
 	for _, args := range []map[string]any{
 		{"action": "find", "path": "many", "pattern": "**/*.txt", "limit": 5000},

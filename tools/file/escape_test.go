@@ -16,9 +16,7 @@ func TestPathEscapes(t *testing.T) {
 	f := newFixture(t, "")
 	outside := t.TempDir()
 	secret := filepath.Join(outside, "secret.txt")
-	if err := os.WriteFile(secret, []byte("top secret"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tooltest.WriteFile(t, secret, []byte("top secret"))
 	writeZip(t, filepath.Join(outside, "out.zip"), []zentry{{name: "x.txt", body: []byte("x")}})
 	os.Symlink(outside, f.path("outdir"))                             // a directory link leading out
 	os.Symlink(secret, f.path("leak.txt"))                            // a file link leading out

@@ -13,6 +13,7 @@ import (
 
 	"github.com/clawbridge/clawbridge/internal/trash"
 	"github.com/clawbridge/clawbridge/tools/tool"
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 func TestWriteReadAppend(t *testing.T) {
@@ -103,9 +104,7 @@ func TestReadLongLine(t *testing.T) {
 func TestReadRefusals(t *testing.T) {
 	f := newFixture(t, "")
 	png := []byte{0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'}
-	if err := os.WriteFile(f.path("img.png"), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tooltest.WriteFile(t, f.path("img.png"), png)
 	te := f.fail(tool.CodeInvalid, map[string]any{"action": "read", "path": "img.png"})
 	if !strings.Contains(te.Message, "binary") {
 		t.Fatalf("message %q", te.Message)
@@ -129,9 +128,7 @@ func TestChineseEncodings(t *testing.T) {
 	if bytes.Equal(gbk, []byte(text)) {
 		t.Fatal("GBK bytes equal UTF-8 bytes; the test proves nothing")
 	}
-	if err := os.WriteFile(f.path("gbk.txt"), gbk, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tooltest.WriteFile(t, f.path("gbk.txt"), gbk)
 	d := f.ok(map[string]any{"action": "read", "path": "gbk.txt"})
 	if d["encoding"] != "gb18030" || d["text"] != strings.TrimSuffix(strings.ReplaceAll(text, "\n\n", "\n"), "\n") {
 		t.Fatalf("read GBK: %v", d)

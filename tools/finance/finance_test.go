@@ -1,7 +1,6 @@
 package finance
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -43,10 +42,7 @@ func (r *rig) count(t *testing.T) int {
 func (r *rig) fixture(t *testing.T, name string) string {
 	t.Helper()
 	_, here, _, _ := runtime.Caller(0)
-	raw, err := os.ReadFile(filepath.Join(filepath.Dir(here), "..", "..", "fixtures", "finance", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, filepath.Join(filepath.Dir(here), "..", "..", "fixtures", "finance", name))
 	tooltest.WriteFile(t, filepath.Join(r.d.Config.Workspace[0], "bills", name), raw)
 	return "bills/" + name
 }

@@ -26,10 +26,7 @@ func newEnv(t *testing.T) *env {
 	root := d.Sandbox.Root()
 	os.MkdirAll(filepath.Join(root, "books"), 0o755)
 	for _, n := range []string{"ledger_balanced.csv", "ledger_unbalanced.csv"} {
-		b, err := os.ReadFile(filepath.Join(fixtureDir, n))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := tooltest.ReadFile(t, filepath.Join(fixtureDir, n))
 		os.WriteFile(filepath.Join(root, "books", n), b, 0o644)
 	}
 	return &env{t: t, tl: tooltest.Build(t, New, d), root: root}

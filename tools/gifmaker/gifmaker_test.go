@@ -33,10 +33,7 @@ func solid(c color.NRGBA) func(x, y int) color.NRGBA { return func(int, int) col
 
 func decodeGIF(t *testing.T, path string) *gif.GIF {
 	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, path)
 	g, err := gif.DecodeAll(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatalf("image/gif cannot decode %s: %v", path, err)
@@ -79,10 +76,7 @@ func TestGIF_FromImagesOrderDelaysLoop(t *testing.T) {
 	for i, c := range []int{2, 0, 1} { // order: blue, red, green
 		paths = append(paths, writePNG(t, d, "f"+strconv.Itoa(i)+".png", 80, 60, solid(cols[c])))
 	}
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "from_images", "paths": paths, "delays_ms": []any{100, 200, 500}, "loop": 3, "output": "anim.gif"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "from_images", "paths": paths, "delays_ms": []any{100, 200, 500}, "loop": 3, "output": "anim.gif"})
 	p := tooltest.OnlyFile(t, res)
 	g := decodeGIF(t, p)
 	if len(g.Image) != 3 || g.Config.Width != 80 || g.Config.Height != 60 {
@@ -120,10 +114,7 @@ func TestGIF_FromImagesResize(t *testing.T) {
 	tl, d := newTool(t, "")
 	a := writePNG(t, d, "a.png", 200, 100, solid(color.NRGBA{255, 0, 0, 255}))
 	b := writePNG(t, d, "b.png", 50, 100, solid(color.NRGBA{0, 0, 255, 255}))
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "from_images", "paths": []any{a, b}, "width": 100, "background": "#000000"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "from_images", "paths": []any{a, b}, "width": 100, "background": "#000000"})
 	g := decodeGIF(t, tooltest.OnlyFile(t, res))
 	if g.Config.Width != 100 || g.Config.Height != 50 {
 		t.Fatalf("size %d×%d, want 100×50", g.Config.Width, g.Config.Height)
@@ -145,10 +136,7 @@ func TestGIF_PaletteGlobalAndPerFrame(t *testing.T) {
 	red := writePNG(t, d, "red.png", 64, 16, func(x, y int) color.NRGBA { return color.NRGBA{uint8(x * 4), 0, 0, 255} })
 	blue := writePNG(t, d, "blue.png", 64, 16, func(x, y int) color.NRGBA { return color.NRGBA{0, 0, uint8(x * 4), 255} })
 	for _, mode := range []string{"global", "per_frame"} {
-		res, err := tooltest.Run(t, tl, map[string]any{"action": "from_images", "paths": []any{red, blue}, "palette": mode, "colors": 16})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := tooltest.OK(t, tl, map[string]any{"action": "from_images", "paths": []any{red, blue}, "palette": mode, "colors": 16})
 		g := decodeGIF(t, tooltest.OnlyFile(t, res))
 		p0, p1 := g.Image[0].Palette, g.Image[1].Palette
 		same := len(p0) == len(p1)
@@ -174,10 +162,7 @@ func TestGIF_Dithering(t *testing.T) {
 	grad := writePNG(t, d, "grad.png", 256, 32, func(x, y int) color.NRGBA { return color.NRGBA{uint8(x), uint8(x), uint8(x), 255} })
 	changes := map[bool]int{}
 	for _, dither := range []bool{true, false} {
-		res, err := tooltest.Run(t, tl, map[string]any{"action": "from_images", "paths": []any{grad}, "colors": 4, "dither": dither})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := tooltest.OK(t, tl, map[string]any{"action": "from_images", "paths": []any{grad}, "colors": 4, "dither": dither})
 		m := decodeGIF(t, tooltest.OnlyFile(t, res)).Image[0]
 		for y := range 32 {
 			for x := 1; x < 256; x++ {
@@ -261,10 +246,7 @@ func testClip(t *testing.T, d *tool.Deps) string {
 func TestGIF_FromVideo(t *testing.T) {
 	tl, d := newTool(t, "")
 	clip := testClip(t, d)
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "from_video", "path": clip, "start": 1, "duration": 1, "fps": 10, "width": 160, "loop": 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "from_video", "path": clip, "start": 1, "duration": 1, "fps": 10, "width": 160, "loop": 1})
 	p := tooltest.OnlyFile(t, res)
 	g := decodeGIF(t, p)
 	if len(g.Image) != 10 || g.Config.Width != 160 || g.Config.Height != 120 {

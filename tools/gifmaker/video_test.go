@@ -17,10 +17,7 @@ import (
 // fixture copies testdata/name into the workspace.
 func fixture(t *testing.T, d *tool.Deps, name string) string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, filepath.Join("testdata", name))
 	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), name), raw)
 	return name
 }
@@ -87,10 +84,7 @@ func TestGIF_FromVideoCapsOnShownFrames(t *testing.T) {
 		t.Errorf("message %q", e.Message)
 	}
 	// 40 wide fits: 40×66, as ffprobe reads the GIF.
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "from_video", "path": rotated, "width": 40, "output": "rot.gif"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "from_video", "path": rotated, "width": 40, "output": "rot.gif"})
 	if w, h, frames, _ := ffprobeGIF(t, tooltest.OnlyFile(t, res)); w != 40 || h != 66 || frames != 1 {
 		t.Errorf("rotated: %d×%d, %d frames; want 40×66, 1", w, h, frames)
 	}
@@ -136,10 +130,7 @@ func TestGIF_FromVideoSampleAspect(t *testing.T) {
 		path string
 		h    int
 	}{{fixture(t, d, "h264_white_frame_sar_16_9.mp4"), 202}, {anamorphic, 270}} {
-		res, err := tooltest.Run(t, tl, map[string]any{"action": "from_video", "path": tc.path, "width": 480})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := tooltest.OK(t, tl, map[string]any{"action": "from_video", "path": tc.path, "width": 480})
 		if w, h, _, _ := ffprobeGIF(t, tooltest.OnlyFile(t, res)); w != 480 || h != tc.h {
 			t.Errorf("%s: %d×%d, want 480×%d", tc.path, w, h, tc.h)
 		}
@@ -160,10 +151,7 @@ func TestGIF_FromVideoContainers(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			derive(t, d, name, append(append(sine, "-t", "4", "-g", "300"), args...)...)
-			res, err := tooltest.Run(t, tl, map[string]any{"action": "from_video", "path": name, "width": 160, "fps": 10})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := tooltest.OK(t, tl, map[string]any{"action": "from_video", "path": name, "width": 160, "fps": 10})
 			g := decodeGIF(t, tooltest.OnlyFile(t, res))
 			if len(g.Image) < 40 || len(g.Image) > 41 {
 				t.Errorf("%d frames, want 40 (4 s at 10 fps; 41 when the container is a little longer)", len(g.Image))

@@ -5,11 +5,12 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestIDPhoto_DPIWritten checks both encoders' resolution field, read back
@@ -37,9 +38,7 @@ func TestIDPhoto_DPIWritten(t *testing.T) {
 			t.Fatalf("%s: pixel %T %v, want %v", format, c, color.NRGBAModel.Convert(c), blue)
 		}
 		p := filepath.Join(t.TempDir(), "x."+format)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		tooltest.WriteFile(t, p, data)
 		if out, err := exec.Command("file", p).Output(); err == nil && format == "jpg" && !strings.Contains(string(out), "density 300x300") {
 			t.Fatalf("file(1): %s", out)
 		}

@@ -103,10 +103,7 @@ func TestIDPhoto_Sheet(t *testing.T) {
 		}
 	}
 	in := put(t, d, "photo.png", photo)
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "sheet", "path": in, "format": "png"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "sheet", "path": in, "format": "png"})
 	img, _, raw := tooltest.ReadImage(t, res.Files[0].Path)
 	if b := img.Bounds(); b.Dx() != 1800 || b.Dy() != 1200 {
 		t.Fatalf("sheet %v, want 1800×1200", b)
@@ -143,7 +140,7 @@ func TestIDPhoto_Sheet(t *testing.T) {
 	if !near(img.At(5, 600), guideColour, 0) && !near(img.At(5, 600), color.NRGBA{255, 255, 255, 255}, 0) {
 		t.Fatalf("margin pixel %v", img.At(5, 600))
 	}
-	res, err = tooltest.Run(t, tl, map[string]any{"action": "sheet", "path": in, "copies": 3})
+	res, err := tooltest.Run(t, tl, map[string]any{"action": "sheet", "path": in, "copies": 3})
 	if err != nil || res.Data.(map[string]any)["copies"] != 3 {
 		t.Fatalf("copies 3: %v %v", res, err)
 	}
@@ -157,10 +154,7 @@ func TestIDPhoto_Sheet(t *testing.T) {
 func TestIDPhoto_SheetOneInch(t *testing.T) {
 	tl, d := newTool(t)
 	in := put(t, d, "one.png", imaging.New(295, 413, color.NRGBA{10, 20, 30, 255}))
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "sheet", "path": in})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "sheet", "path": in})
 	// Landscape 5 × 2 = 10 ((1800-24+12)/307, (1200-24+12)/425); portrait 3 × 4 = 12.
 	if c := res.Data.(map[string]any)["copies"]; c != 12 {
 		t.Fatalf("copies %v, want 12", c)

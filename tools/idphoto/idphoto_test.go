@@ -99,10 +99,7 @@ func TestIDPhoto_Standards(t *testing.T) {
 			bg := bgs[i%3]
 			i++
 			t.Run(name+"_"+format+"_"+bg, func(t *testing.T) {
-				res, err := tooltest.Run(t, tl, map[string]any{"action": "create", "path": in, "size": name, "background": bg, "format": format})
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := tooltest.OK(t, tl, map[string]any{"action": "create", "path": in, "size": name, "background": bg, "format": format})
 				path := res.Files[0].Path
 				if filepath.Ext(path) != "."+format || !strings.HasPrefix(d.Sandbox.Rel(path), "outputs/portrait_"+name) {
 					t.Fatalf("output %s", d.Sandbox.Rel(path))

@@ -19,10 +19,7 @@ const realDir = "../../fixtures/idphoto/"
 // copyPhoto puts a fixture into the workspace unchanged.
 func copyPhoto(t *testing.T, d *tool.Deps, name string) string {
 	t.Helper()
-	raw, err := os.ReadFile(realDir + name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, realDir+name)
 	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), name), raw)
 	return name
 }

@@ -34,10 +34,7 @@ func TestPlaceholder_SizeColoursLabel(t *testing.T) {
 		{map[string]any{"width": 500, "height": 120, "background": "#336699", "color": "#ffffff", "label": "商品图 待上传"}, "商品图 待上传"},
 	} {
 		tc.args["action"] = "placeholder"
-		res, err := tooltest.Run(t, tl, tc.args)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := tooltest.OK(t, tl, tc.args)
 		if got := res.Data.(map[string]any)["label"]; got != tc.label {
 			t.Errorf("label %q, want %q", got, tc.label)
 		}

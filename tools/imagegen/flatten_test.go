@@ -2,7 +2,6 @@ package imagegen
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -32,10 +31,7 @@ func ffmpegPixel(t *testing.T, path string, x, y int) [3]byte {
 // itself keeps its colours; read back with ffmpeg.
 func TestTransform_TransparentToOpaqueFormats(t *testing.T) {
 	tl, d := newTool(t)
-	raw, err := os.ReadFile("testdata/gin-logo.png")
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, "testdata/gin-logo.png")
 	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "gin.png"), raw)
 	near := func(got [3]byte, want [3]int) bool {
 		for i := range got {

@@ -80,10 +80,7 @@ func TestGenerate_OpenAIEndpoint(t *testing.T) {
 	if !tl.OpenWorld {
 		t.Error("a configured endpoint should mark the tool open-world")
 	}
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "generate", "prompt": "a red fox in snow, watercolour", "width": 1024, "height": 1792, "model_quality": "hd"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "generate", "prompt": "a red fox in snow, watercolour", "width": 1024, "height": 1792, "model_quality": "hd"})
 	if r := (*reqs)[0]; r.Header.Get("Authorization") != "Bearer sk-test-123" {
 		t.Errorf("Authorization %q", r.Header.Get("Authorization"))
 	}

@@ -39,10 +39,7 @@ func writePNG(t *testing.T, d *tool.Deps, name string, w, h int, px func(x, y in
 // the image and its format.
 func runImage(t *testing.T, tl tool.Tool, args map[string]any) (*tool.Result, image.Image, string) {
 	t.Helper()
-	res, err := tooltest.Run(t, tl, args)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, args)
 	img, format, _ := tooltest.ReadImage(t, res.Files[0].Path)
 	return res, img, format
 }
@@ -74,10 +71,7 @@ func TestQR_DecodesWithZbar(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.args["action"] = "qr"
-			res, err := tooltest.Run(t, tl, tc.args)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := tooltest.OK(t, tl, tc.args)
 			p := res.Files[0].Path
 			img, format, _ := tooltest.ReadImage(t, p)
 			want, ok := tc.args["size"].(int)
@@ -120,10 +114,7 @@ func TestCard_WrapsCJK(t *testing.T) {
 	tooltest.CJKFont(t)
 	tl, _ := newTool(t)
 	body := strings.Repeat("春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。", 6)
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "card", "title": "静夜思 Poem", "subtitle": "唐诗", "text": body, "width": 800, "background": "#102030,#304050"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "card", "title": "静夜思 Poem", "subtitle": "唐诗", "text": body, "width": 800, "background": "#102030,#304050"})
 	lines := res.Data.(map[string]any)["lines"].([]string)
 	if len(lines) < 5 {
 		t.Fatalf("lines %q: the body did not wrap", lines)

@@ -2,7 +2,6 @@ package imagegen
 
 import (
 	"image"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,10 +24,7 @@ func TestQR_RealLogoReadsWithZbar(t *testing.T) {
 		t.Fatalf("url84 has %d characters", len(url84))
 	}
 	tl, d := newTool(t)
-	raw, err := os.ReadFile("testdata/gin-logo.png")
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, "testdata/gin-logo.png")
 	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "gin.png"), raw)
 	for _, tc := range []struct {
 		text  string

@@ -83,10 +83,7 @@ func retrieval(t testing.TB) (bm25, grep scores, n int) {
 		if formatOf(e.Name()) == "" || e.Name() == "SOURCES.md" {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join("testdata", "corpus", e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := tooltest.ReadFile(t, filepath.Join("testdata", "corpus", e.Name()))
 		tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "corpus", e.Name()), data)
 		secs, err := extract(context.Background(), jail.Run, e.Name(), data)
 		if err != nil {
@@ -102,10 +99,7 @@ func retrieval(t testing.TB) (bm25, grep scores, n int) {
 	}
 	qs := loadQrels(t)
 	bm25 = score(qs, func(q question) (paths, texts []string) {
-		res, err := tooltest.Run(t, tl, map[string]any{"action": "search", "query": q.text, "limit": 10})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := tooltest.OK(t, tl, map[string]any{"action": "search", "query": q.text, "limit": 10})
 		for _, h := range res.Data.(map[string]any)["hits"].([]Hit) {
 			paths, texts = append(paths, h.Path), append(texts, h.text)
 		}

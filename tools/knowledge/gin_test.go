@@ -125,10 +125,7 @@ func ginRetrieval(t testing.TB, set string) (s scores, n int, misses []string) {
 		t.Fatal(err)
 	}
 	for _, q := range qs {
-		res, err := tooltest.Run(t, tl, map[string]any{"action": "search", "query": q.text, "limit": 10})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := tooltest.OK(t, tl, map[string]any{"action": "search", "query": q.text, "limit": 10})
 		hits := res.Data.(map[string]any)["hits"].([]Hit)
 		rank := slices.IndexFunc(hits, func(h Hit) bool { return h.Path == "gin/"+q.file })
 		if rank >= 0 && rank < 5 {

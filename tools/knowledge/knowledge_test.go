@@ -99,10 +99,7 @@ func TestIndexSearch_MixedChineseEnglishWithCitations(t *testing.T) {
 }
 
 func mustRead(t *testing.T, p string) string {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := tooltest.ReadFile(t, p)
 	return string(b)
 }
 
@@ -240,10 +237,7 @@ func TestConcurrency_SearchWhileIndexing(t *testing.T) {
 func TestFormats_PDFPagesAndDocxHeadings(t *testing.T) {
 	k := newKB(t)
 	tooltest.NeedProgram(t, "pdftotext")
-	pdf, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "pdf", "chinese.pdf"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pdf := tooltest.ReadFile(t, filepath.Join("..", "..", "fixtures", "pdf", "chinese.pdf"))
 	tooltest.WriteFile(t, filepath.Join(k.root, "docs", "c.pdf"), pdf)
 	data, err := docx.FromMarkdown([]byte("# Handbook\n\n## Leave policy\n\nEmployees get twenty days of paid leave.\n"), docx.Options{})
 	if err != nil {

@@ -24,10 +24,7 @@ func TestLiteratureExport_BibTeXIntoWorkspace(t *testing.T) {
 	if data["path"] != filepath.Join("outputs", "references.bib") || data["count"] != 3 || len(r.Files) != 1 {
 		t.Fatalf("%q %v", r.Summary, data)
 	}
-	b, err := os.ReadFile(filepath.Join(ws, "outputs", "references.bib"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := tooltest.ReadFile(t, filepath.Join(ws, "outputs", "references.bib"))
 	text := string(b)
 	for _, want := range []string{"@article{lecun2015deep,\n  author = {LeCun, Yann and Bengio, Yoshua and Hinton, Geoffrey E.}",
 		"@misc{devlin2018bert,", "  eprint = {1810.04805},", "@article{anon2019,\n  author = {{王晓明} and {李华} and {张伟} and {刘洋}},",

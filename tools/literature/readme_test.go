@@ -1,19 +1,17 @@
 package literature
 
 import (
-	"os"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // TestDocs_DocumentsEveryConfigKey: every key of the literature_search
 // section is shown in docs/configuration.md's example, under that section.
 func TestDocs_DocumentsEveryConfigKey(t *testing.T) {
-	b, err := os.ReadFile("../../docs/configuration.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := tooltest.ReadFile(t, "../../docs/configuration.md")
 	_, rest, ok := strings.Cut(string(b), "\n  literature_search:\n")
 	if !ok {
 		t.Fatal("docs/configuration.md: the literature_search section of the config example is gone")

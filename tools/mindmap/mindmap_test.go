@@ -263,21 +263,14 @@ func TestToolAllFormats(t *testing.T) {
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	res, err := tooltest.Run(t, tl, map[string]any{"text": outline, "formats": []any{"svg", "png", "mermaid", "opml", "mm", "md"}, "output": "maps/plan.svg"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"text": outline, "formats": []any{"svg", "png", "mermaid", "opml", "mm", "md"}, "output": "maps/plan.svg"})
 	if len(res.Files) != 6 || len(res.Images) != 1 {
 		t.Fatalf("files %d images %d", len(res.Files), len(res.Images))
 	}
 	root, _ := ParseMarkdown(outline, "")
 	data := res.Data.(map[string]any)
 	read := func(ext string) []byte {
-		b, err := os.ReadFile(d.Sandbox.Root() + "/maps/plan" + ext)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+		return tooltest.ReadFile(t, d.Sandbox.Root()+"/maps/plan"+ext)
 	}
 	// SVG: well-formed XML with every label.
 	svg := read(".svg")
@@ -372,15 +365,12 @@ func TestToolInputs(t *testing.T) {
 		map[string]any{"label": "监督学习", "children": []any{"回归", "分类"}},
 		map[string]any{"label": "无监督学习"},
 	}}
-	res, err := tooltest.Run(t, tl, map[string]any{"tree": tree, "formats": []any{"svg"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"tree": tree, "formats": []any{"svg"}})
 	if res.Data.(map[string]any)["nodes"] != 5 || !strings.Contains(res.Files[0].Path, "机器学习_mindmap.svg") {
 		t.Fatalf("%v %v", res.Data, res.Files)
 	}
 	os.WriteFile(d.Sandbox.Root()+"/t.json", []byte(`{"title":"J","items":["a","b"]}`), 0o644)
-	if res, err = tooltest.Run(t, tl, map[string]any{"path": "t.json", "formats": []any{"mermaid"}}); err != nil || res.Data.(map[string]any)["nodes"] != 3 {
+	if res, err := tooltest.Run(t, tl, map[string]any{"path": "t.json", "formats": []any{"mermaid"}}); err != nil || res.Data.(map[string]any)["nodes"] != 3 {
 		t.Fatalf("path json: %v", err)
 	}
 	for _, args := range []map[string]any{
@@ -411,10 +401,7 @@ func TestBigMapPNG(t *testing.T) {
 		}
 		return map[string]any{"label": n.Label, "children": kids}
 	}
-	res, err := tooltest.Run(t, tl, map[string]any{"tree": toAny(big), "formats": []any{"png", "svg"}, "scale": 1.0})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"tree": toAny(big), "formats": []any{"png", "svg"}, "scale": 1.0})
 	data := res.Data.(map[string]any)
 	if data["nodes"] != 300 {
 		t.Fatalf("nodes %v", data["nodes"])

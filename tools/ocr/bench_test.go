@@ -21,10 +21,7 @@ func BenchmarkOCR_CER(b *testing.B) {
 	font := tooltest.CJKFont(b)
 	run := func(b *testing.B, path, lang, want string, pre bool) float64 {
 		b.Helper()
-		res, err := tooltest.Run(b, tl, map[string]any{"path": path, "lang": lang, "preprocess": pre})
-		if err != nil {
-			b.Fatal(err)
-		}
+		res := tooltest.OK(b, tl, map[string]any{"path": path, "lang": lang, "preprocess": pre})
 		return cer(want, pageOf(b, res, 0).Text)
 	}
 	for _, set := range []struct {

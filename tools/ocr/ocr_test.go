@@ -24,10 +24,7 @@ func TestOCR_ImageChineseAndEnglish(t *testing.T) {
 	lines := append(append([]string{}, zhLines...), enLines...)
 	img := renderText(t, font, lines, 40, 0, 1)
 	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), "scan.png"), img)
-	res, err := tooltest.Run(t, tl, map[string]any{"path": "scan.png", "detail": "words"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"path": "scan.png", "detail": "words"})
 	p := pageOf(t, res, 0)
 	want := strings.Join(lines, "\n")
 	if e := cer(want, p.Text); e > 0.05 {
@@ -61,10 +58,7 @@ func TestOCR_LinesAndParagraphs(t *testing.T) {
 	tl, d := newTool(t, "")
 	img := renderText(t, tooltest.CJKFont(t), enLines, 16, 0, 1) // small: upscaled by preprocessing
 	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), "small.png"), img)
-	res, err := tooltest.Run(t, tl, map[string]any{"path": "small.png", "detail": "lines", "lang": "eng"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"path": "small.png", "detail": "lines", "lang": "eng"})
 	p := pageOf(t, res, 0)
 	if len(p.Lines) != len(enLines) {
 		t.Fatalf("%d lines, want %d: %+v", len(p.Lines), len(enLines), p.Lines)
@@ -80,10 +74,7 @@ func TestOCR_LinesAndParagraphs(t *testing.T) {
 			t.Errorf("line %d not below line %d", i, i-1)
 		}
 	}
-	res, err = tooltest.Run(t, tl, map[string]any{"path": "small.png", "detail": "paragraphs", "lang": "eng"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = tooltest.OK(t, tl, map[string]any{"path": "small.png", "detail": "paragraphs", "lang": "eng"})
 	if pp := pageOf(t, res, 0).Paragraphs; len(pp) == 0 || !strings.Contains(pp[0].Text, "quick brown") {
 		t.Errorf("paragraphs: %+v", pp)
 	}
@@ -96,10 +87,7 @@ func TestOCR_PDFPagesWithProgress(t *testing.T) {
 	tl, d := newTool(t, "")
 	pdftotext := tooltest.NeedProgram(t, "pdftoppm")
 	_ = pdftotext
-	src, err := os.ReadFile("../../fixtures/pdf/chinese.pdf")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := tooltest.ReadFile(t, "../../fixtures/pdf/chinese.pdf")
 	tooltest.WriteFile(t, filepath.Join(d.Sandbox.Root(), "doc.pdf"), src)
 	res, progress, err := tooltest.RunProgress(t, tl, map[string]any{"path": "doc.pdf", "pages": "1-2"})
 	if err != nil {
@@ -189,10 +177,7 @@ func TestOCR_BadInput(t *testing.T) {
 func TestOCR_OutputSavedAtomically(t *testing.T) {
 	tl, d := newTool(t, "")
 	tooltest.WritePNG(t, filepath.Join(d.Sandbox.Root(), "a.png"), renderText(t, tooltest.CJKFont(t), enLines, 32, 0, 1))
-	res, err := tooltest.Run(t, tl, map[string]any{"path": "a.png", "lang": "eng", "output": "out/a.txt"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"path": "a.png", "lang": "eng", "output": "out/a.txt"})
 	got, err := os.ReadFile(filepath.Join(d.Sandbox.Root(), "out/a.txt"))
 	if err != nil || !strings.Contains(string(got), "quick brown") || len(res.Files) != 1 {
 		t.Fatalf("saved %q (%v), files %v", got, err, res.Files)

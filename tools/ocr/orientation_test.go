@@ -8,16 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/clawbridge/clawbridge/tools/tooltest"
 )
 
 // decodeUpright decodes a testdata image as the tool does (turned
 // upright) into 8-bit gray, and returns its orientation tag.
 func decodeUpright(t *testing.T, name string) (*image.Gray, int) {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, filepath.Join("testdata", name))
 	img, _, err := image.Decode(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)

@@ -49,10 +49,7 @@ func cliCER(t testing.TB, img publicImage, want string) float64 {
 // the workspace.
 func ourCER(t testing.TB, tl tool.Tool, root string, img publicImage, want string) (float64, string) {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", img.file))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, filepath.Join("testdata", img.file))
 	tooltest.WriteFile(t, filepath.Join(root, img.file), raw)
 	res, err := tooltest.Run(t, tl, map[string]any{"path": img.file, "lang": img.lang})
 	if err != nil {
@@ -70,10 +67,7 @@ func TestOCR_PublicImagesNotWorseThanCLI(t *testing.T) {
 	tl, d := newTool(t, "")
 	for _, img := range publicImages {
 		t.Run(img.file, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join("testdata", img.truth))
-			if err != nil {
-				t.Fatal(err)
-			}
+			want := tooltest.ReadFile(t, filepath.Join("testdata", img.truth))
 			ours, text := ourCER(t, tl, d.Sandbox.Root(), img, string(want))
 			cli := cliCER(t, img, string(want))
 			if ours > img.maxCER || ours > cli+0.02 {
@@ -92,10 +86,7 @@ func TestOCR_Resolution(t *testing.T) {
 		"rapidocr-black_font_color_transparent.png": 300, "tesseractjs-chinese.png": 96,
 		"tesseractjs-simple-90.jpg": 94, // 37 per cm
 	} {
-		raw, err := os.ReadFile(filepath.Join("testdata", file))
-		if err != nil {
-			t.Fatal(err)
-		}
+		raw := tooltest.ReadFile(t, filepath.Join("testdata", file))
 		if got := math.Round(resolution(raw)); got != want {
 			t.Errorf("%s: %v dpi, want %v", file, got, want)
 		}
@@ -135,10 +126,7 @@ func TestOCR_NoisyNotWorseThanCLI(t *testing.T) {
 			path := filepath.Join(d.Sandbox.Root(), c.name+".png")
 			tooltest.WritePNG(t, path, renderText(t, font, c.lines, c.size, 0.02, 7))
 			want := strings.Join(c.lines, "\n")
-			res, err := tooltest.Run(t, tl, map[string]any{"path": c.name + ".png"})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := tooltest.OK(t, tl, map[string]any{"path": c.name + ".png"})
 			out, err := exec.Command(tooltest.NeedProgram(t, "tesseract"), path, "stdout", "-l", "chi_sim+eng").Output()
 			if err != nil {
 				t.Fatal(err)

@@ -89,21 +89,14 @@ func (e *env) fail(args map[string]any, code string) *tool.Error {
 
 func fixture(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "pdf", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return tooltest.ReadFile(t, filepath.Join("..", "..", "fixtures", "pdf", name))
 }
 
 // checkPDF asserts that a produced PDF validates with pdfcpu and that both
 // pdfcpu and poppler's pdfinfo report the expected page count.
 func checkPDF(t testing.TB, abs string, pages int, password string) {
 	t.Helper()
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := tooltest.ReadFile(t, abs)
 	if err := api.Validate(bytes.NewReader(data), conf(password)); err != nil {
 		t.Fatalf("%s: pdfcpu validation: %v", abs, err)
 	}

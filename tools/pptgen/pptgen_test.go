@@ -137,10 +137,7 @@ func TestMarkdownPath(t *testing.T) {
 	root := d.Sandbox.Root()
 	writePNG(t, filepath.Join(root, "talk", "pic.png"))
 	os.WriteFile(filepath.Join(root, "talk", "outline.md"), []byte("# Talk\n\n## One\n- a\n\n## Pic\n![p](pic.png)\n\n## Thank you\n"), 0o644)
-	res, err := tooltest.Run(t, tl, map[string]any{"path": "talk/outline.md", "aspect": "4:3", "output": "talk/deck"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"path": "talk/outline.md", "aspect": "4:3", "output": "talk/deck"})
 	if !strings.HasSuffix(res.Files[0].Path, filepath.Join("talk", "deck.pptx")) {
 		t.Errorf("path %s", res.Files[0].Path)
 	}
@@ -158,7 +155,7 @@ func TestMarkdownPath(t *testing.T) {
 		}
 	}
 	// Second run to the same output without overwrite must refuse.
-	_, err = tooltest.Run(t, tl, map[string]any{"path": "talk/outline.md", "output": "talk/deck.pptx"})
+	_, err := tooltest.Run(t, tl, map[string]any{"path": "talk/outline.md", "output": "talk/deck.pptx"})
 	if te, ok := tool.AsError(err); !ok || te.Code != tool.CodeExists {
 		t.Fatalf("want already_exists, got %v", err)
 	}

@@ -143,10 +143,7 @@ func TestPythonRunner_ScriptFromWorkspace(t *testing.T) {
 
 func TestPythonRunner_Env(t *testing.T) {
 	r, _ := newRunner(t, "")
-	res, err := tooltest.Run(t, r.tool(), map[string]any{"action": "env"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, r.tool(), map[string]any{"action": "env"})
 	o := res.Data.(*envOutput)
 	if !o.Sandboxed || !strings.HasPrefix(o.Python.Version, "3.") || o.Python.StdlibModules < 100 {
 		t.Fatalf("env: %+v %+v", o, o.Python)

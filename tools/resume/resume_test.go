@@ -34,10 +34,7 @@ func newTool(t *testing.T) (tool.Tool, *tool.Deps) {
 }
 
 func copySample(t *testing.T, root string) {
-	b, err := os.ReadFile("../../fixtures/resume/sample.resume.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := tooltest.ReadFile(t, "../../fixtures/resume/sample.resume.json")
 	os.WriteFile(filepath.Join(root, "resume.json"), b, 0o644)
 }
 
@@ -75,10 +72,7 @@ func TestSampleAllFormats(t *testing.T) {
 	tl, d := newTool(t)
 	withBrowser(t, d)
 	copySample(t, d.Sandbox.Root())
-	res, err := tooltest.Run(t, tl, map[string]any{"path": "resume.json", "formats": []any{"docx", "pdf", "html", "md", "txt"}, "theme": "classic", "output": "cv/richard"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"path": "resume.json", "formats": []any{"docx", "pdf", "html", "md", "txt"}, "theme": "classic", "output": "cv/richard"})
 	got := map[string]string{}
 	for _, f := range res.Files {
 		got[filepath.Ext(f.Path)] = f.Path
@@ -138,10 +132,7 @@ func TestChineseSimpleFields(t *testing.T) {
 		"languages": []any{"中文", "英语"},
 	}
 	// No browser in deps: the PDF falls back to LibreOffice.
-	res, err := tooltest.Run(t, tl, map[string]any{"fields": fields, "formats": []any{"docx", "txt", "pdf"}, "theme": "compact"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"fields": fields, "formats": []any{"docx", "txt", "pdf"}, "theme": "compact"})
 	data := res.Data.(map[string]any)
 	if data["language"] != "zh" || data["pdf_renderer"] != "libreoffice" {
 		t.Errorf("data %v", data)
@@ -176,10 +167,7 @@ func TestChineseSimpleFields(t *testing.T) {
 	}
 
 	// Same call again: default names must not clobber the first files.
-	res2, err := tooltest.Run(t, tl, map[string]any{"fields": fields, "formats": []any{"md"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res2 := tooltest.OK(t, tl, map[string]any{"fields": fields, "formats": []any{"md"}})
 	if strings.TrimSuffix(res2.Files[0].Path, ".md") == strings.TrimSuffix(docxPath, ".docx") {
 		// Fine only if no .md existed: ensure earlier files are untouched.
 		if _, err := os.Stat(docxPath); err != nil {

@@ -8,7 +8,6 @@ import (
 	"image/png"
 	"io"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,10 +105,7 @@ func TestCaptureUnderXvfb(t *testing.T) {
 	if err := tl.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "list"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "list"})
 	found := false
 	for _, di := range res.Data.(map[string]any)["displays"].([]displayInfo) {
 		if di.Display == disp && len(di.Screens) == 1 && di.Screens[0].Width == 640 && di.Screens[0].Height == 480 {
@@ -131,14 +127,8 @@ func TestCaptureUnderXvfb(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := tooltest.Run(t, tl, tc.args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			data, err := os.ReadFile(res.Files[0].Path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := tooltest.OK(t, tl, tc.args)
+			data := tooltest.ReadFile(t, res.Files[0].Path)
 			img, err := png.Decode(bytes.NewReader(data))
 			if err != nil {
 				t.Fatal(err)
@@ -161,7 +151,7 @@ func TestCaptureUnderXvfb(t *testing.T) {
 			}
 		})
 	}
-	_, err = tooltest.Run(t, tl, map[string]any{"action": "capture", "x": 600, "width": 100})
+	_, err := tooltest.Run(t, tl, map[string]any{"action": "capture", "x": 600, "width": 100})
 	if e, ok := tool.AsError(err); !ok || e.Code != tool.CodeInvalid {
 		t.Fatalf("region outside: %v", err)
 	}

@@ -3,7 +3,6 @@ package search
 import (
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -33,11 +32,7 @@ func newFixture(t *testing.T, serve func(w http.ResponseWriter, r *http.Request)
 }
 
 func body(t *testing.T, name string) []byte {
-	b, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return tooltest.ReadFile(t, "testdata/"+name)
 }
 
 func replay(t *testing.T, name, ctype string, status int) func(http.ResponseWriter, *http.Request) {
@@ -68,10 +63,7 @@ func build(t *testing.T, section string) tool.Tool {
 
 func run(t *testing.T, tl tool.Tool, args map[string]any) map[string]any {
 	t.Helper()
-	r, err := tooltest.Run(t, tl, args)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := tooltest.OK(t, tl, args)
 	return r.Data.(map[string]any)
 }
 
@@ -161,10 +153,7 @@ func TestSearch_FallbackOnFailure(t *testing.T) {
 			bad := newFixture(t, tc.serve)
 			sx := newFixture(t, replay(t, "searxng_golang.json", "application/json", 200))
 			tl := build(t, "timeout: 300ms\nbackends: [duckduckgo, searxng]\nduckduckgo: {base_url: "+bad.URL+"}\nsearxng: {base_url: "+sx.URL+"}")
-			r, err := tooltest.Run(t, tl, map[string]any{"query": "golang generics"})
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := tooltest.OK(t, tl, map[string]any{"query": "golang generics"})
 			d := r.Data.(map[string]any)
 			f, _ := d["fallback_from"].([]failure)
 			if d["backend"] != "searxng" || len(f) != 1 || f[0].Backend != "duckduckgo" || !strings.Contains(f[0].Error, tc.want) {

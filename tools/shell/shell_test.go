@@ -326,9 +326,7 @@ func TestCallLevel(t *testing.T) {
 	d := tooltest.Deps(t)
 	cfg := d.Config
 	root := d.Sandbox.Root()
-	if err := os.WriteFile(filepath.Join(root, "notes.txt"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tooltest.WriteFile(t, filepath.Join(root, "notes.txt"), []byte("x"))
 	if err := os.Mkdir(filepath.Join(root, "src"), 0o755); err != nil {
 		t.Fatal(err)
 	}

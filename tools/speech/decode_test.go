@@ -18,10 +18,7 @@ import (
 // bytes when n > 0.
 func fixture(t *testing.T, d *tool.Deps, name, as string, n int) string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, filepath.Join("testdata", name))
 	if n > 0 {
 		raw = raw[:n]
 	}
@@ -32,10 +29,7 @@ func fixture(t *testing.T, d *tool.Deps, name, as string, n int) string {
 // loudest is the largest absolute sample of a 16-bit PCM WAV file.
 func loudest(t *testing.T, path string) int {
 	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := tooltest.ReadFile(t, path)
 	i := strings.Index(string(raw), "data")
 	if i < 0 {
 		t.Fatalf("%s has no data chunk", path)

@@ -65,10 +65,7 @@ func TestSpeech_SynthesizeVoicesAndChunks(t *testing.T) {
 	tl, d := newTool(t, "")
 	var durs []float64
 	for _, tc := range []struct{ text, voice string }{{"你好，世界。今天天气很好。", "cmn"}, {"Hello world, this is a test.", "en"}} {
-		res, err := tooltest.Run(t, tl, map[string]any{"action": "synthesize", "text": tc.text})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := tooltest.OK(t, tl, map[string]any{"action": "synthesize", "text": tc.text})
 		if v := res.Data.(map[string]any)["voice"]; v != tc.voice {
 			t.Errorf("voice %v, want %s", v, tc.voice)
 		}
@@ -80,10 +77,7 @@ func TestSpeech_SynthesizeVoicesAndChunks(t *testing.T) {
 	}
 	sentence := "This sentence is repeated to make a long text. "
 	long := strings.Repeat(sentence, 50) // about 2,400 characters: three chunks
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "synthesize", "text": long, "rate": 300, "output": "long.wav"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "synthesize", "text": long, "rate": 300, "output": "long.wav"})
 	if n := res.Data.(map[string]any)["chunks"]; n != 3 {
 		t.Errorf("chunks %v, want 3", n)
 	}
@@ -109,23 +103,17 @@ func TestSpeech_ConvertTrimInfo(t *testing.T) {
 	if codec, rate, ch, _ := runProbe(t, tl, map[string]any{"action": "convert", "path": "clip.wav", "format": "flac", "sample_rate": 16000, "channels": 2}); codec != "flac" || rate != 16000 || ch != 2 {
 		t.Errorf("convert: %s %d %d", codec, rate, ch)
 	}
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "trim", "path": "clip.wav", "start": 0.5, "duration": 1.25})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "trim", "path": "clip.wav", "start": 0.5, "duration": 1.25})
 	trimmed := tooltest.OnlyFile(t, res)
 	if codec, _, _, dur := ffprobe(t, trimmed); codec != "pcm_s16le" || math.Abs(dur-1.25) > 0.010 {
 		t.Errorf("trimmed %s %.4f s, want 1.25 s ± 10 ms", codec, dur)
 	}
 	rel, _ := filepath.Rel(d.Sandbox.Root(), trimmed)
-	res, err = tooltest.Run(t, tl, map[string]any{"action": "info", "path": rel})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = tooltest.OK(t, tl, map[string]any{"action": "info", "path": rel})
 	if info := res.Data.(Info); math.Abs(info.Duration-1.25) > 0.010 || info.SampleRate != 22050 || info.Channels != 1 {
 		t.Errorf("info %+v", info)
 	}
-	_, err = tooltest.Run(t, tl, map[string]any{"action": "trim", "path": "clip.wav", "start": 999})
+	_, err := tooltest.Run(t, tl, map[string]any{"action": "trim", "path": "clip.wav", "start": 999})
 	tooltest.ToolError(t, err, tool.CodeInvalid)
 }
 
@@ -194,10 +182,7 @@ func TestSpeech_TranscribeEndpoint(t *testing.T) {
 	if _, err := tooltest.Run(t, tl, map[string]any{"action": "synthesize", "text": "你好，世界。", "output": "clip.wav"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := tooltest.Run(t, tl, map[string]any{"action": "transcribe", "path": "clip.wav", "language": "zh"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := tooltest.OK(t, tl, map[string]any{"action": "transcribe", "path": "clip.wav", "language": "zh"})
 	if len(problems) > 0 {
 		t.Fatalf("request: %v", problems)
 	}

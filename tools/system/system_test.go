@@ -342,9 +342,7 @@ func writeLines(t *testing.T, path string, n int, width int, trailingNewline boo
 			b.WriteString("\n")
 		}
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tooltest.WriteFile(t, path, []byte(b.String()))
 }
 
 func TestLogTail(t *testing.T) {
@@ -355,9 +353,7 @@ func TestLogTail(t *testing.T) {
 	wide := filepath.Join(dir, "wide.log") // ~300 KB: several chunks from the end
 	writeLines(t, wide, 1000, 300, false)
 	secret := filepath.Join(dir, "auth.log")
-	if err := os.WriteFile(secret, []byte("start\nGET / Authorization: Bearer abc.def.ghi\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tooltest.WriteFile(t, secret, []byte("start\nGET / Authorization: Bearer abc.def.ghi\n"))
 	d.Config.System.LogFiles = []config.LogFile{
 		{Name: "app", Path: short}, {Name: "wide", Path: wide}, {Name: "auth", Path: secret},
 		{Name: "missing", Path: filepath.Join(dir, "nope.log")},
@@ -472,9 +468,7 @@ func BenchmarkLogTail(b *testing.B) {
 	for i := 0; i < 200000; i++ {
 		fmt.Fprintf(&sb, "2026-11-29T20:00:00Z INFO request %d served in 3ms\n", i)
 	}
-	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
-		b.Fatal(err)
-	}
+	tooltest.WriteFile(b, path, []byte(sb.String()))
 	d := tooltest.Deps(b)
 	d.Config.System.LogFiles = []config.LogFile{{Name: "big", Path: path}}
 	tl := tooltest.Build(b, New, d)

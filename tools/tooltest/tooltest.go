@@ -202,6 +202,16 @@ func WriteFile(t testing.TB, path string, data []byte) {
 	}
 }
 
+// ReadFile reads path and fails the test on error.
+func ReadFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // ToolError fails the test unless err is a tool error with the given code,
 // and returns it.
 func ToolError(t testing.TB, err error, code string) *tool.Error {
