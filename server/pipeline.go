@@ -424,10 +424,11 @@ func (s *Server) tellClient(ctx context.Context, level mcp.LoggingLevel, msg str
 }
 
 // retryStage runs an idempotent read once more after a transient error
-// (see transient.go); anything else is answered as it is.
+// (see transient.go); anything else is answered as it is. A read is the
+// call's level: OCR that saves its text is not retried, OCR that does not is.
 func (s *Server) retryStage(ctx context.Context, c *callState, next next) (*tool.Result, error) {
 	r, err := next(ctx, c)
-	if c.action != nil && c.action.Idempotent && c.action.Level == tool.Read && transient(err) && ctx.Err() == nil {
+	if c.action != nil && c.action.Idempotent && c.tool.LevelOf(c.call) == tool.Read && transient(err) && ctx.Err() == nil {
 		s.log.Info().Str("trace_id", c.traceID).Str("tool", c.name).Str("error", logging.RedactString(err.Error())).Msg("transient error; retrying once")
 		r, err = next(ctx, c)
 	}

@@ -162,6 +162,24 @@ func TestRetry_BugsAndToolErrorsNotRetried(t *testing.T) {
 			}
 		})
 	}
+	t.Run("optional output saved", func(t *testing.T) {
+		// An action that writes only when asked is retried as the read it
+		// is without output, and never once it has written a file.
+		for _, tc := range []struct {
+			args  map[string]any
+			calls int
+		}{{map[string]any{"text": "x"}, 2}, {map[string]any{"text": "x", "output": "a.txt"}, 1}} {
+			calls := 0
+			tl := flakyRead(syscall.ECONNRESET, &calls, true)
+			tl.Actions[0].Level, tl.Actions[0].OptionalOutput = tool.Write, true
+			tl.Actions[0].Params = append(tl.Actions[0].Params, tool.OutputParam(""), tool.Overwrite)
+			s := testServer(t, tl)
+			s.run(context.Background(), s.sessions.get(fmt.Sprint("optional-", tc.args), "", kindConnection), "echo", tc.args, nil)
+			if calls != tc.calls {
+				t.Errorf("%v: %d calls, want %d", tc.args, calls, tc.calls)
+			}
+		}
+	})
 	t.Run("not idempotent", func(t *testing.T) {
 		calls := 0
 		s := testServer(t, flakyRead(syscall.ECONNRESET, &calls, false))
