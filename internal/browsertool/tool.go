@@ -61,11 +61,11 @@ func actions() []tool.Action {
 			Params: []tool.Param{pRef, pSelector,
 				{Name: "full_page", Type: tool.Boolean, Description: "Capture the whole scrollable page."},
 				{Name: "save", Type: tool.Boolean, Description: "Also save it under outputs/."},
-				{Name: "output", Type: tool.String, Description: "PNG path to write."},
+				tool.OutputParam("PNG path to write."),
 				tool.Overwrite}},
 		{Name: "pdf", Description: "print the page", Level: tool.Write, Timeout: tool.Slow,
 			Params: []tool.Param{
-				{Name: "output", Type: tool.String, Description: "PDF path (default outputs/page.pdf)."},
+				tool.OutputParam("PDF path (default outputs/page.pdf)."),
 				{Name: "page_size", Type: tool.String, Enum: browser.PageSizes()},
 				{Name: "landscape", Type: tool.Boolean},
 				tool.Overwrite}},

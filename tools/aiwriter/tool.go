@@ -43,7 +43,7 @@ func (w *writer) tool() tool.Tool {
 		{Name: "language", Type: tool.String, Description: "e.g. English, 中文 (default: the text's or the request's)."},
 		{Name: "instructions", Type: tool.String, Description: "Anything else to follow."},
 		{Name: "save", Type: tool.String, Enum: tool.EnumValues("md", "docx"), Description: "Save the result as this."},
-		{Name: "output", Type: tool.String, Description: "Default outputs/<title>.md|.docx; implies save."},
+		tool.OutputParam("Default outputs/<title>.md|.docx; implies save."),
 		tool.Overwrite,
 	}
 	topic := tool.Param{Name: "topic", Type: tool.String, Required: true, Description: "Subject and key points."}

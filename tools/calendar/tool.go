@@ -105,7 +105,7 @@ func provision(d *tool.Deps, cfg Config) (*caltool, tool.Tool, error) {
 				Params: []tool.Param{{Name: "path", Type: tool.String, Required: true, Description: "The .ics file."}, calParam}},
 			{Name: "export_ics", Description: "Export events to an .ics file.", Level: tool.Write, Timeout: tool.Normal, Handler: c.exportICS, Params: []tool.Param{
 				calsParam,
-				{Name: "output", Type: tool.String, Description: "Default outputs/calendar.ics."},
+				tool.OutputParam("Default outputs/calendar.ics."),
 				tool.Overwrite,
 			}},
 		},

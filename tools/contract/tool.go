@@ -32,7 +32,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 				{Name: "format", Type: tool.String, Enum: []string{"docx", "pdf", "md"}, Default: "docx"},
 				{Name: "omit_clauses", Type: tool.Array, Description: "Clause ids (listed in the result) to leave out.", Items: &tool.Param{Name: "id", Type: tool.String}},
 				{Name: "extra_clauses", Type: tool.Array, Description: "One article each.", Items: &tool.Param{Name: "text", Type: tool.String}},
-				{Name: "output", Type: tool.String, Description: "Default outputs/<type>-<party>.<format>."},
+				tool.OutputParam("Default outputs/<type>-<party>.<format>."),
 				tool.Overwrite,
 			}},
 		},

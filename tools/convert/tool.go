@@ -96,7 +96,7 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 				{Name: "text", Type: tool.String, Description: "Markdown or HTML instead of path (see from)."},
 				{Name: "from", Type: tool.String, Enum: froms, Description: "Source format if not the extension's (office: doc, odt, rtf, ppt, xls...)."},
 				{Name: "to", Type: tool.String, Required: true, Enum: targets, Description: "Target format."},
-				{Name: "output", Type: tool.String, Description: "Default outputs/<input name>.<ext>."},
+				tool.OutputParam("Default outputs/<input name>.<ext>."),
 				tool.Overwrite,
 				{Name: "title", Type: tool.String, Description: "Default the first heading."},
 				{Name: "page_size", Type: tool.String, Enum: []string{"A4", "Letter", "A3", "A5", "Legal"}, Default: "A4", Description: "For PDF and docx."},

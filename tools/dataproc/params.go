@@ -37,7 +37,7 @@ var (
 	pDropEmpty   = tool.Param{Name: "drop_empty", Type: tool.Boolean, Default: true}
 	pFill        = tool.Param{Name: "fill", Type: tool.Object, Description: "Fill empty cells: {\"column\": value}; \"previous\" repeats the cell above."}
 	pNormalize   = tool.Param{Name: "normalize", Type: tool.Boolean, Description: "Parse numbers and dates.", Default: true}
-	pOutput      = tool.Param{Name: "output", Type: tool.String, Description: "Default under outputs/."}
+	pOutput      = tool.OutputParam("Default under outputs/.")
 	pFormat      = tool.Param{Name: "format", Type: tool.String, Description: "Default from output's extension, else xlsx.", Enum: []string{"xlsx", "csv", "json"}}
 	pOverwrite   = tool.Overwrite
 )

@@ -47,7 +47,7 @@ func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 	v := &viz{d: d, cfg: cfg}
 	one := chartParams()
 	out := []tool.Param{
-		{Name: "output", Type: tool.String, Description: "Default outputs/<title>.<ext>."},
+		tool.OutputParam("Default outputs/<title>.<ext>."),
 		tool.Overwrite,
 	}
 	chart := append(append([]tool.Param{}, one...), tool.Param{Name: "format", Type: tool.String, Enum: []string{"both", "png", "svg"}, Default: "both"})

@@ -141,7 +141,7 @@ func provision(d *tool.Deps, cfg Config) (*diary, tool.Tool, error) {
 			{Name: "export", Description: "Export entries to Markdown: one file, or one per month in a folder.", Level: tool.Write, Timeout: tool.Normal, Handler: x.export, Params: []tool.Param{
 				from, to,
 				{Name: "per_month", Type: tool.Boolean, Default: false, Description: "One file per month (YYYY-MM.md) in the output folder."},
-				{Name: "output", Type: tool.String, Description: "Default outputs/diary.md."},
+				tool.OutputParam("Default outputs/diary.md."),
 				{Name: "output_dir", Type: tool.String, Description: "With per_month: the folder (default outputs/diary)."},
 				tool.Overwrite}},
 		},

@@ -29,7 +29,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		{Name: "text", Type: tool.String, Description: "Markdown (GFM tables, images as workspace paths, [TOC], <!-- pagebreak -->); or give path or blocks."},
 		{Name: "path", Type: tool.String, Description: "Markdown file."},
 		{Name: "blocks", Type: tool.Array, Description: "Content blocks in order.", Items: blockItem},
-		{Name: "output", Type: tool.String, Description: "Default outputs/<title>.docx."},
+		tool.OutputParam("Default outputs/<title>.docx."),
 		{Name: "title", Type: tool.String},
 		{Name: "author", Type: tool.String},
 		{Name: "header", Type: tool.String},

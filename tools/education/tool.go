@@ -72,7 +72,7 @@ func provision(d *tool.Deps, cfg Config) (*edu, tool.Tool, error) {
 	deck := tool.Param{Name: "deck", Type: tool.String, Description: "Deck name (default: all decks; for add_cards: default)."}
 	id := tool.Param{Name: "id", Type: tool.String, Required: true, Description: "The card id (from add_cards or due)."}
 	date := tool.Param{Name: "date", Type: tool.String, Description: "YYYY-MM-DD (default today)."}
-	output := tool.Param{Name: "output", Type: tool.String, Description: "Output file (default under outputs/)."}
+	output := tool.OutputParam("Output file (default under outputs/).")
 	seed := tool.Param{Name: "seed", Type: tool.Integer, Description: "Random seed: the same seed and arguments give the same quiz (default: a new one, echoed back)."}
 	count := tool.Param{Name: "count", Type: tool.Integer, Default: 10, Min: tool.Ptr(1), Description: "How many questions."}
 	t := tool.Tool{

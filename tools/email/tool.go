@@ -90,7 +90,7 @@ func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 		return out
 	}
 	draftParams := append(required(fields, "to", "subject", "text"),
-		tool.Param{Name: "output", Type: tool.String, Description: "Default outputs/<subject>.eml."},
+		tool.OutputParam("Default outputs/<subject>.eml."),
 		tool.Overwrite)
 	sendParams := append([]tool.Param{
 		{Name: "path", Type: tool.String, Description: "A draft .eml to send as saved; or give to, subject and text instead."},

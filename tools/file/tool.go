@@ -95,8 +95,7 @@ var (
 		Description: "Default the workspace root."}
 	pPaths = tool.Param{Name: "paths", Type: tool.Array, Items: &tool.Param{Name: "item", Type: tool.String},
 		Description: "To archive."}
-	pOutput = tool.Param{Name: "output", Type: tool.String,
-		Description: "Destination (zip: the archive)."}
+	pOutput    = tool.OutputParam("Destination (zip: the archive).")
 	pText      = tool.Param{Name: "text", Type: tool.String, Description: "To write or append."}
 	pOverwrite = tool.Param{Name: "overwrite", Type: tool.Boolean, Default: false,
 		Description: "Old content goes to the trash."}

@@ -106,7 +106,7 @@ func provision(d *tool.Deps, cfg Config) (*fintool, tool.Tool, error) {
 			}},
 			{Name: "export", Description: "Export entries to xlsx with formula totals.", Level: tool.Write, Timeout: tool.Normal, Handler: f.export, Params: []tool.Param{
 				from, to,
-				{Name: "output", Type: tool.String, Description: "Default outputs/finance.xlsx."},
+				tool.OutputParam("Default outputs/finance.xlsx."),
 				tool.Overwrite,
 			}},
 		},

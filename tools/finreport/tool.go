@@ -34,7 +34,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 	}
 	out := []tool.Param{
 		{Name: "company", Type: tool.String},
-		{Name: "output", Type: tool.String, Description: "Default outputs/<ledger>_report.xlsx."},
+		tool.OutputParam("Default outputs/<ledger>_report.xlsx."),
 		tool.Overwrite,
 	}
 	return tool.Tool{

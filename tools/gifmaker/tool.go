@@ -63,7 +63,7 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 	colors := tool.Param{Name: "colors", Type: tool.Integer, Default: 256, Min: tool.Ptr(2), Max: tool.Ptr(256), Description: "Palette size."}
 	dither := tool.Param{Name: "dither", Type: tool.Boolean, Default: true, Description: "Smoother gradients, larger file."}
 	width := tool.Param{Name: "width", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(4096), Description: "Pixels (height keeps the aspect)."}
-	output := tool.Param{Name: "output", Type: tool.String, Description: "Default outputs/<name>.gif."}
+	output := tool.OutputParam("Default outputs/<name>.gif.")
 	return tool.Tool{
 		Name:        "gif_maker",
 		Title:       "GIF maker",

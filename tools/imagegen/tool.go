@@ -80,7 +80,7 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 
 // Parameters several actions share.
 var (
-	outputParam = tool.Param{Name: "output", Type: tool.String, Description: "Default under outputs/."}
+	outputParam = tool.OutputParam("Default under outputs/.")
 	pathParam   = tool.Param{Name: "path", Type: tool.String, Required: true, Description: "Input image (png, jpeg, gif, bmp, tiff, webp)."}
 	sizeParam   = tool.Param{Name: "size", Type: tool.Integer, Default: 512, Min: tool.Ptr(64), Max: tool.Ptr(4096), Description: "Side in pixels."}
 )

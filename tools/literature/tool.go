@@ -102,7 +102,7 @@ func provision(d *tool.Deps, cfg Config) (tool.Tool, error) {
 				{Name: "accessed", Type: tool.String, Description: "Access date YYYY-MM-DD for online works in GB/T 7714 (default today)."}}},
 			{Name: "export", Description: "Write a bibliography file into the workspace.", Level: tool.Write, Timeout: tool.Normal, Handler: l.export, Params: []tool.Param{ids,
 				{Name: "format", Type: tool.String, Enum: []string{"bib", "ris"}, Default: "bib", Description: "File format."},
-				{Name: "output", Type: tool.String, Description: "Workspace path (default outputs/references.bib)."},
+				tool.OutputParam("Workspace path (default outputs/references.bib)."),
 				tool.Overwrite}},
 		},
 		OpenWorld: true,

@@ -60,7 +60,7 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 				{Name: "title", Type: tool.String, Description: "Root label when there are several top topics."},
 				{Name: "formats", Type: tool.Array, Items: &tool.Param{Name: "format", Type: tool.String, Enum: allFormats},
 					Description: "Default svg, png, mermaid."},
-				{Name: "output", Type: tool.String, Description: "Default outputs/<title>.<ext>."},
+				tool.OutputParam("Default outputs/<title>.<ext>."),
 				{Name: "layout", Type: tool.String, Enum: []string{"auto", "right", "both"}, Default: "auto", Description: "Where branches go."},
 				{Name: "label_width", Type: tool.Number, Min: tool.Ptr(80), Max: tool.Ptr(600), Default: 200.0, Description: "Pixels before wrapping."},
 				{Name: "scale", Type: tool.Number, Min: tool.Ptr(1), Max: tool.Ptr(4), Default: 2.0, Description: "PNG pixel density."},

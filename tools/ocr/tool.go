@@ -71,7 +71,7 @@ func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 				{Name: "detail", Type: tool.String, Enum: []string{"text", "words", "lines", "paragraphs"}, Default: "text", Description: "Or items with boxes and confidences."},
 				{Name: "psm", Type: tool.Integer, Default: 3, Min: tool.Ptr(3), Max: tool.Ptr(13), Description: "Page segmentation: 3 auto, 6 one block, 7 one line, 11 sparse text."},
 				{Name: "preprocess", Type: tool.Boolean, Default: true, Description: "Also read the image despeckled and, when small, enlarged; keep the surest reading."},
-				{Name: "output", Type: tool.String, Description: "Also save the text to this .txt file."},
+				tool.OutputParam("Also save the text to this .txt file."),
 				tool.Overwrite,
 			},
 		}},

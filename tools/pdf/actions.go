@@ -9,8 +9,7 @@ var (
 	}
 	pPaths = tool.Param{Name: "paths", Type: tool.Array, Required: true, Items: &tool.Param{Name: "item", Type: tool.String},
 		Description: "Input files in order."}
-	pOutput = tool.Param{Name: "output", Type: tool.String,
-		Description: "Output file (default under outputs/)."}
+	pOutput    = tool.OutputParam("Output file (default under outputs/).")
 	pOutputDir = tool.Param{Name: "output_dir", Type: tool.String,
 		Description: "Output directory (default under outputs/)."}
 	pPages = func(req bool) tool.Param {

@@ -44,7 +44,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		{Name: "east_asia_font", Type: tool.String, Default: "Microsoft YaHei", Description: "Chinese font."},
 		{Name: "aspect", Type: tool.String, Enum: []string{"16:9", "4:3"}, Default: "16:9"},
 		{Name: "author", Type: tool.String},
-		{Name: "output", Type: tool.String, Description: "Default outputs/<title>.pptx."},
+		tool.OutputParam("Default outputs/<title>.pptx."),
 		{Name: "pdf", Type: tool.Boolean, Description: "Also write a PDF copy.", Default: false},
 		tool.Overwrite,
 	}

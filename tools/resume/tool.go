@@ -27,7 +27,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 		{Name: "theme", Type: tool.String, Description: "For HTML, PDF and Word.", Enum: Themes, Default: "modern"},
 		{Name: "language", Type: tool.String, Description: "Headings (default from the text).", Enum: []string{"en", "zh"}},
 		{Name: "page_size", Type: tool.String, Description: "For PDF.", Enum: []string{"A4", "Letter"}, Default: "A4"},
-		{Name: "output", Type: tool.String, Description: "Without extension (default outputs/resume-<name>)."},
+		tool.OutputParam("Without extension (default outputs/resume-<name>)."),
 		tool.Overwrite,
 	}
 	return tool.Tool{

@@ -66,7 +66,7 @@ func New(d *tool.Deps) (tool.Tool, error) {
 func provision(d *tool.Deps, cfg Section) (tool.Tool, error) {
 	s := &speech{d: d, cfg: cfg}
 	path := tool.Param{Name: "path", Type: tool.String, Required: true, Description: "Audio file."}
-	output := tool.Param{Name: "output", Type: tool.String, Description: "Default outputs/<name>."}
+	output := tool.OutputParam("Default outputs/<name>.")
 	format := tool.Param{Name: "format", Type: tool.String, Enum: formatNames(), Description: "Default: the input's, wav for synthesize."}
 	rate := tool.Param{Name: "sample_rate", Type: tool.Integer, Min: tool.Ptr(8000), Max: tool.Ptr(192000), Description: "Hz."}
 	channels := tool.Param{Name: "channels", Type: tool.Integer, Min: tool.Ptr(1), Max: tool.Ptr(2), Description: "Output channels."}

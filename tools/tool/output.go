@@ -341,10 +341,16 @@ func OutputParam(note string) Param { return Param{Name: "output", Type: String,
 // would tell the client it writes nothing), and `output` is a path,
 // `overwrite` a flag, in every tool.
 func (a *Action) checkOutputParam(p Param) error {
-	want, ok := map[string]Type{"output": String, "overwrite": Boolean}[p.Name]
-	switch {
-	case !ok:
+	var want Type
+	switch p.Name {
+	case "output":
+		want = String
+	case "overwrite":
+		want = Boolean
+	default:
 		return nil
+	}
+	switch {
 	case p.Type != want:
 		return fmt.Errorf("parameter %q must be a %s", p.Name, want)
 	case a.Level == Read:

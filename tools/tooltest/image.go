@@ -5,7 +5,6 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"os"
 	"testing"
 )
 
@@ -37,10 +36,7 @@ func WritePNG(t testing.TB, path string, img image.Image) {
 // file's bytes, and fails the test when the file does not decode.
 func ReadImage(t testing.TB, path string) (image.Image, string, []byte) {
 	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := ReadFile(t, path)
 	img, format, err := image.Decode(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatalf("decode %s: %v", path, err)
